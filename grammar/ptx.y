@@ -1,0 +1,523 @@
+/* PTX grammar: pure bison parser with locations, building the AST in the
+ * module arena. The grammar knows the module structure (directives,
+ * declarations, functions, statements, operand expressions); instructions are
+ * opcode + dot-word modifiers + operands, classified through the opcode table,
+ * never one rule per opcode. Errors recover per statement and per block. */
+%define api.pure full
+%define api.prefix {ptx_}
+%define api.location.type {SrcLoc}
+%define parse.error custom
+%locations
+%initial-action { @$ = (SrcLoc){ 1, 1, 1, 1 }; }
+%lex-param {yyscan_t scanner}
+%parse-param {yyscan_t scanner} {ParseState *ps}
+%expect 0
+
+%code requires {
+#include "parse.h"
+#ifndef YY_TYPEDEF_YY_SCANNER_T
+#define YY_TYPEDEF_YY_SCANNER_T
+typedef void *yyscan_t;
+#endif
+}
+
+%code provides {
+int ptx_lex(PTX_STYPE *lval, SrcLoc *lloc, yyscan_t scanner);
+}
+
+%code {
+#include "opcodes.h"
+#include "parse_build.h"
+
+#include <string.h>
+
+#define A (ps->arena)
+
+static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg);
+}
+
+%union {
+	const char *str;
+	struct { const char *text; uint64_t val; bool overflow; } num;
+	Expr *expr;
+	ExprVec exprs;
+	SpecVec specs;
+	DeclSpec spec;
+	Declarator declarator;
+	DeclaratorVec declarators;
+	DimVec dims;
+	int64_t range;
+	ParamVec params;
+	ParamList plist;
+	DirectiveVec dirs;
+	Directive dir;
+	LocAttrVec locattrs;
+	LocAttr locattr;
+	WordVec words;
+	StmtList stmts;
+	Stmt *stmt;
+	Instr instr;
+	VarDecl decl;
+	struct { bool negated; Expr *pred; } guard;
+	FuncBody body;
+}
+
+%token <str> IDENT "identifier" DOTWORD "dot-word" STRING "string" FLOATLIT "float literal"
+%token <num> INTLIT "integer literal"
+%token <str> K_VERSION ".version" K_TARGET ".target" K_ADDRESS_SIZE ".address_size"
+%token <str> K_FILE ".file" K_LOC ".loc" K_SECTION ".section" K_PRAGMA ".pragma"
+%token <str> K_ENTRY ".entry" K_FUNC ".func" K_ALIGN ".align" K_ALIAS ".alias"
+%token <str> K_CALLPROTOTYPE ".callprototype" K_BRANCHTARGETS ".branchtargets"
+%token <str> K_CALLTARGETS ".calltargets" K_ATTRIBUTE ".attribute"
+%token <str> K_PERF "performance directive"
+%token SHL "<<" SHR ">>" ANDAND "&&" OROR "||"
+
+%left OROR
+%left ANDAND
+%left '|'
+%left '^'
+%left '&'
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%type <expr> expr primary vec_elem data_val data_atom attr initializer_opt
+%type <exprs> expr_list expr_list_opt vec_elems vec_elems_opt data_list attr_list
+%type <exprs> loc_vals string_list ident_list target_list
+%type <specs> specs specs_opt
+%type <spec> spec
+%type <declarator> declarator
+%type <declarators> declarators
+%type <dims> dims
+%type <range> range_opt
+%type <params> param_list param_list_opt
+%type <plist> plist_opt
+%type <dirs> func_dirs
+%type <dir> func_dir
+%type <locattrs> loc_attrs
+%type <locattr> loc_attr
+%type <words> mods
+%type <stmts> stmts section_items
+%type <stmt> stmt section_item
+%type <instr> instr instr_body
+%type <exprs> operands operands_opt
+%type <decl> param
+%type <guard> guard
+%type <str> func_kw
+%type <body> func_body
+%type <exprs> perf_args
+
+%%
+
+module
+	: %empty
+	| module item
+	;
+
+item
+	: K_VERSION FLOATLIT            { build_version(ps, $2, @$); }
+	| K_VERSION INTLIT              {
+		diag_add(ps->diag, SEV_ERROR, @2, "syntax",
+			 ".version needs MAJOR.MINOR, for example '.version 7.0' (found '%s')", $2.text);
+	  }
+	| K_TARGET target_list          { build_target(ps, &$2, @$); }
+	| K_ADDRESS_SIZE INTLIT         { build_address_size(ps, $2.val, @$); }
+	| K_FILE INTLIT STRING {
+		Expr *n = build_int(ps, $2.text, $2.val, $2.overflow, @2);
+		Expr *s = build_string(ps, $3, @3);
+		ExprVec v = { 0 };
+		VEC_PUSH(A, v, n);
+		VEC_PUSH(A, v, s);
+		build_module_directive(ps, $1, &v, @$);
+	  }
+	| K_FILE INTLIT STRING ',' INTLIT ',' INTLIT {
+		ExprVec v = { 0 };
+		VEC_PUSH(A, v, build_int(ps, $2.text, $2.val, $2.overflow, @2));
+		VEC_PUSH(A, v, build_string(ps, $3, @3));
+		VEC_PUSH(A, v, build_int(ps, $5.text, $5.val, $5.overflow, @5));
+		VEC_PUSH(A, v, build_int(ps, $7.text, $7.val, $7.overflow, @7));
+		build_module_directive(ps, $1, &v, @$);
+	  }
+	| K_PRAGMA string_list ';'      { build_module_directive(ps, $1, &$2, @$); }
+	| K_ALIAS IDENT ',' IDENT ';'   {
+		ExprVec v = { 0 };
+		VEC_PUSH(A, v, build_name(ps, $2, NULL, @2));
+		VEC_PUSH(A, v, build_name(ps, $4, NULL, @4));
+		build_module_directive(ps, $1, &v, @$);
+	  }
+	| K_SECTION DOTWORD '{' section_items '}' { build_section(ps, $2, $4.head, @$); }
+	| specs declarators ';'         { build_module_var(ps, &$1, &$2, @$); }
+	| specs_opt func_kw plist_opt IDENT plist_opt func_dirs func_body {
+		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, &$7, @$);
+	  }
+	| error ';'                     { yyerrok; }
+	| error '}'                     { yyerrok; }
+	;
+
+func_kw
+	: K_ENTRY { $$ = $1; }
+	| K_FUNC  { $$ = $1; }
+	;
+
+func_body
+	: ';'                           { $$ = (FuncBody){ .has = false, .loc = @$ }; }
+	| '{' stmts '}'                 { $$ = (FuncBody){ .has = true, .stmts = $2.head, .loc = @$ }; }
+	| '{' stmts error '}'           { $$ = (FuncBody){ .has = true, .stmts = $2.head, .loc = @$ }; yyerrok; }
+	;
+
+target_list
+	: IDENT                         { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_name(ps, $1, NULL, @1)); }
+	| target_list ',' IDENT         { $$ = $1; VEC_PUSH(A, $$, build_name(ps, $3, NULL, @3)); }
+	;
+
+string_list
+	: STRING                        { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_string(ps, $1, @1)); }
+	| string_list ',' STRING        { $$ = $1; VEC_PUSH(A, $$, build_string(ps, $3, @3)); }
+	;
+
+ident_list
+	: IDENT                         { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_name(ps, $1, NULL, @1)); }
+	| ident_list ',' IDENT          { $$ = $1; VEC_PUSH(A, $$, build_name(ps, $3, NULL, @3)); }
+	;
+
+/* ---- declarations ---- */
+
+specs_opt
+	: %empty                        { $$ = (SpecVec){ 0 }; }
+	| specs                         { $$ = $1; }
+	;
+
+specs
+	: spec                          { $$ = (SpecVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| specs spec                    { $$ = $1; VEC_PUSH(A, $$, $2); }
+	;
+
+spec
+	: DOTWORD                       { $$ = (DeclSpec){ .loc = @1, .word = $1 }; }
+	| K_ALIGN INTLIT                { $$ = (DeclSpec){ .loc = @$, .word = $1, .has_value = true, .value = (int64_t)$2.val }; }
+	| K_ATTRIBUTE '(' attr_list ')' {
+		Expr *l = build_list(ps, EX_LIST, &$3, @2);
+		$$ = (DeclSpec){ .loc = @$, .word = $1, .args = l };
+	  }
+	;
+
+attr_list
+	: attr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| attr_list ',' attr            { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+attr
+	: DOTWORD                       { $$ = build_section_ref(ps, $1, @1); }
+	| DOTWORD '(' expr_list ')'     { $$ = build_call(ps, $1, &$3, @$); }
+	;
+
+declarators
+	: declarator                    { $$ = (DeclaratorVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| declarators ',' declarator    { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+declarator
+	: IDENT range_opt dims initializer_opt {
+		$$ = (Declarator){ .loc = @$, .name = $1, .range = $2, .ndims = $3.n, .dims = $3.v, .init = $4 };
+	  }
+	;
+
+range_opt
+	: %empty                        { $$ = -1; }
+	| '<' INTLIT '>'                { $$ = build_range(ps, $2.val, $2.overflow, @2); }
+	;
+
+dims
+	: %empty                        { $$ = (DimVec){ 0 }; }
+	| dims '[' ']'                  { $$ = $1; VEC_PUSH(A, $$, -1); }
+	| dims '[' INTLIT ']'           { $$ = $1; VEC_PUSH(A, $$, build_dim(ps, $3.val, $3.overflow, @3)); }
+	;
+
+initializer_opt
+	: %empty                        { $$ = NULL; }
+	| '=' expr                      { $$ = $2; }
+	;
+
+plist_opt
+	: %empty                        { $$.has = false; $$.list = (ParamVec){ 0 }; }
+	| '(' param_list_opt ')'        { $$.has = true; $$.list = $2; }
+	;
+
+param_list_opt
+	: %empty                        { $$ = (ParamVec){ 0 }; }
+	| param_list                    { $$ = $1; }
+	;
+
+param_list
+	: param                         { $$ = (ParamVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| param_list ',' param          { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+param
+	: specs declarator              {
+		$$ = (VarDecl){ .loc = @$, .nspecs = $1.n, .specs = $1.v, .ndecls = 1 };
+		$$.decls = ARENA_NEW(A, Declarator);
+		$$.decls[0] = $2;
+	  }
+	;
+
+func_dirs
+	: %empty                        { $$ = (DirectiveVec){ 0 }; }
+	| func_dirs func_dir            { $$ = $1; VEC_PUSH(A, $$, $2); }
+	;
+
+func_dir
+	: K_PERF                        { $$ = (Directive){ .loc = @$, .name = $1 }; }
+	| K_PERF perf_args              { $$ = (Directive){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
+	| K_PRAGMA string_list ';'      { $$ = (Directive){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
+	;
+
+/* Performance directive arguments are integers only, so a vector operand
+ * can never be confused with the function body's opening brace. */
+perf_args
+	: INTLIT                        { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_int(ps, $1.text, $1.val, $1.overflow, @1)); }
+	| perf_args ',' INTLIT          { $$ = $1; VEC_PUSH(A, $$, build_int(ps, $3.text, $3.val, $3.overflow, @3)); }
+	;
+
+/* ---- statements ---- */
+
+stmts
+	: %empty                        { $$ = (StmtList){ 0 }; }
+	| stmts stmt                    { $$ = $1; stmt_append(&$$, $2); }
+	| stmts error ';'               { $$ = $1; yyerrok; }
+	;
+
+stmt
+	: instr ';'                     { $$ = build_instr_stmt(ps, &$1, @$); }
+	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
+	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
+	| '{' stmts '}'                 { $$ = build_block(ps, $2.head, @$); }
+	| '{' stmts error '}'           { $$ = build_block(ps, $2.head, @$); yyerrok; }
+	| K_LOC INTLIT INTLIT INTLIT loc_attrs {
+		ExprVec v = { 0 };
+		VEC_PUSH(A, v, build_int(ps, $2.text, $2.val, $2.overflow, @2));
+		VEC_PUSH(A, v, build_int(ps, $3.text, $3.val, $3.overflow, @3));
+		VEC_PUSH(A, v, build_int(ps, $4.text, $4.val, $4.overflow, @4));
+		$$ = build_dir_stmt(ps, $1, &v, &$5, @$);
+	  }
+	| K_PRAGMA string_list ';'      { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
+	| K_BRANCHTARGETS ident_list ';' { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
+	| K_CALLTARGETS ident_list ';'  { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
+	| K_CALLPROTOTYPE plist_opt IDENT plist_opt ';' { $$ = build_proto(ps, &$2, $3, &$4, @$); }
+	;
+
+loc_attrs
+	: %empty                        { $$ = (LocAttrVec){ 0 }; }
+	| loc_attrs ',' loc_attr        { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+/* `.loc 1 5 3, function_name $L__info_string0, inlined_at 1 20 3`: each
+ * attribute has a fixed shape, so the next statement is never swallowed. */
+loc_attr
+	: IDENT loc_vals                { $$ = (LocAttr){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
+	;
+
+loc_vals
+	: IDENT                         { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_name(ps, $1, NULL, @1)); }
+	| IDENT '+' INTLIT              {
+		$$ = (ExprVec){ 0 };
+		Expr *e = expr_binary(A, '+', build_name(ps, $1, NULL, @1), build_int(ps, $3.text, $3.val, $3.overflow, @3), @$);
+		VEC_PUSH(A, $$, e);
+	  }
+	| INTLIT INTLIT INTLIT          {
+		$$ = (ExprVec){ 0 };
+		VEC_PUSH(A, $$, build_int(ps, $1.text, $1.val, $1.overflow, @1));
+		VEC_PUSH(A, $$, build_int(ps, $2.text, $2.val, $2.overflow, @2));
+		VEC_PUSH(A, $$, build_int(ps, $3.text, $3.val, $3.overflow, @3));
+	  }
+	;
+
+instr
+	: instr_body                    { $$ = $1; }
+	| guard instr_body              { $$ = $2; $$.has_guard = true; $$.guard_negated = $1.negated; $$.guard = $1.pred; $$.loc = @$; }
+	;
+
+guard
+	: '@' IDENT                     { $$.negated = false; $$.pred = build_name(ps, $2, NULL, @2); }
+	| '@' '!' IDENT                 { $$.negated = true; $$.pred = build_name(ps, $3, NULL, @3); }
+	;
+
+instr_body
+	: IDENT mods operands_opt       { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
+	;
+
+mods
+	: %empty                        { $$ = (WordVec){ 0 }; }
+	| mods DOTWORD                  { $$ = $1; word_push(A, &$$, $2, @2); }
+	;
+
+operands_opt
+	: %empty                        { $$ = (ExprVec){ 0 }; }
+	| operands                      { $$ = $1; }
+	;
+
+operands
+	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| operands ',' expr             { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+/* ---- expressions ---- */
+
+expr
+	: primary                       { $$ = $1; }
+	| '-' expr %prec UNARY          { $$ = expr_unary(A, '-', $2, @$); }
+	| '+' expr %prec UNARY          { $$ = expr_unary(A, '+', $2, @$); }
+	| '!' expr %prec UNARY          { $$ = expr_unary(A, '!', $2, @$); }
+	| '~' expr %prec UNARY          { $$ = expr_unary(A, '~', $2, @$); }
+	| expr '+' expr                 { $$ = expr_binary(A, '+', $1, $3, @$); }
+	| expr '-' expr                 { $$ = expr_binary(A, '-', $1, $3, @$); }
+	| expr '*' expr                 { $$ = expr_binary(A, '*', $1, $3, @$); }
+	| expr '/' expr                 { $$ = expr_binary(A, '/', $1, $3, @$); }
+	| expr '%' expr                 { $$ = expr_binary(A, '%', $1, $3, @$); }
+	| expr '&' expr                 { $$ = expr_binary(A, '&', $1, $3, @$); }
+	| expr '|' expr                 { $$ = expr_binary(A, '|', $1, $3, @$); }
+	| expr '^' expr                 { $$ = expr_binary(A, '^', $1, $3, @$); }
+	| expr SHL expr                 { $$ = expr_binary(A, OP_SHL, $1, $3, @$); }
+	| expr SHR expr                 { $$ = expr_binary(A, OP_SHR, $1, $3, @$); }
+	| expr ANDAND expr              { $$ = expr_binary(A, OP_ANDAND, $1, $3, @$); }
+	| expr OROR expr                { $$ = expr_binary(A, OP_OROR, $1, $3, @$); }
+	;
+
+primary
+	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
+	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
+	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
+	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
+	| IDENT '(' expr_list_opt ')'   { $$ = build_call(ps, $1, &$3, @$); }
+	| '(' expr_list ')'             { $$ = build_list(ps, EX_LIST, &$2, @$); }
+	| '(' ')'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_LIST, &v, @$); }
+	| '{' vec_elems_opt '}'         { $$ = build_list(ps, EX_VECTOR, &$2, @$); }
+	| '[' expr_list ']'             { $$ = build_list(ps, EX_ADDRESS, &$2, @$); }
+	;
+
+expr_list_opt
+	: %empty                        { $$ = (ExprVec){ 0 }; }
+	| expr_list                     { $$ = $1; }
+	;
+
+expr_list
+	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| expr_list ',' expr            { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+vec_elems_opt
+	: %empty                        { $$ = (ExprVec){ 0 }; }
+	| vec_elems                     { $$ = $1; }
+	;
+
+vec_elems
+	: vec_elem                      { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| vec_elems ',' vec_elem        { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+vec_elem
+	: expr                          { $$ = $1; }
+	| IDENT '=' expr                { $$ = build_field(ps, $1, $3, @$); }
+	;
+
+/* ---- DWARF sections: labels and .b8/.b16/.b32/.b64 data ---- */
+
+section_items
+	: %empty                        { $$ = (StmtList){ 0 }; }
+	| section_items section_item    { $$ = $1; stmt_append(&$$, $2); }
+	| section_items error ';'       { $$ = $1; yyerrok; }
+	;
+
+section_item
+	: IDENT ':'                     { $$ = build_label(ps, $1, @1); }
+	| DOTWORD data_list             { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
+	| DOTWORD data_list ';'         { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
+	;
+
+data_list
+	: data_val                      { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| data_list ',' data_val        { $$ = $1; VEC_PUSH(A, $$, $3); }
+	;
+
+/* Section data is numbers, labels and section names, optionally plus or
+ * minus a number. No general expressions: `.b64 sym` followed by `.b8` on the
+ * next line must not read as a register component `sym.b8`. */
+data_val
+	: data_atom                     { $$ = $1; }
+	| '-' INTLIT                    { $$ = expr_unary(A, '-', build_int(ps, $2.text, $2.val, $2.overflow, @2), @$); }
+	| data_atom '+' INTLIT          { $$ = expr_binary(A, '+', $1, build_int(ps, $3.text, $3.val, $3.overflow, @3), @$); }
+	| data_atom '-' INTLIT          { $$ = expr_binary(A, '-', $1, build_int(ps, $3.text, $3.val, $3.overflow, @3), @$); }
+	;
+
+data_atom
+	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
+	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
+	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
+	| DOTWORD                       { $$ = build_section_ref(ps, $1, @1); }
+	;
+
+%%
+
+
+static const char *token_desc(yysymbol_kind_t k)
+{
+	return yysymbol_name(k);
+}
+
+/* GCC-style syntax errors: say what was found and what would have been valid.
+ * A missing ';' is reported at the end of the statement it belongs to, not at
+ * the start of the next line. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ParseState *ps)
+{
+	(void)scanner;
+	enum { MAXEXP = 8 };
+	yysymbol_kind_t exp[MAXEXP];
+	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
+	yysymbol_kind_t la = yypcontext_token(ctx);
+	SrcLoc loc = *yypcontext_location(ctx);
+	char want[512] = "";
+	size_t w = 0;
+	bool wants_semi = false;
+	for (int i = 0; i < n && w < sizeof want; i++) {
+		const char *name = token_desc(exp[i]);
+		if (strcmp(name, "';'") == 0)
+			wants_semi = true;
+		w += (size_t)snprintf(want + w, sizeof want - w, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", name);
+	}
+	if (w >= sizeof want)
+		want[sizeof want - 1] = 0;
+	if (la == YYSYMBOL_YYEOF) {
+		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected end of file%s%s",
+			 n > 0 ? "; expected " : "", want);
+		return 0;
+	}
+	if (wants_semi && ps->prev_tok.last_line > 0 && loc.first_line > ps->prev_tok.last_line) {
+		SrcLoc at = { ps->prev_tok.last_line, ps->prev_tok.last_column,
+			      ps->prev_tok.last_line, ps->prev_tok.last_column };
+		diag_add(ps->diag, SEV_ERROR, at, "syntax", "expected ';' at the end of this statement");
+		return 0;
+	}
+	int len = ps->tok_len > 40 ? 40 : (int)ps->tok_len;
+	if (token_desc(la)[0] == '\'') /* punctuation: its name is its text */
+		len = 0;
+	if (len == 0 && n > 0)
+		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s; expected %s", token_desc(la), want);
+	else if (len == 0)
+		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s", token_desc(la));
+	else if (n > 0)
+		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s '%.*s'%s; expected %s",
+			 token_desc(la), len, ps->tok_text, (int)ps->tok_len > len ? "..." : "", want);
+	else
+		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s '%.*s'%s",
+			 token_desc(la), len, ps->tok_text, (int)ps->tok_len > len ? "..." : "");
+	return 0;
+}
+
+/* Called by bison only when its stack is exhausted: absurdly deep nesting. */
+static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg)
+{
+	(void)scanner;
+	diag_add(ps->diag, SEV_ERROR, *loc, "syntax", "%s: input is nested too deeply (%s)",
+		 "cannot parse", msg);
+}

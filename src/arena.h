@@ -1,0 +1,28 @@
+/* Bump allocator for everything whose lifetime is one module (AST nodes, names,
+ * diagnostics). Freed all at once: no per-token malloc/free churn, and memory
+ * grows linearly with the input. */
+#ifndef PTXSURF_ARENA_H
+#define PTXSURF_ARENA_H
+
+#include <stddef.h>
+
+typedef struct ArenaChunk ArenaChunk;
+
+typedef struct Arena {
+	ArenaChunk *head;
+	size_t total;   /* bytes handed out, for statistics */
+} Arena;
+
+void arena_init(Arena *a);
+void arena_free(Arena *a);
+/* Never returns NULL: out of memory aborts with a message (see xalloc.c). */
+void *arena_alloc(Arena *a, size_t size);
+void *arena_zalloc(Arena *a, size_t size);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+/* Grow a vector held in the arena; old storage is simply abandoned. */
+void *arena_grow(Arena *a, void *old, size_t old_count, size_t new_count, size_t elem);
+
+#define ARENA_NEW(a, T) ((T *)arena_zalloc((a), sizeof(T)))
+
+#endif

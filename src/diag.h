@@ -1,0 +1,66 @@
+/* The diagnostic sink. Passes never print: they append diagnostics here and
+ * the driver renders them (text now; JSON/SARIF render from the same list). */
+#ifndef PTXSURF_DIAG_H
+#define PTXSURF_DIAG_H
+
+#include "arena.h"
+#include "srcloc.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum Severity { SEV_NOTE, SEV_WARNING, SEV_ERROR } Severity;
+
+typedef struct Diag Diag;
+struct Diag {
+	Severity sev;
+	SrcLoc loc;          /* loc.first_line == 0: not tied to a line */
+	const char *rule;    /* stable rule id, printed as [rule] */
+	const char *msg;
+	Diag *notes;         /* attached notes, in order */
+	Diag *next;
+	unsigned seq;        /* insertion order, keeps sorting stable */
+};
+
+typedef struct DiagSink {
+	Arena arena;
+	const char *filename;
+	const char *src;     /* the source buffer, for caret lines (may be NULL) */
+	size_t srclen;
+	Diag *head, *tail;
+	unsigned count[3];   /* per severity */
+	unsigned seq;
+	unsigned limit;      /* stop recording errors after this many (0 = none) */
+	bool truncated;
+	/* lazily built line-start table for rendering */
+	size_t *line_start;
+	size_t nlines;
+} DiagSink;
+
+void diag_init(DiagSink *s, const char *filename, const char *src, size_t len);
+void diag_fini(DiagSink *s);
+
+Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, va_list ap);
+void diag_note(DiagSink *s, Diag *parent, SrcLoc loc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static inline unsigned diag_errors(const DiagSink *s) { return s->count[SEV_ERROR]; }
+
+/* Diagnostics in source order (stable for equal locations). */
+Diag **diag_sorted(DiagSink *s, size_t *n);
+
+/* Text of line `line` (1-based) without its newline; NULL if unknown. */
+const char *diag_line_text(DiagSink *s, int line, size_t *len);
+
+typedef struct DiagTextOptions {
+	bool color;
+	bool caret;          /* print the source line and a caret */
+} DiagTextOptions;
+
+void diag_render_text(DiagSink *s, FILE *out, const DiagTextOptions *opt);
+
+#endif

@@ -1,0 +1,77 @@
+#include "output.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int output_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+	if (strcmp(path, "-") == 0) {
+		if (write_all(STDOUT_FILENO, data, len) != 0) {
+			snprintf(err, errlen, "cannot write to standard output: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot write '%s': it is a directory", path);
+		return -1;
+	}
+	/* Keep the permissions of a file being replaced; a new file gets what
+	 * open(2) would give it under the current umask. */
+	mode_t um = umask(0);
+	umask(um);
+	mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~um);
+	size_t plen = strlen(path);
+	char *tmp = xmalloc(plen + 16);
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	snprintf(tmp, plen + 16, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	int rc = write_all(fd, data, len);
+	if (rc == 0)
+		rc = fsync(fd);
+	if (rc == 0)
+		rc = fchmod(fd, mode);
+	int saved = errno;
+	if (close(fd) != 0 && rc == 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc == 0 && rename(tmp, path) != 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc != 0) {
+		unlink(tmp);
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(saved));
+	}
+	free(tmp);
+	return rc;
+}

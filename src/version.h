@@ -1,0 +1,4 @@
+#ifndef PTXSURF_VERSION_H
+#define PTXSURF_VERSION_H
+#define PTXSURF_VERSION "0.1.0"
+#endif
