@@ -7,6 +7,7 @@
 %define api.prefix {ptx_}
 %define api.location.type {SrcLoc}
 %define parse.error custom
+%define parse.lac full
 %locations
 %initial-action { @$ = (SrcLoc){ 1, 1, 1, 1 }; }
 %lex-param {yyscan_t scanner}
@@ -349,7 +350,7 @@ instr_body
 
 mods
 	: %empty                        { $$ = (WordVec){ 0 }; }
-	| mods DOTWORD                  { $$ = $1; word_push(A, &$$, $2, @2); }
+	| mods DOTWORD                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	;
 
 operands_opt
@@ -440,14 +441,14 @@ data_list
 	| data_list ',' data_val        { $$ = $1; VEC_PUSH(A, $$, $3); }
 	;
 
-/* Section data is numbers, labels and section names, optionally plus or
- * minus a number. No general expressions: `.b64 sym` followed by `.b8` on the
- * next line must not read as a register component `sym.b8`. */
+/* Section data is numbers, labels and section names, added or subtracted
+ * (`$L__end - $L__start`). No general expressions: `.b64 sym` followed by
+ * `.b8` on the next line must not read as a register component `sym.b8`. */
 data_val
 	: data_atom                     { $$ = $1; }
 	| '-' INTLIT                    { $$ = expr_unary(A, '-', build_int(ps, $2.text, $2.val, $2.overflow, @2), @$); }
-	| data_atom '+' INTLIT          { $$ = expr_binary(A, '+', $1, build_int(ps, $3.text, $3.val, $3.overflow, @3), @$); }
-	| data_atom '-' INTLIT          { $$ = expr_binary(A, '-', $1, build_int(ps, $3.text, $3.val, $3.overflow, @3), @$); }
+	| data_val '+' data_atom        { $$ = expr_binary(A, '+', $1, $3, @$); }
+	| data_val '-' data_atom        { $$ = expr_binary(A, '-', $1, $3, @$); }
 	;
 
 data_atom
@@ -471,22 +472,38 @@ static const char *token_desc(yysymbol_kind_t k)
 static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ParseState *ps)
 {
 	(void)scanner;
-	enum { MAXEXP = 8 };
+	enum { MAXEXP = 64, LISTED = 6 };
 	yysymbol_kind_t exp[MAXEXP];
 	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
 	yysymbol_kind_t la = yypcontext_token(ctx);
 	SrcLoc loc = *yypcontext_location(ctx);
 	char want[512] = "";
 	size_t w = 0;
-	bool wants_semi = false;
-	for (int i = 0; i < n && w < sizeof want; i++) {
+	bool wants_semi = false, wants_comma = false, wants_close = false, wants_operand = false;
+	for (int i = 0; i < n; i++) {
 		const char *name = token_desc(exp[i]);
-		if (strcmp(name, "';'") == 0)
-			wants_semi = true;
-		w += (size_t)snprintf(want + w, sizeof want - w, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", name);
+		wants_semi |= strcmp(name, "';'") == 0;
+		wants_comma |= strcmp(name, "','") == 0;
+		wants_close |= strcmp(name, "'}'") == 0;
+		wants_operand |= exp[i] == YYSYMBOL_INTLIT;
 	}
-	if (w >= sizeof want)
-		want[sizeof want - 1] = 0;
+	/* The likely fixes first; long lists (every way an expression can
+	 * start) read better as a description than as a dozen token names. */
+	if (la == YYSYMBOL_YYEOF && wants_close) {
+		snprintf(want, sizeof want, "'}' to close the block");
+	} else if (wants_semi && wants_comma) {
+		snprintf(want, sizeof want, "',' or ';'");
+	} else if (wants_semi && n > LISTED) {
+		snprintf(want, sizeof want, "';'");
+	} else if (wants_operand && n > LISTED) {
+		snprintf(want, sizeof want, "an operand (register, symbol, number, [address] or {vector})");
+	} else {
+		for (int i = 0; i < n && i < LISTED && w < sizeof want; i++)
+			w += (size_t)snprintf(want + w, sizeof want - w, "%s%s",
+					      i == 0 ? "" : i == n - 1 ? " or " : ", ", token_desc(exp[i]));
+		if (n > LISTED && w < sizeof want)
+			snprintf(want + w, sizeof want - w, ", ...");
+	}
 	if (la == YYSYMBOL_YYEOF) {
 		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected end of file%s%s",
 			 n > 0 ? "; expected " : "", want);

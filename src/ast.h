@@ -37,13 +37,17 @@ struct Expr {
 	ExprKind kind;
 	int op;
 	SrcLoc loc;
+	bool ival_overflow;     /* literal does not fit in 64 bits */
+	uint32_t nelems;        /* EX_VECTOR, EX_ADDRESS, EX_LIST, EX_CALL */
 	const char *text;       /* literal spelling, name, or field name */
 	const char *component;  /* ".x" etc for EX_NAME, else NULL */
-	uint64_t ival;
-	bool ival_overflow;     /* literal does not fit in 64 bits */
-	Expr *lhs, *rhs;
-	Expr **elems;
-	uint32_t nelems;
+	/* One payload per kind keeps the node small: a 200 MB module has tens
+	 * of millions of operands. */
+	union {
+		uint64_t ival;                  /* EX_INT */
+		struct { Expr *lhs, *rhs; };    /* EX_UNARY (lhs), EX_BINARY, EX_FIELD (lhs) */
+		Expr **elems;                   /* lists */
+	};
 };
 
 /* ---- declarations ---- */

@@ -44,6 +44,7 @@ typedef struct ParseState {
 	const char *tok_text;   /* its text, in the input buffer (not NUL-terminated) */
 	size_t tok_len;
 	SrcLoc comment_start;   /* for an unterminated comment diagnostic */
+	WordVec mods_scratch;   /* modifiers of the instruction being parsed */
 } ParseState;
 
 /* Parse `buf` (len bytes followed by two NUL bytes, as flex requires for an

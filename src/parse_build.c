@@ -1,5 +1,6 @@
 #include "parse_build.h"
 #include "opcodes.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -91,17 +92,23 @@ int64_t build_dim(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc)
 	return (int64_t)val;
 }
 
-void word_push(Arena *a, WordVec *v, const char *word, SrcLoc loc)
+/* Modifiers of one instruction are collected in a scratch vector that is
+ * reused for every instruction (modifier lists never nest), and copied to the
+ * arena at their exact size when the instruction is built. */
+void word_push(ParseState *ps, WordVec *v, const char *word, SrcLoc loc)
 {
-	if (v->n == v->cap) {
-		uint32_t cap = v->cap ? v->cap * 2 : 8;
-		v->v = arena_grow(a, v->v, v->n, cap, sizeof *v->v);
-		v->locs = arena_grow(a, v->locs, v->n, cap, sizeof *v->locs);
-		v->cap = cap;
+	if (v->n == 0)
+		ps->mods_scratch.n = 0;
+	WordVec *s = &ps->mods_scratch;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+		s->locs = xrealloc(s->locs, s->cap * sizeof *s->locs);
 	}
-	v->v[v->n] = word;
-	v->locs[v->n] = loc;
-	v->n++;
+	s->v[s->n] = word;
+	s->locs[s->n] = loc;
+	s->n++;
+	v->n = s->n;
 }
 
 void stmt_append(StmtList *l, Stmt *s)
@@ -239,8 +246,12 @@ Instr build_instr(ParseState *ps, const char *opcode, SrcLoc opcode_loc, WordVec
 {
 	Instr in = { .loc = loc, .opcode = opcode, .opcode_loc = opcode_loc };
 	in.nmods = mods->n;
-	in.mods = mods->v;
-	in.mod_locs = mods->locs;
+	if (mods->n) {
+		in.mods = arena_alloc(A, mods->n * sizeof *in.mods);
+		in.mod_locs = arena_alloc(A, mods->n * sizeof *in.mod_locs);
+		memcpy(in.mods, ps->mods_scratch.v, mods->n * sizeof *in.mods);
+		memcpy(in.mod_locs, ps->mods_scratch.locs, mods->n * sizeof *in.mod_locs);
+	}
 	in.nops = ops->n;
 	in.ops = ops->v;
 	in.opcode_id = opcode_validate(ps->diag, &in);

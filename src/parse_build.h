@@ -16,7 +16,7 @@ Expr *build_section_ref(ParseState *ps, const char *name, SrcLoc loc);
 int64_t build_range(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc);
 int64_t build_dim(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc);
 
-void word_push(Arena *a, WordVec *v, const char *word, SrcLoc loc);
+void word_push(ParseState *ps, WordVec *v, const char *word, SrcLoc loc);
 void stmt_append(StmtList *l, Stmt *s);
 
 void build_version(ParseState *ps, const char *text, SrcLoc loc);

@@ -5,6 +5,8 @@
 #define YYLTYPE SrcLoc
 #include "ptx.lex.h"
 
+#include <stdlib.h>
+
 unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len)
 {
 	ParseState ps = { .mod = m, .diag = d, .arena = &m->arena };
@@ -26,5 +28,7 @@ unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len)
 	}
 	ptx_lex_destroy(scanner);
 	intern_fini(&ps.names);
+	free(ps.mods_scratch.v);
+	free(ps.mods_scratch.locs);
 	return diag_errors(d) - before;
 }
