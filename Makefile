@@ -39,11 +39,11 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h: grammar/ptx.y
+$(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
 	@mkdir -p $(B)/gen
 	$(BISON) -Wall -Werror --defines=$(B)/gen/ptx.tab.h -o $(B)/gen/ptx.tab.c $<
 
-$(B)/gen/ptx.lex.c $(B)/gen/ptx.lex.h: lexer/ptx.l $(B)/gen/ptx.tab.h
+$(B)/gen/ptx.lex.c $(B)/gen/ptx.lex.h &: lexer/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
 	$(FLEX) --header-file=$(B)/gen/ptx.lex.h -o $(B)/gen/ptx.lex.c $<
 
@@ -75,10 +75,10 @@ unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do $$t || exit 1; done
 
 example: $(PROG)
-	@sh tools/run-example.sh
+	@PROG=$(PROG) sh tools/run-example.sh
 
 bench: $(PROG)
-	@sh bench/run.sh
+	@PROG=$(PROG) sh bench/run.sh
 
 deps:
 	@sh tools/install-deps.sh
