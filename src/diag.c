@@ -1,4 +1,5 @@
 #include "diag.h"
+#include "rules.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -34,9 +35,35 @@ static const char *vformat(Arena *a, const char *fmt, va_list ap)
 	return buf;
 }
 
+static bool listed(const char *const *v, size_t n, const char *rule)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], rule) == 0)
+			return true;
+	return false;
+}
+
+/* Applies the policy; false means the diagnostic is dropped. */
+static bool apply_policy(const DiagPolicy *p, const char *rule, Severity *sev)
+{
+	if (!p || !rule)
+		return true;
+	if (!rule_is_fatal(rule) && listed(p->disabled, p->ndisabled, rule))
+		return false;
+	if (*sev == SEV_WARNING && (p->werror || listed(p->as_error, p->nas_error, rule)))
+		*sev = SEV_ERROR;
+	return true;
+}
+
 Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, va_list ap)
 {
 	Diag *d = ARENA_NEW(&s->arena, Diag);
+	if (!apply_policy(s->policy, rule, &sev)) {
+		/* Dropped: a detached node, so callers may still attach notes. */
+		d->sev = sev;
+		d->msg = "";
+		return d;
+	}
 	d->sev = sev;
 	d->loc = loc;
 	d->rule = rule;

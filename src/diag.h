@@ -24,6 +24,17 @@ struct Diag {
 	unsigned seq;        /* insertion order, keeps sorting stable */
 };
 
+/* What the command line asks for: -Wno-<rule> drops a rule's diagnostics,
+ * -Werror turns warnings into errors, -Werror=<rule> one rule's. Lexical and
+ * syntax errors cannot be dropped: nothing after them would make sense. */
+typedef struct DiagPolicy {
+	bool werror;
+	const char **disabled;
+	size_t ndisabled;
+	const char **as_error;
+	size_t nas_error;
+} DiagPolicy;
+
 typedef struct DiagSink {
 	Arena arena;
 	const char *filename;
@@ -34,6 +45,7 @@ typedef struct DiagSink {
 	unsigned seq;
 	unsigned limit;      /* stop recording errors after this many (0 = none) */
 	bool truncated;
+	const DiagPolicy *policy;   /* NULL: report everything as emitted */
 	/* lazily built line-start table for rendering */
 	size_t *line_start;
 	size_t nlines;

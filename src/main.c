@@ -6,6 +6,8 @@
 #include "output.h"
 #include "parse.h"
 #include "print.h"
+#include "report.h"
+#include "rules.h"
 #include "version.h"
 
 #include <stdbool.h>
@@ -25,6 +27,8 @@ typedef struct Options {
 	bool color;
 	bool verbose;
 	unsigned max_errors;
+	ReportFormat report;
+	DiagPolicy policy;
 	const char **inputs;
 	int ninputs;
 } Options;
@@ -39,6 +43,11 @@ static const char usage_text[] =
 	"  -o FILE              write the output to FILE ('-' = standard output)\n"
 	"  --rules=strict       reject what the PTX ISA documents or ptxas forbid (default)\n"
 	"  --rules=ptxas        mirror the verdicts of NVIDIA ptxas 13 exactly\n"
+	"  --diagnostics-format=text|json|sarif\n"
+	"                       text (default) goes to standard error; json and SARIF 2.1.0\n"
+	"                       go to standard output, or to -o FILE with --check\n"
+	"  -Werror              treat warnings as errors; -Werror=RULE for one rule\n"
+	"  -Wno-RULE, -WRULE    silence / restore the diagnostics of RULE\n"
 	"  --color=WHEN         colour diagnostics: auto (default), always, never;\n"
 	"                       the NO_COLOR environment variable means never\n"
 	"  --max-errors=N       stop listing errors after N per file (0 = no limit)\n"
@@ -71,7 +80,9 @@ static int parse_args(int argc, char **argv, Options *o)
 	const char *color = "auto";
 	bool inputs_only = false;
 	o->inputs = calloc((size_t)argc, sizeof(char *));
-	if (!o->inputs)
+	o->policy.disabled = calloc((size_t)argc, sizeof(char *));
+	o->policy.as_error = calloc((size_t)argc, sizeof(char *));
+	if (!o->inputs || !o->policy.disabled || !o->policy.as_error)
 		return usage_error("%s", "out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -96,6 +107,32 @@ static int parse_args(int argc, char **argv, Options *o)
 				o->check.rules = RULES_PTXAS;
 			else
 				return usage_error("unknown --rules value '%s' (valid: strict, ptxas)", v);
+		} else if (starts_with(a, "--diagnostics-format=", &v)) {
+			if (strcmp(v, "text") == 0)
+				o->report = REPORT_TEXT;
+			else if (strcmp(v, "json") == 0)
+				o->report = REPORT_JSON;
+			else if (strcmp(v, "sarif") == 0)
+				o->report = REPORT_SARIF;
+			else
+				return usage_error("unknown --diagnostics-format '%s' (valid: text, json, sarif)", v);
+		} else if (strcmp(a, "-Werror") == 0) {
+			o->policy.werror = true;
+		} else if (starts_with(a, "-Werror=", &v)) {
+			if (!rule_find(v))
+				return usage_error("unknown rule '%s' in -Werror= (the rules are listed in docs/rules.md)", v);
+			o->policy.as_error[o->policy.nas_error++] = v;
+		} else if (starts_with(a, "-Wno-", &v)) {
+			if (!rule_find(v))
+				return usage_error("unknown rule '%s' in -Wno- (the rules are listed in docs/rules.md)", v);
+			o->policy.disabled[o->policy.ndisabled++] = v;
+		} else if (starts_with(a, "-W", &v) && *v) {
+			if (!rule_find(v))
+				return usage_error("unknown rule '%s' in -W (the rules are listed in docs/rules.md)", v);
+			/* -WRULE undoes an earlier -Wno-RULE */
+			for (size_t k = 0; k < o->policy.ndisabled; k++)
+				if (strcmp(o->policy.disabled[k], v) == 0)
+					o->policy.disabled[k--] = o->policy.disabled[--o->policy.ndisabled];
 		} else if (starts_with(a, "--color=", &v)) {
 			if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
 				return usage_error("unknown --color value '%s' (valid: auto, always, never)", v);
@@ -120,7 +157,7 @@ static int parse_args(int argc, char **argv, Options *o)
 	}
 	if (o->ninputs == 0)
 		return usage_error("%s", "no input files");
-	if (o->output && o->ninputs > 1)
+	if (o->output && o->ninputs > 1 && !(o->mode == MODE_CHECK && o->report != REPORT_TEXT))
 		return usage_error("%s", "-o cannot be used with several input files");
 	if (strcmp(color, "always") == 0)
 		o->color = true;
@@ -185,7 +222,7 @@ static int emit_ptx(const Module *m, const Options *o)
 	return EXIT_CLEAN;
 }
 
-static int process(const char *path, const Options *o)
+static int process(const char *path, const Options *o, Report *rep)
 {
 	InputFile in;
 	char err[512];
@@ -198,14 +235,14 @@ static int process(const char *path, const Options *o)
 	DiagSink d;
 	diag_init(&d, in.name, in.data, in.len);
 	d.limit = o->max_errors;
+	d.policy = &o->policy;
 
 	ptx_parse_buffer(&m, &d, in.data, in.len);
 	/* Semantic rules only make sense on a module that parsed cleanly. */
 	if (diag_errors(&d) == 0)
 		check_module(&m, &d, &o->check);
 
-	DiagTextOptions dt = { .color = o->color, .caret = true };
-	diag_render_text(&d, stderr, &dt);
+	report_file(rep, &d);
 	if (o->verbose)
 		print_summary(&m, &d, stderr);
 
@@ -225,14 +262,40 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 	if (rc >= 0) {
 		free(o.inputs);
+		free(o.policy.disabled);
+		free(o.policy.as_error);
 		return rc;
 	}
+	/* Machine-readable reports are one document for all inputs, built in
+	 * memory and written at the end (atomically when it goes to a file). */
+	char *doc = NULL;
+	size_t doclen = 0;
+	FILE *docf = NULL;
+	if (o.report != REPORT_TEXT && !(docf = open_memstream(&doc, &doclen))) {
+		fprintf(stderr, "ptxsurf-as: error: out of memory\n");
+		return EXIT_USAGE;
+	}
+	Report rep;
+	report_begin(&rep, o.report, docf ? docf : stderr, o.color);
 	int worst = EXIT_CLEAN;
 	for (int i = 0; i < o.ninputs; i++) {
-		int r = process(o.inputs[i], &o);
+		int r = process(o.inputs[i], &o, &rep);
 		if (r > worst)
 			worst = r;
 	}
+	report_end(&rep);
+	if (docf) {
+		fclose(docf);
+		char err[512];
+		const char *dest = o.mode == MODE_CHECK && o.output ? o.output : "-";
+		if (output_write_atomic(dest, doc, doclen, err, sizeof err) != 0) {
+			fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+			worst = EXIT_USAGE;
+		}
+		free(doc);
+	}
 	free(o.inputs);
+	free(o.policy.disabled);
+	free(o.policy.as_error);
 	return worst;
 }

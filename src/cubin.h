@@ -1,0 +1,162 @@
+/* The sm_50 cubin (CUDA ELF) writer.
+ *
+ * cubin_write() turns an in-memory description of a module (kernels with
+ * their finished machine code, parameters, bound-surface slots and exit
+ * offsets, plus the module's .global .surfref declarations) into the ELF
+ * image ptxas 11.8 writes for `-arch=sm_50`.  Given ptxas's own code bytes,
+ * register counts, parameters and slots, the image is byte-identical to
+ * ptxas's: same section order, string-table order, symbol order, .nv.info
+ * records and layout.  The whole image is built in memory so the caller can
+ * write it atomically.
+ *
+ * Layout rules reproduced (observed on ptxas 11.8 output):
+ *  - ptxas processes entries in reverse source order; that order decides the
+ *    order of the per-kernel sections, section symbols and strings.  The
+ *    module-wide .nv.info lists kernels in source order.
+ *  - Symbols are created per processed kernel (FUNC, SECTION .text,
+ *    SECTION .nv.constant0) and then split into locals and globals, each
+ *    group keeping that order.  The surfrefs are created right after the
+ *    first processed kernel's FUNC: first the ones that kernel binds (in
+ *    slot order), then the rest in declaration order.  Declared but unused
+ *    surfrefs still get a symbol.
+ *  - String tables keep ptxas's creation order, including names that no
+ *    symbol or section uses (.symtab_shndx, .nv.shared.<k>, _param/_SREG,
+ *    $BINDLESS$<k>$<surf>); identical strings are stored once.
+ *
+ * Not supported (the assembler does not emit them): .shared and .local
+ * memory (stack/frame sizes are always 0), .const banks, textures and
+ * samplers, .func, .param .surfref and the suq descriptor lookup
+ * (.nv.constant2 and .rel.text).  cubin_write() writes ELF64 only, as ptxas does by default
+ * (--machine 64) also for .address_size 32.
+ */
+#ifndef PTXSURF_CUBIN_H
+#define PTXSURF_CUBIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- constants shared by the writer and the reader -------------------- */
+
+#define CUBIN_ELFOSABI_CUDA        0x33
+#define CUBIN_ELFABIVERSION        7
+#define CUBIN_EM_CUDA              190
+/* CUDA toolkit 11.8: stored as e_version and as EIATTR_CUDA_API_VERSION. */
+#define CUBIN_CUDA_API_VERSION     118
+
+#define CUBIN_EF_TEXMODE_UNIFIED     0x100u
+#define CUBIN_EF_TEXMODE_INDEPENDENT 0x200u
+#define CUBIN_EF_64BIT_ADDRESS       0x400u
+
+#define CUBIN_SHT_CUDA_INFO        0x70000000u
+#define CUBIN_SHT_CUDA_RELOCINFO   0x7000000bu
+#define CUBIN_STO_CUDA_ENTRY       0x10
+#define CUBIN_STT_CUDA_SURFACE     12
+#define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
+
+/* c[0x0][0x0 .. 0x13f] belongs to the driver; kernel parameters follow. */
+#define CUBIN_PARAM_CBANK_BASE     0x140u
+
+/* .nv.info record formats and the attributes this project reads/writes. */
+enum {
+	CUBIN_EIFMT_NVAL = 1,   /* no value: 2 zero bytes */
+	CUBIN_EIFMT_BVAL = 2,   /* one byte value + 1 pad byte */
+	CUBIN_EIFMT_HVAL = 3,   /* u16 value */
+	CUBIN_EIFMT_SVAL = 4,   /* u16 payload size + payload */
+};
+enum {
+	CUBIN_EIATTR_CTAIDZ_USED           = 0x04,
+	CUBIN_EIATTR_MAX_THREADS           = 0x05,
+	CUBIN_EIATTR_PARAM_CBANK           = 0x0a,
+	CUBIN_EIATTR_REQNTID               = 0x10,
+	CUBIN_EIATTR_FRAME_SIZE            = 0x11,
+	CUBIN_EIATTR_MIN_STACK_SIZE        = 0x12,
+	CUBIN_EIATTR_BINDLESS_SURFACE_BANK = 0x16,
+	CUBIN_EIATTR_KPARAM_INFO           = 0x17,
+	CUBIN_EIATTR_CBANK_PARAM_SIZE      = 0x19,
+	CUBIN_EIATTR_MAXREG_COUNT          = 0x1b,
+	CUBIN_EIATTR_EXIT_INSTR_OFFSETS    = 0x1c,
+	CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS = 0x1d,
+	CUBIN_EIATTR_CRS_STACK_SIZE        = 0x1e,
+	CUBIN_EIATTR_MAX_STACK_SIZE        = 0x23,
+	CUBIN_EIATTR_SW1850030_WAR         = 0x2a,
+	CUBIN_EIATTR_REGCOUNT              = 0x2f,
+	CUBIN_EIATTR_SW2393858_WAR         = 0x30,
+	CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS = 0x34,
+	CUBIN_EIATTR_CUDA_API_VERSION      = 0x37,
+};
+
+/* ---- the module description ------------------------------------------- */
+
+/* One kernel parameter.  Its ordinal is its index in CubinKernel.params
+ * (PTX declaration order).  Names are not part of a cubin. */
+typedef struct CubinParam {
+	uint32_t offset;   /* bytes from the start of the parameter area (c[0x0][0x140]) */
+	uint32_t size;     /* bytes */
+} CubinParam;
+
+/* A 4-byte constant-bank slot the driver fills with the surface header
+ * index of a bound .global .surfref; the SUST/SULD/SURED/TXQ immediate is
+ * cbank_offset / 4.  Each slot gets an R_CUDA_SURF_HEADER_INDEX relocation
+ * in .rel.nv.constant0.<kernel>.  ptxas places slot i (order of first use)
+ * at align4(0x140 + param bytes) + 4*i; the writer orders a kernel's slots
+ * by cbank_offset, so that order must be first-use order. */
+typedef struct CubinSurfaceSlot {
+	const char *surfref;     /* must name one of CubinModule.surfrefs */
+	uint32_t cbank_offset;   /* byte offset in c[0x0]; 4-aligned, after the parameters */
+} CubinSurfaceSlot;
+
+typedef struct CubinKernel {
+	const char *name;
+	bool local_symbol;        /* .entry without .visible: an STB_LOCAL FUNC symbol */
+	const uint8_t *code;      /* finished .text: control words + instructions */
+	size_t code_size;         /* a nonzero multiple of 32 (ptxas pads to 64) */
+	uint32_t regcount;        /* registers per thread, 0..255 */
+	const CubinParam *params; /* in declaration order; may be NULL when nparams = 0 */
+	size_t nparams;
+	const CubinSurfaceSlot *slots;
+	size_t nslots;
+	const uint32_t *exit_offsets; /* byte offsets of the EXIT instructions in code */
+	size_t nexit_offsets;
+	/* The kernel executes a surface instruction (bound, parameter or
+	 * register handle): ptxas then emits EIATTR_BINDLESS_SURFACE_BANK. */
+	bool uses_surfaces;
+	/* byte offsets of the S2R SR_CTAID.{X,Y,Z} instructions */
+	const uint32_t *ctaid_offsets;
+	size_t nctaid_offsets;
+	bool uses_ctaid_z;        /* reads %ctaid.z: EIATTR_CTAIDZ_USED */
+	uint32_t maxreg_count;    /* .maxnreg; 0 means none (recorded as 0xff) */
+	uint32_t max_threads[3];  /* .maxntid x, y, z; all 0 means none */
+	uint32_t req_ntid[3];     /* .reqntid x, y, z; all 0 means none */
+	uint32_t crs_stack_size;  /* bytes of SSY/SYNC stack; 0 means none */
+	/* EIATTR_INDIRECT_BRANCH_TARGETS payload as u32 words: per SYNC
+	 * {offset, 0, target count, targets...} (as ptxas writes them). */
+	const uint32_t *sync_targets;
+	size_t nsync_target_words;
+} CubinKernel;
+
+typedef struct CubinModule {
+	int sm;                    /* SASS target, e.g. 50 */
+	int ptx_target_sm;         /* the PTX .target; 0 means "same as sm" */
+	bool address64;            /* .address_size 64 */
+	bool texmode_independent;  /* .texmode independent (else unified) */
+	const CubinKernel *kernels;   /* in PTX source order */
+	size_t nkernels;
+	const char *const *surfrefs;  /* every .global .surfref, in declaration order */
+	size_t nsurfrefs;
+} CubinModule;
+
+/* Bytes of the parameter area: the end of the furthest parameter. */
+uint32_t cubin_param_bytes(const CubinParam *params, size_t nparams);
+
+/* Byte offset in c[0x0] of a kernel's first surface slot, as ptxas lays it
+ * out: align4(0x140 + param bytes). */
+uint32_t cubin_first_slot_offset(const CubinParam *params, size_t nparams);
+
+/* Builds the cubin image.  On success returns 0 and stores a malloc'd
+ * buffer in *out (free() it) and its size in *outlen.  On an invalid module
+ * returns -1, leaves *out NULL and writes a one-line reason into err. */
+int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen,
+                char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,172 @@
+/* The Maxwell (sm_50) instruction table: one row per encoding form, in the
+ * style of envytools. A row is {name, value, mask, fields}: a word belongs to
+ * the form when (word & mask) == value, and every bit outside the mask is
+ * owned by exactly one field. The encoder, the decoder and the oracle test
+ * all read these rows, so a bit layout is written down exactly once.
+ *
+ * Field values are exchanged by *role* (what the field means: destination
+ * register, cache operator, ...) rather than by position, so the printer and
+ * an assembler can ask for "the cache operator" of any form that has one. */
+#ifndef PTXSURF_SASS_TABLE_H
+#define PTXSURF_SASS_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a field means. Values are indices into SassValues.v (sass_encode.h). */
+typedef enum SassRole {
+	SR_PG,          /* guard predicate P0..P6, 7 = PT */
+	SR_PG_NOT,      /* guard predicate negated (@!P) */
+	SR_RD,          /* destination register */
+	SR_RA,          /* first source / address register */
+	SR_RB,          /* second source, or the data register of a store */
+	SR_RC,          /* third source, or the surface index register */
+	SR_IMM,         /* immediate operand (value in the unit the text shows) */
+	SR_CBANK,       /* constant bank of a c[bank][off] operand */
+	SR_COFF,        /* constant offset, in 4-byte words for ALU operands */
+	SR_SUIDX,       /* immediate surface / texture header index */
+	SR_BA,          /* surface .BA: x coordinate in bytes */
+	SR_SIZE,        /* access size (.U8 ... .128) */
+	SR_COP,         /* cache operator */
+	SR_CLAMP,       /* surface out-of-bounds behaviour */
+	SR_GEOM,        /* surface geometry */
+	SR_RGBA,        /* formatted surface component mask */
+	SR_SUOP,        /* surface reduction operation */
+	SR_SUTYPE,      /* surface reduction data type */
+	SR_UNUSED,      /* bits the hardware ignores in this form; kept for round trips */
+	SR_E,           /* .E: 64-bit address in {Ra+1, Ra} */
+	SR_LDCMODE,     /* LDC addressing mode */
+	SR_LANEMASK,    /* MOV lane mask, 0xf = all lanes */
+	SR_SREG,        /* S2R special register */
+	SR_SAT,         /* .SAT */
+	SR_NEG,         /* IADD/ISCADD negation: none, -B, -A, .PO */
+	SR_NEGA,        /* IADD32I: negate A */
+	SR_CC,          /* .CC: write the condition code */
+	SR_X,           /* .X: extended precision (add carry) */
+	SR_SHIFT,       /* ISCADD shift amount */
+	SR_W,           /* SHL/SHR .W: wrap the shift amount */
+	SR_SIGNED,      /* SHR/ISETP: signed (0 prints .U32) */
+	SR_BREV,        /* SHR .BREV */
+	SR_LOPOP,       /* LOP operation */
+	SR_INVA,        /* LOP: invert A */
+	SR_INVB,        /* LOP: invert B */
+	SR_CMP,         /* ISETP comparison */
+	SR_BOP,         /* ISETP predicate combination */
+	SR_PD,          /* ISETP first predicate destination */
+	SR_PQ,          /* ISETP second predicate destination */
+	SR_PC,          /* ISETP predicate source */
+	SR_PC_NOT,      /* ISETP predicate source negated */
+	SR_HA,          /* XMAD: use the high half of A */
+	SR_HB,          /* XMAD: use the high half of B */
+	SR_SA,          /* XMAD: A is signed */
+	SR_SB,          /* XMAD: B is signed */
+	SR_CMODE,       /* XMAD C operand mode */
+	SR_MRG,         /* XMAD .MRG */
+	SR_PSL,         /* XMAD .PSL */
+	SR_COND,        /* BRA condition code test, 0xf = always */
+	SR_U,           /* BRA .U: uniform */
+	SR_NODEP,       /* TXQ .NODEP */
+	SR_QUERY,       /* TXQ query */
+	SR_QMASK,       /* TXQ component mask */
+	SR_LE,          /* DEPBAR .LE */
+	SR_SCOREBOARD,  /* DEPBAR scoreboard */
+	SR_CNT,         /* DEPBAR count */
+	SR_WMASK,       /* DEPBAR wait mask {n,...} */
+	SR_NEGB,        /* negate B (IADD3, I2I) */
+	SR_NEGC,        /* negate C (IADD3) */
+	SR_ABS,         /* I2I: absolute value of the source */
+	SR_BYTESEL,     /* I2I: source byte B0..B3 */
+	SR_DTYPE,       /* I2I destination type */
+	SR_STYPE,       /* I2I source type */
+	SR_XMODE,       /* IMNMX extended mode (.XLO ...) */
+	SR_HI,          /* SHF .HI */
+	SR_MAXSHIFT,    /* SHF shift width (.U64, .S64) */
+	SR_SHIFTMODE,   /* IADD3 .RS / .LS */
+	SR_HSEL_A,      /* IADD3: half of A (.H0 / .H1) */
+	SR_HSEL_B,      /* IADD3: half of B */
+	SR_HSEL_C,      /* IADD3: half of C */
+	SR_PA,          /* PSETP first predicate source */
+	SR_PA_NOT,
+	SR_PB,          /* PSETP second predicate source */
+	SR_PB_NOT,
+	SR_BOP2,        /* PSETP second combination */
+	SR_COUNT
+} SassRole;
+
+typedef enum SassFieldKind {
+	SASS_FK_REG,    /* 8-bit general register, 255 = RZ */
+	SASS_FK_PRED,   /* 3-bit predicate, 7 = PT */
+	SASS_FK_UIMM,   /* unsigned integer */
+	SASS_FK_SIMM,   /* two's complement integer */
+	SASS_FK_ENUM,   /* named values (SassEnum) */
+	SASS_FK_FLAG,   /* one bit */
+} SassFieldKind;
+
+/* Named values of an enum field. names[v] == NULL means v has no name: it is
+ * printed with `fallback` (a printf format taking the value as unsigned) when
+ * nvdisasm accepts it, and is an invalid encoding when fallback is NULL. */
+typedef struct SassEnum {
+	const char *const *names;
+	unsigned count;
+	const char *fallback;
+} SassEnum;
+
+/* A field occupies bits [lo, lo+width) of the word; a value wider than one
+ * range continues in [hi_lo, hi_lo+hi_width) (the sign bit 56 of the 20-bit
+ * ALU immediates, the size bits of the I2I types). The value is the
+ * concatenation, low part first. */
+typedef struct SassField {
+	SassRole role;
+	SassFieldKind kind;
+	uint8_t lo, width;
+	uint8_t hi_lo, hi_width;
+	const SassEnum *values;     /* SASS_FK_ENUM only */
+} SassField;
+
+/* The printer family: forms of one family share their text syntax. */
+typedef enum SassOp {
+	SOP_SUST_D, SOP_SUST_P, SOP_SULD_D, SOP_SULD_P, SOP_SURED_D, SOP_SURED_P,
+	SOP_TXQ, SOP_TXQ_B, SOP_STG, SOP_LDG, SOP_LDC,
+	SOP_MOV, SOP_MOV32I, SOP_S2R, SOP_IADD, SOP_IADD32I, SOP_ISCADD,
+	SOP_SHL, SOP_SHR, SOP_LOP, SOP_LOP32I, SOP_ISETP, SOP_XMAD,
+	SOP_BRA, SOP_EXIT, SOP_NOP, SOP_DEPBAR,
+	SOP_BFE, SOP_BFI, SOP_IMNMX, SOP_SEL, SOP_SHF_L, SOP_SHF_R, SOP_LEA, SOP_LEA_HI,
+	SOP_IADD3, SOP_I2I, SOP_PSETP,
+} SassOp;
+
+/* Which control-slot values nvdisasm accepts for a form (checked against it):
+ * fixed-latency ALU ops may set no scoreboard barrier and no reuse bit 3,
+ * control-flow ops no barrier, variable-latency ops anything. */
+typedef enum SassClass {
+	SASS_CLASS_ALU,
+	SASS_CLASS_FLOW,
+	SASS_CLASS_VARLAT,
+} SassClass;
+
+/* How the second ALU operand is encoded; decides which reuse bits print.
+ * SASS_B_RC: B is a register in bits 46:39 and C is the constant operand. */
+typedef enum SassBKind { SASS_B_NONE, SASS_B_REG, SASS_B_CONST, SASS_B_IMM, SASS_B_RC } SassBKind;
+
+enum { SASS_MAX_FIELDS = 16 };
+
+typedef struct SassForm {
+	const char *name;           /* unique, e.g. "IADD_C" */
+	SassOp op;
+	SassClass cls;
+	SassBKind bkind;
+	uint64_t value, mask;
+	unsigned nfields;
+	SassField fields[SASS_MAX_FIELDS];
+} SassForm;
+
+extern const SassForm sass_forms[];
+extern const size_t sass_form_count;
+
+/* NULL when no form has that name. */
+const SassForm *sass_form_by_name(const char *name);
+/* The field of `f` with role `r`, or NULL. */
+const SassField *sass_form_field(const SassForm *f, SassRole r);
+/* Stable lower-case name of a role, for messages ("rd", "cop", ...). */
+const char *sass_role_name(SassRole r);
+
+#endif
