@@ -29,7 +29,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all check unit cases corpus oracle clean install uninstall deps example bench
+.PHONY: all check unit unit-bins clean install uninstall deps example bench check-sanitize fuzz
 all: $(PROG)
 
 $(PROG): $(B)/obj/main.o $(LIB)
@@ -71,11 +71,26 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 check: $(PROG) $(UNIT_BIN)
 	@PROG=$(PROG) B=$(B) sh tests/run-all.sh
 
+unit-bins: $(UNIT_BIN)
+
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do $$t || exit 1; done
 
+# The whole suite under ASan+UBSan, then the Check suites under valgrind.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-sanitize:
+	$(MAKE) B=$(B)/asan PROG=$(B)/asan/ptxsurf-as CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
+	$(MAKE) B=$(B)/vg PROG=$(B)/vg/ptxsurf-as CFLAGS="-O1 -g" all unit-bins
+	@sh tests/run-valgrind.sh $(B)/vg/tests
+
+# libFuzzer targets over the whole pipeline and the disassembler (clang).
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
+fuzz:
+	@sh tests/fuzz/run.sh "$(FUZZ_SECONDS)"
+
 example: $(PROG)
-	@PROG=$(PROG) sh tools/run-example.sh
+	@PROG=$(PROG) B=$(B) sh tools/run-example.sh
 
 bench: $(PROG)
 	@PROG=$(PROG) sh bench/run.sh

@@ -1,5 +1,6 @@
 /* ptxsurf-as: command-line driver. Reads each input, runs the passes
  * (parse -> check -> ...), renders the diagnostics and writes the output. */
+#include "assemble.h"
 #include "check.h"
 #include "diag.h"
 #include "input.h"
@@ -29,6 +30,8 @@ typedef struct Options {
 	unsigned max_errors;
 	ReportFormat report;
 	DiagPolicy policy;
+	AsmFormat format;
+	bool listing;
 	const char **inputs;
 	int ninputs;
 } Options;
@@ -37,10 +40,15 @@ static const char usage_text[] =
 	"usage: ptxsurf-as [options] FILE...\n"
 	"\n"
 	"Assemble and validate NVIDIA PTX. FILE may be '-' for standard input.\n"
+	"By default every .entry is assembled to Maxwell sm_50 code, written as a cubin\n"
+	"next to the input (kernel.ptx -> kernel.cubin) or to -o FILE.\n"
 	"\n"
 	"  --check              parse and check only; write nothing\n"
 	"  --emit=ptx           print the parsed module back as canonical PTX\n"
 	"  -o FILE              write the output to FILE ('-' = standard output)\n"
+	"  --format=cubin|raw   cubin ELF (default) or the bare instruction stream\n"
+	"  -S, --listing        print the SASS listing (as nvdisasm prints it) on standard\n"
+	"                       output; without -o no binary is written\n"
 	"  --rules=strict       reject what the PTX ISA documents or ptxas forbid (default)\n"
 	"  --rules=ptxas        mirror the verdicts of NVIDIA ptxas 13 exactly\n"
 	"  --diagnostics-format=text|json|sarif\n"
@@ -96,6 +104,15 @@ static int parse_args(int argc, char **argv, Options *o)
 			if (strcmp(v, "ptx") != 0)
 				return usage_error("unknown --emit value '%s' (valid: ptx)", v);
 			o->mode = MODE_EMIT_PTX;
+		} else if (starts_with(a, "--format=", &v)) {
+			if (strcmp(v, "cubin") == 0)
+				o->format = ASM_CUBIN;
+			else if (strcmp(v, "raw") == 0)
+				o->format = ASM_RAW;
+			else
+				return usage_error("unknown --format '%s' (valid: cubin, raw)", v);
+		} else if (strcmp(a, "-S") == 0 || strcmp(a, "--listing") == 0) {
+			o->listing = true;
 		} else if (strcmp(a, "-o") == 0) {
 			if (++i >= argc)
 				return usage_error("%s", "-o needs a file name");
@@ -222,6 +239,60 @@ static int emit_ptx(const Module *m, const Options *o)
 	return EXIT_CLEAN;
 }
 
+/* kernel.ptx -> kernel.cubin (or .bin for raw streams), next to the input. */
+static char *default_output(const char *input, AsmFormat format)
+{
+	const char *ext = format == ASM_RAW ? ".bin" : ".cubin";
+	size_t n = strlen(input);
+	const char *slash = strrchr(input, '/');
+	const char *dot = strrchr(input, '.');
+	if (dot && (!slash || dot > slash) && dot != input && (!slash || dot > slash + 1))
+		n = (size_t)(dot - input);
+	char *out = malloc(n + strlen(ext) + 1);
+	if (out) {
+		memcpy(out, input, n);
+		strcpy(out + n, ext);
+	}
+	return out;
+}
+
+static int assemble(const Module *m, DiagSink *d, const Options *o, const char *input)
+{
+	AssembleOptions ao = { .format = o->format, .want_listing = o->listing };
+	uint8_t *image = NULL;
+	size_t len = 0;
+	char *listing = NULL;
+	if (assemble_module(m, d, &ao, &image, &len, &listing) != 0) {
+		free(image);
+		free(listing);
+		return EXIT_DIAGNOSTICS;
+	}
+	int status = EXIT_CLEAN;
+	char err[512];
+	if (listing && output_write_atomic("-", listing, strlen(listing), err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		status = EXIT_USAGE;
+	}
+	char *dflt = NULL;
+	const char *dest = o->output;
+	if (!dest && !o->listing) {
+		if (strcmp(input, "-") == 0) {
+			fprintf(stderr, "ptxsurf-as: error: the input is standard input: name the output with -o FILE\n");
+			status = EXIT_USAGE;
+		} else {
+			dest = dflt = default_output(input, o->format);
+		}
+	}
+	if (status == EXIT_CLEAN && dest && output_write_atomic(dest, image, len, err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		status = EXIT_USAGE;
+	}
+	free(dflt);
+	free(image);
+	free(listing);
+	return status;
+}
+
 static int process(const char *path, const Options *o, Report *rep)
 {
 	InputFile in;
@@ -238,15 +309,20 @@ static int process(const char *path, const Options *o, Report *rep)
 	d.policy = &o->policy;
 
 	ptx_parse_buffer(&m, &d, in.data, in.len);
-	/* Semantic rules only make sense on a module that parsed cleanly. */
+	/* Semantic rules only make sense on a module that parsed cleanly, and
+	 * only a module the checker accepts is assembled. */
 	if (diag_errors(&d) == 0)
 		check_module(&m, &d, &o->check);
+	int status = diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
+		status = assemble(&m, &d, o, path);
 
 	report_file(rep, &d);
 	if (o->verbose)
 		print_summary(&m, &d, stderr);
 
-	int status = diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (diag_errors(&d) && status == EXIT_CLEAN)
+		status = EXIT_DIAGNOSTICS;
 	if (status == EXIT_CLEAN && o->mode == MODE_EMIT_PTX)
 		status = emit_ptx(&m, o);
 
