@@ -1,187 +1,17 @@
 /* ptxsurf-as: command-line driver. Reads each input, runs the passes
  * (parse -> check -> ...), renders the diagnostics and writes the output. */
-#include "assemble.h"
-#include "check.h"
-#include "diag.h"
+#include "compat.h"
 #include "input.h"
+#include "options.h"
 #include "output.h"
 #include "parse.h"
 #include "print.h"
-#include "report.h"
-#include "rules.h"
-#include "version.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-enum { EXIT_CLEAN = 0, EXIT_DIAGNOSTICS = 1, EXIT_USAGE = 2 };
-
-typedef enum Mode { MODE_ASSEMBLE, MODE_CHECK, MODE_EMIT_PTX } Mode;
-
-typedef struct Options {
-	Mode mode;
-	const char *output;
-	CheckOptions check;
-	bool color;
-	bool verbose;
-	unsigned max_errors;
-	ReportFormat report;
-	DiagPolicy policy;
-	AsmFormat format;
-	bool listing;
-	const char **inputs;
-	int ninputs;
-} Options;
-
-static const char usage_text[] =
-	"usage: ptxsurf-as [options] FILE...\n"
-	"\n"
-	"Assemble and validate NVIDIA PTX. FILE may be '-' for standard input.\n"
-	"By default every .entry is assembled to Maxwell sm_50 code, written as a cubin\n"
-	"next to the input (kernel.ptx -> kernel.cubin) or to -o FILE.\n"
-	"\n"
-	"  --check              parse and check only; write nothing\n"
-	"  --emit=ptx           print the parsed module back as canonical PTX\n"
-	"  -o FILE              write the output to FILE ('-' = standard output)\n"
-	"  --format=cubin|raw   cubin ELF (default) or the bare instruction stream\n"
-	"  -S, --listing        print the SASS listing (as nvdisasm prints it) on standard\n"
-	"                       output; without -o no binary is written\n"
-	"  --rules=strict       reject what the PTX ISA documents or ptxas forbid (default)\n"
-	"  --rules=ptxas        mirror the verdicts of NVIDIA ptxas 13 exactly\n"
-	"  --diagnostics-format=text|json|sarif\n"
-	"                       text (default) goes to standard error; json and SARIF 2.1.0\n"
-	"                       go to standard output, or to -o FILE with --check\n"
-	"  -Werror              treat warnings as errors; -Werror=RULE for one rule\n"
-	"  -Wno-RULE, -WRULE    silence / restore the diagnostics of RULE\n"
-	"  --color=WHEN         colour diagnostics: auto (default), always, never;\n"
-	"                       the NO_COLOR environment variable means never\n"
-	"  --max-errors=N       stop listing errors after N per file (0 = no limit)\n"
-	"  -v, --verbose        print a summary of each file\n"
-	"  -h, --help           show this help\n"
-	"  --version            show the version\n"
-	"\n"
-	"Exit status: 0 no errors, 1 errors found, 2 usage or I/O error.\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fputs("ptxsurf-as: error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n(run 'ptxsurf-as --help' for usage)\n", stderr);
-	return EXIT_USAGE;
-}
-
-static bool starts_with(const char *s, const char *prefix, const char **rest)
-{
-	size_t n = strlen(prefix);
-	if (strncmp(s, prefix, n) != 0)
-		return false;
-	*rest = s + n;
-	return true;
-}
-
-/* Returns -1 to continue, otherwise an exit status. */
-static int parse_args(int argc, char **argv, Options *o)
-{
-	const char *color = "auto";
-	bool inputs_only = false;
-	o->inputs = calloc((size_t)argc, sizeof(char *));
-	o->policy.disabled = calloc((size_t)argc, sizeof(char *));
-	o->policy.as_error = calloc((size_t)argc, sizeof(char *));
-	if (!o->inputs || !o->policy.disabled || !o->policy.as_error)
-		return usage_error("%s", "out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		if (inputs_only || a[0] != '-' || strcmp(a, "-") == 0) {
-			o->inputs[o->ninputs++] = a;
-		} else if (strcmp(a, "--") == 0) {
-			inputs_only = true;
-		} else if (strcmp(a, "--check") == 0) {
-			o->mode = MODE_CHECK;
-		} else if (starts_with(a, "--emit=", &v)) {
-			if (strcmp(v, "ptx") != 0)
-				return usage_error("unknown --emit value '%s' (valid: ptx)", v);
-			o->mode = MODE_EMIT_PTX;
-		} else if (starts_with(a, "--format=", &v)) {
-			if (strcmp(v, "cubin") == 0)
-				o->format = ASM_CUBIN;
-			else if (strcmp(v, "raw") == 0)
-				o->format = ASM_RAW;
-			else
-				return usage_error("unknown --format '%s' (valid: cubin, raw)", v);
-		} else if (strcmp(a, "-S") == 0 || strcmp(a, "--listing") == 0) {
-			o->listing = true;
-		} else if (strcmp(a, "-o") == 0) {
-			if (++i >= argc)
-				return usage_error("%s", "-o needs a file name");
-			o->output = argv[i];
-		} else if (starts_with(a, "--rules=", &v)) {
-			if (strcmp(v, "strict") == 0)
-				o->check.rules = RULES_STRICT;
-			else if (strcmp(v, "ptxas") == 0)
-				o->check.rules = RULES_PTXAS;
-			else
-				return usage_error("unknown --rules value '%s' (valid: strict, ptxas)", v);
-		} else if (starts_with(a, "--diagnostics-format=", &v)) {
-			if (strcmp(v, "text") == 0)
-				o->report = REPORT_TEXT;
-			else if (strcmp(v, "json") == 0)
-				o->report = REPORT_JSON;
-			else if (strcmp(v, "sarif") == 0)
-				o->report = REPORT_SARIF;
-			else
-				return usage_error("unknown --diagnostics-format '%s' (valid: text, json, sarif)", v);
-		} else if (strcmp(a, "-Werror") == 0) {
-			o->policy.werror = true;
-		} else if (starts_with(a, "-Werror=", &v)) {
-			if (!rule_find(v))
-				return usage_error("unknown rule '%s' in -Werror= (the rules are listed in docs/rules.md)", v);
-			o->policy.as_error[o->policy.nas_error++] = v;
-		} else if (starts_with(a, "-Wno-", &v)) {
-			if (!rule_find(v))
-				return usage_error("unknown rule '%s' in -Wno- (the rules are listed in docs/rules.md)", v);
-			o->policy.disabled[o->policy.ndisabled++] = v;
-		} else if (starts_with(a, "-W", &v) && *v) {
-			if (!rule_find(v))
-				return usage_error("unknown rule '%s' in -W (the rules are listed in docs/rules.md)", v);
-			/* -WRULE undoes an earlier -Wno-RULE */
-			for (size_t k = 0; k < o->policy.ndisabled; k++)
-				if (strcmp(o->policy.disabled[k], v) == 0)
-					o->policy.disabled[k--] = o->policy.disabled[--o->policy.ndisabled];
-		} else if (starts_with(a, "--color=", &v)) {
-			if (strcmp(v, "auto") && strcmp(v, "always") && strcmp(v, "never"))
-				return usage_error("unknown --color value '%s' (valid: auto, always, never)", v);
-			color = v;
-		} else if (starts_with(a, "--max-errors=", &v)) {
-			char *end;
-			unsigned long n = strtoul(v, &end, 10);
-			if (!*v || *end || n > 1000000)
-				return usage_error("--max-errors needs a number from 0 to 1000000, not '%s'", v);
-			o->max_errors = (unsigned)n;
-		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-			o->verbose = true;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage_text, stdout);
-			return EXIT_CLEAN;
-		} else if (strcmp(a, "--version") == 0) {
-			printf("ptxsurf-as %s\n", PTXSURF_VERSION);
-			return EXIT_CLEAN;
-		} else {
-			return usage_error("unknown option '%s'", a);
-		}
-	}
-	if (o->ninputs == 0)
-		return usage_error("%s", "no input files");
-	if (o->output && o->ninputs > 1 && !(o->mode == MODE_CHECK && o->report != REPORT_TEXT))
-		return usage_error("%s", "-o cannot be used with several input files");
-	if (strcmp(color, "always") == 0)
-		o->color = true;
-	else if (strcmp(color, "auto") == 0)
-		o->color = !getenv("NO_COLOR") && isatty(STDERR_FILENO);
-	return -1;
-}
 
 typedef struct Stats {
 	unsigned funcs, entries, instrs, vars;
@@ -311,9 +141,15 @@ static int process(const char *path, const Options *o, Report *rep)
 	ptx_parse_buffer(&m, &d, in.data, in.len);
 	/* Semantic rules only make sense on a module that parsed cleanly, and
 	 * only a module the checker accepts is assembled. */
-	if (diag_errors(&d) == 0)
+	int status = EXIT_CLEAN;
+	if (diag_errors(&d) == 0 && o->mode == MODE_REQUIREMENTS)
+		status = compat_requirements(&m, &d, o, stdout);
+	else if (diag_errors(&d) == 0 && o->mode == MODE_TARGETS)
+		status = compat_targets(&m, &d, o, stdout);
+	else if (diag_errors(&d) == 0)
 		check_module(&m, &d, &o->check);
-	int status = diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (diag_errors(&d))
+		status = EXIT_DIAGNOSTICS;
 	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
 		status = assemble(&m, &d, o, path);
 
@@ -335,11 +171,9 @@ static int process(const char *path, const Options *o, Report *rep)
 int main(int argc, char **argv)
 {
 	Options o = { .mode = MODE_ASSEMBLE };
-	int rc = parse_args(argc, argv, &o);
+	int rc = options_parse(argc, argv, &o);
 	if (rc >= 0) {
-		free(o.inputs);
-		free(o.policy.disabled);
-		free(o.policy.as_error);
+		options_free(&o);
 		return rc;
 	}
 	/* Machine-readable reports are one document for all inputs, built in
@@ -370,8 +204,6 @@ int main(int argc, char **argv)
 		}
 		free(doc);
 	}
-	free(o.inputs);
-	free(o.policy.disabled);
-	free(o.policy.as_error);
+	options_free(&o);
 	return worst;
 }

@@ -1,0 +1,16 @@
+/* The target-compatibility modes of the driver: --print-requirements and
+ * --targets/--ptx-version. */
+#ifndef PTXSURF_COMPAT_H
+#define PTXSURF_COMPAT_H
+
+#include "ast.h"
+#include "diag.h"
+#include "options.h"
+
+#include <stdio.h>
+
+/* m parsed cleanly; d is its sink (for the source text and file name). */
+int compat_requirements(Module *m, DiagSink *d, const Options *o, FILE *out);
+int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out);
+
+#endif

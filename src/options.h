@@ -1,0 +1,44 @@
+/* Command-line options of ptxsurf-as: what the user asked for, parsed once
+ * and read by the driver (main.c) and the compatibility modes (compat.c). */
+#ifndef PTXSURF_OPTIONS_H
+#define PTXSURF_OPTIONS_H
+
+#include "assemble.h"
+#include "check.h"
+#include "diag.h"
+#include "report.h"
+#include "targets.h"
+
+#include <stdbool.h>
+
+enum { EXIT_CLEAN = 0, EXIT_DIAGNOSTICS = 1, EXIT_USAGE = 2 };
+
+typedef enum Mode {
+	MODE_ASSEMBLE, MODE_CHECK, MODE_EMIT_PTX, MODE_REQUIREMENTS, MODE_TARGETS,
+} Mode;
+
+typedef struct Options {
+	Mode mode;
+	const char *output;
+	CheckOptions check;
+	bool color;
+	bool verbose;
+	unsigned max_errors;
+	ReportFormat report;
+	DiagPolicy policy;
+	AsmFormat format;
+	bool listing;
+	/* --targets / --ptx-version */
+	const TargetInfo **targets;
+	size_t ntargets;
+	PtxVersion ptx_version;     /* 0: the file's own */
+	const char **inputs;
+	int ninputs;
+} Options;
+
+/* Returns -1 to go on, otherwise the exit status (after --help, or a
+ * usage error already reported on stderr). */
+int options_parse(int argc, char **argv, Options *o);
+void options_free(Options *o);
+
+#endif
