@@ -19,7 +19,9 @@ LDLIBS  ?=
 B ?= build
 
 LIB_SRC  := $(filter-out src/main.c src/fuzz_%.c,$(wildcard src/*.c))
-GEN_SRC  := $(B)/gen/ptx.tab.c $(B)/gen/ptx.lex.c
+# The SASS front end (lexer/sass.l, grammar/sass.y) joins when it exists.
+SASS_GEN := $(if $(wildcard grammar/sass.y),$(B)/gen/sass.tab.c $(B)/gen/sass.lex.c)
+GEN_SRC  := $(B)/gen/ptx.tab.c $(B)/gen/ptx.lex.c $(SASS_GEN)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/%.o)
 LIB      := $(B)/libptxsurf.a
 PROG     ?= ptxsurf-as
@@ -47,16 +49,26 @@ $(B)/gen/ptx.lex.c $(B)/gen/ptx.lex.h &: lexer/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
 	$(FLEX) --header-file=$(B)/gen/ptx.lex.h -o $(B)/gen/ptx.lex.c $<
 
+$(B)/gen/sass.tab.c $(B)/gen/sass.tab.h &: grammar/sass.y
+	@mkdir -p $(B)/gen
+	$(BISON) -Wall -Werror --defines=$(B)/gen/sass.tab.h -o $(B)/gen/sass.tab.c $<
+
+$(B)/gen/sass.lex.c $(B)/gen/sass.lex.h &: lexer/sass.l $(B)/gen/sass.tab.h
+	@mkdir -p $(B)/gen
+	$(FLEX) --header-file=$(B)/gen/sass.lex.h -o $(B)/gen/sass.lex.c $<
+
+GEN_HDR := $(B)/gen/ptx.tab.h $(B)/gen/ptx.lex.h $(if $(SASS_GEN),$(B)/gen/sass.tab.h $(B)/gen/sass.lex.h)
+
 # Generated scanner code trips a few warnings that are not ours to fix.
-$(B)/obj/ptx.lex.o: $(B)/gen/ptx.lex.c
+$(B)/obj/%.lex.o: $(B)/gen/%.lex.c $(GEN_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-unused-function -c -o $@ $<
 
-$(B)/obj/ptx.tab.o: $(B)/gen/ptx.tab.c $(B)/gen/ptx.lex.h
+$(B)/obj/%.tab.o: $(B)/gen/%.tab.c $(GEN_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/obj/%.o: src/%.c $(B)/gen/ptx.tab.h $(B)/gen/ptx.lex.h
+$(B)/obj/%.o: src/%.c $(GEN_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
