@@ -181,12 +181,15 @@ int main(int argc, char **argv)
 	char *doc = NULL;
 	size_t doclen = 0;
 	FILE *docf = NULL;
-	if (o.report != REPORT_TEXT && !(docf = open_memstream(&doc, &doclen))) {
+	/* --print-requirements and --targets print their own JSON document(s);
+	 * diagnostics of files that do not parse then go to stderr as text. */
+	ReportFormat diag_format = o.mode == MODE_REQUIREMENTS || o.mode == MODE_TARGETS ? REPORT_TEXT : o.report;
+	if (diag_format != REPORT_TEXT && !(docf = open_memstream(&doc, &doclen))) {
 		fprintf(stderr, "ptxsurf-as: error: out of memory\n");
 		return EXIT_USAGE;
 	}
 	Report rep;
-	report_begin(&rep, o.report, docf ? docf : stderr, o.color);
+	report_begin(&rep, diag_format, docf ? docf : stderr, o.color);
 	int worst = EXIT_CLEAN;
 	for (int i = 0; i < o.ninputs; i++) {
 		int r = process(o.inputs[i], &o, &rep);

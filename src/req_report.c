@@ -23,6 +23,29 @@ static Item *find_item(Module *m, ItemKind kind)
 	return NULL;
 }
 
+/* The checker words its findings for the header the file declares ("the
+ * file declares .target sm_30", ".target sm_30 declared here"); under a
+ * substituted header those words would be false, so they are reworded. */
+static const char *reword(DiagSink *s, const char *msg, const char *from, const char *to)
+{
+	const char *p = strstr(msg, from);
+	if (!p)
+		return msg;
+	size_t n = strlen(msg) - strlen(from) + strlen(to);
+	char *out = arena_alloc(&s->arena, n + 1);
+	snprintf(out, n + 1, "%.*s%s%s", (int)(p - msg), msg, to, p + strlen(from));
+	return out;
+}
+
+static void reword_probe(DiagSink *s, Diag *from)
+{
+	for (Diag *d = from; d; d = d->next) {
+		d->msg = reword(s, d->msg, "the file declares", "checked as");
+		for (Diag *n = d->notes; n; n = n->next)
+			n->msg = reword(s, n->msg, " declared here", " checked in place of this line");
+	}
+}
+
 bool check_module_as(Module *m, DiagSink *sink, const CheckOptions *opt, PtxVersion v, const TargetInfo *t)
 {
 	Item *ver = find_item(m, IT_VERSION);
@@ -39,7 +62,9 @@ bool check_module_as(Module *m, DiagSink *sink, const CheckOptions *opt, PtxVers
 	ver->u.version.minor = PTX_VERSION_MINOR(v);
 	ver->u.version.text = text;
 	tgt->u.target.names[0] = t->name;
+	Diag *last = sink->tail;
 	check_module(m, sink, opt);
+	reword_probe(sink, last ? last->next : sink->head);
 	ver->u.version.major = major;
 	ver->u.version.minor = minor;
 	ver->u.version.text = vtext;
@@ -154,11 +179,11 @@ void req_report_fini(ReqReport *r)
 	diag_fini(&r->target_reasons);
 }
 
-/* The checker's gate messages end in "(the file declares .version X)";
- * here X is the probe one step below, not what the file says: drop it. */
+/* Gate messages end in "(checked as .version X)" naming the probe one step
+ * below; the report states the requirement, so that part is dropped. */
 static int message_len(const char *msg)
 {
-	const char *p = strstr(msg, " (the file declares");
+	const char *p = strstr(msg, " (checked as");
 	return p ? (int)(p - msg) : (int)strlen(msg);
 }
 
@@ -193,7 +218,7 @@ static void json_reasons(DiagSink *s, bool (*is_gate)(const char *), FILE *out)
 	for (size_t i = 0; i < n; i++) {
 		if (v[i]->sev != SEV_ERROR || !is_gate(v[i]->rule))
 			continue;
-		fprintf(out, "%s\n      { \"line\": %d, \"column\": %d, \"rule\": ", k++ ? "," : "",
+		fprintf(out, "%s\n    { \"line\": %d, \"column\": %d, \"rule\": ", k++ ? "," : "",
 			v[i]->loc.first_line, v[i]->loc.first_column);
 		json_string(out, v[i]->rule);
 		fputs(", \"message\": ", out);
@@ -202,7 +227,7 @@ static void json_reasons(DiagSink *s, bool (*is_gate)(const char *), FILE *out)
 		json_string(out, msg);
 		fputs(" }", out);
 	}
-	fputs(k ? "\n    ]" : "]", out);
+	fputs(k ? "\n  ]" : "]", out);
 }
 
 void req_report_print_json(const ReqReport *r, const char *filename, FILE *out)
