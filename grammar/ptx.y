@@ -117,7 +117,7 @@ module
 	;
 
 item
-	: K_VERSION FLOATLIT            { build_version(ps, $2, @$); }
+	: K_VERSION FLOATLIT            { build_version(ps, $2, @2, @$); }
 	| K_VERSION INTLIT              {
 		diag_add(ps->diag, SEV_ERROR, @2, "syntax",
 			 ".version needs MAJOR.MINOR, for example '.version 7.0' (found '%s')", $2.text);

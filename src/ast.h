@@ -185,7 +185,7 @@ struct Item {
 	SrcLoc loc;
 	Item *next;
 	union {
-		struct { int major, minor; const char *text; } version;
+		struct { int major, minor; const char *text; SrcLoc text_loc; } version;
 		struct { uint32_t n; const char **names; SrcLoc *locs; } target;
 		struct { int64_t bits; } address_size;
 		Directive dir;      /* .file, .pragma, .alias, .loc at module scope */

@@ -1,4 +1,7 @@
 #include "compat.h"
+#include "cuda_releases.h"
+#include "fixup.h"
+#include "output.h"
 #include "json.h"
 #include "req_report.h"
 
@@ -83,6 +86,23 @@ static void print_json(TargetResult *res, size_t n, const char *file, FILE *out)
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
+/* What a CUDA release's ptxas would refuse before looking at the body. */
+static void check_cuda(DiagSink *s, const CudaRelease *r, PtxVersion v, const TargetInfo *t,
+		       SrcLoc vloc, SrcLoc tloc)
+{
+	char buf[8], maxbuf[8];
+	if (v > r->max_ptx)
+		diag_add(s, SEV_ERROR, vloc, "cuda-version",
+			 "CUDA %s accepts PTX ISA up to .version %s; the module is checked as .version %s",
+			 r->version, ptx_version_str(r->max_ptx, maxbuf, sizeof maxbuf),
+			 ptx_version_str(v, buf, sizeof buf));
+	if (!cuda_release_supports(r, t)) {
+		const TargetInfo *lo = cuda_release_min_target(r), *hi = cuda_release_max_target(r);
+		diag_add(s, SEV_ERROR, tloc, "cuda-target", "CUDA %s does not support .target %s (it supports %s to %s)",
+			 r->version, t->name, lo ? lo->name : "?", hi ? hi->name : "?");
+	}
+}
+
 int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 {
 	const Item *ver = header_item(m, IT_VERSION), *tgt = header_item(m, IT_TARGET);
@@ -108,6 +128,8 @@ int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 		res[i].version = version;
 		diag_init(&res[i].sink, d->filename, d->src, d->srclen);
 		res[i].sink.policy = d->policy;
+		if (o->cuda)
+			check_cuda(&res[i].sink, o->cuda, version, res[i].target, ver->loc, tgt->loc);
 		check_module_as(m, &res[i].sink, &o->check, version, res[i].target);
 		if (diag_errors(&res[i].sink))
 			status = EXIT_DIAGNOSTICS;
@@ -131,4 +153,60 @@ int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 		diag_fini(&res[i].sink);
 	free(res);
 	return status;
+}
+
+int compat_fix(Module *m, DiagSink *d, const Options *o, const char *path)
+{
+	Item *ver = (Item *)header_item(m, IT_VERSION), *tgt = (Item *)header_item(m, IT_TARGET);
+	if (!ver || !tgt || tgt->u.target.n == 0) {
+		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, "module-header",
+			 "--fix-version needs a module with .version and .target lines to rewrite");
+		return EXIT_DIAGNOSTICS;
+	}
+	const TargetInfo *target = ptx_target_lookup(tgt->u.target.names[0]);
+	if (!target) {
+		diag_add(d, SEV_ERROR, tgt->u.target.locs[0], "target-unknown", "unknown .target '%s'",
+			 tgt->u.target.names[0]);
+		return EXIT_DIAGNOSTICS;
+	}
+	if (o->fix_target) {
+		ReqReport r;
+		req_report_compute(m, d->filename, d->src, d->srclen, &o->check, &r);
+		bool ok = r.ok;
+		if (ok)
+			target = r.min_target;
+		req_report_fini(&r);
+		if (!ok) {
+			diag_add(d, SEV_ERROR, tgt->loc, "target-gate", "no target satisfies the module's requirements");
+			return EXIT_DIAGNOSTICS;
+		}
+	}
+	PtxVersion v = req_min_version_for(m, &o->check, target);
+	if (!v) {
+		diag_add(d, SEV_ERROR, ver->loc, "version-gate",
+			 "no PTX ISA version satisfies the module's requirements for .target %s", target->name);
+		return EXIT_DIAGNOSTICS;
+	}
+	char vtext[8];
+	ptx_version_str(v, vtext, sizeof vtext);
+	FixupEdit edits[2] = { { ver->u.version.text_loc, vtext }, { tgt->u.target.locs[0], target->name } };
+	char *out = NULL, err[512];
+	size_t outlen = 0;
+	if (fixup_rewrite(d->src, d->srclen, edits, o->fix_target ? 2 : 1, &out, &outlen, err, sizeof err) != 0) {
+		diag_add(d, SEV_ERROR, ver->loc, "io", "cannot rewrite the header: %s", err);
+		return EXIT_DIAGNOSTICS;
+	}
+	const char *dest = o->output ? o->output : path;
+	if (strcmp(path, "-") == 0 && !o->output)
+		dest = "-";
+	int rc = output_write_atomic(dest, out, outlen, err, sizeof err);
+	free(out);
+	if (rc != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (o->verbose)
+		fprintf(stderr, "%s: .version %s%s%s\n", d->filename, vtext, o->fix_target ? ", .target " : "",
+			o->fix_target ? target->name : "");
+	return EXIT_CLEAN;
 }

@@ -12,5 +12,8 @@
 /* m parsed cleanly; d is its sink (for the source text and file name). */
 int compat_requirements(Module *m, DiagSink *d, const Options *o, FILE *out);
 int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out);
+/* --fix-version / --fix-target: rewrites the header of the file at `path`
+ * (whose text is in d) to -o or in place, atomically. */
+int compat_fix(Module *m, DiagSink *d, const Options *o, const char *path);
 
 #endif

@@ -1,11 +1,13 @@
 /* ptxsurf-as: command-line driver. Reads each input, runs the passes
  * (parse -> check -> ...), renders the diagnostics and writes the output. */
 #include "compat.h"
+#include "disasm_file.h"
 #include "input.h"
 #include "options.h"
 #include "output.h"
 #include "parse.h"
 #include "print.h"
+#include "rules_doc.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -146,6 +148,8 @@ static int process(const char *path, const Options *o, Report *rep)
 		status = compat_requirements(&m, &d, o, stdout);
 	else if (diag_errors(&d) == 0 && o->mode == MODE_TARGETS)
 		status = compat_targets(&m, &d, o, stdout);
+	else if (diag_errors(&d) == 0 && o->mode == MODE_FIX)
+		status = compat_fix(&m, &d, o, path);
 	else if (diag_errors(&d) == 0)
 		check_module(&m, &d, &o->check);
 	if (diag_errors(&d))
@@ -168,10 +172,44 @@ static int process(const char *path, const Options *o, Report *rep)
 	return status;
 }
 
+/* --disassemble: a cubin or a raw sm_50 instruction stream, as nvdisasm. */
+static int disassemble(const Options *o)
+{
+	InputFile in;
+	char err[512];
+	if (input_read(&in, o->disassemble, err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		return EXIT_USAGE;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = mem ? disasm_file((const uint8_t *)in.data, in.len, mem, err, sizeof err) : -1;
+	if (mem)
+		fclose(mem);
+	int status = EXIT_CLEAN;
+	if (rc != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s: %s\n", in.name, mem ? err : "out of memory");
+		status = EXIT_DIAGNOSTICS;
+	} else if (output_write_atomic(o->output ? o->output : "-", text, len, err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		status = EXIT_USAGE;
+	}
+	free(text);
+	input_free(&in);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	Options o = { .mode = MODE_ASSEMBLE };
 	int rc = options_parse(argc, argv, &o);
+	if (rc < 0 && o.mode == MODE_DISASSEMBLE)
+		rc = disassemble(&o);
+	else if (rc < 0 && o.mode == MODE_RULES_REFERENCE) {
+		rules_doc_markdown(stdout);
+		rc = EXIT_CLEAN;
+	}
 	if (rc >= 0) {
 		options_free(&o);
 		return rc;

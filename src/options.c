@@ -1,4 +1,5 @@
 #include "options.h"
+#include "cuda_releases.h"
 #include "rules.h"
 #include "version.h"
 
@@ -26,6 +27,12 @@ static const char usage_text[] =
 	"  --targets LIST       check against each target of LIST (sm_20,sm_50, ranges\n"
 	"                       sm_50-sm_90, or all) and print a summary table\n"
 	"  --ptx-version X.Y    check as if the file declared .version X.Y\n"
+	"  --cuda X.Y           check against what CUDA release X.Y supports (newest PTX\n"
+	"                       ISA version, targets)\n"
+	"  --fix-version        rewrite .version to the lowest value the file needs (in\n"
+	"                       place, or to -o FILE); --fix-target also lowers .target\n"
+	"  --disassemble FILE   print a cubin or raw sm_50 stream as nvdisasm -hex does\n"
+	"  --print-rules-reference  print the rule and requirement tables (docs/rules.md)\n"
 	"  --rules=strict       reject what the PTX ISA documents or ptxas forbid (default)\n"
 	"  --rules=ptxas        mirror the verdicts of NVIDIA ptxas 13 exactly\n"
 	"  --diagnostics-format=text|json|sarif\n"
@@ -165,6 +172,32 @@ int options_parse(int argc, char **argv, Options *o)
 			o->ptx_version = PTX_VERSION_OF((int)major, (int)minor);
 			if (o->mode != MODE_TARGETS)
 				o->mode = MODE_TARGETS;
+		} else if (strcmp(a, "--cuda") == 0 || starts_with(a, "--cuda=", &v)) {
+			if (strcmp(a, "--cuda") == 0) {
+				if (++i >= argc)
+					return usage_error("%s", "--cuda needs a CUDA release, for example 12.4");
+				v = argv[i];
+			}
+			if (!(o->cuda = cuda_release_find(v)))
+				return usage_error("unknown CUDA release '%s' (see docs/cuda-releases.md)", v);
+			o->mode = MODE_TARGETS;
+		} else if (strcmp(a, "--fix-version") == 0) {
+			o->fix_version = true;
+			o->mode = MODE_FIX;
+		} else if (strcmp(a, "--fix-target") == 0) {
+			o->fix_target = true;
+			o->fix_version = true;
+			o->mode = MODE_FIX;
+		} else if (strcmp(a, "--disassemble") == 0 || starts_with(a, "--disassemble=", &v)) {
+			if (strcmp(a, "--disassemble") == 0) {
+				if (++i >= argc)
+					return usage_error("%s", "--disassemble needs a cubin or raw instruction file");
+				v = argv[i];
+			}
+			o->disassemble = v;
+			o->mode = MODE_DISASSEMBLE;
+		} else if (strcmp(a, "--print-rules-reference") == 0) {
+			o->mode = MODE_RULES_REFERENCE;
 		} else if (starts_with(a, "--format=", &v)) {
 			if (strcmp(v, "cubin") == 0)
 				o->format = ASM_CUBIN;
@@ -233,7 +266,7 @@ int options_parse(int argc, char **argv, Options *o)
 			return usage_error("unknown option '%s'", a);
 		}
 	}
-	if (o->ninputs == 0)
+	if (o->ninputs == 0 && o->mode != MODE_DISASSEMBLE && o->mode != MODE_RULES_REFERENCE)
 		return usage_error("%s", "no input files");
 	if (o->output && o->ninputs > 1 && !(o->mode == MODE_CHECK && o->report != REPORT_TEXT))
 		return usage_error("%s", "-o cannot be used with several input files");

@@ -14,7 +14,8 @@
 enum { EXIT_CLEAN = 0, EXIT_DIAGNOSTICS = 1, EXIT_USAGE = 2 };
 
 typedef enum Mode {
-	MODE_ASSEMBLE, MODE_CHECK, MODE_EMIT_PTX, MODE_REQUIREMENTS, MODE_TARGETS,
+	MODE_ASSEMBLE, MODE_CHECK, MODE_EMIT_PTX, MODE_REQUIREMENTS, MODE_TARGETS, MODE_FIX,
+	MODE_DISASSEMBLE, MODE_RULES_REFERENCE,
 } Mode;
 
 typedef struct Options {
@@ -32,6 +33,9 @@ typedef struct Options {
 	const TargetInfo **targets;
 	size_t ntargets;
 	PtxVersion ptx_version;     /* 0: the file's own */
+	const struct CudaRelease *cuda;   /* --cuda X.Y */
+	bool fix_version, fix_target;
+	const char *disassemble;    /* --disassemble FILE */
 	const char **inputs;
 	int ninputs;
 } Options;

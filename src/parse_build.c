@@ -137,10 +137,11 @@ static Item *new_item(ParseState *ps, ItemKind kind, SrcLoc loc)
 	return it;
 }
 
-void build_version(ParseState *ps, const char *text, SrcLoc loc)
+void build_version(ParseState *ps, const char *text, SrcLoc text_loc, SrcLoc loc)
 {
 	Item *it = new_item(ps, IT_VERSION, loc);
 	it->u.version.text = text;
+	it->u.version.text_loc = text_loc;
 	const char *dot = strchr(text, '.');
 	bool ok = dot && dot != text && dot[1];
 	for (const char *p = text; ok && *p; p++)

@@ -19,7 +19,7 @@ int64_t build_dim(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc);
 void word_push(ParseState *ps, WordVec *v, const char *word, SrcLoc loc);
 void stmt_append(StmtList *l, Stmt *s);
 
-void build_version(ParseState *ps, const char *text, SrcLoc loc);
+void build_version(ParseState *ps, const char *text, SrcLoc text_loc, SrcLoc loc);
 void build_target(ParseState *ps, ExprVec *names, SrcLoc loc);
 void build_address_size(ParseState *ps, uint64_t bits, SrcLoc loc);
 void build_module_directive(ParseState *ps, const char *name, ExprVec *args, SrcLoc loc);

@@ -130,6 +130,23 @@ static const TargetInfo *first_passing_target(Module *m, const CheckOptions *opt
 	return cand[lo];
 }
 
+/* Version gates are monotone in the version, so a binary search over the
+ * legal versions finds the first one that passes. */
+PtxVersion req_min_version_for(Module *m, const CheckOptions *opt, const TargetInfo *t)
+{
+	size_t nv;
+	const PtxVersion *vers = ptx_versions(&nv);
+	size_t lo = 0, hi = nv;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (gate_errors(m, opt, vers[mid], t, GATE_VERSION, NULL) == 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo == nv ? 0 : vers[lo];
+}
+
 void req_report_compute(Module *m, const char *filename, const char *src, size_t len,
 			const CheckOptions *opt, ReqReport *r)
 {
@@ -153,23 +170,16 @@ void req_report_compute(Module *m, const char *filename, const char *src, size_t
 	if (below)
 		gate_errors(m, opt, newest, below, GATE_TARGET, &r->target_reasons);
 
-	size_t nv;
-	const PtxVersion *vers = ptx_versions(&nv);
-	size_t lo = 0, hi = nv;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (gate_errors(m, opt, vers[mid], t, GATE_VERSION, NULL) == 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	if (lo == nv) {
+	r->min_version = req_min_version_for(m, opt, t);
+	if (!r->min_version) {
 		r->why = "no PTX ISA version satisfies the module's version requirements";
 		return;
 	}
-	r->min_version = vers[lo];
-	if (lo > 0)
-		gate_errors(m, opt, vers[lo - 1], t, GATE_VERSION, &r->version_reasons);
+	size_t nv;
+	const PtxVersion *vers = ptx_versions(&nv);
+	for (size_t i = 1; i < nv; i++)
+		if (vers[i] == r->min_version)
+			gate_errors(m, opt, vers[i - 1], t, GATE_VERSION, &r->version_reasons);
 	r->ok = true;
 }
 

@@ -32,6 +32,9 @@ typedef struct ReqReport {
 void req_report_compute(Module *m, const char *filename, const char *src, size_t len,
 			const CheckOptions *opt, ReqReport *r);
 void req_report_fini(ReqReport *r);
+/* The lowest .version (0 if none) that passes every version gate when the
+ * module is checked with .target t. */
+PtxVersion req_min_version_for(Module *m, const CheckOptions *opt, const TargetInfo *t);
 void req_report_print_text(const ReqReport *r, FILE *out);
 void req_report_print_json(const ReqReport *r, const char *filename, FILE *out);
 
