@@ -348,9 +348,12 @@ instr_body
 	: IDENT mods operands_opt       { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
 	;
 
+/* `.alias` is both a module directive and a fence/membar modifier
+ * (fence.proxy.alias), so the keyword is accepted here too. */
 mods
 	: %empty                        { $$ = (WordVec){ 0 }; }
 	| mods DOTWORD                  { $$ = $1; word_push(ps, &$$, $2, @2); }
+	| mods K_ALIAS                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	;
 
 operands_opt

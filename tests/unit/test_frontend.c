@@ -205,7 +205,7 @@ END_TEST
 START_TEST(operands)
 {
 	parse_str(".entry k()\n{\nmov.u32 %r1, %tid.x;\nld.global.u32 %r2, [%rd1+-4];\n"
-		  "call.uni (retval0), foo, (p0, p1);\nsetp.lt.s32 %p1|%p2, %r1, -1;\n}\n");
+		  "call.uni (retval0), foo, (p0, p1);\nsetp.lt.s32 %p1|%p2, %r1, -1;\nfence.proxy.alias;\n}\n");
 	ck_assert_uint_eq(diag_errors(&D), 0);
 	const Expr *tid = body_stmt(0)->u.instr.ops[1];
 	ck_assert_str_eq(tid->text, "%tid");
@@ -221,6 +221,8 @@ START_TEST(operands)
 	const Expr *pair = body_stmt(3)->u.instr.ops[0];
 	ck_assert_int_eq(pair->kind, EX_BINARY);
 	ck_assert_int_eq(pair->op, '|');
+	/* a directive keyword used as a modifier */
+	ck_assert_str_eq(body_stmt(4)->u.instr.mods[1], ".alias");
 }
 END_TEST
 
