@@ -48,11 +48,11 @@ static void print_table(TargetResult *res, size_t n, FILE *out)
 		for (size_t k = 0; k < nd && !first; k++)
 			if (v[k]->sev == SEV_ERROR)
 				first = v[k];
-		fprintf(out, "%-10s %-9s %-7s %6u %8u  ", res[i].target->name,
+		fprintf(out, "%-10s %-9s %-7s %6u %8u", res[i].target->name,
 			ptx_version_str(res[i].version, buf, sizeof buf), first ? "FAIL" : "ok",
 			s->count[SEV_ERROR], s->count[SEV_WARNING]);
 		if (first)
-			fprintf(out, "%d:%d: %s [%s]", first->loc.first_line, first->loc.first_column, first->msg,
+			fprintf(out, "  %d:%d: %s [%s]", first->loc.first_line, first->loc.first_column, first->msg,
 				first->rule ? first->rule : "");
 		fputc('\n', out);
 	}

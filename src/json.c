@@ -14,7 +14,13 @@ static size_t utf8_len(const unsigned char *s)
 		n = 4;
 	else
 		return 0;
-	for (size_t i = 1; i < n; i++)
+	/* The second byte's range excludes overlong forms (E0, F0), UTF-16
+	 * surrogates (ED) and values above U+10FFFF (F4). */
+	unsigned lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	return n;

@@ -219,6 +219,18 @@ static void describe_valid(char *buf, size_t size, int id)
 		w += (size_t)snprintf(buf + w, size - w, " %s", mods[i]);
 }
 
+/* The checker validates every modifier of these instructions itself, with
+ * ptxas's wording and per-form rules (illegal vs unknown, the crash-prone
+ * sured operations), so the parser leaves their modifiers to it. */
+static bool checker_owns_modifiers(const char *opcode)
+{
+	static const char *const owned[] = { "suld", "sust", "sured", "suq", "st" };
+	for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
+		if (strcmp(opcode, owned[i]) == 0)
+			return true;
+	return false;
+}
+
 int opcode_validate(DiagSink *sink, const Instr *in)
 {
 	int id = opcode_lookup(in->opcode);
@@ -232,6 +244,8 @@ int opcode_validate(DiagSink *sink, const Instr *in)
 				 "unknown instruction '%s'", in->opcode);
 		return -1;
 	}
+	if (checker_owns_modifiers(in->opcode))
+		return id;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		if (opcode_has_modifier(id, in->mods[i]))
 			continue;

@@ -266,6 +266,10 @@ int options_parse(int argc, char **argv, Options *o)
 			return usage_error("unknown option '%s'", a);
 		}
 	}
+	/* --targets, --ptx-version and --cuda say what to check against; a
+	 * --check or assembly flag given with them does not undo that. */
+	if ((o->ntargets || o->ptx_version || o->cuda) && (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE))
+		o->mode = MODE_TARGETS;
 	if (o->ninputs == 0 && o->mode != MODE_DISASSEMBLE && o->mode != MODE_RULES_REFERENCE)
 		return usage_error("%s", "no input files");
 	if (o->output && o->ninputs > 1 && !(o->mode == MODE_CHECK && o->report != REPORT_TEXT))

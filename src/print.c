@@ -48,7 +48,8 @@ void ptx_print_expr(const Expr *e, FILE *out)
 		break;
 	case EX_BINARY:
 		ptx_print_expr(e->lhs, out);
-		fputs(op_text(e->op), out);
+		/* `7%3` would scan as 7 and the identifier %3: keep % apart */
+		fputs(e->op == '%' ? " % " : op_text(e->op), out);
 		ptx_print_expr(e->rhs, out);
 		break;
 	case EX_VECTOR:

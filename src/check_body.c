@@ -1,0 +1,355 @@
+/* Module items and function bodies: scopes, labels, name resolution
+ * (undefined symbols) and dispatch of instructions to their checkers. */
+#include "check_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Predefined identifiers. A `family` entry also names <prefix><digits>
+ * (%envreg0 .. %envreg31, %pm0 .. %pm7). */
+typedef struct Special {
+	const char *name;
+	PtxType type;
+	bool family;
+} Special;
+
+static const Special specials[] = {
+	{ "%tid", TY_U32, false }, { "%ntid", TY_U32, false }, { "%ctaid", TY_U32, false },
+	{ "%nctaid", TY_U32, false }, { "%laneid", TY_U32, false }, { "%warpid", TY_U32, false },
+	{ "%nwarpid", TY_U32, false }, { "%smid", TY_U32, false }, { "%nsmid", TY_U32, false },
+	{ "%gridid", TY_U64, false }, { "%lanemask_eq", TY_U32, false }, { "%lanemask_le", TY_U32, false },
+	{ "%lanemask_lt", TY_U32, false }, { "%lanemask_ge", TY_U32, false }, { "%lanemask_gt", TY_U32, false },
+	{ "%clock", TY_U32, false }, { "%clock_hi", TY_U32, false }, { "%clock64", TY_U64, false },
+	{ "%globaltimer", TY_U64, false }, { "%globaltimer_lo", TY_U32, false },
+	{ "%globaltimer_hi", TY_U32, false }, { "%total_smem_size", TY_U32, false },
+	{ "%dynamic_smem_size", TY_U32, false }, { "%aggr_smem_size", TY_U32, false },
+	{ "%reserved_smem_offset_begin", TY_B32, false }, { "%reserved_smem_offset_end", TY_B32, false },
+	{ "%reserved_smem_offset_cap", TY_B32, false }, { "%reserved_smem_offset_", TY_B32, true },
+	{ "%is_explicit_cluster", TY_PRED, false }, { "%clusterid", TY_U32, false },
+	{ "%nclusterid", TY_U32, false }, { "%cluster_ctaid", TY_U32, false },
+	{ "%cluster_nctaid", TY_U32, false }, { "%cluster_ctarank", TY_U32, false },
+	{ "%cluster_nctarank", TY_U32, false }, { "%current_graph_exec", TY_U64, false },
+	{ "%envreg", TY_B32, true }, { "%pm", TY_U32, true }, { "WARP_SZ", TY_U32, false },
+};
+
+static Symbol special_symbols[sizeof specials / sizeof specials[0]];
+
+static const Symbol *lookup_special(const char *name)
+{
+	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
+		const Special *s = &specials[i];
+		size_t n = strlen(s->name);
+		if (s->family) {
+			if (strncmp(name, s->name, n) != 0 || !isdigit((unsigned char)name[n]))
+				continue;
+			const char *p = name + n;
+			while (isdigit((unsigned char)*p))
+				p++;
+			if (*p && strcmp(p, "_64") != 0)
+				continue;
+		} else if (strcmp(name, s->name) != 0) {
+			continue;
+		}
+		Symbol *sym = &special_symbols[i];
+		sym->kind = SYM_SPECIAL;
+		sym->name = s->name;
+		sym->space = SP_SREG;
+		sym->type = s->type;
+		sym->range = -1;
+		return sym;
+	}
+	return NULL;
+}
+
+const Symbol *check_lookup(CheckCtx *c, const Expr *name)
+{
+	if (!name || name->kind != EX_NAME || !name->text)
+		return NULL;
+	const Symbol *s = scope_lookup(c->scope, name->text);
+	if (!s && c->labels)
+		s = scope_lookup(c->labels, name->text);
+	if (!s)
+		s = lookup_special(name->text);
+	return s;
+}
+
+PtxType check_register_type(CheckCtx *c, const Expr *e)
+{
+	const Symbol *s = check_lookup(c, e);
+	if (!s || (s->kind != SYM_REG && s->kind != SYM_SPECIAL))
+		return TY_NONE;
+	return s->type;
+}
+
+bool check_is_sink(const Expr *e)
+{
+	return e && e->kind == EX_NAME && strcmp(e->text, "_") == 0;
+}
+
+bool check_is_immediate(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EX_INT || e->kind == EX_FLOAT)
+		return true;
+	if (e->kind == EX_UNARY)
+		return check_is_immediate(e->lhs);
+	if (e->kind == EX_BINARY)
+		return check_is_immediate(e->lhs) && check_is_immediate(e->rhs);
+	return false;
+}
+
+static const Expr *float_literal(const Expr *e)
+{
+	while (e && e->kind == EX_UNARY)
+		e = e->lhs;
+	return e && e->kind == EX_FLOAT ? e : NULL;
+}
+
+bool check_immediate_fits(const Expr *e, PtxType t)
+{
+	const Expr *f = float_literal(e);
+	if (!f)
+		return true;
+	const TypeInfo *ti = type_info(t);
+	if (ti->cls == TC_FLOAT)
+		return true;
+	bool single = f->text && f->text[0] == '0' && (f->text[1] == 'f' || f->text[1] == 'F');
+	return ti->cls == TC_BIT && ti->bits == (single ? 32 : 64);
+}
+
+const char *check_expr_text(CheckCtx *c, const Expr *e)
+{
+	char buf[256];
+	if (!e)
+		return "?";
+	switch (e->kind) {
+	case EX_NAME:
+		if (e->component) {
+			snprintf(buf, sizeof buf, "%s%s", e->text, e->component);
+			return arena_strdup(&c->arena, buf);
+		}
+		return e->text;
+	case EX_INT:
+	case EX_FLOAT:
+		return e->text ? e->text : "?";
+	case EX_UNARY:
+		snprintf(buf, sizeof buf, "%c%s", e->op, check_expr_text(c, e->lhs));
+		return arena_strdup(&c->arena, buf);
+	case EX_BINARY:
+		snprintf(buf, sizeof buf, "%s%c%s", check_expr_text(c, e->lhs), e->op, check_expr_text(c, e->rhs));
+		return arena_strdup(&c->arena, buf);
+	default:
+		return "expression";
+	}
+}
+
+/* Every name an instruction uses must be declared. */
+static void resolve_names(CheckCtx *c, const Expr *e)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EX_NAME:
+		if (!check_is_sink(e) && !check_lookup(c, e))
+			check_error(c, e->loc, "undefined-symbol", "Unknown symbol '%s'", e->text);
+		return;
+	case EX_UNARY:
+		resolve_names(c, e->lhs);
+		return;
+	case EX_BINARY:
+		resolve_names(c, e->lhs);
+		resolve_names(c, e->rhs);
+		return;
+	case EX_VECTOR:
+	case EX_ADDRESS:
+	case EX_LIST:
+	case EX_CALL:
+		for (uint32_t i = 0; i < e->nelems; i++)
+			resolve_names(c, e->elems[i]);
+		return;
+	default:
+		return;
+	}
+}
+
+static bool opcode_is(const Instr *in, const char *name)
+{
+	return strcmp(in->opcode, name) == 0;
+}
+
+static const Symbol *opaque_symbol(CheckCtx *c, const Expr *e)
+{
+	const Symbol *s = check_lookup(c, e);
+	return s && s->kind == SYM_VAR && type_is_opaque(s->type) ? s : NULL;
+}
+
+/* mov.u64 %rd, surfref takes the address of a surface descriptor: that
+ * already is indirect surface access for ptxas, and only .u64 may hold it. */
+static void check_mov(CheckCtx *c, const Instr *in)
+{
+	if (in->nops != 2)
+		return;
+	const Symbol *s = opaque_symbol(c, in->ops[1]);
+	if (!s || s->type != TY_SURFREF)
+		return;
+	bool u64 = false;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], ".u64") == 0)
+			u64 = true;
+	if (!u64) {
+		check_error(c, in->ops[1]->loc, "surface-operand",
+			"Indirect access to surface requires .u64 type (mov of '%s')", s->name);
+		return;
+	}
+	check_gate(c, REQ_INDIRECT_SURFACE, in->ops[1]->loc, NULL);
+}
+
+/* Instructions that may name an opaque variable as an operand. */
+static bool takes_opaque_operands(const Instr *in)
+{
+	static const char *const names[] = {
+		"suld", "sust", "sured", "suq", "tex", "tld4", "txq", "istypep", "mov", "cvta", "call",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (opcode_is(in, names[i]))
+			return true;
+	return false;
+}
+
+static void check_opaque_misuse(CheckCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *op = in->ops[i];
+		bool in_address = op->kind == EX_ADDRESS && op->nelems == 1;
+		const Expr *e = in_address ? op->elems[0] : op;
+		const Symbol *s = opaque_symbol(c, e);
+		if (!s)
+			continue;
+		if (in_address)
+			check_error(c, e->loc, "surface-operand", "Illegal operand type to instruction '%s' ('%s' is a %s)",
+				in->opcode, s->name, type_info(s->type)->word);
+		else
+			check_error(c, e->loc, "surface-operand",
+				"Arguments mismatch for instruction '%s' ('%s' is a %s, not a value)", in->opcode, s->name,
+				type_info(s->type)->word);
+	}
+}
+
+void check_instr(CheckCtx *c, const Instr *in)
+{
+	if (in->has_guard && in->guard) {
+		if (!check_lookup(c, in->guard))
+			check_error(c, in->guard->loc, "undefined-symbol", "Unknown symbol '%s'", in->guard->text);
+		else if (check_register_type(c, in->guard) != TY_PRED)
+			check_error(c, in->guard->loc, "operand-type", "Predicate expression expected (guard '%s')",
+				in->guard->text);
+	}
+	for (uint32_t i = 0; i < in->nops; i++)
+		resolve_names(c, in->ops[i]);
+	if (opcode_is(in, "suld") || opcode_is(in, "sust") || opcode_is(in, "sured") || opcode_is(in, "suq"))
+		check_surface_instr(c, in);
+	else if (opcode_is(in, "st"))
+		check_st_instr(c, in);
+	else if (opcode_is(in, "mov"))
+		check_mov(c, in);
+	if (!takes_opaque_operands(in) && !opcode_is(in, "st"))
+		check_opaque_misuse(c, in);
+}
+
+static void collect_labels(CheckCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK) {
+			collect_labels(c, s->u.block);
+			continue;
+		}
+		if (s->kind != ST_LABEL)
+			continue;
+		Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+		sym->kind = SYM_LABEL;
+		sym->name = s->u.label;
+		sym->loc = s->loc;
+		sym->range = -1;
+		Symbol *old = scope_add(c->labels, sym);
+		if (old != sym) {
+			Diag *d = check_error(c, s->loc, "duplicate-symbol", "Duplicate definition of label '%s'", s->u.label);
+			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
+		}
+	}
+}
+
+static void check_stmts(CheckCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		switch (s->kind) {
+		case ST_INSTR:
+			check_instr(c, &s->u.instr);
+			break;
+		case ST_DECL:
+			check_var_decl(c, &s->u.decl, DECL_BODY, c->scope);
+			break;
+		case ST_BLOCK: {
+			Scope *outer = c->scope;
+			c->scope = scope_new(&c->arena, outer);
+			check_stmts(c, s->u.block);
+			c->scope = outer;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static void declare_func(CheckCtx *c, const Func *f)
+{
+	Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+	sym->kind = SYM_FUNC;
+	sym->name = f->name;
+	sym->loc = f->name_loc;
+	sym->range = -1;
+	sym->func = f;
+	sym->has_body = f->has_body;
+	Symbol *old = scope_add(c->module_scope, sym);
+	if (old == sym)
+		return;
+	if (old->kind == SYM_FUNC && !(old->has_body && f->has_body)) {
+		old->has_body = old->has_body || f->has_body;
+		return;
+	}
+	Diag *d = check_error(c, f->name_loc, "duplicate-symbol", "Duplicate definition of %s '%s'",
+		old->kind == SYM_FUNC ? "function" : "symbol", f->name);
+	diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
+}
+
+static void check_func(CheckCtx *c, const Func *f)
+{
+	declare_func(c, f);
+	Scope *fscope = scope_new(&c->arena, c->module_scope);
+	c->func = f;
+	for (uint32_t i = 0; i < f->nrets; i++)
+		check_var_decl(c, &f->rets[i], DECL_FUNC_RET, fscope);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		check_var_decl(c, &f->params[i], f->is_entry ? DECL_ENTRY_PARAM : DECL_FUNC_PARAM, fscope);
+	if (f->has_body) {
+		c->labels = scope_new(&c->arena, NULL);
+		collect_labels(c, f->body);
+		c->scope = fscope;
+		check_stmts(c, f->body);
+	}
+	c->scope = c->module_scope;
+	c->labels = NULL;
+	c->func = NULL;
+}
+
+void check_module_items(CheckCtx *c)
+{
+	for (const Item *it = c->m->items; it; it = it->next) {
+		if (it->kind == IT_VAR)
+			check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);
+		else if (it->kind == IT_FUNC)
+			check_func(c, &it->u.func);
+	}
+}

@@ -1,0 +1,94 @@
+/* Shared state and helpers of the checker passes (check_*.c).
+ *
+ * Rule ids the checker emits (stable; printed as [rule]):
+ *   version-gate, target-gate       a requirements.def row fails
+ *   version-gate-doc, target-gate-doc   a document-only row fails (strict mode)
+ *   version-unsupported             .version not accepted by ptxas 13
+ *   target-unknown, target-version, target-option   .target list rules
+ *   address-size, module-header     .address_size value, missing/duplicate directives
+ *   undefined-symbol, duplicate-symbol, operand-type (guard predicates)
+ *   declaration, opaque-decl, opaque-init   variables, .surfref/.texref/.samplerref
+ *   surface-modifier, surface-type, surface-operand, surface-order (strict only)
+ *   st-modifier, st-operand, st-address */
+#ifndef PTXSURF_CHECK_INTERNAL_H
+#define PTXSURF_CHECK_INTERNAL_H
+
+#include "check.h"
+#include "requirements.h"
+#include "symtab.h"
+#include "targets.h"
+
+#include <stdbool.h>
+
+typedef struct CheckCtx {
+	Module *m;
+	DiagSink *sink;
+	RulesMode rules;
+	Arena arena;            /* symbols and scopes; freed when the check ends */
+
+	/* Module header, as far as it is valid. Gates are only evaluated
+	 * against a known version/target: an unsupported .version has already
+	 * been reported and would make every gate message noise. */
+	bool has_version;
+	PtxVersion version;
+	const char *version_text;
+	SrcLoc version_loc;
+	const TargetInfo *target;
+	const char *target_name;
+	SrcLoc target_loc;
+	TargetOption texmode;
+	int address_bits;       /* 64 unless .address_size says otherwise */
+
+	Scope *module_scope;
+	Scope *scope;           /* innermost scope while walking a body */
+	Scope *labels;          /* labels of the current function */
+	const Func *func;       /* function being checked, NULL at module scope */
+} CheckCtx;
+
+/* ---- diagnostics ---- */
+Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A rule only the PTX ISA document imposes: an error in RULES_STRICT (saying
+ * ptxas accepts it and citing `doc`), nothing in RULES_PTXAS. */
+Diag *check_strict(CheckCtx *c, SrcLoc loc, const char *rule, const char *doc, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void check_note_version(CheckCtx *c, Diag *d);
+void check_note_target(CheckCtx *c, Diag *d);
+
+/* Evaluates one requirement row at loc: emits the version and/or target
+ * diagnostics that fail under the current rules mode. `use` names the
+ * instruction for rows worded with it. Returns true if the gate passes. */
+bool check_gate(CheckCtx *c, ReqId id, SrcLoc loc, const char *use);
+/* True if the row would fail (no diagnostics). */
+bool check_gate_fails(const CheckCtx *c, ReqId id);
+
+/* ---- passes ---- */
+void check_header(CheckCtx *c);
+void check_module_items(CheckCtx *c);
+
+typedef enum DeclPlace {
+	DECL_MODULE, DECL_ENTRY_PARAM, DECL_FUNC_PARAM, DECL_FUNC_RET, DECL_BODY,
+} DeclPlace;
+void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into);
+
+void check_instr(CheckCtx *c, const Instr *in);
+void check_surface_instr(CheckCtx *c, const Instr *in);
+void check_st_instr(CheckCtx *c, const Instr *in);
+
+/* ---- operands ---- */
+/* The symbol an EX_NAME refers to, or NULL (special registers included). */
+const Symbol *check_lookup(CheckCtx *c, const Expr *name);
+/* Declared type of a register operand (EX_NAME naming a register), else TY_NONE. */
+PtxType check_register_type(CheckCtx *c, const Expr *e);
+bool check_is_sink(const Expr *e);
+bool check_is_immediate(const Expr *e);
+/* May this immediate stand for a value of type t? Integers always may;
+ * float literals only for float types, or for a bit type of exactly the
+ * literal's width (0f: 32 bits; 0d and decimal: 64 bits), as ptxas 13 does. */
+bool check_immediate_fits(const Expr *e, PtxType t);
+/* Texts for messages: "%rd1", "g+4", ... */
+const char *check_expr_text(CheckCtx *c, const Expr *e);
+
+#endif
