@@ -13,14 +13,14 @@ static const char *level_name(Severity s)
 	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
 }
 
-/* SARIF wants a rule's name to differ from its id: "unknown-modifier" is
- * named "UnknownModifier". */
-static const char *camel_case(const char *id, char *buf, size_t size)
+/* SARIF wants a rule's name to differ from its id: the name is the short
+ * description in PascalCase ("Unknown modifier" -> "UnknownModifier"). */
+static const char *camel_case(const char *text, char *buf, size_t size)
 {
 	size_t w = 0;
 	bool upper = true;
-	for (const char *p = id; *p && w + 1 < size; p++) {
-		if (*p == '-') {
+	for (const char *p = text; *p && w + 1 < size; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) {
 			upper = true;
 			continue;
 		}
@@ -54,7 +54,7 @@ void report_begin(Report *r, ReportFormat format, FILE *out, bool color)
 			json_string(out, rules[i].id);
 			char name[128];
 			fputs(",\n              \"name\": ", out);
-			json_string(out, camel_case(rules[i].id, name, sizeof name));
+			json_string(out, camel_case(rules[i].short_desc, name, sizeof name));
 			fputs(",\n              \"shortDescription\": { \"text\": ", out);
 			json_string(out, rules[i].short_desc);
 			fputs(" },\n              \"fullDescription\": { \"text\": ", out);
