@@ -323,7 +323,7 @@ loc_vals
 	: IDENT                         { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_name(ps, $1, NULL, @1)); }
 	| IDENT '+' INTLIT              {
 		$$ = (ExprVec){ 0 };
-		Expr *e = expr_binary(A, '+', build_name(ps, $1, NULL, @1), build_int(ps, $3.text, $3.val, $3.overflow, @3), @$);
+		Expr *e = build_binary(ps, '+', build_name(ps, $1, NULL, @1), build_int(ps, $3.text, $3.val, $3.overflow, @3), @$);
 		VEC_PUSH(A, $$, e);
 	  }
 	| INTLIT INTLIT INTLIT          {
@@ -370,22 +370,22 @@ operands
 
 expr
 	: primary                       { $$ = $1; }
-	| '-' expr %prec UNARY          { $$ = expr_unary(A, '-', $2, @$); }
-	| '+' expr %prec UNARY          { $$ = expr_unary(A, '+', $2, @$); }
-	| '!' expr %prec UNARY          { $$ = expr_unary(A, '!', $2, @$); }
-	| '~' expr %prec UNARY          { $$ = expr_unary(A, '~', $2, @$); }
-	| expr '+' expr                 { $$ = expr_binary(A, '+', $1, $3, @$); }
-	| expr '-' expr                 { $$ = expr_binary(A, '-', $1, $3, @$); }
-	| expr '*' expr                 { $$ = expr_binary(A, '*', $1, $3, @$); }
-	| expr '/' expr                 { $$ = expr_binary(A, '/', $1, $3, @$); }
-	| expr '%' expr                 { $$ = expr_binary(A, '%', $1, $3, @$); }
-	| expr '&' expr                 { $$ = expr_binary(A, '&', $1, $3, @$); }
-	| expr '|' expr                 { $$ = expr_binary(A, '|', $1, $3, @$); }
-	| expr '^' expr                 { $$ = expr_binary(A, '^', $1, $3, @$); }
-	| expr SHL expr                 { $$ = expr_binary(A, OP_SHL, $1, $3, @$); }
-	| expr SHR expr                 { $$ = expr_binary(A, OP_SHR, $1, $3, @$); }
-	| expr ANDAND expr              { $$ = expr_binary(A, OP_ANDAND, $1, $3, @$); }
-	| expr OROR expr                { $$ = expr_binary(A, OP_OROR, $1, $3, @$); }
+	| '-' expr %prec UNARY          { $$ = build_unary(ps, '-', $2, @$); }
+	| '+' expr %prec UNARY          { $$ = build_unary(ps, '+', $2, @$); }
+	| '!' expr %prec UNARY          { $$ = build_unary(ps, '!', $2, @$); }
+	| '~' expr %prec UNARY          { $$ = build_unary(ps, '~', $2, @$); }
+	| expr '+' expr                 { $$ = build_binary(ps, '+', $1, $3, @$); }
+	| expr '-' expr                 { $$ = build_binary(ps, '-', $1, $3, @$); }
+	| expr '*' expr                 { $$ = build_binary(ps, '*', $1, $3, @$); }
+	| expr '/' expr                 { $$ = build_binary(ps, '/', $1, $3, @$); }
+	| expr '%' expr                 { $$ = build_binary(ps, '%', $1, $3, @$); }
+	| expr '&' expr                 { $$ = build_binary(ps, '&', $1, $3, @$); }
+	| expr '|' expr                 { $$ = build_binary(ps, '|', $1, $3, @$); }
+	| expr '^' expr                 { $$ = build_binary(ps, '^', $1, $3, @$); }
+	| expr SHL expr                 { $$ = build_binary(ps, OP_SHL, $1, $3, @$); }
+	| expr SHR expr                 { $$ = build_binary(ps, OP_SHR, $1, $3, @$); }
+	| expr ANDAND expr              { $$ = build_binary(ps, OP_ANDAND, $1, $3, @$); }
+	| expr OROR expr                { $$ = build_binary(ps, OP_OROR, $1, $3, @$); }
 	;
 
 primary
@@ -449,9 +449,9 @@ data_list
  * `.b8` on the next line must not read as a register component `sym.b8`. */
 data_val
 	: data_atom                     { $$ = $1; }
-	| '-' INTLIT                    { $$ = expr_unary(A, '-', build_int(ps, $2.text, $2.val, $2.overflow, @2), @$); }
-	| data_val '+' data_atom        { $$ = expr_binary(A, '+', $1, $3, @$); }
-	| data_val '-' data_atom        { $$ = expr_binary(A, '-', $1, $3, @$); }
+	| '-' INTLIT                    { $$ = build_unary(ps, '-', build_int(ps, $2.text, $2.val, $2.overflow, @2), @$); }
+	| data_val '+' data_atom        { $$ = build_binary(ps, '+', $1, $3, @$); }
+	| data_val '-' data_atom        { $$ = build_binary(ps, '-', $1, $3, @$); }
 	;
 
 data_atom

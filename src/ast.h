@@ -38,6 +38,7 @@ struct Expr {
 	int op;
 	SrcLoc loc;
 	bool ival_overflow;     /* literal does not fit in 64 bits */
+	uint16_t depth;         /* height of the tree below (saturating); bounds recursion */
 	uint32_t nelems;        /* EX_VECTOR, EX_ADDRESS, EX_LIST, EX_CALL */
 	const char *text;       /* literal spelling, name, or field name */
 	const char *component;  /* ".x" etc for EX_NAME, else NULL */
@@ -210,6 +211,9 @@ void module_fini(Module *m);
 Expr *expr_new(Arena *a, ExprKind k, SrcLoc loc);
 Expr *expr_unary(Arena *a, int op, Expr *e, SrcLoc loc);
 Expr *expr_binary(Arena *a, int op, Expr *l, Expr *r, SrcLoc loc);
+
+/* Later passes recurse over expressions; the parser rejects deeper ones. */
+enum { EXPR_MAX_DEPTH = 1000 };
 
 /* Evaluate an integer constant expression; false if not constant. */
 bool expr_const_int(const Expr *e, int64_t *out);

@@ -153,9 +153,10 @@ const char *diag_line_text(DiagSink *s, int line, size_t *len)
 	build_lines(s);
 	if (!s->line_start || line < 1 || (size_t)line > s->nlines)
 		return NULL;
-	size_t b = s->line_start[line - 1], e = b;
-	while (e < s->srclen && s->src[e] != '\n')
-		e++;
+	/* The next line's start gives the end: no scan, so a thousand
+	 * diagnostics on one megabyte line stay linear. */
+	size_t b = s->line_start[line - 1];
+	size_t e = (size_t)line < s->nlines ? s->line_start[line] - 1 : s->srclen;
 	if (e > b && s->src[e - 1] == '\r')
 		e--;
 	*len = e - b;
@@ -190,7 +191,7 @@ static void render_caret(DiagSink *s, FILE *out, const Diag *d, bool color)
 	fprintf(out, " %5d | %s", d->loc.first_line, from ? "..." : "");
 	for (size_t i = from; i < to; i++) {
 		unsigned char c = (unsigned char)text[i];
-		fputc(c == '\t' || c >= 0x20 ? c : '?', out);
+		fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
 	}
 	fprintf(out, "%s\n       | %s", to < len ? "..." : "", from ? "   " : "");
 	if (color)
@@ -205,6 +206,14 @@ static void render_caret(DiagSink *s, FILE *out, const Diag *d, bool color)
 	fputc('\n', out);
 }
 
+/* Messages quote source text; control bytes (a terminal escape sequence in
+ * a string literal) must not reach the terminal. */
+static void put_sanitized(FILE *out, const char *msg)
+{
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+}
+
 static void render_one(DiagSink *s, FILE *out, const Diag *d, const DiagTextOptions *opt)
 {
 	if (opt->color)
@@ -214,9 +223,10 @@ static void render_one(DiagSink *s, FILE *out, const Diag *d, const DiagTextOpti
 	else
 		fprintf(out, "%s: ", s->filename);
 	if (opt->color)
-		fprintf(out, "%s%s:\033[0m\033[1m %s", sev_color[d->sev], sev_name[d->sev], d->msg);
+		fprintf(out, "%s%s:\033[0m\033[1m ", sev_color[d->sev], sev_name[d->sev]);
 	else
-		fprintf(out, "%s: %s", sev_name[d->sev], d->msg);
+		fprintf(out, "%s: ", sev_name[d->sev]);
+	put_sanitized(out, d->msg);
 	if (d->rule)
 		fprintf(out, " [%s]", d->rule);
 	if (opt->color)

@@ -8,6 +8,7 @@
 #include "parse.h"
 #include "print.h"
 #include "rules_doc.h"
+#include "sass_asm.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -88,40 +89,77 @@ static char *default_output(const char *input, AsmFormat format)
 	return out;
 }
 
+/* Writes an assembled image and listing: the listing to stdout, the image
+ * to -o, or next to the input unless only a listing was asked for. */
+static int write_outputs(const Options *o, const char *input, const uint8_t *image, size_t len,
+			 const char *listing)
+{
+	char err[512];
+	if (listing && output_write_atomic("-", listing, strlen(listing), err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		return EXIT_USAGE;
+	}
+	char *dflt = NULL;
+	const char *dest = o->output;
+	int status = EXIT_CLEAN;
+	if (!dest && !o->listing) {
+		if (strcmp(input, "-") == 0) {
+			fprintf(stderr, "ptxsurf-as: error: the input is standard input: name the output with -o FILE\n");
+			return EXIT_USAGE;
+		}
+		dest = dflt = default_output(input, o->format);
+	}
+	if (dest && output_write_atomic(dest, image, len, err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		status = EXIT_USAGE;
+	}
+	free(dflt);
+	return status;
+}
+
 static int assemble(const Module *m, DiagSink *d, const Options *o, const char *input)
 {
 	AssembleOptions ao = { .format = o->format, .want_listing = o->listing };
 	uint8_t *image = NULL;
 	size_t len = 0;
 	char *listing = NULL;
-	if (assemble_module(m, d, &ao, &image, &len, &listing) != 0) {
-		free(image);
-		free(listing);
-		return EXIT_DIAGNOSTICS;
-	}
-	int status = EXIT_CLEAN;
-	char err[512];
-	if (listing && output_write_atomic("-", listing, strlen(listing), err, sizeof err) != 0) {
-		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
-		status = EXIT_USAGE;
-	}
-	char *dflt = NULL;
-	const char *dest = o->output;
-	if (!dest && !o->listing) {
-		if (strcmp(input, "-") == 0) {
-			fprintf(stderr, "ptxsurf-as: error: the input is standard input: name the output with -o FILE\n");
-			status = EXIT_USAGE;
-		} else {
-			dest = dflt = default_output(input, o->format);
-		}
-	}
-	if (status == EXIT_CLEAN && dest && output_write_atomic(dest, image, len, err, sizeof err) != 0) {
-		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
-		status = EXIT_USAGE;
-	}
-	free(dflt);
+	int status = EXIT_DIAGNOSTICS;
+	if (assemble_module(m, d, &ao, &image, &len, &listing) == 0)
+		status = write_outputs(o, input, image, len, listing);
 	free(image);
 	free(listing);
+	return status;
+}
+
+static bool is_sass_input(const char *path, const Options *o)
+{
+	if (o->input_sass >= 0)
+		return o->input_sass == 1;
+	size_t n = strlen(path);
+	return n > 5 && strcmp(path + n - 5, ".sass") == 0;
+}
+
+/* A .sass file: Maxwell assembly text, assembled as written. */
+static int process_sass(InputFile *in, const char *path, const Options *o, Report *rep)
+{
+	DiagSink d;
+	diag_init(&d, in->name, in->data, in->len);
+	d.limit = o->max_errors;
+	d.policy = &o->policy;
+	SassAsmOptions so = { .cubin = o->format == ASM_CUBIN,
+			      .schedule = o->schedule_auto ? SASS_SCHEDULE_AUTO : SASS_SCHEDULE_KEEP,
+			      .want_listing = o->listing };
+	uint8_t *image = NULL;
+	size_t len = 0;
+	char *listing = NULL;
+	int rc = sass_assemble_buffer(in->name, in->data, in->len, &d, &so, &image, &len, &listing);
+	int status = rc != 0 || diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
+		status = write_outputs(o, path, image, len, listing);
+	report_file(rep, &d);
+	free(image);
+	free(listing);
+	diag_fini(&d);
 	return status;
 }
 
@@ -132,6 +170,11 @@ static int process(const char *path, const Options *o, Report *rep)
 	if (input_read(&in, path, err, sizeof err) != 0) {
 		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
 		return EXIT_USAGE;
+	}
+	if (is_sass_input(path, o)) {
+		int status = process_sass(&in, path, o, rep);
+		input_free(&in);
+		return status;
 	}
 	Module m;
 	module_init(&m, in.name);
@@ -202,7 +245,11 @@ static int disassemble(const Options *o)
 
 int main(int argc, char **argv)
 {
-	Options o = { .mode = MODE_ASSEMBLE };
+	Options o = { .mode = MODE_ASSEMBLE, .input_sass = -1 };
+	/* stderr is unbuffered by default: one write per character of every
+	 * caret line. Diagnostics are flushed at exit. */
+	static char errbuf[1 << 16];
+	setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
 	int rc = options_parse(argc, argv, &o);
 	if (rc < 0 && o.mode == MODE_DISASSEMBLE)
 		rc = disassemble(&o);

@@ -19,6 +19,9 @@ static const char usage_text[] =
 	"  --emit=ptx           print the parsed module back as canonical PTX\n"
 	"  -o FILE              write the output to FILE ('-' = standard output)\n"
 	"  --format=cubin|raw   cubin ELF (default) or the bare instruction stream\n"
+	"  --input=ptx|sass     input language (default: .sass files are SASS)\n"
+	"  --schedule=keep|auto SASS input: keep the written control words (default) or\n"
+	"                       compute them all\n"
 	"  -S, --listing        print the SASS listing (as nvdisasm prints it) on standard\n"
 	"                       output; without -o no binary is written\n"
 	"  --print-requirements print the lowest .version and .target the file needs, and\n"
@@ -205,6 +208,17 @@ int options_parse(int argc, char **argv, Options *o)
 				o->format = ASM_RAW;
 			else
 				return usage_error("unknown --format '%s' (valid: cubin, raw)", v);
+		} else if (starts_with(a, "--input=", &v)) {
+			if (strcmp(v, "ptx") == 0)
+				o->input_sass = 0;
+			else if (strcmp(v, "sass") == 0)
+				o->input_sass = 1;
+			else
+				return usage_error("unknown --input '%s' (valid: ptx, sass)", v);
+		} else if (starts_with(a, "--schedule=", &v)) {
+			if (strcmp(v, "keep") && strcmp(v, "auto"))
+				return usage_error("unknown --schedule '%s' (valid: keep, auto)", v);
+			o->schedule_auto = strcmp(v, "auto") == 0;
 		} else if (strcmp(a, "-S") == 0 || strcmp(a, "--listing") == 0) {
 			o->listing = true;
 		} else if (strcmp(a, "-o") == 0) {

@@ -8,6 +8,38 @@
 
 #define A (ps->arena)
 
+/* Sets e's depth from its children and reports the first level past the
+ * limit: a million-term `a+a+...` chain parses iteratively, but the checker
+ * and printer walk it recursively. */
+static Expr *with_depth(ParseState *ps, Expr *e, unsigned child_depth)
+{
+	unsigned d = child_depth + 1;
+	e->depth = d > UINT16_MAX ? UINT16_MAX : (uint16_t)d;
+	if (d == EXPR_MAX_DEPTH + 1)
+		diag_add(ps->diag, SEV_ERROR, e->loc, "syntax",
+			 "expression nested or chained more than %d levels deep", EXPR_MAX_DEPTH);
+	return e;
+}
+
+static unsigned max_depth(Expr *const *v, uint32_t n)
+{
+	unsigned d = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i]->depth > d)
+			d = v[i]->depth;
+	return d;
+}
+
+Expr *build_unary(ParseState *ps, int op, Expr *x, SrcLoc loc)
+{
+	return with_depth(ps, expr_unary(A, op, x, loc), x->depth);
+}
+
+Expr *build_binary(ParseState *ps, int op, Expr *l, Expr *r, SrcLoc loc)
+{
+	return with_depth(ps, expr_binary(A, op, l, r, loc), l->depth > r->depth ? l->depth : r->depth);
+}
+
 Expr *build_int(ParseState *ps, const char *text, uint64_t val, bool overflow, SrcLoc loc)
 {
 	Expr *e = expr_new(A, EX_INT, loc);
@@ -44,7 +76,7 @@ Expr *build_list(ParseState *ps, ExprKind kind, ExprVec *elems, SrcLoc loc)
 	Expr *e = expr_new(A, kind, loc);
 	e->elems = elems->v;
 	e->nelems = elems->n;
-	return e;
+	return with_depth(ps, e, max_depth(e->elems, e->nelems));
 }
 
 Expr *build_call(ParseState *ps, const char *name, ExprVec *args, SrcLoc loc)
@@ -59,7 +91,7 @@ Expr *build_field(ParseState *ps, const char *name, Expr *value, SrcLoc loc)
 	Expr *e = expr_new(A, EX_FIELD, loc);
 	e->text = name;
 	e->lhs = value;
-	return e;
+	return with_depth(ps, e, value->depth);
 }
 
 Expr *build_section_ref(ParseState *ps, const char *name, SrcLoc loc)

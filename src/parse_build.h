@@ -5,6 +5,8 @@
 
 #include "parse.h"
 
+Expr *build_unary(ParseState *ps, int op, Expr *e, SrcLoc loc);
+Expr *build_binary(ParseState *ps, int op, Expr *l, Expr *r, SrcLoc loc);
 Expr *build_int(ParseState *ps, const char *text, uint64_t val, bool overflow, SrcLoc loc);
 Expr *build_float(ParseState *ps, const char *text, SrcLoc loc);
 Expr *build_string(ParseState *ps, const char *text, SrcLoc loc);

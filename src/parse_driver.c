@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+void ptx_restore_input(yyscan_t scanner);
+
 unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len)
 {
 	ParseState ps = { .mod = m, .diag = d, .arena = &m->arena };
@@ -24,6 +26,7 @@ unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len)
 		diag_add(d, SEV_ERROR, (SrcLoc){ 0 }, "io", "cannot set up the scan buffer");
 	} else {
 		ptx_parse(scanner, &ps);
+		ptx_restore_input(scanner);
 		ptx__delete_buffer(b, scanner);
 	}
 	ptx_lex_destroy(scanner);

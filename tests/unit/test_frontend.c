@@ -362,13 +362,13 @@ END_TEST
 
 START_TEST(diagnostics_render_gcc_style)
 {
-	parse_str(".entry k()\n{\n\tsuld.b.1d.b32.trapp %r1, [s, {%r2}];\n}\n");
+	parse_str(".entry k()\n{\n\tmov.u33 %r1, 5;\n}\n");
 	ck_assert_uint_eq(diag_errors(&D), 1);
 	char *out = render();
-	ck_assert_str_eq(out, "t.ptx:3:15: error: unknown modifier '.trapp' for 'suld'; did you mean "
-			      "'.trap'? [unknown-modifier]\n"
-			      "     3 | \tsuld.b.1d.b32.trapp %r1, [s, {%r2}];\n"
-			      "       | \t             ^~~~~~\n");
+	ck_assert_str_eq(out, "t.ptx:3:5: error: unknown modifier '.u33' for 'mov'; did you mean "
+			      "'.u32'? [unknown-modifier]\n"
+			      "     3 | \tmov.u33 %r1, 5;\n"
+			      "       | \t   ^~~~\n");
 	free(out);
 }
 END_TEST

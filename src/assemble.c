@@ -1,0 +1,263 @@
+/* The back-end driver: lower -> allocate -> schedule -> verify -> encode,
+ * then lay each kernel out in 32-byte groups (control word + 3
+ * instructions), add ptxas's tail (EXIT, BRA to itself, NOPs up to a
+ * multiple of 64 bytes) and write a cubin or the raw stream. */
+#include "assemble.h"
+
+#include "cubin.h"
+#include "lower.h"
+#include "regalloc.h"
+#include "sass_ctrl.h"
+#include "sass_disasm.h"
+#include "sched.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	GROUP_BYTES = 32,
+	TEXT_ALIGN = 64,
+	SLOT_FLOW = 0x7ff,      /* ptxas: EXIT/BRA, stall 15 */
+	SLOT_PAD_NOP = 0x7e0,   /* ptxas: alignment NOP, stall 0, not dual-issued */
+	SR_CTAID_X = 0x25, SR_CTAID_Z = 0x27,
+};
+
+/* A finished kernel. */
+typedef struct KernelCode {
+	uint8_t *code;
+	size_t size;
+	uint32_t *exits;
+	size_t nexits;
+	uint32_t *ctaids;
+	size_t nctaids;
+} KernelCode;
+
+static uint64_t insn_addr(size_t i)
+{
+	return (uint64_t)(i / 3) * GROUP_BYTES + 8 * (i % 3 + 1);
+}
+
+static void store_le64(uint8_t *p, uint64_t v)
+{
+	for (int b = 0; b < 8; b++)
+		p[b] = (uint8_t)(v >> (8 * b));
+}
+
+static void internal_error(DiagSink *sink, const LKernel *k, const char *what, const char *msg)
+{
+	diag_add(sink, SEV_ERROR, k->loc, "encoder-internal", "kernel '%s': %s: %s", k->name, what, msg);
+}
+
+/* ptxas starts every kernel by loading the stack pointer. */
+static void prepend_stack_init(LKernel *k)
+{
+	/* append, then rotate it to the front and move the labels along */
+	LInsn *mov = lkernel_append(k, "MOV_C", k->loc);
+	sass_values_set(&mov->vals, SR_RD, REGALLOC_STACK_REG);
+	sass_values_set(&mov->vals, SR_CBANK, 0);
+	sass_values_set(&mov->vals, SR_COFF, 0x20 / 4);
+	LInsn first = *mov;
+	memmove(k->insns + 1, k->insns, (k->ninsns - 1) * sizeof *k->insns);
+	k->insns[0] = first;
+	for (size_t l = 0; l < k->nlabels; l++)
+		k->label_pos[l]++;
+}
+
+static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
+{
+	char err[256];
+	memset(out, 0, sizeof *out);
+	prepend_stack_init(k);
+	if (regalloc_kernel(k, err, sizeof err) != 0) {
+		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", err);
+		return -1;
+	}
+	if (k->maxreg_count && k->regcount > k->maxreg_count) {
+		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: "
+		         "kernel '%s' needs %u registers, more than its .maxnreg %u (there is no spilling)",
+		         k->name, k->regcount, k->maxreg_count);
+		return -1;
+	}
+	for (size_t i = 0; i < k->ninsns; i++)
+		linsn_fill_defaults(&k->insns[i]);
+	SassCtrl *ctrl = xcalloc(k->ninsns + 1, sizeof *ctrl);
+	sched_kernel(k, ctrl);
+	if (sched_verify(k, ctrl, err, sizeof err) != 0) {
+		internal_error(sink, k, "schedule verification failed", err);
+		free(ctrl);
+		return -1;
+	}
+
+	/* body, BRA to itself, NOPs to a multiple of 64 bytes (6 instructions) */
+	size_t body = k->ninsns, total = body + 1;
+	while (total % 6)
+		total++;
+	out->size = total / 3 * GROUP_BYTES;
+	out->code = xcalloc(out->size, 1);
+	out->exits = xcalloc(body + 1, sizeof *out->exits);
+	out->ctaids = xcalloc(body + 1, sizeof *out->ctaids);
+	uint32_t slots[3] = { 0, 0, 0 };
+	int rc = 0;
+	for (size_t i = 0; i < total && rc == 0; i++) {
+		uint64_t addr = insn_addr(i), word = 0;
+		uint32_t slot;
+		if (i < body) {
+			LInsn *in = &k->insns[i];
+			if (in->form->op == SOP_BRA)
+				sass_values_set(&in->vals, SR_IMM,
+				                (int64_t)insn_addr(k->label_pos[in->target]) - (int64_t)(addr + 8));
+			if (sass_encode(in->form, &in->vals, &word, err, sizeof err) != 0) {
+				internal_error(sink, k, in->form->name, err);
+				rc = -1;
+				break;
+			}
+			sass_ctrl_pack_slot(&ctrl[i], &slot);
+			if (in->form->op == SOP_EXIT)
+				out->exits[out->nexits++] = (uint32_t)addr;
+			int64_t sr = sass_values_get(&in->vals, SR_SREG, -1);
+			if (in->form->op == SOP_S2R && sr >= SR_CTAID_X && sr <= SR_CTAID_Z)
+				out->ctaids[out->nctaids++] = (uint32_t)addr;
+		} else if (i == body) {
+			SassValues v;
+			sass_values_clear(&v);
+			sass_values_set(&v, SR_IMM, -8);
+			sass_values_set(&v, SR_U, 0);
+			sass_values_set(&v, SR_COND, 0xf);
+			sass_encode(sass_form_by_name("BRA"), &v, &word, err, sizeof err);
+			slot = SLOT_FLOW;
+		} else {
+			SassValues v;
+			sass_values_clear(&v);
+			sass_values_set(&v, SR_IMM, 0);
+			sass_encode(sass_form_by_name("NOP"), &v, &word, err, sizeof err);
+			slot = SLOT_PAD_NOP;
+		}
+		slots[i % 3] = slot;
+		store_le64(out->code + addr, word);
+		if (i % 3 == 2)
+			store_le64(out->code + addr - 24, sass_ctrl_pack_word(slots));
+	}
+	free(ctrl);
+	return rc;
+}
+
+static void kernel_code_free(KernelCode *kc)
+{
+	free(kc->code);
+	free(kc->exits);
+	free(kc->ctaids);
+}
+
+/* Each kernel is listed from address 0, as in its cubin section. */
+static int write_listing(const LModule *lm, const KernelCode *codes, DiagSink *sink, char **listing)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (f == NULL)
+		xdie("out of memory");
+	int rc = 0;
+	for (size_t i = 0; i < lm->nkernels && rc == 0; i++) {
+		char err[256];
+		fprintf(f, "\n\t\tFunction : %s\n", lm->kernels[i].name);
+		rc = sass_disasm_stream(codes[i].code, codes[i].size, 0, f, err, sizeof err);
+		if (rc != 0)
+			internal_error(sink, &lm->kernels[i], "listing", err);
+	}
+	fclose(f);
+	if (rc != 0) {
+		free(buf);
+		return -1;
+	}
+	*listing = buf;
+	return 0;
+}
+
+static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sink, uint8_t **image,
+                       size_t *len)
+{
+	CubinKernel *ks = xcalloc(lm->nkernels + 1, sizeof *ks);
+	CubinSurfaceSlot **slots = xcalloc(lm->nkernels + 1, sizeof *slots);
+	for (size_t i = 0; i < lm->nkernels; i++) {
+		const LKernel *k = &lm->kernels[i];
+		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
+		for (size_t s = 0; s < k->nslots; s++)
+			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s };
+		ks[i] = (CubinKernel){
+			.name = k->name, .local_symbol = k->local_symbol,
+			.code = codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
+			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = k->nslots,
+			.exit_offsets = codes[i].exits, .nexit_offsets = codes[i].nexits,
+			.uses_surfaces = k->uses_surfaces,
+			.ctaid_offsets = codes[i].ctaids, .nctaid_offsets = codes[i].nctaids,
+			.uses_ctaid_z = k->uses_ctaid_z, .maxreg_count = k->maxreg_count,
+		};
+		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
+		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
+	}
+	CubinModule cm = {
+		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
+		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
+		.surfrefs = lm->surfrefs, .nsurfrefs = lm->nsurfrefs,
+	};
+	char err[256];
+	int rc = cubin_write(&cm, image, len, err, sizeof err);
+	if (rc != 0) {
+		SrcLoc none = { 0, 0, 0, 0 };
+		diag_add(sink, SEV_ERROR, none, "encoder-internal", "cubin writer: %s", err);
+	}
+	for (size_t i = 0; i < lm->nkernels; i++)
+		free(slots[i]);
+	free(slots);
+	free(ks);
+	return rc;
+}
+
+static int write_raw(const KernelCode *codes, size_t n, uint8_t **image, size_t *len)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += codes[i].size;
+	*image = xmalloc(total ? total : 1);
+	*len = 0;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(*image + *len, codes[i].code, codes[i].size);
+		*len += codes[i].size;
+	}
+	return 0;
+}
+
+int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
+                    uint8_t **image, size_t *image_len, char **listing)
+{
+	*image = NULL;
+	*image_len = 0;
+	if (listing)
+		*listing = NULL;
+	LModule lm;
+	if (lower_module(m, sink, &lm) != 0) {
+		lower_module_free(&lm);
+		return 1;
+	}
+	KernelCode *codes = xcalloc(lm.nkernels + 1, sizeof *codes);
+	int rc = 0;
+	for (size_t i = 0; i < lm.nkernels; i++)
+		if (encode_kernel(&lm.kernels[i], sink, &codes[i]) != 0)
+			rc = 1;
+	if (rc == 0 && o->want_listing && listing)
+		rc = write_listing(&lm, codes, sink, listing) ? 1 : 0;
+	if (rc == 0)
+		rc = (o->format == ASM_RAW ? write_raw(codes, lm.nkernels, image, image_len)
+		                            : write_cubin(&lm, codes, sink, image, image_len)) ? 1 : 0;
+	if (rc != 0 && listing) {
+		free(*listing);
+		*listing = NULL;
+	}
+	for (size_t i = 0; i < lm.nkernels; i++)
+		kernel_code_free(&codes[i]);
+	free(codes);
+	lower_module_free(&lm);
+	return rc;
+}

@@ -1,0 +1,24 @@
+/* The assembler back end: PTX module -> sm_50 code, as a cubin or as the
+ * raw instruction stream, plus an nvdisasm-style listing. */
+#ifndef PTXSURF_ASSEMBLE_H
+#define PTXSURF_ASSEMBLE_H
+
+#include "ast.h"
+#include "diag.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum AsmFormat { ASM_CUBIN, ASM_RAW } AsmFormat;
+typedef struct AssembleOptions { AsmFormat format; bool want_listing; } AssembleOptions;
+
+/* Lowers, allocates, schedules, verifies and encodes every .entry of m (a module the checker
+   accepted). Unsupported constructs -> diagnostics in sink and nonzero return. On success returns 0,
+   *image = malloc'd bytes (a cubin or the raw instruction stream of all kernels), *listing = malloc'd
+   assembly listing text (when want_listing) in exactly the text format nvdisasm -hex prints (reuse
+   sass_disasm), with kernel headers. */
+int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
+                    uint8_t **image, size_t *image_len, char **listing);
+
+#endif

@@ -1,0 +1,392 @@
+/* The lowering driver: walks the module, lays out kernel parameters, maps
+ * PTX registers and labels to virtual registers and label ids, and hands
+ * each instruction to the handler of its opcode (the table below). */
+#include "lower_internal.h"
+
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the opcode table ----------------------------------------------------- */
+
+typedef bool (*LowerFn)(LowerCtx *, const Instr *);
+
+static const struct { const char *opcode; LowerFn fn; } lower_table[] = {
+	{ "mov", lower_mov }, { "cvta", lower_cvta }, { "ld", lower_ld },
+	{ "cvt", lower_cvt }, { "add", lower_add_sub }, { "sub", lower_add_sub },
+	{ "mul", lower_mul }, { "mad", lower_mad }, { "shl", lower_shift },
+	{ "shr", lower_shift }, { "and", lower_logic }, { "or", lower_logic },
+	{ "xor", lower_logic }, { "not", lower_not }, { "setp", lower_setp },
+	{ "selp", lower_selp }, { "neg", lower_neg },
+	{ "bra", lower_bra }, { "ret", lower_exit }, { "exit", lower_exit },
+	{ "st", lower_st }, { "suld", lower_suld }, { "sust", lower_sust },
+	{ "sured", lower_sured }, { "suq", lower_suq },
+};
+
+static void lower_instr(LowerCtx *c, const Instr *in)
+{
+	c->cur = in;
+	c->guard_vreg = -1;
+	c->guard_neg = false;
+	if (in->has_guard) {
+		uint32_t p;
+		if (!lw_pred(c, in->guard, &p))
+			return;
+		c->guard_vreg = (int)p;
+		c->guard_neg = in->guard_negated;
+	}
+	for (size_t i = 0; i < sizeof lower_table / sizeof lower_table[0]; i++)
+		if (strcmp(lower_table[i].opcode, in->opcode) == 0) {
+			lower_table[i].fn(c, in);
+			return;
+		}
+	lw_unsupported(c, in->opcode_loc, "instruction '%s'", in->opcode);
+}
+
+/* ---- declarations --------------------------------------------------------- */
+
+static PtxTy decl_type(const VarDecl *d)
+{
+	PtxTy t = { 0, false, false };
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		PtxTy u = ptx_type_of_word(d->specs[i].word);
+		if (u.bits)
+			t = u;
+	}
+	return t;
+}
+
+static bool decl_has(const VarDecl *d, const char *word)
+{
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, word) == 0)
+			return true;
+	return false;
+}
+
+static void declare_regs(LowerCtx *c, const VarDecl *d)
+{
+	PtxTy t = decl_type(d);
+	if (t.bits == 0 || decl_has(d, ".v2") || decl_has(d, ".v4")) {
+		lw_unsupported(c, d->loc, "this register declaration (scalar .pred and 16/32/64-bit "
+		               "integer or float registers are supported)");
+		return;
+	}
+	if (t.bits == 8) {
+		lw_unsupported(c, d->loc, "8-bit registers");
+		return;
+	}
+	int64_t packed = t.bits | (t.is_signed << 8) | (t.is_float << 9);
+	for (uint32_t i = 0; i < d->ndecls; i++)
+		lmap_put(&c->regdecl, d->decls[i].name, packed, d->decls[i].range);
+}
+
+/* Registers and labels first: a branch may name a later label. */
+static void collect(LowerCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK)
+			collect(c, s->u.block);
+		else if (s->kind == ST_LABEL)
+			lmap_put(&c->labels, s->u.label, (int64_t)c->labels.count, 0);
+		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".reg"))
+			declare_regs(c, &s->u.decl);
+		else if (s->kind == ST_DECL)
+			lw_unsupported(c, s->loc, "variables declared inside a kernel (only .reg is supported)");
+	}
+}
+
+static bool writes_first_operand(const Instr *in)
+{
+	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call" };
+	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
+		if (strcmp(in->opcode, no_dest[i]) == 0)
+			return false;
+	return in->nops > 0;
+}
+
+static void count_def(LMap *defs, const Expr *e, const Instr *in, const LowerCtx *c)
+{
+	if (e->kind == EX_VECTOR) {
+		for (uint32_t i = 0; i < e->nelems; i++)
+			count_def(defs, e->elems[i], NULL, c);
+		return;
+	}
+	if (e->kind != EX_NAME)
+		return;
+	int64_t param_off = -1, bits = 0;
+	if (in && strcmp(in->opcode, "ld") == 0 && !in->has_guard && lw_has_mod(in, ".param") &&
+	    lw_vec_width(in) == 1 && in->nops == 2 && in->ops[1]->kind == EX_ADDRESS &&
+	    in->ops[1]->nelems == 1 && in->ops[1]->elems[0]->kind == EX_NAME) {
+		const LMapEntry *p = lmap_find(&c->params, in->ops[1]->elems[0]->text);
+		bits = lw_instr_type(in).bits;
+		if (p && (bits == 64 || (bits == 32 && p->value % 4 == 0)))
+			param_off = p->value;
+	}
+	LMapEntry *d = lmap_find(defs, e->text);
+	if (d) {
+		d->value = -1;
+		return;
+	}
+	lmap_put(defs, e->text, param_off, bits);
+}
+
+static void scan_defs(const Stmt *s, LMap *defs, const LowerCtx *c)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK)
+			scan_defs(s->u.block, defs, c);
+		else if (s->kind == ST_INSTR && writes_first_operand(&s->u.instr))
+			count_def(defs, s->u.instr.ops[0], &s->u.instr, c);
+	}
+}
+
+/* A register whose only definition is `ld.param r, [p]` always holds
+ * parameter p. For a 64-bit handle, surface instructions name the
+ * parameter's constant-bank word as their immediate index; a 32-bit value
+ * is read by ALU instructions as the c[0x0][0x140 + offset] operand. Both
+ * are what ptxas -O3 does. */
+static void find_param_values(LowerCtx *c, const Func *f)
+{
+	LMap defs;
+	lmap_init(&defs);
+	scan_defs(f->body, &defs, c);
+	for (size_t i = 0; i < defs.cap; i++) {
+		const LMapEntry *d = &defs.slots[i];
+		if (d->key && d->value >= 0)
+			lmap_put(d->extra == 64 ? &c->param_handles : &c->param_words, d->key, d->value, 0);
+	}
+	lmap_fini(&defs);
+}
+
+static void lower_body(LowerCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK) {
+			lower_body(c, s->u.block);
+		} else if (s->kind == ST_LABEL) {
+			const LMapEntry *e = lmap_find(&c->labels, s->u.label);
+			c->k->label_pos[e->value] = c->k->ninsns;
+		} else if (s->kind == ST_INSTR) {
+			lower_instr(c, &s->u.instr);
+		}
+	}
+}
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
+
+static void layout_params(LowerCtx *c, const Func *f)
+{
+	LKernel *k = c->k;
+	size_t n = 0;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		n += f->params[i].ndecls;
+	k->params = xcalloc(n ? n : 1, sizeof *k->params);
+	uint32_t off = 0;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const VarDecl *d = &f->params[i];
+		PtxTy t = decl_type(d);
+		uint32_t elem = t.bits / 8, align = elem;
+		if (decl_has(d, ".surfref") || decl_has(d, ".texref") || decl_has(d, ".samplerref")) {
+			lw_unsupported(c, d->loc, ".param .surfref/.texref/.samplerref kernel parameters");
+			elem = align = 8;
+		} else if (t.bits == 0 || t.bits == 1) {
+			lw_unsupported(c, d->loc, "this kernel parameter type");
+			elem = align = 4;
+		}
+		if (decl_has(d, ".v2") || decl_has(d, ".v4")) {
+			elem *= decl_has(d, ".v4") ? 4 : 2;
+			align = elem;
+		}
+		for (uint32_t s = 0; s < d->nspecs; s++)
+			if (strcmp(d->specs[s].word, ".align") == 0 && d->specs[s].has_value)
+				align = (uint32_t)d->specs[s].value;
+		for (uint32_t j = 0; j < d->ndecls; j++) {
+			const Declarator *dc = &d->decls[j];
+			uint32_t size = elem;
+			for (uint32_t q = 0; q < dc->ndims; q++)
+				size *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 1;
+			off = align_up(off, align);
+			k->params[k->nparams++] = (CubinParam){ off, size };
+			lmap_put(&c->params, dc->name, off, size);
+			off += size;
+		}
+	}
+	k->first_slot_offset = cubin_first_slot_offset(k->params, k->nparams);
+}
+
+static void read_perf_directives(LKernel *k, const Func *f)
+{
+	for (uint32_t i = 0; i < f->ndirs; i++) {
+		const Directive *d = &f->dirs[i];
+		uint32_t *dst = NULL;
+		if (strcmp(d->name, ".maxntid") == 0)
+			dst = k->max_threads;
+		else if (strcmp(d->name, ".reqntid") == 0)
+			dst = k->req_ntid;
+		for (uint32_t a = 0; a < d->nargs && a < 3; a++) {
+			int64_t v;
+			if (!expr_const_int(d->args[a], &v))
+				continue;
+			if (dst)
+				dst[a] = (uint32_t)v;
+			else if (strcmp(d->name, ".maxnreg") == 0)
+				k->maxreg_count = (uint32_t)v;
+		}
+		if (dst)
+			for (uint32_t a = d->nargs; a < 3; a++)
+				dst[a] = 1;
+	}
+}
+
+static bool func_visible(const Func *f)
+{
+	for (uint32_t i = 0; i < f->nspecs; i++)
+		if (strcmp(f->specs[i].word, ".visible") == 0 || strcmp(f->specs[i].word, ".extern") == 0 ||
+		    strcmp(f->specs[i].word, ".weak") == 0)
+			return true;
+	return false;
+}
+
+static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
+{
+	memset(k, 0, sizeof *k);
+	k->name = f->name;
+	k->loc = f->name_loc;
+	k->local_symbol = !func_visible(f);
+	c->k = k;
+	c->cur = NULL;
+	c->guard_vreg = -1;
+	lmap_init(&c->regdecl);
+	lmap_init(&c->regs);
+	lmap_init(&c->labels);
+	lmap_init(&c->params);
+	lmap_init(&c->param_handles);
+	lmap_init(&c->param_words);
+	lmap_init(&c->slots);
+
+	layout_params(c, f);
+	read_perf_directives(k, f);
+	collect(c, f->body);
+	k->nlabels = c->labels.count;
+	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
+	find_param_values(c, f);
+	lower_body(c, f->body);
+
+	/* A kernel that runs off its end, or a label after the last
+	 * instruction, needs an EXIT to land on. */
+	bool ends_in_exit = k->ninsns > 0 && k->insns[k->ninsns - 1].form->op == SOP_EXIT &&
+	                    k->insns[k->ninsns - 1].nrefs == 0;
+	bool label_at_end = false;
+	for (size_t i = 0; i < k->nlabels; i++)
+		label_at_end |= k->label_pos[i] == k->ninsns;
+	if (!ends_in_exit || label_at_end) {
+		c->cur = NULL;
+		c->guard_vreg = -1;
+		lw_emit(c, "EXIT");
+	}
+
+	lmap_fini(&c->regdecl);
+	lmap_fini(&c->regs);
+	lmap_fini(&c->labels);
+	lmap_fini(&c->params);
+	lmap_fini(&c->param_handles);
+	lmap_fini(&c->param_words);
+	free(c->vreg_cword);
+	c->vreg_cword = NULL;
+	c->nvreg_cword = 0;
+	lmap_fini(&c->slots);
+}
+
+static bool var_is_global_surfref(const VarDecl *v)
+{
+	return decl_has(v, ".global") && decl_has(v, ".surfref");
+}
+
+unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
+{
+	LowerCtx c;
+	memset(&c, 0, sizeof c);
+	memset(out, 0, sizeof *out);
+	c.mod = m;
+	c.sink = sink;
+	c.lm = out;
+	out->address64 = true;
+	out->target_sm = 50;
+	lmap_init(&c.module_surfrefs);
+
+	size_t nentries = 0, nsurf = 0;
+	for (const Item *it = m->items; it; it = it->next) {
+		if (it->kind == IT_FUNC && it->u.func.is_entry && it->u.func.has_body)
+			nentries++;
+		if (it->kind == IT_VAR && var_is_global_surfref(&it->u.var))
+			nsurf += it->u.var.ndecls;
+	}
+	out->kernels = xcalloc(nentries ? nentries : 1, sizeof *out->kernels);
+	out->surfrefs = xcalloc(nsurf ? nsurf : 1, sizeof *out->surfrefs);
+
+	for (const Item *it = m->items; it; it = it->next) {
+		switch (it->kind) {
+		case IT_ADDRESS_SIZE:
+			out->address64 = it->u.address_size.bits == 64;
+			break;
+		case IT_TARGET:
+			for (uint32_t i = 0; i < it->u.target.n; i++) {
+				const char *t = it->u.target.names[i];
+				if (strncmp(t, "sm_", 3) == 0)
+					out->target_sm = atoi(t + 3);
+				if (strcmp(t, "texmode_independent") == 0)
+					out->texmode_independent = true;
+			}
+			break;
+		case IT_VAR:
+			if (var_is_global_surfref(&it->u.var)) {
+				for (uint32_t i = 0; i < it->u.var.ndecls; i++) {
+					const char *name = it->u.var.decls[i].name;
+					lmap_put(&c.module_surfrefs, name, (int64_t)out->nsurfrefs, 0);
+					out->surfrefs[out->nsurfrefs++] = name;
+				}
+			} else {
+				lw_unsupported(&c, it->loc, "module-scope variables other than .global .surfref");
+			}
+			break;
+		case IT_FUNC:
+			if (!it->u.func.has_body)
+				break;
+			if (!it->u.func.is_entry) {
+				lw_unsupported(&c, it->u.func.name_loc, ".func '%s' (only .entry kernels are lowered)",
+				               it->u.func.name);
+				break;
+			}
+			lower_kernel(&c, &it->u.func, &out->kernels[out->nkernels++]);
+			break;
+		default:
+			break;
+		}
+	}
+	if (out->target_sm > 50) {
+		SrcLoc none = { 0, 0, 0, 0 };
+		lw_unsupported(&c, none, ".target sm_%d (only sm_50 SASS is generated)", out->target_sm);
+	}
+	lmap_fini(&c.module_surfrefs);
+	return c.errors;
+}
+
+void lower_module_free(LModule *lm)
+{
+	for (size_t i = 0; i < lm->nkernels; i++) {
+		LKernel *k = &lm->kernels[i];
+		free(k->insns);
+		free(k->vregs);
+		free(k->label_pos);
+		free(k->params);
+		free(k->slot_surfrefs);
+	}
+	free(lm->kernels);
+	free(lm->surfrefs);
+	memset(lm, 0, sizeof *lm);
+}

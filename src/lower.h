@@ -1,0 +1,101 @@
+/* PTX -> sm_50 lowering. Every .entry becomes a list of SASS instructions
+ * (a form of sass_table.h plus its field values) whose register fields
+ * still name *virtual* registers; regalloc.c replaces them with physical
+ * ones and sched.c adds the control words.
+ *
+ * A virtual register is 1..4 consecutive 32-bit parts (a 64-bit PTX
+ * register is 2 parts, a .128 surface data group 4) or one predicate.
+ * Instructions name the parts they touch, so liveness is tracked per part
+ * and groups land in aligned consecutive physical registers. */
+#ifndef PTXSURF_LOWER_H
+#define PTXSURF_LOWER_H
+
+#include "ast.h"
+#include "cubin.h"
+#include "diag.h"
+#include "sass_encode.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { LIR_MAX_REFS = 6, LIR_NO_LABEL = -1 };
+
+typedef enum LRegClass { LRC_GPR, LRC_PRED } LRegClass;
+
+typedef struct LVReg {
+	LRegClass cls;
+	uint8_t width;      /* 32-bit parts (GPR); 1 for predicates */
+	bool temp;          /* made by the lowering: every use is under the guard of its defs */
+	int phys;           /* after allocation: first register / predicate */
+} LVReg;
+
+/* One register operand: parts [sub, sub+count) of vreg, placed in the field
+ * of `role` as the register of part `sub`. */
+typedef struct LRegRef {
+	SassRole role;
+	uint32_t vreg;
+	uint8_t sub;
+	uint8_t count;
+	bool def;
+} LRegRef;
+
+typedef struct LInsn {
+	const SassForm *form;
+	SassValues vals;        /* every non-register field; RZ/PT operands too */
+	LRegRef refs[LIR_MAX_REFS];
+	unsigned nrefs;
+	int target;             /* BRA: label id */
+	bool reads_cc, writes_cc;
+	bool keep;              /* never removed as dead code (volatile loads) */
+	SrcLoc loc;             /* PTX instruction it came from */
+} LInsn;
+
+typedef struct LKernel {
+	const char *name;
+	bool local_symbol;
+	SrcLoc loc;
+	LInsn *insns;
+	size_t ninsns, cap;
+	LVReg *vregs;
+	size_t nvregs, vcap;
+	size_t *label_pos;      /* label id -> index of the instruction it precedes */
+	size_t nlabels;
+	CubinParam *params;
+	size_t nparams;
+	const char **slot_surfrefs;   /* bound surfrefs in order of first use */
+	size_t nslots;
+	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
+	bool uses_surfaces;
+	bool uses_ctaid_z;
+	uint32_t max_threads[3], req_ntid[3], maxreg_count;
+	/* filled by later passes */
+	uint32_t regcount;
+} LKernel;
+
+typedef struct LModule {
+	bool address64;
+	int target_sm;
+	bool texmode_independent;
+	LKernel *kernels;
+	size_t nkernels;
+	const char **surfrefs;        /* every .global .surfref, declaration order */
+	size_t nsurfrefs;
+} LModule;
+
+/* Lowers every .entry of m. Constructs outside the supported subset get an
+ * `encoder-unsupported` error at their location; returns the number of such
+ * errors (0 = *out is complete). */
+unsigned lower_module(const Module *m, DiagSink *sink, LModule *out);
+void lower_module_free(LModule *lm);
+
+/* ---- helpers shared by the lowering files and the later passes ---- */
+
+uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp);
+LInsn *lkernel_append(LKernel *k, const char *form_name, SrcLoc loc);
+void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned count, bool def);
+/* Sets every field of in->form that is still unset to its neutral value
+ * (registers RZ, predicates PT, lane mask 0xf, branch condition T, 0). */
+void linsn_fill_defaults(LInsn *in);
+
+#endif

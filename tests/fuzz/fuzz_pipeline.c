@@ -1,0 +1,174 @@
+/* libFuzzer target over the whole pipeline, as the command-line driver
+ * runs it: parse, render the diagnostics, check in both rule modes and,
+ * for a module that checks clean, assemble it (cubin and raw), read the
+ * cubin back, disassemble every result, and print the module as PTX and
+ * parse that text again. Any crash, leak or undefined behaviour on the
+ * way is a bug: every stage must cope with whatever the previous one
+ * accepted. */
+#include "assemble.h"
+#include "check.h"
+#include "cubin_read.h"
+#include "diag.h"
+#include "parse.h"
+#include "print.h"
+#include "report.h"
+#include "sass_disasm.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The scanner scans in place and writes into its buffer, and it needs two
+ * NUL bytes after the text: libFuzzer's data is read-only and has neither. */
+static char *scan_copy(const void *data, size_t size)
+{
+	char *buf = malloc(size + 2);
+	if (!buf)
+		abort();
+	if (size)
+		memcpy(buf, data, size);
+	buf[size] = 0;
+	buf[size + 1] = 0;
+	return buf;
+}
+
+/* Renders the sink as the driver can: text with carets, JSON and SARIF.
+ * Output goes to memory: writing to a file would slow the fuzzer down,
+ * and the text is only produced to run the formatting and escaping code. */
+static void render(DiagSink *d)
+{
+	static const ReportFormat formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_SARIF };
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (!f)
+			abort();
+		Report r;
+		report_begin(&r, formats[i], f, true);
+		report_file(&r, d);
+		report_end(&r);
+		fclose(f);
+		free(text);
+	}
+}
+
+/* Disassembles what the assembler produced. The back end only emits code
+ * it can list, so a failure here is itself a bug worth a crash report.
+ * A module without kernels assembles to no code at all, which the
+ * disassembler rightly refuses as a stream, so there is nothing to list. */
+static void disasm_or_die(const uint8_t *code, size_t n, uint64_t base)
+{
+	if (n == 0)
+		return;
+	char err[256];
+	FILE *sink = fopen("/dev/null", "w");
+	if (!sink)
+		abort();
+	int rc = sass_disasm_stream(code, n, base, sink, err, sizeof err);
+	fclose(sink);
+	if (rc != 0) {
+		fprintf(stderr, "fuzz_pipeline: assembled code does not disassemble: %s\n", err);
+		abort();
+	}
+}
+
+static void assemble_and_read_back(const Module *m, AsmFormat format)
+{
+	DiagSink d;
+	diag_init(&d, "fuzz.ptx", NULL, 0);
+	AssembleOptions opt = { .format = format, .want_listing = true };
+	uint8_t *image = NULL;
+	size_t len = 0;
+	char *listing = NULL;
+	int rc = assemble_module(m, &d, &opt, &image, &len, &listing);
+	if (rc == 0) {
+		if (format == ASM_RAW) {
+			disasm_or_die(image, len, 0);
+		} else {
+			CubinImage img;
+			char err[256];
+			if (cubin_read(image, len, &img, err, sizeof err) != 0) {
+				fprintf(stderr, "fuzz_pipeline: own cubin does not read back: %s\n", err);
+				abort();
+			}
+			for (size_t k = 0; k < img.nkernels; k++)
+				disasm_or_die(img.kernels[k].k.code, img.kernels[k].k.code_size,
+				              img.kernels[k].address);
+			cubin_image_free(&img);
+		}
+	}
+	render(&d);
+	free(image);
+	free(listing);
+	diag_fini(&d);
+}
+
+/* Parses and checks one buffer; returns whether it came out clean. */
+static int parse_and_check(Module *m, DiagSink *d, char *buf, size_t len, RulesMode rules)
+{
+	module_init(m, "fuzz.ptx");
+	diag_init(d, "fuzz.ptx", buf, len);
+	ptx_parse_buffer(m, d, buf, len);
+	if (diag_errors(d) == 0) {
+		CheckOptions co = { .rules = rules };
+		check_module(m, d, &co);
+	}
+	render(d);
+	return diag_errors(d) == 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* The ptxas mode is checked on its own fresh parse: the checker may
+	 * annotate the tree, and each mode must see what the driver gives it. */
+	char *buf = scan_copy(data, size);
+	Module m;
+	DiagSink d;
+	parse_and_check(&m, &d, buf, size, RULES_PTXAS);
+	diag_fini(&d);
+	module_fini(&m);
+	free(buf);
+
+	buf = scan_copy(data, size);
+	int clean = parse_and_check(&m, &d, buf, size, RULES_STRICT);
+	if (clean) {
+		assemble_and_read_back(&m, ASM_CUBIN);
+		assemble_and_read_back(&m, ASM_RAW);
+
+		char *text = NULL;
+		size_t tlen = 0;
+		FILE *f = open_memstream(&text, &tlen);
+		if (!f)
+			abort();
+		ptx_print_module(&m, f);
+		fclose(f);
+		/* A module that parsed clean prints as PTX that parses clean:
+		 * the round-trip tests rely on it for the corpus, the fuzzer
+		 * extends it to everything the grammar accepts. */
+		char *again = scan_copy(text, tlen);
+		Module m2;
+		DiagSink d2;
+		module_init(&m2, "fuzz-printed.ptx");
+		diag_init(&d2, "fuzz-printed.ptx", again, tlen);
+		ptx_parse_buffer(&m2, &d2, again, tlen);
+		if (diag_errors(&d2) != 0) {
+			fprintf(stderr, "fuzz_pipeline: printed module does not parse again:\n%.*s\n",
+			        (int)(tlen > 4000 ? 4000 : tlen), text);
+			DiagTextOptions opt = { .color = false, .caret = true };
+			diag_render_text(&d2, stderr, &opt);
+			abort();
+		}
+		diag_fini(&d2);
+		module_fini(&m2);
+		free(again);
+		free(text);
+	}
+	diag_fini(&d);
+	module_fini(&m);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,194 @@
+#!/bin/sh
+# Oracle test of the PTX -> sm_50 lowering against NVIDIA's CUDA 11.8 tools.
+# For every golden tests/cases/encode/*.ptx that ptxsurf-as assembles:
+#  (a) nvdisasm decodes every word of our raw code (0 decode errors) with
+#      exactly the text of our listing (-S);
+#  (b) each SULD/SUST/SURED/TXQ/STG word equals the one ptxas -arch=sm_50
+#      -O3 emits for the same PTX, once register and predicate fields are
+#      masked (bits 19:0, and the index register 46:39 of register-form
+#      surface instructions); instructions are paired per kernel and opcode
+#      in program order;
+#  (c) cuobjdump -sass accepts the cubin we write.
+#
+# Usage: tests/oracle/encode-ptxas.sh [FILE.ptx...]
+# Environment: PROG (default ./ptxsurf-as), PTXSURF_ORACLE_DIR (see
+# fetch-nvidia-tools.sh), ENCODE_PTXAS_KEEP=1 keeps the work directory,
+# ENCODE_PTXAS_VERBOSE=1 prints every compared pair.
+# Exit: 0 all passed, 1 failures, 77 skipped (tools absent), 2 setup error.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+prog=${PROG:-./ptxsurf-as}
+oracle_dir=${PTXSURF_ORACLE_DIR:-${HOME:-/tmp}/.cache/ptxsurf-oracles}
+
+# $PTXSURF_ORACLE_DIR/bin, then the fetch script, then /opt, then PATH.
+find_bin() {
+	for d in "$oracle_dir/bin" "$(sh "$here/fetch-nvidia-tools.sh" 2>/dev/null)" /opt/nvidia-oracles/bin; do
+		if [ -n "$d" ] && [ -x "$d/ptxas" ] && [ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ]; then
+			echo "$d"
+			return 0
+		fi
+	done
+	p=$(command -v ptxas 2>/dev/null) || return 1
+	d=$(dirname "$p")
+	[ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ] && echo "$d"
+}
+
+bin=$(find_bin)
+if [ -z "$bin" ]; then
+	echo "SKIP: encode-ptxas: ptxas/nvdisasm/cuobjdump 11.8 not found ($oracle_dir/bin," \
+	     "fetch-nvidia-tools.sh, /opt/nvidia-oracles/bin, PATH)"
+	exit 77
+fi
+if [ ! -x "$prog" ]; then
+	echo "encode-ptxas: $prog is not built" >&2
+	exit 2
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/encode-ptxas.XXXXXX") || exit 2
+if [ "${ENCODE_PTXAS_KEEP:-0}" = 1 ]; then
+	echo "encode-ptxas: keeping $work"
+else
+	trap 'rm -rf "$work"' EXIT
+fi
+
+if [ $# -eq 0 ]; then
+	set -- "$root"/tests/cases/encode/*.ptx
+fi
+
+# Instruction lines of a listing as "KERNEL<TAB>ADDR<TAB>TEXT<TAB>HEX", from
+# our listing ("Function : k" headers) or nvdisasm of a cubin (".text.k:").
+# A line without its hex (a dual-issue pair) takes it from the next line.
+extract() {
+	awk '
+	/Function : / { k = $NF; next }
+	/^\.text\./ { k = $1; sub(/^\.text\./, "", k); sub(/:$/, "", k); next }
+	{
+		if (match($0, /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\//)) {
+			addr = substr($0, RSTART + 2, 4)
+			rest = substr($0, RSTART + RLENGTH)
+			hex = ""
+			if (match(rest, /\/\* 0x[0-9a-f]+ \*\//)) {
+				hex = substr(rest, RSTART + 5, 16)
+				rest = substr(rest, 1, RSTART - 1)
+			}
+			gsub(/[{}]/, "", rest); gsub(/;/, "", rest)
+			gsub(/^[ \t]+|[ \t]+$/, "", rest); gsub(/[ \t]+/, " ", rest)
+			if (hex == "") { pend = k "\t" addr "\t" rest; next }
+			print k "\t" addr "\t" rest "\t" hex
+		} else if (pend != "" && match($0, /\/\* 0x[0-9a-f]+ \*\//)) {
+			print pend "\t" substr($0, RSTART + 5, 16); pend = ""
+		}
+	}' "$1"
+}
+
+# Keeps the surface/STG lines as "KERNEL<TAB>FAMILY<TAB>MASKEDHEX<TAB>TEXT".
+masked() {
+	awk -F '\t' '
+	function hv(c) { return index("0123456789abcdef", c) - 1 }
+	function hc(v) { return substr("0123456789abcdef", v + 1, 1) }
+	{
+		t = $3; sub(/^@!?P[0-9T] /, "", t)
+		split(t, w, /[ .]/); fam = w[1]
+		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG") next
+		h = $4
+		h = substr(h, 1, 11) "00000"                       # Rd/Rb, Ra, guard
+		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0) {
+			d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
+			h = substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)   # index register Rc
+		}
+		print $1 "\t" fam "\t" h "\t" $3
+	}' "$1"
+}
+
+pass=0 fail=0 skipped=0 words=0 mismatches=0 decode_errors=0 text_diffs=0 cubin_rejects=0 count_diffs=0
+for f in "$@"; do
+	name=$(basename "$f" .ptx)
+	d="$work/$name"
+	mkdir -p "$d"
+	if ! "$prog" --color=never -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>"$d/ours.err"; then
+		skipped=$((skipped + 1))      # diagnosed as unsupported: nothing to compare
+		continue
+	fi
+	ok=1
+	# (c) cuobjdump accepts our cubin
+	if ! "$bin/cuobjdump" -sass "$d/ours.cubin" >"$d/ours.cuobjdump" 2>&1; then
+		echo "FAIL: $name: cuobjdump rejects our cubin: $(head -n 2 "$d/ours.cuobjdump")"
+		cubin_rejects=$((cubin_rejects + 1))
+		ok=0
+	fi
+	# (a) nvdisasm decodes every kernel's raw code to our listing's text
+	"$prog" --color=never --format=raw -o "$d/ours.bin" "$f" 2>/dev/null
+	extract "$d/ours.lst" >"$d/ours.tsv"
+	offset=0
+	for k in $(cut -f1 "$d/ours.tsv" | uniq); do
+		last=$(awk -F '\t' -v k="$k" '$1 == k { a = $2 } END { print a }' "$d/ours.tsv")
+		size=$(( 0x$last + 8 ))
+		dd if="$d/ours.bin" of="$d/$k.bin" bs=1 skip="$offset" count="$size" 2>/dev/null
+		offset=$((offset + size))
+		if ! "$bin/nvdisasm" -b SM50 -hex -novliw "$d/$k.bin" >"$d/$k.nv" 2>"$d/$k.nverr"; then
+			echo "FAIL: $name: nvdisasm cannot decode kernel $k: $(head -n 1 "$d/$k.nverr")"
+			decode_errors=$((decode_errors + 1))
+			ok=0
+			continue
+		fi
+		awk -v k="$k" '/\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\// { print "Function : " k; exit }' "$d/$k.nv" >"$d/$k.hdr"
+		cat "$d/$k.hdr" "$d/$k.nv" | extract /dev/stdin >"$d/$k.theirs.tsv"
+		awk -F '\t' -v k="$k" '$1 == k' "$d/ours.tsv" >"$d/$k.ours.tsv"
+		if ! cmp -s "$d/$k.ours.tsv" "$d/$k.theirs.tsv"; then
+			echo "FAIL: $name: kernel $k: our listing differs from nvdisasm:"
+			diff "$d/$k.ours.tsv" "$d/$k.theirs.tsv" | head -n 6
+			text_diffs=$((text_diffs + 1))
+			ok=0
+		fi
+	done
+	# (b) surface and STG words equal ptxas's, registers masked
+	if ! "$bin/ptxas" -arch=sm_50 -O3 "$f" -o "$d/ref.cubin" 2>"$d/ref.err"; then
+		echo "note: $name: ptxas rejects the file: $(head -n 1 "$d/ref.err")"
+	else
+		"$bin/nvdisasm" -hex "$d/ref.cubin" >"$d/ref.lst"
+		extract "$d/ref.lst" >"$d/ref.tsv"
+		masked "$d/ours.tsv" >"$d/ours.m"
+		masked "$d/ref.tsv" >"$d/ref.m"
+		if [ "$(cut -f1,2 "$d/ours.m" | sort | uniq -c)" != "$(cut -f1,2 "$d/ref.m" | sort | uniq -c)" ]; then
+			echo "note: $name: ptxas emits a different number of surface/STG instructions" \
+			     "(ours: $(cut -f2 "$d/ours.m" | sort | uniq -c | tr -s ' \n' ' '); ptxas:" \
+			     "$(cut -f2 "$d/ref.m" | sort | uniq -c | tr -s ' \n' ' '))"
+			count_diffs=$((count_diffs + 1))
+		fi
+		# ptxas reorders independent stores, merges adjacent ones and unrolls
+		# loops: each of our words must be one ptxas emitted for that kernel
+		# and opcode (matched as a multiset).
+		awk -F '\t' -v n="$name" -v verbose="${ENCODE_PTXAS_VERBOSE:-0}" '
+			FILENAME == ARGV[1] { have[$1 "\t" $2 "\t" $3]++; seen[$1 "\t" $2] = seen[$1 "\t" $2] " " $3 " (" $4 ")"; next }
+			{
+				words++
+				key = $1 "\t" $2 "\t" $3
+				if (have[key] > 0) { have[key]--; if (verbose == 1) printf "  %s: %s matches ptxas\n", n, $4; next }
+				bad++
+				printf "FAIL: %s: %s: ours %s (%s); ptxas has:%s\n", n, $1, $3, $4, seen[$1 "\t" $2]
+			}
+			END { print "WORDS " words + 0 " " bad + 0 }' "$d/ref.m" "$d/ours.m" >"$d/cmp.out"
+		grep -v '^WORDS ' "$d/cmp.out"
+		counts=$(grep '^WORDS ' "$d/cmp.out")
+		nwords=$(echo "$counts" | cut -d ' ' -f2)
+		nbad=$(echo "$counts" | cut -d ' ' -f3)
+		words=$((words + nwords))
+		if [ "$nbad" -ne 0 ]; then
+			mismatches=$((mismatches + nbad))
+			ok=0
+		fi
+	fi
+	if [ "$ok" = 1 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+done
+echo "encode-ptxas: $words surface/STG words compared, $mismatches mismatches, $decode_errors decode errors," \
+     "$text_diffs listing differences, $cubin_rejects cubins rejected; $count_diffs files where ptxas emits" \
+     "a different number of them (unrolling, store merging);" \
+     "$skipped files not assembled (unsupported)"
+echo "encode-ptxas: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
