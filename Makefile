@@ -81,7 +81,7 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 # ---- tests -------------------------------------------------------------
 # `make check` runs every suite and ends with one "N passed, N failed" line.
 check: $(PROG) $(UNIT_BIN)
-	@PROG=$(PROG) B=$(B) sh tests/run-all.sh
+	@PROG=$(abspath $(PROG)) B=$(B) sh tests/run-all.sh
 
 unit-bins: $(UNIT_BIN)
 
@@ -104,10 +104,10 @@ fuzz:
 	@sh tests/fuzz/run.sh "$(FUZZ_SECONDS)"
 
 example: $(PROG)
-	@PROG=$(PROG) B=$(B) sh tools/run-example.sh
+	@PROG=$(abspath $(PROG)) B=$(B) sh tools/run-example.sh
 
 bench: $(PROG)
-	@PROG=$(PROG) sh bench/run.sh
+	@PROG=$(abspath $(PROG)) sh bench/run.sh
 
 deps:
 	@sh tools/install-deps.sh

@@ -5,10 +5,10 @@ set -e
 PROG=${PROG:-./ptxsurf-as}
 B=${B:-build}
 mkdir -p "$B"
-echo "\$ $PROG --check -v examples/surface_copy.ptx"
+echo "\$ ptxsurf-as --check -v examples/surface_copy.ptx"
 "$PROG" --check -v examples/surface_copy.ptx
 echo
-echo "\$ $PROG -S examples/surface_copy.ptx -o $B/surface_copy.cubin"
+echo "\$ ptxsurf-as -S examples/surface_copy.ptx -o $B/surface_copy.cubin"
 "$PROG" -S examples/surface_copy.ptx -o "$B/surface_copy.cubin"
 echo
 echo "wrote $B/surface_copy.cubin ($(wc -c <"$B/surface_copy.cubin") bytes)"
