@@ -1,6 +1,7 @@
 /* Module items and function bodies: scopes, labels, name resolution
  * (undefined symbols) and dispatch of instructions to their checkers. */
 #include "check_internal.h"
+#include "check_isa.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -248,6 +249,9 @@ void check_instr(CheckCtx *c, const Instr *in)
 	}
 	for (uint32_t i = 0; i < in->nops; i++)
 		resolve_names(c, in->ops[i]);
+	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
+	 * st have theirs in requirements.def, applied by their own checkers. */
+	check_isa_instr(c, in);
 	if (opcode_is(in, "suld") || opcode_is(in, "sust") || opcode_is(in, "sured") || opcode_is(in, "suq"))
 		check_surface_instr(c, in);
 	else if (opcode_is(in, "st"))
@@ -333,6 +337,7 @@ static void check_func(CheckCtx *c, const Func *f)
 		check_var_decl(c, &f->rets[i], DECL_FUNC_RET, fscope);
 	for (uint32_t i = 0; i < f->nparams; i++)
 		check_var_decl(c, &f->params[i], f->is_entry ? DECL_ENTRY_PARAM : DECL_FUNC_PARAM, fscope);
+	check_isa_func(c, f);
 	if (f->has_body) {
 		c->labels = scope_new(&c->arena, NULL);
 		collect_labels(c, f->body);
@@ -346,6 +351,7 @@ static void check_func(CheckCtx *c, const Func *f)
 
 void check_module_items(CheckCtx *c)
 {
+	check_isa_module(c);
 	for (const Item *it = c->m->items; it; it = it->next) {
 		if (it->kind == IT_VAR)
 			check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);

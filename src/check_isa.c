@@ -250,10 +250,54 @@ static void gate_specs(CheckCtx *c, uint32_t nspecs, const DeclSpec *specs)
 	}
 }
 
+/* Opaque-type fields (filter_mode = nearest) name values, not symbols:
+ * the walk does not enter them. */
+static void gate_init(CheckCtx *c, const Expr *e)
+{
+	if (!e)
+		return;
+	const IsaGate *const *rows;
+	size_t n = isa_gates_of_kind(IGK_INIT, &rows);
+	for (size_t i = 0; i < n; i++)
+		if (isa_gate_matches_init(rows[i], e))
+			check_isa_gate(c, rows[i], e->loc, NULL);
+	switch (e->kind) {
+	case EX_UNARY:
+		gate_init(c, e->lhs);
+		return;
+	case EX_BINARY:
+		gate_init(c, e->lhs);
+		gate_init(c, e->rhs);
+		return;
+	case EX_VECTOR:
+	case EX_LIST:
+	case EX_CALL:
+		for (uint32_t i = 0; i < e->nelems; i++)
+			gate_init(c, e->elems[i]);
+		return;
+	default:
+		return;
+	}
+}
+
 static void gate_var_decls(CheckCtx *c, uint32_t n, const VarDecl *d)
 {
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		gate_specs(c, d[i].nspecs, d[i].specs);
+		for (uint32_t k = 0; k < d[i].ndecls; k++)
+			gate_init(c, d[i].decls[k].init);
+	}
+}
+
+static void gate_section(CheckCtx *c, const Section *sec)
+{
+	gate_directive(c, ".section", sec->loc);
+	const IsaGate *const *rows;
+	size_t n = isa_gates_of_kind(IGK_SECTION, &rows);
+	for (const Stmt *s = sec->items; s; s = s->next)
+		for (size_t i = 0; i < n; i++)
+			if (isa_gate_matches_section_stmt(rows[i], s))
+				check_isa_gate(c, rows[i], s->loc, NULL);
 }
 
 static void gate_body(CheckCtx *c, const Stmt *s)
@@ -272,7 +316,7 @@ static void gate_body(CheckCtx *c, const Stmt *s)
 			gate_var_decls(c, s->u.proto.nparams, s->u.proto.params);
 			break;
 		case ST_DECL:
-			gate_specs(c, s->u.decl.nspecs, s->u.decl.specs);
+			gate_var_decls(c, 1, &s->u.decl);
 			break;
 		default:
 			break;
@@ -302,8 +346,8 @@ void check_isa_module(CheckCtx *c)
 		if (it->kind == IT_DIRECTIVE)
 			gate_dir(c, &it->u.dir);
 		else if (it->kind == IT_SECTION)
-			gate_directive(c, ".section", it->loc);
+			gate_section(c, &it->u.section);
 		else if (it->kind == IT_VAR)
-			gate_specs(c, it->u.var.nspecs, it->u.var.specs);
+			gate_var_decls(c, 1, &it->u.var);
 	}
 }

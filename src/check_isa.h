@@ -19,8 +19,9 @@ void check_isa_operand_sreg(CheckCtx *c, const Expr *e);
  * other header directives, and the directives, prototypes and declarations
  * of its body (instructions are left to check_isa_instr). */
 void check_isa_func(CheckCtx *c, const Func *f);
-/* Module scope: directives (.alias, .pragma, ...) and variable declarations
- * (.common, .weak, .attribute, types). Functions are check_isa_func's. */
+/* Module scope: directives (.alias, .pragma, ...), sections and variable
+ * declarations (.common, .weak, .attribute, types, initializers). Functions
+ * are check_isa_func's. */
 void check_isa_module(CheckCtx *c);
 
 /* Evaluates one row at loc, as check_gate does for a requirement row:

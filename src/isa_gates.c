@@ -73,19 +73,19 @@ size_t isa_gates_of_opcode(int opcode_id, const IsaGate *const **rows)
 
 /* Rows grouped by kind, built on first use. */
 static const IsaGate *by_kind[IG_COUNT];
-static size_t kind_start[IGK_TYPE + 2];
+static size_t kind_start[IGK_SECTION + 2];
 static bool by_kind_built;
 
 static void build_kind_index(void)
 {
 	size_t k = 0;
-	for (int kind = IGK_INSTR; kind <= IGK_TYPE; kind++) {
+	for (int kind = IGK_INSTR; kind <= IGK_SECTION; kind++) {
 		kind_start[kind] = k;
 		for (size_t i = 0; i < IG_COUNT; i++)
 			if ((int)gates[i].kind == kind)
 				by_kind[k++] = &gates[i];
 	}
-	kind_start[IGK_TYPE + 1] = k;
+	kind_start[IGK_SECTION + 1] = k;
 	by_kind_built = true;
 }
 
@@ -104,6 +104,8 @@ const char *isa_gate_kind_name(IsaGateKind k)
 	case IGK_DIRECTIVE: return "directive";
 	case IGK_SREG: return "special register";
 	case IGK_TYPE: return "type";
+	case IGK_INIT: return "initializer";
+	case IGK_SECTION: return "section data";
 	}
 	return "?";
 }
@@ -192,7 +194,62 @@ bool isa_gate_matches_dir(const IsaGate *g, const Directive *d)
 		long more = strtol(g->mods + 1, NULL, 10);
 		return d->nargs > (uint32_t)more;
 	}
+	for (uint32_t i = 0; i < d->nattrs; i++)
+		if (d->attrs[i].name && strcmp(d->attrs[i].name, g->mods) == 0)
+			return true;
 	return d->nargs > 0 && d->args[0]->kind == EX_STRING && string_starts_with_word(d->args[0]->text, g->mods);
+}
+
+bool isa_gate_matches_init(const IsaGate *g, const Expr *e)
+{
+	if (g->kind != IGK_INIT || !e)
+		return false;
+	if (e->kind == EX_NAME)
+		return strcmp(g->match, "address") == 0;
+	if (e->kind == EX_CALL)
+		return strcmp(g->match, e->text && strcmp(e->text, "generic") == 0 ? "generic()" : "mask()") == 0;
+	return false;
+}
+
+/* Does the expression add to or subtract from a name? */
+static bool names_plus_imm(const Expr *e)
+{
+	if (!e || e->kind != EX_BINARY)
+		return false;
+	const Expr *l = e->lhs, *r = e->rhs;
+	return l->kind == EX_NAME || l->kind == EX_SECTION || r->kind == EX_NAME || r->kind == EX_SECTION ||
+		names_plus_imm(l) || names_plus_imm(r);
+}
+
+static bool is_name(const Expr *e)
+{
+	return e && (e->kind == EX_NAME || e->kind == EX_SECTION);
+}
+
+/* Does the expression subtract one name from another? */
+static bool name_minus_name(const Expr *e)
+{
+	if (!e || e->kind != EX_BINARY)
+		return false;
+	if (e->op == '-' && is_name(e->lhs) && is_name(e->rhs))
+		return true;
+	return name_minus_name(e->lhs) || name_minus_name(e->rhs);
+}
+
+bool isa_gate_matches_section_stmt(const IsaGate *g, const Stmt *s)
+{
+	if (g->kind != IGK_SECTION || !s)
+		return false;
+	if (s->kind == ST_LABEL)
+		return strcmp(g->match, "label") == 0;
+	if (s->kind != ST_DIRECTIVE)
+		return false;
+	bool (*form)(const Expr *) = strcmp(g->match, "label+imm") == 0 ? names_plus_imm
+		: strcmp(g->match, "label-label") == 0 ? name_minus_name : NULL;
+	for (uint32_t i = 0; form && i < s->u.dir.nargs; i++)
+		if (form(s->u.dir.args[i]))
+			return true;
+	return false;
 }
 
 /* `pat` with '*' standing for one or more digits. */

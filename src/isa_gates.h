@@ -19,7 +19,7 @@ typedef enum IsaGateId {
 	IG_COUNT
 } IsaGateId;
 
-typedef enum IsaGateKind { IGK_INSTR, IGK_DIRECTIVE, IGK_SREG, IGK_TYPE } IsaGateKind;
+typedef enum IsaGateKind { IGK_INSTR, IGK_DIRECTIVE, IGK_SREG, IGK_TYPE, IGK_INIT, IGK_SECTION } IsaGateKind;
 
 typedef struct IsaGate {
 	IsaGateId id;
@@ -74,6 +74,13 @@ bool isa_gate_matches_sreg(const IsaGate *g, const char *name);
 bool isa_sreg_may_match(const char *name);
 /* A declared type word, optionally in a given state space (NULL: any). */
 bool isa_gate_matches_type(const IsaGate *g, const char *type_word, const char *space_word);
+/* One node of a variable initializer: "address" (a symbol), "generic()"
+ * (the generic() operator), "mask()" (any other operator call). */
+bool isa_gate_matches_init(const IsaGate *g, const Expr *e);
+/* One statement of a .section body: "label" (a label defined there),
+ * "label+imm" (data whose value adds to a label or section name),
+ * "label-label" (data subtracting one label from another). */
+bool isa_gate_matches_section_stmt(const IsaGate *g, const Stmt *s);
 
 /* ---- targets ---- */
 /* Does target `have` provide what a requirement of target `need` asks for?

@@ -96,9 +96,10 @@ static unsigned gate_errors(Module *m, const CheckOptions *opt, PtxVersion v, co
 	return n;
 }
 
-/* Family targets (sm_90a, sm_100f) are chosen only when a plain one will not
- * do; within each kind the table is ordered by sm, so gates are monotone and
- * a binary search finds the first target that passes. */
+/* Plain targets are ordered by sm and gates say "sm_N or higher", so a
+ * binary search finds the first that passes. Family targets (sm_90a,
+ * sm_100f) are not monotone (wgmma passes on sm_90a, not on sm_100a) and are
+ * scanned in order; they are chosen only when no plain target will do. */
 static const TargetInfo *first_passing_target(Module *m, const CheckOptions *opt, PtxVersion newest,
 					      char family, const TargetInfo **below)
 {
@@ -116,13 +117,19 @@ static const TargetInfo *first_passing_target(Module *m, const CheckOptions *opt
 			cand[j] = cand[j - 1];
 			cand[j - 1] = x;
 		}
-	size_t lo = 0, hi = k;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (gate_errors(m, opt, newest, cand[mid], GATE_TARGET, NULL) == 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	size_t lo = 0;
+	if (family == 0) {
+		size_t hi = k;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (gate_errors(m, opt, newest, cand[mid], GATE_TARGET, NULL) == 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	} else {
+		while (lo < k && gate_errors(m, opt, newest, cand[lo], GATE_TARGET, NULL) != 0)
+			lo++;
 	}
 	if (lo == k)
 		return NULL;

@@ -85,7 +85,7 @@ START_TEST(test_rows_consistent)
 	for (size_t i = 0; i < n; i++)
 		ninstr += g[i].kind == IGK_INSTR;
 	ck_assert_uint_eq(indexed, ninstr);
-	for (int kind = IGK_INSTR; kind <= IGK_TYPE; kind++) {
+	for (int kind = IGK_INSTR; kind <= IGK_SECTION; kind++) {
 		const IsaGate *const *rows;
 		size_t k = isa_gates_of_kind((IsaGateKind)kind, &rows);
 		for (size_t j = 0; j < k; j++)
@@ -199,6 +199,20 @@ START_TEST(test_sreg_directive_type_matching)
 	ck_assert(!isa_gate_matches_dir(row_named("DIR_FILE_TIMESTAMP"), &f2));
 	ck_assert(isa_gate_matches_dir(row_named("DIR_FILE_TIMESTAMP"), &f4));
 
+	Expr gv = { .kind = EX_NAME, .text = "gv" };
+	Expr *gargs[] = { &gv };
+	Expr gen = { .kind = EX_CALL, .text = "generic", .nelems = 1, .elems = gargs };
+	ck_assert(isa_gate_matches_init(row_named("INIT_ADDRESS"), &gv));
+	ck_assert(!isa_gate_matches_init(row_named("INIT_ADDRESS"), &gen));
+	ck_assert(isa_gate_matches_init(row_named("INIT_GENERIC"), &gen));
+	ck_assert(!isa_gate_matches_init(row_named("INIT_GENERIC"), &one));
+	Stmt label = { .kind = ST_LABEL };
+	ck_assert(isa_gate_matches_section_stmt(row_named("SECTION_LABEL"), &label));
+	ck_assert(!isa_gate_matches_section_stmt(row_named("SECTION_LABEL_IMM"), &label));
+	LocAttr inl = { .name = "inlined_at" };
+	Directive loc = { .name = ".loc", .nargs = 3, .args = file4, .nattrs = 1, .attrs = &inl };
+	ck_assert(isa_gate_matches_dir(row_named("DIR_LOC_INLINED_AT"), &loc));
+	ck_assert(!isa_gate_matches_dir(row_named("DIR_LOC_FUNCTION_NAME"), &loc));
 	ck_assert(isa_gate_matches_type(row_named("TYPE_F16"), ".f16", ".reg"));
 	ck_assert(isa_gate_matches_type(row_named("TYPE_F16"), ".f16", NULL));
 	ck_assert(!isa_gate_matches_type(row_named("TYPE_F16"), ".f16x2", ".reg"));
@@ -366,6 +380,20 @@ static bool stmts_match(const IsaGate *g, const Stmt *s)
 	return false;
 }
 
+static bool init_matches(const IsaGate *g, const Expr *e)
+{
+	if (!e)
+		return false;
+	if (isa_gate_matches_init(g, e))
+		return true;
+	if (e->kind == EX_VECTOR || e->kind == EX_CALL)
+		for (uint32_t i = 0; i < e->nelems; i++)
+			if (init_matches(g, e->elems[i]))
+				return true;
+	return (e->kind == EX_BINARY || e->kind == EX_UNARY) && (init_matches(g, e->lhs) ||
+		(e->kind == EX_BINARY && init_matches(g, e->rhs)));
+}
+
 static bool module_matches(const IsaGate *g, const Module *m)
 {
 	for (const Item *it = m->items; it; it = it->next) {
@@ -373,6 +401,14 @@ static bool module_matches(const IsaGate *g, const Module *m)
 			return true;
 		if (it->kind == IT_SECTION && isa_gate_matches_directive(g, ".section"))
 			return true;
+		if (it->kind == IT_SECTION)
+			for (const Stmt *s = it->u.section.items; s; s = s->next)
+				if (isa_gate_matches_section_stmt(g, s))
+					return true;
+		if (it->kind == IT_VAR)
+			for (uint32_t i = 0; i < it->u.var.ndecls; i++)
+				if (init_matches(g, it->u.var.decls[i].init))
+					return true;
 		const DeclSpec *specs = NULL;
 		uint32_t nspecs = 0;
 		if (it->kind == IT_VAR) {
