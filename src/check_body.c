@@ -238,6 +238,46 @@ static void check_opaque_misuse(CheckCtx *c, const Instr *in)
 	}
 }
 
+/* txq reads the same descriptor attributes as suq and the opaque
+ * initializers, under the same gates (requirements.def ATTR_* rows). */
+static void check_txq_attributes(CheckCtx *c, const Instr *in)
+{
+	static const struct { const char *mod; ReqId req; } attrs[] = {
+		{ ".channel_data_type", REQ_ATTR_CHANNEL_DATA_TYPE },
+		{ ".channel_order", REQ_ATTR_CHANNEL_ORDER },
+		{ ".array_size", REQ_ATTR_ARRAY_SIZE },
+		{ ".memory_layout", REQ_ATTR_MEMORY_LAYOUT },
+		{ ".force_unnormalized_coords", REQ_ATTR_FORCE_UNNORMALIZED },
+		{ ".num_mipmap_levels", REQ_ATTR_NUM_MIPMAP_LEVELS },
+		{ ".num_samples", REQ_ATTR_NUM_SAMPLES },
+	};
+	for (uint32_t i = 0; i < in->nmods; i++)
+		for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
+			if (strcmp(in->mods[i], attrs[k].mod) == 0)
+				check_gate(c, attrs[k].req, in->mod_locs[i], NULL);
+}
+
+/* Naming an .entry as a value (mov.u64 %rd, kernel) takes its address,
+ * which dynamic parallelism needs and ptxas gates. */
+static void check_kernel_addresses(CheckCtx *c, const Expr *e)
+{
+	if (e->kind == EX_NAME) {
+		const Symbol *sym = check_lookup(c, e);
+		if (sym && sym->kind == SYM_FUNC && sym->func && sym->func->is_entry)
+			check_gate(c, REQ_KERNEL_FUNC_ADDR, e->loc, NULL);
+		return;
+	}
+	if (e->kind == EX_UNARY || e->kind == EX_FIELD) {
+		check_kernel_addresses(c, e->lhs);
+	} else if (e->kind == EX_BINARY) {
+		check_kernel_addresses(c, e->lhs);
+		check_kernel_addresses(c, e->rhs);
+	} else if (e->kind == EX_VECTOR || e->kind == EX_LIST || e->kind == EX_CALL) {
+		for (uint32_t i = 0; i < e->nelems; i++)
+			check_kernel_addresses(c, e->elems[i]);
+	}
+}
+
 void check_instr(CheckCtx *c, const Instr *in)
 {
 	if (in->has_guard && in->guard) {
@@ -252,12 +292,17 @@ void check_instr(CheckCtx *c, const Instr *in)
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
 	 * st have theirs in requirements.def, applied by their own checkers. */
 	check_isa_instr(c, in);
+	if (!opcode_is(in, "call"))
+		for (uint32_t i = 0; i < in->nops; i++)
+			check_kernel_addresses(c, in->ops[i]);
 	if (opcode_is(in, "suld") || opcode_is(in, "sust") || opcode_is(in, "sured") || opcode_is(in, "suq"))
 		check_surface_instr(c, in);
 	else if (opcode_is(in, "st"))
 		check_st_instr(c, in);
 	else if (opcode_is(in, "mov"))
 		check_mov(c, in);
+	else if (opcode_is(in, "txq"))
+		check_txq_attributes(c, in);
 	if (!takes_opaque_operands(in) && !opcode_is(in, "st"))
 		check_opaque_misuse(c, in);
 }
