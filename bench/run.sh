@@ -5,6 +5,9 @@
 #   BENCH_SIZES="1000 1000000 50000000"   sizes in bytes (default below)
 #   BENCH_KINDS="surface nvcc"            generators (bench/gen-ptx.sh)
 #   PTXAS=/path/to/ptxas                  ptxas 13 (default /usr/local/cuda/bin/ptxas)
+#   PTXAS118=/path/to/ptxas               CUDA 11.8 ptxas for the assembly table
+#                                         (default: tests/oracle/fetch-nvidia-tools.sh)
+#   BENCH_ASM_SIZES="1000 1000000"        sizes for the assembly table
 # Times are wall-clock seconds, best of 3 runs for ptxsurf-as (1 run for
 # ptxas above 10 MB); "cpu" is user+system time. Ratios are ptxas / ours.
 set -e
@@ -54,3 +57,32 @@ for kind in $KINDS; do
 			"$((orss / 1024))" "$pt" "$pcpu" "$ratio"
 	done
 done
+
+# Assembly: ptxsurf-as -> sm_50 cubin against ptxas 11.8 -O0 -arch=sm_50 on
+# the same surface-heavy sm_50 input.
+ASM_SIZES=${BENCH_ASM_SIZES:-"1000 100000 1000000 10000000"}
+PTXAS118=${PTXAS118:-}
+if [ -z "$PTXAS118" ] && bin=$(sh tests/oracle/fetch-nvidia-tools.sh 2>/dev/null); then
+	PTXAS118=$bin/ptxas
+fi
+echo
+printf '%-8s %10s %9s %9s %8s %9s %12s %9s %8s\n' assemble bytes "ours(s)" "cpu(s)" "MB/s" "peak(MB)" "ptxas-O0(s)" "cpu(s)" ratio
+for size in $ASM_SIZES; do
+	f="$out/asm-$size.ptx"
+	[ -f "$f" ] || sh bench/gen-ptx.sh surface "$size" sm_50 >"$f"
+	bytes=$(wc -c <"$f")
+	set -- $(best 3 "$PROG" "$f" -o "$out/asm-$size.cubin")
+	ours=$1 ocpu=$2 orss=$3
+	[ "$4" = 0 ] || echo "WARNING: ptxsurf-as exited $4 on $f"
+	pt="-" pcpu="-" ratio="-"
+	if [ -n "$PTXAS118" ] && [ -x "$PTXAS118" ]; then
+		set -- $(best 1 "$PTXAS118" -O0 -arch=sm_50 "$f" -o "$out/asm-$size.ptxas.cubin")
+		pt=$1 pcpu=$2
+		[ "$4" = 0 ] || echo "WARNING: ptxas 11.8 exited $4 on $f"
+		ratio=$(awk -v a="$pt" -v b="$ours" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')
+	fi
+	mbs=$(awk -v s="$bytes" -v t="$ours" 'BEGIN { printf "%.1f", (t > 0 ? s / t / 1e6 : 0) }')
+	printf '%-8s %10s %9s %9s %8s %9s %12s %9s %8s\n' surface "$bytes" "$ours" "$ocpu" "$mbs" \
+		"$((orss / 1024))" "$pt" "$pcpu" "$ratio"
+done
+[ -n "$PTXAS118" ] || echo "NOTE: CUDA 11.8 ptxas not available: assembly ratios skipped"
