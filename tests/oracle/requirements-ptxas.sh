@@ -1,5 +1,5 @@
 #!/bin/sh
-# --print-requirements against ptxas 13: for every corpus file, the reported
+# --print-requirements --rules=ptxas against ptxas 13: for every corpus file, the reported
 # .version/.target must be accepted by ptxas, and one step lower in either
 # (previous legal .version; previous target of the same kind) must be
 # rejected when a gate in the report names that step as the reason.
@@ -38,7 +38,7 @@ rewrite() { # src version target dst
 }
 
 for f in tests/corpus/*.ptx; do
-	"$PROG" --print-requirements "$f" >"$tmp/req" 2>/dev/null || { skip=$((skip + 1)); continue; }
+	"$PROG" --rules=ptxas --print-requirements "$f" >"$tmp/req" 2>/dev/null || { skip=$((skip + 1)); continue; }
 	v=$(sed -n '1s/^\.version //p' "$tmp/req")
 	t=$(sed -n '2s/^\.target //p' "$tmp/req")
 	rewrite "$f" "$v" "$t" "$tmp/at.ptx"
