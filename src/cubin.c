@@ -18,6 +18,9 @@
 typedef struct ByteBuf {
 	uint8_t *data;
 	size_t len, cap;
+	/* string tables only: open-addressing index of string offsets + 1 */
+	uint32_t *index;
+	size_t index_cap, index_count;
 } ByteBuf;
 
 static void buf_reserve(ByteBuf *b, size_t extra)
@@ -77,19 +80,45 @@ static void buf_align(ByteBuf *b, size_t align)
 
 /* ---- string tables ---------------------------------------------------- */
 
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void strtab_index_insert(ByteBuf *t, uint32_t pos)
+{
+	size_t mask = t->index_cap - 1;
+	size_t i = str_hash((const char *)t->data + pos) & mask;
+	while (t->index[i])
+		i = (i + 1) & mask;
+	t->index[i] = pos + 1;
+	t->index_count++;
+}
+
 /* ptxas stores each distinct string once and never shares a string's tail
- * with a longer one, so an exact-match search is all the deduplication. */
+ * with a longer one, so exact matching is all the deduplication; a hash
+ * index keeps it linear for modules with thousands of kernels. */
 static uint32_t strtab_add(ByteBuf *t, const char *s)
 {
-	size_t pos = 0;
-	while (pos < t->len) {
-		const char *cur = (const char *)t->data + pos;
-		if (strcmp(cur, s) == 0)
-			return (uint32_t)pos;
-		pos += strlen(cur) + 1;
+	if ((t->index_count + 1) * 2 > t->index_cap) {
+		free(t->index);
+		t->index_cap = t->index_cap ? t->index_cap * 2 : 64;
+		t->index = xcalloc(t->index_cap, sizeof *t->index);
+		t->index_count = 0;
+		for (size_t pos = 0; pos < t->len; pos += strlen((const char *)t->data + pos) + 1)
+			strtab_index_insert(t, (uint32_t)pos);
 	}
+	size_t mask = t->index_cap - 1;
+	for (size_t i = str_hash(s) & mask; t->index[i]; i = (i + 1) & mask)
+		if (strcmp((const char *)t->data + t->index[i] - 1, s) == 0)
+			return t->index[i] - 1;
+	uint32_t pos = (uint32_t)t->len;
 	buf_put(t, s, strlen(s) + 1);
-	return (uint32_t)pos;
+	strtab_index_insert(t, pos);
+	return pos;
 }
 
 /* Adds the concatenation of a NULL-terminated list of parts. */
@@ -862,7 +891,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	free(rel);
 	free(secs);
 	free(shstr.data);
+	free(shstr.index);
 	free(str.data);
+	free(str.index);
 	free(symtab.data);
 	free(nv_info.data);
 	names_free(&names);

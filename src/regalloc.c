@@ -187,7 +187,12 @@ static unsigned alignment_of(unsigned width);
  * MOV_R a <- b, unguarded. */
 static bool copy_parts(const LKernel *k, const Liveness *lv, const LInsn *in, size_t *a, size_t *b)
 {
-	if (strcmp(in->form->name, "MOV_R") != 0 || is_guarded(in) || in->nrefs != 2)
+	/* Called for every instruction of every interference test: compare
+	 * the form by pointer, not by name. */
+	static const SassForm *mov_r;
+	if (!mov_r)
+		mov_r = sass_form_by_name("MOV_R");
+	if (in->form != mov_r || is_guarded(in) || in->nrefs != 2)
 		return false;
 	const LRegRef *d = &in->refs[0], *s = &in->refs[1];
 	if (d->role != SR_RD || s->role != SR_RB || !d->def || s->def)
