@@ -115,11 +115,11 @@ deps:
 # ---- install -----------------------------------------------------------
 install: $(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
-	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
+	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/ptxsurf-as
 	install -m 644 docs/ptxsurf-as.1 $(DESTDIR)$(MANDIR)/ptxsurf-as.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(DESTDIR)$(MANDIR)/ptxsurf-as.1
+	rm -f $(DESTDIR)$(BINDIR)/ptxsurf-as $(DESTDIR)$(MANDIR)/ptxsurf-as.1
 
 clean:
 	rm -rf $(B) $(PROG)
