@@ -81,7 +81,7 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 # ---- tests -------------------------------------------------------------
 # `make check` runs every suite and ends with one "N passed, N failed" line.
 check: $(PROG) $(UNIT_BIN)
-	@PROG=$(abspath $(PROG)) B=$(B) sh tests/run-all.sh
+	@PROG=$(abspath $(PROG)) B=$(B) LIB_CFLAGS="$(CFLAGS)" sh tests/run-all.sh
 
 unit-bins: $(UNIT_BIN)
 

@@ -12,16 +12,19 @@
 
 typedef bool (*LowerFn)(LowerCtx *, const Instr *);
 
-static const struct { const char *opcode; LowerFn fn; } lower_table[] = {
-	{ "mov", lower_mov }, { "cvta", lower_cvta }, { "ld", lower_ld },
-	{ "cvt", lower_cvt }, { "add", lower_add_sub }, { "sub", lower_add_sub },
-	{ "mul", lower_mul }, { "mad", lower_mad }, { "shl", lower_shift },
-	{ "shr", lower_shift }, { "and", lower_logic }, { "or", lower_logic },
-	{ "xor", lower_logic }, { "not", lower_not }, { "setp", lower_setp },
-	{ "selp", lower_selp }, { "neg", lower_neg },
-	{ "bra", lower_bra }, { "ret", lower_exit }, { "exit", lower_exit },
-	{ "st", lower_st }, { "suld", lower_suld }, { "sust", lower_sust },
-	{ "sured", lower_sured }, { "suq", lower_suq },
+/* Operand counts are checked here, before any lowering function indexes
+ * in->ops[]: an instruction with too few operands would be read past its
+ * end, one with too many would lose the extra ones without a word. */
+static const struct { const char *opcode; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
+	{ "mov", lower_mov, 2, 2 }, { "cvta", lower_cvta, 2, 2 }, { "ld", lower_ld, 2, 2 },
+	{ "cvt", lower_cvt, 2, 2 }, { "add", lower_add_sub, 3, 3 }, { "sub", lower_add_sub, 3, 3 },
+	{ "mul", lower_mul, 3, 3 }, { "mad", lower_mad, 4, 4 }, { "shl", lower_shift, 3, 3 },
+	{ "shr", lower_shift, 3, 3 }, { "and", lower_logic, 3, 3 }, { "or", lower_logic, 3, 3 },
+	{ "xor", lower_logic, 3, 3 }, { "not", lower_not, 2, 2 }, { "setp", lower_setp, 3, 4 },
+	{ "selp", lower_selp, 4, 4 }, { "neg", lower_neg, 2, 2 },
+	{ "bra", lower_bra, 1, 1 }, { "ret", lower_exit, 0, 0 }, { "exit", lower_exit, 0, 0 },
+	{ "st", lower_st, 2, 2 }, { "suld", lower_suld, 2, 2 }, { "sust", lower_sust, 2, 2 },
+	{ "sured", lower_sured, 2, 2 }, { "suq", lower_suq, 2, 2 },
 };
 
 static void lower_instr(LowerCtx *c, const Instr *in)
@@ -38,6 +41,11 @@ static void lower_instr(LowerCtx *c, const Instr *in)
 	}
 	for (size_t i = 0; i < sizeof lower_table / sizeof lower_table[0]; i++)
 		if (strcmp(lower_table[i].opcode, in->opcode) == 0) {
+			if (in->nops < lower_table[i].min_ops || in->nops > lower_table[i].max_ops) {
+				lw_unsupported(c, in->loc, "'%s' with %u operand%s", in->opcode, in->nops,
+				               in->nops == 1 ? "" : "s");
+				return;
+			}
 			lower_table[i].fn(c, in);
 			return;
 		}

@@ -1,10 +1,12 @@
-/* libFuzzer target for the two readers of untrusted machine code: the
- * cubin reader must describe or reject any byte buffer without reading
- * outside it, and the disassembler must list or reject any instruction
- * stream. Each input is tried both ways: as a cubin, and as raw code
- * (whole, then with its first eight bytes as the base address), so one
- * corpus covers both readers. */
+/* libFuzzer target for the readers of untrusted machine code: the cubin
+ * reader must describe or reject any byte buffer without reading outside
+ * it, and the disassemblers (the raw-stream one and the --disassemble
+ * front end over whole files) must list or reject any input. Each input
+ * is tried every way: as a cubin, as raw code (whole, then with its first
+ * eight bytes as the base address) and as a file to --disassemble, so one
+ * corpus covers all the readers. */
 #include "cubin_read.h"
+#include "disasm_file.h"
 #include "sass_disasm.h"
 
 #include <stdint.h>
@@ -55,6 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size)
 		memcpy(copy, data, size);
 	sass_disasm_stream(copy, size, 0, out, err, sizeof err);
+	/* And as `ptxsurf-as --disassemble FILE` reads it: a cubin when it
+	 * starts with the ELF magic, raw code otherwise. */
+	disasm_file(copy, size, out, err, sizeof err);
 	free(copy);
 	/* And the 32-byte-aligned rest after eight bytes, which the length
 	 * check does not reject, with those bytes as the base so branch

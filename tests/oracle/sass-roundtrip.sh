@@ -135,9 +135,9 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-"$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -iquote src -o "$WORK/sassrt" "$WORK/sassrt.c" \
+"$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 ${LIB_CFLAGS:-} -iquote src -o "$WORK/sassrt" "$WORK/sassrt.c" \
 	"$B/libptxsurf.a" || { echo "sass-roundtrip: cannot build the reassembler" >&2; exit 2; }
-"$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -iquote src -o "$WORK/gen" tests/oracle/gen_sass_words.c \
+"$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 ${LIB_CFLAGS:-} -iquote src -o "$WORK/gen" tests/oracle/gen_sass_words.c \
 	"$B/libptxsurf.a" || { echo "sass-roundtrip: cannot build the word generator" >&2; exit 2; }
 
 passed=0 failed=0 skipped=0
