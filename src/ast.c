@@ -40,6 +40,35 @@ Expr *expr_binary(Arena *a, int op, Expr *l, Expr *r, SrcLoc loc)
 	return e;
 }
 
+/* Recursion depth is bounded by EXPR_MAX_DEPTH, which the parser enforces. */
+void expr_for_each_name(const Expr *e, void (*fn)(void *ctx, const Expr *name), void *ctx)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EX_NAME:
+		fn(ctx, e);
+		return;
+	case EX_UNARY:
+	case EX_FIELD:
+		expr_for_each_name(e->lhs, fn, ctx);
+		return;
+	case EX_BINARY:
+		expr_for_each_name(e->lhs, fn, ctx);
+		expr_for_each_name(e->rhs, fn, ctx);
+		return;
+	case EX_VECTOR:
+	case EX_ADDRESS:
+	case EX_LIST:
+	case EX_CALL:
+		for (uint32_t i = 0; i < e->nelems; i++)
+			expr_for_each_name(e->elems[i], fn, ctx);
+		return;
+	default:
+		return;
+	}
+}
+
 /* Arithmetic is done in uint64_t so overflow wraps (as in ptxas) instead of
  * being undefined behaviour. */
 bool expr_const_int(const Expr *e, int64_t *out)

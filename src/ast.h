@@ -215,6 +215,10 @@ Expr *expr_binary(Arena *a, int op, Expr *l, Expr *r, SrcLoc loc);
 /* Later passes recurse over expressions; the parser rejects deeper ones. */
 enum { EXPR_MAX_DEPTH = 1000 };
 
+/* Calls fn for every EX_NAME in e (operands of unary/binary operators,
+ * elements of vectors, addresses, lists and calls, field values). */
+void expr_for_each_name(const Expr *e, void (*fn)(void *ctx, const Expr *name), void *ctx);
+
 /* Evaluate an integer constant expression; false if not constant. */
 bool expr_const_int(const Expr *e, int64_t *out);
 

@@ -147,32 +147,16 @@ const char *check_expr_text(CheckCtx *c, const Expr *e)
 }
 
 /* Every name an instruction uses must be declared. */
+static void resolve_name(void *ctx, const Expr *e)
+{
+	CheckCtx *c = ctx;
+	if (!check_is_sink(e) && !check_lookup(c, e))
+		check_error(c, e->loc, "undefined-symbol", "Unknown symbol '%s'", e->text);
+}
+
 static void resolve_names(CheckCtx *c, const Expr *e)
 {
-	if (!e)
-		return;
-	switch (e->kind) {
-	case EX_NAME:
-		if (!check_is_sink(e) && !check_lookup(c, e))
-			check_error(c, e->loc, "undefined-symbol", "Unknown symbol '%s'", e->text);
-		return;
-	case EX_UNARY:
-		resolve_names(c, e->lhs);
-		return;
-	case EX_BINARY:
-		resolve_names(c, e->lhs);
-		resolve_names(c, e->rhs);
-		return;
-	case EX_VECTOR:
-	case EX_ADDRESS:
-	case EX_LIST:
-	case EX_CALL:
-		for (uint32_t i = 0; i < e->nelems; i++)
-			resolve_names(c, e->elems[i]);
-		return;
-	default:
-		return;
-	}
+	expr_for_each_name(e, resolve_name, c);
 }
 
 static bool opcode_is(const Instr *in, const char *name)
@@ -259,23 +243,12 @@ static void check_txq_attributes(CheckCtx *c, const Instr *in)
 
 /* Naming an .entry as a value (mov.u64 %rd, kernel) takes its address,
  * which dynamic parallelism needs and ptxas gates. */
-static void check_kernel_addresses(CheckCtx *c, const Expr *e)
+static void check_kernel_address(void *ctx, const Expr *e)
 {
-	if (e->kind == EX_NAME) {
-		const Symbol *sym = check_lookup(c, e);
-		if (sym && sym->kind == SYM_FUNC && sym->func && sym->func->is_entry)
-			check_gate(c, REQ_KERNEL_FUNC_ADDR, e->loc, NULL);
-		return;
-	}
-	if (e->kind == EX_UNARY || e->kind == EX_FIELD) {
-		check_kernel_addresses(c, e->lhs);
-	} else if (e->kind == EX_BINARY) {
-		check_kernel_addresses(c, e->lhs);
-		check_kernel_addresses(c, e->rhs);
-	} else if (e->kind == EX_VECTOR || e->kind == EX_LIST || e->kind == EX_CALL) {
-		for (uint32_t i = 0; i < e->nelems; i++)
-			check_kernel_addresses(c, e->elems[i]);
-	}
+	CheckCtx *c = ctx;
+	const Symbol *sym = check_lookup(c, e);
+	if (sym && sym->kind == SYM_FUNC && sym->func && sym->func->is_entry)
+		check_gate(c, REQ_KERNEL_FUNC_ADDR, e->loc, NULL);
 }
 
 void check_instr(CheckCtx *c, const Instr *in)
@@ -294,7 +267,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_isa_instr(c, in);
 	if (!opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)
-			check_kernel_addresses(c, in->ops[i]);
+			expr_for_each_name(in->ops[i], check_kernel_address, c);
 	if (opcode_is(in, "suld") || opcode_is(in, "sust") || opcode_is(in, "sured") || opcode_is(in, "suq"))
 		check_surface_instr(c, in);
 	else if (opcode_is(in, "st"))

@@ -127,48 +127,31 @@ bool check_isa_gate(CheckCtx *c, const IsaGate *g, SrcLoc loc, const char *use)
 
 /* ---- special registers ---- */
 
+static void check_sreg_name(void *ctx, const Expr *e)
+{
+	CheckCtx *c = ctx;
+	if (!isa_sreg_may_match(e->text))
+		return;
+	/* The name first: the lookup, needed only to tell a declared
+	 * register from a special one, costs more. */
+	const IsaGate *const *rows;
+	size_t n = isa_gates_of_kind(IGK_SREG, &rows);
+	for (size_t i = 0; i < n; i++) {
+		/* Every pattern spells at least two characters after '%':
+		 * most operands (%r1, %rd2) differ there. */
+		const char *m = rows[i]->match;
+		if (e->text[1] != m[1] || e->text[2] != m[2] || !isa_gate_matches_sreg(rows[i], e->text))
+			continue;
+		const Symbol *s = check_lookup(c, e);
+		if (s && s->kind != SYM_SPECIAL)
+			return;
+		check_isa_gate(c, rows[i], e->loc, NULL);
+	}
+}
+
 void check_isa_operand_sreg(CheckCtx *c, const Expr *e)
 {
-	if (!e)
-		return;
-	switch (e->kind) {
-	case EX_NAME: {
-		if (!isa_sreg_may_match(e->text))
-			return;
-		/* The name first: the lookup, needed only to tell a declared
-		 * register from a special one, costs more. */
-		const IsaGate *const *rows;
-		size_t n = isa_gates_of_kind(IGK_SREG, &rows);
-		for (size_t i = 0; i < n; i++) {
-			/* Every pattern spells at least two characters after '%':
-			 * most operands (%r1, %rd2) differ there. */
-			const char *m = rows[i]->match;
-			if (e->text[1] != m[1] || e->text[2] != m[2] || !isa_gate_matches_sreg(rows[i], e->text))
-				continue;
-			const Symbol *s = check_lookup(c, e);
-			if (s && s->kind != SYM_SPECIAL)
-				return;
-			check_isa_gate(c, rows[i], e->loc, NULL);
-		}
-		return;
-	}
-	case EX_UNARY:
-		check_isa_operand_sreg(c, e->lhs);
-		return;
-	case EX_BINARY:
-		check_isa_operand_sreg(c, e->lhs);
-		check_isa_operand_sreg(c, e->rhs);
-		return;
-	case EX_VECTOR:
-	case EX_ADDRESS:
-	case EX_LIST:
-	case EX_CALL:
-		for (uint32_t i = 0; i < e->nelems; i++)
-			check_isa_operand_sreg(c, e->elems[i]);
-		return;
-	default:
-		return;
-	}
+	expr_for_each_name(e, check_sreg_name, c);
 }
 
 /* ---- instructions ---- */

@@ -159,7 +159,7 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 	int64_t v;
 	o->imm = 0;
 	if (e->kind == EX_FLOAT && e->text && e->text[0] == '0' && strchr("fFdD", e->text[1])) {
-		/* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX: the bits of the float */
+		/* 0f + 8 or 0d + 16 hex digits: the bits of the float */
 		o->kind = OPND_IMM;
 		o->imm = (int64_t)strtoull(e->text + 2, NULL, 16);
 		o->width = 2;
