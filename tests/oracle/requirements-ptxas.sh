@@ -1,8 +1,8 @@
 #!/bin/sh
-# --print-requirements --rules=ptxas against ptxas 13: for every corpus file, the reported
-# .version/.target must be accepted by ptxas, and one step lower in either
-# (previous legal .version; previous target of the same kind) must be
-# rejected when a gate in the report names that step as the reason.
+# --print-requirements --rules=ptxas against ptxas 13: for every corpus file,
+# the reported .version/.target must be accepted by ptxas, and one step lower
+# in either (the previous legal .version; the previous plain target) must be
+# rejected whenever the report names a gate as the reason for it.
 PROG=${PROG:-./ptxsurf-as}
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 if [ ! -x "$PTXAS" ]; then
@@ -12,11 +12,15 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 skip=0
-versions="1.0 1.1 1.2 1.3 1.4 1.5 2.0 2.1 2.2 2.3 3.0 3.1 3.2 4.0 4.1 4.2 4.3 5.0 5.1 6.0 6.1 6.2 6.3 6.4 6.5 7.0 7.1 7.2 7.3 7.4 7.5 7.6 7.7 7.8 8.0 8.1 8.2 8.3 8.4 8.5 8.6 8.7 8.8 9.0"
+# The legal versions and the plain architecture targets come from the
+# tool's own tables (the generated rules reference), not a second copy.
+"$PROG" --print-rules-reference >"$tmp/ref" || { echo "requirements-ptxas: no rules reference"; exit 2; }
+versions=$(sed -n 's/^Legal `.version` values[^:]*: //p' "$tmp/ref" | tr -d ',.' | sed 's/\([0-9]\)\([0-9]\)/\1.\2/g')
+targets=$(sed -n 's/^| `\(sm_[0-9]*\)` | architecture | .*/\1/p' "$tmp/ref" | sort -t_ -k2 -n)
 
-prev_version() {
+prev_in() { # word list
 	p=""
-	for v in $versions; do [ "$v" = "$1" ] && { echo "$p"; return; }; p=$v; done
+	for v in $2; do [ "$v" = "$1" ] && { echo "$p"; return; }; p=$v; done
 }
 
 # ptxas checks a file's own .version/.target when run as sm_75, but newer
@@ -48,11 +52,19 @@ for f in tests/corpus/*.ptx; do
 	fi
 	ok=1
 	# one version lower, where the report says a gate forces this version
-	pv=$(prev_version "$v")
+	pv=$(prev_in "$v" "$versions")
 	if [ -n "$pv" ] && grep -q "needs .version" "$tmp/req"; then
 		rewrite "$f" "$pv" "$t" "$tmp/below.ptx"
 		if ptxas_ok "$tmp/below.ptx" "$pv" "$t"; then
 			ok=0; echo "FAIL: $f: ptxas accepts .version $pv although we report $v"
+		fi
+	fi
+	# one plain target lower, where the report says a gate forces this target
+	pt=$(prev_in "$t" "$targets")
+	if [ $ok = 1 ] && [ -n "$pt" ] && grep -q "needs .target" "$tmp/req"; then
+		rewrite "$f" "$v" "$pt" "$tmp/below.ptx"
+		if ptxas_ok "$tmp/below.ptx" "$v" "$pt"; then
+			ok=0; echo "FAIL: $f: ptxas accepts .target $pt although we report $t"
 		fi
 	fi
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
