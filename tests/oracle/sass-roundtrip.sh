@@ -124,15 +124,21 @@ int main(int argc, char **argv)
 	int rc = sass_assemble_buffer(argv[1], buf, (size_t)n, &d, &o, &img, &len, &listing);
 	DiagTextOptions to = { false, false };
 	diag_render_text(&d, stderr, &to);
-	if (rc != 0)
-		return 1;
-	FILE *out = fopen(argv[2], "wb");
-	if (out == NULL || fwrite(img, 1, len, out) != len)
-		return 2;
-	fclose(out);
-	if (argc == 4 && ((out = fopen(argv[3], "w")) == NULL || fputs(listing, out) < 0 || fclose(out) != 0))
-		return 2;
-	return 0;
+	diag_fini(&d);
+	free(buf);
+	/* everything is freed so the sanitizer build's leak checker stays quiet */
+	int status = rc != 0 ? 1 : 0;
+	FILE *out;
+	if (status == 0 && ((out = fopen(argv[2], "wb")) == NULL || fwrite(img, 1, len, out) != len || fclose(out) != 0))
+		status = 2;
+	if (status == 0 && argc == 4 &&
+	    ((out = fopen(argv[3], "w")) == NULL || fputs(listing, out) < 0 || fclose(out) != 0))
+		status = 2;
+	if (rc == 0) {
+		free(img);
+		free(listing);
+	}
+	return status;
 }
 EOF
 "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 ${LIB_CFLAGS:-} -iquote src -o "$WORK/sassrt" "$WORK/sassrt.c" \
