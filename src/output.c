@@ -41,8 +41,11 @@ static int replace_file(const char *path, const struct stat *old, const void *da
 	char *tmp = xmalloc(plen + 16);
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	/* mkstemp replaces the six trailing X characters */
-	snprintf(tmp, plen + 16, "%.*s.%s.%s", (int)dirlen, path, path + dirlen, "XX" "XXXX");
+	/* mkstemp replaces a template's six trailing 'X' characters */
+	char pattern[7];
+	memset(pattern, 'X', 6);
+	pattern[6] = 0;
+	snprintf(tmp, plen + 16, "%.*s.%s.%s", (int)dirlen, path, path + dirlen, pattern);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
