@@ -22,6 +22,16 @@ Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ..
 	return d;
 }
 
+Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = vreport(c, SEV_ERROR, loc, rule, fmt, ap);
+	va_end(ap);
+	*template_failed = true;
+	return d;
+}
+
 Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
 {
 	va_list ap;

@@ -46,6 +46,10 @@ typedef struct CheckCtx {
 } CheckCtx;
 
 /* ---- diagnostics ---- */
+/* An error that also marks the instruction as not matching its template,
+ * so later form-dependent checks are skipped (as ptxas does). */
+Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)

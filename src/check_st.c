@@ -104,18 +104,7 @@ static const char *short_word(CheckCtx *c, const char *w)
 	return r;
 }
 
-static Diag *st_fail(StCheck *s, SrcLoc loc, const char *rule, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static Diag *st_fail(StCheck *s, SrcLoc loc, const char *rule, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	Diag *d = diag_vadd(s->c->sink, SEV_ERROR, loc, rule, fmt, ap);
-	va_end(ap);
-	s->template_failed = true;
-	return d;
-}
+#define st_fail(s, loc, rule, ...) check_template_error((s)->c, &(s)->template_failed, loc, rule, __VA_ARGS__)
 
 static const StWord *find_st_word(const char *w)
 {

@@ -131,18 +131,7 @@ static const SurfQuery *find_query(const char *w)
 	return NULL;
 }
 
-static Diag *fail(SurfCheck *s, SrcLoc loc, const char *rule, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static Diag *fail(SurfCheck *s, SrcLoc loc, const char *rule, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	Diag *d = diag_vadd(s->c->sink, SEV_ERROR, loc, rule, fmt, ap);
-	va_end(ap);
-	s->template_failed = true;
-	return d;
-}
+#define fail(s, loc, rule, ...) check_template_error((s)->c, &(s)->template_failed, loc, rule, __VA_ARGS__)
 
 static const SurfSyntax *syntax_of(const SurfCheck *s)
 {
