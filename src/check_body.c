@@ -280,13 +280,13 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_opaque_misuse(c, in);
 }
 
-static void collect_labels(CheckCtx *c, const Stmt *s)
+/* Labels are scoped like declarations (ptxas: a label defined in a nested
+ * block is unknown outside it, and sibling blocks may reuse a name), but a
+ * branch may name a label further down its block: so each block's labels
+ * are entered before its statements are checked. */
+static void enter_labels(CheckCtx *c, const Stmt *s)
 {
 	for (; s; s = s->next) {
-		if (s->kind == ST_BLOCK) {
-			collect_labels(c, s->u.block);
-			continue;
-		}
 		if (s->kind != ST_LABEL)
 			continue;
 		Symbol *sym = ARENA_NEW(&c->arena, Symbol);
@@ -304,6 +304,7 @@ static void collect_labels(CheckCtx *c, const Stmt *s)
 
 static void check_stmts(CheckCtx *c, const Stmt *s)
 {
+	enter_labels(c, s);
 	for (; s; s = s->next) {
 		switch (s->kind) {
 		case ST_INSTR:
@@ -313,10 +314,12 @@ static void check_stmts(CheckCtx *c, const Stmt *s)
 			check_var_decl(c, &s->u.decl, DECL_BODY, c->scope);
 			break;
 		case ST_BLOCK: {
-			Scope *outer = c->scope;
+			Scope *outer = c->scope, *outer_labels = c->labels;
 			c->scope = scope_new(&c->arena, outer);
+			c->labels = scope_new(&c->arena, outer_labels);
 			check_stmts(c, s->u.block);
 			c->scope = outer;
+			c->labels = outer_labels;
 			break;
 		}
 		default:
@@ -358,7 +361,6 @@ static void check_func(CheckCtx *c, const Func *f)
 	check_isa_func(c, f);
 	if (f->has_body) {
 		c->labels = scope_new(&c->arena, NULL);
-		collect_labels(c, f->body);
 		c->scope = fscope;
 		check_stmts(c, f->body);
 	}

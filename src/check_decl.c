@@ -209,6 +209,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		sym->vec = info.vec;
 		sym->is_array = dc->ndims > 0;
 		sym->is_entry_param = place == DECL_ENTRY_PARAM;
+		sym->is_input_param = place == DECL_ENTRY_PARAM || place == DECL_FUNC_PARAM;
 		sym->is_extern = info.is_extern;
 		sym->range = dc->range;
 		Symbol *old = scope_add(into, sym);

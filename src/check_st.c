@@ -466,8 +466,11 @@ static void check_address(StCheck *s, const Expr *addr)
 			".shared" : sym->space == SP_LOCAL ? ".local" : sym->space == SP_CONST ? ".const" : "another space");
 		return;
 	}
-	if (sym->kind == SYM_VAR && sym->is_entry_param && sym->space == SP_PARAM) {
-		check_error(c, base->loc, "st-operand", "Illegal to write to function input parameter '%s'", sym->name);
+	if (sym->kind == SYM_VAR && sym->is_input_param && sym->space == SP_PARAM) {
+		/* PTX ISA (parameter state space): a function reads its input parameters
+		 * with ld.param and writes only its return parameters. */
+		check_error(c, base->loc, "st-operand", "Illegal to write to function input parameter '%s' (st.param writes "
+			"return parameters and call arguments only)", sym->name);
 		return;
 	}
 	if (sym->kind != SYM_VAR)

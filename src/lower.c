@@ -86,8 +86,15 @@ static void declare_regs(LowerCtx *c, const VarDecl *d)
 		return;
 	}
 	int64_t packed = t.bits | (t.is_signed << 8) | (t.is_float << 9);
-	for (uint32_t i = 0; i < d->ndecls; i++)
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		/* The lowering names registers per kernel, not per block: a
+		 * nested block's own %x would silently share the outer one. */
+		if (lmap_find(&c->regdecl, d->decls[i].name)) {
+			lw_unsupported(c, d->decls[i].loc, "register '%s' declared again in a nested block", d->decls[i].name);
+			continue;
+		}
 		lmap_put(&c->regdecl, d->decls[i].name, packed, d->decls[i].range);
+	}
 }
 
 /* Registers and labels first: a branch may name a later label. */
@@ -96,6 +103,9 @@ static void collect(LowerCtx *c, const Stmt *s)
 	for (; s; s = s->next) {
 		if (s->kind == ST_BLOCK)
 			collect(c, s->u.block);
+		else if (s->kind == ST_LABEL && lmap_find(&c->labels, s->u.label))
+			/* labels are block-scoped; this lowering keeps one per kernel */
+			lw_unsupported(c, s->loc, "label '%s' defined again in another block", s->u.label);
 		else if (s->kind == ST_LABEL)
 			lmap_put(&c->labels, s->u.label, (int64_t)c->labels.count, 0);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".reg"))

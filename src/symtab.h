@@ -25,6 +25,7 @@ typedef struct Symbol {
 	int vec;                /* 0, 2, 4, 8 */
 	bool is_array;
 	bool is_entry_param;
+	bool is_input_param;    /* .entry or .func input parameter (not a return) */
 	bool is_extern;         /* .extern: a later definition is no duplicate */
 	bool has_body;          /* SYM_FUNC: defined, not only declared */
 	int64_t range;          /* %r<N>: N (names %r0 .. %r<N-1>); -1 otherwise */
