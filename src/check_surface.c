@@ -482,9 +482,16 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 				"a .b32/.u32/.s32 register)", s->name, e->text);
 			return;
 		}
-		if (need > 1)
+		if (need > 1 && s->insn != SI_SULD && s->insn != SI_SUQ) {
+			/* ptxas 13 accepts this for suld but dies with SIGSEGV on
+			 * sust and sured, so both modes reject those. */
+			Diag *d = fail(s, e->loc, "surface-operand", "Scalar coordinate '%s' for geometry '%s' (expected a "
+				"%d-element vector; ptxas 13 crashes on this input)", e->text, gw, need);
+			diag_note(c->sink, d, e->loc, "PTX ISA 9.7.11: only 1d coordinates may be a scalar");
+		} else if (need > 1) {
 			check_strict(c, e->loc, "surface-operand", "PTX ISA 9.7.11: only 1d coordinates may be a scalar",
 				"Scalar coordinate '%s' for geometry '%s' (expected a %d-element vector)", e->text, gw, need);
+		}
 		return;
 	}
 	if (e->kind != EX_VECTOR) {
@@ -671,8 +678,23 @@ static void check_data(SurfCheck *s, const Expr *e, bool is_dest)
 		return;
 	}
 	if (vec) {
-		check_strict(c, e->loc, "surface-operand", "PTX ISA 9.7.11: .v2/.v4 data is a vector operand",
-			"Scalar register '%s' where .v%d expects a %d-element vector", e->text, vec, vec);
+		/* Only sust gets here (suld's case is above, sured has no
+		 * vectors). ptxas 13 rejects a register narrower than one
+		 * element; sust.b with one exactly as wide, and sust.p with one
+		 * at least as wide, it accepts and then dies with SIGSEGV. */
+		int reg_bits = type_info(sym->type)->bits, elem_bits = type_info(t)->bits;
+		bool crashes = s->val[MC_MODE] == MODE_P ? reg_bits >= elem_bits : reg_bits == elem_bits;
+		if (reg_bits < elem_bits) {
+			fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is %s, narrower than "
+				"one %s element of .v%d)", s->name, e->text, type_info(sym->type)->word, type_info(t)->word, vec);
+		} else if (crashes) {
+			Diag *d = fail(s, e->loc, "surface-operand", "Scalar register '%s' where .v%d expects a %d-element "
+				"vector (ptxas 13 crashes on this input)", e->text, vec, vec);
+			diag_note(c->sink, d, e->loc, "PTX ISA 9.7.11: .v2/.v4 data is a vector operand");
+		} else {
+			check_strict(c, e->loc, "surface-operand", "PTX ISA 9.7.11: .v2/.v4 data is a vector operand",
+				"Scalar register '%s' where .v%d expects a %d-element vector", e->text, vec, vec);
+		}
 		return;
 	}
 	if (!type_register_fits(t, sym->type, rule))

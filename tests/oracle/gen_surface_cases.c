@@ -353,6 +353,27 @@ static void surface_operands(const Cell *cell)
 			SurfForm s = { "sust", ".b", "", ".1d", "", vvecs[v], ".b32", ".trap", "surf_A", NULL, vdata[d] };
 			emit_surf(cell, &s, "sust vector source");
 		}
+	/* A scalar register where .v2/.v4 expects a vector, and a scalar
+	 * coordinate beyond 1d: ptxas 13 accepts, rejects or crashes on these
+	 * depending on the register width and the instruction. */
+	static const char *const scalar_regs[] = { "%h1", "%r1", "%f1", "%rd1", "%fd1" };
+	for (size_t v = 1; v < N(vvecs); v++)
+		for (size_t t = 0; t < N(dtypes); t++)
+			for (size_t r = 0; r < N(scalar_regs); r++) {
+				SurfForm b = { "sust", ".b", "", ".1d", "", vvecs[v], dtypes[t], ".trap", "surf_A", NULL,
+					scalar_regs[r] };
+				emit_surf(cell, &b, "sust scalar for vector");
+				SurfForm p = { "sust", ".p", "", ".1d", "", vvecs[v], dtypes[t], ".trap", "surf_A", NULL,
+					scalar_regs[r] };
+				emit_surf(cell, &p, "sust scalar for vector");
+			}
+	for (size_t b = 0; b < N(base_forms); b++)
+		for (size_t g = 1; g < 5; g++) {
+			SurfForm f = base_forms[b];
+			f.geom = cgeoms[g];
+			f.coords = "%r1";
+			emit_surf(cell, &f, "scalar coordinate");
+		}
 	static const char *const shapes[] = {
 		"suld.b.1d.b32.trap %r1, [surf_A];",
 		"suld.b.1d.b32.trap %r1, surf_A, {%r1};",
