@@ -251,6 +251,40 @@ static void check_kernel_address(void *ctx, const Expr *e)
 		check_gate(c, REQ_KERNEL_FUNC_ADDR, e->loc, NULL);
 }
 
+/* A cvt between integer types is the one conversion ptxas lets read a
+ * special register (cvt.u64.u32 %rd1, %tid.x); float ones are refused. */
+static bool cvt_is_integer(const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxType t = type_from_word(in->mods[i]);
+		if (t && type_info(t)->cls != TC_BIT && type_info(t)->cls != TC_UNSIGNED &&
+		    type_info(t)->cls != TC_SIGNED)
+			return false;
+	}
+	return true;
+}
+
+/* ptxas 13 reads special registers only through mov and integer cvt, and
+ * never writes them; as address bases and vector elements they count as
+ * plain registers. The surface and st checkers word their own cases. */
+static void check_special_operands(CheckCtx *c, const Instr *in)
+{
+	bool is_mov = opcode_is(in, "mov"), is_cvt = opcode_is(in, "cvt");
+	bool reads = is_mov || (is_cvt && cvt_is_integer(in));
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		const Symbol *s = e->kind == EX_NAME ? check_lookup(c, e) : NULL;
+		if (!s || s->kind != SYM_SPECIAL)
+			continue;
+		if ((is_mov || is_cvt) && i == 0)
+			check_error(c, e->loc, "operand-type", "Read-only special register cannot be destination argument "
+				"('%s')", check_expr_text(c, e));
+		else if (!reads)
+			check_error(c, e->loc, "operand-type", "Special register argument not allowed for instruction '%s' "
+				"('%s': copy it into a register with mov first)", in->opcode, check_expr_text(c, e));
+	}
+}
+
 void check_instr(CheckCtx *c, const Instr *in)
 {
 	if (in->has_guard && in->guard) {
@@ -272,7 +306,9 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_surface_instr(c, in);
 	else if (opcode_is(in, "st"))
 		check_st_instr(c, in);
-	else if (opcode_is(in, "mov"))
+	else
+		check_special_operands(c, in);
+	if (opcode_is(in, "mov"))
 		check_mov(c, in);
 	else if (opcode_is(in, "txq"))
 		check_txq_attributes(c, in);

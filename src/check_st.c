@@ -277,8 +277,9 @@ static void check_vector_width(StCheck *s)
 }
 
 /* One data value (scalar operand or vector element). Returns the register
- * type, or TY_NONE for immediates. */
-static PtxType check_value(StCheck *s, const Expr *e)
+ * type, or TY_NONE for immediates. ptxas 13 refuses a special register as
+ * the data operand but takes one as a vector element, like a register. */
+static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 {
 	CheckCtx *c = s->c;
 	if (check_is_sink(e)) {
@@ -299,12 +300,12 @@ static PtxType check_value(StCheck *s, const Expr *e)
 		s->template_failed = true;
 		return TY_NONE;
 	}
-	if (sym->kind == SYM_SPECIAL) {
+	if (sym->kind == SYM_SPECIAL && !in_vector) {
 		st_fail(s, e->loc, "st-operand", "Special register argument not allowed for instruction 'st' ('%s')",
 			sym->name);
 		return TY_NONE;
 	}
-	if (sym->kind != SYM_REG) {
+	if (sym->kind != SYM_REG && sym->kind != SYM_SPECIAL) {
 		st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is not a register)",
 			e->text);
 		return TY_NONE;
@@ -325,7 +326,7 @@ static void check_data(StCheck *s, const Expr *e)
 				"of %d values)", n, n);
 			return;
 		}
-		check_value(s, e);
+		check_value(s, e, false);
 		return;
 	}
 	if ((int)e->nelems != n) {
@@ -342,7 +343,7 @@ static void check_data(StCheck *s, const Expr *e)
 			PtxType t = check_register_type(c, el);
 			const TypeInfo *ti = type_info(t), *fi = type_info(first);
 			if (t == TY_NONE)
-				check_value(s, el);
+				check_value(s, el, true);
 			else if (ti->bits != fi->bits)
 				st_fail(s, el->loc, "st-operand", "Incompatible elements of vector expression ('%s' is %s, "
 					"the first element %s)", el->text, ti->word, fi->word);
@@ -351,7 +352,7 @@ static void check_data(StCheck *s, const Expr *e)
 					"st instruction ('%s' is %s, the first element %s)", el->text, ti->word, fi->word);
 			continue;
 		}
-		PtxType t = check_value(s, el);
+		PtxType t = check_value(s, el, true);
 		if (first == TY_NONE)
 			first = t;
 	}
@@ -448,6 +449,13 @@ static void check_address(StCheck *s, const Expr *addr)
 	const Symbol *sym = check_lookup(c, base);
 	if (!sym) {
 		s->template_failed = true;
+		return;
+	}
+	if (sym->kind == SYM_SPECIAL) {
+		/* ptxas 13 parses "[%clock64]" and then dies with SIGSEGV; "[%tid]"
+		 * is an illegal type to it and "[%tid.x]" a syntax error. */
+		st_fail(s, base->loc, "st-operand", "Special register '%s' as the address of 'st' (ptxas 13 rejects or crashes on "
+			"this input; copy it into a register with mov first)", check_expr_text(c, base));
 		return;
 	}
 	if (sym->kind == SYM_REG) {

@@ -473,8 +473,16 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 			fail(s, e->loc, "surface-operand", "Sink '_' not allowed as a source operand");
 			return;
 		}
-		if (!check_lookup(c, e)) {
+		const Symbol *sym = check_lookup(c, e);
+		if (!sym) {
 			s->template_failed = true;
+			return;
+		}
+		if (sym->kind == SYM_SPECIAL) {
+			/* as a vector element ({%tid.x}) ptxas takes it like a register */
+			fail(s, e->loc, "surface-operand", "Special register argument not allowed for instruction '%s' ('%s' "
+				"as the coordinate; write {%s} or copy it with mov)", s->name, check_expr_text(c, e),
+				check_expr_text(c, e));
 			return;
 		}
 		if (!is_int32_register(t)) {

@@ -168,7 +168,12 @@ static int process(const char *path, const Options *o, Report *rep)
 	InputFile in;
 	char err[512];
 	if (input_read(&in, path, err, sizeof err) != 0) {
-		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		/* through the sink, so JSON and SARIF reports carry it too */
+		DiagSink d;
+		diag_init(&d, path, "", 0);
+		diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, "io", "%s", err);
+		report_file(rep, &d);
+		diag_fini(&d);
 		return EXIT_USAGE;
 	}
 	if (is_sass_input(path, o)) {

@@ -306,7 +306,8 @@ static void surface_operands(const Cell *cell)
 	static const char *const coords[] = {
 		"%r1", "{%r1}", "{%r1, %r2}", "{%r1, %r2, %r3}", "{%r1, %r2, %r3, %r4}", "{%u1, %s1}", "{%r1, %rd1}",
 		"{%f1}", "{%f1, %f2}", "{%r1, %f1}", "{%rd1}", "{%h1}", "{0}", "{%r1, 7}", "{-1}", "{%r1, _}", "{g_arr}",
-		"%rd1", "%f1", "{%r1, %r2, %r3, %r4, %r5}", "{0f3F800000}",
+		"%rd1", "%f1", "{%r1, %r2, %r3, %r4, %r5}", "{0f3F800000}", "%laneid", "%tid.x", "{%laneid}",
+		"{%tid.x, %tid.y}",
 	};
 	static const char *const cgeoms[] = { ".1d", ".2d", ".3d", ".a1d", ".a2d", ".1d_buffer" };
 	for (size_t g = 0; g < N(cgeoms); g++)
@@ -474,7 +475,8 @@ static void st_space(const Cell *cell)
 	};
 	static const char *const cops[] = { ".wb", ".cg", ".cs", ".wt", ".ca", ".cv", ".lu", ".wb.cg" };
 	static const char *const addrs[] = {
-		"%rd1", "%rd1+4", "%rd1+-4", "g_arr", "g_arr+4", "%r1", "5", "%f1", "surf_A", "%h1",
+		"%rd1", "%rd1+4", "%rd1+-4", "g_arr", "g_arr+4", "%r1", "5", "%f1", "surf_A", "%h1", "%clock64",
+		"%clock64+8", "%laneid", "%tid",
 	};
 	StForm base = { ".global", "", ".u32", "", "%rd1", NULL, "" };
 	emit_st(cell, &base, "st base");
@@ -562,7 +564,8 @@ static void st_space(const Cell *cell)
 		emit_st(cell, &f, "st data");
 	}
 	static const char *const vdatas[] = {
-		"{%r1, 5}", "{%r1, _}", "{%r1, %rd1}", "{%r1, %f1}", "%rd1", "{%r1, %r2, %r3, %r4}",
+		"{%tid.x, %r1}", "{%clock64, %rd1}", "{%r1, 5}", "{%r1, _}", "{%r1, %rd1}", "{%r1, %f1}", "%rd1",
+		"{%r1, %r2, %r3, %r4}",
 	};
 	for (size_t i = 0; i < N(vdatas); i++) {
 		StForm f = base;
