@@ -264,15 +264,44 @@ static bool cvt_is_integer(const Instr *in)
 	return true;
 }
 
+/* The base name of [name] or [name+imm], else NULL. */
+static const Expr *address_base(const Expr *e)
+{
+	if (e->kind != EX_ADDRESS || e->nelems != 1)
+		return NULL;
+	e = e->elems[0];
+	if (e->kind == EX_BINARY)
+		e = e->lhs;
+	return e && e->kind == EX_NAME ? e : NULL;
+}
+
+/* ptxas 13 takes a special register as the address of a scalar ld or ldu
+ * only; atom, red, prefetch and vector ld accept it and then die with
+ * SIGSEGV (st: see check_st.c). */
+static void check_special_address(CheckCtx *c, const Instr *in, const Expr *base)
+{
+	bool vector = false;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		vector |= in->mods[i][1] == 'v' && isdigit((unsigned char)in->mods[i][2]);
+	if ((opcode_is(in, "ld") || opcode_is(in, "ldu")) && !vector)
+		return;
+	check_error(c, base->loc, "operand-type", "Special register '%s' as the address of '%s' (ptxas 13 crashes on "
+		"this input; only a scalar ld or ldu takes one: copy it into a register with mov first)",
+		check_expr_text(c, base), in->opcode);
+}
+
 /* ptxas 13 reads special registers only through mov and integer cvt, and
- * never writes them; as address bases and vector elements they count as
- * plain registers. The surface and st checkers word their own cases. */
+ * never writes them; as vector elements they count as plain registers.
+ * The surface and st checkers word their own cases. */
 static void check_special_operands(CheckCtx *c, const Instr *in)
 {
 	bool is_mov = opcode_is(in, "mov"), is_cvt = opcode_is(in, "cvt");
 	bool reads = is_mov || (is_cvt && cvt_is_integer(in));
 	for (uint32_t i = 0; i < in->nops; i++) {
-		const Expr *e = in->ops[i];
+		const Expr *e = in->ops[i], *base = address_base(e);
+		const Symbol *b = base ? check_lookup(c, base) : NULL;
+		if (b && b->kind == SYM_SPECIAL)
+			check_special_address(c, in, base);
 		const Symbol *s = e->kind == EX_NAME ? check_lookup(c, e) : NULL;
 		if (!s || s->kind != SYM_SPECIAL)
 			continue;
