@@ -1,9 +1,13 @@
 #!/bin/sh
 # Installs what building and testing ptxsurf-as needs on Debian/Ubuntu when it
 # is missing: a C compiler, make, flex, bison, pkg-config and the Check unit
-# test library. Uses apt-get directly as root, or through sudo otherwise.
+# test library; with --sanitizers also valgrind (make check-sanitize). Uses
+# apt-get directly as root, or through sudo otherwise.
 set -e
 missing=""
+if [ "${1:-}" = --sanitizers ]; then
+	command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+fi
 command -v cc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v flex >/dev/null 2>&1 || missing="$missing flex"
