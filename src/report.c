@@ -189,20 +189,38 @@ static uint32_t fingerprint(DiagSink *s, const Diag *d)
 	return h;
 }
 
+/* How many times each fingerprint has been seen so far: an open-addressing
+ * table sized for all n diagnostics (linear, where a scan of the earlier
+ * ones would be quadratic in files with very many diagnostics). */
+typedef struct FpCount {
+	uint32_t fp, count;
+} FpCount;
+
+static unsigned next_occurrence(FpCount *tab, size_t cap, uint32_t fp)
+{
+	if (!tab)
+		return 1;
+	for (size_t i = fp & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		if (tab[i].count == 0)
+			tab[i].fp = fp;
+		if (tab[i].fp == fp)
+			return ++tab[i].count;
+	}
+}
+
 static void sarif_file(Report *r, DiagSink *s)
 {
 	FILE *out = r->out;
 	size_t n;
 	Diag **v = diag_sorted(s, &n);
-	uint32_t *seen = calloc(n ? n : 1, sizeof *seen);
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	FpCount *seen = calloc(cap, sizeof *seen);
 	for (size_t i = 0; i < n; i++) {
 		const Diag *d = v[i];
 		uint32_t fp = fingerprint(s, d);
-		unsigned occurrence = 1;
-		for (size_t k = 0; k < i; k++)
-			occurrence += seen[k] == fp;
-		if (seen)
-			seen[i] = fp;
+		unsigned occurrence = next_occurrence(seen, cap, fp);
 		fprintf(out, "%s\n        {\n          \"ruleId\": ", r->nresults++ ? "," : "");
 		json_string(out, d->rule ? d->rule : "io");
 		int idx = rule_index(d->rule);
