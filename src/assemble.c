@@ -32,6 +32,8 @@ typedef struct KernelCode {
 	size_t nexits;
 	uint32_t *ctaids;
 	size_t nctaids;
+	uint32_t *desc_relocs;  /* MOV32I of .nv.surfrefDescSize */
+	size_t ndesc_relocs;
 } KernelCode;
 
 static uint64_t insn_addr(size_t i)
@@ -98,6 +100,7 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 	out->code = xcalloc(out->size, 1);
 	out->exits = xcalloc(body + 1, sizeof *out->exits);
 	out->ctaids = xcalloc(body + 1, sizeof *out->ctaids);
+	out->desc_relocs = xcalloc(body + 1, sizeof *out->desc_relocs);
 	uint32_t slots[3] = { 0, 0, 0 };
 	int rc = 0;
 	for (size_t i = 0; i < total && rc == 0; i++) {
@@ -119,6 +122,8 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 			int64_t sr = sass_values_get(&in->vals, SR_SREG, -1);
 			if (in->form->op == SOP_S2R && sr >= SR_CTAID_X && sr <= SR_CTAID_Z)
 				out->ctaids[out->nctaids++] = (uint32_t)addr;
+			if (in->reloc == LRELOC_DESC_SIZE)
+				out->desc_relocs[out->ndesc_relocs++] = (uint32_t)addr;
 		} else if (i == body) {
 			SassValues v;
 			sass_values_clear(&v);
@@ -148,6 +153,7 @@ static void kernel_code_free(KernelCode *kc)
 	free(kc->code);
 	free(kc->exits);
 	free(kc->ctaids);
+	free(kc->desc_relocs);
 }
 
 /* Each kernel is listed from address 0, as in its cubin section. */
@@ -193,6 +199,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.uses_surfaces = k->uses_surfaces,
 			.ctaid_offsets = codes[i].ctaids, .nctaid_offsets = codes[i].nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .maxreg_count = k->maxreg_count,
+			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,
+			.desc_size_offsets = codes[i].desc_relocs, .ndesc_size_offsets = codes[i].ndesc_relocs,
 		};
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);

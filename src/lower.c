@@ -393,6 +393,7 @@ void lower_module_free(LModule *lm)
 		free(k->label_pos);
 		free(k->params);
 		free(k->slot_surfrefs);
+		free(k->desc_fields);
 	}
 	free(lm->kernels);
 	free(lm->surfrefs);
