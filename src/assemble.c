@@ -10,6 +10,7 @@
 #include "sass_ctrl.h"
 #include "sass_disasm.h"
 #include "sched.h"
+#include "sched_verify.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -65,6 +66,19 @@ static void prepend_stack_init(LKernel *k)
 	k->insns[0] = first;
 	for (size_t l = 0; l < k->nlabels; l++)
 		k->label_pos[l]++;
+}
+
+/* --verify-sched: the finished code, with each instruction's PTX location. */
+static int verify_code(const LKernel *k, const KernelCode *kc, DiagSink *sink)
+{
+	SrcLoc *locs = xcalloc(k->ninsns + 1, sizeof *locs);
+	for (size_t i = 0; i < k->ninsns; i++)
+		locs[i] = k->insns[i].loc;
+	SchedVerifyKernel v = { .name = k->name, .loc = k->loc, .code = kc->code, .size = kc->size,
+	                        .insn_locs = locs, .nlocs = k->ninsns };
+	unsigned n = sched_verify_code(&v, sink);
+	free(locs);
+	return n ? -1 : 0;
 }
 
 static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
@@ -252,7 +266,8 @@ int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
 	KernelCode *codes = xcalloc(lm.nkernels + 1, sizeof *codes);
 	int rc = 0;
 	for (size_t i = 0; i < lm.nkernels; i++)
-		if (encode_kernel(&lm.kernels[i], sink, &codes[i]) != 0)
+		if (encode_kernel(&lm.kernels[i], sink, &codes[i]) != 0 ||
+		    (o->verify_sched && verify_code(&lm.kernels[i], &codes[i], sink) != 0))
 			rc = 1;
 	if (rc == 0 && o->want_listing && listing)
 		rc = write_listing(&lm, codes, sink, listing) ? 1 : 0;

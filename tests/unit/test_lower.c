@@ -539,7 +539,7 @@ START_TEST(test_assemble_raw_layout)
 	parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n"
 	          " .reg .b64 %rd<3>;\n mov.u32 %r1, %tid.x;\n suld.b.1d.b32.trap {%r2}, [s, {%r1}];\n"
 	          " ld.param.u64 %rd1, [o];\n st.global.u32 [%rd1+8], %r2;\n ret;\n}\n");
-	AssembleOptions o = { ASM_RAW, true };
+	AssembleOptions o = { ASM_RAW, true, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;
@@ -572,7 +572,7 @@ START_TEST(test_assemble_cubin)
 	parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u32 v)\n{\n .reg .b32 %r<4>;\n"
 	          " mov.u32 %r1, %tid.x;\n ld.param.u32 %r2, [v];\n"
 	          " sust.b.1d.b32.trap [s, {%r1}], {%r2};\n ret;\n}\n");
-	AssembleOptions o = { ASM_CUBIN, false };
+	AssembleOptions o = { ASM_CUBIN, false, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;
@@ -595,7 +595,7 @@ static Emu EMU;
 static void exec_ptx(const char *src, const uint32_t *params, size_t nparams, uint32_t tx)
 {
 	parse_str(src);
-	AssembleOptions o = { ASM_RAW, false };
+	AssembleOptions o = { ASM_RAW, false, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;
