@@ -5,6 +5,7 @@
 #include "assemble.h"
 
 #include "cubin.h"
+#include "kernel_code.h"
 #include "lower.h"
 #include "regalloc.h"
 #include "sass_ctrl.h"
@@ -16,37 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-	GROUP_BYTES = 32,
-	TEXT_ALIGN = 64,
-	SLOT_FLOW = 0x7ff,      /* ptxas: EXIT/BRA, stall 15 */
-	SLOT_PAD_NOP = 0x7e0,   /* ptxas: alignment NOP, stall 0, not dual-issued */
-	SR_CTAID_X = 0x25, SR_CTAID_Z = 0x27,
-};
-
-/* A finished kernel. */
-typedef struct KernelCode {
-	uint8_t *code;
-	size_t size;
-	uint32_t *exits;
-	size_t nexits;
-	uint32_t *ctaids;
-	size_t nctaids;
-	uint32_t *desc_relocs;  /* MOV32I of .nv.surfrefDescSize */
-	size_t ndesc_relocs;
-} KernelCode;
-
-static uint64_t insn_addr(size_t i)
-{
-	return (uint64_t)(i / 3) * GROUP_BYTES + 8 * (i % 3 + 1);
-}
-
-static void store_le64(uint8_t *p, uint64_t v)
-{
-	for (int b = 0; b < 8; b++)
-		p[b] = (uint8_t)(v >> (8 * b));
-}
 
 static void internal_error(DiagSink *sink, const LKernel *k, const char *what, const char *msg)
 {
@@ -100,74 +70,12 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 		linsn_fill_defaults(&k->insns[i]);
 	SassCtrl *ctrl = xcalloc(k->ninsns + 1, sizeof *ctrl);
 	sched_kernel(k, ctrl);
-	if (sched_verify(k, ctrl, err, sizeof err) != 0) {
-		internal_error(sink, k, "schedule verification failed", err);
-		free(ctrl);
-		return -1;
-	}
 
-	/* body, BRA to itself, NOPs to a multiple of 64 bytes (6 instructions) */
-	size_t body = k->ninsns, total = body + 1;
-	while (total % 6)
-		total++;
-	out->size = total / 3 * GROUP_BYTES;
-	out->code = xcalloc(out->size, 1);
-	out->exits = xcalloc(body + 1, sizeof *out->exits);
-	out->ctaids = xcalloc(body + 1, sizeof *out->ctaids);
-	out->desc_relocs = xcalloc(body + 1, sizeof *out->desc_relocs);
-	uint32_t slots[3] = { 0, 0, 0 };
-	int rc = 0;
-	for (size_t i = 0; i < total && rc == 0; i++) {
-		uint64_t addr = insn_addr(i), word = 0;
-		uint32_t slot;
-		if (i < body) {
-			LInsn *in = &k->insns[i];
-			if (in->form->op == SOP_BRA)
-				sass_values_set(&in->vals, SR_IMM,
-				                (int64_t)insn_addr(k->label_pos[in->target]) - (int64_t)(addr + 8));
-			if (sass_encode(in->form, &in->vals, &word, err, sizeof err) != 0) {
-				internal_error(sink, k, in->form->name, err);
-				rc = -1;
-				break;
-			}
-			sass_ctrl_pack_slot(&ctrl[i], &slot);
-			if (in->form->op == SOP_EXIT)
-				out->exits[out->nexits++] = (uint32_t)addr;
-			int64_t sr = sass_values_get(&in->vals, SR_SREG, -1);
-			if (in->form->op == SOP_S2R && sr >= SR_CTAID_X && sr <= SR_CTAID_Z)
-				out->ctaids[out->nctaids++] = (uint32_t)addr;
-			if (in->reloc == LRELOC_DESC_SIZE)
-				out->desc_relocs[out->ndesc_relocs++] = (uint32_t)addr;
-		} else if (i == body) {
-			SassValues v;
-			sass_values_clear(&v);
-			sass_values_set(&v, SR_IMM, -8);
-			sass_values_set(&v, SR_U, 0);
-			sass_values_set(&v, SR_COND, 0xf);
-			sass_encode(sass_form_by_name("BRA"), &v, &word, err, sizeof err);
-			slot = SLOT_FLOW;
-		} else {
-			SassValues v;
-			sass_values_clear(&v);
-			sass_values_set(&v, SR_IMM, 0);
-			sass_encode(sass_form_by_name("NOP"), &v, &word, err, sizeof err);
-			slot = SLOT_PAD_NOP;
-		}
-		slots[i % 3] = slot;
-		store_le64(out->code + addr, word);
-		if (i % 3 == 2)
-			store_le64(out->code + addr - 24, sass_ctrl_pack_word(slots));
-	}
+	int rc = kernel_code_build(k, ctrl, out, err, sizeof err);
+	if (rc != 0)
+		internal_error(sink, k, "encoding", err);
 	free(ctrl);
 	return rc;
-}
-
-static void kernel_code_free(KernelCode *kc)
-{
-	free(kc->code);
-	free(kc->exits);
-	free(kc->ctaids);
-	free(kc->desc_relocs);
 }
 
 /* Each kernel is listed from address 0, as in its cubin section. */

@@ -1,4 +1,4 @@
-/* Control-word scheduling and hazard verification (see sched.h). */
+/* Control-word scheduling (see sched.h); sched_verify.c checks the result. */
 #include "sched.h"
 
 #include "regalloc.h"
@@ -65,6 +65,8 @@ typedef struct HState {
 
 static void apply_wait(HState *s, unsigned wait)
 {
+	if (wait == 0)
+		return;
 	for (int r = 0; r < NRES; r++) {
 		s->pw[r] &= (uint8_t)~wait;
 		s->pr[r] &= (uint8_t)~wait;
@@ -134,19 +136,26 @@ static bool *block_starts(const LKernel *k)
 	return start;
 }
 
-/* Whether any other instruction of k writes register res. */
-static bool overwritten_elsewhere(const LKernel *k, size_t self, int res)
+/* How many instructions of k write each resource. */
+static unsigned *writer_counts(const LKernel *k)
 {
+	unsigned *n = xcalloc(NRES, sizeof *n);
 	for (size_t i = 0; i < k->ninsns; i++) {
-		if (i == self)
-			continue;
 		Access a;
 		accesses(k, &k->insns[i], &a);
 		for (unsigned w = 0; w < a.nwrites; w++)
-			if (a.writes[w] == res)
-				return true;
+			n[a.writes[w]]++;
 	}
-	return false;
+	return n;
+}
+
+/* Whether an instruction other than the one with accesses `self` writes res. */
+static bool overwritten_elsewhere(const unsigned *writers, const Access *self, int res)
+{
+	unsigned own = 0;
+	for (unsigned w = 0; w < self->nwrites; w++)
+		own += self->writes[w] == res;
+	return writers[res] > own;
 }
 
 static unsigned pick_barrier(uint8_t in_use, unsigned avoid, unsigned *rr)
@@ -169,6 +178,7 @@ static unsigned pick_barrier(uint8_t in_use, unsigned avoid, unsigned *rr)
 void sched_kernel(const LKernel *k, SassCtrl *ctrl)
 {
 	bool *start = block_starts(k);
+	unsigned *writers = writer_counts(k);
 	HState *s = xcalloc(1, sizeof *s);
 	unsigned rr = 0;
 	for (size_t j = 0; j < k->ninsns; j++) {
@@ -208,7 +218,7 @@ void sched_kernel(const LKernel *k, SassCtrl *ctrl)
 			}
 			bool need_rbar = false;
 			for (unsigned i = 0; i < a.nlate && !need_rbar; i++)
-				need_rbar = overwritten_elsewhere(k, j, a.late[i]);
+				need_rbar = overwritten_elsewhere(writers, &a, a.late[i]);
 			if (need_rbar)
 				c->rbar = pick_barrier(used, c->wbar, &rr);
 		}
@@ -224,138 +234,6 @@ void sched_kernel(const LKernel *k, SassCtrl *ctrl)
 			s->rem[r] = (int8_t)(s->rem[r] > (int)c->stall ? s->rem[r] - (int)c->stall : 0);
 	}
 	free(s);
+	free(writers);
 	free(start);
-}
-
-/* ---- verifier ------------------------------------------------------------- */
-
-static void merge(HState *into, const HState *from, bool *changed)
-{
-	for (int r = 0; r < NRES; r++) {
-		if (from->rem[r] > into->rem[r]) {
-			into->rem[r] = from->rem[r];
-			*changed = true;
-		}
-		uint8_t w = into->pw[r] | from->pw[r], p = into->pr[r] | from->pr[r];
-		uint8_t u = into->unguarded[r] | from->unguarded[r];
-		if (w != into->pw[r] || p != into->pr[r] || u != into->unguarded[r]) {
-			into->pw[r] = w;
-			into->pr[r] = p;
-			into->unguarded[r] = u;
-			*changed = true;
-		}
-	}
-}
-
-static const char *res_name(int r, char *buf, size_t n)
-{
-	if (r == RES_CC)
-		snprintf(buf, n, "CC");
-	else if (r >= RES_PRED)
-		snprintf(buf, n, "P%d", r - RES_PRED);
-	else
-		snprintf(buf, n, "R%d", r);
-	return buf;
-}
-
-/* Checks instruction j against the state before it; returns -1 with a message. */
-static int check_insn(const LKernel *k, size_t j, const SassCtrl *c, HState *s, char *err, size_t errlen)
-{
-	const LInsn *in = &k->insns[j];
-	char rn[16];
-	uint32_t slot;
-	if (sass_ctrl_pack_slot(c, &slot) != 0 || !sass_slot_allowed(in->form, slot)) {
-		snprintf(err, errlen, "instruction %zu (%s): control slot not allowed for this form", j,
-		         in->form->name);
-		return -1;
-	}
-	if (c->stall == 0) {
-		snprintf(err, errlen, "instruction %zu (%s): stall 0 (dual issue) is not modelled", j, in->form->name);
-		return -1;
-	}
-	if ((c->wbar != 7 && c->wbar >= SCHED_NBARRIERS) || (c->rbar != 7 && c->rbar >= SCHED_NBARRIERS)) {
-		snprintf(err, errlen, "instruction %zu (%s): barrier number out of range", j, in->form->name);
-		return -1;
-	}
-	Access a;
-	accesses(k, in, &a);
-	if (is_varlat(in) && a.nwrites > 0 && c->wbar == 7) {
-		snprintf(err, errlen, "instruction %zu (%s): variable-latency result without a write barrier", j,
-		         in->form->name);
-		return -1;
-	}
-	apply_wait(s, c->wait);
-	for (unsigned i = 0; i < a.nreads; i++) {
-		int r = a.reads[i];
-		if (s->pw[r]) {
-			snprintf(err, errlen, "instruction %zu (%s) reads %s before its variable-latency producer "
-			         "is waited for (barrier mask 0x%02x)", j, in->form->name, res_name(r, rn, sizeof rn),
-			         s->pw[r]);
-			return -1;
-		}
-		if (s->rem[r] > 0) {
-			snprintf(err, errlen, "instruction %zu (%s) reads %s %d cycle(s) too early", j,
-			         in->form->name, res_name(r, rn, sizeof rn), s->rem[r]);
-			return -1;
-		}
-	}
-	for (unsigned i = 0; i < a.nwrites; i++) {
-		int r = a.writes[i];
-		if (s->pw[r] || s->pr[r] || s->unguarded[r]) {
-			snprintf(err, errlen, "instruction %zu (%s) overwrites %s while a variable-latency %s of it "
-			         "is outstanding", j, in->form->name, res_name(r, rn, sizeof rn),
-			         s->pw[r] ? "write" : "read");
-			return -1;
-		}
-	}
-	apply_issue(s, in, &a, c);
-	return 0;
-}
-
-int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen)
-{
-	size_t n = k->ninsns;
-	if (n == 0)
-		return 0;
-	HState *in_state = xcalloc(n, sizeof *in_state);
-	bool *reached = xcalloc(n, sizeof *reached);
-	bool *queued = xcalloc(n, sizeof *queued);
-	size_t *work = xcalloc(n + 1, sizeof *work);
-	size_t nwork = 0;
-	reached[0] = queued[0] = true;
-	work[nwork++] = 0;
-	HState *tmp = xcalloc(1, sizeof *tmp);
-	int rc = 0;
-	while (nwork > 0 && rc == 0) {
-		size_t j = work[--nwork];
-		queued[j] = false;
-		*tmp = in_state[j];
-		/* propagate without reporting: violations are reported below */
-		const LInsn *in = &k->insns[j];
-		Access a;
-		accesses(k, in, &a);
-		apply_wait(tmp, ctrl[j].wait);
-		apply_issue(tmp, in, &a, &ctrl[j]);
-		size_t succ[2];
-		unsigned ns = lkernel_successors(k, j, succ);
-		for (unsigned q = 0; q < ns; q++) {
-			size_t t = succ[q];
-			bool changed = !reached[t];
-			reached[t] = true;
-			merge(&in_state[t], tmp, &changed);
-			if (changed && !queued[t]) {
-				queued[t] = true;
-				work[nwork++] = t;
-			}
-		}
-	}
-	for (size_t j = 0; j < n && rc == 0; j++)
-		if (reached[j])
-			rc = check_insn(k, j, &ctrl[j], &in_state[j], err, errlen);
-	free(tmp);
-	free(work);
-	free(queued);
-	free(reached);
-	free(in_state);
-	return rc;
 }

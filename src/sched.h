@@ -36,10 +36,11 @@ enum {
 /* Fills ctrl[0 .. k->ninsns-1] for the allocated kernel k. */
 void sched_kernel(const LKernel *k, SassCtrl *ctrl);
 
-/* Proves that every consumer of a result waits for its producer and every
- * overwrite of a variable-latency source waits for its read barrier, along
- * every path of the control-flow graph. Also checks the slot values
- * nvdisasm accepts. Returns 0, or -1 with the first violation in err. */
+/* Encodes k with ctrl and runs sched_verify_code() (sched_verify.h) on the
+ * result: every consumer waits for its producer and every overwrite of a
+ * variable-latency source for its read barrier, along every path of the
+ * control-flow graph, with the slot values nvdisasm accepts. Returns 0, or
+ * -1 with the first violation in err. */
 int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen);
 
 #endif

@@ -1,6 +1,7 @@
 /* Hazard verification of finished code (see sched_verify.h). */
 #include "sched_verify.h"
 
+#include "kernel_code.h"
 #include "sass_ctrl.h"
 #include "sass_disasm.h"
 #include "sass_encode.h"
@@ -447,4 +448,22 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 	free(leader);
 	free(v.in);
 	return v.reports;
+}
+
+int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen)
+{
+	KernelCode kc;
+	if (kernel_code_build(k, ctrl, &kc, err, errlen) != 0) {
+		kernel_code_free(&kc);
+		return -1;
+	}
+	DiagSink d;
+	diag_init(&d, "", "", 0);
+	SchedVerifyKernel v = { .name = k->name ? k->name : "", .loc = k->loc, .code = kc.code, .size = kc.size };
+	unsigned n = sched_verify_code(&v, &d);
+	if (n && d.head)
+		snprintf(err, errlen, "%s", d.head->msg);
+	diag_fini(&d);
+	kernel_code_free(&kc);
+	return n ? -1 : 0;
 }
