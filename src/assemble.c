@@ -68,8 +68,8 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 	}
 	for (size_t i = 0; i < k->ninsns; i++)
 		linsn_fill_defaults(&k->insns[i]);
-	SassCtrl *ctrl = xcalloc(k->ninsns + 1, sizeof *ctrl);
-	sched_kernel(k, ctrl);
+	SassCtrl *ctrl;
+	sched_kernel(k, &ctrl);
 
 	int rc = kernel_code_build(k, ctrl, out, err, sizeof err);
 	if (rc != 0)
