@@ -159,6 +159,33 @@ static int write_raw(const KernelCode *codes, size_t n, uint8_t **image, size_t 
 	return 0;
 }
 
+/* Encodes each kernel as soon as it is lowered and drops its instructions:
+ * memory then holds one kernel's IR at a time, not the module's. */
+typedef struct Encoder {
+	DiagSink *sink;
+	const AssembleOptions *o;
+	KernelCode *codes;
+	size_t n, cap;
+	int rc;
+} Encoder;
+
+static void encode_one(LKernel *k, void *arg)
+{
+	Encoder *e = arg;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 16;
+		e->codes = xrealloc(e->codes, e->cap * sizeof *e->codes);
+	}
+	KernelCode *kc = &e->codes[e->n++];
+	if (encode_kernel(k, e->sink, kc) != 0 || (e->o->verify_sched && verify_code(k, kc, e->sink) != 0))
+		e->rc = 1;
+	free(k->insns);
+	free(k->vregs);
+	k->insns = NULL;
+	k->vregs = NULL;
+	k->ninsns = k->cap = k->nvregs = k->vcap = 0;
+}
+
 int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
                     uint8_t **image, size_t *image_len, char **listing)
 {
@@ -167,28 +194,20 @@ int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
 	if (listing)
 		*listing = NULL;
 	LModule lm;
-	if (lower_module(m, sink, &lm) != 0) {
-		lower_module_free(&lm);
-		return 1;
-	}
-	KernelCode *codes = xcalloc(lm.nkernels + 1, sizeof *codes);
-	int rc = 0;
-	for (size_t i = 0; i < lm.nkernels; i++)
-		if (encode_kernel(&lm.kernels[i], sink, &codes[i]) != 0 ||
-		    (o->verify_sched && verify_code(&lm.kernels[i], &codes[i], sink) != 0))
-			rc = 1;
+	Encoder e = { .sink = sink, .o = o };
+	int rc = lower_module_each(m, sink, &lm, encode_one, &e) != 0 || e.rc != 0 || e.n != lm.nkernels;
 	if (rc == 0 && o->want_listing && listing)
-		rc = write_listing(&lm, codes, sink, listing) ? 1 : 0;
+		rc = write_listing(&lm, e.codes, sink, listing) ? 1 : 0;
 	if (rc == 0)
-		rc = (o->format == ASM_RAW ? write_raw(codes, lm.nkernels, image, image_len)
-		                            : write_cubin(&lm, codes, sink, image, image_len)) ? 1 : 0;
+		rc = (o->format == ASM_RAW ? write_raw(e.codes, lm.nkernels, image, image_len)
+		                            : write_cubin(&lm, e.codes, sink, image, image_len)) ? 1 : 0;
 	if (rc != 0 && listing) {
 		free(*listing);
 		*listing = NULL;
 	}
-	for (size_t i = 0; i < lm.nkernels; i++)
-		kernel_code_free(&codes[i]);
-	free(codes);
+	for (size_t i = 0; i < e.n; i++)
+		kernel_code_free(&e.codes[i]);
+	free(e.codes);
 	lower_module_free(&lm);
 	return rc;
 }

@@ -317,6 +317,11 @@ static bool var_is_global_surfref(const VarDecl *v)
 
 unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 {
+	return lower_module_each(m, sink, out, NULL, NULL);
+}
+
+unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg)
+{
 	LowerCtx c;
 	memset(&c, 0, sizeof c);
 	memset(out, 0, sizeof *out);
@@ -371,6 +376,8 @@ unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 				break;
 			}
 			lower_kernel(&c, &it->u.func, &out->kernels[out->nkernels++]);
+			if (done && c.errors == 0)
+				done(&out->kernels[out->nkernels - 1], arg);
 			break;
 		default:
 			break;

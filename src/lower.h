@@ -97,6 +97,11 @@ typedef struct LModule {
  * errors (0 = *out is complete). */
 unsigned lower_module(const Module *m, DiagSink *sink, LModule *out);
 void lower_module_free(LModule *lm);
+/* lower_module(), calling done(kernel, arg) after each kernel while there
+ * are no errors yet, so a caller can encode and free a kernel's
+ * instructions before the next is lowered. */
+typedef void (*LKernelDone)(LKernel *k, void *arg);
+unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg);
 
 /* ---- helpers shared by the lowering files and the later passes ---- */
 

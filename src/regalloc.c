@@ -179,6 +179,55 @@ static bool remove_dead(LKernel *k)
 }
 
 
+/* ---- live intervals ------------------------------------------------------ */
+
+typedef struct Interval {
+	long start, end;        /* half-steps: 2i = read at i, 2i+1 = write at i */
+	uint32_t vreg;
+} Interval;
+
+static int by_start(const void *a, const void *b)
+{
+	const Interval *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->vreg < y->vreg ? -1 : x->vreg > y->vreg;
+}
+
+static void extend(Interval *x, long pos)
+{
+	if (x->start < 0 || pos < x->start)
+		x->start = pos;
+	if (pos > x->end)
+		x->end = pos;
+}
+
+/* Each vreg's interval covers every point where one of its parts is live
+ * and every reference; only the set bits of the live sets are visited. */
+static void build_intervals(const LKernel *k, const Liveness *lv, Interval *iv)
+{
+	uint32_t *vreg_of = xmalloc((lv->nbits + 1) * sizeof *vreg_of);
+	for (size_t v = 0; v < k->nvregs; v++) {
+		iv[v] = (Interval){ -1, -1, (uint32_t)v };
+		for (unsigned p = 0; p < k->vregs[v].width; p++)
+			vreg_of[lv->first_bit[v] + p] = (uint32_t)v;
+	}
+	for (size_t i = 0; i < k->ninsns; i++) {
+		for (int q = 0; q < 2; q++) {
+			const uint64_t *set = (q ? lv->out : lv->in) + i * lv->words;
+			for (size_t w = 0; w < lv->words; w++)
+				for (uint64_t bits = set[w]; bits; bits &= bits - 1)
+					extend(&iv[vreg_of[64 * w + (size_t)__builtin_ctzll(bits)]], (long)(2 * i + (size_t)q));
+		}
+		const LInsn *in = &k->insns[i];
+		for (unsigned r = 0; r < in->nrefs; r++) {
+			const LRegRef *ref = &in->refs[r];
+			extend(&iv[ref->vreg], ref->def ? (long)(2 * i + 1) : (long)(2 * i));
+		}
+	}
+	free(vreg_of);
+}
+
 /* ---- copy coalescing ------------------------------------------------------ */
 
 static unsigned alignment_of(unsigned width);
@@ -294,9 +343,9 @@ static bool parts_interfere(const LKernel *k, const Liveness *lv, const DefSites
 
 /* Part src joins part dst: dst is live wherever either was, and has the
  * definitions of both (the liveness stays exact for non-interfering parts). */
-static void merge_parts(const LKernel *k, Liveness *lv, DefSites *ds, size_t dst, size_t src)
+static void merge_parts(Liveness *lv, DefSites *ds, size_t dst, size_t src, const Interval *span)
 {
-	for (size_t i = 0; i < k->ninsns; i++) {
+	for (size_t i = (size_t)span->start / 2; i <= (size_t)span->end / 2; i++) {
 		uint64_t *in = lv->in + i * lv->words, *out = lv->out + i * lv->words;
 		if (bit_get(in, src))
 			bit_set(in, dst);
@@ -309,9 +358,9 @@ static void merge_parts(const LKernel *k, Liveness *lv, DefSites *ds, size_t dst
 }
 
 /* Renames every use of src to parts [off, off + width) of dst. */
-static void rename_vreg(LKernel *k, uint32_t src, uint32_t dst, unsigned off)
+static void rename_vreg(LKernel *k, uint32_t src, uint32_t dst, unsigned off, const Interval *span)
 {
-	for (size_t i = 0; i < k->ninsns; i++)
+	for (size_t i = (size_t)span->start / 2; i <= (size_t)span->end / 2; i++)
 		for (unsigned r = 0; r < k->insns[i].nrefs; r++) {
 			LRegRef *ref = &k->insns[i].refs[r];
 			if (ref->vreg == src) {
@@ -333,6 +382,9 @@ static bool coalesce_round(LKernel *k)
 	liveness_compute(k, &lv);
 	DefSites ds;
 	def_sites_build(k, &lv, &ds);
+	/* where each vreg is live or referenced: a merge only touches that span */
+	Interval *span = xcalloc(k->nvregs + 1, sizeof *span);
+	build_intervals(k, &lv, span);
 	bool merged = false;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		const LInsn *in = &k->insns[i];
@@ -351,10 +403,15 @@ static bool coalesce_round(LKernel *k)
 		if (clash)
 			continue;
 		for (unsigned p = 0; p < sw; p++)
-			merge_parts(k, &lv, &ds, lv.first_bit[d] + (unsigned)off + p, lv.first_bit[s] + p);
-		rename_vreg(k, s, d, (unsigned)off);
+			merge_parts(&lv, &ds, lv.first_bit[d] + (unsigned)off + p, lv.first_bit[s] + p, &span[s]);
+		rename_vreg(k, s, d, (unsigned)off, &span[s]);
+		if (span[s].start >= 0) {
+			extend(&span[d], span[s].start);
+			extend(&span[d], span[s].end);
+		}
 		merged = true;
 	}
+	free(span);
 	def_sites_free(&ds);
 	liveness_free(&lv);
 	if (!merged)
@@ -372,53 +429,6 @@ static bool coalesce_round(LKernel *k)
 }
 
 /* ---- allocation ----------------------------------------------------------- */
-
-typedef struct Interval {
-	long start, end;        /* half-steps: 2i = read at i, 2i+1 = write at i */
-	uint32_t vreg;
-} Interval;
-
-static int by_start(const void *a, const void *b)
-{
-	const Interval *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->vreg < y->vreg ? -1 : x->vreg > y->vreg;
-}
-
-static void extend(Interval *x, long pos)
-{
-	if (x->start < 0 || pos < x->start)
-		x->start = pos;
-	if (pos > x->end)
-		x->end = pos;
-}
-
-/* Each vreg's interval covers every point where one of its parts is live
- * and every reference; only the set bits of the live sets are visited. */
-static void build_intervals(const LKernel *k, const Liveness *lv, Interval *iv)
-{
-	uint32_t *vreg_of = xmalloc((lv->nbits + 1) * sizeof *vreg_of);
-	for (size_t v = 0; v < k->nvregs; v++) {
-		iv[v] = (Interval){ -1, -1, (uint32_t)v };
-		for (unsigned p = 0; p < k->vregs[v].width; p++)
-			vreg_of[lv->first_bit[v] + p] = (uint32_t)v;
-	}
-	for (size_t i = 0; i < k->ninsns; i++) {
-		for (int q = 0; q < 2; q++) {
-			const uint64_t *set = (q ? lv->out : lv->in) + i * lv->words;
-			for (size_t w = 0; w < lv->words; w++)
-				for (uint64_t bits = set[w]; bits; bits &= bits - 1)
-					extend(&iv[vreg_of[64 * w + (size_t)__builtin_ctzll(bits)]], (long)(2 * i + (size_t)q));
-		}
-		const LInsn *in = &k->insns[i];
-		for (unsigned r = 0; r < in->nrefs; r++) {
-			const LRegRef *ref = &in->refs[r];
-			extend(&iv[ref->vreg], ref->def ? (long)(2 * i + 1) : (long)(2 * i));
-		}
-	}
-	free(vreg_of);
-}
 
 static unsigned alignment_of(unsigned width)
 {

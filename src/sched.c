@@ -94,6 +94,8 @@ static uint8_t loads_only(const HState *s)
 static void retire(HState *s)
 {
 	for (int r = 0; r < NRES; r++) {
+		if (!(s->pw[r] | s->pr[r]))
+			continue;
 		for (unsigned b = 0; b < SCHED_NBARRIERS; b++) {
 			uint8_t m = (uint8_t)(1u << b);
 			if ((s->pw[r] & m) && s->wseq[r] < s->done[b])
