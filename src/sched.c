@@ -59,7 +59,9 @@ static int latency_of(int res)
  * operations were put on barrier b, the first done[b] of them are known
  * complete (a wait drains b; DEPBAR.LE SBb, k leaves the k youngest). */
 typedef struct HState {
-	int8_t rem[NRES];       /* cycles until a fixed-latency result is ready */
+	int32_t now;            /* cycles since the block started */
+	int32_t ready[NRES];    /* cycle a fixed-latency result is ready */
+	int32_t last_ready;     /* the latest of them */
 	uint8_t pw[NRES];       /* barrier of an outstanding variable-latency write */
 	uint8_t pr[NRES];       /* barriers of outstanding late reads */
 	uint32_t wseq[NRES];    /* the write's operation number on its barrier */
@@ -125,7 +127,9 @@ static void apply_issue(HState *s, const LInsn *in, const Access *a, const SassC
 	uint32_t wseq = wbar ? s->issued[c->wbar] : 0, rseq = rbar ? s->issued[c->rbar] : 0;
 	for (unsigned i = 0; i < a->nwrites; i++) {
 		int r = a->writes[i];
-		s->rem[r] = vl ? 0 : (int8_t)latency_of(r);
+		s->ready[r] = vl ? s->now : s->now + latency_of(r);
+		if (s->ready[r] > s->last_ready)
+			s->last_ready = s->ready[r];
 		if (vl && wbar) {
 			s->pw[r] = (uint8_t)(1u << c->wbar);
 			s->wseq[r] = wseq;
@@ -153,17 +157,19 @@ static void apply_issue(HState *s, const LInsn *in, const Access *a, const SassC
 
 static void pass_cycles(HState *s, unsigned cycles)
 {
-	for (int r = 0; r < NRES; r++)
-		s->rem[r] = (int8_t)(s->rem[r] > (int)cycles ? s->rem[r] - (int)cycles : 0);
+	s->now += (int32_t)cycles;
 }
 
+/* Cycles until register r is ready (0: now). */
+static int rem_of(const HState *s, int r)
+{
+	return s->ready[r] > s->now ? s->ready[r] - s->now : 0;
+}
+
+/* Cycles until every fixed-latency result is ready. */
 static int max_rem(const HState *s)
 {
-	int m = 0;
-	for (int r = 0; r < NRES; r++)
-		if (s->rem[r] > m)
-			m = s->rem[r];
-	return m;
+	return s->last_ready > s->now ? s->last_ready - s->now : 0;
 }
 
 static uint8_t barriers_in_use(const HState *s)
@@ -328,8 +334,8 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 		apply_wait(s, c.wait);
 		int late = 0;
 		for (unsigned i = 0; i < a.nreads; i++)
-			if (s->rem[a.reads[i]] > late)
-				late = s->rem[a.reads[i]];
+			if (rem_of(s, a.reads[i]) > late)
+				late = rem_of(s, a.reads[i]);
 		if (late > 0 && o.n > 0) {
 			/* stretch the previous stall; rem <= 13 < 15 so one slot suffices */
 			unsigned add = (unsigned)late;
