@@ -223,6 +223,18 @@ static void age_barrier(VState *s, unsigned b)
 	}
 }
 
+/* A reader or writer of r while a variable-latency write of it is pending. */
+static bool report_pending_write(Verifier *v, size_t i, const VState *s, unsigned r, const char *what)
+{
+	if (!s->wmask[r])
+		return false;
+	char rn[8];
+	report(v, i, "%s %s before the variable-latency %s at 0x%04" PRIx64 " that writes it is waited "
+	       "for (barrier mask 0x%02x)", what, res_name(r, rn, sizeof rn), v->in[s->writer[r]].form->name,
+	       addr_of(s->writer[r]), s->wmask[r]);
+	return true;
+}
+
 static void check_insn(Verifier *v, size_t i, const VState *s)
 {
 	const Insn *x = &v->in[i];
@@ -237,22 +249,16 @@ static void check_insn(Verifier *v, size_t i, const VState *s)
 		report(v, i, "variable-latency result without a write barrier: its readers cannot wait for it");
 	for (unsigned j = 0; j < x->nreads; j++) {
 		unsigned r = x->reads[j];
-		if (s->wmask[r])
-			report(v, i, "reads %s before the variable-latency %s at 0x%04" PRIx64 " that writes it "
-			       "is waited for (barrier mask 0x%02x)", res_name(r, rn, sizeof rn),
-			       v->in[s->writer[r]].form->name, addr_of(s->writer[r]), s->wmask[r]);
-		else if (s->rem[r] > (j < x->nlate ? VARLAT_READ_SLACK : 0))
+		if (!report_pending_write(v, i, s, r, "reads") && s->rem[r] > (j < x->nlate ? VARLAT_READ_SLACK : 0))
 			report(v, i, "reads %s %d cycle(s) before the %s at 0x%04" PRIx64 " that writes it is "
 			       "done: the stalls in between are too short", res_name(r, rn, sizeof rn), s->rem[r],
 			       v->in[s->writer[r]].form->name, addr_of(s->writer[r]));
 	}
 	for (unsigned j = 0; j < x->nwrites; j++) {
 		unsigned r = x->writes[j];
-		if (s->wmask[r])
-			report(v, i, "overwrites %s while the variable-latency %s at 0x%04" PRIx64 " may still "
-			       "write it (barrier mask 0x%02x)", res_name(r, rn, sizeof rn),
-			       v->in[s->writer[r]].form->name, addr_of(s->writer[r]), s->wmask[r]);
-		else if (s->rmask[r] || s->unguarded[r])
+		if (report_pending_write(v, i, s, r, "overwrites"))
+			continue;
+		if (s->rmask[r] || s->unguarded[r])
 			report(v, i, "overwrites %s before the %s at 0x%04" PRIx64 " has read it (%s)",
 			       res_name(r, rn, sizeof rn), v->in[s->reader[r]].form->name, addr_of(s->reader[r]),
 			       s->unguarded[r] ? "that reader has no read barrier" : "wait on its read barrier");
@@ -327,7 +333,24 @@ static void step(Verifier *v, size_t i, VState *s, bool check)
 	}
 }
 
-/* into |= from; true when into changed. Ages take the younger count. */
+/* One pending access (mask, age, instruction) of `from` joins `into`:
+ * the masks unite, the age is the younger count. True when into changed. */
+static bool merge_pending(uint8_t *mask, uint8_t *age, uint32_t *who, uint8_t fmask, uint8_t fage,
+                          uint32_t fwho)
+{
+	if (!fmask)
+		return false;
+	uint8_t a = *mask && *age < fage ? *age : fage;
+	if ((*mask | fmask) == *mask && a == *age)
+		return false;
+	if (!*mask)
+		*who = fwho;
+	*mask |= fmask;
+	*age = a;
+	return true;
+}
+
+/* into |= from; true when into changed. */
 static bool merge(VState *into, const VState *from)
 {
 	bool changed = false;
@@ -337,26 +360,10 @@ static bool merge(VState *into, const VState *from)
 			into->writer[r] = from->writer[r];
 			changed = true;
 		}
-		if (from->wmask[r]) {
-			uint8_t age = into->wmask[r] && into->wage[r] < from->wage[r] ? into->wage[r] : from->wage[r];
-			if ((into->wmask[r] | from->wmask[r]) != into->wmask[r] || age != into->wage[r]) {
-				if (!into->wmask[r])
-					into->writer[r] = from->writer[r];
-				into->wmask[r] |= from->wmask[r];
-				into->wage[r] = age;
-				changed = true;
-			}
-		}
-		if (from->rmask[r]) {
-			uint8_t age = into->rmask[r] && into->rage[r] < from->rage[r] ? into->rage[r] : from->rage[r];
-			if ((into->rmask[r] | from->rmask[r]) != into->rmask[r] || age != into->rage[r]) {
-				if (!into->rmask[r])
-					into->reader[r] = from->reader[r];
-				into->rmask[r] |= from->rmask[r];
-				into->rage[r] = age;
-				changed = true;
-			}
-		}
+		changed |= merge_pending(&into->wmask[r], &into->wage[r], &into->writer[r], from->wmask[r],
+		                         from->wage[r], from->writer[r]);
+		changed |= merge_pending(&into->rmask[r], &into->rage[r], &into->reader[r], from->rmask[r],
+		                         from->rage[r], from->reader[r]);
 		if (from->unguarded[r] && !into->unguarded[r]) {
 			into->unguarded[r] = 1;
 			into->reader[r] = from->reader[r];

@@ -3,6 +3,7 @@
  * correct ones and real ptxas 11.8 code (DEPBAR.LE, dual issue) accepted. */
 #include <check.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,90 +67,44 @@ static unsigned verify_ops(const Op *ops, size_t n)
 
 #define TAIL { W_EXIT, 15, 7, 7, 0 }, { W_BRA_SELF, 15, 7, 7, 0 }
 
-START_TEST(test_waited_producer_passes)
-{
-	Op ops[] = { { W_S2R_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x01 }, TAIL };
-	ck_assert_uint_eq(verify_ops(ops, sizeof ops / sizeof *ops), 0);
-}
-END_TEST
+/* Hand-made streams: each must pass, or must show at least one hazard. */
+#define OPS(...) { __VA_ARGS__, TAIL }
+static const Op waited[] = OPS({ W_S2R_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x01 });
+static const Op unwaited[] = OPS({ W_S2R_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op wrong_barrier[] = OPS({ W_S2R_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x02 });
+static const Op no_write_barrier[] = OPS({ W_S2R_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x3f });
+static const Op stall_enough[] = OPS({ W_MOV32I_R0, 6, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op stall_short[] = OPS({ W_MOV32I_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+/* the STG reads R0 late: its writer waits on the store's read barrier */
+static const Op store_read_waited[] = OPS({ W_STG_R2_R0, 1, 7, 0, 0 }, { W_MOV32I_R0, 6, 7, 7, 0x01 });
+static const Op store_read_unwaited[] = OPS({ W_STG_R2_R0, 1, 7, 0, 0 }, { W_MOV32I_R0, 6, 7, 7, 0 });
+static const Op store_no_read_barrier[] = OPS({ W_STG_R2_R0, 1, 7, 7, 0 }, { W_MOV32I_R0, 6, 7, 7, 0x3f });
+/* two loads on SB5; DEPBAR.LE SB5, 1 retires the older one only */
+static const Op depbar_older[] = OPS({ W_LDG_R4, 1, 5, 7, 0 }, { W_LDG_R6, 1, 5, 7, 0 },
+                                     { W_DEPBAR_LE5_1, 1, 7, 7, 0 }, { W_STG_R2_R4, 1, 7, 7, 0 });
+static const Op depbar_younger[] = OPS({ W_LDG_R4, 1, 5, 7, 0 }, { W_LDG_R6, 1, 5, 7, 0 },
+                                       { W_DEPBAR_LE5_1, 1, 7, 7, 0 }, { W_STG_R2_R6, 1, 7, 7, 0 });
+/* the NOP waits, but the branch around it reaches the STG unwaited */
+static const Op path_unwaited[] = OPS({ W_S2R_R0, 1, 0, 7, 0 }, { W_BRA_P0_SKIP1, 15, 7, 7, 0 },
+                                      { W_NOP, 1, 7, 7, 0x01 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op paths_waited[] = OPS({ W_S2R_R0, 1, 0, 7, 0 }, { W_BRA_P0_SKIP1, 15, 7, 7, 0x01 },
+                                     { W_NOP, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op barrier_on_alu[] = OPS({ W_MOV32I_R0, 6, 2, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op unknown_word[] = OPS({ UINT64_C(0xffffffffffffffff), 1, 7, 7, 0 });
 
-START_TEST(test_missing_wait_fails)
-{
-	Op ops[] = { { W_S2R_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 }, TAIL };
-	ck_assert_uint_ge(verify_ops(ops, sizeof ops / sizeof *ops), 1);
-}
-END_TEST
+#define CASE(ops, hazard) { #ops, ops, sizeof ops / sizeof *ops, hazard }
+static const struct { const char *name; const Op *ops; size_t n; bool hazard; } cases[] = {
+	CASE(waited, false), CASE(unwaited, true), CASE(wrong_barrier, true),
+	CASE(no_write_barrier, true), CASE(stall_enough, false), CASE(stall_short, true),
+	CASE(store_read_waited, false), CASE(store_read_unwaited, true), CASE(store_no_read_barrier, true),
+	CASE(depbar_older, false), CASE(depbar_younger, true), CASE(path_unwaited, true),
+	CASE(paths_waited, false), CASE(barrier_on_alu, true), CASE(unknown_word, true),
+};
 
-START_TEST(test_wait_on_wrong_barrier_fails)
+START_TEST(test_hand_made_streams)
 {
-	Op ops[] = { { W_S2R_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x02 }, TAIL };
-	ck_assert_uint_ge(verify_ops(ops, sizeof ops / sizeof *ops), 1);
-}
-END_TEST
-
-START_TEST(test_producer_without_barrier_fails)
-{
-	Op ops[] = { { W_S2R_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x3f }, TAIL };
-	ck_assert_uint_ge(verify_ops(ops, sizeof ops / sizeof *ops), 1);
-}
-END_TEST
-
-START_TEST(test_short_stall_fails)
-{
-	Op ok[] = { { W_MOV32I_R0, 6, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 }, TAIL };
-	Op bad[] = { { W_MOV32I_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 }, TAIL };
-	ck_assert_uint_eq(verify_ops(ok, sizeof ok / sizeof *ok), 0);
-	ck_assert_uint_ge(verify_ops(bad, sizeof bad / sizeof *bad), 1);
-}
-END_TEST
-
-START_TEST(test_store_source_overwrite)
-{
-	/* the STG reads R0 late: its writer waits on the store's read barrier */
-	Op ok[] = { { W_STG_R2_R0, 1, 7, 0, 0 }, { W_MOV32I_R0, 6, 7, 7, 0x01 }, TAIL };
-	Op no_wait[] = { { W_STG_R2_R0, 1, 7, 0, 0 }, { W_MOV32I_R0, 6, 7, 7, 0 }, TAIL };
-	Op no_rbar[] = { { W_STG_R2_R0, 1, 7, 7, 0 }, { W_MOV32I_R0, 6, 7, 7, 0x3f }, TAIL };
-	ck_assert_uint_eq(verify_ops(ok, sizeof ok / sizeof *ok), 0);
-	ck_assert_uint_ge(verify_ops(no_wait, sizeof no_wait / sizeof *no_wait), 1);
-	ck_assert_uint_ge(verify_ops(no_rbar, sizeof no_rbar / sizeof *no_rbar), 1);
-}
-END_TEST
-
-START_TEST(test_depbar_counts)
-{
-	/* two loads on SB5; DEPBAR.LE SB5, 1 retires the older one only */
-	Op older[] = { { W_LDG_R4, 1, 5, 7, 0 }, { W_LDG_R6, 1, 5, 7, 0 }, { W_DEPBAR_LE5_1, 1, 7, 7, 0 },
-	               { W_STG_R2_R4, 1, 7, 7, 0 }, TAIL };
-	Op younger[] = { { W_LDG_R4, 1, 5, 7, 0 }, { W_LDG_R6, 1, 5, 7, 0 }, { W_DEPBAR_LE5_1, 1, 7, 7, 0 },
-	                 { W_STG_R2_R6, 1, 7, 7, 0 }, TAIL };
-	ck_assert_uint_eq(verify_ops(older, sizeof older / sizeof *older), 0);
-	ck_assert_uint_ge(verify_ops(younger, sizeof younger / sizeof *younger), 1);
-}
-END_TEST
-
-START_TEST(test_hazard_on_one_path)
-{
-	/* the NOP waits, but the branch around it reaches the STG unwaited */
-	Op ops[] = { { W_S2R_R0, 1, 0, 7, 0 }, { W_BRA_P0_SKIP1, 15, 7, 7, 0 }, { W_NOP, 1, 7, 7, 0x01 },
-	             { W_STG_R2_R0, 1, 7, 7, 0 }, TAIL };
-	Op both[] = { { W_S2R_R0, 1, 0, 7, 0 }, { W_BRA_P0_SKIP1, 15, 7, 7, 0x01 }, { W_NOP, 1, 7, 7, 0 },
-	              { W_STG_R2_R0, 1, 7, 7, 0 }, TAIL };
-	ck_assert_uint_ge(verify_ops(ops, sizeof ops / sizeof *ops), 1);
-	ck_assert_uint_eq(verify_ops(both, sizeof both / sizeof *both), 0);
-}
-END_TEST
-
-START_TEST(test_barrier_on_fixed_latency_fails)
-{
-	Op ops[] = { { W_MOV32I_R0, 6, 2, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 }, TAIL };
-	ck_assert_uint_ge(verify_ops(ops, sizeof ops / sizeof *ops), 1);
-}
-END_TEST
-
-START_TEST(test_unknown_word_fails)
-{
-	Op ops[] = { { UINT64_C(0xffffffffffffffff), 1, 7, 7, 0 }, TAIL };
-	ck_assert_uint_eq(verify_ops(ops, sizeof ops / sizeof *ops), 1);
+	unsigned found = verify_ops(cases[_i].ops, cases[_i].n);
+	ck_assert_msg(cases[_i].hazard ? found >= 1 : found == 0, "%s: %u hazard(s)", cases[_i].name, found);
 }
 END_TEST
 
@@ -210,16 +165,7 @@ static Suite *sched_verify_suite(void)
 {
 	Suite *s = suite_create("sched_verify");
 	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, test_waited_producer_passes);
-	tcase_add_test(tc, test_missing_wait_fails);
-	tcase_add_test(tc, test_wait_on_wrong_barrier_fails);
-	tcase_add_test(tc, test_producer_without_barrier_fails);
-	tcase_add_test(tc, test_short_stall_fails);
-	tcase_add_test(tc, test_store_source_overwrite);
-	tcase_add_test(tc, test_depbar_counts);
-	tcase_add_test(tc, test_hazard_on_one_path);
-	tcase_add_test(tc, test_barrier_on_fixed_latency_fails);
-	tcase_add_test(tc, test_unknown_word_fails);
+	tcase_add_loop_test(tc, test_hand_made_streams, 0, sizeof cases / sizeof *cases);
 	tcase_add_test(tc, test_ptxas_code_passes);
 	suite_add_tcase(s, tc);
 	return s;
