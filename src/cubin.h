@@ -19,6 +19,10 @@
  *    first processed kernel's FUNC: first the ones that kernel binds (in
  *    slot order), then the rest in declaration order.  Declared but unused
  *    surfrefs still get a symbol.
+ *  - A kernel with the suq descriptor lookup adds .rel.text.<k> (after
+ *    .nv.rel.action) and, with field offsets, .nv.constant2.<k> (before its
+ *    .nv.constant0.<k>); symbols: the weak .nv.surfrefDescSize (once, among
+ *    the locals) and SECTION .nv.constant2.<k>, after SECTION .text.<k>.
  *  - String tables keep ptxas's creation order, including names that no
  *    symbol or section uses (.symtab_shndx, .nv.shared.<k>, _param/_SREG,
  *    $BINDLESS$<k>$<surf>); identical strings are stored once.
