@@ -5,45 +5,18 @@
 #include "assemble.h"
 
 #include "cubin.h"
+#include "kernel_code.h"
 #include "lower.h"
 #include "regalloc.h"
 #include "sass_ctrl.h"
 #include "sass_disasm.h"
 #include "sched.h"
+#include "sched_verify.h"
 #include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-	GROUP_BYTES = 32,
-	TEXT_ALIGN = 64,
-	SLOT_FLOW = 0x7ff,      /* ptxas: EXIT/BRA, stall 15 */
-	SLOT_PAD_NOP = 0x7e0,   /* ptxas: alignment NOP, stall 0, not dual-issued */
-	SR_CTAID_X = 0x25, SR_CTAID_Z = 0x27,
-};
-
-/* A finished kernel. */
-typedef struct KernelCode {
-	uint8_t *code;
-	size_t size;
-	uint32_t *exits;
-	size_t nexits;
-	uint32_t *ctaids;
-	size_t nctaids;
-} KernelCode;
-
-static uint64_t insn_addr(size_t i)
-{
-	return (uint64_t)(i / 3) * GROUP_BYTES + 8 * (i % 3 + 1);
-}
-
-static void store_le64(uint8_t *p, uint64_t v)
-{
-	for (int b = 0; b < 8; b++)
-		p[b] = (uint8_t)(v >> (8 * b));
-}
 
 static void internal_error(DiagSink *sink, const LKernel *k, const char *what, const char *msg)
 {
@@ -65,6 +38,19 @@ static void prepend_stack_init(LKernel *k)
 		k->label_pos[l]++;
 }
 
+/* --verify-sched: the finished code, with each instruction's PTX location. */
+static int verify_code(const LKernel *k, const KernelCode *kc, DiagSink *sink)
+{
+	SrcLoc *locs = xcalloc(k->ninsns + 1, sizeof *locs);
+	for (size_t i = 0; i < k->ninsns; i++)
+		locs[i] = k->insns[i].loc;
+	SchedVerifyKernel v = { .name = k->name, .loc = k->loc, .code = kc->code, .size = kc->size,
+	                        .insn_locs = locs, .nlocs = k->ninsns };
+	unsigned n = sched_verify_code(&v, sink);
+	free(locs);
+	return n ? -1 : 0;
+}
+
 static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 {
 	char err[256];
@@ -82,72 +68,14 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 	}
 	for (size_t i = 0; i < k->ninsns; i++)
 		linsn_fill_defaults(&k->insns[i]);
-	SassCtrl *ctrl = xcalloc(k->ninsns + 1, sizeof *ctrl);
-	sched_kernel(k, ctrl);
-	if (sched_verify(k, ctrl, err, sizeof err) != 0) {
-		internal_error(sink, k, "schedule verification failed", err);
-		free(ctrl);
-		return -1;
-	}
+	SassCtrl *ctrl;
+	sched_kernel(k, &ctrl);
 
-	/* body, BRA to itself, NOPs to a multiple of 64 bytes (6 instructions) */
-	size_t body = k->ninsns, total = body + 1;
-	while (total % 6)
-		total++;
-	out->size = total / 3 * GROUP_BYTES;
-	out->code = xcalloc(out->size, 1);
-	out->exits = xcalloc(body + 1, sizeof *out->exits);
-	out->ctaids = xcalloc(body + 1, sizeof *out->ctaids);
-	uint32_t slots[3] = { 0, 0, 0 };
-	int rc = 0;
-	for (size_t i = 0; i < total && rc == 0; i++) {
-		uint64_t addr = insn_addr(i), word = 0;
-		uint32_t slot;
-		if (i < body) {
-			LInsn *in = &k->insns[i];
-			if (in->form->op == SOP_BRA)
-				sass_values_set(&in->vals, SR_IMM,
-				                (int64_t)insn_addr(k->label_pos[in->target]) - (int64_t)(addr + 8));
-			if (sass_encode(in->form, &in->vals, &word, err, sizeof err) != 0) {
-				internal_error(sink, k, in->form->name, err);
-				rc = -1;
-				break;
-			}
-			sass_ctrl_pack_slot(&ctrl[i], &slot);
-			if (in->form->op == SOP_EXIT)
-				out->exits[out->nexits++] = (uint32_t)addr;
-			int64_t sr = sass_values_get(&in->vals, SR_SREG, -1);
-			if (in->form->op == SOP_S2R && sr >= SR_CTAID_X && sr <= SR_CTAID_Z)
-				out->ctaids[out->nctaids++] = (uint32_t)addr;
-		} else if (i == body) {
-			SassValues v;
-			sass_values_clear(&v);
-			sass_values_set(&v, SR_IMM, -8);
-			sass_values_set(&v, SR_U, 0);
-			sass_values_set(&v, SR_COND, 0xf);
-			sass_encode(sass_form_by_name("BRA"), &v, &word, err, sizeof err);
-			slot = SLOT_FLOW;
-		} else {
-			SassValues v;
-			sass_values_clear(&v);
-			sass_values_set(&v, SR_IMM, 0);
-			sass_encode(sass_form_by_name("NOP"), &v, &word, err, sizeof err);
-			slot = SLOT_PAD_NOP;
-		}
-		slots[i % 3] = slot;
-		store_le64(out->code + addr, word);
-		if (i % 3 == 2)
-			store_le64(out->code + addr - 24, sass_ctrl_pack_word(slots));
-	}
+	int rc = kernel_code_build(k, ctrl, out, err, sizeof err);
+	if (rc != 0)
+		internal_error(sink, k, "encoding", err);
 	free(ctrl);
 	return rc;
-}
-
-static void kernel_code_free(KernelCode *kc)
-{
-	free(kc->code);
-	free(kc->exits);
-	free(kc->ctaids);
 }
 
 /* Each kernel is listed from address 0, as in its cubin section. */
@@ -193,6 +121,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.uses_surfaces = k->uses_surfaces,
 			.ctaid_offsets = codes[i].ctaids, .nctaid_offsets = codes[i].nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .maxreg_count = k->maxreg_count,
+			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,
+			.desc_size_offsets = codes[i].desc_relocs, .ndesc_size_offsets = codes[i].ndesc_relocs,
 		};
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
@@ -229,6 +159,33 @@ static int write_raw(const KernelCode *codes, size_t n, uint8_t **image, size_t 
 	return 0;
 }
 
+/* Encodes each kernel as soon as it is lowered and drops its instructions:
+ * memory then holds one kernel's IR at a time, not the module's. */
+typedef struct Encoder {
+	DiagSink *sink;
+	const AssembleOptions *o;
+	KernelCode *codes;
+	size_t n, cap;
+	int rc;
+} Encoder;
+
+static void encode_one(LKernel *k, void *arg)
+{
+	Encoder *e = arg;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 16;
+		e->codes = xrealloc(e->codes, e->cap * sizeof *e->codes);
+	}
+	KernelCode *kc = &e->codes[e->n++];
+	if (encode_kernel(k, e->sink, kc) != 0 || (e->o->verify_sched && verify_code(k, kc, e->sink) != 0))
+		e->rc = 1;
+	free(k->insns);
+	free(k->vregs);
+	k->insns = NULL;
+	k->vregs = NULL;
+	k->ninsns = k->cap = k->nvregs = k->vcap = 0;
+}
+
 int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
                     uint8_t **image, size_t *image_len, char **listing)
 {
@@ -237,27 +194,20 @@ int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
 	if (listing)
 		*listing = NULL;
 	LModule lm;
-	if (lower_module(m, sink, &lm) != 0) {
-		lower_module_free(&lm);
-		return 1;
-	}
-	KernelCode *codes = xcalloc(lm.nkernels + 1, sizeof *codes);
-	int rc = 0;
-	for (size_t i = 0; i < lm.nkernels; i++)
-		if (encode_kernel(&lm.kernels[i], sink, &codes[i]) != 0)
-			rc = 1;
+	Encoder e = { .sink = sink, .o = o };
+	int rc = lower_module_each(m, sink, &lm, encode_one, &e) != 0 || e.rc != 0 || e.n != lm.nkernels;
 	if (rc == 0 && o->want_listing && listing)
-		rc = write_listing(&lm, codes, sink, listing) ? 1 : 0;
+		rc = write_listing(&lm, e.codes, sink, listing) ? 1 : 0;
 	if (rc == 0)
-		rc = (o->format == ASM_RAW ? write_raw(codes, lm.nkernels, image, image_len)
-		                            : write_cubin(&lm, codes, sink, image, image_len)) ? 1 : 0;
+		rc = (o->format == ASM_RAW ? write_raw(e.codes, lm.nkernels, image, image_len)
+		                            : write_cubin(&lm, e.codes, sink, image, image_len)) ? 1 : 0;
 	if (rc != 0 && listing) {
 		free(*listing);
 		*listing = NULL;
 	}
-	for (size_t i = 0; i < lm.nkernels; i++)
-		kernel_code_free(&codes[i]);
-	free(codes);
+	for (size_t i = 0; i < e.n; i++)
+		kernel_code_free(&e.codes[i]);
+	free(e.codes);
 	lower_module_free(&lm);
 	return rc;
 }

@@ -11,7 +11,11 @@
 #include <stdint.h>
 
 typedef enum AsmFormat { ASM_CUBIN, ASM_RAW } AsmFormat;
-typedef struct AssembleOptions { AsmFormat format; bool want_listing; } AssembleOptions;
+typedef struct AssembleOptions {
+	AsmFormat format;
+	bool want_listing;
+	bool verify_sched;      /* run sched_verify_code() on every finished kernel */
+} AssembleOptions;
 
 /* Lowers, allocates, schedules, verifies and encodes every .entry of m (a module the checker
    accepted). Unsupported constructs -> diagnostics in sink and nonzero return. On success returns 0,

@@ -4,7 +4,7 @@
  * section's bytes (string tables first, in ptxas's creation order, because
  * all other sections refer to their offsets), then place the sections one
  * after another and append the section and program header tables. */
-#include "cubin.h"
+#include "cubin_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,140 +161,6 @@ uint32_t cubin_first_slot_offset(const CubinParam *params, size_t nparams)
 	return (CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(params, nparams) + 3u) & ~3u;
 }
 
-/* ---- module checks ----------------------------------------------------- */
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-static ptrdiff_t surfref_index(const CubinModule *m, const char *name)
-{
-	for (size_t i = 0; i < m->nsurfrefs; i++)
-		if (strcmp(m->surfrefs[i], name) == 0)
-			return (ptrdiff_t)i;
-	return -1;
-}
-
-/* Field widths bound the values: .nv.info sizes and offsets are u16, the
- * KPARAM_INFO size field has 14 bits, and constant bank 0 is 64 KiB. */
-static int check_params(const CubinKernel *k, char *err, size_t errlen)
-{
-	if (k->nparams && !k->params)
-		return fail(err, errlen, "kernel %s: params is NULL", k->name);
-	if (k->nparams > 0xffff)
-		return fail(err, errlen, "kernel %s: too many parameters", k->name);
-	for (size_t i = 0; i < k->nparams; i++) {
-		const CubinParam *p = &k->params[i];
-		if (p->size == 0 || p->size >= (1u << 14) || p->offset > 0xffff)
-			return fail(err, errlen, "kernel %s: parameter %zu has size %u at offset %u",
-			            k->name, i, p->size, p->offset);
-	}
-	if (CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(k->params, k->nparams) > 0xffff)
-		return fail(err, errlen, "kernel %s: parameters exceed constant bank 0", k->name);
-	return 0;
-}
-
-static int check_slots(const CubinModule *m, const CubinKernel *k, char *err, size_t errlen)
-{
-	if (k->nslots && !k->slots)
-		return fail(err, errlen, "kernel %s: slots is NULL", k->name);
-	uint32_t first = cubin_first_slot_offset(k->params, k->nparams);
-	for (size_t i = 0; i < k->nslots; i++) {
-		const CubinSurfaceSlot *s = &k->slots[i];
-		if (!s->surfref || surfref_index(m, s->surfref) < 0)
-			return fail(err, errlen, "kernel %s: slot %zu names an undeclared surfref",
-			            k->name, i);
-		if (s->cbank_offset % 4 || s->cbank_offset < first || s->cbank_offset > 0xfffc)
-			return fail(err, errlen, "kernel %s: surface slot for %s at bad offset 0x%x",
-			            k->name, s->surfref, s->cbank_offset);
-		for (size_t j = 0; j < i; j++) {
-			if (k->slots[j].cbank_offset == s->cbank_offset)
-				return fail(err, errlen, "kernel %s: two surface slots at 0x%x",
-				            k->name, s->cbank_offset);
-			if (strcmp(k->slots[j].surfref, s->surfref) == 0)
-				return fail(err, errlen, "kernel %s: surfref %s has two slots",
-				            k->name, s->surfref);
-		}
-	}
-	return 0;
-}
-
-/* Instruction offsets listed in .nv.info: 8-aligned, not a control word,
- * and few enough for the u16 record size. */
-static int check_offsets(const CubinKernel *k, const uint32_t *offsets, size_t n,
-                         const char *what, char *err, size_t errlen)
-{
-	if (n && !offsets)
-		return fail(err, errlen, "kernel %s: %s offsets are NULL", k->name, what);
-	if (n > 0xffff / 4)
-		return fail(err, errlen, "kernel %s: too many %s offsets", k->name, what);
-	for (size_t i = 0; i < n; i++)
-		if (offsets[i] >= k->code_size || offsets[i] % 8 || offsets[i] % 32 == 0)
-			return fail(err, errlen, "kernel %s: %s offset 0x%x is not an instruction",
-			            k->name, what, offsets[i]);
-	return 0;
-}
-
-static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errlen)
-{
-	const CubinKernel *k = &m->kernels[ki];
-	if (!k->name || !k->name[0])
-		return fail(err, errlen, "kernel %zu has no name", ki);
-	for (size_t j = 0; j < ki; j++)
-		if (strcmp(m->kernels[j].name, k->name) == 0)
-			return fail(err, errlen, "kernel %s defined twice", k->name);
-	if (surfref_index(m, k->name) >= 0)
-		return fail(err, errlen, "kernel %s has the name of a surfref", k->name);
-	/* nvdisasm reads .text in 32-byte groups: a control word and 3 instructions. */
-	if (!k->code || k->code_size == 0 || k->code_size % 32 || k->code_size > UINT32_MAX)
-		return fail(err, errlen, "kernel %s: code size %zu is not a nonzero multiple of 32",
-		            k->name, k->code_size);
-	if (k->regcount > 255)
-		return fail(err, errlen, "kernel %s: register count %u exceeds 255",
-		            k->name, k->regcount);
-	if (check_params(k, err, errlen) || check_slots(m, k, err, errlen))
-		return -1;
-	if (check_offsets(k, k->exit_offsets, k->nexit_offsets, "exit", err, errlen) ||
-	    check_offsets(k, k->ctaid_offsets, k->nctaid_offsets, "S2R SR_CTAID", err, errlen))
-		return -1;
-	if ((k->nsync_target_words && !k->sync_targets) || k->nsync_target_words > 0xffff / 4)
-		return fail(err, errlen, "kernel %s: bad SYNC target list", k->name);
-	if (k->maxreg_count > 255)
-		return fail(err, errlen, "kernel %s: .maxnreg %u exceeds 255", k->name, k->maxreg_count);
-	return 0;
-}
-
-static int check_module(const CubinModule *m, char *err, size_t errlen)
-{
-	if (m->sm != 50 && m->sm != 52 && m->sm != 53)
-		return fail(err, errlen, "sm_%d is not a Maxwell target", m->sm);
-	if (m->ptx_target_sm < 0 || m->ptx_target_sm > 255)
-		return fail(err, errlen, "bad PTX target sm_%d", m->ptx_target_sm);
-	if ((m->nkernels && !m->kernels) || (m->nsurfrefs && !m->surfrefs))
-		return fail(err, errlen, "kernel or surfref array is NULL");
-	/* At most 6 + 4 sections per kernel; indices must stay below
-	 * SHN_LORESERVE (0xff00) as ptxas writes no extended numbering. */
-	if (m->nkernels > (0xff00 - 6) / 4)
-		return fail(err, errlen, "%zu kernels do not fit in one cubin", m->nkernels);
-	for (size_t i = 0; i < m->nsurfrefs; i++) {
-		if (!m->surfrefs[i] || !m->surfrefs[i][0])
-			return fail(err, errlen, "surfref %zu has no name", i);
-		if (surfref_index(m, m->surfrefs[i]) != (ptrdiff_t)i)
-			return fail(err, errlen, "surfref %s declared twice", m->surfrefs[i]);
-	}
-	for (size_t i = 0; i < m->nkernels; i++)
-		if (check_kernel(m, i, err, errlen))
-			return -1;
-	return 0;
-}
-
 /* ---- numbering ------------------------------------------------------- */
 
 /* ptxas handles entries last to first; "p" below is a position in that
@@ -303,12 +169,17 @@ typedef struct Layout {
 	const CubinModule *m;
 	size_t nk, ns;
 	size_t nrel;              /* kernels with surface slots */
+	size_t ndesc;             /* kernels with the suq descriptor lookup */
 	size_t *surf_order;       /* symbol order -> index in m->surfrefs */
 	CubinSurfaceSlot **slots; /* per processed kernel, sorted by offset */
 	struct SymPlan *syms;     /* the symbol table, index 0 unused */
 	size_t nsyms, first_global;
 	size_t *sym_func, *sym_const0;   /* per processed kernel */
 	size_t *sym_surf;                /* per symbol-order surfref */
+	size_t sym_desc_size;            /* .nv.surfrefDescSize, 0 = none */
+	/* section indices per processed kernel (0 = the kernel has none) */
+	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text;
+	size_t nsec;
 } Layout;
 
 static const CubinKernel *kernel_at(const Layout *L, size_t p)
@@ -316,30 +187,67 @@ static const CubinKernel *kernel_at(const Layout *L, size_t p)
 	return &L->m->kernels[L->nk - 1 - p];
 }
 
+/* The suq descriptor lookup: .rel.text.<k> and the .nv.surfrefDescSize
+ * symbol; with field offsets in a constant bank (ptxas -O3) also
+ * .nv.constant2.<k> (-O0 adds the offsets as immediates instead). */
+static bool has_desc(const CubinKernel *k)
+{
+	return k->ndesc_size_offsets > 0;
+}
+
+static bool has_const2(const CubinKernel *k)
+{
+	return k->ndesc_fields > 0;
+}
+
 enum { SEC_SHSTRTAB = 1, SEC_STRTAB = 2, SEC_SYMTAB = 3 };
 
 static size_t sec_nv_info(void)              { return 4; }
 static size_t sec_nv_info_k(size_t p)        { return 5 + p; }
 static size_t sec_rel_action(const Layout *L) { return L->nk ? 5 + L->nk : 4; }
+static size_t sec_const0(const Layout *L, size_t p) { return L->s_const0[p]; }
+static size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]; }
+static size_t sec_count(const Layout *L)            { return L->nsec; }
 
-static size_t sec_rel_const0(const Layout *L, size_t p)
+/* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
+ * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
+ * per kernel .nv.constant2.<k> (lookup only) and .nv.constant0.<k>, then
+ * every .text.<k>; each group in processing order. */
+static void number_sections(Layout *L)
 {
-	size_t before = 0;
-	for (size_t q = 0; q < p; q++)
-		before += kernel_at(L, q)->nslots > 0;
-	return sec_rel_action(L) + 1 + before;
+	size_t nk = L->nk ? L->nk : 1;
+	L->s_rel_text = xcalloc(nk, sizeof *L->s_rel_text);
+	L->s_rel_const0 = xcalloc(nk, sizeof *L->s_rel_const0);
+	L->s_const2 = xcalloc(nk, sizeof *L->s_const2);
+	L->s_const0 = xcalloc(nk, sizeof *L->s_const0);
+	L->s_text = xcalloc(nk, sizeof *L->s_text);
+	size_t next = sec_rel_action(L) + 1;
+	for (size_t p = 0; p < L->nk; p++)
+		if (has_desc(kernel_at(L, p)))
+			L->s_rel_text[p] = next++;
+	for (size_t p = 0; p < L->nk; p++)
+		if (kernel_at(L, p)->nslots)
+			L->s_rel_const0[p] = next++;
+	for (size_t p = 0; p < L->nk; p++) {
+		if (has_const2(kernel_at(L, p)))
+			L->s_const2[p] = next++;
+		L->s_const0[p] = next++;
+	}
+	for (size_t p = 0; p < L->nk; p++)
+		L->s_text[p] = next++;
+	L->nsec = next;
 }
-
-static size_t sec_const0(const Layout *L, size_t p) { return sec_rel_action(L) + 1 + L->nrel + p; }
-static size_t sec_text(const Layout *L, size_t p)   { return sec_const0(L, p) + L->nk; }
-static size_t sec_count(const Layout *L)            { return sec_const0(L, 0) + 2 * L->nk; }
 
 /* ptxas creates symbols in this order -- per processed kernel its FUNC
  * (followed, for the first kernel, by every surfref), SECTION .text.<k>,
- * SECTION .nv.constant0.<k>; finally SECTION .nv.rel.action -- and then
+ * [the weak .nv.surfrefDescSize, once, and SECTION .nv.constant2.<k> for a
+ * kernel with the suq descriptor lookup], SECTION .nv.constant0.<k>;
+ * finally SECTION .nv.rel.action -- and then
  * moves the locals before the globals without reordering either group
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
-typedef enum SymKind { SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_CONST0, SYM_REL_ACTION } SymKind;
+typedef enum SymKind {
+	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION
+} SymKind;
 
 typedef struct SymPlan {
 	SymKind kind;
@@ -354,15 +262,23 @@ static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which,
 
 static void plan_symbols(Layout *L)
 {
-	size_t total = 2 + 3 * L->nk + L->ns;   /* null and .nv.rel.action included */
+	size_t total = 3 + 5 * L->nk + L->ns;   /* null, .nv.rel.action, desc size included */
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
+	bool desc_size_planned = false;
 	for (size_t p = 0; p < L->nk; p++) {
 		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol);
 		if (p == 0)
 			for (size_t j = 0; j < L->ns; j++)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
+		if (has_desc(kernel_at(L, p))) {
+			if (!desc_size_planned)
+				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
+			desc_size_planned = true;
+		}
+		if (has_const2(kernel_at(L, p)))
+			plan_symbol(created, &n, SYM_CONST2, p, false);
 		plan_symbol(created, &n, SYM_CONST0, p, false);
 	}
 	if (L->nk == 0)
@@ -392,12 +308,14 @@ static void plan_symbols(Layout *L)
 			L->sym_const0[L->syms[i].which] = i;
 		else if (L->syms[i].kind == SYM_SURFREF)
 			L->sym_surf[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_DESC_SIZE)
+			L->sym_desc_size = i;
 	}
 }
 
 static size_t sym_of_surfref(const Layout *L, const char *name)
 {
-	ptrdiff_t decl = surfref_index(L->m, name);
+	ptrdiff_t decl = cubin_surfref_index(L->m, name);
 	size_t j = 0;
 	while (L->surf_order[j] != (size_t)decl)
 		j++;
@@ -421,6 +339,7 @@ static void layout_init(Layout *L, const CubinModule *m)
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);
 		L->nrel += k->nslots > 0;
+		L->ndesc += has_desc(k);
 		L->slots[p] = xmalloc((k->nslots ? k->nslots : 1) * sizeof **L->slots);
 		if (k->nslots)
 			memcpy(L->slots[p], k->slots, k->nslots * sizeof **L->slots);
@@ -434,7 +353,7 @@ static void layout_init(Layout *L, const CubinModule *m)
 	size_t n = 0;
 	if (L->nk) {
 		for (size_t i = 0; i < kernel_at(L, 0)->nslots; i++) {
-			size_t d = (size_t)surfref_index(m, L->slots[0][i].surfref);
+			size_t d = (size_t)cubin_surfref_index(m, L->slots[0][i].surfref);
 			placed[d] = true;
 			L->surf_order[n++] = d;
 		}
@@ -443,6 +362,7 @@ static void layout_init(Layout *L, const CubinModule *m)
 		if (!placed[d])
 			L->surf_order[n++] = d;
 	free(placed);
+	number_sections(L);
 	plan_symbols(L);
 }
 
@@ -452,6 +372,11 @@ static void layout_free(Layout *L)
 	free(L->sym_func);
 	free(L->sym_const0);
 	free(L->sym_surf);
+	free(L->s_rel_text);
+	free(L->s_rel_const0);
+	free(L->s_const2);
+	free(L->s_const0);
+	free(L->s_text);
 	for (size_t p = 0; p < L->nk; p++)
 		free(L->slots[p]);
 	free(L->slots);
@@ -497,8 +422,9 @@ static const uint8_t nv_rel_action[0xe0] = {
 typedef struct Names {
 	uint32_t sh_shstrtab, sh_strtab, sh_symtab, sh_nv_info, sh_rel_action;
 	uint32_t *sh_text, *sh_info_k, *sh_const0, *sh_rel;   /* per processed kernel */
-	uint32_t st_rel_action;
-	uint32_t *st_func, *st_text, *st_const0;              /* per processed kernel */
+	uint32_t *sh_const2, *sh_rel_text;                    /* per processed kernel */
+	uint32_t st_rel_action, st_desc_size;
+	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
 } Names;
 
@@ -509,6 +435,10 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->sh_info_k = xmalloc(nk * sizeof(uint32_t));
 	n->sh_const0 = xmalloc(nk * sizeof(uint32_t));
 	n->sh_rel = xcalloc(nk, sizeof(uint32_t));
+	n->st_desc_size = 0;
+	n->sh_const2 = xcalloc(nk, sizeof(uint32_t));
+	n->sh_rel_text = xcalloc(nk, sizeof(uint32_t));
+	n->st_const2 = xcalloc(nk, sizeof(uint32_t));
 	n->st_func = xmalloc(nk * sizeof(uint32_t));
 	n->st_text = xmalloc(nk * sizeof(uint32_t));
 	n->st_const0 = xmalloc(nk * sizeof(uint32_t));
@@ -535,6 +465,10 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->sh_text[p] = strtab_add_kernel_name(shstr, ".text.", k->name);
 		n->sh_info_k[p] = strtab_add_kernel_name(shstr, ".nv.info.", k->name);
 		strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
+		if (has_const2(k))
+			n->sh_const2[p] = strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
+		if (has_desc(k))
+			n->sh_rel_text[p] = strtab_add_kernel_name(shstr, ".rel.text.", k->name);
 		n->sh_const0[p] = strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
 
 		n->st_func[p] = strtab_add(str, k->name);
@@ -544,6 +478,14 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		if (p == 0)
 			for (size_t j = 0; j < L->ns; j++)
 				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+		if (has_desc(k))
+			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+		if (has_const2(k)) {
+			n->st_const2[p] = strtab_add_kernel_name(str, ".nv.constant2.", k->name);
+			strtab_add(str, "__ocg_const");
+		}
+		if (has_desc(k))
+			strtab_add_kernel_name(str, ".rel.text.", k->name);
 		n->st_const0[p] = strtab_add_kernel_name(str, ".nv.constant0.", k->name);
 		strtab_add(str, k->nparams ? "_param" : "_SREG");
 		for (size_t i = 0; i < k->nslots; i++)
@@ -567,6 +509,9 @@ static void names_free(Names *n)
 	free(n->sh_info_k);
 	free(n->sh_const0);
 	free(n->sh_rel);
+	free(n->sh_const2);
+	free(n->sh_rel_text);
+	free(n->st_const2);
 	free(n->st_func);
 	free(n->st_text);
 	free(n->st_const0);
@@ -584,7 +529,7 @@ static void put_symbol(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
 	buf_u64(b, size);
 }
 
-enum { STB_LOCAL = 0, STB_GLOBAL = 1, STT_FUNC = 2, STT_SECTION = 3 };
+enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
 #define ST_INFO(bind, type) ((uint8_t)(((bind) << 4) | (type)))
 
 static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
@@ -605,6 +550,12 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			break;
 		case SYM_TEXT:
 			put_symbol(b, n->st_text[w], section, 0, (uint16_t)sec_text(L, w), 0);
+			break;
+		case SYM_DESC_SIZE:
+			put_symbol(b, n->st_desc_size, ST_INFO(STB_WEAK, STT_OBJECT), 0, 0, 4);
+			break;
+		case SYM_CONST2:
+			put_symbol(b, n->st_const2[w], section, 0, (uint16_t)L->s_const2[w], 0);
 			break;
 		case SYM_CONST0:
 			put_symbol(b, n->st_const0[w], section, 0, (uint16_t)sec_const0(L, w), 0);
@@ -704,6 +655,23 @@ static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 		buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
 		           CUBIN_R_CUDA_SURF_HEADER_INDEX);
 	}
+}
+
+/* .rel.text.<k>: R_CUDA_ABS32_20 of .nv.surfrefDescSize on each MOV32I. */
+static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
+		buf_u64(b, k->desc_size_offsets[i]);
+		buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
+	}
+}
+
+static void build_const2(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = 0; i < k->ndesc_fields; i++)
+		buf_u32(b, k->desc_fields[i]);
 }
 
 static uint32_t const0_size(const Layout *L, size_t p)
@@ -820,7 +788,8 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 
 	put_program_header(out, PT_PHDR, phoff, 56u * phnum);
 	if (L->nk) {
-		const Section *first = &secs[sec_const0(L, 0)];
+		size_t f0 = L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
+		const Section *first = &secs[f0];
 		const Section *last = &secs[sec_text(L, L->nk - 1)];
 		put_program_header(out, PT_LOAD, first->offset, last->offset + last->size - first->offset);
 	}
@@ -832,8 +801,8 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	*out = NULL;
 	*outlen = 0;
 	if (!m)
-		return fail(err, errlen, "no module");
-	if (check_module(m, err, errlen))
+		return cubin_fail(err, errlen, "no module");
+	if (cubin_check_module(m, err, errlen))
 		return -1;
 
 	Layout L;
@@ -846,9 +815,13 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	size_t nk_alloc = L.nk ? L.nk : 1;
 	ByteBuf *info_k = xcalloc(nk_alloc, sizeof *info_k);
 	ByteBuf *rel = xcalloc(nk_alloc, sizeof *rel);
+	ByteBuf *rel_text = xcalloc(nk_alloc, sizeof *rel_text);
+	ByteBuf *const2 = xcalloc(nk_alloc, sizeof *const2);
 	for (size_t p = 0; p < L.nk; p++) {
 		build_nv_info_kernel(&L, p, &info_k[p]);
 		build_rel_const0(&L, p, &rel[p]);
+		build_rel_text(&L, p, &rel_text[p]);
+		build_const2(&L, p, &const2[p]);
 	}
 
 	size_t nsec = sec_count(&L);
@@ -870,9 +843,15 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		set_section(&secs[sec_nv_info_k(p)], names.sh_info_k[p], CUBIN_SHT_CUDA_INFO, 0,
 		            SEC_SYMTAB, text, 4, 0, info_k[p].data, info_k[p].len);
 		if (k->nslots)
-			set_section(&secs[sec_rel_const0(&L, p)], names.sh_rel[p], SHT_REL, 0,
+			set_section(&secs[L.s_rel_const0[p]], names.sh_rel[p], SHT_REL, 0,
 			            SEC_SYMTAB, (uint32_t)sec_const0(&L, p), 8, 16,
 			            rel[p].data, rel[p].len);
+		if (has_desc(k))
+			set_section(&secs[L.s_rel_text[p]], names.sh_rel_text[p], SHT_REL, 0,
+			            SEC_SYMTAB, text, 8, 16, rel_text[p].data, rel_text[p].len);
+		if (has_const2(k))
+			set_section(&secs[L.s_const2[p]], names.sh_const2[p], SHT_PROGBITS, SHF_ALLOC,
+			            0, text, 4, 0, const2[p].data, const2[p].len);
 		set_section(&secs[sec_const0(&L, p)], names.sh_const0[p], SHT_PROGBITS, SHF_ALLOC,
 		            0, text, 4, 0, NULL, const0_size(&L, p));
 		set_section(&secs[text], names.sh_text[p], SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
@@ -886,9 +865,13 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	for (size_t p = 0; p < L.nk; p++) {
 		free(info_k[p].data);
 		free(rel[p].data);
+		free(rel_text[p].data);
+		free(const2[p].data);
 	}
 	free(info_k);
 	free(rel);
+	free(rel_text);
+	free(const2);
 	free(secs);
 	free(shstr.data);
 	free(shstr.index);

@@ -19,14 +19,17 @@
  *    first processed kernel's FUNC: first the ones that kernel binds (in
  *    slot order), then the rest in declaration order.  Declared but unused
  *    surfrefs still get a symbol.
+ *  - A kernel with the suq descriptor lookup adds .rel.text.<k> (after
+ *    .nv.rel.action) and, with field offsets, .nv.constant2.<k> (before its
+ *    .nv.constant0.<k>); symbols: the weak .nv.surfrefDescSize (once, among
+ *    the locals) and SECTION .nv.constant2.<k>, after SECTION .text.<k>.
  *  - String tables keep ptxas's creation order, including names that no
  *    symbol or section uses (.symtab_shndx, .nv.shared.<k>, _param/_SREG,
  *    $BINDLESS$<k>$<surf>); identical strings are stored once.
  *
  * Not supported (the assembler does not emit them): .shared and .local
  * memory (stack/frame sizes are always 0), .const banks, textures and
- * samplers, .func, .param .surfref and the suq descriptor lookup
- * (.nv.constant2 and .rel.text).  cubin_write() writes ELF64 only, as ptxas does by default
+ * samplers, .func and .param .surfref.  cubin_write() writes ELF64 only, as ptxas does by default
  * (--machine 64) also for .address_size 32.
  */
 #ifndef PTXSURF_CUBIN_H
@@ -53,6 +56,10 @@
 #define CUBIN_STO_CUDA_ENTRY       0x10
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
+#define CUBIN_R_CUDA_ABS32_20      42
+/* The weak object whose value the driver patches into the MOV32I of the
+ * suq descriptor lookup: the byte size of one surface descriptor. */
+#define CUBIN_SURFREF_DESC_SIZE_SYMBOL ".nv.surfrefDescSize"
 
 /* c[0x0][0x0 .. 0x13f] belongs to the driver; kernel parameters follow. */
 #define CUBIN_PARAM_CBANK_BASE     0x140u
@@ -133,6 +140,17 @@ typedef struct CubinKernel {
 	 * {offset, 0, target count, targets...} (as ptxas writes them). */
 	const uint32_t *sync_targets;
 	size_t nsync_target_words;
+	/* The suq descriptor lookup (suq.depth, .channel_order, ...): the words
+	 * of .nv.constant2.<k> (descriptor field offsets, in first-use order;
+	 * the code reads them as c[0x2][4*i]) and the byte offsets of the
+	 * MOV32I instructions that load .nv.surfrefDescSize, each relocated
+	 * with R_CUDA_ABS32_20 in .rel.text.<k>.  ptxas -O0 adds the field
+	 * offsets as immediates: offsets without fields is valid, fields without
+	 * offsets is not. */
+	const uint32_t *desc_fields;
+	size_t ndesc_fields;
+	const uint32_t *desc_size_offsets;
+	size_t ndesc_size_offsets;
 } CubinKernel;
 
 typedef struct CubinModule {

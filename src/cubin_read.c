@@ -35,6 +35,8 @@ typedef struct Reader {
 	size_t nsyms;
 	size_t *info_of;      /* per code section: its .nv.info.<name>, 0 = none */
 	size_t *rel_of;       /* per code section: .rel.nv.constant0.<name>, 0 = none */
+	size_t *rel_text_of;  /* per code section: .rel.text.<name>, 0 = none */
+	size_t *const2_of;    /* per code section: .nv.constant2.<name>, 0 = none */
 	bool *entry;          /* per section: an entry FUNC symbol is defined in it */
 	bool *local_entry;    /* ... and that symbol is STB_LOCAL */
 	char *err;
@@ -205,6 +207,8 @@ static void link_sections(Reader *r)
 	size_t *rel_of_const0 = xcalloc(r->shnum, sizeof *rel_of_const0);
 	r->info_of = xcalloc(r->shnum, sizeof *r->info_of);
 	r->rel_of = xcalloc(r->shnum, sizeof *r->rel_of);
+	r->rel_text_of = xcalloc(r->shnum, sizeof *r->rel_text_of);
+	r->const2_of = xcalloc(r->shnum, sizeof *r->const2_of);
 	r->entry = xcalloc(r->shnum, sizeof *r->entry);
 	r->local_entry = xcalloc(r->shnum, sizeof *r->local_entry);
 	for (size_t i = r->shnum; i-- > 1;) {
@@ -216,6 +220,10 @@ static void link_sections(Reader *r)
 			r->info_of[s->info] = i;
 		else if (s->type == SHT_PROGBITS && starts_with(section_name(r, i), ".nv.constant0."))
 			const0_of[s->info] = i;
+		else if (s->type == SHT_PROGBITS && starts_with(section_name(r, i), ".nv.constant2."))
+			r->const2_of[s->info] = i;
+		else if (s->type == SHT_REL && starts_with(section_name(r, i), ".rel.text."))
+			r->rel_text_of[s->info] = i;
 		else if (s->type == SHT_REL)
 			rel_of_const0[s->info] = i;
 	}
@@ -409,6 +417,42 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 	return 0;
 }
 
+/* The suq descriptor lookup: .nv.constant2.<name> words and the
+ * R_CUDA_ABS32_20 relocations of .rel.text.<name> (ascending offsets). */
+static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k, uint32_t *store)
+{
+	size_t n = 0;
+	if (const2) {
+		const SectionHeader *s = &r->sh[const2];
+		if (s->size % 4)
+			return fail(r, "bad cubin: section %zu has a partial word", const2);
+		const uint8_t *d = section_data(r, const2);
+		for (uint64_t pos = 0; pos < s->size; pos += 4)
+			store[n++] = rd32(d + pos);
+		k->desc_fields = store;
+		k->ndesc_fields = n;
+	}
+	if (rel) {
+		const SectionHeader *s = &r->sh[rel];
+		if (s->size % REL_SIZE)
+			return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
+		const uint8_t *d = section_data(r, rel);
+		size_t first = n;
+		for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
+			uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
+			if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20)
+				continue;
+			if (offset > UINT32_MAX)
+				return fail(r, "bad cubin: relocation offset 0x%llx out of range",
+				            (unsigned long long)offset);
+			store[n++] = (uint32_t)offset;
+		}
+		k->desc_size_offsets = store + first;
+		k->ndesc_size_offsets = n - first;
+	}
+	return 0;
+}
+
 /* ---- kernels ---------------------------------------------------------- */
 
 static bool is_code_section(const Reader *r, size_t i)
@@ -419,7 +463,7 @@ static bool is_code_section(const Reader *r, size_t i)
 static int read_kernels(Reader *r, CubinImage *img)
 {
 	size_t n = 0;
-	uint64_t info_bytes = 0, rel_bytes = 0;
+	uint64_t info_bytes = 0, rel_bytes = 0, desc_bytes = 0;
 	for (size_t i = 1; i < r->shnum; i++) {
 		if (!is_code_section(r, i))
 			continue;
@@ -427,14 +471,17 @@ static int read_kernels(Reader *r, CubinImage *img)
 		size_t info = r->info_of[i], rel = r->rel_of[i];
 		info_bytes += info ? r->sh[info].size : 0;
 		rel_bytes += rel ? r->sh[rel].size : 0;
+		desc_bytes += r->const2_of[i] ? r->sh[r->const2_of[i]].size : 0;
+		desc_bytes += r->rel_text_of[i] ? r->sh[r->rel_text_of[i]].size : 0;
 	}
 	/* Each store is bounded by bytes that exist in the file. */
 	img->kernels = xcalloc(n ? n : 1, sizeof *img->kernels);
 	img->param_store = xmalloc((size_t)(info_bytes / 16 + 1) * sizeof *img->param_store);
 	img->offset_store = xmalloc((size_t)(info_bytes / 4 + 1) * sizeof *img->offset_store);
 	img->slot_store = xmalloc((size_t)(rel_bytes / 16 + 1) * sizeof *img->slot_store);
+	img->desc_store = xmalloc((size_t)(desc_bytes / 4 + 1) * sizeof *img->desc_store);
 
-	size_t used_params = 0, used_offsets = 0, used_slots = 0;
+	size_t used_params = 0, used_offsets = 0, used_slots = 0, used_desc = 0;
 	for (size_t i = 1; i < r->shnum; i++) {
 		if (!is_code_section(r, i))
 			continue;
@@ -467,6 +514,9 @@ static int read_kernels(Reader *r, CubinImage *img)
 				return -1;
 			used_slots += k->nslots;
 		}
+		if (read_desc_lookup(r, r->const2_of[i], r->rel_text_of[i], k, img->desc_store + used_desc))
+			return -1;
+		used_desc += k->ndesc_fields + k->ndesc_size_offsets;
 	}
 	return 0;
 }
@@ -495,6 +545,8 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	free(r.sh);
 	free(r.info_of);
 	free(r.rel_of);
+	free(r.rel_text_of);
+	free(r.const2_of);
 	free(r.entry);
 	free(r.local_entry);
 	if (rc)
@@ -509,6 +561,7 @@ void cubin_image_free(CubinImage *img)
 	free(img->param_store);
 	free(img->slot_store);
 	free(img->offset_store);
+	free(img->desc_store);
 	memset(img, 0, sizeof *img);
 }
 

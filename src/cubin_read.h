@@ -25,7 +25,8 @@ typedef struct CubinReadKernel {
 	/* name, code, regcount (from .text's sh_info), and -- when the
 	 * .nv.info.<name> / .rel.nv.constant0.<name> sections exist -- params
 	 * (by ordinal), surface slots (by offset), exit and SR_CTAID offsets and
-	 * the other attributes cubin_write() knows. */
+	 * the other attributes cubin_write() knows; from .nv.constant2.<name>
+	 * and .rel.text.<name> the suq descriptor lookup. */
 	CubinKernel k;
 	bool is_entry;          /* a FUNC symbol with STO_CUDA_ENTRY names it */
 	uint64_t address;       /* sh_addr of the .text section */
@@ -47,6 +48,7 @@ typedef struct CubinImage {
 	CubinParam *param_store;
 	CubinSurfaceSlot *slot_store;
 	uint32_t *offset_store;     /* exit/SR_CTAID offsets, SYNC targets */
+	uint32_t *desc_store;       /* suq lookup: .nv.constant2 words, .rel.text offsets */
 } CubinImage;
 
 /* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in

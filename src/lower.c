@@ -327,6 +327,11 @@ static bool var_is_global_surfref(const VarDecl *v)
 
 unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 {
+	return lower_module_each(m, sink, out, NULL, NULL);
+}
+
+unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg)
+{
 	LowerCtx c;
 	memset(&c, 0, sizeof c);
 	memset(out, 0, sizeof *out);
@@ -381,6 +386,8 @@ unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 				break;
 			}
 			lower_kernel(&c, &it->u.func, &out->kernels[out->nkernels++]);
+			if (done && c.errors == 0)
+				done(&out->kernels[out->nkernels - 1], arg);
 			break;
 		default:
 			break;
@@ -403,6 +410,7 @@ void lower_module_free(LModule *lm)
 		free(k->label_pos);
 		free(k->params);
 		free(k->slot_surfrefs);
+		free(k->desc_fields);
 	}
 	free(lm->kernels);
 	free(lm->surfrefs);

@@ -40,6 +40,12 @@ typedef struct LRegRef {
 	bool def;
 } LRegRef;
 
+/* A relocation on an instruction's immediate (filled in by the driver). */
+typedef enum LReloc {
+	LRELOC_NONE,
+	LRELOC_DESC_SIZE,       /* MOV32I of .nv.surfrefDescSize, R_CUDA_ABS32_20 */
+} LReloc;
+
 typedef struct LInsn {
 	const SassForm *form;
 	SassValues vals;        /* every non-register field; RZ/PT operands too */
@@ -48,6 +54,7 @@ typedef struct LInsn {
 	int target;             /* BRA: label id */
 	bool reads_cc, writes_cc;
 	bool keep;              /* never removed as dead code (volatile loads) */
+	uint8_t reloc;          /* LReloc */
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
 
@@ -66,6 +73,8 @@ typedef struct LKernel {
 	const char **slot_surfrefs;   /* bound surfrefs in order of first use */
 	size_t nslots;
 	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
+	uint32_t *desc_fields;        /* suq lookup: .nv.constant2 words (field offsets), first use first */
+	size_t ndesc_fields;
 	bool uses_surfaces;
 	bool uses_ctaid_z;
 	uint32_t max_threads[3], req_ntid[3], maxreg_count;
@@ -88,6 +97,11 @@ typedef struct LModule {
  * errors (0 = *out is complete). */
 unsigned lower_module(const Module *m, DiagSink *sink, LModule *out);
 void lower_module_free(LModule *lm);
+/* lower_module(), calling done(kernel, arg) after each kernel while there
+ * are no errors yet, so a caller can encode and free a kernel's
+ * instructions before the next is lowered. */
+typedef void (*LKernelDone)(LKernel *k, void *arg);
+unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg);
 
 /* ---- helpers shared by the lowering files and the later passes ---- */
 

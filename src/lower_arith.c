@@ -116,13 +116,11 @@ static LInsn *xmad(LowerCtx *c, uint32_t d, uint32_t a, bool ha, uint32_t b, boo
 	return x;
 }
 
-/* d = a * b + addend (mod 2^32), the three-XMAD sequence of ptxas:
- *   t0 = a.lo*b.lo + c;  t1 = MRG(a.lo*b.hi, b);  d = (a.hi*t1.hi << 16) + t0 + (t1 << 16) */
-static void mul_lo32(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_t b, int addend,
-                     unsigned addsub)
+/* The last two XMADs of a 32-bit multiply: t1 = MRG(a.lo*b.hi, b);
+ * d = (a.hi*t1.hi << 16) + t0 + (t1 << 16), t0 = a.lo*b.lo + addend. */
+static void mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_t b, uint32_t t0)
 {
-	uint32_t t0 = lw_temp(c, 1), t1 = lw_temp(c, 1);
-	xmad(c, t0, a, false, b, false, addend, addsub);
+	uint32_t t1 = lw_temp(c, 1);
 	LInsn *m = xmad(c, t1, a, false, b, true, -1, 0);
 	sass_values_set(&m->vals, SR_MRG, 1);
 	LInsn *f = lw_emit(c, "XMAD_R");
@@ -134,6 +132,27 @@ static void mul_lo32(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_
 	sass_values_set(&f->vals, SR_HB, 1);
 	sass_values_set(&f->vals, SR_PSL, 1);
 	sass_values_set(&f->vals, SR_CMODE, 4);    /* CBCC: c + (b << 16) */
+}
+
+/* d = a * b + addend (mod 2^32), the three-XMAD sequence of ptxas. */
+static void mul_lo32(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_t b, int addend,
+                     unsigned addsub)
+{
+	uint32_t t0 = lw_temp(c, 1);
+	xmad(c, t0, a, false, b, false, addend, addsub);
+	mul_lo32_tail(c, d, dsub, a, b, t0);
+}
+
+void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off)
+{
+	uint32_t t0 = lw_temp(c, 1);
+	LInsn *x = lw_emit(c, "XMAD_RC");
+	linsn_ref(x, SR_RD, t0, 0, 1, true);
+	linsn_ref(x, SR_RA, a, 0, 1, false);
+	linsn_ref(x, SR_RB, b, 0, 1, false);
+	sass_values_set(&x->vals, SR_CBANK, bank);
+	sass_values_set(&x->vals, SR_COFF, off / 4);
+	mul_lo32_tail(c, d, 0, a, b, t0);
 }
 
 /* A register holding part 0 of o (immediates materialized). */

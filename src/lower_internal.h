@@ -100,6 +100,9 @@ LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t
 bool fits_simm20(int64_t v);
 /* The c[0x0] byte offset of the parameter word vreg always holds, or -1. */
 int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg);
+/* d = a * b + c[bank][off] (mod 2^32): XMAD with a constant C, XMAD.MRG,
+ * XMAD.PSL.CBCC, as ptxas computes the suq descriptor address. */
+void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off);
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */

@@ -243,14 +243,16 @@ bool lower_st(LowerCtx *c, const Instr *in)
 }
 
 /* ld.global cache operators as ptxas 11.8 maps them for sm_50. */
-static const struct { const char *word; int cop; } ld_cops[] = {
-	{ ".ca", 0 }, { ".cs", 0 }, { ".weak", 0 }, { ".cg", 1 }, { ".lu", 1 }, { ".nc", 2 }, { ".cv", 3 },
-	{ ".volatile", 3 },
+/* u128: a 128-bit load is .U.128 (size 7) at -O3, else .128. */
+static const struct { const char *word; int cop; bool u128; } ld_cops[] = {
+	{ ".ca", 0, true }, { ".cs", 0, false }, { ".weak", 0, true }, { ".cg", 1, false },
+	{ ".lu", 1, false }, { ".nc", 2, true }, { ".cv", 3, false }, { ".volatile", 3, false },
 };
 
 bool lower_ld_global(LowerCtx *c, const Instr *in)
 {
 	int cop = 0;
+	bool u128 = true;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
 		bool known = strcmp(w, ".global") == 0 || strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 ||
@@ -258,6 +260,7 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 		for (size_t j = 0; j < sizeof ld_cops / sizeof ld_cops[0]; j++)
 			if (strcmp(w, ld_cops[j].word) == 0) {
 				cop = ld_cops[j].cop;
+				u128 = ld_cops[j].u128;
 				known = true;
 			}
 		if (!known)
@@ -265,10 +268,10 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	}
 	PtxTy t = lw_instr_type(in);
 	unsigned vec = lw_vec_width(in), bytes = vec * t.bits / 8;
-	/* 128-bit loads use size 7 (.U.128), as ptxas emits them */
+	/* ptxas -O3: 128-bit loads without .cg/.lu/.cs/.cv are .U.128 (size 7) */
 	int size = vec == 1 && t.bits == 8 ? (t.is_signed ? 1 : 0)
 	         : vec == 1 && t.bits == 16 ? (t.is_signed ? 3 : 2)
-	         : bytes == 16 ? 7 : size_code_of_bytes(bytes);
+	         : bytes == 16 && u128 ? 7 : size_code_of_bytes(bytes);
 	if (size < 0 || t.bits < 8)
 		return lw_unsupported(c, in->loc, "ld.global of %u bytes", bytes);
 	uint32_t base;

@@ -1,7 +1,8 @@
 /* suld / sust / sured / suq -> SULD / SUST / SURED / TXQ, with the mapping
  * ptxas 11.8 uses for sm_50 (.b -> .D.BA; sust.p -> SUST.P with an RGBA
  * mask; sured.p -> SURED.D in element units; access size by total bytes;
- * array index last in the coordinate group; suq.width/height -> TXQ). */
+ * array index last in the coordinate group; suq.width/height -> TXQ, the
+ * other suq queries -> a load from the driver's surface-descriptor table). */
 #include "lower_internal.h"
 
 #include "xalloc.h"
@@ -21,7 +22,8 @@ typedef struct SurfMods {
 	int redop;          /* SURED operation, -1 none */
 	unsigned vec;
 	PtxTy type;
-	int query;          /* suq: TXQ mask, 0 = not supported */
+	int query;          /* suq: TXQ mask, 0 = a descriptor query (field >= 0) or unknown */
+	int field;          /* suq: descriptor field byte offset, -1 = not one */
 	const char *query_word;
 } SurfMods;
 
@@ -42,6 +44,20 @@ static const struct { const char *word; int code; } clamps[] = {
 static const struct { const char *word; int suld, sust; } cops[] = {
 	{ ".ca", 0, -1 }, { ".cs", 0, 2 }, { ".cg", 1, 1 }, { ".cv", 3, -1 }, { ".wb", -1, 0 },
 	{ ".wt", -1, 3 },
+};
+
+/* suq queries ptxas 11.8 answers from the surface descriptor the driver
+ * keeps at c[0x0][0xc0] (one .nv.surfrefDescSize-byte entry per header
+ * index): the byte offset of each field in an entry. */
+static const struct { const char *word; int offset; } desc_fields[] = {
+	{ ".depth", 0x08 }, { ".channel_data_type", 0x0c }, { ".channel_order", 0x10 },
+	{ ".memory_layout", 0x14 }, { ".array_size", 0x1c },
+};
+
+enum {
+	DESC_TABLE_CWORD = 0xc0,      /* c[0x0][0xc0]: 64-bit pointer to the descriptor table */
+	DESC_INDEX_MASK = 0xfffff,    /* header index bits of a surface handle */
+	DESC_FIELD_BANK = 2,          /* .nv.constant2: the field offsets */
 };
 
 static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
@@ -95,6 +111,10 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 		if (kind == SK_SUQ && !known) {
 			m->query_word = w;
 			m->query = strcmp(w, ".width") == 0 ? 1 : strcmp(w, ".height") == 0 ? 2 : 0;
+			m->field = -1;
+			for (size_t j = 0; j < sizeof desc_fields / sizeof desc_fields[0]; j++)
+				if (strcmp(w, desc_fields[j].word) == 0)
+					m->field = desc_fields[j].offset;
 			known = true;
 		}
 		if (!known)
@@ -108,6 +128,7 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 /* Where the surface header index comes from. */
 typedef struct SurfIndex {
 	bool immediate;
+	bool bound;         /* a .global .surfref (its slot in c[0x0]) */
 	uint32_t idx;       /* immediate: c[0x0] word index */
 	uint32_t vreg;      /* register form: the handle (part 0 = header index) */
 } SurfIndex;
@@ -125,7 +146,7 @@ static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
 			k->slot_surfrefs[k->nslots] = h->text;
 			e = lmap_put(&c->slots, h->text, (int64_t)k->nslots++, 0);
 		}
-		si->immediate = true;
+		si->immediate = si->bound = true;
 		si->idx = (k->first_slot_offset + 4 * (uint32_t)e->value) / 4;
 		return true;
 	}
@@ -347,15 +368,83 @@ bool lower_sured(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* The .nv.constant2 byte offset holding descriptor field `field`: one word
+ * per distinct query, in order of first use (as ptxas lays it out). */
+static uint32_t desc_field_slot(LKernel *k, uint32_t field)
+{
+	for (size_t i = 0; i < k->ndesc_fields; i++)
+		if (k->desc_fields[i] == field)
+			return 4 * (uint32_t)i;
+	k->desc_fields = xrealloc(k->desc_fields, (k->ndesc_fields + 1) * sizeof *k->desc_fields);
+	k->desc_fields[k->ndesc_fields] = field;
+	return 4 * (uint32_t)k->ndesc_fields++;
+}
+
+/* suq.depth etc.: ptxas 11.8 loads the field from the driver's descriptor
+ * table,  d = *(c[0x0][0xc0] + (handle & 0xfffff) * descsize + field):
+ *   MOV32I s, `(.nv.surfrefDescSize); LOP32I.AND i, h, 0xfffff;
+ *   XMAD/XMAD.MRG/XMAD.PSL.CBCC a = i * s + c[0x2][slot];
+ *   IADD a.CC, a, c[0x0][0xc0]; IADD.X a+1, RZ, c[0x0][0xc4]; LDG.E.CI d, [a] */
+static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t field, uint32_t d)
+{
+	LKernel *k = c->k;
+	/* the table pointer is 64-bit (LDG.E) also with .address_size 32 */
+	uint32_t h = lw_temp(c, 1);
+	if (si->immediate) {
+		/* the bound surfref's slot holds its header index */
+		LInsn *mv = lw_emit(c, "MOV_C");
+		linsn_ref(mv, SR_RD, h, 0, 1, true);
+		sass_values_set(&mv->vals, SR_CBANK, 0);
+		sass_values_set(&mv->vals, SR_COFF, si->idx);
+	} else {
+		lw_mov(c, h, 0, si->vreg, 0);
+	}
+	uint32_t size = lw_temp(c, 1);
+	LInsn *mi = lw_emit(c, "MOV32I");
+	linsn_ref(mi, SR_RD, size, 0, 1, true);
+	sass_values_set(&mi->vals, SR_IMM, 0);
+	mi->reloc = LRELOC_DESC_SIZE;
+	uint32_t idx = lw_temp(c, 1);
+	LInsn *and = lw_emit(c, "LOP32I");
+	linsn_ref(and, SR_RD, idx, 0, 1, true);
+	linsn_ref(and, SR_RA, h, 0, 1, false);
+	sass_values_set(&and->vals, SR_LOPOP, 0);
+	sass_values_set(&and->vals, SR_IMM, DESC_INDEX_MASK);
+	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
+	lw_mul_lo32_cadd(c, off, idx, size, DESC_FIELD_BANK, desc_field_slot(k, field));
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *add = lw_emit(c, "IADD_C");
+		linsn_ref(add, SR_RD, addr, p, 1, true);
+		if (p == 0)
+			linsn_ref(add, SR_RA, off, 0, 1, false);
+		else
+			sass_values_set(&add->vals, SR_RA, 255);
+		sass_values_set(&add->vals, SR_CBANK, 0);
+		sass_values_set(&add->vals, SR_COFF, (DESC_TABLE_CWORD + 4 * p) / 4);
+		sass_values_set(&add->vals, p ? SR_X : SR_CC, 1);
+		add->writes_cc = p == 0;
+		add->reads_cc = p == 1;
+	}
+	LInsn *ldg = lw_emit(c, "LDG");
+	linsn_ref(ldg, SR_RD, d, 0, 1, true);
+	linsn_ref(ldg, SR_RA, addr, 0, 2, false);
+	sass_values_set(&ldg->vals, SR_SIZE, 4);
+	sass_values_set(&ldg->vals, SR_COP, 2);     /* .CI */
+	sass_values_set(&ldg->vals, SR_E, 1);
+	sass_values_set(&ldg->vals, SR_IMM, 0);
+	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref's
+	 * slot, not for a register handle */
+	k->uses_surfaces |= si->bound;
+	return true;
+}
+
 bool lower_suq(LowerCtx *c, const Instr *in)
 {
 	SurfMods m;
 	if (!parse_mods(c, in, SK_SUQ, &m))
 		return false;
-	if (m.query == 0)
-		return lw_unsupported(c, in->loc, "suq%s (only .width and .height map to TXQ; the other "
-		                      "queries need the surface-descriptor lookup through .nv.constant2, which "
-		                      "the cubin writer does not emit)", m.query_word ? m.query_word : "");
+	if (m.query == 0 && m.field < 0)
+		return lw_unsupported(c, in->loc, "suq%s", m.query_word ? m.query_word : " without a query");
 	const Expr *a = in->ops[1];
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, a->loc, "this suq operand (expected [surface])");
@@ -364,6 +453,8 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 	unsigned dw;
 	if (!surface_index(c, a->elems[0], &si) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
+	if (m.field >= 0)
+		return lower_suq_descriptor(c, &si, (uint32_t)m.field, d);
 	LInsn *q;
 	if (si.immediate) {
 		/* Ra = LOD 0 (ptxas: MOV Ra, RZ) */

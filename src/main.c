@@ -119,7 +119,8 @@ static int write_outputs(const Options *o, const char *input, const uint8_t *ima
 
 static int assemble(const Module *m, DiagSink *d, const Options *o, const char *input)
 {
-	AssembleOptions ao = { .format = o->format, .want_listing = o->listing };
+	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
+	                       .verify_sched = o->verify_sched };
 	uint8_t *image = NULL;
 	size_t len = 0;
 	char *listing = NULL;
@@ -148,7 +149,7 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 	d.policy = &o->policy;
 	SassAsmOptions so = { .cubin = o->format == ASM_CUBIN,
 			      .schedule = o->schedule_auto ? SASS_SCHEDULE_AUTO : SASS_SCHEDULE_KEEP,
-			      .want_listing = o->listing };
+			      .want_listing = o->listing, .verify_sched = o->verify_sched };
 	uint8_t *image = NULL;
 	size_t len = 0;
 	char *listing = NULL;

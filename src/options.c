@@ -24,6 +24,8 @@ static const char usage_text[] =
 	"                       compute them all\n"
 	"  -S, --listing        print the SASS listing (as nvdisasm prints it) on standard\n"
 	"                       output; without -o no binary is written\n"
+	"  --verify-sched       prove the control words of the assembled code free of\n"
+	"                       hazards (barriers, stalls) before writing it\n"
 	"  --print-requirements print the lowest .version and .target the file needs, and\n"
 	"                       the line and feature forcing each (JSON with\n"
 	"                       --diagnostics-format=json)\n"
@@ -219,6 +221,8 @@ int options_parse(int argc, char **argv, Options *o)
 			if (strcmp(v, "keep") && strcmp(v, "auto"))
 				return usage_error("unknown --schedule '%s' (valid: keep, auto)", v);
 			o->schedule_auto = strcmp(v, "auto") == 0;
+		} else if (strcmp(a, "--verify-sched") == 0) {
+			o->verify_sched = true;
 		} else if (strcmp(a, "-S") == 0 || strcmp(a, "--listing") == 0) {
 			o->listing = true;
 		} else if (strcmp(a, "-o") == 0) {

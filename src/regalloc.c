@@ -179,119 +179,7 @@ static bool remove_dead(LKernel *k)
 }
 
 
-/* ---- copy coalescing ------------------------------------------------------ */
-
-static unsigned alignment_of(unsigned width);
-
-/* Whether instruction i copies part b of one vreg into part a of another:
- * MOV_R a <- b, unguarded. */
-static bool copy_parts(const LKernel *k, const Liveness *lv, const LInsn *in, size_t *a, size_t *b)
-{
-	/* Called for every instruction of every interference test: compare
-	 * the form by pointer, not by name. */
-	static const SassForm *mov_r;
-	if (!mov_r)
-		mov_r = sass_form_by_name("MOV_R");
-	if (in->form != mov_r || is_guarded(in) || in->nrefs != 2)
-		return false;
-	const LRegRef *d = &in->refs[0], *s = &in->refs[1];
-	if (d->role != SR_RD || s->role != SR_RB || !d->def || s->def)
-		return false;
-	if (k->vregs[d->vreg].cls != LRC_GPR || k->vregs[s->vreg].cls != LRC_GPR)
-		return false;
-	*a = lv->first_bit[d->vreg] + d->sub;
-	*b = lv->first_bit[s->vreg] + s->sub;
-	return true;
-}
-
-/* Chaitin's test: parts a and b interfere when one is defined while the
- * other is live afterwards, unless the definition is a copy between them. */
-static bool parts_interfere(const LKernel *k, const Liveness *lv, size_t a, size_t b)
-{
-	for (size_t i = 0; i < k->ninsns; i++) {
-		const LInsn *in = &k->insns[i];
-		const uint64_t *out = lv->out + i * lv->words;
-		size_t ca, cb;
-		bool is_copy = copy_parts(k, lv, in, &ca, &cb) && ((ca == a && cb == b) || (ca == b && cb == a));
-		bool def_a = false, def_b = false;
-		for (unsigned r = 0; r < in->nrefs; r++) {
-			const LRegRef *ref = &in->refs[r];
-			if (!ref->def || k->vregs[ref->vreg].cls != LRC_GPR)
-				continue;
-			size_t first = lv->first_bit[ref->vreg] + ref->sub;
-			def_a |= a >= first && a < first + ref->count;
-			def_b |= b >= first && b < first + ref->count;
-		}
-		if (def_a && def_b)
-			return true;
-		if (is_copy)
-			continue;
-		if ((def_a && bit_get(out, b)) || (def_b && bit_get(out, a)))
-			return true;
-	}
-	return false;
-}
-
-/* Renames every use of src to parts [off, off + width) of dst. */
-static void rename_vreg(LKernel *k, uint32_t src, uint32_t dst, unsigned off)
-{
-	for (size_t i = 0; i < k->ninsns; i++)
-		for (unsigned r = 0; r < k->insns[i].nrefs; r++) {
-			LRegRef *ref = &k->insns[i].refs[r];
-			if (ref->vreg == src) {
-				ref->vreg = dst;
-				ref->sub = (uint8_t)(ref->sub + off);
-			}
-		}
-	k->vregs[dst].temp = k->vregs[dst].temp && k->vregs[src].temp;
-}
-
-/* One round: merges the source of every copy into its destination when no
- * part of the two interferes (a copy into a coordinate or data group makes
- * the source live in the group directly). Returns whether anything merged. */
-static bool coalesce_round(LKernel *k)
-{
-	Liveness lv;
-	liveness_compute(k, &lv);
-	bool *touched = xcalloc(k->nvregs + 1, sizeof *touched);
-	bool merged = false;
-	for (size_t i = 0; i < k->ninsns; i++) {
-		const LInsn *in = &k->insns[i];
-		size_t a, b;
-		if (!copy_parts(k, &lv, in, &a, &b))
-			continue;
-		uint32_t d = in->refs[0].vreg, s = in->refs[1].vreg;
-		int off = (int)in->refs[0].sub - (int)in->refs[1].sub;
-		unsigned sw = k->vregs[s].width;
-		if (d == s || touched[d] || touched[s] || off < 0 || (unsigned)off + sw > k->vregs[d].width ||
-		    off % (int)alignment_of(sw) != 0)
-			continue;
-		bool clash = false;
-		for (unsigned p = 0; p < sw && !clash; p++)
-			clash = parts_interfere(k, &lv, lv.first_bit[d] + (unsigned)off + p, lv.first_bit[s] + p);
-		if (clash)
-			continue;
-		rename_vreg(k, s, d, (unsigned)off);
-		touched[d] = touched[s] = true;
-		merged = true;
-	}
-	free(touched);
-	liveness_free(&lv);
-	if (!merged)
-		return false;
-	/* the copies are now MOV x <- x */
-	bool *dead = xcalloc(k->ninsns + 1, sizeof *dead);
-	for (size_t i = 0; i < k->ninsns; i++) {
-		const LInsn *in = &k->insns[i];
-		dead[i] = strcmp(in->form->name, "MOV_R") == 0 && !is_guarded(in) && in->nrefs == 2 &&
-		          in->refs[0].vreg == in->refs[1].vreg && in->refs[0].sub == in->refs[1].sub;
-	}
-	delete_marked(k, dead);
-	free(dead);
-	return true;
-}
-
-/* ---- allocation ----------------------------------------------------------- */
+/* ---- live intervals ------------------------------------------------------ */
 
 typedef struct Interval {
 	long start, end;        /* half-steps: 2i = read at i, 2i+1 = write at i */
@@ -306,38 +194,241 @@ static int by_start(const void *a, const void *b)
 	return x->vreg < y->vreg ? -1 : x->vreg > y->vreg;
 }
 
+static void extend(Interval *x, long pos)
+{
+	if (x->start < 0 || pos < x->start)
+		x->start = pos;
+	if (pos > x->end)
+		x->end = pos;
+}
+
+/* Each vreg's interval covers every point where one of its parts is live
+ * and every reference; only the set bits of the live sets are visited. */
 static void build_intervals(const LKernel *k, const Liveness *lv, Interval *iv)
 {
-	for (size_t v = 0; v < k->nvregs; v++)
+	uint32_t *vreg_of = xmalloc((lv->nbits + 1) * sizeof *vreg_of);
+	for (size_t v = 0; v < k->nvregs; v++) {
 		iv[v] = (Interval){ -1, -1, (uint32_t)v };
+		for (unsigned p = 0; p < k->vregs[v].width; p++)
+			vreg_of[lv->first_bit[v] + p] = (uint32_t)v;
+	}
 	for (size_t i = 0; i < k->ninsns; i++) {
-		const uint64_t *lin = lv->in + i * lv->words, *out = lv->out + i * lv->words;
-		for (size_t v = 0; v < k->nvregs; v++) {
-			for (unsigned p = 0; p < k->vregs[v].width; p++) {
-				size_t b = lv->first_bit[v] + p;
-				long pos[2] = { bit_get(lin, b) ? (long)(2 * i) : -1, bit_get(out, b) ? (long)(2 * i + 1) : -1 };
-				for (int q = 0; q < 2; q++) {
-					if (pos[q] < 0)
-						continue;
-					if (iv[v].start < 0 || pos[q] < iv[v].start)
-						iv[v].start = pos[q];
-					if (pos[q] > iv[v].end)
-						iv[v].end = pos[q];
-				}
-			}
+		for (int q = 0; q < 2; q++) {
+			const uint64_t *set = (q ? lv->out : lv->in) + i * lv->words;
+			for (size_t w = 0; w < lv->words; w++)
+				for (uint64_t bits = set[w]; bits; bits &= bits - 1)
+					extend(&iv[vreg_of[64 * w + (size_t)__builtin_ctzll(bits)]], (long)(2 * i + (size_t)q));
 		}
 		const LInsn *in = &k->insns[i];
 		for (unsigned r = 0; r < in->nrefs; r++) {
 			const LRegRef *ref = &in->refs[r];
-			long pos = ref->def ? (long)(2 * i + 1) : (long)(2 * i);
-			Interval *x = &iv[ref->vreg];
-			if (x->start < 0 || pos < x->start)
-				x->start = pos;
-			if (pos > x->end)
-				x->end = pos;
+			extend(&iv[ref->vreg], ref->def ? (long)(2 * i + 1) : (long)(2 * i));
 		}
 	}
+	free(vreg_of);
 }
+
+/* ---- copy coalescing ------------------------------------------------------ */
+
+static unsigned alignment_of(unsigned width);
+
+/* Whether instruction i copies part b of one vreg into part a of another:
+ * MOV_R a <- b, unguarded. */
+static const SassForm *copy_form(void)
+{
+	static const SassForm *mov_r;
+	if (!mov_r)
+		mov_r = sass_form_by_name("MOV_R");
+	return mov_r;
+}
+
+static bool copy_parts(const LKernel *k, const Liveness *lv, const LInsn *in, size_t *a, size_t *b)
+{
+	if (in->form != copy_form() || is_guarded(in) || in->nrefs != 2)
+		return false;
+	const LRegRef *d = &in->refs[0], *s = &in->refs[1];
+	if (d->role != SR_RD || s->role != SR_RB || !d->def || s->def)
+		return false;
+	if (k->vregs[d->vreg].cls != LRC_GPR || k->vregs[s->vreg].cls != LRC_GPR)
+		return false;
+	*a = lv->first_bit[d->vreg] + d->sub;
+	*b = lv->first_bit[s->vreg] + s->sub;
+	return true;
+}
+
+/* Per part, the instructions that define it (a CSR list), so that an
+ * interference test looks at a part's definitions only instead of the
+ * whole kernel. */
+typedef struct DefSites {
+	size_t *start;          /* part -> first entry in site[] (nbits + 1 entries) */
+	uint32_t *site;
+	size_t *ring;           /* parts merged into one value form a ring: part -> next */
+} DefSites;
+
+static void def_sites_build(const LKernel *k, const Liveness *lv, DefSites *ds)
+{
+	ds->start = xcalloc(lv->nbits + 2, sizeof *ds->start);
+	for (size_t i = 0; i < k->ninsns; i++)
+		for (unsigned r = 0; r < k->insns[i].nrefs; r++) {
+			const LRegRef *ref = &k->insns[i].refs[r];
+			if (ref->def && k->vregs[ref->vreg].cls == LRC_GPR)
+				for (unsigned p = 0; p < ref->count; p++)
+					ds->start[lv->first_bit[ref->vreg] + ref->sub + p + 1]++;
+		}
+	for (size_t b = 0; b < lv->nbits; b++)
+		ds->start[b + 1] += ds->start[b];
+	ds->site = xmalloc((ds->start[lv->nbits] + 1) * sizeof *ds->site);
+	size_t *fill = xmalloc((lv->nbits + 1) * sizeof *fill);
+	memcpy(fill, ds->start, (lv->nbits + 1) * sizeof *fill);
+	for (size_t i = 0; i < k->ninsns; i++)
+		for (unsigned r = 0; r < k->insns[i].nrefs; r++) {
+			const LRegRef *ref = &k->insns[i].refs[r];
+			if (ref->def && k->vregs[ref->vreg].cls == LRC_GPR)
+				for (unsigned p = 0; p < ref->count; p++) {
+					size_t b = lv->first_bit[ref->vreg] + ref->sub + p;
+					ds->site[fill[b]++] = (uint32_t)i;
+				}
+		}
+	free(fill);
+	ds->ring = xmalloc((lv->nbits + 1) * sizeof *ds->ring);
+	for (size_t b = 0; b <= lv->nbits; b++)
+		ds->ring[b] = b;
+}
+
+static void def_sites_free(DefSites *ds)
+{
+	free(ds->start);
+	free(ds->site);
+	free(ds->ring);
+}
+
+/* Whether instruction i defines part `a` and, unless it is a copy between a
+ * and b, leaves b live (or defines b as well). */
+static bool def_clashes(const LKernel *k, const Liveness *lv, size_t i, size_t a, size_t b)
+{
+	const LInsn *in = &k->insns[i];
+	for (unsigned r = 0; r < in->nrefs; r++) {
+		const LRegRef *ref = &in->refs[r];
+		if (!ref->def || k->vregs[ref->vreg].cls != LRC_GPR)
+			continue;
+		size_t first = lv->first_bit[ref->vreg] + ref->sub;
+		if (b >= first && b < first + ref->count)
+			return true;
+	}
+	size_t ca, cb;
+	/* a copy between the two, or one left behind by a merge (x <- x), defines nothing new */
+	if (copy_parts(k, lv, in, &ca, &cb) && ((ca == a && cb == b) || (ca == b && cb == a) || ca == cb))
+		return false;
+	return bit_get(lv->out + i * lv->words, b);
+}
+
+/* Chaitin's test: parts a and b interfere when one is defined while the
+ * other is live afterwards, unless the definition is a copy between them. */
+static bool defs_clash(const LKernel *k, const Liveness *lv, const DefSites *ds, size_t a, size_t b)
+{
+	size_t x = a;
+	do {
+		for (size_t e = ds->start[x]; e < ds->start[x + 1]; e++)
+			if (def_clashes(k, lv, ds->site[e], a, b))
+				return true;
+		x = ds->ring[x];
+	} while (x != a);
+	return false;
+}
+
+static bool parts_interfere(const LKernel *k, const Liveness *lv, const DefSites *ds, size_t a, size_t b)
+{
+	return defs_clash(k, lv, ds, a, b) || defs_clash(k, lv, ds, b, a);
+}
+
+/* Part src joins part dst: dst is live wherever either was, and has the
+ * definitions of both (the liveness stays exact for non-interfering parts). */
+static void merge_parts(Liveness *lv, DefSites *ds, size_t dst, size_t src, const Interval *span)
+{
+	for (size_t i = (size_t)span->start / 2; i <= (size_t)span->end / 2; i++) {
+		uint64_t *in = lv->in + i * lv->words, *out = lv->out + i * lv->words;
+		if (bit_get(in, src))
+			bit_set(in, dst);
+		if (bit_get(out, src))
+			bit_set(out, dst);
+	}
+	size_t t = ds->ring[dst];
+	ds->ring[dst] = ds->ring[src];
+	ds->ring[src] = t;
+}
+
+/* Renames every use of src to parts [off, off + width) of dst. */
+static void rename_vreg(LKernel *k, uint32_t src, uint32_t dst, unsigned off, const Interval *span)
+{
+	for (size_t i = (size_t)span->start / 2; i <= (size_t)span->end / 2; i++)
+		for (unsigned r = 0; r < k->insns[i].nrefs; r++) {
+			LRegRef *ref = &k->insns[i].refs[r];
+			if (ref->vreg == src) {
+				ref->vreg = dst;
+				ref->sub = (uint8_t)(ref->sub + off);
+			}
+		}
+	k->vregs[dst].temp = k->vregs[dst].temp && k->vregs[src].temp;
+}
+
+/* One round: merges the source of every copy into its destination when no
+ * part of the two interferes (a copy into a coordinate or data group makes
+ * the source live in the group directly). Liveness and definitions are
+ * updated per merge, so chains of copies merge in one round. Returns
+ * whether anything merged. */
+static bool coalesce_round(LKernel *k)
+{
+	Liveness lv;
+	liveness_compute(k, &lv);
+	DefSites ds;
+	def_sites_build(k, &lv, &ds);
+	/* where each vreg is live or referenced: a merge only touches that span */
+	Interval *span = xcalloc(k->nvregs + 1, sizeof *span);
+	build_intervals(k, &lv, span);
+	bool merged = false;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		const LInsn *in = &k->insns[i];
+		size_t a, b;
+		if (!copy_parts(k, &lv, in, &a, &b))
+			continue;
+		uint32_t d = in->refs[0].vreg, s = in->refs[1].vreg;
+		int off = (int)in->refs[0].sub - (int)in->refs[1].sub;
+		unsigned sw = k->vregs[s].width;
+		if (d == s || off < 0 || (unsigned)off + sw > k->vregs[d].width ||
+		    off % (int)alignment_of(sw) != 0)
+			continue;
+		bool clash = false;
+		for (unsigned p = 0; p < sw && !clash; p++)
+			clash = parts_interfere(k, &lv, &ds, lv.first_bit[d] + (unsigned)off + p, lv.first_bit[s] + p);
+		if (clash)
+			continue;
+		for (unsigned p = 0; p < sw; p++)
+			merge_parts(&lv, &ds, lv.first_bit[d] + (unsigned)off + p, lv.first_bit[s] + p, &span[s]);
+		rename_vreg(k, s, d, (unsigned)off, &span[s]);
+		if (span[s].start >= 0) {
+			extend(&span[d], span[s].start);
+			extend(&span[d], span[s].end);
+		}
+		merged = true;
+	}
+	free(span);
+	def_sites_free(&ds);
+	liveness_free(&lv);
+	if (!merged)
+		return false;
+	/* the copies are now MOV x <- x */
+	bool *dead = xcalloc(k->ninsns + 1, sizeof *dead);
+	for (size_t i = 0; i < k->ninsns; i++) {
+		const LInsn *in = &k->insns[i];
+		dead[i] = in->form == copy_form() && !is_guarded(in) && in->nrefs == 2 &&
+		          in->refs[0].vreg == in->refs[1].vreg && in->refs[0].sub == in->refs[1].sub;
+	}
+	delete_marked(k, dead);
+	free(dead);
+	return true;
+}
+
+/* ---- allocation ----------------------------------------------------------- */
 
 static unsigned alignment_of(unsigned width)
 {

@@ -6,6 +6,7 @@
 #include "sass_asm.h"
 
 #include "sass_asm_internal.h"
+#include "sched_verify.h"
 #include "sass_ctrl.h"
 #include "sass_disasm.h"
 #include "xalloc.h"
@@ -361,6 +362,17 @@ static int encode_kernel(Assembly *a, SassKernelText *k)
 	}
 	if (rc == 0)
 		sass_sched_verify(k, k->slots, a->d);
+	if (rc == 0 && a->o->verify_sched) {
+		SrcLoc *locs = xcalloc(k->ninsns, sizeof *locs);
+		for (size_t i = 0; i < k->ninsns; i++)
+			locs[i] = k->insns[i].stmt->loc;
+		SchedVerifyKernel v = { .name = k->name ? k->name : "(unnamed)", .loc = k->loc,
+		                        .code = k->code, .size = k->code_size,
+		                        .insn_locs = locs, .nlocs = k->ninsns };
+		if (sched_verify_code(&v, a->d))
+			rc = -1;
+		free(locs);
+	}
 	return rc;
 }
 

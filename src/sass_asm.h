@@ -21,6 +21,7 @@ typedef struct SassAsmOptions {
 	bool cubin;             /* else a raw stream (control words + instructions) */
 	SassSchedule schedule;
 	bool want_listing;      /* also produce nvdisasm -b SM50 -hex -novliw text */
+	bool verify_sched;      /* also run sched_verify_code() on the finished code */
 } SassAsmOptions;
 
 /* Assembles buf (len bytes followed by two NULs, like ptx_parse_buffer; the

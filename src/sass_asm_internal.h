@@ -4,6 +4,7 @@
 #ifndef PTXSURF_SASS_ASM_INTERNAL_H
 #define PTXSURF_SASS_ASM_INTERNAL_H
 
+#include "sass_regs.h"
 #include "cubin.h"
 #include "sass_asm_ast.h"
 #include "sass_encode.h"
@@ -113,13 +114,6 @@ typedef struct SassKernelText {
 } SassKernelText;
 
 /* ---- register footprint (sass_asm_regs.c) ---- */
-
-typedef struct SassRegUse {
-	uint64_t reads[4], writes[4];   /* GPR bit sets, RZ never included */
-	uint8_t pred_reads, pred_writes; /* PT never included */
-	bool cc_read, cc_write;
-	bool varlat;                     /* variable latency: results need a barrier */
-} SassRegUse;
 
 void sass_insn_regs(const SassAsmInsn *in, SassRegUse *u);
 /* Registers per thread the kernel needs: highest GPR used + 1. */

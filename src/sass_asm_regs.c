@@ -3,6 +3,7 @@
  * the hazard verifier and the register count. Widths follow the access
  * size (.64 a pair, .128 a quad, .E a 64-bit address pair). */
 #include "sass_asm_internal.h"
+#include "sass_regs.h"
 
 #include <string.h>
 
@@ -20,9 +21,9 @@ static void add_pred(uint8_t *set, int64_t p)
 		*set |= (uint8_t)(1u << p);
 }
 
-static int64_t get(const SassAsmInsn *in, SassRole r)
+static int64_t get(const SassValues *v, SassRole r)
 {
-	return sass_values_get(&in->vals, r, -1);
+	return sass_values_get(v, r, -1);
 }
 
 /* Registers of a memory access of the size field's value. */
@@ -48,9 +49,8 @@ static unsigned geom_regs(int64_t geom)
 	return geom >= 0 && geom < 6 ? regs[geom] : 1;
 }
 
-static unsigned data_regs(const SassAsmInsn *in)
+static unsigned data_regs(const SassForm *f, const SassValues *in)
 {
-	const SassForm *f = in->form;
 	if (sass_form_field(f, SR_RGBA))
 		return popcount4(get(in, SR_RGBA));
 	if (sass_form_field(f, SR_SUTYPE)) {
@@ -66,7 +66,11 @@ static unsigned data_regs(const SassAsmInsn *in)
 
 void sass_insn_regs(const SassAsmInsn *in, SassRegUse *u)
 {
-	const SassForm *f = in->form;
+	sass_form_regs(in->form, &in->vals, u);
+}
+
+void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
+{
 	memset(u, 0, sizeof *u);
 	u->varlat = f->cls == SASS_CLASS_VARLAT;
 	add_pred(&u->pred_reads, get(in, SR_PG));
@@ -81,9 +85,9 @@ void sass_insn_regs(const SassAsmInsn *in, SassRegUse *u)
 	add_regs(u->reads, get(in, SR_RA), ra_regs);
 	bool store = f->op == SOP_STG || f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
 	             f->op == SOP_SURED_D || f->op == SOP_SURED_P;
-	add_regs(u->reads, get(in, SR_RB), store ? data_regs(in) : 1);
+	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : 1);
 	add_regs(u->reads, get(in, SR_RC), 1);
-	add_regs(u->writes, get(in, SR_RD), data_regs(in));
+	add_regs(u->writes, get(in, SR_RD), data_regs(f, in));
 	add_pred(&u->pred_writes, get(in, SR_PD));
 	add_pred(&u->pred_writes, get(in, SR_PQ));
 	add_pred(&u->pred_reads, get(in, SR_PC));

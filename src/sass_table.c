@@ -3,6 +3,7 @@
  * tests/oracle/sass-forms.sh; value names are nvdisasm's spelling. */
 #include "sass_table.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -421,11 +422,37 @@ const SassForm sass_forms[] = {
 
 const size_t sass_form_count = COUNT_OF(sass_forms);
 
+/* The lowering looks forms up by name for every instruction it emits: an
+ * open-addressing hash of the names, built on first use. */
+enum { NAME_HASH_SIZE = 512 };
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
 const SassForm *sass_form_by_name(const char *name)
 {
-	for (size_t i = 0; i < sass_form_count; i++)
-		if (strcmp(sass_forms[i].name, name) == 0)
-			return &sass_forms[i];
+	static int16_t table[NAME_HASH_SIZE];
+	static bool built;
+	if (!built) {
+		for (size_t h = 0; h < NAME_HASH_SIZE; h++)
+			table[h] = -1;
+		for (size_t i = 0; i < sass_form_count && i < NAME_HASH_SIZE / 2; i++) {
+			uint32_t h = name_hash(sass_forms[i].name) % NAME_HASH_SIZE;
+			while (table[h] >= 0 && strcmp(sass_forms[table[h]].name, sass_forms[i].name) != 0)
+				h = (h + 1) % NAME_HASH_SIZE;
+			if (table[h] < 0)
+				table[h] = (int16_t)i;
+		}
+		built = true;
+	}
+	for (uint32_t h = name_hash(name) % NAME_HASH_SIZE; table[h] >= 0; h = (h + 1) % NAME_HASH_SIZE)
+		if (strcmp(sass_forms[table[h]].name, name) == 0)
+			return &sass_forms[table[h]];
 	return NULL;
 }
 

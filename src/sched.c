@@ -1,4 +1,4 @@
-/* Control-word scheduling and hazard verification (see sched.h). */
+/* Control-word scheduling (see sched.h); sched_verify.c checks the result. */
 #include "sched.h"
 
 #include "regalloc.h"
@@ -55,61 +55,121 @@ static int latency_of(int res)
 	return res == RES_CC ? SCHED_CC_LATENCY : res >= RES_PRED ? SCHED_PRED_LATENCY : SCHED_ALU_LATENCY;
 }
 
-/* Hazard state before an instruction issues. */
+/* Hazard state before an instruction issues. Barriers count: issued[b]
+ * operations were put on barrier b, the first done[b] of them are known
+ * complete (a wait drains b; DEPBAR.LE SBb, k leaves the k youngest). */
 typedef struct HState {
-	int8_t rem[NRES];       /* cycles until a fixed-latency result is ready */
-	uint8_t pw[NRES];       /* barriers of outstanding variable-latency writes */
+	int32_t now;            /* cycles since the block started */
+	int32_t ready[NRES];    /* cycle a fixed-latency result is ready */
+	int32_t last_ready;     /* the latest of them */
+	uint8_t pw[NRES];       /* barrier of an outstanding variable-latency write */
 	uint8_t pr[NRES];       /* barriers of outstanding late reads */
-	uint8_t unguarded[NRES];/* late read without a read barrier: never safe to overwrite */
+	uint32_t wseq[NRES];    /* the write's operation number on its barrier */
+	uint32_t rseq[NRES][SCHED_NBARRIERS];   /* youngest late read per barrier */
+	uint32_t issued[SCHED_NBARRIERS], done[SCHED_NBARRIERS];
+	/* kinds of the operations on each barrier since it was last drained:
+	 * DEPBAR.LE is only sound when they complete in issue order, which
+	 * loads (LDG, SULD, TXQ) do; S2R, LDC and store reads may not */
+	uint8_t kinds[SCHED_NBARRIERS];
 } HState;
 
-static void apply_wait(HState *s, unsigned wait)
+enum { KIND_LOAD = 1, KIND_OTHER = 2 };
+
+static uint8_t kind_of(const LInsn *in)
 {
-	for (int r = 0; r < NRES; r++) {
-		s->pw[r] &= (uint8_t)~wait;
-		s->pr[r] &= (uint8_t)~wait;
+	switch (in->form->op) {
+	case SOP_LDG: case SOP_SULD_D: case SOP_SULD_P: case SOP_TXQ: case SOP_TXQ_B: return KIND_LOAD;
+	default: return KIND_OTHER;
 	}
 }
 
-/* The effects of issuing an instruction, then `stall` cycles passing. */
+static uint8_t loads_only(const HState *s)
+{
+	uint8_t m = 0;
+	for (unsigned b = 0; b < SCHED_NBARRIERS; b++)
+		if (s->kinds[b] == KIND_LOAD)
+			m |= (uint8_t)(1u << b);
+	return m;
+}
+
+/* Clears what the completed operations (done[]) released. */
+static void retire(HState *s)
+{
+	for (int r = 0; r < NRES; r++) {
+		if (!(s->pw[r] | s->pr[r]))
+			continue;
+		for (unsigned b = 0; b < SCHED_NBARRIERS; b++) {
+			uint8_t m = (uint8_t)(1u << b);
+			if ((s->pw[r] & m) && s->wseq[r] < s->done[b])
+				s->pw[r] &= (uint8_t)~m;
+			if ((s->pr[r] & m) && s->rseq[r][b] < s->done[b])
+				s->pr[r] &= (uint8_t)~m;
+		}
+	}
+}
+
+static void apply_wait(HState *s, unsigned wait)
+{
+	if (wait == 0)
+		return;
+	for (unsigned b = 0; b < SCHED_NBARRIERS; b++)
+		if ((wait >> b) & 1) {
+			s->done[b] = s->issued[b];
+			s->kinds[b] = 0;
+		}
+	retire(s);
+}
+
+/* The effects of issuing an instruction (no cycles pass). */
 static void apply_issue(HState *s, const LInsn *in, const Access *a, const SassCtrl *c)
 {
-	bool vl = is_varlat(in);
+	bool vl = is_varlat(in), wbar = c->wbar < SCHED_NBARRIERS, rbar = c->rbar < SCHED_NBARRIERS;
+	uint32_t wseq = wbar ? s->issued[c->wbar] : 0, rseq = rbar ? s->issued[c->rbar] : 0;
 	for (unsigned i = 0; i < a->nwrites; i++) {
 		int r = a->writes[i];
-		if (vl) {
-			s->rem[r] = 0;
-			if (c->wbar < SCHED_NBARRIERS)
-				s->pw[r] |= (uint8_t)(1u << c->wbar);
-		} else {
-			s->rem[r] = (int8_t)latency_of(r);
+		s->ready[r] = vl ? s->now : s->now + latency_of(r);
+		if (s->ready[r] > s->last_ready)
+			s->last_ready = s->ready[r];
+		if (vl && wbar) {
+			s->pw[r] = (uint8_t)(1u << c->wbar);
+			s->wseq[r] = wseq;
 		}
-		s->unguarded[r] = 0;
 	}
 	for (unsigned i = 0; i < a->nlate; i++) {
 		int r = a->late[i];
 		/* sources are read before the result is written: a producer's
 		 * write barrier also covers its own late reads */
-		if (c->rbar < SCHED_NBARRIERS)
-			s->pr[r] |= (uint8_t)(1u << c->rbar);
-		else if (c->wbar < SCHED_NBARRIERS && a->nwrites > 0)
-			s->pr[r] |= (uint8_t)(1u << c->wbar);
-		else
-			s->unguarded[r] = 1;
+		if (rbar || (wbar && a->nwrites > 0)) {
+			unsigned b = rbar ? c->rbar : c->wbar;
+			s->pr[r] |= (uint8_t)(1u << b);
+			s->rseq[r][b] = rbar ? rseq : wseq;
+		}
 	}
-	for (int r = 0; r < NRES; r++) {
-		int v = s->rem[r] - (int)c->stall;
-		s->rem[r] = (int8_t)(v > 0 ? v : 0);
+	if (vl && wbar) {
+		s->issued[c->wbar]++;
+		s->kinds[c->wbar] |= kind_of(in);
+	}
+	if (vl && rbar && (!wbar || c->rbar != c->wbar)) {
+		s->issued[c->rbar]++;
+		s->kinds[c->rbar] |= KIND_OTHER;
 	}
 }
 
+static void pass_cycles(HState *s, unsigned cycles)
+{
+	s->now += (int32_t)cycles;
+}
+
+/* Cycles until register r is ready (0: now). */
+static int rem_of(const HState *s, int r)
+{
+	return s->ready[r] > s->now ? s->ready[r] - s->now : 0;
+}
+
+/* Cycles until every fixed-latency result is ready. */
 static int max_rem(const HState *s)
 {
-	int m = 0;
-	for (int r = 0; r < NRES; r++)
-		if (s->rem[r] > m)
-			m = s->rem[r];
-	return m;
+	return s->last_ready > s->now ? s->last_ready - s->now : 0;
 }
 
 static uint8_t barriers_in_use(const HState *s)
@@ -134,22 +194,32 @@ static bool *block_starts(const LKernel *k)
 	return start;
 }
 
-/* Whether any other instruction of k writes register res. */
-static bool overwritten_elsewhere(const LKernel *k, size_t self, int res)
+/* How many instructions of k write each resource. */
+static unsigned *writer_counts(const LKernel *k)
 {
+	unsigned *n = xcalloc(NRES, sizeof *n);
 	for (size_t i = 0; i < k->ninsns; i++) {
-		if (i == self)
-			continue;
 		Access a;
 		accesses(k, &k->insns[i], &a);
 		for (unsigned w = 0; w < a.nwrites; w++)
-			if (a.writes[w] == res)
-				return true;
+			n[a.writes[w]]++;
 	}
-	return false;
+	return n;
 }
 
-static unsigned pick_barrier(uint8_t in_use, unsigned avoid, unsigned *rr)
+/* Whether an instruction other than the one with accesses `self` writes res. */
+static bool overwritten_elsewhere(const unsigned *writers, const Access *self, int res)
+{
+	unsigned own = 0;
+	for (unsigned w = 0; w < self->nwrites; w++)
+		own += self->writes[w] == res;
+	return writers[res] > own;
+}
+
+/* A free barrier, round robin; when all six are busy, a shared one: for a
+ * load, preferably one that only loads use (its consumers can then use
+ * DEPBAR.LE instead of waiting for every operation on it). */
+static unsigned pick_barrier(uint8_t in_use, unsigned avoid, unsigned *rr, uint8_t loads_only)
 {
 	for (unsigned n = 0; n < SCHED_NBARRIERS; n++) {
 		unsigned b = (*rr + n) % SCHED_NBARRIERS;
@@ -158,7 +228,13 @@ static unsigned pick_barrier(uint8_t in_use, unsigned avoid, unsigned *rr)
 			return b;
 		}
 	}
-	/* all busy: share one (waiting on it then waits for every op on it) */
+	for (unsigned n = 0; n < SCHED_NBARRIERS; n++) {
+		unsigned b = (*rr + n) % SCHED_NBARRIERS;
+		if (b != avoid && ((loads_only >> b) & 1)) {
+			*rr = (b + 1) % SCHED_NBARRIERS;
+			return b;
+		}
+	}
 	unsigned b = *rr % SCHED_NBARRIERS;
 	if (b == avoid)
 		b = (b + 1) % SCHED_NBARRIERS;
@@ -166,196 +242,141 @@ static unsigned pick_barrier(uint8_t in_use, unsigned avoid, unsigned *rr)
 	return b;
 }
 
-void sched_kernel(const LKernel *k, SassCtrl *ctrl)
+/* The output of the scheduler: the instructions with DEPBARs inserted. */
+typedef struct Out {
+	LInsn *insns;
+	SassCtrl *ctrl;
+	size_t n, cap;
+} Out;
+
+static SassCtrl *out_push(Out *o, const LInsn *in)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 64;
+		o->insns = xrealloc(o->insns, o->cap * sizeof *o->insns);
+		o->ctrl = xrealloc(o->ctrl, o->cap * sizeof *o->ctrl);
+	}
+	o->insns[o->n] = *in;
+	return &o->ctrl[o->n++];
+}
+
+/* DEPBAR.LE SBb, keep before instruction `at`: waits until at most `keep`
+ * operations on b are outstanding (ptxas: stall 3). */
+static void emit_depbar(Out *o, const LInsn *at, unsigned b, unsigned keep)
+{
+	LInsn d;
+	memset(&d, 0, sizeof d);
+	d.form = sass_form_by_name("DEPBAR");
+	d.target = LIR_NO_LABEL;
+	d.loc = at->loc;
+	sass_values_clear(&d.vals);
+	sass_values_set(&d.vals, SR_LE, 1);
+	sass_values_set(&d.vals, SR_SCOREBOARD, b);
+	sass_values_set(&d.vals, SR_CNT, keep);
+	sass_values_set(&d.vals, SR_WMASK, 0);
+	linsn_fill_defaults(&d);
+	*out_push(o, &d) = sass_ctrl_default(SCHED_DEPBAR_STALL);
+}
+
+/* What instruction a must wait for: per barrier, the youngest operation
+ * number it needs complete, or -1. */
+static void needed_ops(const HState *s, const Access *a, int64_t need[SCHED_NBARRIERS])
+{
+	for (unsigned b = 0; b < SCHED_NBARRIERS; b++)
+		need[b] = -1;
+	for (unsigned i = 0; i < a->nreads + a->nwrites; i++) {
+		bool write = i >= a->nreads;
+		int r = write ? a->writes[i - a->nreads] : a->reads[i];
+		for (unsigned b = 0; b < SCHED_NBARRIERS; b++) {
+			if (((s->pw[r] >> b) & 1) && (int64_t)s->wseq[r] > need[b])
+				need[b] = s->wseq[r];
+			if (write && ((s->pr[r] >> b) & 1) && (int64_t)s->rseq[r][b] > need[b])
+				need[b] = s->rseq[r][b];
+		}
+	}
+}
+
+void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 {
 	bool *start = block_starts(k);
+	unsigned *writers = writer_counts(k);
+	size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos);
 	HState *s = xcalloc(1, sizeof *s);
+	Out o = { 0 };
 	unsigned rr = 0;
 	for (size_t j = 0; j < k->ninsns; j++) {
 		const LInsn *in = &k->insns[j];
-		SassCtrl *c = &ctrl[j];
-		*c = sass_ctrl_default(1);
 		Access a;
 		accesses(k, in, &a);
+		SassCtrl c = sass_ctrl_default(1);
 		if (start[j]) {
 			/* predecessors drained fixed latencies; wait for every barrier */
-			c->wait = (1u << SCHED_NBARRIERS) - 1;
+			c.wait = (1u << SCHED_NBARRIERS) - 1;
 			memset(s, 0, sizeof *s);
 		}
+		int64_t need[SCHED_NBARRIERS];
+		needed_ops(s, &a, need);
+		for (unsigned b = 0; b < SCHED_NBARRIERS; b++) {
+			if (need[b] < 0)
+				continue;
+			/* the youngest operation on b: wait it out; an older one on a
+			 * shared barrier: DEPBAR.LE leaves the younger ones running */
+			uint32_t keep = s->issued[b] - (uint32_t)need[b] - 1;
+			if (keep == 0 || s->kinds[b] != KIND_LOAD) {
+				c.wait |= 1u << b;
+			} else {
+				emit_depbar(&o, in, b, keep);
+				s->done[b] = s->issued[b] - keep;
+				retire(s);
+				pass_cycles(s, SCHED_DEPBAR_STALL);
+			}
+		}
+		apply_wait(s, c.wait);
+		int late = 0;
 		for (unsigned i = 0; i < a.nreads; i++)
-			c->wait |= s->pw[a.reads[i]];
-		for (unsigned i = 0; i < a.nwrites; i++)
-			c->wait |= s->pw[a.writes[i]] | s->pr[a.writes[i]];
-		apply_wait(s, c->wait);
-		int need = 0;
-		for (unsigned i = 0; i < a.nreads; i++)
-			if (s->rem[a.reads[i]] > need)
-				need = s->rem[a.reads[i]];
-		if (need > 0 && j > 0) {
+			if (rem_of(s, a.reads[i]) > late)
+				late = rem_of(s, a.reads[i]);
+		if (late > 0 && o.n > 0) {
 			/* stretch the previous stall; rem <= 13 < 15 so one slot suffices */
-			unsigned add = (unsigned)need;
-			if (ctrl[j - 1].stall + add > 15)
-				add = 15 - ctrl[j - 1].stall;
-			ctrl[j - 1].stall += add;
-			for (int r = 0; r < NRES; r++)
-				s->rem[r] = (int8_t)(s->rem[r] > (int)add ? s->rem[r] - (int)add : 0);
+			unsigned add = (unsigned)late;
+			if (o.ctrl[o.n - 1].stall + add > 15)
+				add = 15 - o.ctrl[o.n - 1].stall;
+			o.ctrl[o.n - 1].stall += add;
+			pass_cycles(s, add);
 		}
 		if (is_varlat(in)) {
 			uint8_t used = barriers_in_use(s);
 			if (a.nwrites > 0) {
-				c->wbar = pick_barrier(used, SASS_CTRL_NO_BARRIER, &rr);
-				used |= (uint8_t)(1u << c->wbar);
+				c.wbar = pick_barrier(used, SASS_CTRL_NO_BARRIER, &rr,
+				                      kind_of(in) == KIND_LOAD ? loads_only(s) : 0);
+				used |= (uint8_t)(1u << c.wbar);
 			}
 			bool need_rbar = false;
 			for (unsigned i = 0; i < a.nlate && !need_rbar; i++)
-				need_rbar = overwritten_elsewhere(k, j, a.late[i]);
+				need_rbar = overwritten_elsewhere(writers, &a, a.late[i]);
 			if (need_rbar)
-				c->rbar = pick_barrier(used, c->wbar, &rr);
+				c.rbar = pick_barrier(used, c.wbar, &rr, 0);
 		}
 		if (is_flow(in)) {
-			c->stall = SCHED_FLOW_STALL;
-			c->yield = in->form->op == SOP_BRA ? 0 : 1;
+			c.stall = SCHED_FLOW_STALL;
+			c.yield = in->form->op == SOP_BRA ? 0 : 1;
 		}
 		bool block_end = j + 1 == k->ninsns || start[j + 1] || is_flow(in);
-		apply_issue(s, in, &a, &(SassCtrl){ 0, 1, c->wbar, c->rbar, 0, 0 });
-		if (block_end && (unsigned)max_rem(s) > c->stall)
-			c->stall = (unsigned)max_rem(s);
-		for (int r = 0; r < NRES; r++)
-			s->rem[r] = (int8_t)(s->rem[r] > (int)c->stall ? s->rem[r] - (int)c->stall : 0);
+		apply_issue(s, in, &a, &c);
+		if (block_end && (unsigned)max_rem(s) > c.stall)
+			c.stall = (unsigned)max_rem(s);
+		pass_cycles(s, c.stall);
+		newpos[j] = o.n;
+		*out_push(&o, in) = c;
 	}
+	for (size_t l = 0; l < k->nlabels; l++)
+		k->label_pos[l] = newpos[k->label_pos[l]];
+	free(k->insns);
+	k->insns = o.insns;
+	k->ninsns = k->cap = o.n;
+	*ctrl_out = o.ctrl;
 	free(s);
+	free(newpos);
+	free(writers);
 	free(start);
-}
-
-/* ---- verifier ------------------------------------------------------------- */
-
-static void merge(HState *into, const HState *from, bool *changed)
-{
-	for (int r = 0; r < NRES; r++) {
-		if (from->rem[r] > into->rem[r]) {
-			into->rem[r] = from->rem[r];
-			*changed = true;
-		}
-		uint8_t w = into->pw[r] | from->pw[r], p = into->pr[r] | from->pr[r];
-		uint8_t u = into->unguarded[r] | from->unguarded[r];
-		if (w != into->pw[r] || p != into->pr[r] || u != into->unguarded[r]) {
-			into->pw[r] = w;
-			into->pr[r] = p;
-			into->unguarded[r] = u;
-			*changed = true;
-		}
-	}
-}
-
-static const char *res_name(int r, char *buf, size_t n)
-{
-	if (r == RES_CC)
-		snprintf(buf, n, "CC");
-	else if (r >= RES_PRED)
-		snprintf(buf, n, "P%d", r - RES_PRED);
-	else
-		snprintf(buf, n, "R%d", r);
-	return buf;
-}
-
-/* Checks instruction j against the state before it; returns -1 with a message. */
-static int check_insn(const LKernel *k, size_t j, const SassCtrl *c, HState *s, char *err, size_t errlen)
-{
-	const LInsn *in = &k->insns[j];
-	char rn[16];
-	uint32_t slot;
-	if (sass_ctrl_pack_slot(c, &slot) != 0 || !sass_slot_allowed(in->form, slot)) {
-		snprintf(err, errlen, "instruction %zu (%s): control slot not allowed for this form", j,
-		         in->form->name);
-		return -1;
-	}
-	if (c->stall == 0) {
-		snprintf(err, errlen, "instruction %zu (%s): stall 0 (dual issue) is not modelled", j, in->form->name);
-		return -1;
-	}
-	if ((c->wbar != 7 && c->wbar >= SCHED_NBARRIERS) || (c->rbar != 7 && c->rbar >= SCHED_NBARRIERS)) {
-		snprintf(err, errlen, "instruction %zu (%s): barrier number out of range", j, in->form->name);
-		return -1;
-	}
-	Access a;
-	accesses(k, in, &a);
-	if (is_varlat(in) && a.nwrites > 0 && c->wbar == 7) {
-		snprintf(err, errlen, "instruction %zu (%s): variable-latency result without a write barrier", j,
-		         in->form->name);
-		return -1;
-	}
-	apply_wait(s, c->wait);
-	for (unsigned i = 0; i < a.nreads; i++) {
-		int r = a.reads[i];
-		if (s->pw[r]) {
-			snprintf(err, errlen, "instruction %zu (%s) reads %s before its variable-latency producer "
-			         "is waited for (barrier mask 0x%02x)", j, in->form->name, res_name(r, rn, sizeof rn),
-			         s->pw[r]);
-			return -1;
-		}
-		if (s->rem[r] > 0) {
-			snprintf(err, errlen, "instruction %zu (%s) reads %s %d cycle(s) too early", j,
-			         in->form->name, res_name(r, rn, sizeof rn), s->rem[r]);
-			return -1;
-		}
-	}
-	for (unsigned i = 0; i < a.nwrites; i++) {
-		int r = a.writes[i];
-		if (s->pw[r] || s->pr[r] || s->unguarded[r]) {
-			snprintf(err, errlen, "instruction %zu (%s) overwrites %s while a variable-latency %s of it "
-			         "is outstanding", j, in->form->name, res_name(r, rn, sizeof rn),
-			         s->pw[r] ? "write" : "read");
-			return -1;
-		}
-	}
-	apply_issue(s, in, &a, c);
-	return 0;
-}
-
-int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen)
-{
-	size_t n = k->ninsns;
-	if (n == 0)
-		return 0;
-	HState *in_state = xcalloc(n, sizeof *in_state);
-	bool *reached = xcalloc(n, sizeof *reached);
-	bool *queued = xcalloc(n, sizeof *queued);
-	size_t *work = xcalloc(n + 1, sizeof *work);
-	size_t nwork = 0;
-	reached[0] = queued[0] = true;
-	work[nwork++] = 0;
-	HState *tmp = xcalloc(1, sizeof *tmp);
-	int rc = 0;
-	while (nwork > 0 && rc == 0) {
-		size_t j = work[--nwork];
-		queued[j] = false;
-		*tmp = in_state[j];
-		/* propagate without reporting: violations are reported below */
-		const LInsn *in = &k->insns[j];
-		Access a;
-		accesses(k, in, &a);
-		apply_wait(tmp, ctrl[j].wait);
-		apply_issue(tmp, in, &a, &ctrl[j]);
-		size_t succ[2];
-		unsigned ns = lkernel_successors(k, j, succ);
-		for (unsigned q = 0; q < ns; q++) {
-			size_t t = succ[q];
-			bool changed = !reached[t];
-			reached[t] = true;
-			merge(&in_state[t], tmp, &changed);
-			if (changed && !queued[t]) {
-				queued[t] = true;
-				work[nwork++] = t;
-			}
-		}
-	}
-	for (size_t j = 0; j < n && rc == 0; j++)
-		if (reached[j])
-			rc = check_insn(k, j, &ctrl[j], &in_state[j], err, errlen);
-	free(tmp);
-	free(work);
-	free(queued);
-	free(reached);
-	free(in_state);
-	return rc;
 }

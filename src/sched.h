@@ -11,6 +11,7 @@
  *  - variable-latency instructions read their register sources late: when
  *    a later instruction of the block overwrites one, the reader sets a
  *    read barrier and the writer waits on it;
+ *  - operations on one barrier complete in issue order (DEPBAR.LE);
  *  - the scheduler drains at block boundaries: the first instruction of
  *    every block that can be entered by a branch or after a guarded exit
  *    waits on all barriers, and the last instruction of a block stalls until
@@ -31,15 +32,22 @@ enum {
 	SCHED_CC_LATENCY = 6,
 	SCHED_FLOW_STALL = 15,      /* ptxas: EXIT and BRA always stall 15 */
 	SCHED_NBARRIERS = 6,
+	SCHED_DEPBAR_STALL = 3,     /* ptxas: DEPBAR.LE stalls 3 */
 };
 
-/* Fills ctrl[0 .. k->ninsns-1] for the allocated kernel k. */
-void sched_kernel(const LKernel *k, SassCtrl *ctrl);
+/* Schedules the allocated kernel k: *ctrl = malloc'd control slots, one per
+ * instruction. When more than six variable-latency operations are in
+ * flight, producers share a barrier, and a consumer of one that is not the
+ * youngest on it gets `DEPBAR.LE SBn, k` inserted before it (k = younger
+ * operations on n it need not wait for), as ptxas does; k->insns and the
+ * label positions are updated for the inserted instructions. */
+void sched_kernel(LKernel *k, SassCtrl **ctrl);
 
-/* Proves that every consumer of a result waits for its producer and every
- * overwrite of a variable-latency source waits for its read barrier, along
- * every path of the control-flow graph. Also checks the slot values
- * nvdisasm accepts. Returns 0, or -1 with the first violation in err. */
+/* Encodes k with ctrl and runs sched_verify_code() (sched_verify.h) on the
+ * result: every consumer waits for its producer and every overwrite of a
+ * variable-latency source for its read barrier, along every path of the
+ * control-flow graph, with the slot values nvdisasm accepts. Returns 0, or
+ * -1 with the first violation in err. */
 int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen);
 
 #endif

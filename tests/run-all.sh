@@ -45,7 +45,7 @@ for t in "$B"/tests/test_*; do
 done
 run_suite cases sh tests/run-cases.sh
 run_suite corpus sh tests/run-corpus.sh
-for t in tests/run-io.sh tests/docs-fresh.sh tests/rule-coverage.sh; do
+for t in tests/run-io.sh tests/docs-fresh.sh tests/rule-coverage.sh tests/verify-sched.sh; do
 	[ -f "$t" ] && run_suite "$(basename "$t" .sh)" sh "$t"
 done
 run_suite opcodes sh tests/opcodes/check-opcodes.sh tests/corpus/*.ptx

@@ -91,7 +91,7 @@ masked() {
 	{
 		t = $3; sub(/^@!?P[0-9T] /, "", t)
 		split(t, w, /[ .]/); fam = w[1]
-		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG") next
+		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG" && fam != "LDG") next
 		h = $4
 		h = substr(h, 1, 11) "00000"                       # Rd/Rb, Ra, guard
 		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0) {

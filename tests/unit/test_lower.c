@@ -294,9 +294,9 @@ static void build_varlat_kernel(void)
 START_TEST(test_sched_barriers_and_stalls)
 {
 	build_varlat_kernel();
-	SassCtrl ctrl[16];
+	SassCtrl *ctrl;
 	char err[256];
-	sched_kernel(&K, ctrl);
+	sched_kernel(&K, &ctrl);
 	ck_assert_msg(sched_verify(&K, ctrl, err, sizeof err) == 0, "%s", err);
 	int s2r = find_form("S2R", 0), iadd = find_form("IADD_R", 0), stg = find_form("STG", 0);
 	int mov = find_form("MOV_R", 0);
@@ -314,6 +314,7 @@ START_TEST(test_sched_barriers_and_stalls)
 		cycles += ctrl[i].stall;
 	ck_assert_uint_ge(cycles, SCHED_ALU_LATENCY);
 	ck_assert_uint_eq(ctrl[K.ninsns - 1].stall, SCHED_FLOW_STALL);
+	free(ctrl);
 	kernel_reset();
 }
 END_TEST
@@ -321,12 +322,13 @@ END_TEST
 START_TEST(test_verify_rejects_missing_wait)
 {
 	build_varlat_kernel();
-	SassCtrl ctrl[16];
+	SassCtrl *ctrl;
 	char err[256];
-	sched_kernel(&K, ctrl);
+	sched_kernel(&K, &ctrl);
 	ctrl[find_form("IADD_R", 0)].wait = 0;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "reads R0 before its variable-latency producer") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "reads R0 before the variable-latency S2R") != NULL, "%s", err);
+	free(ctrl);
 	kernel_reset();
 }
 END_TEST
@@ -334,12 +336,13 @@ END_TEST
 START_TEST(test_verify_rejects_missing_write_barrier)
 {
 	build_varlat_kernel();
-	SassCtrl ctrl[16];
+	SassCtrl *ctrl;
 	char err[256];
-	sched_kernel(&K, ctrl);
+	sched_kernel(&K, &ctrl);
 	ctrl[find_form("S2R", 0)].wbar = SASS_CTRL_NO_BARRIER;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "without a write barrier") != NULL, "%s", err);
+	free(ctrl);
 	kernel_reset();
 }
 END_TEST
@@ -347,13 +350,14 @@ END_TEST
 START_TEST(test_verify_rejects_short_stall)
 {
 	build_varlat_kernel();
-	SassCtrl ctrl[16];
+	SassCtrl *ctrl;
 	char err[256];
-	sched_kernel(&K, ctrl);
+	sched_kernel(&K, &ctrl);
 	/* the second address MOV is read by the STG right after it */
 	ctrl[find_form("STG", 0) - 1].stall = 1;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "too early") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "too short") != NULL, "%s", err);
+	free(ctrl);
 	kernel_reset();
 }
 END_TEST
@@ -361,16 +365,18 @@ END_TEST
 START_TEST(test_verify_rejects_missing_read_barrier)
 {
 	build_varlat_kernel();
-	SassCtrl ctrl[16];
+	SassCtrl *ctrl;
 	char err[256];
-	sched_kernel(&K, ctrl);
+	sched_kernel(&K, &ctrl);
 	ctrl[find_form("MOV_R", 0)].wait = 0;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "overwrites R2 while a variable-latency read") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "overwrites R2 before the STG") != NULL, "%s", err);
 	/* and with no read barrier at all, the overwrite is never safe */
-	sched_kernel(&K, ctrl);
+	free(ctrl);
+	sched_kernel(&K, &ctrl);
 	ctrl[find_form("STG", 0)].rbar = SASS_CTRL_NO_BARRIER;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
+	free(ctrl);
 	kernel_reset();
 }
 END_TEST
@@ -378,12 +384,13 @@ END_TEST
 START_TEST(test_verify_rejects_barrier_on_alu)
 {
 	build_varlat_kernel();
-	SassCtrl ctrl[16];
+	SassCtrl *ctrl;
 	char err[256];
-	sched_kernel(&K, ctrl);
+	sched_kernel(&K, &ctrl);
 	ctrl[find_form("IADD_R", 0)].wbar = 2;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "control slot not allowed") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "is not allowed for this form") != NULL, "%s", err);
+	free(ctrl);
 	kernel_reset();
 }
 END_TEST
@@ -414,19 +421,21 @@ START_TEST(test_verify_follows_branches)
 	linsn_ref(in, SR_RB, r0, 0, 1, false);
 	add("EXIT");
 	finish();
-	SassCtrl ctrl[16];
+	SassCtrl *ctrl;
 	char err[256];
-	sched_kernel(&K, ctrl);
+	sched_kernel(&K, &ctrl);
 	ck_assert_msg(sched_verify(&K, ctrl, err, sizeof err) == 0, "%s", err);
 	/* the branch target waits; without that wait the S2R result is unsafe */
 	ctrl[K.label_pos[0]].wait = 0;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "reads R0") != NULL, "%s", err);
 	/* and the predicate needs its latency before the branch reads it */
-	sched_kernel(&K, ctrl);
+	free(ctrl);
+	sched_kernel(&K, &ctrl);
 	ctrl[1].stall = 1;
 	ck_assert_int_eq(sched_verify(&K, ctrl, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "reads P0") != NULL, "%s", err);
+	free(ctrl);
 	kernel_reset();
 }
 END_TEST
@@ -539,7 +548,7 @@ START_TEST(test_assemble_raw_layout)
 	parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n"
 	          " .reg .b64 %rd<3>;\n mov.u32 %r1, %tid.x;\n suld.b.1d.b32.trap {%r2}, [s, {%r1}];\n"
 	          " ld.param.u64 %rd1, [o];\n st.global.u32 [%rd1+8], %r2;\n ret;\n}\n");
-	AssembleOptions o = { ASM_RAW, true };
+	AssembleOptions o = { ASM_RAW, true, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;
@@ -572,7 +581,7 @@ START_TEST(test_assemble_cubin)
 	parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u32 v)\n{\n .reg .b32 %r<4>;\n"
 	          " mov.u32 %r1, %tid.x;\n ld.param.u32 %r2, [v];\n"
 	          " sust.b.1d.b32.trap [s, {%r1}], {%r2};\n ret;\n}\n");
-	AssembleOptions o = { ASM_CUBIN, false };
+	AssembleOptions o = { ASM_CUBIN, false, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;
@@ -595,7 +604,7 @@ static Emu EMU;
 static void exec_ptx(const char *src, const uint32_t *params, size_t nparams, uint32_t tx)
 {
 	parse_str(src);
-	AssembleOptions o = { ASM_RAW, false };
+	AssembleOptions o = { ASM_RAW, false, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;

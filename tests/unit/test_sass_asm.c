@@ -554,7 +554,7 @@ static bool ptx_to_cubin(const char *path, uint8_t **img, size_t *len)
 	module_init(&m, path);
 	diag_init(&d, path, src, n);
 	char *listing = NULL;
-	AssembleOptions o = { ASM_CUBIN, false };
+	AssembleOptions o = { ASM_CUBIN, false, false };
 	bool ok = ptx_parse_buffer(&m, &d, src, n) == 0 && assemble_module(&m, &d, &o, img, len, &listing) == 0;
 	free(listing);
 	diag_fini(&d);
@@ -625,7 +625,12 @@ static unsigned cubin_round_trips(const char *dir)
 			              "%s: the raw listing of kernel %zu does not round-trip", path, k);
 			free(raw);
 		}
-		ck_assert_msg(reassembles_to(text, all, total, path), "%s: the cubin listing does not round-trip", path);
+		/* a relocated operand (`(.nv.surfrefDescSize) of the suq descriptor
+		 * lookup) is not SASS the front end reads: only the raw listings
+		 * (the immediate 0x0) round-trip then, as in sass-roundtrip.sh */
+		if (strstr(text, "`(") == NULL)
+			ck_assert_msg(reassembles_to(text, all, total, path), "%s: the cubin listing does not "
+			              "round-trip", path);
 		free(all);
 		free(text);
 		cubin_image_free(&ci);
