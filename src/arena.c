@@ -31,6 +31,42 @@ void arena_free(Arena *a)
 	a->total = 0;
 }
 
+void arena_reset(Arena *a)
+{
+	ArenaChunk *keep = a->head;
+	if (!keep)
+		return;
+	ArenaChunk *c = keep->next;
+	while (c) {
+		ArenaChunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	keep->next = NULL;
+	keep->used = 0;
+	a->head = keep;
+	a->total = 0;
+}
+
+void arena_adopt(Arena *dst, Arena *src)
+{
+	ArenaChunk *last = src->head;
+	if (!last)
+		return;
+	while (last->next)
+		last = last->next;
+	/* Behind dst's current chunk, which keeps serving allocations. */
+	if (dst->head) {
+		last->next = dst->head->next;
+		dst->head->next = src->head;
+	} else {
+		dst->head = src->head;
+	}
+	dst->total += src->total;
+	src->head = NULL;
+	src->total = 0;
+}
+
 void *arena_alloc(Arena *a, size_t size)
 {
 	const size_t align = _Alignof(max_align_t);

@@ -160,9 +160,11 @@ void check_module(Module *m, DiagSink *sink, const CheckOptions *opt)
 	c.rules = opt ? opt->rules : RULES_STRICT;
 	c.address_bits = 64;
 	arena_init(&c.arena);
+	arena_init(&c.item_arena);
 	c.module_scope = scope_new(&c.arena, NULL);
 	c.scope = c.module_scope;
 	check_header(&c);
 	check_module_items(&c);
 	arena_free(&c.arena);
+	arena_free(&c.item_arena);
 }

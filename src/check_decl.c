@@ -200,7 +200,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
-		Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;
 		sym->loc = dc->loc;

@@ -24,7 +24,8 @@ typedef struct CheckCtx {
 	Module *m;
 	DiagSink *sink;
 	RulesMode rules;
-	Arena arena;            /* symbols and scopes; freed when the check ends */
+	Arena arena;            /* module symbols and scope; freed when the check ends */
+	Arena item_arena;       /* one function's scopes, symbols and texts; reset after it */
 
 	/* Module header, as far as it is valid. Gates are only evaluated
 	 * against a known version/target: an unsupported .version has already
@@ -71,6 +72,8 @@ bool check_gate_fails(const CheckCtx *c, ReqId id);
 /* ---- passes ---- */
 void check_header(CheckCtx *c);
 void check_module_items(CheckCtx *c);
+/* One module variable or function, after the ISA gates of every item. */
+void check_item(CheckCtx *c, const Item *it);
 
 typedef enum DeclPlace {
 	DECL_MODULE, DECL_ENTRY_PARAM, DECL_FUNC_PARAM, DECL_FUNC_RET, DECL_BODY,

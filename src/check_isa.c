@@ -323,14 +323,18 @@ void check_isa_func(CheckCtx *c, const Func *f)
 		gate_body(c, f->body);
 }
 
+void check_isa_item(CheckCtx *c, const Item *it)
+{
+	if (it->kind == IT_DIRECTIVE)
+		gate_dir(c, &it->u.dir);
+	else if (it->kind == IT_SECTION)
+		gate_section(c, &it->u.section);
+	else if (it->kind == IT_VAR)
+		gate_var_decls(c, 1, &it->u.var);
+}
+
 void check_isa_module(CheckCtx *c)
 {
-	for (const Item *it = c->m->items; it; it = it->next) {
-		if (it->kind == IT_DIRECTIVE)
-			gate_dir(c, &it->u.dir);
-		else if (it->kind == IT_SECTION)
-			gate_section(c, &it->u.section);
-		else if (it->kind == IT_VAR)
-			gate_var_decls(c, 1, &it->u.var);
-	}
+	for (const Item *it = c->m->items; it; it = it->next)
+		check_isa_item(c, it);
 }
