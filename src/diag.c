@@ -92,6 +92,33 @@ Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const ch
 	return d;
 }
 
+void diag_append(DiagSink *dst, DiagSink *src)
+{
+	unsigned errors = dst->count[SEV_ERROR];
+	for (Diag *d = src->head, *next; d; d = next) {
+		next = d->next;
+		d->next = NULL;
+		d->seq = dst->seq++;
+		/* src kept its first `limit` errors; dst keeps fewer when it
+		 * already holds some. */
+		if (d->sev == SEV_ERROR && dst->limit && ++errors > dst->limit) {
+			dst->truncated = true;
+			continue;
+		}
+		if (dst->tail)
+			dst->tail->next = d;
+		else
+			dst->head = d;
+		dst->tail = d;
+	}
+	for (int i = 0; i < 3; i++)
+		dst->count[i] += src->count[i];
+	dst->truncated = dst->truncated || src->truncated;
+	arena_adopt(&dst->arena, &src->arena);
+	src->head = src->tail = NULL;
+	memset(src->count, 0, sizeof src->count);
+}
+
 void diag_note(DiagSink *s, Diag *parent, SrcLoc loc, const char *fmt, ...)
 {
 	va_list ap;
