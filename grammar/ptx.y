@@ -113,7 +113,7 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 
 module
 	: %empty
-	| module item
+	| module item                   { parse_item_done(ps); }
 	;
 
 item

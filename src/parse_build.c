@@ -159,13 +159,16 @@ static Item *new_item(ParseState *ps, ItemKind kind, SrcLoc loc)
 	Item *it = ARENA_NEW(A, Item);
 	it->kind = kind;
 	it->loc = loc;
+	ps->last_item = it;
 	Module *m = ps->mod;
+	m->nitems++;
+	if (ps->stream)
+		return it;
 	if (m->items_tail)
 		m->items_tail->next = it;
 	else
 		m->items = it;
 	m->items_tail = it;
-	m->nitems++;
 	return it;
 }
 
