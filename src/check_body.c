@@ -67,12 +67,28 @@ const Symbol *check_lookup(CheckCtx *c, const Expr *name)
 {
 	if (!name || name->kind != EX_NAME || !name->text)
 		return NULL;
+	/* Names are arena strings: 16-byte aligned, the low bits carry nothing. */
+	LookupMemo *m = &c->memo[((uintptr_t)name->text >> 4) % LOOKUP_MEMO];
+	if (m->name == name->text && m->scope == c->scope && m->labels == c->labels)
+		return m->sym;
 	const Symbol *s = scope_lookup(c->scope, name->text);
 	if (!s && c->labels)
 		s = scope_lookup(c->labels, name->text);
 	if (!s)
 		s = lookup_special(name->text);
+	*m = (LookupMemo){ name->text, c->scope, c->labels, s };
 	return s;
+}
+
+static void forget_lookups(CheckCtx *c)
+{
+	memset(c->memo, 0, sizeof c->memo);
+}
+
+Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym)
+{
+	forget_lookups(c);
+	return scope_add(s, sym);
 }
 
 PtxType check_register_type(CheckCtx *c, const Expr *e)
@@ -294,7 +310,7 @@ static void collect_labels(CheckCtx *c, const Stmt *s)
 		sym->name = s->u.label;
 		sym->loc = s->loc;
 		sym->range = -1;
-		Symbol *old = scope_add(c->labels, sym);
+		Symbol *old = check_declare(c, c->labels, sym);
 		if (old != sym) {
 			Diag *d = check_error(c, s->loc, "duplicate-symbol", "Duplicate definition of label '%s'", s->u.label);
 			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
@@ -334,7 +350,7 @@ static void declare_func(CheckCtx *c, const Func *f)
 	sym->range = -1;
 	sym->is_kernel = f->is_entry;
 	sym->has_body = f->has_body;
-	Symbol *old = scope_add(c->module_scope, sym);
+	Symbol *old = check_declare(c, c->module_scope, sym);
 	if (old == sym)
 		return;
 	if (old->kind == SYM_FUNC && !(old->has_body && f->has_body)) {
@@ -372,6 +388,9 @@ static void check_func(CheckCtx *c, const Func *f)
 
 void check_item(CheckCtx *c, const Item *it)
 {
+	/* The memo is keyed by name pointers, and the previous item's names
+	 * and scopes may have been freed and their addresses reused. */
+	forget_lookups(c);
 	if (it->kind == IT_VAR)
 		check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);
 	else if (it->kind == IT_FUNC)

@@ -211,7 +211,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		sym->is_entry_param = place == DECL_ENTRY_PARAM;
 		sym->is_extern = info.is_extern;
 		sym->range = dc->range;
-		Symbol *old = scope_add(into, sym);
+		Symbol *old = check_declare(c, into, sym);
 		if (old != sym) {
 			if (old->kind == SYM_VAR && (old->is_extern || info.is_extern) && place == DECL_MODULE) {
 				/* An .extern declaration is resolved by a .visible definition

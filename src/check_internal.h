@@ -20,6 +20,15 @@
 
 #include <stdbool.h>
 
+/* One remembered name resolution (see check_lookup). */
+typedef struct LookupMemo {
+	const char *name;
+	const Scope *scope, *labels;
+	const Symbol *sym;
+} LookupMemo;
+
+enum { LOOKUP_MEMO = 64 };
+
 typedef struct CheckCtx {
 	Module *m;
 	DiagSink *sink;
@@ -44,6 +53,11 @@ typedef struct CheckCtx {
 	Scope *scope;           /* innermost scope while walking a body */
 	Scope *labels;          /* labels of the current function */
 	const Func *func;       /* function being checked, NULL at module scope */
+	/* An instruction resolves each operand name several times (undefined
+	 * names, kernel addresses, register types, surface operands): recent
+	 * answers by name pointer, valid until a symbol is declared or the
+	 * item ends (check_declare, check_item). */
+	LookupMemo memo[LOOKUP_MEMO];
 } CheckCtx;
 
 /* ---- diagnostics ---- */
@@ -87,6 +101,8 @@ void check_st_instr(CheckCtx *c, const Instr *in);
 /* ---- operands ---- */
 /* The symbol an EX_NAME refers to, or NULL (special registers included). */
 const Symbol *check_lookup(CheckCtx *c, const Expr *name);
+/* scope_add, forgetting remembered lookups the new symbol may change. */
+Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym);
 /* Declared type of a register operand (EX_NAME naming a register), else TY_NONE. */
 PtxType check_register_type(CheckCtx *c, const Expr *e);
 bool check_is_sink(const Expr *e);
