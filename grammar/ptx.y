@@ -57,7 +57,6 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 	WordVec words;
 	StmtList stmts;
 	Stmt *stmt;
-	Instr instr;
 	VarDecl decl;
 	struct { bool negated; Expr *pred; } guard;
 	FuncBody body;
@@ -101,7 +100,9 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %type <words> mods
 %type <stmts> stmts section_items
 %type <stmt> stmt section_item
-%type <instr> instr instr_body
+/* An instruction is built in its statement node: a 96-byte Instr in the
+ * union would be copied on every shift and reduction. */
+%type <stmt> instr instr_body
 %type <exprs> operands operands_opt
 %type <decl> param
 %type <guard> guard
@@ -290,7 +291,7 @@ stmts
 	;
 
 stmt
-	: instr ';'                     { $$ = build_instr_stmt(ps, &$1, @$); }
+	: instr ';'                     { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
 	| '{' stmts '}'                 { $$ = build_block(ps, $2.head, @$); }
@@ -336,7 +337,12 @@ loc_vals
 
 instr
 	: instr_body                    { $$ = $1; }
-	| guard instr_body              { $$ = $2; $$.has_guard = true; $$.guard_negated = $1.negated; $$.guard = $1.pred; $$.loc = @$; }
+	| guard instr_body              {
+		$$ = $2;
+		$$->u.instr.has_guard = true;
+		$$->u.instr.guard_negated = $1.negated;
+		$$->u.instr.guard = $1.pred;
+	  }
 	;
 
 guard
