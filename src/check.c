@@ -55,6 +55,20 @@ Diag *check_strict(CheckCtx *c, SrcLoc loc, const char *rule, const char *doc, c
 	return d;
 }
 
+void check_concat(char *buf, size_t size, const char *a, const char *b)
+{
+	if (!size)
+		return;
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > size - 1)
+		na = size - 1;
+	if (nb > size - 1 - na)
+		nb = size - 1 - na;
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb);
+	buf[na + nb] = 0;
+}
+
 void check_note_version(CheckCtx *c, Diag *d)
 {
 	if (d && c->has_version)

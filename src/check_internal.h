@@ -111,6 +111,9 @@ bool check_is_immediate(const Expr *e);
  * float literals only for float types, or for a bit type of exactly the
  * literal's width (0f: 32 bits; 0d and decimal: 64 bits), as ptxas 13 does. */
 bool check_immediate_fits(const Expr *e, PtxType t);
+/* a then b in buf, cut to size - 1 bytes as snprintf would: names such
+ * as "suld.b" are built for every instruction, where snprintf shows. */
+void check_concat(char *buf, size_t size, const char *a, const char *b);
 /* Texts for messages: "%rd1", "g+4", ... */
 const char *check_expr_text(CheckCtx *c, const Expr *e);
 
