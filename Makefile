@@ -62,11 +62,11 @@ GEN_HDR := $(B)/gen/ptx.tab.h $(B)/gen/ptx.lex.h $(if $(SASS_GEN),$(B)/gen/sass.
 # Generated scanner code trips a few warnings that are not ours to fix.
 $(B)/obj/%.lex.o: $(B)/gen/%.lex.c $(GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-unused-function -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-unused-function -MMD -MP -c -o $@ $<
 
 $(B)/obj/%.tab.o: $(B)/gen/%.tab.c $(GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/obj/%.o: src/%.c $(GEN_HDR)
 	@mkdir -p $(@D)
