@@ -481,6 +481,13 @@ static const char *token_desc(yysymbol_kind_t k)
 static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ParseState *ps)
 {
 	(void)scanner;
+	/* The parser built without LAC (see parse.h) only has to notice the
+	 * error: the exact pass reports it. "Out of memory" is the one answer
+	 * that makes bison stop at once. */
+	if (ps->fast) {
+		ps->syntax_error = true;
+		return YYENOMEM;
+	}
 	enum { MAXEXP = 64, LISTED = 6 };
 	yysymbol_kind_t exp[MAXEXP];
 	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
@@ -540,10 +547,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
 	return 0;
 }
 
-/* Called by bison only when its stack is exhausted: absurdly deep nesting. */
+/* Called by bison only when its stack is exhausted: absurdly deep nesting
+ * (or after the fast parser's stop above). */
 static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg)
 {
 	(void)scanner;
+	if (ps->fast) {
+		ps->syntax_error = true;
+		return;
+	}
 	diag_add(ps->diag, SEV_ERROR, *loc, "syntax", "%s: input is nested too deeply (%s)",
 		 "cannot parse", msg);
 }

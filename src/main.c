@@ -178,10 +178,9 @@ static void check_one_item(void *ctx, const Item *it)
 		sc->whole_module = true;
 }
 
-/* --check parses and checks one top-level item at a time and forgets it:
- * memory follows the largest function, not the file. False (nothing
- * reported) when the module needs the whole-module path after all. */
-static bool check_streaming(InputFile *in, const Options *o, Report *rep, int *status)
+typedef enum StreamResult { STREAM_DONE, STREAM_AGAIN, STREAM_WHOLE_MODULE } StreamResult;
+
+static StreamResult check_stream_once(InputFile *in, const Options *o, Report *rep, int *status, bool fast)
 {
 	Module m;
 	module_init(&m, in->name);
@@ -190,9 +189,10 @@ static bool check_streaming(InputFile *in, const Options *o, Report *rep, int *s
 	d.limit = o->max_errors;
 	d.policy = &o->policy;
 	StreamCheck sc = { .cs = check_stream_begin(&m, &d, &o->check) };
-	ptx_parse_stream(&m, &d, in->data, in->len, check_one_item, &sc);
-	check_stream_end(sc.cs, !sc.whole_module && diag_errors(&d) == 0);
-	if (!sc.whole_module) {
+	int parsed = ptx_parse_stream(&m, &d, in->data, in->len, check_one_item, &sc, fast);
+	StreamResult r = parsed == PARSE_AGAIN ? STREAM_AGAIN : sc.whole_module ? STREAM_WHOLE_MODULE : STREAM_DONE;
+	check_stream_end(sc.cs, r == STREAM_DONE && diag_errors(&d) == 0);
+	if (r == STREAM_DONE) {
 		report_file(rep, &d);
 		if (o->verbose)
 			print_summary(m.filename, sc.stats, &d, stderr);
@@ -200,7 +200,20 @@ static bool check_streaming(InputFile *in, const Options *o, Report *rep, int *s
 	}
 	diag_fini(&d);
 	module_fini(&m);
-	return !sc.whole_module;
+	return r;
+}
+
+/* --check parses and checks one top-level item at a time and forgets it:
+ * memory follows the largest function, not the file. The first pass uses
+ * the parser without LAC; a file with a syntax error is parsed again by the
+ * exact one, which words the error. False (nothing reported) when the
+ * module needs the whole-module path after all. */
+static bool check_streaming(InputFile *in, const Options *o, Report *rep, int *status)
+{
+	StreamResult r = check_stream_once(in, o, rep, status, true);
+	if (r == STREAM_AGAIN)
+		r = check_stream_once(in, o, rep, status, false);
+	return r == STREAM_DONE;
 }
 
 static int process(const char *path, const Options *o, Report *rep)

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 void ptx_restore_input(yyscan_t scanner);
+/* grammar/ptx.y built with parse.lac=none (see the Makefile). */
+int ptx_parse_fast(yyscan_t scanner, ParseState *ps);
 
 typedef struct ParseStream {
 	ItemFn *fn;
@@ -48,7 +50,10 @@ static unsigned run(ParseState *ps, char *buf, size_t len)
 	if (!b) {
 		diag_add(d, SEV_ERROR, (SrcLoc){ 0 }, "io", "cannot set up the scan buffer");
 	} else {
-		ptx_parse(scanner, ps);
+		if (ps->fast)
+			ptx_parse_fast(scanner, ps);
+		else
+			ptx_parse(scanner, ps);
 		ptx_restore_input(scanner);
 		ptx__delete_buffer(b, scanner);
 	}
@@ -65,14 +70,14 @@ unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len)
 	return run(&ps, buf, len);
 }
 
-unsigned ptx_parse_stream(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, void *ctx)
+int ptx_parse_stream(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, void *ctx, bool fast)
 {
 	ParseStream st = { .fn = fn, .ctx = ctx };
 	arena_init(&st.arenas[0]);
 	arena_init(&st.arenas[1]);
-	ParseState ps = { .mod = m, .diag = d, .arena = &st.arenas[0], .stream = &st };
+	ParseState ps = { .mod = m, .diag = d, .arena = &st.arenas[0], .stream = &st, .fast = fast };
 	unsigned errors = run(&ps, buf, len);
 	arena_free(&st.arenas[0]);
 	arena_free(&st.arenas[1]);
-	return errors;
+	return ps.syntax_error ? PARSE_AGAIN : (int)errors;
 }

@@ -456,7 +456,7 @@ START_TEST(stream_hands_over_items)
 	DiagSink d;
 	diag_init(&d, "s.ptx", src, strlen(src));
 	Seen seen = { 0 };
-	ck_assert_uint_eq(ptx_parse_stream(&m, &d, src, strlen(src), see_item, &seen), 0);
+	ck_assert_int_eq(ptx_parse_stream(&m, &d, src, strlen(src), see_item, &seen, true), 0);
 	ck_assert_int_eq(seen.items, 5);
 	ck_assert_int_eq(seen.funcs, 2);
 	ck_assert_str_eq(seen.names[0], "a");
