@@ -19,14 +19,18 @@ void arena_init(Arena *a)
 	a->total = 0;
 }
 
-void arena_free(Arena *a)
+static void free_chunks(ArenaChunk *c)
 {
-	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *next = c->next;
 		free(c);
 		c = next;
 	}
+}
+
+void arena_free(Arena *a)
+{
+	free_chunks(a->head);
 	a->head = NULL;
 	a->total = 0;
 }
@@ -36,12 +40,7 @@ void arena_reset(Arena *a)
 	ArenaChunk *keep = a->head;
 	if (!keep)
 		return;
-	ArenaChunk *c = keep->next;
-	while (c) {
-		ArenaChunk *next = c->next;
-		free(c);
-		c = next;
-	}
+	free_chunks(keep->next);
 	keep->next = NULL;
 	keep->used = 0;
 	a->head = keep;

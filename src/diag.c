@@ -55,6 +55,15 @@ static bool apply_policy(const DiagPolicy *p, const char *rule, Severity *sev)
 	return true;
 }
 
+static void link(DiagSink *s, Diag *d)
+{
+	if (s->tail)
+		s->tail->next = d;
+	else
+		s->head = d;
+	s->tail = d;
+}
+
 Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, va_list ap)
 {
 	Diag *d = ARENA_NEW(&s->arena, Diag);
@@ -75,11 +84,7 @@ Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const c
 		s->truncated = true;
 		return d;
 	}
-	if (s->tail)
-		s->tail->next = d;
-	else
-		s->head = d;
-	s->tail = d;
+	link(s, d);
 	return d;
 }
 
@@ -105,11 +110,7 @@ void diag_append(DiagSink *dst, DiagSink *src)
 			dst->truncated = true;
 			continue;
 		}
-		if (dst->tail)
-			dst->tail->next = d;
-		else
-			dst->head = d;
-		dst->tail = d;
+		link(dst, d);
 	}
 	for (int i = 0; i < 3; i++)
 		dst->count[i] += src->count[i];
