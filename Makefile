@@ -21,7 +21,7 @@ B ?= build
 LIB_SRC  := $(filter-out src/main.c src/fuzz_%.c,$(wildcard src/*.c))
 # The SASS front end (lexer/sass.l, grammar/sass.y) joins when it exists.
 SASS_GEN := $(if $(wildcard grammar/sass.y),$(B)/gen/sass.tab.c $(B)/gen/sass.lex.c)
-GEN_SRC  := $(B)/gen/ptx.tab.c $(B)/gen/ptx.lex.c $(SASS_GEN)
+GEN_SRC  := $(B)/gen/ptx.tab.c $(B)/gen/ptx_fast.tab.c $(B)/gen/ptx.lex.c $(SASS_GEN)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/%.o)
 LIB      := $(B)/libptxsurf.a
 PROG     ?= ptxsurf-as
@@ -49,6 +49,12 @@ $(B)/gen/ptx.lex.c $(B)/gen/ptx.lex.h &: lexer/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
 	$(FLEX) --header-file=$(B)/gen/ptx.lex.h -o $(B)/gen/ptx.lex.c $<
 
+# The same grammar without LAC for --check's first pass (src/parse.h): it
+# shares ptx.tab.h, LAC changes no table.
+$(B)/gen/ptx_fast.tab.c: grammar/ptx.y
+	@mkdir -p $(B)/gen
+	$(BISON) -Wall -Werror -Fparse.lac=none -o $@ $<
+
 $(B)/gen/sass.tab.c $(B)/gen/sass.tab.h &: grammar/sass.y
 	@mkdir -p $(B)/gen
 	$(BISON) -Wall -Werror --defines=$(B)/gen/sass.tab.h -o $(B)/gen/sass.tab.c $<
@@ -62,11 +68,15 @@ GEN_HDR := $(B)/gen/ptx.tab.h $(B)/gen/ptx.lex.h $(if $(SASS_GEN),$(B)/gen/sass.
 # Generated scanner code trips a few warnings that are not ours to fix.
 $(B)/obj/%.lex.o: $(B)/gen/%.lex.c $(GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-unused-function -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-unused-function -MMD -MP -c -o $@ $<
+
+$(B)/obj/ptx_fast.tab.o: $(B)/gen/ptx_fast.tab.c $(GEN_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Dptx_parse=ptx_parse_fast -MMD -MP -c -o $@ $<
 
 $(B)/obj/%.tab.o: $(B)/gen/%.tab.c $(GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/obj/%.o: src/%.c $(GEN_HDR)
 	@mkdir -p $(@D)

@@ -57,7 +57,6 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 	WordVec words;
 	StmtList stmts;
 	Stmt *stmt;
-	Instr instr;
 	VarDecl decl;
 	struct { bool negated; Expr *pred; } guard;
 	FuncBody body;
@@ -101,7 +100,9 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %type <words> mods
 %type <stmts> stmts section_items
 %type <stmt> stmt section_item
-%type <instr> instr instr_body
+/* An instruction is built in its statement node: a 96-byte Instr in the
+ * union would be copied on every shift and reduction. */
+%type <stmt> instr instr_body
 %type <exprs> operands operands_opt
 %type <decl> param
 %type <guard> guard
@@ -113,7 +114,7 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 
 module
 	: %empty
-	| module item
+	| module item                   { parse_item_done(ps); }
 	;
 
 item
@@ -290,7 +291,7 @@ stmts
 	;
 
 stmt
-	: instr ';'                     { $$ = build_instr_stmt(ps, &$1, @$); }
+	: instr ';'                     { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
 	| '{' stmts '}'                 { $$ = build_block(ps, $2.head, @$); }
@@ -336,7 +337,12 @@ loc_vals
 
 instr
 	: instr_body                    { $$ = $1; }
-	| guard instr_body              { $$ = $2; $$.has_guard = true; $$.guard_negated = $1.negated; $$.guard = $1.pred; $$.loc = @$; }
+	| guard instr_body              {
+		$$ = $2;
+		$$->u.instr.has_guard = true;
+		$$->u.instr.guard_negated = $1.negated;
+		$$->u.instr.guard = $1.pred;
+	  }
 	;
 
 guard
@@ -475,6 +481,13 @@ static const char *token_desc(yysymbol_kind_t k)
 static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, ParseState *ps)
 {
 	(void)scanner;
+	/* The parser built without LAC (see parse.h) only has to notice the
+	 * error: the exact pass reports it. "Out of memory" is the one answer
+	 * that makes bison stop at once. */
+	if (ps->fast) {
+		ps->syntax_error = true;
+		return YYENOMEM;
+	}
 	enum { MAXEXP = 64, LISTED = 6 };
 	yysymbol_kind_t exp[MAXEXP];
 	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
@@ -534,10 +547,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
 	return 0;
 }
 
-/* Called by bison only when its stack is exhausted: absurdly deep nesting. */
+/* Called by bison only when its stack is exhausted: absurdly deep nesting
+ * (or after the fast parser's stop above). */
 static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg)
 {
 	(void)scanner;
+	if (ps->fast) {
+		ps->syntax_error = true;
+		return;
+	}
 	diag_add(ps->diag, SEV_ERROR, *loc, "syntax", "%s: input is nested too deeply (%s)",
 		 "cannot parse", msg);
 }

@@ -19,16 +19,51 @@ void arena_init(Arena *a)
 	a->total = 0;
 }
 
-void arena_free(Arena *a)
+static void free_chunks(ArenaChunk *c)
 {
-	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *next = c->next;
 		free(c);
 		c = next;
 	}
+}
+
+void arena_free(Arena *a)
+{
+	free_chunks(a->head);
 	a->head = NULL;
 	a->total = 0;
+}
+
+void arena_reset(Arena *a)
+{
+	ArenaChunk *keep = a->head;
+	if (!keep)
+		return;
+	free_chunks(keep->next);
+	keep->next = NULL;
+	keep->used = 0;
+	a->head = keep;
+	a->total = 0;
+}
+
+void arena_adopt(Arena *dst, Arena *src)
+{
+	ArenaChunk *last = src->head;
+	if (!last)
+		return;
+	while (last->next)
+		last = last->next;
+	/* Behind dst's current chunk, which keeps serving allocations. */
+	if (dst->head) {
+		last->next = dst->head->next;
+		dst->head->next = src->head;
+	} else {
+		dst->head = src->head;
+	}
+	dst->total += src->total;
+	src->head = NULL;
+	src->total = 0;
 }
 
 void *arena_alloc(Arena *a, size_t size)

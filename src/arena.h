@@ -15,11 +15,17 @@ typedef struct Arena {
 
 void arena_init(Arena *a);
 void arena_free(Arena *a);
+/* Forgets everything allocated but keeps the newest (largest) chunk, so an
+ * arena reused per function does not go back to malloc and fresh pages. */
+void arena_reset(Arena *a);
 /* Never returns NULL: out of memory aborts with a message (see xalloc.c). */
 void *arena_alloc(Arena *a, size_t size);
 void *arena_zalloc(Arena *a, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);
+/* Moves every chunk of src into dst (src ends empty): what was allocated
+ * in src now lives as long as dst. */
+void arena_adopt(Arena *dst, Arena *src);
 /* Grow a vector held in the arena; old storage is simply abandoned. */
 void *arena_grow(Arena *a, void *old, size_t old_count, size_t new_count, size_t elem);
 

@@ -55,6 +55,20 @@ Diag *check_strict(CheckCtx *c, SrcLoc loc, const char *rule, const char *doc, c
 	return d;
 }
 
+void check_concat(char *buf, size_t size, const char *a, const char *b)
+{
+	if (!size)
+		return;
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > size - 1)
+		na = size - 1;
+	if (nb > size - 1 - na)
+		nb = size - 1 - na;
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb);
+	buf[na + nb] = 0;
+}
+
 void check_note_version(CheckCtx *c, Diag *d)
 {
 	if (d && c->has_version)
@@ -160,9 +174,11 @@ void check_module(Module *m, DiagSink *sink, const CheckOptions *opt)
 	c.rules = opt ? opt->rules : RULES_STRICT;
 	c.address_bits = 64;
 	arena_init(&c.arena);
+	arena_init(&c.item_arena);
 	c.module_scope = scope_new(&c.arena, NULL);
 	c.scope = c.module_scope;
 	check_header(&c);
 	check_module_items(&c);
 	arena_free(&c.arena);
+	arena_free(&c.item_arena);
 }

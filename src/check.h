@@ -17,4 +17,21 @@ typedef struct CheckOptions {
 
 void check_module(Module *m, DiagSink *sink, const CheckOptions *opt);
 
+/* The same checks one top-level item at a time, as the parser completes
+ * them (ptx_parse_stream), with identical diagnostics in identical order:
+ * they are collected apart and appended to `sink` by check_stream_end
+ * (header rules, then the ISA gates of module-scope items, then the items),
+ * the order check_module emits them in. Only the header items and section
+ * names are kept (m->items holds copies of them); module symbols live in
+ * the checker. */
+typedef struct CheckStream CheckStream;
+CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *opt);
+/* False when the module cannot be checked in stream order (a .version,
+ * .target or .address_size after other items changes how the earlier ones
+ * are judged): the caller must then check the whole module instead. */
+bool check_stream_item(CheckStream *s, const Item *it);
+/* Appends the collected diagnostics to the sink when `keep` (the module
+ * parsed cleanly: semantic rules apply only then), and frees the stream. */
+void check_stream_end(CheckStream *s, bool keep);
+
 #endif

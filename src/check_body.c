@@ -67,12 +67,28 @@ const Symbol *check_lookup(CheckCtx *c, const Expr *name)
 {
 	if (!name || name->kind != EX_NAME || !name->text)
 		return NULL;
+	/* Names are arena strings: 16-byte aligned, the low bits carry nothing. */
+	LookupMemo *m = &c->memo[((uintptr_t)name->text >> 4) % LOOKUP_MEMO];
+	if (m->name == name->text && m->scope == c->scope && m->labels == c->labels)
+		return m->sym;
 	const Symbol *s = scope_lookup(c->scope, name->text);
 	if (!s && c->labels)
 		s = scope_lookup(c->labels, name->text);
 	if (!s)
 		s = lookup_special(name->text);
+	*m = (LookupMemo){ name->text, c->scope, c->labels, s };
 	return s;
+}
+
+static void forget_lookups(CheckCtx *c)
+{
+	memset(c->memo, 0, sizeof c->memo);
+}
+
+Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym)
+{
+	forget_lookups(c);
+	return scope_add(s, sym);
 }
 
 PtxType check_register_type(CheckCtx *c, const Expr *e)
@@ -129,7 +145,7 @@ const char *check_expr_text(CheckCtx *c, const Expr *e)
 	case EX_NAME:
 		if (e->component) {
 			snprintf(buf, sizeof buf, "%s%s", e->text, e->component);
-			return arena_strdup(&c->arena, buf);
+			return arena_strdup(&c->item_arena, buf);
 		}
 		return e->text;
 	case EX_INT:
@@ -137,10 +153,10 @@ const char *check_expr_text(CheckCtx *c, const Expr *e)
 		return e->text ? e->text : "?";
 	case EX_UNARY:
 		snprintf(buf, sizeof buf, "%c%s", e->op, check_expr_text(c, e->lhs));
-		return arena_strdup(&c->arena, buf);
+		return arena_strdup(&c->item_arena, buf);
 	case EX_BINARY:
 		snprintf(buf, sizeof buf, "%s%c%s", check_expr_text(c, e->lhs), e->op, check_expr_text(c, e->rhs));
-		return arena_strdup(&c->arena, buf);
+		return arena_strdup(&c->item_arena, buf);
 	default:
 		return "expression";
 	}
@@ -247,7 +263,7 @@ static void check_kernel_address(void *ctx, const Expr *e)
 {
 	CheckCtx *c = ctx;
 	const Symbol *sym = check_lookup(c, e);
-	if (sym && sym->kind == SYM_FUNC && sym->func && sym->func->is_entry)
+	if (sym && sym->kind == SYM_FUNC && sym->is_kernel)
 		check_gate(c, REQ_KERNEL_FUNC_ADDR, e->loc, NULL);
 }
 
@@ -354,12 +370,12 @@ static void enter_labels(CheckCtx *c, const Stmt *s)
 	for (; s; s = s->next) {
 		if (s->kind != ST_LABEL)
 			continue;
-		Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+		Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
 		sym->kind = SYM_LABEL;
 		sym->name = s->u.label;
 		sym->loc = s->loc;
 		sym->range = -1;
-		Symbol *old = scope_add(c->labels, sym);
+		Symbol *old = check_declare(c, c->labels, sym);
 		if (old != sym) {
 			Diag *d = check_error(c, s->loc, "duplicate-symbol", "Duplicate definition of label '%s'", s->u.label);
 			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
@@ -380,8 +396,8 @@ static void check_stmts(CheckCtx *c, const Stmt *s)
 			break;
 		case ST_BLOCK: {
 			Scope *outer = c->scope, *outer_labels = c->labels;
-			c->scope = scope_new(&c->arena, outer);
-			c->labels = scope_new(&c->arena, outer_labels);
+			c->scope = scope_new(&c->item_arena, outer);
+			c->labels = scope_new(&c->item_arena, outer_labels);
 			check_stmts(c, s->u.block);
 			c->scope = outer;
 			c->labels = outer_labels;
@@ -400,9 +416,9 @@ static void declare_func(CheckCtx *c, const Func *f)
 	sym->name = f->name;
 	sym->loc = f->name_loc;
 	sym->range = -1;
-	sym->func = f;
+	sym->is_kernel = f->is_entry;
 	sym->has_body = f->has_body;
-	Symbol *old = scope_add(c->module_scope, sym);
+	Symbol *old = check_declare(c, c->module_scope, sym);
 	if (old == sym)
 		return;
 	if (old->kind == SYM_FUNC && !(old->has_body && f->has_body)) {
@@ -417,7 +433,7 @@ static void declare_func(CheckCtx *c, const Func *f)
 static void check_func(CheckCtx *c, const Func *f)
 {
 	declare_func(c, f);
-	Scope *fscope = scope_new(&c->arena, c->module_scope);
+	Scope *fscope = scope_new(&c->item_arena, c->module_scope);
 	c->func = f;
 	for (uint32_t i = 0; i < f->nrets; i++)
 		check_var_decl(c, &f->rets[i], DECL_FUNC_RET, fscope);
@@ -425,22 +441,32 @@ static void check_func(CheckCtx *c, const Func *f)
 		check_var_decl(c, &f->params[i], f->is_entry ? DECL_ENTRY_PARAM : DECL_FUNC_PARAM, fscope);
 	check_isa_func(c, f);
 	if (f->has_body) {
-		c->labels = scope_new(&c->arena, NULL);
+		c->labels = scope_new(&c->item_arena, NULL);
 		c->scope = fscope;
 		check_stmts(c, f->body);
 	}
 	c->scope = c->module_scope;
 	c->labels = NULL;
 	c->func = NULL;
+	/* Registers, labels and scopes of the function die with it; what later
+	 * functions may see (its name) lives in the module scope. */
+	arena_reset(&c->item_arena);
+}
+
+void check_item(CheckCtx *c, const Item *it)
+{
+	/* The memo is keyed by name pointers, and the previous item's names
+	 * and scopes may have been freed and their addresses reused. */
+	forget_lookups(c);
+	if (it->kind == IT_VAR)
+		check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);
+	else if (it->kind == IT_FUNC)
+		check_func(c, &it->u.func);
 }
 
 void check_module_items(CheckCtx *c)
 {
 	check_isa_module(c);
-	for (const Item *it = c->m->items; it; it = it->next) {
-		if (it->kind == IT_VAR)
-			check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);
-		else if (it->kind == IT_FUNC)
-			check_func(c, &it->u.func);
-	}
+	for (const Item *it = c->m->items; it; it = it->next)
+		check_item(c, it);
 }

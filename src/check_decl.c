@@ -200,7 +200,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
-		Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;
 		sym->loc = dc->loc;
@@ -212,7 +212,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		sym->is_input_param = place == DECL_ENTRY_PARAM || place == DECL_FUNC_PARAM;
 		sym->is_extern = info.is_extern;
 		sym->range = dc->range;
-		Symbol *old = scope_add(into, sym);
+		Symbol *old = check_declare(c, into, sym);
 		if (old != sym) {
 			if (old->kind == SYM_VAR && (old->is_extern || info.is_extern) && place == DECL_MODULE) {
 				/* An .extern declaration is resolved by a .visible definition

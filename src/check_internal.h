@@ -20,11 +20,21 @@
 
 #include <stdbool.h>
 
+/* One remembered name resolution (see check_lookup). */
+typedef struct LookupMemo {
+	const char *name;
+	const Scope *scope, *labels;
+	const Symbol *sym;
+} LookupMemo;
+
+enum { LOOKUP_MEMO = 64 };
+
 typedef struct CheckCtx {
 	Module *m;
 	DiagSink *sink;
 	RulesMode rules;
-	Arena arena;            /* symbols and scopes; freed when the check ends */
+	Arena arena;            /* module symbols and scope; freed when the check ends */
+	Arena item_arena;       /* one function's scopes, symbols and texts; reset after it */
 
 	/* Module header, as far as it is valid. Gates are only evaluated
 	 * against a known version/target: an unsupported .version has already
@@ -43,6 +53,11 @@ typedef struct CheckCtx {
 	Scope *scope;           /* innermost scope while walking a body */
 	Scope *labels;          /* labels of the current function */
 	const Func *func;       /* function being checked, NULL at module scope */
+	/* An instruction resolves each operand name several times (undefined
+	 * names, kernel addresses, register types, surface operands): recent
+	 * answers by name pointer, valid until a symbol is declared or the
+	 * item ends (check_declare, check_item). */
+	LookupMemo memo[LOOKUP_MEMO];
 } CheckCtx;
 
 /* ---- diagnostics ---- */
@@ -71,6 +86,8 @@ bool check_gate_fails(const CheckCtx *c, ReqId id);
 /* ---- passes ---- */
 void check_header(CheckCtx *c);
 void check_module_items(CheckCtx *c);
+/* One module variable or function, after the ISA gates of every item. */
+void check_item(CheckCtx *c, const Item *it);
 
 typedef enum DeclPlace {
 	DECL_MODULE, DECL_ENTRY_PARAM, DECL_FUNC_PARAM, DECL_FUNC_RET, DECL_BODY,
@@ -84,6 +101,8 @@ void check_st_instr(CheckCtx *c, const Instr *in);
 /* ---- operands ---- */
 /* The symbol an EX_NAME refers to, or NULL (special registers included). */
 const Symbol *check_lookup(CheckCtx *c, const Expr *name);
+/* scope_add, forgetting remembered lookups the new symbol may change. */
+Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym);
 /* Declared type of a register operand (EX_NAME naming a register), else TY_NONE. */
 PtxType check_register_type(CheckCtx *c, const Expr *e);
 bool check_is_sink(const Expr *e);
@@ -92,6 +111,9 @@ bool check_is_immediate(const Expr *e);
  * float literals only for float types, or for a bit type of exactly the
  * literal's width (0f: 32 bits; 0d and decimal: 64 bits), as ptxas 13 does. */
 bool check_immediate_fits(const Expr *e, PtxType t);
+/* a then b in buf, cut to size - 1 bytes as snprintf would: names such
+ * as "suld.b" are built for every instruction, where snprintf shows. */
+void check_concat(char *buf, size_t size, const char *a, const char *b);
 /* Texts for messages: "%rd1", "g+4", ... */
 const char *check_expr_text(CheckCtx *c, const Expr *e);
 

@@ -221,12 +221,12 @@ static void gate_specs(CheckCtx *c, uint32_t nspecs, const DeclSpec *specs)
 	for (uint32_t i = 0; i < nspecs; i++)
 		if (is_space_word(specs[i].word))
 			space = specs[i].word;
-	size_t n;
-	const IsaGate *gates = isa_gates(&n);
 	for (uint32_t i = 0; i < nspecs; i++) {
 		const DeclSpec *s = &specs[i];
+		const IsaGate *const *rows;
+		size_t n = s->word ? isa_gates_of_word(s->word, &rows) : 0;
 		for (size_t k = 0; k < n; k++) {
-			const IsaGate *g = &gates[k];
+			const IsaGate *g = rows[k];
 			if (isa_gate_matches_directive(g, s->word) || isa_gate_matches_type(g, s->word, space))
 				check_isa_gate(c, g, s->loc, NULL);
 		}
@@ -323,14 +323,18 @@ void check_isa_func(CheckCtx *c, const Func *f)
 		gate_body(c, f->body);
 }
 
+void check_isa_item(CheckCtx *c, const Item *it)
+{
+	if (it->kind == IT_DIRECTIVE)
+		gate_dir(c, &it->u.dir);
+	else if (it->kind == IT_SECTION)
+		gate_section(c, &it->u.section);
+	else if (it->kind == IT_VAR)
+		gate_var_decls(c, 1, &it->u.var);
+}
+
 void check_isa_module(CheckCtx *c)
 {
-	for (const Item *it = c->m->items; it; it = it->next) {
-		if (it->kind == IT_DIRECTIVE)
-			gate_dir(c, &it->u.dir);
-		else if (it->kind == IT_SECTION)
-			gate_section(c, &it->u.section);
-		else if (it->kind == IT_VAR)
-			gate_var_decls(c, 1, &it->u.var);
-	}
+	for (const Item *it = c->m->items; it; it = it->next)
+		check_isa_item(c, it);
 }

@@ -23,6 +23,8 @@ void check_isa_func(CheckCtx *c, const Func *f);
  * declarations (.common, .weak, .attribute, types, initializers). Functions
  * are check_isa_func's. */
 void check_isa_module(CheckCtx *c);
+/* The same for one module-scope item (the streaming checker's unit). */
+void check_isa_item(CheckCtx *c, const Item *it);
 
 /* Evaluates one row at loc, as check_gate does for a requirement row:
  * emits the failing version/target diagnostics under the current rules

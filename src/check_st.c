@@ -98,7 +98,7 @@ static const char *short_word(CheckCtx *c, const char *w)
 	const char *p = strstr(w, "::");
 	if (!p)
 		return w;
-	char *r = arena_alloc(&c->arena, strlen(p + 2) + 2);
+	char *r = arena_alloc(&c->item_arena, strlen(p + 2) + 2);
 	r[0] = '.';
 	strcpy(r + 1, p + 2);
 	return r;

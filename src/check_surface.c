@@ -117,16 +117,22 @@ static SrcLoc class_loc(const SurfCheck *s, ModClass cls)
 
 static const SurfWord *find_word(const char *w)
 {
+	if (!*w)
+		return NULL;
+	/* Only spellings that share the letter after the dot: this runs for
+	 * every modifier of every surface instruction. */
 	for (size_t i = 0; i < sizeof surf_words / sizeof surf_words[0]; i++)
-		if (strcmp(surf_words[i].word, w) == 0)
+		if (surf_words[i].word[1] == w[1] && strcmp(surf_words[i].word, w) == 0)
 			return &surf_words[i];
 	return NULL;
 }
 
 static const SurfQuery *find_query(const char *w)
 {
+	if (!*w)
+		return NULL;
 	for (size_t i = 0; i < sizeof surf_queries / sizeof surf_queries[0]; i++)
-		if (strcmp(surf_queries[i].word, w) == 0)
+		if (surf_queries[i].word[1] == w[1] && strcmp(surf_queries[i].word, w) == 0)
 			return &surf_queries[i];
 	return NULL;
 }
@@ -849,7 +855,7 @@ void check_surface_instr(CheckCtx *c, const Instr *in)
 		}
 		s.val[MC_MODE] = w->value;
 		s.pos[MC_MODE] = 0;
-		snprintf(s.name, sizeof s.name, "%s%s", in->opcode, in->mods[0]);
+		check_concat(s.name, sizeof s.name, in->opcode, in->mods[0]);
 		first = 1;
 	}
 	classify_mods(&s, first);

@@ -36,8 +36,12 @@ const TypeInfo *type_info(PtxType t)
 
 PtxType type_from_word(const char *word)
 {
+	/* Every modifier of every instruction comes here: compare only the
+	 * spellings that share the letter after the dot. */
+	if (word[0] != '.' || !word[1])
+		return TY_NONE;
 	for (int t = TY_NONE + 1; t < TY_COUNT; t++)
-		if (strcmp(types[t].word, word) == 0)
+		if (types[t].word[1] == word[1] && strcmp(types[t].word + 2, word + 2) == 0)
 			return (PtxType)t;
 	return TY_NONE;
 }

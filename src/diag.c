@@ -55,6 +55,15 @@ static bool apply_policy(const DiagPolicy *p, const char *rule, Severity *sev)
 	return true;
 }
 
+static void link(DiagSink *s, Diag *d)
+{
+	if (s->tail)
+		s->tail->next = d;
+	else
+		s->head = d;
+	s->tail = d;
+}
+
 Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, va_list ap)
 {
 	Diag *d = ARENA_NEW(&s->arena, Diag);
@@ -75,11 +84,7 @@ Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const c
 		s->truncated = true;
 		return d;
 	}
-	if (s->tail)
-		s->tail->next = d;
-	else
-		s->head = d;
-	s->tail = d;
+	link(s, d);
 	return d;
 }
 
@@ -90,6 +95,29 @@ Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const ch
 	Diag *d = diag_vadd(s, sev, loc, rule, fmt, ap);
 	va_end(ap);
 	return d;
+}
+
+void diag_append(DiagSink *dst, DiagSink *src)
+{
+	unsigned errors = dst->count[SEV_ERROR];
+	for (Diag *d = src->head, *next; d; d = next) {
+		next = d->next;
+		d->next = NULL;
+		d->seq = dst->seq++;
+		/* src kept its first `limit` errors; dst keeps fewer when it
+		 * already holds some. */
+		if (d->sev == SEV_ERROR && dst->limit && ++errors > dst->limit) {
+			dst->truncated = true;
+			continue;
+		}
+		link(dst, d);
+	}
+	for (int i = 0; i < 3; i++)
+		dst->count[i] += src->count[i];
+	dst->truncated = dst->truncated || src->truncated;
+	arena_adopt(&dst->arena, &src->arena);
+	src->head = src->tail = NULL;
+	memset(src->count, 0, sizeof src->count);
 }
 
 void diag_note(DiagSink *s, Diag *parent, SrcLoc loc, const char *fmt, ...)

@@ -60,6 +60,11 @@ Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const c
 void diag_note(DiagSink *s, Diag *parent, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Moves src's diagnostics behind dst's as if they had been emitted into
+ * dst in the same order (same counts, same --max-errors cut); src must
+ * share dst's policy and ends empty. */
+void diag_append(DiagSink *dst, DiagSink *src);
+
 static inline unsigned diag_errors(const DiagSink *s) { return s->count[SEV_ERROR]; }
 
 /* Diagnostics in source order (stable for equal locations). */

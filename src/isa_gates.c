@@ -97,6 +97,47 @@ size_t isa_gates_of_kind(IsaGateKind kind, const IsaGate *const **rows)
 	return kind_start[kind + 1] - kind_start[kind];
 }
 
+/* Directive and type rows by match word (table order among equals), built
+ * on first use: every declaration specifier is looked up. */
+static const IsaGate *by_word[IG_COUNT];
+static size_t n_by_word;
+static bool by_word_built;
+
+static int cmp_word_row(const void *a, const void *b)
+{
+	const IsaGate *x = *(const IsaGate *const *)a, *y = *(const IsaGate *const *)b;
+	int r = strcmp(x->match, y->match);
+	return r ? r : (x > y) - (x < y);
+}
+
+static void build_word_index(void)
+{
+	for (size_t i = 0; i < IG_COUNT; i++)
+		if ((gates[i].kind == IGK_DIRECTIVE && !*gates[i].mods) || gates[i].kind == IGK_TYPE)
+			by_word[n_by_word++] = &gates[i];
+	qsort(by_word, n_by_word, sizeof by_word[0], cmp_word_row);
+	by_word_built = true;
+}
+
+size_t isa_gates_of_word(const char *word, const IsaGate *const **rows)
+{
+	if (!by_word_built)
+		build_word_index();
+	size_t lo = 0, hi = n_by_word;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(by_word[mid]->match, word) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < n_by_word && strcmp(by_word[end]->match, word) == 0)
+		end++;
+	*rows = by_word + lo;
+	return end - lo;
+}
+
 const char *isa_gate_kind_name(IsaGateKind k)
 {
 	switch (k) {

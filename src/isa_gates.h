@@ -50,6 +50,9 @@ const char *isa_gate_kind_name(IsaGateKind k);
 size_t isa_gates_of_opcode(int opcode_id, const IsaGate *const **rows);
 /* The rows of one kind, in table order. */
 size_t isa_gates_of_kind(IsaGateKind kind, const IsaGate *const **rows);
+/* The rows a declaration word (`.common`, `.f16`) may match: directive rows
+ * without modifiers and type rows whose match is `word`, in table order. */
+size_t isa_gates_of_word(const char *word, const IsaGate *const **rows);
 
 /* ---- matching ---- */
 /* Opcode equal to `match` and every word of `mods` among the modifiers. */

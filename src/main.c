@@ -30,21 +30,22 @@ static void count_stmts(const Stmt *s, Stats *st)
 	}
 }
 
-static void print_summary(const Module *m, const DiagSink *d, FILE *out)
+static void count_item(const Item *it, Stats *st)
 {
-	Stats st = { 0 };
-	for (const Item *it = m->items; it; it = it->next) {
-		if (it->kind == IT_VAR)
-			st.vars += it->u.var.ndecls;
-		if (it->kind == IT_FUNC) {
-			st.funcs++;
-			st.entries += it->u.func.is_entry;
-			count_stmts(it->u.func.body, &st);
-		}
+	if (it->kind == IT_VAR)
+		st->vars += it->u.var.ndecls;
+	if (it->kind == IT_FUNC) {
+		st->funcs++;
+		st->entries += it->u.func.is_entry;
+		count_stmts(it->u.func.body, st);
 	}
+}
+
+static void print_summary(const char *filename, Stats st, const DiagSink *d, FILE *out)
+{
 	fprintf(out, "%s: %u entr%s, %u function%s, %u module variable%s, %u instruction%s; "
 		"%u error%s, %u warning%s\n",
-		m->filename, st.entries, st.entries == 1 ? "y" : "ies", st.funcs - st.entries,
+		filename, st.entries, st.entries == 1 ? "y" : "ies", st.funcs - st.entries,
 		st.funcs - st.entries == 1 ? "" : "s", st.vars, st.vars == 1 ? "" : "s",
 		st.instrs, st.instrs == 1 ? "" : "s", d->count[SEV_ERROR],
 		d->count[SEV_ERROR] == 1 ? "" : "s", d->count[SEV_WARNING],
@@ -164,6 +165,58 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 	return status;
 }
 
+typedef struct StreamCheck {
+	CheckStream *cs;
+	Stats stats;
+	bool whole_module;      /* the stream gave up: check the module whole */
+} StreamCheck;
+
+static void check_one_item(void *ctx, const Item *it)
+{
+	StreamCheck *sc = ctx;
+	count_item(it, &sc->stats);
+	if (!sc->whole_module && !check_stream_item(sc->cs, it))
+		sc->whole_module = true;
+}
+
+typedef enum StreamResult { STREAM_DONE, STREAM_AGAIN, STREAM_WHOLE_MODULE } StreamResult;
+
+static StreamResult check_stream_once(InputFile *in, const Options *o, Report *rep, int *status, bool fast)
+{
+	Module m;
+	module_init(&m, in->name);
+	DiagSink d;
+	diag_init(&d, in->name, in->data, in->len);
+	d.limit = o->max_errors;
+	d.policy = &o->policy;
+	StreamCheck sc = { .cs = check_stream_begin(&m, &d, &o->check) };
+	int parsed = ptx_parse_stream(&m, &d, in->data, in->len, check_one_item, &sc, fast);
+	StreamResult r = parsed == PARSE_AGAIN ? STREAM_AGAIN : sc.whole_module ? STREAM_WHOLE_MODULE : STREAM_DONE;
+	check_stream_end(sc.cs, r == STREAM_DONE && diag_errors(&d) == 0);
+	if (r == STREAM_DONE) {
+		report_file(rep, &d);
+		if (o->verbose)
+			print_summary(m.filename, sc.stats, &d, stderr);
+		*status = diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	}
+	diag_fini(&d);
+	module_fini(&m);
+	return r;
+}
+
+/* --check parses and checks one top-level item at a time and forgets it:
+ * memory follows the largest function, not the file. The first pass uses
+ * the parser without LAC; a file with a syntax error is parsed again by the
+ * exact one, which words the error. False (nothing reported) when the
+ * module needs the whole-module path after all. */
+static bool check_streaming(InputFile *in, const Options *o, Report *rep, int *status)
+{
+	StreamResult r = check_stream_once(in, o, rep, status, true);
+	if (r == STREAM_AGAIN)
+		r = check_stream_once(in, o, rep, status, false);
+	return r == STREAM_DONE;
+}
+
 static int process(const char *path, const Options *o, Report *rep)
 {
 	InputFile in;
@@ -182,6 +235,11 @@ static int process(const char *path, const Options *o, Report *rep)
 		input_free(&in);
 		return status;
 	}
+	int status = EXIT_CLEAN;
+	if (o->mode == MODE_CHECK && check_streaming(&in, o, rep, &status)) {
+		input_free(&in);
+		return status;
+	}
 	Module m;
 	module_init(&m, in.name);
 	DiagSink d;
@@ -192,7 +250,6 @@ static int process(const char *path, const Options *o, Report *rep)
 	ptx_parse_buffer(&m, &d, in.data, in.len);
 	/* Semantic rules only make sense on a module that parsed cleanly, and
 	 * only a module the checker accepts is assembled. */
-	int status = EXIT_CLEAN;
 	if (diag_errors(&d) == 0 && o->mode == MODE_REQUIREMENTS)
 		status = compat_requirements(&m, &d, o, stdout);
 	else if (diag_errors(&d) == 0 && o->mode == MODE_TARGETS)
@@ -207,8 +264,12 @@ static int process(const char *path, const Options *o, Report *rep)
 		status = assemble(&m, &d, o, path);
 
 	report_file(rep, &d);
-	if (o->verbose)
-		print_summary(&m, &d, stderr);
+	if (o->verbose) {
+		Stats st = { 0 };
+		for (const Item *it = m.items; it; it = it->next)
+			count_item(it, &st);
+		print_summary(m.filename, st, &d, stderr);
+	}
 
 	if (diag_errors(&d) && status == EXIT_CLEAN)
 		status = EXIT_DIAGNOSTICS;

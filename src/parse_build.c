@@ -159,13 +159,16 @@ static Item *new_item(ParseState *ps, ItemKind kind, SrcLoc loc)
 	Item *it = ARENA_NEW(A, Item);
 	it->kind = kind;
 	it->loc = loc;
+	ps->last_item = it;
 	Module *m = ps->mod;
+	m->nitems++;
+	if (ps->stream)
+		return it;
 	if (m->items_tail)
 		m->items_tail->next = it;
 	else
 		m->items = it;
 	m->items_tail = it;
-	m->nitems++;
 	return it;
 }
 
@@ -274,28 +277,22 @@ static Stmt *new_stmt(ParseState *ps, StmtKind kind, SrcLoc loc)
 	return s;
 }
 
-Instr build_instr(ParseState *ps, const char *opcode, SrcLoc opcode_loc, WordVec *mods,
+Stmt *build_instr(ParseState *ps, const char *opcode, SrcLoc opcode_loc, WordVec *mods,
 		  ExprVec *ops, SrcLoc loc)
 {
-	Instr in = { .loc = loc, .opcode = opcode, .opcode_loc = opcode_loc };
-	in.nmods = mods->n;
-	if (mods->n) {
-		in.mods = arena_alloc(A, mods->n * sizeof *in.mods);
-		in.mod_locs = arena_alloc(A, mods->n * sizeof *in.mod_locs);
-		memcpy(in.mods, ps->mods_scratch.v, mods->n * sizeof *in.mods);
-		memcpy(in.mod_locs, ps->mods_scratch.locs, mods->n * sizeof *in.mod_locs);
-	}
-	in.nops = ops->n;
-	in.ops = ops->v;
-	in.opcode_id = opcode_validate(ps->diag, &in);
-	return in;
-}
-
-Stmt *build_instr_stmt(ParseState *ps, Instr *in, SrcLoc loc)
-{
 	Stmt *s = new_stmt(ps, ST_INSTR, loc);
-	s->u.instr = *in;
-	s->u.instr.loc = loc;
+	Instr *in = &s->u.instr;
+	*in = (Instr){ .loc = loc, .opcode = opcode, .opcode_loc = opcode_loc };
+	in->nmods = mods->n;
+	if (mods->n) {
+		in->mods = arena_alloc(A, mods->n * sizeof *in->mods);
+		in->mod_locs = arena_alloc(A, mods->n * sizeof *in->mod_locs);
+		memcpy(in->mods, ps->mods_scratch.v, mods->n * sizeof *in->mods);
+		memcpy(in->mod_locs, ps->mods_scratch.locs, mods->n * sizeof *in->mod_locs);
+	}
+	in->nops = ops->n;
+	in->ops = ops->v;
+	in->opcode_id = opcode_validate(ps->diag, in);
 	return s;
 }
 

@@ -30,9 +30,9 @@ void build_module_var(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcL
 void build_func(ParseState *ps, SpecVec *specs, const char *kw, ParamList *rets, const char *name,
 		SrcLoc name_loc, ParamList *params, DirectiveVec *dirs, FuncBody *body, SrcLoc loc);
 
-Instr build_instr(ParseState *ps, const char *opcode, SrcLoc opcode_loc, WordVec *mods,
+/* An ST_INSTR statement; the grammar widens its range to the ';'. */
+Stmt *build_instr(ParseState *ps, const char *opcode, SrcLoc opcode_loc, WordVec *mods,
 		  ExprVec *ops, SrcLoc loc);
-Stmt *build_instr_stmt(ParseState *ps, Instr *in, SrcLoc loc);
 Stmt *build_label(ParseState *ps, const char *name, SrcLoc loc);
 Stmt *build_decl_stmt(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcLoc loc);
 Stmt *build_block(ParseState *ps, Stmt *first, SrcLoc loc);

@@ -29,7 +29,7 @@ typedef struct Symbol {
 	bool is_extern;         /* .extern: a later definition is no duplicate */
 	bool has_body;          /* SYM_FUNC: defined, not only declared */
 	int64_t range;          /* %r<N>: N (names %r0 .. %r<N-1>); -1 otherwise */
-	const Func *func;       /* SYM_FUNC */
+	bool is_kernel;         /* SYM_FUNC: an .entry */
 } Symbol;
 
 typedef struct Scope Scope;

@@ -388,6 +388,85 @@ START_TEST(arena_alignment_and_growth)
 }
 END_TEST
 
+START_TEST(arena_reset_and_adopt)
+{
+	Arena a, b;
+	arena_init(&a);
+	arena_init(&b);
+	for (int i = 0; i < 3; i++) {
+		char *p = arena_alloc(&a, 100u << 10);
+		p[0] = 1;
+	}
+	arena_reset(&a);
+	ck_assert_uint_eq(a.total, 0);
+	ck_assert_ptr_nonnull(a.head);
+	char *s = arena_strdup(&b, "kept");
+	arena_alloc(&a, 16);
+	arena_adopt(&a, &b);
+	ck_assert_ptr_null(b.head);
+	ck_assert_str_eq(s, "kept");
+	arena_free(&a);
+}
+END_TEST
+
+/* Appending a sink behaves as if its diagnostics had been emitted into the
+ * destination: same order, same counts, same --max-errors cut. */
+START_TEST(diag_append_keeps_order_and_limit)
+{
+	DiagSink dst, src;
+	diag_init(&dst, "x.ptx", NULL, 0);
+	diag_init(&src, "x.ptx", NULL, 0);
+	dst.limit = src.limit = 2;
+	diag_add(&dst, SEV_ERROR, (SrcLoc){ 5, 1, 5, 2 }, "r", "first");
+	diag_add(&src, SEV_WARNING, (SrcLoc){ 1, 1, 1, 2 }, "r", "warn");
+	diag_add(&src, SEV_ERROR, (SrcLoc){ 2, 1, 2, 2 }, "r", "second");
+	diag_add(&src, SEV_ERROR, (SrcLoc){ 3, 1, 3, 2 }, "r", "third");
+	diag_append(&dst, &src);
+	ck_assert_uint_eq(dst.count[SEV_ERROR], 3);
+	ck_assert_uint_eq(dst.count[SEV_WARNING], 1);
+	ck_assert(dst.truncated);
+	const char *want[] = { "first", "warn", "second" };
+	int n = 0;
+	for (const Diag *d = dst.head; d; d = d->next, n++) {
+		ck_assert_int_lt(n, 3);
+		ck_assert_str_eq(d->msg, want[n]);
+	}
+	ck_assert_int_eq(n, 3);
+	diag_fini(&src);
+	diag_fini(&dst);
+}
+END_TEST
+
+typedef struct Seen { int items, funcs; char names[4][16]; } Seen;
+
+static void see_item(void *ctx, const Item *it)
+{
+	Seen *s = ctx;
+	if (it->kind == IT_FUNC && s->funcs < 4)
+		snprintf(s->names[s->funcs++], sizeof s->names[0], "%s", it->u.func.name);
+	s->items++;
+}
+
+START_TEST(stream_hands_over_items)
+{
+	char src[] = ".version 7.0\n.target sm_75\n.entry a() { ret; }\n.global .u32 g;\n"
+		     ".entry b() { .reg .b32 %r<2>; mov.u32 %r1, 0f3F800000; ret; }\n\0";
+	Module m;
+	module_init(&m, "s.ptx");
+	DiagSink d;
+	diag_init(&d, "s.ptx", src, strlen(src));
+	Seen seen = { 0 };
+	ck_assert_int_eq(ptx_parse_stream(&m, &d, src, strlen(src), see_item, &seen, true), 0);
+	ck_assert_int_eq(seen.items, 5);
+	ck_assert_int_eq(seen.funcs, 2);
+	ck_assert_str_eq(seen.names[0], "a");
+	ck_assert_str_eq(seen.names[1], "b");
+	ck_assert_ptr_null(m.items);
+	diag_fini(&d);
+	module_fini(&m);
+}
+END_TEST
+
 START_TEST(interning_shares_spellings)
 {
 	Arena a;
@@ -444,6 +523,9 @@ static Suite *frontend_suite(void)
 	tcase_add_test(ast, diagnostics_render_gcc_style);
 	tcase_add_test(ast, arena_alignment_and_growth);
 	tcase_add_test(ast, interning_shares_spellings);
+	tcase_add_test(ast, arena_reset_and_adopt);
+	tcase_add_test(ast, diag_append_keeps_order_and_limit);
+	tcase_add_test(ast, stream_hands_over_items);
 	suite_add_tcase(s, ast);
 	return s;
 }
