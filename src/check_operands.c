@@ -4,17 +4,13 @@
  * instructions and st check their counts with their forms and have no row. */
 #include "check_internal.h"
 #include "opcodes.h"
+#include "operand_counts.h"
 
 #include <stdint.h>
 #include <string.h>
 
-typedef struct CountRow {
-	const char *opcode, *mods;
-	uint8_t min, max;
-} CountRow;
-
-static const CountRow rows[] = {
-#define OPERANDS(op, mods, min, max, target, source, example) { op, mods, min, max },
+static const OperandCountRow rows[] = {
+#define OPERANDS(op, mods, min, max, target, source, example) { op, mods, min, max, example },
 #define NAMED(op, words)
 #include "operand_counts.def"
 #undef OPERANDS
@@ -29,6 +25,20 @@ static const struct { const char *opcode, *words; } names[] = {
 #undef OPERANDS
 #undef NAMED
 };
+
+const OperandCountRow *operand_count_rows(size_t *n)
+{
+	*n = NROWS;
+	return rows;
+}
+
+const char *operand_count_name_words(const char *opcode)
+{
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i].opcode, opcode) == 0)
+			return names[i].words;
+	return NULL;
+}
 
 /* Row indices grouped by opcode id, file order kept inside a group (the
  * first matching row decides), built on first use: an instruction then
@@ -80,7 +90,7 @@ static bool has_mod(const Instr *in, const char *word, size_t len)
 	return false;
 }
 
-static bool row_matches(const CountRow *r, const Instr *in)
+static bool row_matches(const OperandCountRow *r, const Instr *in)
 {
 	for (const char *p = r->mods; *p;) {
 		while (*p == ' ')
@@ -96,10 +106,7 @@ static bool row_matches(const CountRow *r, const Instr *in)
 /* The instruction as ptxas names it in the message (NAMED rows). */
 static const char *instr_name(CheckCtx *c, const Instr *in)
 {
-	const char *words = NULL;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i].opcode, in->opcode) == 0)
-			words = names[i].words;
+	const char *words = operand_count_name_words(in->opcode);
 	size_t len = strlen(in->opcode), nmods = 0;
 	while (words && nmods < in->nmods) {
 		const char *m = in->mods[nmods];
@@ -129,10 +136,10 @@ void check_operand_count(CheckCtx *c, const Instr *in)
 	if (!index_built)
 		build_index();
 	for (size_t k = group_start[in->opcode_id]; k < group_start[in->opcode_id + 1]; k++) {
-		const CountRow *r = &rows[by_opcode[k]];
+		const OperandCountRow *r = &rows[by_opcode[k]];
 		if (!row_matches(r, in))
 			continue;
-		if (in->nops >= r->min && in->nops <= r->max)
+		if (in->nops >= (uint32_t)r->min && in->nops <= (uint32_t)r->max)
 			return;
 		const char *name = instr_name(c, in);
 		const char *s = in->nops == 1 ? "" : "s";
