@@ -87,7 +87,7 @@ static void put_header(FILE *f, const char *target)
 {
 	fprintf(f, ".version 9.0\n.target %s\n.address_size 64\n.global .texref tex0;\n", target);
 	fprintf(f, ".visible .entry k()\n{\n.reg .b32 %%r<20>;\n.reg .b64 %%rd<20>;\n.reg .pred %%p<8>;\n"
-		".reg .f32 %%f<20>;\n.reg .f64 %%fd<20>;\n.reg .b16 %%h<20>;\n.shared .align 16 .b8 smem[1024];\n"
+		".reg .f32 %%f<20>;\n.reg .f64 %%fd<20>;\n.reg .b16 %%h<20>;\n.reg .b8 %%b<20>;\n.shared .align 16 .b8 smem[1024];\n"
 		"L0:\nts: .branchtargets L0;\n");
 }
 
