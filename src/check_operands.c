@@ -85,7 +85,7 @@ static bool in_list(const char *list, const char *word, size_t len)
 static bool has_mod(const Instr *in, const char *word, size_t len)
 {
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (strlen(in->mods[i]) == len && strncmp(in->mods[i], word, len) == 0)
+		if (strncmp(in->mods[i], word, len) == 0 && in->mods[i][len] == '\0')
 			return true;
 	return false;
 }
