@@ -347,12 +347,16 @@ void check_instr(CheckCtx *c, const Instr *in)
 	if (!opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)
 			expr_for_each_name(in->ops[i], check_kernel_address, c);
+	/* The surface instructions and st check their operand counts with
+	 * their forms; every other opcode's count is in operand_counts.def. */
 	if (opcode_is(in, "suld") || opcode_is(in, "sust") || opcode_is(in, "sured") || opcode_is(in, "suq"))
 		check_surface_instr(c, in);
 	else if (opcode_is(in, "st"))
 		check_st_instr(c, in);
-	else
+	else {
+		check_operand_count(c, in);
 		check_special_operands(c, in);
+	}
 	if (opcode_is(in, "mov"))
 		check_mov(c, in);
 	else if (opcode_is(in, "txq"))

@@ -9,7 +9,8 @@
  *   undefined-symbol, duplicate-symbol, operand-type (guard predicates)
  *   declaration, opaque-decl, opaque-init   variables, .surfref/.texref/.samplerref
  *   surface-modifier, surface-type, surface-operand, surface-order (strict only)
- *   st-modifier, st-operand, st-address */
+ *   st-modifier, st-operand, st-address
+ *   operand-count                   operand_counts.def rows (all other opcodes) */
 #ifndef PTXSURF_CHECK_INTERNAL_H
 #define PTXSURF_CHECK_INTERNAL_H
 
@@ -97,6 +98,8 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 void check_instr(CheckCtx *c, const Instr *in);
 void check_surface_instr(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
+/* Operand count of every other instruction (operand_counts.def). */
+void check_operand_count(CheckCtx *c, const Instr *in);
 
 /* ---- operands ---- */
 /* The symbol an EX_NAME refers to, or NULL (special registers included). */

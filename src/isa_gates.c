@@ -158,6 +158,7 @@ typedef struct RowWords {
 	uint8_t n;
 	uint8_t len[MAX_ROW_MODS];
 	const char *word[MAX_ROW_MODS];
+	int16_t more_than;      /* "+N": more than N operands; -1 when absent */
 } RowWords;
 
 static RowWords row_words[IG_COUNT];
@@ -167,11 +168,14 @@ static void build_row_words(void)
 {
 	for (size_t i = 0; i < IG_COUNT; i++) {
 		RowWords *w = &row_words[i];
+		w->more_than = -1;
 		for (const char *p = gates[i].mods; *p && w->n < MAX_ROW_MODS;) {
 			while (*p == ' ')
 				p++;
 			size_t n = strcspn(p, " ");
-			if (n) {
+			if (n && *p == '+' && gates[i].kind == IGK_INSTR) {
+				w->more_than = (int16_t)strtol(p + 1, NULL, 10);
+			} else if (n) {
 				w->word[w->n] = p;
 				w->len[w->n++] = (uint8_t)n;
 			}
@@ -205,6 +209,8 @@ bool isa_gate_matches_mods(const IsaGate *g, const Instr *in)
 	if (!row_words_built)
 		build_row_words();
 	const RowWords *w = &row_words[g->id];
+	if (w->more_than >= 0 && in->nops <= (uint32_t)w->more_than)
+		return false;
 	for (uint8_t i = 0; i < w->n; i++)
 		if (!has_word(in, w->word[i], w->len[i]))
 			return false;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Fails when a generated document is stale: docs/rules.md must be exactly
 # what `ptxsurf-as --print-rules-reference` writes from the rule registry,
-# the requirement table and the target table.
+# the requirement table and the target table, and the golden tests
+# tests/cases/check/operand-count-{pass,fail}-TARGET.ptx what
+# `gen_operand_probes --cases` writes from src/operand_counts.def.
 # Usage: PROG=./ptxsurf-as sh tests/docs-fresh.sh
 PROG=${PROG:-./ptxsurf-as}
 case $PROG in /*) ;; */*) PROG=$(pwd)/$PROG ;; esac
@@ -26,6 +28,29 @@ else
 	echo "regenerate it with:  $PROG --print-rules-reference > docs/rules.md"
 	failed=$((failed + 1))
 fi
+
+# The generated operand-count golden tests (CC builds the generator).
+gdir=$(mktemp -d)
+if ${CC:-cc} -std=c11 -iquote src -o "$gdir/gen" tests/oracle/operand-count/gen_operand_probes.c &&
+	mkdir "$gdir/cases" && "$gdir/gen" --cases "$gdir/cases"; then
+	stale=""
+	for f in "$gdir"/cases/*.ptx tests/cases/check/operand-count-pass-*.ptx tests/cases/check/operand-count-fail-sm_*.ptx; do
+		b=$(basename "$f")
+		cmp -s "$gdir/cases/$b" "tests/cases/check/$b" 2>/dev/null || stale="$stale $b"
+	done
+	if [ -z "$stale" ]; then
+		passed=$((passed + 1))
+	else
+		echo "FAIL: operand-count golden tests are stale (src/operand_counts.def changed):$stale"
+		echo "regenerate them with:  cc -std=c11 -iquote src -o gen tests/oracle/operand-count/gen_operand_probes.c &&"
+		echo "  ./gen --cases tests/cases/check && UPDATE=1 sh tests/run-cases.sh  (then inspect the .expected diffs)"
+		failed=$((failed + 1))
+	fi
+else
+	echo "FAIL: could not build or run tests/oracle/operand-count/gen_operand_probes.c"
+	failed=$((failed + 1))
+fi
+rm -rf "$gdir"
 
 echo "docs-fresh: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

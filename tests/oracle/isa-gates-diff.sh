@@ -11,69 +11,34 @@
 #
 # Environment: PROG (default ./ptxsurf-as), PTXAS, CC, JOBS, KEEP=DIR keeps
 # the probes and both tools' output, FILTER=REGEX runs only probes whose row
-# id matches, MSGS=1 prints ptxas's first message for each failing probe.
+# id matches, STEP=N runs every Nth probe only, MSGS=1 prints ptxas's first
+# message for each failing probe.
 set -u
+
+. "$(dirname "$0")/lib/ptxas-probe.sh"
 
 if [ "${1:-}" = "--one" ]; then
 	f=${2:-}
 	[ -f "$f" ] || exit 0
-	target=$(sed -n 's/^\.target[ 	]*\([A-Za-z0-9_]*\).*/\1/p' "$f" | head -n 1)
-	num=$(echo "$target" | sed -n 's/^sm_\([0-9]*\)[a-z]*$/\1/p')
-	arch=sm_75
-	if [ -n "$num" ] && [ "$num" -gt 75 ]; then arch=$target; fi
-	"$PTXAS" -arch="$arch" "$f" -o /dev/null >"$f.ptxas" 2>&1
-	rc=$?
+	oracle_ptxas "$f"
 	desc=$(sed -n '1s|^// case: ||p' "$f")
 	if grep -q "is not defined for option" "$f.ptxas"; then
 		echo "SKIP $f: $desc"
 		exit 0
 	fi
-	# ptxas exits 255 on errors; 129..192 is death by a signal.
-	if [ $rc -eq 0 ]; then theirs=accept; elif [ $rc -gt 128 ] && [ $rc -le 192 ]; then theirs=crash; else theirs=reject; fi
-	if "$PROG" --check --rules=ptxas --color=never "$f" >/dev/null 2>"$f.ours"; then ours=accept; else ours=reject; fi
-	if [ "$theirs" = "$ours" ] || { [ "$theirs" = crash ] && [ "$ours" = reject ]; }; then
+	oracle_ours "$f"
+	if oracle_agree; then
 		echo "pass $f"
 	else
-		msg=""
-		[ "${MSGS:-}" = 1 ] && msg=" | ptxas: $(grep -m1 -E 'error|fatal' "$f.ptxas") | ours: $(grep -m1 error "$f.ours")"
-		echo "FAIL ptxas=$theirs ours=$ours: $desc$msg"
+		echo "FAIL ptxas=$theirs ours=$ours: $desc$(oracle_msgs "$f")"
 	fi
 	exit 0
 fi
 
-PROG=${PROG:-./ptxsurf-as}
-if [ -z "${PTXAS:-}" ]; then
-	PTXAS=$(command -v ptxas 2>/dev/null || true)
-	[ -z "$PTXAS" ] && [ -x /usr/local/cuda/bin/ptxas ] && PTXAS=/usr/local/cuda/bin/ptxas
-fi
-if [ -z "${PTXAS:-}" ] || [ ! -x "$PTXAS" ]; then
-	echo "isa-gates-diff: SKIP: ptxas not found (set PTXAS=/path/to/ptxas)"
-	exit 77
-fi
-if [ ! -x "$PROG" ]; then
-	echo "isa-gates-diff: error: $PROG not built" >&2
-	exit 2
-fi
-case $PROG in /*) ;; *) PROG=$(pwd)/$PROG ;; esac
-export PROG PTXAS
+oracle_setup isa-gates-diff
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=${KEEP:-}
-if [ -z "$work" ]; then
-	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
-fi
-mkdir -p "$work/cases"
-${CC:-cc} -std=c11 -O1 -iquote "$root/src" -o "$work/gen" "$here/isa/gen_isa_probes.c" || exit 2
-"$work/gen" "$work/cases" >/dev/null || exit 2
-
-jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
-if [ -n "${FILTER:-}" ]; then
-	grep -l -E -- "^// case: ($FILTER) " "$work"/cases/*.ptx
-else
-	ls "$work"/cases/*.ptx
-fi | xargs -P "$jobs" -n 1 sh "$0" --one >"$work/results"
+oracle_generate "$(dirname "$0")/isa/gen_isa_probes.c"
+oracle_run "$0"
 
 grep -v '^pass ' "$work/results" | grep -v '^SKIP ' | sort
 pass=$(grep -c '^pass ' "$work/results")

@@ -46,21 +46,8 @@ if [ "${1:-}" = "--one" ]; then
 	exit 0
 fi
 
-PROG=${PROG:-./ptxsurf-as}
-if [ -z "${PTXAS:-}" ]; then
-	PTXAS=$(command -v ptxas 2>/dev/null || true)
-	[ -z "$PTXAS" ] && [ -x /usr/local/cuda/bin/ptxas ] && PTXAS=/usr/local/cuda/bin/ptxas
-fi
-if [ -z "${PTXAS:-}" ] || [ ! -x "$PTXAS" ]; then
-	echo "surface-diff: SKIP: ptxas not found (set PTXAS=/path/to/ptxas)"
-	exit 77
-fi
-if [ ! -x "$PROG" ]; then
-	echo "surface-diff: error: $PROG not built" >&2
-	exit 2
-fi
-case $PROG in /*) ;; *) PROG=$(pwd)/$PROG ;; esac
-export PROG PTXAS
+. "$(dirname "$0")/lib/ptxas-probe.sh"
+oracle_setup surface-diff
 
 work=${KEEP:-}
 if [ -z "$work" ]; then
