@@ -2,7 +2,9 @@
  * runs it: parse, render the diagnostics, check in both rule modes and,
  * for a module that checks clean, assemble it (cubin and raw), read the
  * cubin back, disassemble every result, and print the module as PTX and
- * parse that text again. Any crash, leak or undefined behaviour on the
+ * parse that text again. --check's streaming path (one top-level item at
+ * a time, the LAC-free parser first) must report exactly what the
+ * whole-module path reports. Any crash, leak or undefined behaviour on the
  * way is a bug: every stage must cope with whatever the previous one
  * accepted. */
 #include "assemble.h"
@@ -107,6 +109,71 @@ static void assemble_and_read_back(const Module *m, AsmFormat format)
 	diag_fini(&d);
 }
 
+/* The sink as text, for comparing two paths' diagnostics. */
+static char *diag_text(DiagSink *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		abort();
+	DiagTextOptions opt = { .color = false, .caret = true };
+	diag_render_text(d, f, &opt);
+	fclose(f);
+	return text;
+}
+
+typedef struct Streamed {
+	CheckStream *cs;
+	bool whole_module;
+} Streamed;
+
+static void stream_item(void *ctx, const Item *it)
+{
+	Streamed *st = ctx;
+	if (!st->whole_module && !check_stream_item(st->cs, it))
+		st->whole_module = true;
+}
+
+/* --check as the driver streams it (fast parser, then the exact one after
+ * a syntax error). Returns the diagnostics text, or NULL when the module
+ * needs the whole-module path (the driver then takes that path). */
+static char *check_streamed(const uint8_t *data, size_t size, RulesMode rules, bool fast)
+{
+	char *buf = scan_copy(data, size);
+	Module m;
+	DiagSink d;
+	module_init(&m, "fuzz.ptx");
+	diag_init(&d, "fuzz.ptx", buf, size);
+	CheckOptions co = { .rules = rules };
+	Streamed st = { .cs = check_stream_begin(&m, &d, &co) };
+	int parsed = ptx_parse_stream(&m, &d, buf, size, stream_item, &st, fast);
+	bool done = parsed != PARSE_AGAIN && !st.whole_module;
+	check_stream_end(st.cs, done && diag_errors(&d) == 0);
+	char *text = done ? diag_text(&d) : NULL;
+	diag_fini(&d);
+	module_fini(&m);
+	free(buf);
+	if (parsed == PARSE_AGAIN && fast)
+		return check_streamed(data, size, rules, false);
+	return text;
+}
+
+static void compare_streamed(const uint8_t *data, size_t size, RulesMode rules, DiagSink *whole)
+{
+	char *streamed = check_streamed(data, size, rules, true);
+	if (!streamed)
+		return;
+	char *expected = diag_text(whole);
+	if (strcmp(streamed, expected) != 0) {
+		fprintf(stderr, "fuzz_pipeline: streaming --check differs from the whole-module check:\n"
+		        "--- whole module ---\n%s--- streamed ---\n%s", expected, streamed);
+		abort();
+	}
+	free(expected);
+	free(streamed);
+}
+
 /* Parses and checks one buffer; returns whether it came out clean. */
 static int parse_and_check(Module *m, DiagSink *d, char *buf, size_t len, RulesMode rules)
 {
@@ -129,12 +196,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	Module m;
 	DiagSink d;
 	parse_and_check(&m, &d, buf, size, RULES_PTXAS);
+	compare_streamed(data, size, RULES_PTXAS, &d);
 	diag_fini(&d);
 	module_fini(&m);
 	free(buf);
 
 	buf = scan_copy(data, size);
 	int clean = parse_and_check(&m, &d, buf, size, RULES_STRICT);
+	compare_streamed(data, size, RULES_STRICT, &d);
 	if (clean) {
 		assemble_and_read_back(&m, ASM_CUBIN);
 		assemble_and_read_back(&m, ASM_RAW);
