@@ -14,7 +14,7 @@ bool linsn_is_unconditional_jump(const LInsn *in)
 	for (unsigned r = 0; r < in->nrefs; r++)
 		if (in->refs[r].role == SR_PG)
 			return false;
-	int64_t pg = sass_values_get(&in->vals, SR_PG, 7), neg = sass_values_get(&in->vals, SR_PG_NOT, 0);
+	int64_t pg = linsn_get(in, SR_PG, 7), neg = linsn_get(in, SR_PG_NOT, 0);
 	return pg == 7 && !neg;
 }
 
@@ -490,7 +490,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		LInsn *in = &k->insns[i];
 		for (unsigned r = 0; r < in->nrefs; r++) {
 			const LRegRef *ref = &in->refs[r];
-			sass_values_set(&in->vals, ref->role, k->vregs[ref->vreg].phys + ref->sub);
+			linsn_set(in, ref->role, k->vregs[ref->vreg].phys + ref->sub);
 		}
 	}
 	k->regcount = (uint32_t)max_gpr + 1;

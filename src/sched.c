@@ -269,11 +269,10 @@ static void emit_depbar(Out *o, const LInsn *at, unsigned b, unsigned keep)
 	d.form = sass_form_by_name("DEPBAR");
 	d.target = LIR_NO_LABEL;
 	d.loc = at->loc;
-	sass_values_clear(&d.vals);
-	sass_values_set(&d.vals, SR_LE, 1);
-	sass_values_set(&d.vals, SR_SCOREBOARD, b);
-	sass_values_set(&d.vals, SR_CNT, keep);
-	sass_values_set(&d.vals, SR_WMASK, 0);
+	linsn_set(&d, SR_LE, 1);
+	linsn_set(&d, SR_SCOREBOARD, b);
+	linsn_set(&d, SR_CNT, keep);
+	linsn_set(&d, SR_WMASK, 0);
 	linsn_fill_defaults(&d);
 	*out_push(o, &d) = sass_ctrl_default(SCHED_DEPBAR_STALL);
 }
