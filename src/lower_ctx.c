@@ -26,7 +26,7 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 PtxTy ptx_type_of_word(const char *w)
 {
 	PtxTy t = { 0, false, false };
-	if (strcmp(w, ".pred") == 0) {
+	if (lw_streq(w, ".pred")) {
 		t.bits = 1;
 		return t;
 	}
@@ -56,7 +56,7 @@ PtxTy lw_instr_type(const Instr *in)
 bool lw_has_mod(const Instr *in, const char *mod)
 {
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (strcmp(in->mods[i], mod) == 0)
+		if (lw_streq(in->mods[i], mod))
 			return true;
 	return false;
 }

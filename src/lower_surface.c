@@ -71,36 +71,36 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 		const char *w = in->mods[i];
 		SrcLoc at = in->mod_locs[i];
 		bool known = false;
-		if (strcmp(w, ".b") == 0 || strcmp(w, ".p") == 0) {
+		if (lw_streq(w, ".b") || lw_streq(w, ".p")) {
 			m->is_p = w[1] == 'p';
 			known = true;
 		}
 		for (size_t j = 0; j < sizeof geoms / sizeof geoms[0]; j++)
-			if (strcmp(w, geoms[j].word) == 0) {
+			if (lw_streq(w, geoms[j].word)) {
 				m->geom = geoms[j].geom;
 				m->ncoords = geoms[j].ncoords;
 				m->arrayed = geoms[j].arrayed;
 				known = true;
 			}
 		for (size_t j = 0; j < sizeof redops / sizeof redops[0]; j++)
-			if (kind == SK_SURED && strcmp(w, redops[j].word) == 0) {
+			if (kind == SK_SURED && lw_streq(w, redops[j].word)) {
 				m->redop = redops[j].code;
 				known = true;
 			}
 		for (size_t j = 0; j < sizeof clamps / sizeof clamps[0]; j++)
-			if (strcmp(w, clamps[j].word) == 0) {
+			if (lw_streq(w, clamps[j].word)) {
 				m->clamp = clamps[j].code;
 				known = true;
 			}
 		for (size_t j = 0; j < sizeof cops / sizeof cops[0]; j++)
-			if (strcmp(w, cops[j].word) == 0) {
+			if (lw_streq(w, cops[j].word)) {
 				int v = kind == SK_SULD ? cops[j].suld : kind == SK_SUST ? cops[j].sust : -1;
 				if (v < 0)
 					return lw_unsupported(c, at, "%s cache operator '%s'", in->opcode, w);
 				m->cop = v;
 				known = true;
 			}
-		if (strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0) {
+		if (lw_streq(w, ".v2") || lw_streq(w, ".v4")) {
 			m->vec = w[2] - '0';
 			known = true;
 		}
@@ -110,10 +110,10 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 		}
 		if (kind == SK_SUQ && !known) {
 			m->query_word = w;
-			m->query = strcmp(w, ".width") == 0 ? 1 : strcmp(w, ".height") == 0 ? 2 : 0;
+			m->query = lw_streq(w, ".width") ? 1 : lw_streq(w, ".height") ? 2 : 0;
 			m->field = -1;
 			for (size_t j = 0; j < sizeof desc_fields / sizeof desc_fields[0]; j++)
-				if (strcmp(w, desc_fields[j].word) == 0)
+				if (lw_streq(w, desc_fields[j].word))
 					m->field = desc_fields[j].offset;
 			known = true;
 		}
