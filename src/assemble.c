@@ -28,9 +28,9 @@ static void prepend_stack_init(LKernel *k)
 {
 	/* append, then rotate it to the front and move the labels along */
 	LInsn *mov = lkernel_append(k, "MOV_C", k->loc);
-	sass_values_set(&mov->vals, SR_RD, REGALLOC_STACK_REG);
-	sass_values_set(&mov->vals, SR_CBANK, 0);
-	sass_values_set(&mov->vals, SR_COFF, 0x20 / 4);
+	linsn_set(mov, SR_RD, REGALLOC_STACK_REG);
+	linsn_set(mov, SR_CBANK, 0);
+	linsn_set(mov, SR_COFF, 0x20 / 4);
 	LInsn first = *mov;
 	memmove(k->insns + 1, k->insns, (k->ninsns - 1) * sizeof *k->insns);
 	k->insns[0] = first;

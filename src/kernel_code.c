@@ -30,22 +30,24 @@ static int encode_at(const LKernel *k, size_t i, uint64_t *word, char *err, size
 {
 	const LInsn *in = i < k->ninsns ? &k->insns[i] : NULL;
 	const SassForm *f = in ? in->form : sass_form_by_name(i == k->ninsns ? "BRA" : "NOP");
-	SassValues v;
-	if (in) {
-		v = in->vals;
+	char msg[200];
+	int rc;
+	if (in && in->form->op == SOP_BRA) {
+		int64_t off = (int64_t)kernel_code_addr(k->label_pos[in->target]) - (int64_t)(kernel_code_addr(i) + 8);
+		rc = linsn_encode(in, &off, word, msg, sizeof msg);
+	} else if (in) {
+		rc = linsn_encode(in, NULL, word, msg, sizeof msg);
 	} else {
+		SassValues v;
 		sass_values_clear(&v);
 		sass_values_set(&v, SR_IMM, i == k->ninsns ? -8 : 0);
 		if (i == k->ninsns) {
 			sass_values_set(&v, SR_U, 0);
 			sass_values_set(&v, SR_COND, 0xf);
 		}
+		rc = sass_encode(f, &v, word, msg, sizeof msg);
 	}
-	if (in && in->form->op == SOP_BRA)
-		sass_values_set(&v, SR_IMM, (int64_t)kernel_code_addr(k->label_pos[in->target]) -
-		                            (int64_t)(kernel_code_addr(i) + 8));
-	char msg[200];
-	if (sass_encode(f, &v, word, msg, sizeof msg) != 0) {
+	if (rc != 0) {
 		snprintf(err, errlen, "%s: %s", f->name, msg);
 		return -1;
 	}
@@ -74,7 +76,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			sass_ctrl_pack_slot(&ctrl[i], &slots[i % 3]);
 			if (in->form->op == SOP_EXIT)
 				out->exits[out->nexits++] = (uint32_t)addr;
-			int64_t sr = sass_values_get(&in->vals, SR_SREG, -1);
+			int64_t sr = linsn_get(in, SR_SREG, -1);
 			if (in->form->op == SOP_S2R && sr >= SR_CTAID_X && sr <= SR_CTAID_Z)
 				out->ctaids[out->nctaids++] = (uint32_t)addr;
 			if (in->reloc == LRELOC_DESC_SIZE)

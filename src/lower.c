@@ -40,7 +40,7 @@ static void lower_instr(LowerCtx *c, const Instr *in)
 		c->guard_neg = in->guard_negated;
 	}
 	for (size_t i = 0; i < sizeof lower_table / sizeof lower_table[0]; i++)
-		if (strcmp(lower_table[i].opcode, in->opcode) == 0) {
+		if (lw_streq(lower_table[i].opcode, in->opcode)) {
 			if (in->nops < lower_table[i].min_ops || in->nops > lower_table[i].max_ops) {
 				lw_unsupported(c, in->loc, "'%s' with %u operand%s", in->opcode, in->nops,
 				               in->nops == 1 ? "" : "s");

@@ -31,10 +31,11 @@ typedef struct LVReg {
 } LVReg;
 
 /* One register operand: parts [sub, sub+count) of vreg, placed in the field
- * of `role` as the register of part `sub`. */
+ * of `role` as the register of part `sub`. Eight bytes: every pass walks
+ * the references of every instruction. */
 typedef struct LRegRef {
-	SassRole role;
 	uint32_t vreg;
+	uint8_t role;           /* SassRole */
 	uint8_t sub;
 	uint8_t count;
 	bool def;
@@ -46,15 +47,24 @@ typedef enum LReloc {
 	LRELOC_DESC_SIZE,       /* MOV32I of .nv.surfrefDescSize, R_CUDA_ABS32_20 */
 } LReloc;
 
+/* The non-register field values are kept by position in the form
+ * (val[i] is the value of form->fields[i] when bit i of `set` is on), not
+ * in a SassValues with a slot for every role: that made an instruction
+ * 792 bytes, and allocation, scheduling and encoding copy or walk every
+ * instruction several times. Access them with linsn_set/get/has. */
 typedef struct LInsn {
 	const SassForm *form;
-	SassValues vals;        /* every non-register field; RZ/PT operands too */
 	LRegRef refs[LIR_MAX_REFS];
-	unsigned nrefs;
-	int target;             /* BRA: label id */
+	int64_t val[SASS_MAX_FIELDS];
+	uint16_t set;
+	uint8_t nrefs;
+	/* 1 + the lowest role set that the form has no field for (0: none):
+	 * a lowering bug that encoding reports as sass_encode() would */
+	uint8_t stray;
 	bool reads_cc, writes_cc;
 	bool keep;              /* never removed as dead code (volatile loads) */
 	uint8_t reloc;          /* LReloc */
+	int target;             /* BRA: label id */
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
 
@@ -108,6 +118,13 @@ unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKerne
 uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp);
 LInsn *lkernel_append(LKernel *k, const char *form_name, SrcLoc loc);
 void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned count, bool def);
+/* Field values by role, as sass_values_set/get/has on a SassValues. */
+void linsn_set(LInsn *in, SassRole r, int64_t value);
+int64_t linsn_get(const LInsn *in, SassRole r, int64_t dflt);
+bool linsn_has(const LInsn *in, SassRole r);
+/* The instruction word (sass_encode() of the form and values, with its
+ * messages); imm, when not NULL, replaces the SR_IMM value. */
+int linsn_encode(const LInsn *in, const int64_t *imm, uint64_t *word, char *err, size_t errlen);
 /* Sets every field of in->form that is still unset to its neutral value
  * (registers RZ, predicates PT, lane mask 0xf, branch condition T, 0). */
 void linsn_fill_defaults(LInsn *in);

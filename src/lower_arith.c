@@ -64,14 +64,14 @@ bool lower_add_sub(LowerCtx *c, const Instr *in)
 			op = lw_emit(c, "IADD32I");
 			linsn_ref(op, SR_RD, d, p, 1, true);
 			linsn_ref(op, SR_RA, p ? ahi : av, p ? ahs : as, 1, false);
-			sass_values_set(&op->vals, SR_IMM, (uint32_t)((uint64_t)b.imm >> (32 * p)));
+			linsn_set(op, SR_IMM, (uint32_t)((uint64_t)b.imm >> (32 * p)));
 		} else {
 			op = lw_alu(c, "IADD", d, p, p ? ahi : av, p ? ahs : as, &b, p);
-			sass_values_set(&op->vals, SR_NEG, neg ? 1 : 0);
+			linsn_set(op, SR_NEG, neg ? 1 : 0);
 		}
-		sass_values_set(&op->vals, SR_SAT, sat);
+		linsn_set(op, SR_SAT, sat);
 		if (parts == 2) {
-			sass_values_set(&op->vals, p ? SR_X : SR_CC, 1);
+			linsn_set(op, p ? SR_X : SR_CC, 1);
 			op->writes_cc = p == 0;
 			op->reads_cc = p == 1;
 		}
@@ -102,17 +102,17 @@ static LInsn *xmad(LowerCtx *c, uint32_t d, uint32_t a, bool ha, uint32_t b, boo
 	linsn_ref(x, SR_RA, a, 0, 1, false);
 	if (cword >= 0) {
 		/* b only ever holds a parameter: read it from c[0x0] as ptxas does */
-		sass_values_set(&x->vals, SR_CBANK, 0);
-		sass_values_set(&x->vals, SR_COFF, cword / 4);
+		linsn_set(x, SR_CBANK, 0);
+		linsn_set(x, SR_COFF, cword / 4);
 	} else {
 		linsn_ref(x, SR_RB, b, 0, 1, false);
 	}
 	if (cvreg >= 0)
 		linsn_ref(x, SR_RC, (uint32_t)cvreg, csub, 1, false);
 	else
-		sass_values_set(&x->vals, SR_RC, 255);
-	sass_values_set(&x->vals, SR_HA, ha);
-	sass_values_set(&x->vals, SR_HB, hb);
+		linsn_set(x, SR_RC, 255);
+	linsn_set(x, SR_HA, ha);
+	linsn_set(x, SR_HB, hb);
 	return x;
 }
 
@@ -122,16 +122,16 @@ static void mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, ui
 {
 	uint32_t t1 = lw_temp(c, 1);
 	LInsn *m = xmad(c, t1, a, false, b, true, -1, 0);
-	sass_values_set(&m->vals, SR_MRG, 1);
+	linsn_set(m, SR_MRG, 1);
 	LInsn *f = lw_emit(c, "XMAD_R");
 	linsn_ref(f, SR_RD, d, dsub, 1, true);
 	linsn_ref(f, SR_RA, a, 0, 1, false);
 	linsn_ref(f, SR_RB, t1, 0, 1, false);
 	linsn_ref(f, SR_RC, t0, 0, 1, false);
-	sass_values_set(&f->vals, SR_HA, 1);
-	sass_values_set(&f->vals, SR_HB, 1);
-	sass_values_set(&f->vals, SR_PSL, 1);
-	sass_values_set(&f->vals, SR_CMODE, 4);    /* CBCC: c + (b << 16) */
+	linsn_set(f, SR_HA, 1);
+	linsn_set(f, SR_HB, 1);
+	linsn_set(f, SR_PSL, 1);
+	linsn_set(f, SR_CMODE, 4);    /* CBCC: c + (b << 16) */
 }
 
 /* d = a * b + addend (mod 2^32), the three-XMAD sequence of ptxas. */
@@ -150,8 +150,8 @@ void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned 
 	linsn_ref(x, SR_RD, t0, 0, 1, true);
 	linsn_ref(x, SR_RA, a, 0, 1, false);
 	linsn_ref(x, SR_RB, b, 0, 1, false);
-	sass_values_set(&x->vals, SR_CBANK, bank);
-	sass_values_set(&x->vals, SR_COFF, off / 4);
+	linsn_set(x, SR_CBANK, bank);
+	linsn_set(x, SR_COFF, off / 4);
 	mul_lo32_tail(c, d, 0, a, b, t0);
 }
 
@@ -174,9 +174,9 @@ static void shift_imm(LowerCtx *c, const char *form, uint32_t d, unsigned dsub, 
 	LInsn *in = lw_emit(c, form);
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
 	linsn_ref(in, SR_RA, a, asub, 1, false);
-	sass_values_set(&in->vals, SR_IMM, amount);
+	linsn_set(in, SR_IMM, amount);
 	if (strcmp(form, "SHR_I") == 0)
-		sass_values_set(&in->vals, SR_SIGNED, is_signed);
+		linsn_set(in, SR_SIGNED, is_signed);
 }
 
 static LInsn *iadd_rr(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, uint32_t b,
@@ -197,11 +197,11 @@ static void mul_wide(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_si
 	uint32_t p0 = lw_temp(c, 1), p1 = lw_temp(c, 1), p2 = lw_temp(c, 1), p3 = lw_temp(c, 1);
 	/* (an LInsn pointer is only valid until the next instruction is appended) */
 	xmad(c, p0, a, false, b, false, -1, 0);
-	sass_values_set(&xmad(c, p1, a, false, b, true, -1, 0)->vals, SR_SB, is_signed);
-	sass_values_set(&xmad(c, p2, a, true, b, false, -1, 0)->vals, SR_SA, is_signed);
+	linsn_set(xmad(c, p1, a, false, b, true, -1, 0), SR_SB, is_signed);
+	linsn_set(xmad(c, p2, a, true, b, false, -1, 0), SR_SA, is_signed);
 	LInsn *x3 = xmad(c, p3, a, true, b, true, -1, 0);
-	sass_values_set(&x3->vals, SR_SA, is_signed);
-	sass_values_set(&x3->vals, SR_SB, is_signed);
+	linsn_set(x3, SR_SA, is_signed);
+	linsn_set(x3, SR_SB, is_signed);
 	uint32_t parts[2] = { p1, p2 };
 	uint32_t lo = p0, hi = p3;
 	for (unsigned i = 0; i < 2; i++) {
@@ -209,10 +209,10 @@ static void mul_wide(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_si
 		shift_imm(c, "SHL_I", sl, 0, parts[i], 0, 16, false);
 		shift_imm(c, "SHR_I", sr, 0, parts[i], 0, 16, is_signed);
 		LInsn *l = iadd_rr(c, d, 0, lo, 0, sl, 0);
-		sass_values_set(&l->vals, SR_CC, 1);
+		linsn_set(l, SR_CC, 1);
 		l->writes_cc = true;
 		LInsn *h = iadd_rr(c, d, 1, hi, i ? 1 : 0, sr, 0);
-		sass_values_set(&h->vals, SR_X, 1);
+		linsn_set(h, SR_X, 1);
 		h->reads_cc = true;
 		/* the second round adds into parts 0 and 1 of d */
 		lo = d;
@@ -313,7 +313,7 @@ static void shift64_imm(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint
 	linsn_ref(o, SR_RD, d, near, 1, true);
 	linsn_ref(o, SR_RA, x, 0, 1, false);
 	linsn_ref(o, SR_RB, y, 0, 1, false);
-	sass_values_set(&o->vals, SR_LOPOP, 1);
+	linsn_set(o, SR_LOPOP, 1);
 	lw_mov(c, d, far, z, 0);
 }
 
@@ -353,7 +353,7 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 	}
 	LInsn *op = lw_alu(c, left ? "SHL" : "SHR", d, 0, av, 0, &b, 0);
 	if (!left)
-		sass_values_set(&op->vals, SR_SIGNED, t.is_signed);
+		linsn_set(op, SR_SIGNED, t.is_signed);
 	return true;
 }
 
@@ -387,11 +387,11 @@ bool lower_logic(LowerCtx *c, const Instr *in)
 			op = lw_emit(c, "LOP32I");
 			linsn_ref(op, SR_RD, d, p, 1, true);
 			linsn_ref(op, SR_RA, av[p], as[p], 1, false);
-			sass_values_set(&op->vals, SR_IMM, part);
+			linsn_set(op, SR_IMM, part);
 		} else {
 			op = lw_alu(c, "LOP", d, p, av[p], as[p], &b, p);
 		}
-		sass_values_set(&op->vals, SR_LOPOP, lop);
+		linsn_set(op, SR_LOPOP, lop);
 	}
 	if (dw == 2 && parts == 1)
 		lw_mov_rz(c, d, 1);
@@ -413,8 +413,8 @@ bool lower_not(LowerCtx *c, const Instr *in)
 		LInsn *op = lw_emit(c, "LOP32I");
 		linsn_ref(op, SR_RD, d, p, 1, true);
 		linsn_ref(op, SR_RA, a, p, 1, false);
-		sass_values_set(&op->vals, SR_LOPOP, 2);
-		sass_values_set(&op->vals, SR_IMM, 0xffffffffu);
+		linsn_set(op, SR_LOPOP, 2);
+		linsn_set(op, SR_IMM, 0xffffffffu);
 	}
 	return true;
 }
@@ -434,10 +434,10 @@ bool lower_neg(LowerCtx *c, const Instr *in)
 		LInsn *op = lw_emit(c, "IADD_R");
 		linsn_ref(op, SR_RD, d, p, 1, true);
 		linsn_ref(op, SR_RB, a, p, 1, false);
-		sass_values_set(&op->vals, SR_RA, 255);
-		sass_values_set(&op->vals, SR_NEG, 1);
+		linsn_set(op, SR_RA, 255);
+		linsn_set(op, SR_NEG, 1);
 		if (parts == 2) {
-			sass_values_set(&op->vals, p ? SR_X : SR_CC, 1);
+			linsn_set(op, p ? SR_X : SR_CC, 1);
 			op->writes_cc = p == 0;
 			op->reads_cc = p == 1;
 		}

@@ -26,7 +26,7 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 PtxTy ptx_type_of_word(const char *w)
 {
 	PtxTy t = { 0, false, false };
-	if (strcmp(w, ".pred") == 0) {
+	if (lw_streq(w, ".pred")) {
 		t.bits = 1;
 		return t;
 	}
@@ -56,7 +56,7 @@ PtxTy lw_instr_type(const Instr *in)
 bool lw_has_mod(const Instr *in, const char *mod)
 {
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (strcmp(in->mods[i], mod) == 0)
+		if (lw_streq(in->mods[i], mod))
 			return true;
 	return false;
 }
@@ -180,7 +180,7 @@ LInsn *lw_emit(LowerCtx *c, const char *form)
 	LInsn *in = lkernel_append(c->k, form, c->cur ? c->cur->loc : c->k->loc);
 	if (c->guard_vreg >= 0) {
 		linsn_ref(in, SR_PG, (uint32_t)c->guard_vreg, 0, 1, false);
-		sass_values_set(&in->vals, SR_PG_NOT, c->guard_neg);
+		linsn_set(in, SR_PG_NOT, c->guard_neg);
 	}
 	return in;
 }
@@ -201,7 +201,7 @@ void lw_mov_rz(LowerCtx *c, uint32_t dst, unsigned dsub)
 {
 	LInsn *in = lw_emit(c, "MOV_R");
 	linsn_ref(in, SR_RD, dst, dsub, 1, true);
-	sass_values_set(&in->vals, SR_RB, 255);
+	linsn_set(in, SR_RB, 255);
 }
 
 void lw_mov32i(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t imm)
@@ -212,7 +212,7 @@ void lw_mov32i(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t imm)
 	}
 	LInsn *in = lw_emit(c, "MOV32I");
 	linsn_ref(in, SR_RD, dst, dsub, 1, true);
-	sass_values_set(&in->vals, SR_IMM, imm);
+	linsn_set(in, SR_IMM, imm);
 }
 
 void lw_opnd_part(LowerCtx *c, const Opnd *o, unsigned sub, uint32_t *vreg, unsigned *rsub)
@@ -256,13 +256,13 @@ LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t
 	if (imm) {
 		snprintf(name, sizeof name, "%s_I", base);
 		in = lw_emit(c, name);
-		sass_values_set(&in->vals, SR_IMM, part);
+		linsn_set(in, SR_IMM, part);
 	} else if (cword >= 0) {
 		/* a register that only ever holds a parameter: read the parameter */
 		snprintf(name, sizeof name, "%s_C", base);
 		in = lw_emit(c, name);
-		sass_values_set(&in->vals, SR_CBANK, 0);
-		sass_values_set(&in->vals, SR_COFF, cword / 4);
+		linsn_set(in, SR_CBANK, 0);
+		linsn_set(in, SR_COFF, cword / 4);
 	} else {
 		uint32_t bv;
 		unsigned bs;

@@ -92,16 +92,16 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 		linsn_ref(op, SR_PD, dst, 0, 1, true);
 		if (last && has_q)
 			linsn_ref(op, SR_PQ, pq, 0, 1, true);
-		sass_values_set(&op->vals, SR_CMP, cmp);
-		sass_values_set(&op->vals, SR_SIGNED, is_signed);
+		linsn_set(op, SR_CMP, cmp);
+		linsn_set(op, SR_SIGNED, is_signed);
 		if (p > 0) {
 			/* second half of a 64-bit eq/ne: combine with the first */
 			linsn_ref(op, SR_PC, chain, 0, 1, false);
-			sass_values_set(&op->vals, SR_BOP, cmp == 2 ? 0 : 1);
+			linsn_set(op, SR_BOP, cmp == 2 ? 0 : 1);
 		} else if (parts == 1 && has_pc) {
 			linsn_ref(op, SR_PC, pc, 0, 1, false);
-			sass_values_set(&op->vals, SR_PC_NOT, pc_not);
-			sass_values_set(&op->vals, SR_BOP, bop);
+			linsn_set(op, SR_PC_NOT, pc_not);
+			linsn_set(op, SR_BOP, bop);
 		}
 		chain = dst;
 	}
@@ -181,13 +181,13 @@ static void pred_set(LowerCtx *c, uint32_t d, int src, bool src_not, unsigned cm
 {
 	LInsn *op = lw_emit(c, "ISETP_R");
 	linsn_ref(op, SR_PD, d, 0, 1, true);
-	sass_values_set(&op->vals, SR_RA, 255);
-	sass_values_set(&op->vals, SR_RB, 255);
-	sass_values_set(&op->vals, SR_CMP, cmp);
-	sass_values_set(&op->vals, SR_BOP, bop);
+	linsn_set(op, SR_RA, 255);
+	linsn_set(op, SR_RB, 255);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_BOP, bop);
 	if (src >= 0) {
 		linsn_ref(op, SR_PC, (uint32_t)src, 0, 1, false);
-		sass_values_set(&op->vals, SR_PC_NOT, src_not);
+		linsn_set(op, SR_PC_NOT, src_not);
 	}
 }
 

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A PTX scalar type as the lowering needs it. */
 typedef struct PtxTy {
@@ -144,5 +145,13 @@ bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);
 bool lower_sured(LowerCtx *c, const Instr *in);
 bool lower_suq(LowerCtx *c, const Instr *in);
+
+/* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
+ * without a call: modifier and opcode words are compared against tables
+ * for every instruction, and nearly all of them start with '.'. */
+static inline bool lw_streq(const char *a, const char *b)
+{
+	return a[0] == b[0] && (a[0] == '\0' || (a[1] == b[1] && (a[1] == '\0' || strcmp(a + 2, b + 2) == 0)));
+}
 
 #endif

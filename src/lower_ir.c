@@ -29,7 +29,6 @@ LInsn *lkernel_append(LKernel *k, const char *form_name, SrcLoc loc)
 	in->form = f;
 	in->target = LIR_NO_LABEL;
 	in->loc = loc;
-	sass_values_clear(&in->vals);
 	return in;
 }
 
@@ -37,14 +36,65 @@ void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned c
 {
 	if (in->nrefs == LIR_MAX_REFS)
 		xdie("internal error: too many register operands on %s", in->form->name);
-	in->refs[in->nrefs++] = (LRegRef){ role, vreg, (uint8_t)sub, (uint8_t)count, def };
+	in->refs[in->nrefs++] = (LRegRef){ vreg, (uint8_t)role, (uint8_t)sub, (uint8_t)count, def };
+}
+
+void linsn_set(LInsn *in, SassRole r, int64_t value)
+{
+	int i = sass_form_field_index(in->form, r);
+	if (i < 0) {
+		if (in->stray == 0 || (unsigned)r + 1 < in->stray)
+			in->stray = (uint8_t)(r + 1);
+		return;
+	}
+	in->val[i] = value;
+	in->set |= (uint16_t)(1u << i);
+}
+
+bool linsn_has(const LInsn *in, SassRole r)
+{
+	int i = sass_form_field_index(in->form, r);
+	return i >= 0 && ((in->set >> i) & 1);
+}
+
+/* A stray role's value is not kept: only the encoder's error reads it,
+ * and that message names the role, not the value. */
+int64_t linsn_get(const LInsn *in, SassRole r, int64_t dflt)
+{
+	int i = sass_form_field_index(in->form, r);
+	return i >= 0 && ((in->set >> i) & 1) ? in->val[i] : dflt;
+}
+
+int linsn_encode(const LInsn *in, const int64_t *imm, uint64_t *word, char *err, size_t errlen)
+{
+	const SassForm *f = in->form;
+	int at = imm ? sass_form_field_index(f, SR_IMM) : -1;
+	if (in->stray == 0 && (imm == NULL || at >= 0)) {
+		if (imm == NULL)
+			return sass_encode_fields(f, in->val, in->set, word, err, errlen);
+		int64_t val[SASS_MAX_FIELDS];
+		memcpy(val, in->val, sizeof val);
+		val[at] = *imm;
+		return sass_encode_fields(f, val, in->set | (1u << at), word, err, errlen);
+	}
+	/* a role the form lacks: sass_encode() words the error */
+	SassValues v;
+	sass_values_clear(&v);
+	for (unsigned i = 0; i < f->nfields; i++)
+		if ((in->set >> i) & 1)
+			sass_values_set(&v, f->fields[i].role, in->val[i]);
+	if (in->stray)
+		sass_values_set(&v, (SassRole)(in->stray - 1), 0);
+	if (imm)
+		sass_values_set(&v, SR_IMM, *imm);
+	return sass_encode(f, &v, word, err, errlen);
 }
 
 void linsn_fill_defaults(LInsn *in)
 {
 	for (unsigned i = 0; i < in->form->nfields; i++) {
 		const SassField *f = &in->form->fields[i];
-		if (sass_values_has(&in->vals, f->role))
+		if ((in->set >> i) & 1)
 			continue;
 		int64_t v = 0;
 		if (f->kind == SASS_FK_REG)
@@ -55,7 +105,7 @@ void linsn_fill_defaults(LInsn *in)
 			v = 0xf;
 		else if (f->role == SR_COND)
 			v = 0xf;
-		sass_values_set(&in->vals, f->role, v);
+		in->val[i] = v;
+		in->set |= (uint16_t)(1u << i);
 	}
 }
-

@@ -34,7 +34,8 @@ LMapEntry *lmap_find(const LMap *m, const char *key)
 	for (size_t i = str_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
 		if (m->slots[i].key == NULL)
 			return NULL;
-		if (strcmp(m->slots[i].key, key) == 0)
+		/* names are interned by the parser, so most hits are the same pointer */
+		if (m->slots[i].key == key || strcmp(m->slots[i].key, key) == 0)
 			return &m->slots[i];
 	}
 }

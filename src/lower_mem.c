@@ -21,8 +21,8 @@ void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint
 				LInsn *m = lw_emit(c, "LOP32I");
 				linsn_ref(m, SR_RD, piece, 0, 1, true);
 				linsn_ref(m, SR_RA, elems[i], 0, 1, false);
-				sass_values_set(&m->vals, SR_LOPOP, 0);
-				sass_values_set(&m->vals, SR_IMM, (1u << bits) - 1);
+				linsn_set(m, SR_LOPOP, 0);
+				linsn_set(m, SR_IMM, (1u << bits) - 1);
 			} else {
 				lw_mov(c, piece, 0, elems[i], 0);
 			}
@@ -30,7 +30,7 @@ void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint
 				LInsn *s = lw_emit(c, "SHL_I");
 				linsn_ref(s, SR_RD, piece, 0, 1, true);
 				linsn_ref(s, SR_RA, piece, 0, 1, false);
-				sass_values_set(&s->vals, SR_IMM, shift);
+				linsn_set(s, SR_IMM, shift);
 			}
 			if (!have) {
 				acc = piece;
@@ -42,7 +42,7 @@ void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint
 			linsn_ref(o, SR_RD, sum, 0, 1, true);
 			linsn_ref(o, SR_RA, acc, 0, 1, false);
 			linsn_ref(o, SR_RB, piece, 0, 1, false);
-			sass_values_set(&o->vals, SR_LOPOP, 1);
+			linsn_set(o, SR_LOPOP, 1);
 			acc = sum;
 		}
 		lw_mov(c, dst, w, acc, 0);
@@ -61,8 +61,8 @@ void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint3
 			LInsn *s = lw_emit(c, "SHR_I");
 			linsn_ref(s, SR_RD, t, 0, 1, true);
 			linsn_ref(s, SR_RA, src, w, 1, false);
-			sass_values_set(&s->vals, SR_IMM, shift);
-			sass_values_set(&s->vals, SR_SIGNED, 0);
+			linsn_set(s, SR_IMM, shift);
+			linsn_set(s, SR_SIGNED, 0);
 			cur = t;
 			sub = 0;
 		}
@@ -70,8 +70,8 @@ void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint3
 			LInsn *m = lw_emit(c, "LOP32I");
 			linsn_ref(m, SR_RD, elems[i], 0, 1, true);
 			linsn_ref(m, SR_RA, cur, sub, 1, false);
-			sass_values_set(&m->vals, SR_LOPOP, 0);
-			sass_values_set(&m->vals, SR_IMM, (1u << bits) - 1);
+			linsn_set(m, SR_LOPOP, 0);
+			linsn_set(m, SR_IMM, (1u << bits) - 1);
 		} else {
 			lw_mov(c, elems[i], 0, cur, sub);
 		}
@@ -126,9 +126,9 @@ static uint32_t fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *of
 		LInsn *add = lw_emit(c, "IADD32I");
 		linsn_ref(add, SR_RD, a2, p, 1, true);
 		linsn_ref(add, SR_RA, base, p, 1, false);
-		sass_values_set(&add->vals, SR_IMM, (uint32_t)((uint64_t)*off >> (32 * p)));
+		linsn_set(add, SR_IMM, (uint32_t)((uint64_t)*off >> (32 * p)));
 		if (bw == 2) {
-			sass_values_set(&add->vals, p ? SR_X : SR_CC, 1);
+			linsn_set(add, p ? SR_X : SR_CC, 1);
 			add->writes_cc = p == 0;
 			add->reads_cc = p == 1;
 		}
@@ -232,13 +232,13 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	LInsn *stg = lw_emit(c, "STG");
 	linsn_ref(stg, SR_RA, base, 0, bw, false);
 	if (rz)
-		sass_values_set(&stg->vals, SR_RB, 255);
+		linsn_set(stg, SR_RB, 255);
 	else
 		linsn_ref(stg, SR_RB, data, 0, nregs, false);
-	sass_values_set(&stg->vals, SR_SIZE, size);
-	sass_values_set(&stg->vals, SR_COP, cop);
-	sass_values_set(&stg->vals, SR_E, e64);
-	sass_values_set(&stg->vals, SR_IMM, off);
+	linsn_set(stg, SR_SIZE, size);
+	linsn_set(stg, SR_COP, cop);
+	linsn_set(stg, SR_E, e64);
+	linsn_set(stg, SR_IMM, off);
 	return true;
 }
 
@@ -298,10 +298,10 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	LInsn *ldg = lw_emit(c, "LDG");
 	linsn_ref(ldg, SR_RD, dst, 0, nregs, true);
 	linsn_ref(ldg, SR_RA, base, 0, bw, false);
-	sass_values_set(&ldg->vals, SR_SIZE, size);
-	sass_values_set(&ldg->vals, SR_COP, cop);
-	sass_values_set(&ldg->vals, SR_E, e64);
-	sass_values_set(&ldg->vals, SR_IMM, off);
+	linsn_set(ldg, SR_SIZE, size);
+	linsn_set(ldg, SR_COP, cop);
+	linsn_set(ldg, SR_E, e64);
+	linsn_set(ldg, SR_IMM, off);
 	ldg->keep = lw_has_mod(in, ".volatile");
 	if (vec == 1)
 		return true;

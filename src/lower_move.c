@@ -43,8 +43,8 @@ static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte
 {
 	LInsn *in = lw_emit(c, "MOV_C");
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
-	sass_values_set(&in->vals, SR_CBANK, 0);
-	sass_values_set(&in->vals, SR_COFF, byte_off / 4);
+	linsn_set(in, SR_CBANK, 0);
+	linsn_set(in, SR_COFF, byte_off / 4);
 }
 
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
@@ -110,7 +110,7 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 		if (sr->sreg >= 0) {
 			LInsn *s2r = lw_emit(c, "S2R");
 			linsn_ref(s2r, SR_RD, d, 0, 1, true);
-			sass_values_set(&s2r->vals, SR_SREG, sr->sreg);
+			linsn_set(s2r, SR_SREG, sr->sreg);
 			if (sr->sreg == 0x27)
 				c->k->uses_ctaid_z = true;
 		} else {
@@ -202,11 +202,11 @@ bool lower_ld(LowerCtx *c, const Instr *in)
 		/* Sub-word parameters: LDC extends them as the type says. */
 		LInsn *ldc = lw_emit(c, "LDC");
 		linsn_ref(ldc, SR_RD, d, 0, 1, true);
-		sass_values_set(&ldc->vals, SR_SIZE, (t.bits == 8 ? 0 : 2) + t.is_signed);
-		sass_values_set(&ldc->vals, SR_LDCMODE, 0);
-		sass_values_set(&ldc->vals, SR_CBANK, 0);
-		sass_values_set(&ldc->vals, SR_COFF, byte);
-		sass_values_set(&ldc->vals, SR_RA, 255);
+		linsn_set(ldc, SR_SIZE, (t.bits == 8 ? 0 : 2) + t.is_signed);
+		linsn_set(ldc, SR_LDCMODE, 0);
+		linsn_set(ldc, SR_CBANK, 0);
+		linsn_set(ldc, SR_COFF, byte);
+		linsn_set(ldc, SR_RA, 255);
 		if (dw == 2)
 			lw_mov_rz(c, d, 1);
 	}
@@ -222,19 +222,19 @@ void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_sig
 		LInsn *in = lw_emit(c, "LOP32I");
 		linsn_ref(in, SR_RD, d, 0, 1, true);
 		linsn_ref(in, SR_RA, s, 0, 1, false);
-		sass_values_set(&in->vals, SR_LOPOP, 0);
-		sass_values_set(&in->vals, SR_IMM, (1u << bits) - 1);
+		linsn_set(in, SR_LOPOP, 0);
+		linsn_set(in, SR_IMM, (1u << bits) - 1);
 		return;
 	}
 	LInsn *shl = lw_emit(c, "SHL_I");
 	linsn_ref(shl, SR_RD, d, 0, 1, true);
 	linsn_ref(shl, SR_RA, s, 0, 1, false);
-	sass_values_set(&shl->vals, SR_IMM, 32 - bits);
+	linsn_set(shl, SR_IMM, 32 - bits);
 	LInsn *shr = lw_emit(c, "SHR_I");
 	linsn_ref(shr, SR_RD, d, 0, 1, true);
 	linsn_ref(shr, SR_RA, d, 0, 1, false);
-	sass_values_set(&shr->vals, SR_IMM, 32 - bits);
-	sass_values_set(&shr->vals, SR_SIGNED, 1);
+	linsn_set(shr, SR_IMM, 32 - bits);
+	linsn_set(shr, SR_SIGNED, 1);
 }
 
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub)
@@ -242,8 +242,8 @@ void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned s
 	LInsn *in = lw_emit(c, "SHR_I");
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
 	linsn_ref(in, SR_RA, s, ssub, 1, false);
-	sass_values_set(&in->vals, SR_IMM, 31);
-	sass_values_set(&in->vals, SR_SIGNED, 1);
+	linsn_set(in, SR_IMM, 31);
+	linsn_set(in, SR_SIGNED, 1);
 }
 
 bool lower_cvt(LowerCtx *c, const Instr *in)

@@ -71,36 +71,36 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 		const char *w = in->mods[i];
 		SrcLoc at = in->mod_locs[i];
 		bool known = false;
-		if (strcmp(w, ".b") == 0 || strcmp(w, ".p") == 0) {
+		if (lw_streq(w, ".b") || lw_streq(w, ".p")) {
 			m->is_p = w[1] == 'p';
 			known = true;
 		}
 		for (size_t j = 0; j < sizeof geoms / sizeof geoms[0]; j++)
-			if (strcmp(w, geoms[j].word) == 0) {
+			if (lw_streq(w, geoms[j].word)) {
 				m->geom = geoms[j].geom;
 				m->ncoords = geoms[j].ncoords;
 				m->arrayed = geoms[j].arrayed;
 				known = true;
 			}
 		for (size_t j = 0; j < sizeof redops / sizeof redops[0]; j++)
-			if (kind == SK_SURED && strcmp(w, redops[j].word) == 0) {
+			if (kind == SK_SURED && lw_streq(w, redops[j].word)) {
 				m->redop = redops[j].code;
 				known = true;
 			}
 		for (size_t j = 0; j < sizeof clamps / sizeof clamps[0]; j++)
-			if (strcmp(w, clamps[j].word) == 0) {
+			if (lw_streq(w, clamps[j].word)) {
 				m->clamp = clamps[j].code;
 				known = true;
 			}
 		for (size_t j = 0; j < sizeof cops / sizeof cops[0]; j++)
-			if (strcmp(w, cops[j].word) == 0) {
+			if (lw_streq(w, cops[j].word)) {
 				int v = kind == SK_SULD ? cops[j].suld : kind == SK_SUST ? cops[j].sust : -1;
 				if (v < 0)
 					return lw_unsupported(c, at, "%s cache operator '%s'", in->opcode, w);
 				m->cop = v;
 				known = true;
 			}
-		if (strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0) {
+		if (lw_streq(w, ".v2") || lw_streq(w, ".v4")) {
 			m->vec = w[2] - '0';
 			known = true;
 		}
@@ -110,10 +110,10 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 		}
 		if (kind == SK_SUQ && !known) {
 			m->query_word = w;
-			m->query = strcmp(w, ".width") == 0 ? 1 : strcmp(w, ".height") == 0 ? 2 : 0;
+			m->query = lw_streq(w, ".width") ? 1 : lw_streq(w, ".height") ? 2 : 0;
 			m->field = -1;
 			for (size_t j = 0; j < sizeof desc_fields / sizeof desc_fields[0]; j++)
-				if (strcmp(w, desc_fields[j].word) == 0)
+				if (lw_streq(w, desc_fields[j].word))
 					m->field = desc_fields[j].offset;
 			known = true;
 		}
@@ -167,7 +167,7 @@ static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
 static void set_index(LInsn *in, const SurfIndex *si)
 {
 	if (si->immediate)
-		sass_values_set(&in->vals, SR_SUIDX, si->idx);
+		linsn_set(in, SR_SUIDX, si->idx);
 	else
 		linsn_ref(in, SR_RC, si->vreg, 0, 1, false);
 }
@@ -233,8 +233,8 @@ static LInsn *emit_su(LowerCtx *c, const char *base, const SurfIndex *si, const 
 	LInsn *in = lw_emit(c, name);
 	linsn_ref(in, SR_RA, coords, 0, m->ncoords, false);
 	set_index(in, si);
-	sass_values_set(&in->vals, SR_GEOM, m->geom);
-	sass_values_set(&in->vals, SR_CLAMP, m->clamp);
+	linsn_set(in, SR_GEOM, m->geom);
+	linsn_set(in, SR_CLAMP, m->clamp);
 	c->k->uses_surfaces = true;
 	return in;
 }
@@ -279,9 +279,9 @@ bool lower_suld(LowerCtx *c, const Instr *in)
 	uint32_t dst = n == 1 ? elems[0] : lw_temp(c, nregs == 3 ? 4 : nregs);
 	LInsn *ld = emit_su(c, "SULD_D", &si, &m, coords);
 	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
-	sass_values_set(&ld->vals, SR_BA, 1);
-	sass_values_set(&ld->vals, SR_SIZE, size_code(m.vec, m.type.bits));
-	sass_values_set(&ld->vals, SR_COP, m.cop);
+	linsn_set(ld, SR_BA, 1);
+	linsn_set(ld, SR_SIZE, size_code(m.vec, m.type.bits));
+	linsn_set(ld, SR_COP, m.cop);
 	if (n == 1)
 		return true;
 	if (m.type.bits < 32) {
@@ -312,15 +312,15 @@ bool lower_sust(LowerCtx *c, const Instr *in)
 		return false;
 	LInsn *st = emit_su(c, m.is_p ? "SUST_P" : "SUST_D", &si, &m, coords);
 	if (rz)
-		sass_values_set(&st->vals, SR_RB, 255);
+		linsn_set(st, SR_RB, 255);
 	else
 		linsn_ref(st, SR_RB, data, 0, nregs, false);
-	sass_values_set(&st->vals, SR_COP, m.cop);
+	linsn_set(st, SR_COP, m.cop);
 	if (m.is_p) {
-		sass_values_set(&st->vals, SR_RGBA, m.vec == 1 ? 0x1 : m.vec == 2 ? 0x3 : 0xf);
+		linsn_set(st, SR_RGBA, m.vec == 1 ? 0x1 : m.vec == 2 ? 0x3 : 0xf);
 	} else {
-		sass_values_set(&st->vals, SR_BA, 1);
-		sass_values_set(&st->vals, SR_SIZE, size_code(m.vec, m.type.bits));
+		linsn_set(st, SR_BA, 1);
+		linsn_set(st, SR_SIZE, size_code(m.vec, m.type.bits));
 	}
 	return true;
 }
@@ -359,12 +359,12 @@ bool lower_sured(LowerCtx *c, const Instr *in)
 		return false;
 	LInsn *op = emit_su(c, "SURED_D", &si, &m, coords);
 	if (rz)
-		sass_values_set(&op->vals, SR_RB, 255);
+		linsn_set(op, SR_RB, 255);
 	else
 		linsn_ref(op, SR_RB, data, 0, nregs, false);
-	sass_values_set(&op->vals, SR_SUOP, m.redop);
-	sass_values_set(&op->vals, SR_SUTYPE, sutype);
-	sass_values_set(&op->vals, SR_BA, !m.is_p);
+	linsn_set(op, SR_SUOP, m.redop);
+	linsn_set(op, SR_SUTYPE, sutype);
+	linsn_set(op, SR_BA, !m.is_p);
 	return true;
 }
 
@@ -394,22 +394,22 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 		/* the bound surfref's slot holds its header index */
 		LInsn *mv = lw_emit(c, "MOV_C");
 		linsn_ref(mv, SR_RD, h, 0, 1, true);
-		sass_values_set(&mv->vals, SR_CBANK, 0);
-		sass_values_set(&mv->vals, SR_COFF, si->idx);
+		linsn_set(mv, SR_CBANK, 0);
+		linsn_set(mv, SR_COFF, si->idx);
 	} else {
 		lw_mov(c, h, 0, si->vreg, 0);
 	}
 	uint32_t size = lw_temp(c, 1);
 	LInsn *mi = lw_emit(c, "MOV32I");
 	linsn_ref(mi, SR_RD, size, 0, 1, true);
-	sass_values_set(&mi->vals, SR_IMM, 0);
+	linsn_set(mi, SR_IMM, 0);
 	mi->reloc = LRELOC_DESC_SIZE;
 	uint32_t idx = lw_temp(c, 1);
 	LInsn *and = lw_emit(c, "LOP32I");
 	linsn_ref(and, SR_RD, idx, 0, 1, true);
 	linsn_ref(and, SR_RA, h, 0, 1, false);
-	sass_values_set(&and->vals, SR_LOPOP, 0);
-	sass_values_set(&and->vals, SR_IMM, DESC_INDEX_MASK);
+	linsn_set(and, SR_LOPOP, 0);
+	linsn_set(and, SR_IMM, DESC_INDEX_MASK);
 	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
 	lw_mul_lo32_cadd(c, off, idx, size, DESC_FIELD_BANK, desc_field_slot(k, field));
 	for (unsigned p = 0; p < 2; p++) {
@@ -418,20 +418,20 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 		if (p == 0)
 			linsn_ref(add, SR_RA, off, 0, 1, false);
 		else
-			sass_values_set(&add->vals, SR_RA, 255);
-		sass_values_set(&add->vals, SR_CBANK, 0);
-		sass_values_set(&add->vals, SR_COFF, (DESC_TABLE_CWORD + 4 * p) / 4);
-		sass_values_set(&add->vals, p ? SR_X : SR_CC, 1);
+			linsn_set(add, SR_RA, 255);
+		linsn_set(add, SR_CBANK, 0);
+		linsn_set(add, SR_COFF, (DESC_TABLE_CWORD + 4 * p) / 4);
+		linsn_set(add, p ? SR_X : SR_CC, 1);
 		add->writes_cc = p == 0;
 		add->reads_cc = p == 1;
 	}
 	LInsn *ldg = lw_emit(c, "LDG");
 	linsn_ref(ldg, SR_RD, d, 0, 1, true);
 	linsn_ref(ldg, SR_RA, addr, 0, 2, false);
-	sass_values_set(&ldg->vals, SR_SIZE, 4);
-	sass_values_set(&ldg->vals, SR_COP, 2);     /* .CI */
-	sass_values_set(&ldg->vals, SR_E, 1);
-	sass_values_set(&ldg->vals, SR_IMM, 0);
+	linsn_set(ldg, SR_SIZE, 4);
+	linsn_set(ldg, SR_COP, 2);     /* .CI */
+	linsn_set(ldg, SR_E, 1);
+	linsn_set(ldg, SR_IMM, 0);
 	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref's
 	 * slot, not for a register handle */
 	k->uses_surfaces |= si->bound;
@@ -462,7 +462,7 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 		lw_mov_rz(c, lod, 0);
 		q = lw_emit(c, "TXQ");
 		linsn_ref(q, SR_RA, lod, 0, 1, false);
-		sass_values_set(&q->vals, SR_SUIDX, si.idx);
+		linsn_set(q, SR_SUIDX, si.idx);
 	} else {
 		/* bindless: Ra = handle, Ra+1 = LOD */
 		uint32_t g = lw_temp(c, 2);
@@ -472,9 +472,9 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 		linsn_ref(q, SR_RA, g, 0, 2, false);
 	}
 	linsn_ref(q, SR_RD, d, 0, 1, true);
-	sass_values_set(&q->vals, SR_QUERY, 1);     /* TEX_HEADER_DIMENSION */
-	sass_values_set(&q->vals, SR_QMASK, m.query);
-	sass_values_set(&q->vals, SR_NODEP, 0);
+	linsn_set(q, SR_QUERY, 1);     /* TEX_HEADER_DIMENSION */
+	linsn_set(q, SR_QMASK, m.query);
+	linsn_set(q, SR_NODEP, 0);
 	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK only for SU* instructions */
 	return true;
 }

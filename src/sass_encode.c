@@ -84,6 +84,40 @@ static uint64_t field_insert(const SassField *fld, int64_t value)
 	return w;
 }
 
+/* The value of field `fld`, or the guard's default when it is unset;
+ * -1 with a message when another field is unset. */
+static int field_value(const SassForm *f, const SassField *fld, bool has, int64_t v, int64_t *value,
+                       char *err, size_t errlen)
+{
+	if (has)
+		*value = v;
+	else if (fld->role == SR_PG)
+		*value = 7;
+	else if (fld->role == SR_PG_NOT)
+		*value = 0;
+	else {
+		snprintf(err, errlen, "%s: missing field '%s'", f->name, sass_role_name(fld->role));
+		return -1;
+	}
+	return 0;
+}
+
+/* Checks `value` against `fld` and ors it into *w. */
+static int put_field(const SassForm *f, const SassField *fld, int64_t value, uint64_t *w,
+                     char *err, size_t errlen)
+{
+	if (!sass_field_accepts(fld, value)) {
+		snprintf(err, errlen, "%s: value %lld does not fit field '%s' (%u bits%s)",
+		         f->name, (long long)value, sass_role_name(fld->role),
+		         field_bits(fld),
+		         fld->kind == SASS_FK_SIMM ? ", signed" :
+		         fld->kind == SASS_FK_ENUM ? ", or not a valid name" : "");
+		return -1;
+	}
+	*w |= field_insert(fld, value);
+	return 0;
+}
+
 int sass_encode(const SassForm *f, const SassValues *vals, uint64_t *word,
                 char *err, size_t errlen)
 {
@@ -94,26 +128,9 @@ int sass_encode(const SassForm *f, const SassValues *vals, uint64_t *word,
 		const SassField *fld = &f->fields[i];
 		int64_t value;
 		used[fld->role] = true;
-		if (sass_values_has(vals, fld->role))
-			value = vals->v[fld->role];
-		else if (fld->role == SR_PG)
-			value = 7;
-		else if (fld->role == SR_PG_NOT)
-			value = 0;
-		else {
-			snprintf(err, errlen, "%s: missing field '%s'", f->name,
-			         sass_role_name(fld->role));
+		if (field_value(f, fld, sass_values_has(vals, fld->role), vals->v[fld->role], &value, err, errlen) != 0 ||
+		    put_field(f, fld, value, &w, err, errlen) != 0)
 			return -1;
-		}
-		if (!sass_field_accepts(fld, value)) {
-			snprintf(err, errlen, "%s: value %lld does not fit field '%s' (%u bits%s)",
-			         f->name, (long long)value, sass_role_name(fld->role),
-			         field_bits(fld),
-			         fld->kind == SASS_FK_SIMM ? ", signed" :
-			         fld->kind == SASS_FK_ENUM ? ", or not a valid name" : "");
-			return -1;
-		}
-		w |= field_insert(fld, value);
 	}
 	for (unsigned r = 0; r < SR_COUNT; r++)
 		if (vals->present[r] && !used[r]) {
@@ -121,6 +138,21 @@ int sass_encode(const SassForm *f, const SassValues *vals, uint64_t *word,
 			         sass_role_name((SassRole)r));
 			return -1;
 		}
+	*word = w;
+	return 0;
+}
+
+int sass_encode_fields(const SassForm *f, const int64_t *val, uint32_t set, uint64_t *word,
+                       char *err, size_t errlen)
+{
+	uint64_t w = f->value;
+	for (unsigned i = 0; i < f->nfields; i++) {
+		const SassField *fld = &f->fields[i];
+		int64_t value;
+		if (field_value(f, fld, (set >> i) & 1, val[i], &value, err, errlen) != 0 ||
+		    put_field(f, fld, value, &w, err, errlen) != 0)
+			return -1;
+	}
 	*word = w;
 	return 0;
 }

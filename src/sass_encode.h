@@ -36,6 +36,11 @@ int64_t sass_field_extract(const SassField *fld, uint64_t word);
  * errors: returns -1 with a message in err, and leaves *word alone. */
 int sass_encode(const SassForm *f, const SassValues *vals, uint64_t *word,
                 char *err, size_t errlen);
+/* sass_encode() with the values by field position instead of by role:
+ * val[i] is the value of f->fields[i] when bit i of `set` is on. No value
+ * can name a role the form lacks, so only the field errors remain. */
+int sass_encode_fields(const SassForm *f, const int64_t *val, uint32_t set, uint64_t *word,
+                       char *err, size_t errlen);
 
 /* The form `word` belongs to, with all its field values in *vals; NULL when
  * no form matches or a field holds an invalid value. */

@@ -456,6 +456,22 @@ const SassForm *sass_form_by_name(const char *name)
 	return NULL;
 }
 
+int sass_form_field_index(const SassForm *f, SassRole r)
+{
+	/* position + 1 of each role's field in each form (0: none), built on
+	 * first use: the lowering sets a field value by role for every operand
+	 * it emits, and a search of up to 16 fields each time adds up */
+	static uint8_t pos[COUNT_OF(sass_forms)][SR_COUNT];
+	static bool built;
+	if (!built) {
+		for (size_t i = 0; i < sass_form_count; i++)
+			for (unsigned j = 0; j < sass_forms[i].nfields; j++)
+				pos[i][sass_forms[i].fields[j].role] = (uint8_t)(j + 1);
+		built = true;
+	}
+	return (int)pos[f - sass_forms][r] - 1;
+}
+
 const SassField *sass_form_field(const SassForm *f, SassRole r)
 {
 	for (unsigned i = 0; i < f->nfields; i++)

@@ -166,6 +166,9 @@ extern const size_t sass_form_count;
 const SassForm *sass_form_by_name(const char *name);
 /* The field of `f` with role `r`, or NULL. */
 const SassField *sass_form_field(const SassForm *f, SassRole r);
+/* The position of that field in f->fields (a form has each role at most
+ * once), or -1. f must point into sass_forms[]. */
+int sass_form_field_index(const SassForm *f, SassRole r);
 /* Stable lower-case name of a role, for messages ("rd", "cop", ...). */
 const char *sass_role_name(SassRole r);
 

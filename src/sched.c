@@ -71,6 +71,9 @@ typedef struct HState {
 	 * DEPBAR.LE is only sound when they complete in issue order, which
 	 * loads (LDG, SULD, TXQ) do; S2R, LDC and store reads may not */
 	uint8_t kinds[SCHED_NBARRIERS];
+	/* the resources with a pw or pr bit: retiring and the barriers in use
+	 * visit these instead of all NRES */
+	uint64_t pending[(NRES + 63) / 64];
 } HState;
 
 enum { KIND_LOAD = 1, KIND_OTHER = 2 };
@@ -92,20 +95,27 @@ static uint8_t loads_only(const HState *s)
 	return m;
 }
 
+static void mark_pending(HState *s, int r)
+{
+	s->pending[r / 64] |= UINT64_C(1) << (r % 64);
+}
+
 /* Clears what the completed operations (done[]) released. */
 static void retire(HState *s)
 {
-	for (int r = 0; r < NRES; r++) {
-		if (!(s->pw[r] | s->pr[r]))
-			continue;
-		for (unsigned b = 0; b < SCHED_NBARRIERS; b++) {
-			uint8_t m = (uint8_t)(1u << b);
-			if ((s->pw[r] & m) && s->wseq[r] < s->done[b])
-				s->pw[r] &= (uint8_t)~m;
-			if ((s->pr[r] & m) && s->rseq[r][b] < s->done[b])
-				s->pr[r] &= (uint8_t)~m;
+	for (unsigned w = 0; w < sizeof s->pending / sizeof s->pending[0]; w++)
+		for (uint64_t bits = s->pending[w]; bits; bits &= bits - 1) {
+			int r = (int)(64 * w + (unsigned)__builtin_ctzll(bits));
+			for (unsigned b = 0; b < SCHED_NBARRIERS; b++) {
+				uint8_t m = (uint8_t)(1u << b);
+				if ((s->pw[r] & m) && s->wseq[r] < s->done[b])
+					s->pw[r] &= (uint8_t)~m;
+				if ((s->pr[r] & m) && s->rseq[r][b] < s->done[b])
+					s->pr[r] &= (uint8_t)~m;
+			}
+			if (!(s->pw[r] | s->pr[r]))
+				s->pending[w] &= ~(UINT64_C(1) << (r % 64));
 		}
-	}
 }
 
 static void apply_wait(HState *s, unsigned wait)
@@ -133,6 +143,7 @@ static void apply_issue(HState *s, const LInsn *in, const Access *a, const SassC
 		if (vl && wbar) {
 			s->pw[r] = (uint8_t)(1u << c->wbar);
 			s->wseq[r] = wseq;
+			mark_pending(s, r);
 		}
 	}
 	for (unsigned i = 0; i < a->nlate; i++) {
@@ -143,6 +154,7 @@ static void apply_issue(HState *s, const LInsn *in, const Access *a, const SassC
 			unsigned b = rbar ? c->rbar : c->wbar;
 			s->pr[r] |= (uint8_t)(1u << b);
 			s->rseq[r][b] = rbar ? rseq : wseq;
+			mark_pending(s, r);
 		}
 	}
 	if (vl && wbar) {
@@ -175,8 +187,11 @@ static int max_rem(const HState *s)
 static uint8_t barriers_in_use(const HState *s)
 {
 	uint8_t m = 0;
-	for (int r = 0; r < NRES; r++)
-		m |= s->pw[r] | s->pr[r];
+	for (unsigned w = 0; w < sizeof s->pending / sizeof s->pending[0]; w++)
+		for (uint64_t bits = s->pending[w]; bits; bits &= bits - 1) {
+			unsigned r = 64 * w + (unsigned)__builtin_ctzll(bits);
+			m |= s->pw[r] | s->pr[r];
+		}
 	return m;
 }
 
@@ -269,11 +284,10 @@ static void emit_depbar(Out *o, const LInsn *at, unsigned b, unsigned keep)
 	d.form = sass_form_by_name("DEPBAR");
 	d.target = LIR_NO_LABEL;
 	d.loc = at->loc;
-	sass_values_clear(&d.vals);
-	sass_values_set(&d.vals, SR_LE, 1);
-	sass_values_set(&d.vals, SR_SCOREBOARD, b);
-	sass_values_set(&d.vals, SR_CNT, keep);
-	sass_values_set(&d.vals, SR_WMASK, 0);
+	linsn_set(&d, SR_LE, 1);
+	linsn_set(&d, SR_SCOREBOARD, b);
+	linsn_set(&d, SR_CNT, keep);
+	linsn_set(&d, SR_WMASK, 0);
 	linsn_fill_defaults(&d);
 	*out_push(o, &d) = sass_ctrl_default(SCHED_DEPBAR_STALL);
 }
@@ -302,7 +316,10 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 	unsigned *writers = writer_counts(k);
 	size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos);
 	HState *s = xcalloc(1, sizeof *s);
-	Out o = { 0 };
+	/* room for the instructions and a few DEPBARs: no regrowth in the common case */
+	Out o = { .cap = k->ninsns + k->ninsns / 8 + 8 };
+	o.insns = xmalloc(o.cap * sizeof *o.insns);
+	o.ctrl = xmalloc(o.cap * sizeof *o.ctrl);
 	unsigned rr = 0;
 	for (size_t j = 0; j < k->ninsns; j++) {
 		const LInsn *in = &k->insns[j];

@@ -73,7 +73,7 @@ static void finish(void)
 	for (size_t i = 0; i < K.ninsns; i++) {
 		LInsn *in = &K.insns[i];
 		for (unsigned r = 0; r < in->nrefs; r++)
-			sass_values_set(&in->vals, in->refs[r].role, K.vregs[in->refs[r].vreg].phys + in->refs[r].sub);
+			linsn_set(in, in->refs[r].role, K.vregs[in->refs[r].vreg].phys + in->refs[r].sub);
 		linsn_fill_defaults(in);
 	}
 }
@@ -171,7 +171,7 @@ START_TEST(test_regalloc_removes_dead_code)
 	uint32_t a = lkernel_new_vreg(&K, LRC_GPR, 1, false);
 	LInsn *in = add("MOV32I");
 	linsn_ref(in, SR_RD, a, 0, 1, true);
-	sass_values_set(&in->vals, SR_IMM, 5);
+	linsn_set(in, SR_IMM, 5);
 	add("EXIT");
 	char err[128];
 	ck_assert_int_eq(regalloc_kernel(&K, err, sizeof err), 0);
@@ -265,7 +265,7 @@ static void build_varlat_kernel(void)
 	uint32_t r0 = gpr(0, 1), r2 = gpr(2, 1), r4 = gpr(4, 2);
 	LInsn *in = add("S2R");
 	linsn_ref(in, SR_RD, r0, 0, 1, true);
-	sass_values_set(&in->vals, SR_SREG, 0x21);
+	linsn_set(in, SR_SREG, 0x21);
 	in = add("IADD_R");
 	linsn_ref(in, SR_RD, r2, 0, 1, true);
 	linsn_ref(in, SR_RA, r0, 0, 1, false);
@@ -273,20 +273,20 @@ static void build_varlat_kernel(void)
 	for (unsigned p = 0; p < 2; p++) {
 		in = add("MOV_C");
 		linsn_ref(in, SR_RD, r4, p, 1, true);
-		sass_values_set(&in->vals, SR_COFF, 0x50 + p);
+		linsn_set(in, SR_COFF, 0x50 + p);
 	}
 	in = add("STG");
 	linsn_ref(in, SR_RA, r4, 0, 2, false);
 	linsn_ref(in, SR_RB, r2, 0, 1, false);
-	sass_values_set(&in->vals, SR_SIZE, 4);
-	sass_values_set(&in->vals, SR_E, 1);
+	linsn_set(in, SR_SIZE, 4);
+	linsn_set(in, SR_E, 1);
 	in = add("MOV_R");       /* overwrites the STG's data register */
 	linsn_ref(in, SR_RD, r2, 0, 1, true);
 	in = add("STG");
 	linsn_ref(in, SR_RA, r4, 0, 2, false);
 	linsn_ref(in, SR_RB, r2, 0, 1, false);
-	sass_values_set(&in->vals, SR_SIZE, 4);
-	sass_values_set(&in->vals, SR_E, 1);
+	linsn_set(in, SR_SIZE, 4);
+	linsn_set(in, SR_E, 1);
 	add("EXIT");
 	finish();
 }
@@ -408,8 +408,8 @@ START_TEST(test_verify_follows_branches)
 	linsn_ref(in, SR_RD, r0, 0, 1, true);
 	in = add("ISETP_R");
 	linsn_ref(in, SR_PD, p0, 0, 1, true);
-	sass_values_set(&in->vals, SR_RA, 255);
-	sass_values_set(&in->vals, SR_RB, 255);
+	linsn_set(in, SR_RA, 255);
+	linsn_set(in, SR_RB, 255);
 	in = add("BRA");
 	linsn_ref(in, SR_PG, p0, 0, 1, false);
 	in->target = 0;
@@ -468,10 +468,10 @@ START_TEST(test_lower_surface_array_index_last)
 			i = (int)j;
 	ck_assert_int_ge(i, 3);
 	const LInsn *ld = &k->insns[i];
-	ck_assert_int_eq(sass_values_get(&ld->vals, SR_SUIDX, -1), 0x53);
-	ck_assert_int_eq(sass_values_get(&ld->vals, SR_GEOM, -1), 4);
-	ck_assert_int_eq(sass_values_get(&ld->vals, SR_SIZE, -1), 5);
-	ck_assert_int_eq(sass_values_get(&ld->vals, SR_CLAMP, -1), 0);
+	ck_assert_int_eq(linsn_get(ld, SR_SUIDX, -1), 0x53);
+	ck_assert_int_eq(linsn_get(ld, SR_GEOM, -1), 4);
+	ck_assert_int_eq(linsn_get(ld, SR_SIZE, -1), 5);
+	ck_assert_int_eq(linsn_get(ld, SR_CLAMP, -1), 0);
 	/* the three MOVs before it build {x, y, layer}: the layer (%ctaid.x) last */
 	uint32_t group = 0;
 	for (unsigned r = 0; r < ld->nrefs; r++)
@@ -488,7 +488,7 @@ START_TEST(test_lower_surface_array_index_last)
 	bool from_ctaid = false;
 	for (size_t j = 0; j < k->ninsns; j++)
 		if (k->insns[j].form->op == SOP_S2R && k->insns[j].refs[0].vreg == layer)
-			from_ctaid = sass_values_get(&k->insns[j].vals, SR_SREG, 0) == 0x25;
+			from_ctaid = linsn_get(&k->insns[j], SR_SREG, 0) == 0x25;
 	ck_assert(from_ctaid);
 	lower_module_free(&lm);
 	teardown();
@@ -510,7 +510,7 @@ START_TEST(test_lower_param_handle_folded)
 		if (n++ == 0) {
 			/* the parameter at 0x8: index (0x140 + 8) / 4 */
 			ck_assert_str_eq(k->insns[j].form->name, "SUST_D");
-			ck_assert_int_eq(sass_values_get(&k->insns[j].vals, SR_SUIDX, -1), 0x52);
+			ck_assert_int_eq(linsn_get(&k->insns[j], SR_SUIDX, -1), 0x52);
 		} else {
 			ck_assert_str_eq(k->insns[j].form->name, "SUST_D_R");
 		}
