@@ -82,8 +82,8 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr primary vec_elem data_val data_atom attr initializer_opt
-%type <exprs> expr_list expr_list_opt vec_elems vec_elems_opt data_list attr_list
+%type <expr> expr data_val data_atom attr initializer_opt
+%type <exprs> expr_list vec_elems data_list attr_list
 %type <exprs> loc_vals string_list ident_list target_list
 %type <specs> specs specs_opt
 %type <spec> spec
@@ -102,8 +102,8 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %type <stmt> stmt section_item
 /* An instruction is built in its statement node: a 96-byte Instr in the
  * union would be copied on every shift and reduction. */
-%type <stmt> instr instr_body
-%type <exprs> operands operands_opt
+%type <stmt> instr_body
+%type <exprs> operands
 %type <decl> param
 %type <guard> guard
 %type <str> func_kw
@@ -290,8 +290,20 @@ stmts
 	| stmts error ';'               { $$ = $1; yyerrok; }
 	;
 
+/* Instruction statements are the bulk of every module, and each reduction
+ * costs bison a copy of the semantic value and a location: the rules for
+ * them are flat (no unit productions such as instr -> instr_body or
+ * expr -> primary, no `_opt` helpers), which cuts the reductions per
+ * instruction by about a third. */
 stmt
-	: instr ';'                     { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
+	: instr_body ';'                { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
+	| guard instr_body ';'          {
+		$$ = $2;
+		$$->u.instr.has_guard = true;
+		$$->u.instr.guard_negated = $1.negated;
+		$$->u.instr.guard = $1.pred;
+		$$->loc = $$->u.instr.loc = @$;
+	  }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
 	| '{' stmts '}'                 { $$ = build_block(ps, $2.head, @$); }
@@ -335,23 +347,14 @@ loc_vals
 	  }
 	;
 
-instr
-	: instr_body                    { $$ = $1; }
-	| guard instr_body              {
-		$$ = $2;
-		$$->u.instr.has_guard = true;
-		$$->u.instr.guard_negated = $1.negated;
-		$$->u.instr.guard = $1.pred;
-	  }
-	;
-
 guard
 	: '@' IDENT                     { $$.negated = false; $$.pred = build_name(ps, $2, NULL, @2); }
 	| '@' '!' IDENT                 { $$.negated = true; $$.pred = build_name(ps, $3, NULL, @3); }
 	;
 
 instr_body
-	: IDENT mods operands_opt       { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
+	: IDENT mods                    { ExprVec none = { 0 }; $$ = build_instr(ps, $1, @1, &$2, &none, @$); }
+	| IDENT mods operands           { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
 	;
 
 /* `.alias` is both a module directive and a fence/membar modifier
@@ -362,11 +365,6 @@ mods
 	| mods K_ALIAS                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	;
 
-operands_opt
-	: %empty                        { $$ = (ExprVec){ 0 }; }
-	| operands                      { $$ = $1; }
-	;
-
 operands
 	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
 	| operands ',' expr             { $$ = $1; VEC_PUSH(A, $$, $3); }
@@ -374,8 +372,19 @@ operands
 
 /* ---- expressions ---- */
 
+/* Primary expressions are alternatives of expr itself (see stmt). */
 expr
-	: primary                       { $$ = $1; }
+	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
+	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
+	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
+	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
+	| IDENT '(' ')'                 { ExprVec v = { 0 }; $$ = build_call(ps, $1, &v, @$); }
+	| IDENT '(' expr_list ')'       { $$ = build_call(ps, $1, &$3, @$); }
+	| '(' expr_list ')'             { $$ = build_list(ps, EX_LIST, &$2, @$); }
+	| '(' ')'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_LIST, &v, @$); }
+	| '{' '}'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_VECTOR, &v, @$); }
+	| '{' vec_elems '}'             { $$ = build_list(ps, EX_VECTOR, &$2, @$); }
+	| '[' expr_list ']'             { $$ = build_list(ps, EX_ADDRESS, &$2, @$); }
 	| '-' expr %prec UNARY          { $$ = build_unary(ps, '-', $2, @$); }
 	| '+' expr %prec UNARY          { $$ = build_unary(ps, '+', $2, @$); }
 	| '!' expr %prec UNARY          { $$ = build_unary(ps, '!', $2, @$); }
@@ -394,41 +403,19 @@ expr
 	| expr OROR expr                { $$ = build_binary(ps, OP_OROR, $1, $3, @$); }
 	;
 
-primary
-	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
-	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
-	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
-	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
-	| IDENT '(' expr_list_opt ')'   { $$ = build_call(ps, $1, &$3, @$); }
-	| '(' expr_list ')'             { $$ = build_list(ps, EX_LIST, &$2, @$); }
-	| '(' ')'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_LIST, &v, @$); }
-	| '{' vec_elems_opt '}'         { $$ = build_list(ps, EX_VECTOR, &$2, @$); }
-	| '[' expr_list ']'             { $$ = build_list(ps, EX_ADDRESS, &$2, @$); }
-	;
-
-expr_list_opt
-	: %empty                        { $$ = (ExprVec){ 0 }; }
-	| expr_list                     { $$ = $1; }
-	;
-
 expr_list
 	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
 	| expr_list ',' expr            { $$ = $1; VEC_PUSH(A, $$, $3); }
 	;
 
-vec_elems_opt
-	: %empty                        { $$ = (ExprVec){ 0 }; }
-	| vec_elems                     { $$ = $1; }
-	;
-
 vec_elems
-	: vec_elem                      { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| vec_elems ',' vec_elem        { $$ = $1; VEC_PUSH(A, $$, $3); }
-	;
-
-vec_elem
-	: expr                          { $$ = $1; }
-	| IDENT '=' expr                { $$ = build_field(ps, $1, $3, @$); }
+	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| IDENT '=' expr                { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_field(ps, $1, $3, @$)); }
+	| vec_elems ',' expr            { $$ = $1; VEC_PUSH(A, $$, $3); }
+	| vec_elems ',' IDENT '=' expr  {
+		$$ = $1;
+		VEC_PUSH(A, $$, build_field(ps, $3, $5, srcloc_span(@3, @5)));
+	  }
 	;
 
 /* ---- DWARF sections: labels and .b8/.b16/.b32/.b64 data ---- */
