@@ -34,32 +34,43 @@ int ptx_lex(PTX_STYPE *lval, SrcLoc *lloc, yyscan_t scanner);
 
 #define A (ps->arena)
 
+/* Declaration-sized values travel through the parser stack as arena
+ * copies (see %union): BOX(T, { ... }) is a pointer to a new T. */
+static void *box(Arena *a, const void *v, size_t n)
+{
+	return memcpy(arena_alloc(a, n), v, n);
+}
+#define BOX(T, ...) ((T *)box(A, &(T)__VA_ARGS__, sizeof(T)))
+
 static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg);
 }
 
+/* Bison copies the semantic value on every shift and reduction, so the
+ * union is kept to 24 bytes: what is bigger (declarations, directives,
+ * function bodies; rare next to instructions) is a pointer to an arena copy. */
 %union {
 	const char *str;
 	struct { const char *text; uint64_t val; bool overflow; } num;
 	Expr *expr;
 	ExprVec exprs;
 	SpecVec specs;
-	DeclSpec spec;
-	Declarator declarator;
+	DeclSpec *spec;
+	Declarator *declarator;
 	DeclaratorVec declarators;
 	DimVec dims;
 	int64_t range;
 	ParamVec params;
 	ParamList plist;
 	DirectiveVec dirs;
-	Directive dir;
+	Directive *dir;
 	LocAttrVec locattrs;
-	LocAttr locattr;
+	LocAttr *locattr;
 	WordVec words;
 	StmtList stmts;
 	Stmt *stmt;
-	VarDecl decl;
+	VarDecl *decl;
 	struct { bool negated; Expr *pred; } guard;
-	FuncBody body;
+	FuncBody *body;
 }
 
 %token <str> IDENT "identifier" DOTWORD "dot-word" STRING "string" FLOATLIT "float literal"
@@ -151,7 +162,7 @@ item
 	| K_SECTION DOTWORD '{' section_items '}' { build_section(ps, $2, $4.head, @$); }
 	| specs declarators ';'         { build_module_var(ps, &$1, &$2, @$); }
 	| specs_opt func_kw plist_opt IDENT plist_opt func_dirs func_body {
-		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, &$7, @$);
+		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, $7, @$);
 	  }
 	| error ';'                     { yyerrok; }
 	| error '}'                     { yyerrok; }
@@ -163,9 +174,9 @@ func_kw
 	;
 
 func_body
-	: ';'                           { $$ = (FuncBody){ .has = false, .loc = @$ }; }
-	| '{' stmts '}'                 { $$ = (FuncBody){ .has = true, .stmts = $2.head, .loc = @$ }; }
-	| '{' stmts error '}'           { $$ = (FuncBody){ .has = true, .stmts = $2.head, .loc = @$ }; yyerrok; }
+	: ';'                           { $$ = BOX(FuncBody, { .has = false, .loc = @$ }); }
+	| '{' stmts '}'                 { $$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ }); }
+	| '{' stmts error '}'           { $$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ }); yyerrok; }
 	;
 
 target_list
@@ -191,16 +202,16 @@ specs_opt
 	;
 
 specs
-	: spec                          { $$ = (SpecVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| specs spec                    { $$ = $1; VEC_PUSH(A, $$, $2); }
+	: spec                          { $$ = (SpecVec){ 0 }; VEC_PUSH(A, $$, *$1); }
+	| specs spec                    { $$ = $1; VEC_PUSH(A, $$, *$2); }
 	;
 
 spec
-	: DOTWORD                       { $$ = (DeclSpec){ .loc = @1, .word = $1 }; }
-	| K_ALIGN INTLIT                { $$ = (DeclSpec){ .loc = @$, .word = $1, .has_value = true, .value = (int64_t)$2.val }; }
+	: DOTWORD                       { $$ = BOX(DeclSpec, { .loc = @1, .word = $1 }); }
+	| K_ALIGN INTLIT                { $$ = BOX(DeclSpec, { .loc = @$, .word = $1, .has_value = true, .value = (int64_t)$2.val }); }
 	| K_ATTRIBUTE '(' attr_list ')' {
 		Expr *l = build_list(ps, EX_LIST, &$3, @2);
-		$$ = (DeclSpec){ .loc = @$, .word = $1, .args = l };
+		$$ = BOX(DeclSpec, { .loc = @$, .word = $1, .args = l });
 	  }
 	;
 
@@ -215,13 +226,13 @@ attr
 	;
 
 declarators
-	: declarator                    { $$ = (DeclaratorVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| declarators ',' declarator    { $$ = $1; VEC_PUSH(A, $$, $3); }
+	: declarator                    { $$ = (DeclaratorVec){ 0 }; VEC_PUSH(A, $$, *$1); }
+	| declarators ',' declarator    { $$ = $1; VEC_PUSH(A, $$, *$3); }
 	;
 
 declarator
 	: IDENT range_opt dims initializer_opt {
-		$$ = (Declarator){ .loc = @$, .name = $1, .range = $2, .ndims = $3.n, .dims = $3.v, .init = $4 };
+		$$ = BOX(Declarator, { .loc = @$, .name = $1, .range = $2, .ndims = $3.n, .dims = $3.v, .init = $4 });
 	  }
 	;
 
@@ -252,27 +263,25 @@ param_list_opt
 	;
 
 param_list
-	: param                         { $$ = (ParamVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| param_list ',' param          { $$ = $1; VEC_PUSH(A, $$, $3); }
+	: param                         { $$ = (ParamVec){ 0 }; VEC_PUSH(A, $$, *$1); }
+	| param_list ',' param          { $$ = $1; VEC_PUSH(A, $$, *$3); }
 	;
 
 param
 	: specs declarator              {
-		$$ = (VarDecl){ .loc = @$, .nspecs = $1.n, .specs = $1.v, .ndecls = 1 };
-		$$.decls = ARENA_NEW(A, Declarator);
-		$$.decls[0] = $2;
+		$$ = BOX(VarDecl, { .loc = @$, .nspecs = $1.n, .specs = $1.v, .ndecls = 1, .decls = $2 });
 	  }
 	;
 
 func_dirs
 	: %empty                        { $$ = (DirectiveVec){ 0 }; }
-	| func_dirs func_dir            { $$ = $1; VEC_PUSH(A, $$, $2); }
+	| func_dirs func_dir            { $$ = $1; VEC_PUSH(A, $$, *$2); }
 	;
 
 func_dir
-	: K_PERF                        { $$ = (Directive){ .loc = @$, .name = $1 }; }
-	| K_PERF perf_args              { $$ = (Directive){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
-	| K_PRAGMA string_list ';'      { $$ = (Directive){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
+	: K_PERF                        { $$ = BOX(Directive, { .loc = @$, .name = $1 }); }
+	| K_PERF perf_args              { $$ = BOX(Directive, { .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }); }
+	| K_PRAGMA string_list ';'      { $$ = BOX(Directive, { .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }); }
 	;
 
 /* Performance directive arguments are integers only, so a vector operand
@@ -323,13 +332,13 @@ stmt
 
 loc_attrs
 	: %empty                        { $$ = (LocAttrVec){ 0 }; }
-	| loc_attrs ',' loc_attr        { $$ = $1; VEC_PUSH(A, $$, $3); }
+	| loc_attrs ',' loc_attr        { $$ = $1; VEC_PUSH(A, $$, *$3); }
 	;
 
 /* `.loc 1 5 3, function_name $L__info_string0, inlined_at 1 20 3`: each
  * attribute has a fixed shape, so the next statement is never swallowed. */
 loc_attr
-	: IDENT loc_vals                { $$ = (LocAttr){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
+	: IDENT loc_vals                { $$ = BOX(LocAttr, { .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }); }
 	;
 
 loc_vals
