@@ -1,6 +1,7 @@
 #include "isa_gates.h"
 
 #include "opcodes.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -29,6 +30,9 @@ const IsaGate *isa_gate(IsaGateId id)
 static const IsaGate *by_opcode[IG_COUNT];
 static int by_opcode_id[IG_COUNT];
 static size_t n_by_opcode;
+/* Rows of opcode id k: by_opcode[opcode_start[k]] up to opcode_start[k + 1]
+ * (every instruction asks, so no search). */
+static size_t *opcode_start;
 static bool by_opcode_built;
 
 static void build_opcode_index(void)
@@ -49,6 +53,14 @@ static void build_opcode_index(void)
 		by_opcode[k] = &gates[i];
 		by_opcode_id[k] = id;
 	}
+	size_t nops = opcode_count();
+	opcode_start = xcalloc(nops + 1, sizeof *opcode_start);
+	size_t k = 0;
+	for (size_t id = 0; id <= nops; id++) {
+		while (k < n_by_opcode && (size_t)by_opcode_id[k] < id)
+			k++;
+		opcode_start[id] = k;
+	}
 	by_opcode_built = true;
 }
 
@@ -56,19 +68,12 @@ size_t isa_gates_of_opcode(int opcode_id, const IsaGate *const **rows)
 {
 	if (!by_opcode_built)
 		build_opcode_index();
-	size_t lo = 0, hi = n_by_opcode;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (by_opcode_id[mid] < opcode_id)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (opcode_id < 0 || (size_t)opcode_id >= opcode_count()) {
+		*rows = by_opcode;
+		return 0;
 	}
-	size_t end = lo;
-	while (end < n_by_opcode && by_opcode_id[end] == opcode_id)
-		end++;
-	*rows = by_opcode + lo;
-	return end - lo;
+	*rows = by_opcode + opcode_start[opcode_id];
+	return opcode_start[opcode_id + 1] - opcode_start[opcode_id];
 }
 
 /* Rows grouped by kind, built on first use. */
