@@ -10,7 +10,14 @@ FLEX    ?= flex
 BISON   ?= bison
 PKG_CONFIG ?= pkg-config
 
-CFLAGS  ?= -O2 -g
+# Link-time optimisation lets the parser's and checker's calls into small
+# helpers (build_*, arena, intern) inline across files: about 4% fewer
+# instructions for --check. GCC only: GNU ar indexes GCC's LTO objects, not
+# clang's bitcode. A CFLAGS given on the command line replaces it; LTO= too.
+CC_IS_GCC := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | \
+		      awk '/__clang__/ { c = 1 } /__GNUC__/ { g = 1 } END { if (g && !c) print "yes" }')
+LTO     ?= $(if $(CC_IS_GCC),-flto=auto)
+CFLAGS  ?= -O2 -g $(LTO)
 WARN    := -Wall -Wextra -Wno-unused-parameter
 # -iquote, not -I: src/check.h must not shadow the Check library's <check.h>.
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -iquote src -iquote $(B)/gen

@@ -34,32 +34,43 @@ int ptx_lex(PTX_STYPE *lval, SrcLoc *lloc, yyscan_t scanner);
 
 #define A (ps->arena)
 
+/* Declaration-sized values travel through the parser stack as arena
+ * copies (see %union): BOX(T, { ... }) is a pointer to a new T. */
+static void *box(Arena *a, const void *v, size_t n)
+{
+	return memcpy(arena_alloc(a, n), v, n);
+}
+#define BOX(T, ...) ((T *)box(A, &(T)__VA_ARGS__, sizeof(T)))
+
 static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg);
 }
 
+/* Bison copies the semantic value on every shift and reduction, so the
+ * union is kept to 24 bytes: what is bigger (declarations, directives,
+ * function bodies; rare next to instructions) is a pointer to an arena copy. */
 %union {
 	const char *str;
 	struct { const char *text; uint64_t val; bool overflow; } num;
 	Expr *expr;
 	ExprVec exprs;
 	SpecVec specs;
-	DeclSpec spec;
-	Declarator declarator;
+	DeclSpec *spec;
+	Declarator *declarator;
 	DeclaratorVec declarators;
 	DimVec dims;
 	int64_t range;
 	ParamVec params;
 	ParamList plist;
 	DirectiveVec dirs;
-	Directive dir;
+	Directive *dir;
 	LocAttrVec locattrs;
-	LocAttr locattr;
+	LocAttr *locattr;
 	WordVec words;
 	StmtList stmts;
 	Stmt *stmt;
-	VarDecl decl;
+	VarDecl *decl;
 	struct { bool negated; Expr *pred; } guard;
-	FuncBody body;
+	FuncBody *body;
 }
 
 %token <str> IDENT "identifier" DOTWORD "dot-word" STRING "string" FLOATLIT "float literal"
@@ -82,8 +93,8 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr primary vec_elem data_val data_atom attr initializer_opt
-%type <exprs> expr_list expr_list_opt vec_elems vec_elems_opt data_list attr_list
+%type <expr> expr data_val data_atom attr initializer_opt
+%type <exprs> expr_list vec_elems data_list attr_list
 %type <exprs> loc_vals string_list ident_list target_list
 %type <specs> specs specs_opt
 %type <spec> spec
@@ -102,8 +113,8 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %type <stmt> stmt section_item
 /* An instruction is built in its statement node: a 96-byte Instr in the
  * union would be copied on every shift and reduction. */
-%type <stmt> instr instr_body
-%type <exprs> operands operands_opt
+%type <stmt> instr_body
+%type <exprs> operands
 %type <decl> param
 %type <guard> guard
 %type <str> func_kw
@@ -151,7 +162,7 @@ item
 	| K_SECTION DOTWORD '{' section_items '}' { build_section(ps, $2, $4.head, @$); }
 	| specs declarators ';'         { build_module_var(ps, &$1, &$2, @$); }
 	| specs_opt func_kw plist_opt IDENT plist_opt func_dirs func_body {
-		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, &$7, @$);
+		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, $7, @$);
 	  }
 	| error ';'                     { yyerrok; }
 	| error '}'                     { yyerrok; }
@@ -163,9 +174,9 @@ func_kw
 	;
 
 func_body
-	: ';'                           { $$ = (FuncBody){ .has = false, .loc = @$ }; }
-	| '{' stmts '}'                 { $$ = (FuncBody){ .has = true, .stmts = $2.head, .loc = @$ }; }
-	| '{' stmts error '}'           { $$ = (FuncBody){ .has = true, .stmts = $2.head, .loc = @$ }; yyerrok; }
+	: ';'                           { $$ = BOX(FuncBody, { .has = false, .loc = @$ }); }
+	| '{' stmts '}'                 { $$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ }); }
+	| '{' stmts error '}'           { $$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ }); yyerrok; }
 	;
 
 target_list
@@ -191,16 +202,16 @@ specs_opt
 	;
 
 specs
-	: spec                          { $$ = (SpecVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| specs spec                    { $$ = $1; VEC_PUSH(A, $$, $2); }
+	: spec                          { $$ = (SpecVec){ 0 }; VEC_PUSH(A, $$, *$1); }
+	| specs spec                    { $$ = $1; VEC_PUSH(A, $$, *$2); }
 	;
 
 spec
-	: DOTWORD                       { $$ = (DeclSpec){ .loc = @1, .word = $1 }; }
-	| K_ALIGN INTLIT                { $$ = (DeclSpec){ .loc = @$, .word = $1, .has_value = true, .value = (int64_t)$2.val }; }
+	: DOTWORD                       { $$ = BOX(DeclSpec, { .loc = @1, .word = $1 }); }
+	| K_ALIGN INTLIT                { $$ = BOX(DeclSpec, { .loc = @$, .word = $1, .has_value = true, .value = (int64_t)$2.val }); }
 	| K_ATTRIBUTE '(' attr_list ')' {
 		Expr *l = build_list(ps, EX_LIST, &$3, @2);
-		$$ = (DeclSpec){ .loc = @$, .word = $1, .args = l };
+		$$ = BOX(DeclSpec, { .loc = @$, .word = $1, .args = l });
 	  }
 	;
 
@@ -215,13 +226,13 @@ attr
 	;
 
 declarators
-	: declarator                    { $$ = (DeclaratorVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| declarators ',' declarator    { $$ = $1; VEC_PUSH(A, $$, $3); }
+	: declarator                    { $$ = (DeclaratorVec){ 0 }; VEC_PUSH(A, $$, *$1); }
+	| declarators ',' declarator    { $$ = $1; VEC_PUSH(A, $$, *$3); }
 	;
 
 declarator
 	: IDENT range_opt dims initializer_opt {
-		$$ = (Declarator){ .loc = @$, .name = $1, .range = $2, .ndims = $3.n, .dims = $3.v, .init = $4 };
+		$$ = BOX(Declarator, { .loc = @$, .name = $1, .range = $2, .ndims = $3.n, .dims = $3.v, .init = $4 });
 	  }
 	;
 
@@ -252,27 +263,25 @@ param_list_opt
 	;
 
 param_list
-	: param                         { $$ = (ParamVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| param_list ',' param          { $$ = $1; VEC_PUSH(A, $$, $3); }
+	: param                         { $$ = (ParamVec){ 0 }; VEC_PUSH(A, $$, *$1); }
+	| param_list ',' param          { $$ = $1; VEC_PUSH(A, $$, *$3); }
 	;
 
 param
 	: specs declarator              {
-		$$ = (VarDecl){ .loc = @$, .nspecs = $1.n, .specs = $1.v, .ndecls = 1 };
-		$$.decls = ARENA_NEW(A, Declarator);
-		$$.decls[0] = $2;
+		$$ = BOX(VarDecl, { .loc = @$, .nspecs = $1.n, .specs = $1.v, .ndecls = 1, .decls = $2 });
 	  }
 	;
 
 func_dirs
 	: %empty                        { $$ = (DirectiveVec){ 0 }; }
-	| func_dirs func_dir            { $$ = $1; VEC_PUSH(A, $$, $2); }
+	| func_dirs func_dir            { $$ = $1; VEC_PUSH(A, $$, *$2); }
 	;
 
 func_dir
-	: K_PERF                        { $$ = (Directive){ .loc = @$, .name = $1 }; }
-	| K_PERF perf_args              { $$ = (Directive){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
-	| K_PRAGMA string_list ';'      { $$ = (Directive){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
+	: K_PERF                        { $$ = BOX(Directive, { .loc = @$, .name = $1 }); }
+	| K_PERF perf_args              { $$ = BOX(Directive, { .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }); }
+	| K_PRAGMA string_list ';'      { $$ = BOX(Directive, { .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }); }
 	;
 
 /* Performance directive arguments are integers only, so a vector operand
@@ -290,8 +299,20 @@ stmts
 	| stmts error ';'               { $$ = $1; yyerrok; }
 	;
 
+/* Instruction statements are the bulk of every module, and each reduction
+ * costs bison a copy of the semantic value and a location: the rules for
+ * them are flat (no unit productions such as instr -> instr_body or
+ * expr -> primary, no `_opt` helpers), which cuts the reductions per
+ * instruction by about a third. */
 stmt
-	: instr ';'                     { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
+	: instr_body ';'                { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
+	| guard instr_body ';'          {
+		$$ = $2;
+		$$->u.instr.has_guard = true;
+		$$->u.instr.guard_negated = $1.negated;
+		$$->u.instr.guard = $1.pred;
+		$$->loc = $$->u.instr.loc = @$;
+	  }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
 	| '{' stmts '}'                 { $$ = build_block(ps, $2.head, @$); }
@@ -311,13 +332,13 @@ stmt
 
 loc_attrs
 	: %empty                        { $$ = (LocAttrVec){ 0 }; }
-	| loc_attrs ',' loc_attr        { $$ = $1; VEC_PUSH(A, $$, $3); }
+	| loc_attrs ',' loc_attr        { $$ = $1; VEC_PUSH(A, $$, *$3); }
 	;
 
 /* `.loc 1 5 3, function_name $L__info_string0, inlined_at 1 20 3`: each
  * attribute has a fixed shape, so the next statement is never swallowed. */
 loc_attr
-	: IDENT loc_vals                { $$ = (LocAttr){ .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }; }
+	: IDENT loc_vals                { $$ = BOX(LocAttr, { .loc = @$, .name = $1, .nargs = $2.n, .args = $2.v }); }
 	;
 
 loc_vals
@@ -335,23 +356,14 @@ loc_vals
 	  }
 	;
 
-instr
-	: instr_body                    { $$ = $1; }
-	| guard instr_body              {
-		$$ = $2;
-		$$->u.instr.has_guard = true;
-		$$->u.instr.guard_negated = $1.negated;
-		$$->u.instr.guard = $1.pred;
-	  }
-	;
-
 guard
 	: '@' IDENT                     { $$.negated = false; $$.pred = build_name(ps, $2, NULL, @2); }
 	| '@' '!' IDENT                 { $$.negated = true; $$.pred = build_name(ps, $3, NULL, @3); }
 	;
 
 instr_body
-	: IDENT mods operands_opt       { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
+	: IDENT mods                    { ExprVec none = { 0 }; $$ = build_instr(ps, $1, @1, &$2, &none, @$); }
+	| IDENT mods operands           { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
 	;
 
 /* `.alias` is both a module directive and a fence/membar modifier
@@ -362,11 +374,6 @@ mods
 	| mods K_ALIAS                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	;
 
-operands_opt
-	: %empty                        { $$ = (ExprVec){ 0 }; }
-	| operands                      { $$ = $1; }
-	;
-
 operands
 	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
 	| operands ',' expr             { $$ = $1; VEC_PUSH(A, $$, $3); }
@@ -374,8 +381,19 @@ operands
 
 /* ---- expressions ---- */
 
+/* Primary expressions are alternatives of expr itself (see stmt). */
 expr
-	: primary                       { $$ = $1; }
+	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
+	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
+	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
+	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
+	| IDENT '(' ')'                 { ExprVec v = { 0 }; $$ = build_call(ps, $1, &v, @$); }
+	| IDENT '(' expr_list ')'       { $$ = build_call(ps, $1, &$3, @$); }
+	| '(' expr_list ')'             { $$ = build_list(ps, EX_LIST, &$2, @$); }
+	| '(' ')'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_LIST, &v, @$); }
+	| '{' '}'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_VECTOR, &v, @$); }
+	| '{' vec_elems '}'             { $$ = build_list(ps, EX_VECTOR, &$2, @$); }
+	| '[' expr_list ']'             { $$ = build_list(ps, EX_ADDRESS, &$2, @$); }
 	| '-' expr %prec UNARY          { $$ = build_unary(ps, '-', $2, @$); }
 	| '+' expr %prec UNARY          { $$ = build_unary(ps, '+', $2, @$); }
 	| '!' expr %prec UNARY          { $$ = build_unary(ps, '!', $2, @$); }
@@ -394,41 +412,19 @@ expr
 	| expr OROR expr                { $$ = build_binary(ps, OP_OROR, $1, $3, @$); }
 	;
 
-primary
-	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
-	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
-	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
-	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
-	| IDENT '(' expr_list_opt ')'   { $$ = build_call(ps, $1, &$3, @$); }
-	| '(' expr_list ')'             { $$ = build_list(ps, EX_LIST, &$2, @$); }
-	| '(' ')'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_LIST, &v, @$); }
-	| '{' vec_elems_opt '}'         { $$ = build_list(ps, EX_VECTOR, &$2, @$); }
-	| '[' expr_list ']'             { $$ = build_list(ps, EX_ADDRESS, &$2, @$); }
-	;
-
-expr_list_opt
-	: %empty                        { $$ = (ExprVec){ 0 }; }
-	| expr_list                     { $$ = $1; }
-	;
-
 expr_list
 	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
 	| expr_list ',' expr            { $$ = $1; VEC_PUSH(A, $$, $3); }
 	;
 
-vec_elems_opt
-	: %empty                        { $$ = (ExprVec){ 0 }; }
-	| vec_elems                     { $$ = $1; }
-	;
-
 vec_elems
-	: vec_elem                      { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| vec_elems ',' vec_elem        { $$ = $1; VEC_PUSH(A, $$, $3); }
-	;
-
-vec_elem
-	: expr                          { $$ = $1; }
-	| IDENT '=' expr                { $$ = build_field(ps, $1, $3, @$); }
+	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| IDENT '=' expr                { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_field(ps, $1, $3, @$)); }
+	| vec_elems ',' expr            { $$ = $1; VEC_PUSH(A, $$, $3); }
+	| vec_elems ',' IDENT '=' expr  {
+		$$ = $1;
+		VEC_PUSH(A, $$, build_field(ps, $3, $5, srcloc_span(@3, @5)));
+	  }
 	;
 
 /* ---- DWARF sections: labels and .b8/.b16/.b32/.b64 data ---- */

@@ -101,7 +101,7 @@ PtxType check_register_type(CheckCtx *c, const Expr *e)
 
 bool check_is_sink(const Expr *e)
 {
-	return e && e->kind == EX_NAME && strcmp(e->text, "_") == 0;
+	return e && e->kind == EX_NAME && e->text[0] == '_' && e->text[1] == 0;
 }
 
 bool check_is_immediate(const Expr *e)
@@ -175,9 +175,11 @@ static void resolve_names(CheckCtx *c, const Expr *e)
 	expr_for_each_name(e, resolve_name, c);
 }
 
-static bool opcode_is(const Instr *in, const char *name)
+/* Called a dozen times per instruction with different names: comparing
+ * the first letter first leaves strcmp to the few that share it. */
+static inline bool opcode_is(const Instr *in, const char *name)
 {
-	return strcmp(in->opcode, name) == 0;
+	return in->opcode[0] == name[0] && strcmp(in->opcode, name) == 0;
 }
 
 static const Symbol *opaque_symbol(CheckCtx *c, const Expr *e)

@@ -197,11 +197,11 @@ static void gate_directive(CheckCtx *c, const char *name, SrcLoc loc)
 
 static void gate_dir(CheckCtx *c, const Directive *d)
 {
-	size_t n;
-	const IsaGate *gates = isa_gates(&n);
+	const IsaGate *const *rows;
+	size_t n = d->name ? isa_gates_of_directive(d->name, &rows) : 0;
 	for (size_t i = 0; i < n; i++)
-		if (isa_gate_matches_dir(&gates[i], d))
-			check_isa_gate(c, &gates[i], d->loc, NULL);
+		if (isa_gate_matches_dir(rows[i], d))
+			check_isa_gate(c, rows[i], d->loc, NULL);
 }
 
 static bool is_space_word(const char *w)

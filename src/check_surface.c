@@ -8,6 +8,7 @@
  * not match, and so do we, to keep one finding per real problem. */
 #include "check_internal.h"
 #include "opcodes.h"
+#include "word_index.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -119,12 +120,10 @@ static const SurfWord *find_word(const char *w)
 {
 	if (!*w)
 		return NULL;
-	/* Only spellings that share the letter after the dot: this runs for
-	 * every modifier of every surface instruction. */
-	for (size_t i = 0; i < sizeof surf_words / sizeof surf_words[0]; i++)
-		if (surf_words[i].word[1] == w[1] && strcmp(surf_words[i].word, w) == 0)
-			return &surf_words[i];
-	return NULL;
+	/* This runs for every modifier of every surface instruction. */
+	static WordIndex ix;
+	int i = WORD_INDEX_FIND(&ix, surf_words, SurfWord, word, w);
+	return i >= 0 ? &surf_words[i] : NULL;
 }
 
 static const SurfQuery *find_query(const char *w)

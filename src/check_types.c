@@ -1,4 +1,5 @@
 #include "check_types.h"
+#include "word_index.h"
 
 #include <string.h>
 
@@ -36,14 +37,12 @@ const TypeInfo *type_info(PtxType t)
 
 PtxType type_from_word(const char *word)
 {
-	/* Every modifier of every instruction comes here: compare only the
-	 * spellings that share the letter after the dot. */
+	/* Every modifier of every instruction comes here. */
+	static WordIndex ix;
 	if (word[0] != '.' || !word[1])
 		return TY_NONE;
-	for (int t = TY_NONE + 1; t < TY_COUNT; t++)
-		if (types[t].word[1] == word[1] && strcmp(types[t].word + 2, word + 2) == 0)
-			return (PtxType)t;
-	return TY_NONE;
+	int t = WORD_INDEX_FIND(&ix, types, TypeInfo, word, word);
+	return t > TY_NONE ? (PtxType)t : TY_NONE;
 }
 
 bool type_register_fits(PtxType insn, PtxType reg, FitRule rule)

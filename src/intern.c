@@ -18,35 +18,28 @@ void intern_init(InternTable *t, Arena *a)
 	t->cap = 1024;
 	t->count = 0;
 	t->slots = xcalloc(t->cap, sizeof *t->slots);
-	t->hashes = xcalloc(t->cap, sizeof *t->hashes);
 }
 
 void intern_fini(InternTable *t)
 {
 	free(t->slots);
-	free(t->hashes);
 	t->slots = NULL;
-	t->hashes = NULL;
 }
 
 static void grow(InternTable *t)
 {
 	size_t cap = t->cap * 2;
-	const char **slots = xcalloc(cap, sizeof *slots);
-	uint32_t *hashes = xcalloc(cap, sizeof *hashes);
+	InternSlot *slots = xcalloc(cap, sizeof *slots);
 	for (size_t i = 0; i < t->cap; i++) {
-		if (!t->slots[i])
+		if (!t->slots[i].str)
 			continue;
-		size_t j = t->hashes[i] & (cap - 1);
-		while (slots[j])
+		size_t j = t->slots[i].hash & (cap - 1);
+		while (slots[j].str)
 			j = (j + 1) & (cap - 1);
 		slots[j] = t->slots[i];
-		hashes[j] = t->hashes[i];
 	}
 	free(t->slots);
-	free(t->hashes);
 	t->slots = slots;
-	t->hashes = hashes;
 	t->cap = cap;
 }
 
@@ -56,13 +49,13 @@ const char *intern(InternTable *t, const char *s, size_t n)
 		grow(t);
 	uint32_t h = intern_hash(s, n);
 	size_t i = h & (t->cap - 1);
-	for (; t->slots[i]; i = (i + 1) & (t->cap - 1)) {
-		if (t->hashes[i] == h && strncmp(t->slots[i], s, n) == 0 && t->slots[i][n] == 0)
-			return t->slots[i];
+	for (; t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
+		const InternSlot *e = &t->slots[i];
+		if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
+			return e->str;
 	}
 	const char *p = arena_strndup(t->arena, s, n);
-	t->slots[i] = p;
-	t->hashes[i] = h;
+	t->slots[i] = (InternSlot){ p, h, (uint32_t)n };
 	t->count++;
 	return p;
 }

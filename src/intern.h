@@ -9,10 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One probe reads one 16-byte slot: the hash and the length decide almost
+ * every mismatch, and a match is a memcmp of known length. */
+typedef struct InternSlot {
+	const char *str;        /* NULL: empty */
+	uint32_t hash, len;
+} InternSlot;
+
 typedef struct InternTable {
 	Arena *arena;
-	const char **slots;
-	uint32_t *hashes;
+	InternSlot *slots;
 	size_t cap, count;
 } InternTable;
 

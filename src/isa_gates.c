@@ -1,6 +1,7 @@
 #include "isa_gates.h"
 
 #include "opcodes.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -29,6 +30,9 @@ const IsaGate *isa_gate(IsaGateId id)
 static const IsaGate *by_opcode[IG_COUNT];
 static int by_opcode_id[IG_COUNT];
 static size_t n_by_opcode;
+/* Rows of opcode id k: by_opcode[opcode_start[k]] up to opcode_start[k + 1]
+ * (every instruction asks, so no search). */
+static size_t *opcode_start;
 static bool by_opcode_built;
 
 static void build_opcode_index(void)
@@ -49,6 +53,14 @@ static void build_opcode_index(void)
 		by_opcode[k] = &gates[i];
 		by_opcode_id[k] = id;
 	}
+	size_t nops = opcode_count();
+	opcode_start = xcalloc(nops + 1, sizeof *opcode_start);
+	size_t k = 0;
+	for (size_t id = 0; id <= nops; id++) {
+		while (k < n_by_opcode && (size_t)by_opcode_id[k] < id)
+			k++;
+		opcode_start[id] = k;
+	}
 	by_opcode_built = true;
 }
 
@@ -56,19 +68,12 @@ size_t isa_gates_of_opcode(int opcode_id, const IsaGate *const **rows)
 {
 	if (!by_opcode_built)
 		build_opcode_index();
-	size_t lo = 0, hi = n_by_opcode;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (by_opcode_id[mid] < opcode_id)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (opcode_id < 0 || (size_t)opcode_id >= opcode_count()) {
+		*rows = by_opcode;
+		return 0;
 	}
-	size_t end = lo;
-	while (end < n_by_opcode && by_opcode_id[end] == opcode_id)
-		end++;
-	*rows = by_opcode + lo;
-	return end - lo;
+	*rows = by_opcode + opcode_start[opcode_id];
+	return opcode_start[opcode_id + 1] - opcode_start[opcode_id];
 }
 
 /* Rows grouped by kind, built on first use. */
@@ -101,8 +106,14 @@ size_t isa_gates_of_kind(IsaGateKind kind, const IsaGate *const **rows)
  * on first use: every declaration specifier is looked up. */
 static const IsaGate *by_word[IG_COUNT];
 static size_t n_by_word;
+/* Every directive row (with or without a condition), for gate_dir: each
+ * .loc or .maxntid used to be tried against all rows. */
+static const IsaGate *by_dir[IG_COUNT];
+static size_t n_by_dir;
 static bool by_word_built;
 
+/* By spelling, then table order, so rows of one spelling keep the order in
+ * which a scan of the whole table would meet them. */
 static int cmp_word_row(const void *a, const void *b)
 {
 	const IsaGate *x = *(const IsaGate *const *)a, *y = *(const IsaGate *const *)b;
@@ -112,30 +123,46 @@ static int cmp_word_row(const void *a, const void *b)
 
 static void build_word_index(void)
 {
-	for (size_t i = 0; i < IG_COUNT; i++)
+	for (size_t i = 0; i < IG_COUNT; i++) {
 		if ((gates[i].kind == IGK_DIRECTIVE && !*gates[i].mods) || gates[i].kind == IGK_TYPE)
 			by_word[n_by_word++] = &gates[i];
+		if (gates[i].kind == IGK_DIRECTIVE)
+			by_dir[n_by_dir++] = &gates[i];
+	}
 	qsort(by_word, n_by_word, sizeof by_word[0], cmp_word_row);
+	qsort(by_dir, n_by_dir, sizeof by_dir[0], cmp_word_row);
 	by_word_built = true;
+}
+
+static size_t rows_spelled(const IsaGate *const *index, size_t n, const char *word, const IsaGate *const **rows)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(index[mid]->match, word) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < n && strcmp(index[end]->match, word) == 0)
+		end++;
+	*rows = index + lo;
+	return end - lo;
 }
 
 size_t isa_gates_of_word(const char *word, const IsaGate *const **rows)
 {
 	if (!by_word_built)
 		build_word_index();
-	size_t lo = 0, hi = n_by_word;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(by_word[mid]->match, word) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t end = lo;
-	while (end < n_by_word && strcmp(by_word[end]->match, word) == 0)
-		end++;
-	*rows = by_word + lo;
-	return end - lo;
+	return rows_spelled(by_word, n_by_word, word, rows);
+}
+
+size_t isa_gates_of_directive(const char *name, const IsaGate *const **rows)
+{
+	if (!by_word_built)
+		build_word_index();
+	return rows_spelled(by_dir, n_by_dir, name, rows);
 }
 
 const char *isa_gate_kind_name(IsaGateKind k)

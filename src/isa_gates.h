@@ -53,6 +53,9 @@ size_t isa_gates_of_kind(IsaGateKind kind, const IsaGate *const **rows);
 /* The rows a declaration word (`.common`, `.f16`) may match: directive rows
  * without modifiers and type rows whose match is `word`, in table order. */
 size_t isa_gates_of_word(const char *word, const IsaGate *const **rows);
+/* The directive rows (conditional ones included) for directive `name`, in
+ * table order: the only rows isa_gate_matches_dir can accept for it. */
+size_t isa_gates_of_directive(const char *name, const IsaGate *const **rows);
 
 /* ---- matching ---- */
 /* Opcode equal to `match` and every word of `mods` among the modifiers. */

@@ -36,7 +36,10 @@ static struct {
 	ModSet sets[NROWS];
 	PairSlot *slots;
 	size_t cap;
-	int *sorted;            /* opcode ids sorted by name, for lookup */
+	/* Opcode ids by name hash (open addressing, -1: empty): every
+	 * instruction looks its opcode up once, and a binary search costs
+	 * about eight strcmp calls where this costs one. */
+	int by_name[1024];
 } T;
 
 static uint32_t pair_hash(int op, const char *mod, size_t n)
@@ -44,10 +47,7 @@ static uint32_t pair_hash(int op, const char *mod, size_t n)
 	return intern_hash(mod, n) ^ ((uint32_t)op * 2654435761u);
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(rows[*(const int *)a].name, rows[*(const int *)b].name);
-}
+_Static_assert(NROWS * 2 <= 1024, "the opcode name table must stay at most half full");
 
 static void init_tables(void)
 {
@@ -92,10 +92,15 @@ static void init_tables(void)
 			T.slots[j] = (PairSlot){ m, i, h };
 		}
 	}
-	T.sorted = xcalloc(NROWS, sizeof(int));
-	for (int i = 0; i < NROWS; i++)
-		T.sorted[i] = i;
-	qsort(T.sorted, NROWS, sizeof(int), cmp_name);
+	enum { NAME_CAP = sizeof T.by_name / sizeof T.by_name[0] };
+	for (size_t j = 0; j < NAME_CAP; j++)
+		T.by_name[j] = -1;
+	for (int i = 0; i < NROWS; i++) {
+		size_t j = intern_hash(rows[i].name, strlen(rows[i].name)) & (NAME_CAP - 1);
+		while (T.by_name[j] >= 0)
+			j = (j + 1) & (NAME_CAP - 1);
+		T.by_name[j] = i;
+	}
 	T.ready = true;
 }
 
@@ -109,17 +114,11 @@ const char *opcode_name(int id)
 int opcode_lookup(const char *name)
 {
 	init_tables();
-	size_t lo = 0, hi = NROWS;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(name, rows[T.sorted[mid]].name);
-		if (c == 0)
-			return T.sorted[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	enum { NAME_CAP = sizeof T.by_name / sizeof T.by_name[0] };
+	size_t j = intern_hash(name, strlen(name)) & (NAME_CAP - 1);
+	for (; T.by_name[j] >= 0; j = (j + 1) & (NAME_CAP - 1))
+		if (strcmp(name, rows[T.by_name[j]].name) == 0)
+			return T.by_name[j];
 	return -1;
 }
 
@@ -225,6 +224,8 @@ static void describe_valid(char *buf, size_t size, int id)
 static bool checker_owns_modifiers(const char *opcode)
 {
 	static const char *const owned[] = { "suld", "sust", "sured", "suq", "st" };
+	if (opcode[0] != 's') /* all of them: most opcodes are out at once */
+		return false;
 	for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
 		if (strcmp(opcode, owned[i]) == 0)
 			return true;
