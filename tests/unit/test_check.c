@@ -7,6 +7,7 @@
 #include "requirements.h"
 #include "symtab.h"
 #include "targets.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -371,11 +372,4 @@ static Suite *check_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(check_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(check_suite)

@@ -11,6 +11,7 @@
 
 #include "cubin.h"
 #include "cubin_read.h"
+#include "check_main.h"
 
 /* ---- a tiny independent ELF inspector for the checks ------------------- */
 
@@ -789,11 +790,4 @@ static Suite *cubin_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(cubin_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(cubin_suite)

@@ -14,6 +14,7 @@
 
 #include "cubin.h"
 #include "disasm_file.h"
+#include "check_main.h"
 
 /* ---- inputs --------------------------------------------------------------- */
 
@@ -316,11 +317,4 @@ static Suite *disasm_file_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(disasm_file_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+CHECK_MAIN(disasm_file_suite)

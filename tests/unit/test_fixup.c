@@ -3,6 +3,7 @@
 #include "diag.h"
 #include "fixup.h"
 #include "parse.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -151,7 +152,7 @@ START_TEST(ranges_from_the_parser)
 }
 END_TEST
 
-int main(void)
+static Suite *fixup_suite(void)
 {
 	Suite *s = suite_create("fixup");
 	TCase *tc = tcase_create("rewrite");
@@ -165,9 +166,7 @@ int main(void)
 	tcase_add_test(tc, refuses_out_of_range_and_overlap);
 	tcase_add_test(tc, ranges_from_the_parser);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+CHECK_MAIN(fixup_suite)

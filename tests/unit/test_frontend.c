@@ -5,6 +5,7 @@
 #include "intern.h"
 #include "parse.h"
 #include "print.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -530,11 +531,4 @@ static Suite *frontend_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(frontend_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(frontend_suite)

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "diag.h"
 #include "parse.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -100,7 +101,7 @@ START_TEST(right_operand_count_is_accepted)
 }
 END_TEST
 
-int main(void)
+static Suite *fuzz_regress_suite(void)
 {
 	Suite *s = suite_create("fuzz_regress");
 	TCase *tc = tcase_create("arity");
@@ -108,9 +109,7 @@ int main(void)
 	                    (int)(sizeof bad_arity / sizeof bad_arity[0]));
 	tcase_add_test(tc, right_operand_count_is_accepted);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+CHECK_MAIN(fuzz_regress_suite)

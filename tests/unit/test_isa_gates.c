@@ -7,6 +7,7 @@
 #include "opcodes.h"
 #include "parse.h"
 #include "targets.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -504,11 +505,4 @@ static Suite *isa_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(isa_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(isa_suite)

@@ -15,6 +15,7 @@
 #include "regalloc.h"
 #include "sched.h"
 #include "sass_emu.h"
+#include "check_main.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -813,11 +814,4 @@ static Suite *lower_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(lower_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(lower_suite)

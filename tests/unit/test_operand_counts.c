@@ -5,6 +5,7 @@
  * and by the golden tests tests/cases/check/operand-count-*. */
 #include "opcodes.h"
 #include "operand_counts.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdbool.h>
@@ -132,11 +133,4 @@ static Suite *operand_count_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(operand_count_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(operand_count_suite)

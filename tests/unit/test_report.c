@@ -7,6 +7,7 @@
 #include "diag.h"
 #include "parse.h"
 #include "report.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdbool.h>
@@ -433,7 +434,7 @@ START_TEST(fingerprints_count_identical_findings)
 }
 END_TEST
 
-int main(void)
+static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
 	TCase *tc = tcase_create("render");
@@ -448,9 +449,7 @@ int main(void)
 	tcase_add_test(tc, fingerprints_survive_moved_lines);
 	tcase_add_test(tc, fingerprints_count_identical_findings);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+CHECK_MAIN(report_suite)

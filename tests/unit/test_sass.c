@@ -13,6 +13,7 @@
 #include "sass_disasm.h"
 #include "sass_encode.h"
 #include "sass_table.h"
+#include "check_main.h"
 
 /* ---- table consistency ---------------------------------------------------- */
 
@@ -612,11 +613,4 @@ static Suite *sass_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(sass_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+CHECK_MAIN(sass_suite)

@@ -23,6 +23,7 @@
 #include "sass_disasm.h"
 #include "sass_encode.h"
 #include "sass_table.h"
+#include "check_main.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
 
@@ -667,11 +668,4 @@ Suite *sass_asm_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(sass_asm_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+CHECK_MAIN(sass_asm_suite)

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "sass_ctrl.h"
 #include "sched_verify.h"
+#include "check_main.h"
 
 /* Instruction words (ptxas 11.8 encodings, see docs/encoding.md). */
 #define W_S2R_R0       UINT64_C(0xf0c8000002170000)   /* S2R R0, SR_TID.X */
@@ -171,11 +172,4 @@ static Suite *sched_verify_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(sched_verify_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(sched_verify_suite)
