@@ -220,6 +220,20 @@ static void mul_wide(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_si
 	}
 }
 
+/* Destination and the two sources of a commutative operation, an
+ * immediate source moved second (where SASS takes it). */
+static bool commutative_operands(LowerCtx *c, const Instr *in, uint32_t *d, unsigned *dw, Opnd *a, Opnd *b)
+{
+	if (!lw_reg(c, in->ops[0], d, dw) || !lw_opnd(c, in->ops[1], a) || !lw_opnd(c, in->ops[2], b))
+		return false;
+	if (a->kind == OPND_IMM) {
+		Opnd x = *a;
+		*a = *b;
+		*b = x;
+	}
+	return true;
+}
+
 bool lower_mul(LowerCtx *c, const Instr *in)
 {
 	PtxTy t;
@@ -232,13 +246,8 @@ bool lower_mul(LowerCtx *c, const Instr *in)
 	uint32_t d;
 	unsigned dw;
 	Opnd a, b;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))
+	if (!commutative_operands(c, in, &d, &dw, &a, &b))
 		return false;
-	if (a.kind == OPND_IMM) {
-		Opnd x = a;
-		a = b;
-		b = x;
-	}
 	uint32_t av = in_reg(c, &a);
 	int k = b.kind == OPND_IMM ? power_of_two(b.imm) : -1;
 	if (wide) {
@@ -368,13 +377,8 @@ bool lower_logic(LowerCtx *c, const Instr *in)
 	uint32_t d;
 	unsigned dw;
 	Opnd a, b;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))
+	if (!commutative_operands(c, in, &d, &dw, &a, &b))
 		return false;
-	if (a.kind == OPND_IMM) {
-		Opnd x = a;
-		a = b;
-		b = x;
-	}
 	unsigned parts = t.bits == 64 ? 2 : 1;
 	uint32_t av[2];
 	unsigned as[2];

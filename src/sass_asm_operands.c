@@ -106,26 +106,31 @@ bool sass_take_pred(SassMatch *m, SassRole r, SassRole not_role, const char *wha
 	return sass_set_value(m, r, op->reg, op->loc, what);
 }
 
-bool sass_take_imm(SassMatch *m, SassRole r, const char *what)
+/* The next operand as a plain number (no suffix, no prefix but '-'). */
+static const SassOperand *take_number(SassMatch *m, const char *what)
 {
 	const SassOperand *op = sass_take_next(m, what);
 	if (op == NULL)
-		return false;
-	if (op->kind != SOK_IMM || op->nsuffix || !sass_no_prefix(m, op, true, false, false, false))
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)",
-		                       sass_form_stem(m->f), what);
-	return sass_set_value(m, r, op->neg ? -op->value : op->value, op->loc, what);
+		return NULL;
+	if (op->kind != SOK_IMM || op->nsuffix || !sass_no_prefix(m, op, true, false, false, false)) {
+		sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)", sass_form_stem(m->f), what);
+		return NULL;
+	}
+	return op;
+}
+
+bool sass_take_imm(SassMatch *m, SassRole r, const char *what)
+{
+	const SassOperand *op = take_number(m, what);
+	return op && sass_set_value(m, r, op->neg ? -op->value : op->value, op->loc, what);
 }
 
 /* A 32-bit immediate: written unsigned or negative. */
 bool sass_take_imm32(SassMatch *m, SassRole r, const char *what)
 {
-	const SassOperand *op = sass_take_next(m, what);
+	const SassOperand *op = take_number(m, what);
 	if (op == NULL)
 		return false;
-	if (op->kind != SOK_IMM || op->nsuffix || !sass_no_prefix(m, op, true, false, false, false))
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)",
-		                       sass_form_stem(m->f), what);
 	int64_t v = op->neg ? -op->value : op->value;
 	if (v < INT32_MIN || v > (int64_t)UINT32_MAX)
 		return sass_match_fail(m, op->loc, "sass-range", "%s: %s does not fit 32 bits",
