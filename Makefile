@@ -124,7 +124,7 @@ example: $(PROG)
 	@PROG=$(abspath $(PROG)) B=$(B) sh tools/run-example.sh
 
 bench: $(PROG)
-	@PROG=$(abspath $(PROG)) sh bench/run.sh
+	@PROG=$(abspath $(PROG)) B=$(B) CC="$(CC)" FLEX="$(FLEX)" BENCH_CFLAGS="$(ALL_CFLAGS)" sh bench/run.sh
 
 deps:
 	@sh tools/install-deps.sh

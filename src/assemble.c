@@ -186,28 +186,59 @@ static void encode_one(LKernel *k, void *arg)
 	k->ninsns = k->cap = k->nvregs = k->vcap = 0;
 }
 
-int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
-                    uint8_t **image, size_t *image_len, char **listing)
+struct AsmStream {
+	Encoder e;
+	LModule lm;
+	LowerStream *lower;
+};
+
+AsmStream *asm_stream_begin(DiagSink *sink, const AssembleOptions *o)
+{
+	AsmStream *a = xcalloc(1, sizeof *a);
+	a->e = (Encoder){ .sink = sink, .o = o };
+	a->lower = lower_stream_begin(sink, &a->lm, encode_one, &a->e);
+	return a;
+}
+
+void asm_stream_item(AsmStream *a, const Item *it)
+{
+	lower_stream_item(a->lower, it);
+}
+
+int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, char **listing)
 {
 	*image = NULL;
 	*image_len = 0;
 	if (listing)
 		*listing = NULL;
-	LModule lm;
-	Encoder e = { .sink = sink, .o = o };
-	int rc = lower_module_each(m, sink, &lm, encode_one, &e) != 0 || e.rc != 0 || e.n != lm.nkernels;
+	Encoder *e = &a->e;
+	const AssembleOptions *o = e->o;
+	LModule *lm = &a->lm;
+	int rc = lower_stream_end(a->lower) != 0 || e->rc != 0 || e->n != lm->nkernels;
+	if (!emit)
+		rc = 1;
 	if (rc == 0 && o->want_listing && listing)
-		rc = write_listing(&lm, e.codes, sink, listing) ? 1 : 0;
+		rc = write_listing(lm, e->codes, e->sink, listing) ? 1 : 0;
 	if (rc == 0)
-		rc = (o->format == ASM_RAW ? write_raw(e.codes, lm.nkernels, image, image_len)
-		                            : write_cubin(&lm, e.codes, sink, image, image_len)) ? 1 : 0;
+		rc = (o->format == ASM_RAW ? write_raw(e->codes, lm->nkernels, image, image_len)
+		                            : write_cubin(lm, e->codes, e->sink, image, image_len)) ? 1 : 0;
 	if (rc != 0 && listing) {
 		free(*listing);
 		*listing = NULL;
 	}
-	for (size_t i = 0; i < e.n; i++)
-		kernel_code_free(&e.codes[i]);
-	free(e.codes);
-	lower_module_free(&lm);
+	for (size_t i = 0; i < e->n; i++)
+		kernel_code_free(&e->codes[i]);
+	free(e->codes);
+	lower_module_free(lm);
+	free(a);
 	return rc;
+}
+
+int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
+                    uint8_t **image, size_t *image_len, char **listing)
+{
+	AsmStream *a = asm_stream_begin(sink, o);
+	for (const Item *it = m->items; it; it = it->next)
+		asm_stream_item(a, it);
+	return asm_stream_end(a, true, image, image_len, listing);
 }

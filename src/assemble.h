@@ -25,4 +25,14 @@ typedef struct AssembleOptions {
 int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
                     uint8_t **image, size_t *image_len, char **listing);
 
+/* The same one top-level item at a time, in module order: an item may be
+ * freed once asm_stream_item() returns; each kernel is encoded as soon as it
+ * is lowered. asm_stream_end() with emit = false only releases the stream
+ * (the module turned out to have errors); otherwise it finishes as
+ * assemble_module() does, with the same return value and outputs. */
+typedef struct AsmStream AsmStream;
+AsmStream *asm_stream_begin(DiagSink *sink, const AssembleOptions *o);
+void asm_stream_item(AsmStream *a, const Item *it);
+int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, char **listing);
+
 #endif

@@ -30,6 +30,9 @@ CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *o
  * .target or .address_size after other items changes how the earlier ones
  * are judged): the caller must then check the whole module instead. */
 bool check_stream_item(CheckStream *s, const Item *it);
+/* Errors the items handed over so far have drawn (header rules, which wait
+ * for the end, aside): an assembler lowers an item only while this is 0. */
+unsigned check_stream_errors(const CheckStream *s);
 /* Appends the collected diagnostics to the sink when `keep` (the module
  * parsed cleanly: semantic rules apply only then), and frees the stream. */
 void check_stream_end(CheckStream *s, bool keep);

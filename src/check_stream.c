@@ -130,6 +130,11 @@ bool check_stream_item(CheckStream *s, const Item *it)
 	return true;
 }
 
+unsigned check_stream_errors(const CheckStream *s)
+{
+	return diag_errors(&s->gates) + diag_errors(&s->items);
+}
+
 void check_stream_end(CheckStream *s, bool keep)
 {
 	if (keep) {

@@ -325,80 +325,124 @@ static bool var_is_global_surfref(const VarDecl *v)
 	return decl_has(v, ".global") && decl_has(v, ".surfref");
 }
 
-unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
+/* One item at a time (see lower.h): the module-scope state a kernel needs
+ * (header, bound surfaces declared so far) lives in the stream. */
+struct LowerStream {
+	LowerCtx c;
+	LKernelDone done;
+	void *arg;
+	size_t kernels_cap, surfrefs_cap;
+};
+
+LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg)
 {
-	return lower_module_each(m, sink, out, NULL, NULL);
+	LowerStream *s = xcalloc(1, sizeof *s);
+	memset(out, 0, sizeof *out);
+	s->c.sink = sink;
+	s->c.lm = out;
+	s->done = done;
+	s->arg = arg;
+	out->address64 = true;
+	out->target_sm = 50;
+	lmap_init(&s->c.module_surfrefs);
+	return s;
+}
+
+static void read_target(LModule *lm, const Item *it)
+{
+	for (uint32_t i = 0; i < it->u.target.n; i++) {
+		const char *t = it->u.target.names[i];
+		if (strncmp(t, "sm_", 3) == 0)
+			lm->target_sm = atoi(t + 3);
+		if (strcmp(t, "texmode_independent") == 0)
+			lm->texmode_independent = true;
+	}
+}
+
+static void add_surfrefs(LowerStream *s, const VarDecl *v)
+{
+	LModule *lm = s->c.lm;
+	for (uint32_t i = 0; i < v->ndecls; i++) {
+		if (lm->nsurfrefs == s->surfrefs_cap) {
+			s->surfrefs_cap = s->surfrefs_cap ? 2 * s->surfrefs_cap : 8;
+			lm->surfrefs = xrealloc(lm->surfrefs, s->surfrefs_cap * sizeof *lm->surfrefs);
+		}
+		/* names are interned: they outlive the item */
+		const char *name = v->decls[i].name;
+		lmap_put(&s->c.module_surfrefs, name, (int64_t)lm->nsurfrefs, 0);
+		lm->surfrefs[lm->nsurfrefs++] = name;
+	}
+}
+
+static void add_kernel(LowerStream *s, const Func *f)
+{
+	LowerCtx *c = &s->c;
+	LModule *lm = c->lm;
+	if (lm->nkernels == s->kernels_cap) {
+		s->kernels_cap = s->kernels_cap ? 2 * s->kernels_cap : 8;
+		lm->kernels = xrealloc(lm->kernels, s->kernels_cap * sizeof *lm->kernels);
+	}
+	LKernel *k = &lm->kernels[lm->nkernels++];
+	lower_kernel(c, f, k);
+	if (s->done && c->errors == 0)
+		s->done(k, s->arg);
+}
+
+void lower_stream_item(LowerStream *s, const Item *it)
+{
+	LowerCtx *c = &s->c;
+	switch (it->kind) {
+	case IT_ADDRESS_SIZE:
+		c->lm->address64 = it->u.address_size.bits == 64;
+		break;
+	case IT_TARGET:
+		read_target(c->lm, it);
+		break;
+	case IT_VAR:
+		if (var_is_global_surfref(&it->u.var))
+			add_surfrefs(s, &it->u.var);
+		else
+			lw_unsupported(c, it->loc, "module-scope variables other than .global .surfref");
+		break;
+	case IT_FUNC:
+		if (!it->u.func.has_body)
+			break;
+		if (!it->u.func.is_entry) {
+			lw_unsupported(c, it->u.func.name_loc, ".func '%s' (only .entry kernels are lowered)",
+			               it->u.func.name);
+			break;
+		}
+		add_kernel(s, &it->u.func);
+		break;
+	default:
+		break;
+	}
+}
+
+unsigned lower_stream_end(LowerStream *s)
+{
+	LowerCtx *c = &s->c;
+	if (c->lm->target_sm > 50) {
+		SrcLoc none = { 0, 0, 0, 0 };
+		lw_unsupported(c, none, ".target sm_%d (only sm_50 SASS is generated)", c->lm->target_sm);
+	}
+	lmap_fini(&c->module_surfrefs);
+	unsigned errors = c->errors;
+	free(s);
+	return errors;
 }
 
 unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg)
 {
-	LowerCtx c;
-	memset(&c, 0, sizeof c);
-	memset(out, 0, sizeof *out);
-	c.mod = m;
-	c.sink = sink;
-	c.lm = out;
-	out->address64 = true;
-	out->target_sm = 50;
-	lmap_init(&c.module_surfrefs);
+	LowerStream *s = lower_stream_begin(sink, out, done, arg);
+	for (const Item *it = m->items; it; it = it->next)
+		lower_stream_item(s, it);
+	return lower_stream_end(s);
+}
 
-	size_t nentries = 0, nsurf = 0;
-	for (const Item *it = m->items; it; it = it->next) {
-		if (it->kind == IT_FUNC && it->u.func.is_entry && it->u.func.has_body)
-			nentries++;
-		if (it->kind == IT_VAR && var_is_global_surfref(&it->u.var))
-			nsurf += it->u.var.ndecls;
-	}
-	out->kernels = xcalloc(nentries ? nentries : 1, sizeof *out->kernels);
-	out->surfrefs = xcalloc(nsurf ? nsurf : 1, sizeof *out->surfrefs);
-
-	for (const Item *it = m->items; it; it = it->next) {
-		switch (it->kind) {
-		case IT_ADDRESS_SIZE:
-			out->address64 = it->u.address_size.bits == 64;
-			break;
-		case IT_TARGET:
-			for (uint32_t i = 0; i < it->u.target.n; i++) {
-				const char *t = it->u.target.names[i];
-				if (strncmp(t, "sm_", 3) == 0)
-					out->target_sm = atoi(t + 3);
-				if (strcmp(t, "texmode_independent") == 0)
-					out->texmode_independent = true;
-			}
-			break;
-		case IT_VAR:
-			if (var_is_global_surfref(&it->u.var)) {
-				for (uint32_t i = 0; i < it->u.var.ndecls; i++) {
-					const char *name = it->u.var.decls[i].name;
-					lmap_put(&c.module_surfrefs, name, (int64_t)out->nsurfrefs, 0);
-					out->surfrefs[out->nsurfrefs++] = name;
-				}
-			} else {
-				lw_unsupported(&c, it->loc, "module-scope variables other than .global .surfref");
-			}
-			break;
-		case IT_FUNC:
-			if (!it->u.func.has_body)
-				break;
-			if (!it->u.func.is_entry) {
-				lw_unsupported(&c, it->u.func.name_loc, ".func '%s' (only .entry kernels are lowered)",
-				               it->u.func.name);
-				break;
-			}
-			lower_kernel(&c, &it->u.func, &out->kernels[out->nkernels++]);
-			if (done && c.errors == 0)
-				done(&out->kernels[out->nkernels - 1], arg);
-			break;
-		default:
-			break;
-		}
-	}
-	if (out->target_sm > 50) {
-		SrcLoc none = { 0, 0, 0, 0 };
-		lw_unsupported(&c, none, ".target sm_%d (only sm_50 SASS is generated)", out->target_sm);
-	}
-	lmap_fini(&c.module_surfrefs);
-	return c.errors;
+unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
+{
+	return lower_module_each(m, sink, out, NULL, NULL);
 }
 
 void lower_module_free(LModule *lm)

@@ -113,6 +113,16 @@ void lower_module_free(LModule *lm);
 typedef void (*LKernelDone)(LKernel *k, void *arg);
 unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg);
 
+/* The same one top-level item at a time, in module order, for a caller that
+ * parses and checks a module as a stream: lower_stream_item() may be given
+ * an item that is freed when it returns (the LModule keeps only interned
+ * names). lower_stream_end() diagnoses the module as a whole, frees the
+ * stream and returns the number of errors. */
+typedef struct LowerStream LowerStream;
+LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg);
+void lower_stream_item(LowerStream *s, const Item *it);
+unsigned lower_stream_end(LowerStream *s);
+
 /* ---- helpers shared by the lowering files and the later passes ---- */
 
 uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp);

@@ -43,7 +43,6 @@ typedef struct Opnd {
 } Opnd;
 
 typedef struct LowerCtx {
-	const Module *mod;
 	DiagSink *sink;
 	LModule *lm;
 	LKernel *k;

@@ -9,6 +9,7 @@
 #include "print.h"
 #include "rules_doc.h"
 #include "sass_asm.h"
+#include "stream.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -165,56 +166,57 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 	return status;
 }
 
-typedef struct StreamCheck {
-	CheckStream *cs;
+typedef struct Streamed {
+	const Options *o;
+	const char *path;
+	Report *rep;
+	StreamJob job;
 	Stats stats;
-	bool whole_module;      /* the stream gave up: check the module whole */
-} StreamCheck;
+	int status;
+} Streamed;
 
-static void check_one_item(void *ctx, const Item *it)
+static void count_streamed(void *ctx, const Item *it)
 {
-	StreamCheck *sc = ctx;
-	count_item(it, &sc->stats);
-	if (!sc->whole_module && !check_stream_item(sc->cs, it))
-		sc->whole_module = true;
+	Streamed *st = ctx;
+	count_item(it, &st->stats);
 }
 
-typedef enum StreamResult { STREAM_DONE, STREAM_AGAIN, STREAM_WHOLE_MODULE } StreamResult;
-
-static StreamResult check_stream_once(InputFile *in, const Options *o, Report *rep, int *status, bool fast)
+static void restart_count(void *ctx)
 {
-	Module m;
-	module_init(&m, in->name);
-	DiagSink d;
-	diag_init(&d, in->name, in->data, in->len);
-	d.limit = o->max_errors;
-	d.policy = &o->policy;
-	StreamCheck sc = { .cs = check_stream_begin(&m, &d, &o->check) };
-	int parsed = ptx_parse_stream(&m, &d, in->data, in->len, check_one_item, &sc, fast);
-	StreamResult r = parsed == PARSE_AGAIN ? STREAM_AGAIN : sc.whole_module ? STREAM_WHOLE_MODULE : STREAM_DONE;
-	check_stream_end(sc.cs, r == STREAM_DONE && diag_errors(&d) == 0);
-	if (r == STREAM_DONE) {
-		report_file(rep, &d);
-		if (o->verbose)
-			print_summary(m.filename, sc.stats, &d, stderr);
-		*status = diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
-	}
-	diag_fini(&d);
-	module_fini(&m);
-	return r;
+	Streamed *st = ctx;
+	st->stats = (Stats){ 0 };
 }
 
-/* --check parses and checks one top-level item at a time and forgets it:
- * memory follows the largest function, not the file. The first pass uses
- * the parser without LAC; a file with a syntax error is parsed again by the
- * exact one, which words the error. False (nothing reported) when the
+/* The module streamed through: write what was assembled, then report, as
+ * the whole-module path does. */
+static void streamed_done(void *ctx, Module *m, DiagSink *d)
+{
+	Streamed *st = ctx;
+	st->status = diag_errors(d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (st->o->mode == MODE_ASSEMBLE && st->status == EXIT_CLEAN)
+		st->status = write_outputs(st->o, st->path, st->job.image, st->job.image_len, st->job.listing);
+	report_file(st->rep, d);
+	if (st->o->verbose)
+		print_summary(m->filename, st->stats, d, stderr);
+}
+
+/* --check and assembly parse, check (and lower) one top-level item at a
+ * time (stream.h). False, with nothing reported or written, when the
  * module needs the whole-module path after all. */
-static bool check_streaming(InputFile *in, const Options *o, Report *rep, int *status)
+static bool process_streaming(InputFile *in, const char *path, const Options *o, Report *rep, int *status)
 {
-	StreamResult r = check_stream_once(in, o, rep, status, true);
-	if (r == STREAM_AGAIN)
-		r = check_stream_once(in, o, rep, status, false);
-	return r == STREAM_DONE;
+	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
+	                       .verify_sched = o->verify_sched };
+	Streamed st = { .o = o, .path = path, .rep = rep,
+	                .job = { .check = &o->check, .assemble = o->mode == MODE_ASSEMBLE ? &ao : NULL,
+	                         .observe = count_streamed, .restart = restart_count } };
+	st.job.observe_ctx = &st;
+	bool done = stream_file(in->name, in->data, in->len, o->max_errors, &o->policy, &st.job, streamed_done, &st);
+	free(st.job.image);
+	free(st.job.listing);
+	if (done)
+		*status = st.status;
+	return done;
 }
 
 static int process(const char *path, const Options *o, Report *rep)
@@ -236,7 +238,7 @@ static int process(const char *path, const Options *o, Report *rep)
 		return status;
 	}
 	int status = EXIT_CLEAN;
-	if (o->mode == MODE_CHECK && check_streaming(&in, o, rep, &status)) {
+	if ((o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) && process_streaming(&in, path, o, rep, &status)) {
 		input_free(&in);
 		return status;
 	}

@@ -2,9 +2,9 @@
  * runs it: parse, render the diagnostics, check in both rule modes and,
  * for a module that checks clean, assemble it (cubin and raw), read the
  * cubin back, disassemble every result, and print the module as PTX and
- * parse that text again. --check's streaming path (one top-level item at
- * a time, the LAC-free parser first) must report exactly what the
- * whole-module path reports. Any crash, leak or undefined behaviour on the
+ * parse that text again. The streaming path (stream.h: one top-level item
+ * at a time, the LAC-free parser first) must report exactly what the
+ * whole-module path reports, and assemble exactly the same bytes. Any crash, leak or undefined behaviour on the
  * way is a bug: every stage must cope with whatever the previous one
  * accepted. */
 #include "assemble.h"
@@ -15,6 +15,7 @@
 #include "print.h"
 #include "report.h"
 #include "sass_disasm.h"
+#include "stream.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -78,15 +79,90 @@ static void disasm_or_die(const uint8_t *code, size_t n, uint64_t base)
 	}
 }
 
-static void assemble_and_read_back(const Module *m, AsmFormat format)
+/* The sink as text, for comparing two paths' diagnostics. */
+static char *diag_text(DiagSink *d)
 {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		abort();
+	DiagTextOptions opt = { .color = false, .caret = true };
+	diag_render_text(d, f, &opt);
+	fclose(f);
+	return text;
+}
+
+/* A module as the driver streams it (stream.h: the fast parser, then the
+ * exact one after a syntax error), checking and, with `ao`, assembling.
+ * Returns the diagnostics text, or NULL when the module needs the
+ * whole-module path (the driver then takes that path); the assembled
+ * image, if any, is left in *job. */
+static char *run_streamed(const uint8_t *data, size_t size, RulesMode rules, const AssembleOptions *ao,
+                          StreamJob *job, bool fast)
+{
+	char *buf = scan_copy(data, size);
+	Module m;
 	DiagSink d;
-	diag_init(&d, "fuzz.ptx", NULL, 0);
+	module_init(&m, "fuzz.ptx");
+	diag_init(&d, "fuzz.ptx", buf, size);
+	CheckOptions co = { .rules = rules };
+	*job = (StreamJob){ .check = &co, .assemble = ao };
+	StreamResult r = stream_module(&m, &d, buf, size, fast, job);
+	char *text = r == STREAM_DONE ? diag_text(&d) : NULL;
+	diag_fini(&d);
+	module_fini(&m);
+	free(buf);
+	if (r == STREAM_AGAIN && fast)
+		return run_streamed(data, size, rules, ao, job, false);
+	return text;
+}
+
+static char *check_streamed(const uint8_t *data, size_t size, RulesMode rules)
+{
+	StreamJob job;
+	return run_streamed(data, size, rules, NULL, &job, true);
+}
+
+/* Streaming assembly must write exactly what assemble_module() wrote for
+ * the module (a listing included), with the same diagnostics. */
+static void compare_streamed_assembly(const uint8_t *data, size_t size, const AssembleOptions *ao, int rc,
+                                      const uint8_t *image, size_t len, const char *listing, DiagSink *whole)
+{
+	StreamJob job;
+	char *streamed = run_streamed(data, size, RULES_STRICT, ao, &job, true);
+	if (!streamed)
+		return;
+	char *expected = diag_text(whole);
+	bool same_image = (rc == 0) == (job.image != NULL) &&
+	                  (rc != 0 || (job.image_len == len && memcmp(job.image, image, len) == 0));
+	bool same_listing = (rc != 0 && !job.listing) ||
+	                    (rc == 0 && listing && job.listing && strcmp(listing, job.listing) == 0);
+	if (strcmp(streamed, expected) != 0 || !same_image || !same_listing) {
+		fprintf(stderr, "fuzz_pipeline: streaming assembly differs from the whole-module path "
+		        "(image %s, listing %s):\n--- whole module ---\n%s--- streamed ---\n%s",
+		        same_image ? "same" : "differs", same_listing ? "same" : "differs", expected, streamed);
+		abort();
+	}
+	free(expected);
+	free(streamed);
+	free(job.image);
+	free(job.listing);
+}
+
+/* Assembles a module that checked clean into `into`, the sink its check
+ * filled, as the driver does; with `compare`, the streaming path must
+ * agree. */
+static void assemble_and_read_back(const uint8_t *data, size_t size, const Module *m, DiagSink *into,
+                                   AsmFormat format, bool compare)
+{
 	AssembleOptions opt = { .format = format, .want_listing = true };
 	uint8_t *image = NULL;
 	size_t len = 0;
 	char *listing = NULL;
-	int rc = assemble_module(m, &d, &opt, &image, &len, &listing);
+	int rc = assemble_module(m, into, &opt, &image, &len, &listing);
+	if (compare)
+		compare_streamed_assembly(data, size, &opt, rc, image, len, listing, into);
 	if (rc == 0) {
 		if (format == ASM_RAW) {
 			disasm_or_die(image, len, 0);
@@ -103,65 +179,15 @@ static void assemble_and_read_back(const Module *m, AsmFormat format)
 			cubin_image_free(&img);
 		}
 	}
-	render(&d);
+	render(into);
 	free(image);
 	free(listing);
-	diag_fini(&d);
 }
 
-/* The sink as text, for comparing two paths' diagnostics. */
-static char *diag_text(DiagSink *d)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		abort();
-	DiagTextOptions opt = { .color = false, .caret = true };
-	diag_render_text(d, f, &opt);
-	fclose(f);
-	return text;
-}
-
-typedef struct Streamed {
-	CheckStream *cs;
-	bool whole_module;
-} Streamed;
-
-static void stream_item(void *ctx, const Item *it)
-{
-	Streamed *st = ctx;
-	if (!st->whole_module && !check_stream_item(st->cs, it))
-		st->whole_module = true;
-}
-
-/* --check as the driver streams it (fast parser, then the exact one after
- * a syntax error). Returns the diagnostics text, or NULL when the module
- * needs the whole-module path (the driver then takes that path). */
-static char *check_streamed(const uint8_t *data, size_t size, RulesMode rules, bool fast)
-{
-	char *buf = scan_copy(data, size);
-	Module m;
-	DiagSink d;
-	module_init(&m, "fuzz.ptx");
-	diag_init(&d, "fuzz.ptx", buf, size);
-	CheckOptions co = { .rules = rules };
-	Streamed st = { .cs = check_stream_begin(&m, &d, &co) };
-	int parsed = ptx_parse_stream(&m, &d, buf, size, stream_item, &st, fast);
-	bool done = parsed != PARSE_AGAIN && !st.whole_module;
-	check_stream_end(st.cs, done && diag_errors(&d) == 0);
-	char *text = done ? diag_text(&d) : NULL;
-	diag_fini(&d);
-	module_fini(&m);
-	free(buf);
-	if (parsed == PARSE_AGAIN && fast)
-		return check_streamed(data, size, rules, false);
-	return text;
-}
 
 static void compare_streamed(const uint8_t *data, size_t size, RulesMode rules, DiagSink *whole)
 {
-	char *streamed = check_streamed(data, size, rules, true);
+	char *streamed = check_streamed(data, size, rules);
 	if (!streamed)
 		return;
 	char *expected = diag_text(whole);
@@ -205,8 +231,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int clean = parse_and_check(&m, &d, buf, size, RULES_STRICT);
 	compare_streamed(data, size, RULES_STRICT, &d);
 	if (clean) {
-		assemble_and_read_back(&m, ASM_CUBIN);
-		assemble_and_read_back(&m, ASM_RAW);
+		/* The raw stream gets a sink of its own: the cubin run's
+		 * diagnostics are in d now. */
+		DiagSink raw;
+		diag_init(&raw, "fuzz.ptx", buf, size);
+		assemble_and_read_back(data, size, &m, &d, ASM_CUBIN, true);
+		assemble_and_read_back(data, size, &m, &raw, ASM_RAW, false);
+		diag_fini(&raw);
 
 		char *text = NULL;
 		size_t tlen = 0;
