@@ -156,26 +156,54 @@ void check_isa_operand_sreg(CheckCtx *c, const Expr *e)
 
 /* ---- instructions ---- */
 
-/* ptxas names an instruction family by its first two words
- * ("Instruction 'wgmma.fence'", "'setmaxnreg.inc'"). */
-static bool uses_long_name(const IsaGate *g)
+static bool has_form(const IsaGate *g, ReqForm f)
 {
-	return g->version_form == REQ_FORM_INSTRUCTION_USE || g->target_form == REQ_FORM_INSTRUCTION_USE;
+	return g->version_form == f || g->target_form == f;
+}
+
+/* What ptxas calls the operation an instruction performs, for the *_USE
+ * message forms: the feature of the most specific matching row spelled
+ * "<opcode>.<...>" ("mbarrier.test_wait.parity"), else the opcode and its
+ * first modifier ("mbarrier.init"). */
+static const char *operation_name(const Instr *in, const IsaGate *const *matched, size_t n, char *buf, size_t size)
+{
+	size_t oplen = strlen(in->opcode);
+	const char *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = matched[i]->feature;
+		if (has_form(matched[i], REQ_FORM_FEATURE) && strncmp(f, in->opcode, oplen) == 0 && f[oplen] == '.' &&
+		    (!best || strlen(f) > strlen(best)))
+			best = f;
+	}
+	if (best)
+		return best;
+	snprintf(buf, size, "%s%s", in->opcode, in->nmods ? in->mods[0] : "");
+	return buf;
 }
 
 void check_isa_instr(CheckCtx *c, const Instr *in)
 {
 	const IsaGate *const *rows;
 	size_t n = in->opcode_id >= 0 ? isa_gates_of_opcode(in->opcode_id, &rows) : 0;
-	for (size_t i = 0; i < n; i++) {
-		const IsaGate *g = rows[i];
-		if (!isa_gate_matches_mods(g, in))
-			continue;
-		char name[128];
+	const IsaGate *matched[64];     /* more than any opcode has rows (atom: 26) */
+	size_t nmatched = 0;
+	for (size_t i = 0; i < n && nmatched < sizeof matched / sizeof matched[0]; i++)
+		if (isa_gate_matches_mods(rows[i], in))
+			matched[nmatched++] = rows[i];
+	char first_two[128], operation[128];
+	const char *op = NULL;
+	for (size_t i = 0; i < nmatched; i++) {
+		const IsaGate *g = matched[i];
 		const char *use = in->opcode;
-		if (uses_long_name(g)) {
-			snprintf(name, sizeof name, "%s%s", in->opcode, in->nmods ? in->mods[0] : "");
-			use = name;
+		/* ptxas names an instruction family by its first two words
+		 * ("Instruction 'wgmma.fence'", "'setmaxnreg.inc'"). */
+		if (has_form(g, REQ_FORM_INSTRUCTION_USE)) {
+			snprintf(first_two, sizeof first_two, "%s%s", in->opcode, in->nmods ? in->mods[0] : "");
+			use = first_two;
+		} else if (has_form(g, REQ_FORM_FEATURE_USE) || has_form(g, REQ_FORM_MODIFIER_ON_USE)) {
+			if (!op)
+				op = operation_name(in, matched, nmatched, operation, sizeof operation);
+			use = op;
 		}
 		check_isa_gate(c, g, in->opcode_loc, use);
 	}

@@ -180,10 +180,11 @@ const char *isa_gate_kind_name(IsaGateKind k)
 
 /* A row's required modifiers, split once: matching runs for every
  * instruction of a module. */
-#define MAX_ROW_MODS 6
+#define MAX_ROW_MODS 8
 typedef struct RowWords {
 	uint8_t n;
 	uint8_t len[MAX_ROW_MODS];
+	bool absent[MAX_ROW_MODS];      /* "!.w": the instruction must not have .w */
 	const char *word[MAX_ROW_MODS];
 	int16_t more_than;      /* "+N": more than N operands; -1 when absent */
 } RowWords;
@@ -202,6 +203,10 @@ static void build_row_words(void)
 			size_t n = strcspn(p, " ");
 			if (n && *p == '+' && gates[i].kind == IGK_INSTR) {
 				w->more_than = (int16_t)strtol(p + 1, NULL, 10);
+			} else if (n > 1 && *p == '!' && gates[i].kind == IGK_INSTR) {
+				w->absent[w->n] = true;
+				w->word[w->n] = p + 1;
+				w->len[w->n++] = (uint8_t)(n - 1);
 			} else if (n) {
 				w->word[w->n] = p;
 				w->len[w->n++] = (uint8_t)n;
@@ -239,7 +244,7 @@ bool isa_gate_matches_mods(const IsaGate *g, const Instr *in)
 	if (w->more_than >= 0 && in->nops <= (uint32_t)w->more_than)
 		return false;
 	for (uint8_t i = 0; i < w->n; i++)
-		if (!has_word(in, w->word[i], w->len[i]))
+		if (has_word(in, w->word[i], w->len[i]) == w->absent[i])
 			return false;
 	return true;
 }

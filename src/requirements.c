@@ -39,6 +39,8 @@ const char *req_form_name(ReqForm f)
 	case REQ_FORM_INSTRUCTION_USE: return "instruction-use";
 	case REQ_FORM_MODIFIER: return "modifier";
 	case REQ_FORM_MODIFIER_ON: return "modifier-on";
+	case REQ_FORM_FEATURE_USE: return "feature-use";
+	case REQ_FORM_MODIFIER_ON_USE: return "modifier-on-use";
 	}
 	return "?";
 }
@@ -52,6 +54,8 @@ const char *req_subject(const ReqRow *r, ReqForm form, const char *use, char *bu
 	case REQ_FORM_INSTRUCTION_USE: snprintf(buf, size, "Instruction '%s'", u); break;
 	case REQ_FORM_MODIFIER: snprintf(buf, size, "Modifier '%s'", r->feature); break;
 	case REQ_FORM_MODIFIER_ON: snprintf(buf, size, "Modifier '%s' on '%s'", r->feature, u); break;
+	case REQ_FORM_FEATURE_USE: snprintf(buf, size, "Feature '%s'", u); break;
+	case REQ_FORM_MODIFIER_ON_USE: snprintf(buf, size, "Modifier '%s' on '%s'", r->feature, u); break;
 	}
 	return buf;
 }

@@ -22,6 +22,12 @@ typedef enum ReqForm {
 	REQ_FORM_INSTRUCTION_USE,  /* Instruction '<the instruction using it>' requires ... */
 	REQ_FORM_MODIFIER,         /* Modifier '<feature>' requires ... */
 	REQ_FORM_MODIFIER_ON,      /* Modifier '<feature>' on '<instruction>' requires ... */
+	/* ptxas names some instruction families by their operation
+	 * ("mbarrier.arrive.expect_tx"): the feature of the most specific
+	 * matching row spelled "<opcode>.<...>", else the opcode and its first
+	 * modifier (isa_gates.def) */
+	REQ_FORM_FEATURE_USE,      /* Feature '<the operation>' requires ... */
+	REQ_FORM_MODIFIER_ON_USE,  /* Modifier '<feature>' on '<the operation>' requires ... */
 } ReqForm;
 
 typedef enum ReqOrder { REQ_ORDER_VFIRST, REQ_ORDER_TFIRST } ReqOrder;

@@ -95,6 +95,10 @@ START_TEST(test_requirement_subjects)
 		"Instruction 'suld.b'");
 	ck_assert_str_eq(req_subject(req_row(REQ_L1_EVICT_LAST), REQ_FORM_MODIFIER_ON, "st", buf, sizeof buf),
 		"Modifier '.evict_last' on 'st'");
+	ck_assert_str_eq(req_subject(req_row(REQ_L1_EVICT_LAST), REQ_FORM_MODIFIER_ON_USE, "mbarrier.arrive", buf,
+		sizeof buf), "Modifier '.evict_last' on 'mbarrier.arrive'");
+	ck_assert_str_eq(req_subject(req_row(REQ_L1_EVICT_LAST), REQ_FORM_FEATURE_USE, "mbarrier.inval", buf, sizeof buf),
+		"Feature 'mbarrier.inval'");
 	ck_assert_str_eq(req_source_name(REQ_SRC_DOC), "document");
 	ck_assert_int_eq(req_row(REQ_ST_RELAXED)->ptxas_version, PTX_VERSION_OF(5, 1));
 }
@@ -212,6 +216,28 @@ START_TEST(test_gate_target_instruction_wording)
 	ck_assert_ptr_nonnull(d);
 	ck_assert_str_eq(d->msg, "Instruction 'sured.b' requires .target sm_20 or higher (the file declares .target sm_13)");
 	ck_assert_int_eq(d->notes->loc.first_line, 2);
+	teardown();
+}
+END_TEST
+
+/* One operation per mbarrier instruction, named as ptxas names it: a row
+ * with "!.parity" leaves test_wait.parity to its own row. */
+START_TEST(test_gate_names_the_operation)
+{
+	check_str(".version 7.0\n.target sm_75\n.entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+		  ".shared .b64 smem;\nmbarrier.test_wait.parity.shared.b64 %p1, [smem], %r1;\n"
+		  "mbarrier.inval.shared.b64 [smem];\nret;\n}\n", RULES_PTXAS);
+	const char *want[] = {
+		"Feature 'mbarrier.test_wait.parity' requires PTX ISA .version 7.1 or later (the file declares .version 7.0)",
+		"Feature 'mbarrier.test_wait.parity' requires .target sm_80 or higher (the file declares .target sm_75)",
+		"Feature 'mbarrier.inval' requires .target sm_80 or higher (the file declares .target sm_75)",
+	};
+	size_t n = 0;
+	for (const Diag *d = D.head; d; d = d->next, n++) {
+		ck_assert_uint_lt(n, sizeof want / sizeof want[0]);
+		ck_assert_str_eq(d->msg, want[n]);
+	}
+	ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
 	teardown();
 }
 END_TEST
@@ -358,6 +384,7 @@ static Suite *check_suite(void)
 	TCase *rules = tcase_create("rules");
 	tcase_add_test(rules, test_gate_version_message_and_note);
 	tcase_add_test(rules, test_gate_target_instruction_wording);
+	tcase_add_test(rules, test_gate_names_the_operation);
 	tcase_add_test(rules, test_doc_only_gate_depends_on_mode);
 	tcase_add_test(rules, test_ptxas_threshold_below_stated_version);
 	tcase_add_test(rules, test_indirect_access_gates_mov_and_use);
