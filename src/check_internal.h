@@ -98,6 +98,8 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 void check_instr(CheckCtx *c, const Instr *in);
 void check_surface_instr(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
+/* Memory orders and scopes of ld and mbarrier (check_order.c). */
+void check_memory_order(CheckCtx *c, const Instr *in);
 /* Operand count of every other instruction (operand_counts.def). */
 void check_operand_count(CheckCtx *c, const Instr *in);
 

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Differential test of the memory-order rules (src/check_order.c): one
+# module per combination of memory order and scope with the modifiers they
+# interact with, for ld and every mbarrier operation
+# (tests/oracle/memory-order/gen_order_probes.c); NVIDIA ptxas 13 and
+# `ptxsurf-as --check --rules=ptxas` must agree on accept/reject. Prints one
+# line per disagreement and ends with
+#   memory-order-diff: N passed, M failed
+# Exit 77 (skip) when ptxas is not installed, 1 on any disagreement.
+#
+# Environment: PROG (default ./ptxsurf-as), PTXAS, CC, JOBS, KEEP=DIR keeps
+# the probes and both tools' output, FILTER=REGEX runs only probes whose
+# description starts with it ("ld", "mbarrier"), STEP=N runs every Nth
+# probe only, MSGS=1 prints each tool's first message for a failure.
+set -u
+
+. "$(dirname "$0")/lib/ptxas-probe.sh"
+
+if [ "${1:-}" = "--one" ]; then
+	f=${2:-}
+	[ -f "$f" ] || exit 0
+	oracle_ptxas "$f"
+	oracle_ours "$f"
+	desc=$(sed -n '1s|^// case: ||p' "$f")
+	if oracle_agree; then
+		echo "pass $f"
+	else
+		echo "FAIL ptxas=$theirs ours=$ours: $desc$(oracle_msgs "$f")"
+	fi
+	exit 0
+fi
+
+oracle_setup memory-order-diff
+
+oracle_generate "$(dirname "$0")/memory-order/gen_order_probes.c"
+oracle_run "$0"
+
+grep -v '^pass ' "$work/results" | sort
+pass=$(grep -c '^pass ' "$work/results")
+fail=$(grep -c '^FAIL ' "$work/results")
+echo "memory-order-diff: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
