@@ -17,16 +17,7 @@ set -u
 . "$(dirname "$0")/lib/ptxas-probe.sh"
 
 if [ "${1:-}" = "--one" ]; then
-	f=${2:-}
-	[ -f "$f" ] || exit 0
-	oracle_ptxas "$f"
-	oracle_ours "$f"
-	desc=$(sed -n '1s|^// case: ||p' "$f")
-	if oracle_agree; then
-		echo "pass $f"
-	else
-		echo "FAIL ptxas=$theirs ours=$ours: $desc$(oracle_msgs "$f")"
-	fi
+	[ -f "${2:-}" ] && oracle_compare "$2"
 	exit 0
 fi
 
@@ -34,9 +25,4 @@ oracle_setup memory-order-diff
 
 oracle_generate "$(dirname "$0")/memory-order/gen_order_probes.c"
 oracle_run "$0"
-
-grep -v '^pass ' "$work/results" | sort
-pass=$(grep -c '^pass ' "$work/results")
-fail=$(grep -c '^FAIL ' "$work/results")
-echo "memory-order-diff: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+oracle_summary memory-order-diff

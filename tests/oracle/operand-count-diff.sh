@@ -37,8 +37,4 @@ oracle_setup operand-count-diff
 oracle_generate "$(dirname "$0")/operand-count/gen_operand_probes.c"
 oracle_run "$0"
 
-grep -v '^pass ' "$work/results" | sort
-pass=$(grep -c '^pass ' "$work/results")
-fail=$(grep -c '^FAIL ' "$work/results")
-echo "operand-count-diff: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+oracle_summary operand-count-diff

@@ -78,3 +78,25 @@ oracle_run() {
 		ls "$work"/cases/*.ptx
 	fi | awk -v step="${STEP:-1}" '(NR - 1) % step == 0' | xargs -P "$_jobs" -n 1 sh "$1" --one >"$work/results"
 }
+
+# oracle_compare FILE: both tools on one probe; prints "pass FILE" or a
+# FAIL line with the verdicts and the probe's "// case: " description.
+oracle_compare() {
+	oracle_ptxas "$1"
+	oracle_ours "$1"
+	if oracle_agree; then
+		echo "pass $1"
+	else
+		echo "FAIL ptxas=$theirs ours=$ours: $(sed -n '1s|^// case: ||p' "$1")$(oracle_msgs "$1")"
+	fi
+}
+
+# oracle_summary NAME: the FAIL lines of $work/results, then
+# "NAME: N passed, M failed"; returns 1 on any failure.
+oracle_summary() {
+	grep -v '^pass ' "$work/results" | sort
+	_pass=$(grep -c '^pass ' "$work/results")
+	_fail=$(grep -c '^FAIL ' "$work/results")
+	echo "$1: $_pass passed, $_fail failed"
+	[ "$_fail" -eq 0 ]
+}
