@@ -157,30 +157,14 @@ END_TEST
 
 /* ---- check_module on source text ---- */
 
-static Module M;
-static DiagSink D;
-static char *buf;
+#include "parse_helper.h"
 
 static void check_str(const char *src, RulesMode rules)
 {
-	size_t n = strlen(src);
-	buf = malloc(n + 2);
-	memcpy(buf, src, n);
-	buf[n] = buf[n + 1] = 0;
-	module_init(&M, "t.ptx");
-	diag_init(&D, "t.ptx", buf, n);
-	ptx_parse_buffer(&M, &D, buf, n);
+	ck_assert_uint_eq(parse_str(src), 0);
 	ck_assert_uint_eq(diag_errors(&D), 0);
 	CheckOptions opt = { .rules = rules };
 	check_module(&M, &D, &opt);
-}
-
-static void teardown(void)
-{
-	diag_fini(&D);
-	module_fini(&M);
-	free(buf);
-	buf = NULL;
 }
 
 static const Diag *find_rule(const char *rule)

@@ -12,28 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Module M;
-static DiagSink D;
-static char *buf;
-
-static void parse_str(const char *src)
-{
-	size_t n = strlen(src);
-	buf = malloc(n + 2);
-	memcpy(buf, src, n);
-	buf[n] = buf[n + 1] = 0;
-	module_init(&M, "t.ptx");
-	diag_init(&D, "t.ptx", buf, n);
-	ptx_parse_buffer(&M, &D, buf, n);
-}
-
-static void teardown(void)
-{
-	diag_fini(&D);
-	module_fini(&M);
-	free(buf);
-	buf = NULL;
-}
+#include "parse_helper.h"
 
 static const Item *item(int k)
 {

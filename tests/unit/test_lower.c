@@ -19,28 +19,7 @@
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static Module M;
-static DiagSink D;
-static char *buf;
-
-static void parse_str(const char *src)
-{
-	size_t n = strlen(src);
-	buf = malloc(n + 2);
-	memcpy(buf, src, n);
-	buf[n] = buf[n + 1] = 0;
-	module_init(&M, "t.ptx");
-	diag_init(&D, "t.ptx", buf, n);
-	ck_assert_uint_eq(ptx_parse_buffer(&M, &D, buf, n), 0);
-}
-
-static void teardown(void)
-{
-	diag_fini(&D);
-	module_fini(&M);
-	free(buf);
-	buf = NULL;
-}
+#include "parse_helper.h"
 
 #define PTX_HEAD ".version 7.8\n.target sm_50\n.address_size 64\n"
 
@@ -445,7 +424,7 @@ END_TEST
 
 static void lower_str(const char *src, LModule *lm, unsigned expect_errors)
 {
-	parse_str(src);
+	ck_assert_uint_eq(parse_str(src), 0);
 	ck_assert_uint_eq(lower_module(&M, &D, lm), expect_errors);
 }
 
@@ -546,9 +525,9 @@ END_TEST
 
 START_TEST(test_assemble_raw_layout)
 {
-	parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n"
-	          " .reg .b64 %rd<3>;\n mov.u32 %r1, %tid.x;\n suld.b.1d.b32.trap {%r2}, [s, {%r1}];\n"
-	          " ld.param.u64 %rd1, [o];\n st.global.u32 [%rd1+8], %r2;\n ret;\n}\n");
+	ck_assert_uint_eq(parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u64 o)\n{\n"
+	          " .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n mov.u32 %r1, %tid.x;\n suld.b.1d.b32.trap {%r2}, [s, {%r1}];\n"
+	          " ld.param.u64 %rd1, [o];\n st.global.u32 [%rd1+8], %r2;\n ret;\n}\n"), 0);
 	AssembleOptions o = { ASM_RAW, true, false };
 	uint8_t *img;
 	size_t len;
@@ -579,9 +558,9 @@ END_TEST
 
 START_TEST(test_assemble_cubin)
 {
-	parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u32 v)\n{\n .reg .b32 %r<4>;\n"
-	          " mov.u32 %r1, %tid.x;\n ld.param.u32 %r2, [v];\n"
-	          " sust.b.1d.b32.trap [s, {%r1}], {%r2};\n ret;\n}\n");
+	ck_assert_uint_eq(parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u32 v)\n{\n"
+	          " .reg .b32 %r<4>;\n mov.u32 %r1, %tid.x;\n ld.param.u32 %r2, [v];\n"
+	          " sust.b.1d.b32.trap [s, {%r1}], {%r2};\n ret;\n}\n"), 0);
 	AssembleOptions o = { ASM_CUBIN, false, false };
 	uint8_t *img;
 	size_t len;
@@ -604,7 +583,7 @@ static Emu EMU;
  * loads the 32-bit words `params` after it and runs thread `tid`. */
 static void exec_ptx(const char *src, const uint32_t *params, size_t nparams, uint32_t tx)
 {
-	parse_str(src);
+	ck_assert_uint_eq(parse_str(src), 0);
 	AssembleOptions o = { ASM_RAW, false, false };
 	uint8_t *img;
 	size_t len;
