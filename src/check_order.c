@@ -65,9 +65,12 @@ static bool word_in_list(const char *list, const char *w)
 
 static const OrderRow *row_of(const Instr *in)
 {
+	/* Every instruction comes here: two bytes rule out nearly all of them
+	 * before a strcmp. */
+	const char *op = in->opcode;
 	for (size_t i = 0; i < COUNT(order_rows); i++) {
 		const OrderRow *r = &order_rows[i];
-		if (strcmp(in->opcode, r->opcode) != 0)
+		if (op[0] != r->opcode[0] || op[1] != r->opcode[1] || strcmp(op, r->opcode) != 0)
 			continue;
 		if (!*r->operation || (in->nmods && strcmp(in->mods[0], r->operation) == 0))
 			return r;
