@@ -63,7 +63,7 @@ static void simple_stmt(SassParseState *ps, SassStmtKind k, const char *name, in
 
 %token <str> WORD "word" LABEL "label" DOTWORD "dot-word" TARGET "branch target"
 %token <str> CTRLNOTE "control notation" ANNOT "scheduling annotation"
-%token <word> CTRLHEX "control word" INSNHEX "instruction word"
+%token <word> CTRLHEX "control word" INSNHEX "instruction word" FNUM "float"
 %token <num> NUM "number"
 %token <str> K_KERNEL ".kernel" K_PARAM ".param" K_SURFACE ".surface" K_SURFREF ".surfref"
 %token <str> K_REGCOUNT ".regcount" TEXTSECTION "code section"
@@ -140,6 +140,7 @@ operand
 	| '~' operand                   { $$ = $2; $$.inv = true; $$.loc = @$; }
 	| '!' operand                   { $$ = $2; $$.not_ = true; $$.loc = @$; }
 	| '|' operand '|'               { $$ = $2; $$.abs = true; $$.loc = @$; }
+	| '|' operand '|' DOTWORD       { $$ = $2; $$.abs = true; add_suffix(ps, &$$, $4, @4); $$.loc = @$; }
 	;
 
 atom
@@ -147,6 +148,7 @@ atom
 	| TARGET                        { $$ = sass_operand_word(ps, $1, @1); $$.target_syntax = true; }
 	| NUM                           { $$ = (SassOperand){ .kind = SOK_IMM, .loc = @1, .value = (int64_t)$1.val,
 	                                                      .overflow = $1.overflow || $1.val > INT64_MAX }; }
+	| FNUM                          { $$ = (SassOperand){ .kind = SOK_FLOAT, .loc = @1, .value = (int64_t)$1 }; }
 	| WORD '[' NUM ']' '[' addr_base addr_offset ']'
 	                                { $$ = address(ps, $6, $7, @$); $$.kind = SOK_CONST; $$.bank = (int64_t)$3.val;
 	                                  if (strcmp($1, "c") != 0)

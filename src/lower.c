@@ -22,6 +22,8 @@ static const struct { const char *opcode; LowerFn fn; uint8_t min_ops, max_ops; 
 	{ "shr", lower_shift, 3, 3 }, { "and", lower_logic, 3, 3 }, { "or", lower_logic, 3, 3 },
 	{ "xor", lower_logic, 3, 3 }, { "not", lower_not, 2, 2 }, { "setp", lower_setp, 3, 4 },
 	{ "selp", lower_selp, 4, 4 }, { "neg", lower_neg, 2, 2 },
+	{ "fma", lower_ffma, 4, 4 }, { "abs", lower_fneg_abs, 2, 2 }, { "min", lower_minmax, 3, 3 },
+	{ "max", lower_minmax, 3, 3 },
 	{ "bra", lower_bra, 1, 1 }, { "ret", lower_exit, 0, 0 }, { "exit", lower_exit, 0, 0 },
 	{ "st", lower_st, 2, 2 }, { "suld", lower_suld, 2, 2 }, { "sust", lower_sust, 2, 2 },
 	{ "sured", lower_sured, 2, 2 }, { "suq", lower_suq, 2, 2 },

@@ -19,6 +19,8 @@ static bool int_type(LowerCtx *c, const Instr *in, PtxTy *t)
 
 bool lower_add_sub(LowerCtx *c, const Instr *in)
 {
+	if (lw_instr_type(in).is_float)
+		return lower_fadd(c, in);
 	PtxTy t;
 	if (!int_type(c, in, &t))
 		return false;
@@ -236,6 +238,8 @@ static bool commutative_operands(LowerCtx *c, const Instr *in, uint32_t *d, unsi
 
 bool lower_mul(LowerCtx *c, const Instr *in)
 {
+	if (lw_instr_type(in).is_float)
+		return lower_fmul(c, in);
 	PtxTy t;
 	if (!int_type(c, in, &t))
 		return false;
@@ -426,6 +430,8 @@ bool lower_not(LowerCtx *c, const Instr *in)
 bool lower_neg(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
+	if (t.is_float)
+		return lower_fneg_abs(c, in);
 	if (t.bits < 16 || t.is_float || !t.is_signed)
 		return lw_unsupported(c, in->loc, "neg on this type (signed integers only)");
 	uint32_t d, a;

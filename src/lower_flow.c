@@ -12,9 +12,45 @@ static const struct { const char *word; unsigned cmp; int sign; } setp_cmps[] = 
 	{ ".ge", 6, -1 }, { ".lo", 1, 0 }, { ".ls", 3, 0 }, { ".hi", 4, 0 }, { ".hs", 6, 0 },
 };
 
+bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	/* destinations: p or p|q (EX_BINARY '|') */
+	const Expr *de = in->ops[0];
+	if (de->kind == EX_BINARY && de->op == '|') {
+		if (!lw_pred(c, de->lhs, &sp->pd) || !lw_pred(c, de->rhs, &sp->pq))
+			return false;
+		sp->has_q = true;
+	} else if (!lw_pred(c, de, &sp->pd)) {
+		return false;
+	}
+	if (has_bop) {
+		const Expr *ce = in->ops[3];
+		if (ce->kind == EX_UNARY && ce->op == '!') {
+			sp->pc_not = true;
+			ce = ce->lhs;
+		}
+		if (!lw_pred(c, ce, &sp->pc))
+			return false;
+		sp->has_pc = true;
+	}
+	return true;
+}
+
+void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop)
+{
+	if (!sp->has_pc)
+		return;
+	linsn_ref(op, SR_PC, sp->pc, 0, 1, false);
+	linsn_set(op, SR_PC_NOT, sp->pc_not);
+	linsn_set(op, SR_BOP, bop);
+}
+
 bool lower_setp(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
+	if (t.is_float)
+		return lower_fsetp(c, in);
 	int cmp = -1, sign = -1;
 	unsigned bop = 0;
 	bool has_bop = false;
@@ -40,17 +76,9 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 	if (t.bits == 64 && cmp != 2 && cmp != 5)
 		return lw_unsupported(c, in->loc, "64-bit setp orderings (only .eq and .ne)");
 	bool is_signed = sign < 0 ? t.is_signed : false;
-	/* destinations: p or p|q (EX_BINARY '|') */
-	const Expr *de = in->ops[0];
-	uint32_t pd, pq = 0;
-	bool has_q = false;
-	if (de->kind == EX_BINARY && de->op == '|') {
-		if (!lw_pred(c, de->lhs, &pd) || !lw_pred(c, de->rhs, &pq))
-			return false;
-		has_q = true;
-	} else if (!lw_pred(c, de, &pd)) {
+	SetpPreds sp;
+	if (!lw_setp_preds(c, in, has_bop, &sp))
 		return false;
-	}
 	Opnd a, b;
 	if (!lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))
 		return false;
@@ -69,39 +97,25 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 			b.imm = is_signed ? (int16_t)b.imm : (uint16_t)b.imm;
 		}
 	}
-	uint32_t pc = 0;
-	bool pc_not = false, has_pc = false;
-	if (has_bop) {
-		const Expr *ce = in->ops[3];
-		if (ce->kind == EX_UNARY && ce->op == '!') {
-			pc_not = true;
-			ce = ce->lhs;
-		}
-		if (!lw_pred(c, ce, &pc))
-			return false;
-		has_pc = true;
-	}
 	unsigned parts = t.bits == 64 ? 2 : 1;
-	if (parts == 2 && (has_pc || has_q))
+	if (parts == 2 && (sp.has_pc || sp.has_q))
 		return lw_unsupported(c, in->loc, "64-bit setp with a predicate combination or two destinations");
 	uint32_t chain = 0;
 	for (unsigned p = 0; p < parts; p++) {
 		bool last = p + 1 == parts;
-		uint32_t dst = last ? pd : lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+		uint32_t dst = last ? sp.pd : lkernel_new_vreg(c->k, LRC_PRED, 1, true);
 		LInsn *op = lw_alu(c, "ISETP", LW_NO_DST, 0, a.vreg, p, &b, p);
 		linsn_ref(op, SR_PD, dst, 0, 1, true);
-		if (last && has_q)
-			linsn_ref(op, SR_PQ, pq, 0, 1, true);
+		if (last && sp.has_q)
+			linsn_ref(op, SR_PQ, sp.pq, 0, 1, true);
 		linsn_set(op, SR_CMP, cmp);
 		linsn_set(op, SR_SIGNED, is_signed);
 		if (p > 0) {
 			/* second half of a 64-bit eq/ne: combine with the first */
 			linsn_ref(op, SR_PC, chain, 0, 1, false);
 			linsn_set(op, SR_BOP, cmp == 2 ? 0 : 1);
-		} else if (parts == 1 && has_pc) {
-			linsn_ref(op, SR_PC, pc, 0, 1, false);
-			linsn_set(op, SR_PC_NOT, pc_not);
-			linsn_set(op, SR_BOP, bop);
+		} else if (parts == 1) {
+			lw_setp_combine(op, &sp, bop);
 		}
 		chain = dst;
 	}

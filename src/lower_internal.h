@@ -120,6 +120,17 @@ void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint3
 bool lw_store_data(LowerCtx *c, const Expr *e, unsigned vec, unsigned bits, uint32_t *out,
                    unsigned *nregs, bool *is_rz);
 
+/* The predicate operands of setp: destination p or p|q, and with a
+ * combination (.and/.or/.xor) its source [!]c, operand 3. */
+typedef struct SetpPreds {
+	uint32_t pd, pq, pc;
+	bool has_q, has_pc, pc_not;
+} SetpPreds;
+bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp);
+/* Sets the predicate source and combination of an ISETP/FSETP (PT and AND
+ * when there is none). */
+void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop);
+
 /* Handlers, one per PTX opcode family. Each returns false after
  * diagnosing an unsupported form. */
 bool lower_mov(LowerCtx *c, const Instr *in);
@@ -136,6 +147,14 @@ bool lower_setp(LowerCtx *c, const Instr *in);
 bool lower_bra(LowerCtx *c, const Instr *in);
 bool lower_selp(LowerCtx *c, const Instr *in);
 bool lower_neg(LowerCtx *c, const Instr *in);
+/* Single-precision float (lower_float.c, lower_fcvt.c). */
+bool lower_fadd(LowerCtx *c, const Instr *in);
+bool lower_fmul(LowerCtx *c, const Instr *in);
+bool lower_ffma(LowerCtx *c, const Instr *in);
+bool lower_fneg_abs(LowerCtx *c, const Instr *in);
+bool lower_minmax(LowerCtx *c, const Instr *in);
+bool lower_fsetp(LowerCtx *c, const Instr *in);
+bool lower_cvt_float(LowerCtx *c, const Instr *in);
 bool lower_pred_logic(LowerCtx *c, const Instr *in);
 bool lower_exit(LowerCtx *c, const Instr *in);
 bool lower_st(LowerCtx *c, const Instr *in);

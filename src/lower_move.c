@@ -250,6 +250,9 @@ bool lower_cvt(LowerCtx *c, const Instr *in)
 {
 	PtxTy ty[2];
 	unsigned n = 0;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (ptx_type_of_word(in->mods[i]).is_float)
+			return lower_cvt_float(c, in);
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		PtxTy u = ptx_type_of_word(in->mods[i]);
 		if (u.bits && n < 2)

@@ -327,9 +327,9 @@ static bool match_iadd3(SassMatch *m)
 	return iadd3_reg(m, SR_RC, SR_NEGC, SR_HSEL_C, 2, "C");
 }
 
-/* I2I: -|Rb.B1| for registers and constants, 0x5.NEG.ABS.B1 for an
- * immediate; no reuse flags. */
-static bool match_i2i(SassMatch *m)
+/* The conversions I2I, I2F, F2I: -|Rb.B1| for registers and constants,
+ * 0x5.NEG.ABS.B1 for an immediate; no reuse flags. F2I has no byte select. */
+static bool match_convert(SassMatch *m)
 {
 	if (!sass_take_rd_cc(m))
 		return false;
@@ -337,13 +337,15 @@ static bool match_i2i(SassMatch *m)
 	if (op == NULL)
 		return false;
 	Suffixes sfx;
-	bool want_imm = m->f->bkind == SASS_B_IMM;
+	const char *stem = sass_form_stem(m->f);
+	bool want_imm = m->f->bkind == SASS_B_IMM, has_bytesel = sass_form_field(m->f, SR_BYTESEL) != NULL;
 	SassOperandKind want = want_imm ? SOK_IMM : m->f->bkind == SASS_B_CONST ? SOK_CONST : SOK_REG;
 	if (op->kind != want)
-		return sass_match_fail(m, op->loc, "sass-syntax", "I2I: expected a %s source",
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s source", stem,
 		                       want_imm ? "immediate" : want == SOK_CONST ? "constant" : "register");
 	if (!sass_no_prefix(m, op, true, false, false, !want_imm) ||
-	    !sass_read_suffixes(m, op, SUF_BYTE | SUF_OTHER | (want_imm ? SUF_NEG | SUF_ABS : 0), &sfx))
+	    !sass_read_suffixes(m, op, (has_bytesel ? SUF_BYTE | SUF_OTHER : 0) |
+	                               (want_imm ? SUF_NEG | SUF_ABS : 0), &sfx))
 		return false;
 	bool half = (sass_values_get(&m->v, SR_STYPE, 0) >> 1) == 1, spelled_half = false;
 	for (unsigned i = 0; i < op->nsuffix; i++)
@@ -354,14 +356,15 @@ static bool match_i2i(SassMatch *m)
 		sfx.bytesel = sfx.other[12] - '0';
 		spelled_half = true;
 	} else if (sfx.other != NULL) {
-		return sass_match_fail(m, op->loc, "sass-syntax", "I2I: unexpected suffix '%s'", sfx.other);
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s'", stem, sfx.other);
 	}
 	if (sfx.bytesel && half != spelled_half)
 		return sass_match_fail(m, op->loc, "sass-syntax",
-		                       "I2I: a 16-bit source selects .H1, an 8-bit or 32-bit one .B1-.B3");
+		                       "%s: a 16-bit source selects .H1, an 8-bit or 32-bit one .B1-.B3", stem);
 	sass_values_set(&m->v, SR_NEGB, want_imm ? sfx.neg : op->neg);
-	sass_values_set(&m->v, SR_ABS, want_imm ? sfx.abs : op->abs);
-	sass_values_set(&m->v, SR_BYTESEL, sfx.bytesel);
+	sass_values_set(&m->v, sass_form_field(m->f, SR_ABS) ? SR_ABS : SR_ABSB, want_imm ? sfx.abs : op->abs);
+	if (has_bytesel)
+		sass_values_set(&m->v, SR_BYTESEL, sfx.bytesel);
 	if (want_imm)
 		return sass_set_value(m, SR_IMM, op->neg ? -op->value : op->value, op->loc, "immediate");
 	if (want == SOK_CONST)
@@ -447,7 +450,7 @@ static bool match_operands(SassMatch *m)
 	case SOP_BFI: case SOP_IMNMX: case SOP_SEL: case SOP_SHF_L: case SOP_SHF_R: return match_alu3(m);
 	case SOP_LEA: case SOP_LEA_HI: return match_lea(m);
 	case SOP_IADD3: return match_iadd3(m);
-	case SOP_I2I: return match_i2i(m);
+	case SOP_I2I: case SOP_I2F: case SOP_F2I: return match_convert(m);
 	case SOP_PSETP: return match_psetp(m);
 	case SOP_BRA: return match_bra(m);
 	case SOP_EXIT: return true;
@@ -457,6 +460,8 @@ static bool match_operands(SassMatch *m)
 		sass_values_set(&m->v, SR_IMM, 0);
 		return true;
 	case SOP_DEPBAR: return match_depbar(m);
+	case SOP_FADD: case SOP_FADD32I: case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA:
+	case SOP_FMNMX: case SOP_FSETP: return sass_match_float(m);
 	}
 	return false;
 }

@@ -90,6 +90,8 @@ bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 bool sass_take_c(SassMatch *m);
 bool sass_take_rd_cc(SassMatch *m);
 bool sass_take_name(SassMatch *m, SassRole r, const char *what);
+/* Operands of the float families (sass_asm_float.c). */
+bool sass_match_float(SassMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 

@@ -62,6 +62,15 @@ const char *sass_form_stem(const SassForm *f)
 	case SOP_IADD3: return "IADD3";
 	case SOP_I2I: return "I2I";
 	case SOP_PSETP: return "PSETP";
+	case SOP_FADD: return "FADD";
+	case SOP_FADD32I: return "FADD32I";
+	case SOP_FMUL: return "FMUL";
+	case SOP_FMUL32I: return "FMUL32I";
+	case SOP_FFMA: return "FFMA";
+	case SOP_FMNMX: return "FMNMX";
+	case SOP_FSETP: return "FSETP";
+	case SOP_I2F: return "I2F";
+	case SOP_F2I: return "F2I";
 	}
 	return "?";
 }
@@ -125,6 +134,14 @@ static const ModSpec lea_mods[] = { FLAG_MOD("X", SR_X), END_MODS };
 static const ModSpec iadd3_mods[] = { ENUM_MOD(SR_SHIFTMODE), FLAG_MOD("X", SR_X), END_MODS };
 static const ModSpec i2i_mods[] = { ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), FLAG_MOD("SAT", SR_SAT), END_MODS };
 static const ModSpec psetp_mods[] = { ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
+static const ModSpec fadd_mods[] = { FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_RND), FLAG_MOD("SAT", SR_SAT), END_MODS };
+static const ModSpec fmul_mods[] = {
+	ENUM_MOD(SR_FMZ), ENUM_MOD(SR_SCALE), ENUM_MOD(SR_RND), FLAG_MOD("SAT", SR_SAT), END_MODS,
+};
+static const ModSpec fsetp_mods[] = { ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_BOP), END_MODS };
+static const ModSpec conv_mods[] = {
+	FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), ENUM_MOD(SR_RND), END_MODS,
+};
 
 static const ModSpec *family_mods(SassOp op)
 {
@@ -150,6 +167,10 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_IADD3: return iadd3_mods;
 	case SOP_I2I: return i2i_mods;
 	case SOP_PSETP: return psetp_mods;
+	case SOP_FADD: case SOP_FADD32I: case SOP_FMNMX: return fadd_mods;
+	case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA: return fmul_mods;
+	case SOP_FSETP: return fsetp_mods;
+	case SOP_I2F: case SOP_F2I: return conv_mods;
 	default: return no_mods;
 	}
 }

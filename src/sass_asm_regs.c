@@ -64,6 +64,15 @@ static unsigned data_regs(const SassForm *f, const SassValues *in)
 	return 1;
 }
 
+/* I2F/F2I: a 64-bit integer or an F64 is a register pair (integer types
+ * are signed | log2(bytes) << 1, float formats 1 F16, 2 F32, 3 F64). */
+static unsigned conv_regs(const SassForm *f, const SassValues *in, SassRole r)
+{
+	int64_t t = get(in, r);
+	bool is_int = (f->op == SOP_I2F) == (r == SR_STYPE);
+	return (is_int ? t >> 1 == 3 : t == 3) ? 2 : 1;
+}
+
 void sass_insn_regs(const SassAsmInsn *in, SassRegUse *u)
 {
 	sass_form_regs(in->form, &in->vals, u);
@@ -85,9 +94,10 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	add_regs(u->reads, get(in, SR_RA), ra_regs);
 	bool store = f->op == SOP_STG || f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
 	             f->op == SOP_SURED_D || f->op == SOP_SURED_P;
-	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : 1);
+	bool conv = f->op == SOP_I2F || f->op == SOP_F2I;
+	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : conv ? conv_regs(f, in, SR_STYPE) : 1);
 	add_regs(u->reads, get(in, SR_RC), 1);
-	add_regs(u->writes, get(in, SR_RD), data_regs(f, in));
+	add_regs(u->writes, get(in, SR_RD), conv ? conv_regs(f, in, SR_DTYPE) : data_regs(f, in));
 	add_pred(&u->pred_writes, get(in, SR_PD));
 	add_pred(&u->pred_writes, get(in, SR_PQ));
 	add_pred(&u->pred_reads, get(in, SR_PC));

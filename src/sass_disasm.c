@@ -4,6 +4,7 @@
 #include "sass_disasm.h"
 
 #include "sass_ctrl.h"
+#include "sass_float.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -413,6 +414,15 @@ static void print_lop(Text *t, const SassForm *f, const SassValues *v, uint32_t 
 		put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
 }
 
+/* " Pd, Pq" of the predicate-setting comparisons (ISETP, FSETP, PSETP). */
+static void put_pd_pq(Text *t, const SassValues *v)
+{
+	put(t, " ");
+	put_pred(t, get(v, SR_PD), false);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PQ), false);
+}
+
 static void print_isetp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	put(t, "ISETP");
@@ -421,10 +431,7 @@ static void print_isetp(Text *t, const SassForm *f, const SassValues *v, uint32_
 		put(t, ".U32");
 	put_flag(t, v, SR_X, ".X");
 	put_enum(t, f, v, SR_BOP);
-	put(t, " ");
-	put_pred(t, get(v, SR_PD), false);
-	put(t, ", ");
-	put_pred(t, get(v, SR_PQ), false);
+	put_pd_pq(t, v);
 	put_ra(t, v, slot, ", ");
 	put_b_plain(t, f, v, slot);
 	put(t, ", ");
@@ -613,15 +620,125 @@ static void print_i2i(Text *t, const SassForm *f, const SassValues *v)
 	put(t, "%s", abs ? "|" : "");
 }
 
+/* ---- single-precision float ------------------------------------------------ */
+
+static void put_float(Text *t, uint32_t bits)
+{
+	char tmp[48];
+	sass_float_text(bits, tmp, sizeof tmp);
+	put(t, "%s", tmp);
+}
+
+/* A float source: -|Rx| around a register or constant; an immediate keeps
+ * its own sign in the value and shows the modifiers as .NEG/.ABS suffixes. */
+static void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
+                     bool neg, bool abs)
+{
+	put(t, ", ");
+	if (!is_a && (f->bkind == SASS_B_IMM || f->bkind == SASS_B_NONE)) {
+		put_float(t, f->bkind == SASS_B_IMM ? sass_fimm20_bits(get(v, SR_IMM)) : (uint32_t)get(v, SR_IMM));
+		put(t, "%s%s", neg ? ".NEG" : "", abs ? ".ABS" : "");
+		return;
+	}
+	put(t, "%s%s", neg ? "-" : "", abs ? "|" : "");
+	if (!is_a && f->bkind == SASS_B_CONST) {
+		put_const(t, v, "");
+		put(t, "%s", abs ? "|" : "");
+		return;
+	}
+	put_reg(t, get(v, is_a ? SR_RA : SR_RB));
+	put(t, "%s", abs ? "|" : "");
+	/* FADD's B register is reused through the third operand's flag
+	 * (nvdisasm 11.8 agrees; FMUL, FMNMX and FSETP use the second) */
+	put_reuse(t, slot, is_a ? REUSE_A : f->op == SOP_FADD ? REUSE_C : REUSE_B);
+}
+
+static void print_fadd(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, f->op == SOP_FADD32I ? "FADD32I" : "FADD");
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put_enum(t, f, v, SR_RND);
+	put_flag(t, v, SR_SAT, ".SAT");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+}
+
+/* FMUL, FMUL32I and FFMA: B's negation is the product's; FFMA adds C. */
+static void print_fmul_ffma(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, f->op == SOP_FFMA ? "FFMA" : f->op == SOP_FMUL32I ? "FMUL32I" : "FMUL");
+	put_enum(t, f, v, SR_FMZ);
+	put_enum(t, f, v, SR_SCALE);
+	put_enum(t, f, v, SR_RND);
+	put_flag(t, v, SR_SAT, ".SAT");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_fsrc(t, f, v, slot, true, false, false);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, false);
+	if (f->op != SOP_FFMA)
+		return;
+	put(t, "%s", get(v, SR_NEGC) ? ", -" : ", ");
+	if (f->bkind == SASS_B_RC) {
+		put_const(t, v, "");
+	} else {
+		put_reg(t, get(v, SR_RC));
+		put_reuse(t, slot, REUSE_C);
+	}
+}
+
+static void print_fmnmx(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FMNMX");
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+	put_pc(t, v);
+}
+
+static void print_fsetp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FSETP");
+	put_enum(t, f, v, SR_CMP);
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put_enum(t, f, v, SR_BOP);
+	put_pd_pq(t, v);
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+	put_pc(t, v);
+}
+
+/* Like I2I: no reuse flags, a constant spelled with a space, the byte
+ * select inside the |..| of an absolute value. */
+static void print_i2f_f2i(Text *t, const SassForm *f, const SassValues *v)
+{
+	bool neg = get(v, SR_NEGB) != 0, abs = get(v, SR_ABSB) != 0;
+	put(t, f->op == SOP_I2F ? "I2F" : "F2I");
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put_enum(t, f, v, SR_DTYPE);
+	put_enum(t, f, v, SR_STYPE);
+	put_enum(t, f, v, SR_RND);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", %s%s", neg ? "-" : "", abs ? "|" : "");
+	if (f->bkind == SASS_B_CONST)
+		put_const(t, v, " ");
+	else
+		put_reg(t, get(v, SR_RB));
+	if (sass_form_field(f, SR_BYTESEL))
+		put_i2i_bytesel(t, v);
+	put(t, "%s", abs ? "|" : "");
+}
+
 static void print_psetp(Text *t, const SassForm *f, const SassValues *v)
 {
 	put(t, "PSETP");
 	put_enum(t, f, v, SR_BOP);
 	put_enum(t, f, v, SR_BOP2);
-	put(t, " ");
-	put_pred(t, get(v, SR_PD), false);
-	put(t, ", ");
-	put_pred(t, get(v, SR_PQ), false);
+	put_pd_pq(t, v);
 	put(t, ", ");
 	put_pred(t, get(v, SR_PA), get(v, SR_PA_NOT) != 0);
 	put(t, ", ");
@@ -707,6 +824,11 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_IADD3: print_iadd3(&t, f, v, slot); break;
 	case SOP_I2I: print_i2i(&t, f, v); break;
 	case SOP_PSETP: print_psetp(&t, f, v); break;
+	case SOP_FADD: case SOP_FADD32I: print_fadd(&t, f, v, slot); break;
+	case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA: print_fmul_ffma(&t, f, v, slot); break;
+	case SOP_FMNMX: print_fmnmx(&t, f, v, slot); break;
+	case SOP_FSETP: print_fsetp(&t, f, v, slot); break;
+	case SOP_I2F: case SOP_F2I: print_i2f_f2i(&t, f, v); break;
 	}
 	return t.overflow ? -1 : (int)t.len;
 }

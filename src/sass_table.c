@@ -147,6 +147,33 @@ static const char *const e_i2i_type_names[] = { "U8", "S8", "U16", "S16", "U32",
 static const SassEnum e_i2i_dtype = { e_i2i_type_names, COUNT_OF(e_i2i_type_names), "???%u" };
 static const SassEnum e_i2i_stype = { e_i2i_type_names, COUNT_OF(e_i2i_type_names), "INVALID%u" };
 
+/* Float rounding; 0 (round to nearest even) prints nothing. F2I spells the
+ * same field as the integer rounding direction. */
+static const char *const e_rnd_names[] = { "", "RM", "RP", "RZ" };
+ENUM(e_rnd, NULL);
+static const char *const e_f2i_rnd_names[] = { "", "FLOOR", "CEIL", "TRUNC" };
+ENUM(e_f2i_rnd, NULL);
+/* FMUL/FFMA denormal handling: .FTZ flushes, .FMZ also makes 0 * x = 0. */
+static const char *const e_fmz_names[] = { "", "FTZ", "FMZ" };
+ENUM(e_fmz, "INVALIDFMZ%u");
+/* FMUL result scale: divide or multiply by 2, 4, 8. */
+static const char *const e_scale_names[] = { "", "D2", "D4", "D8", "M8", "M4", "M2" };
+ENUM(e_scale, "INVALIDSCALE3%u");
+/* FSETP comparisons, ordered then unordered (U suffix: true on NaN). */
+static const char *const e_fcmp_names[] = {
+	"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM",
+	"NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T",
+};
+ENUM(e_fcmp, NULL);
+/* I2F source and F2I destination integer types: signed | size << 1. */
+static const char *const e_int_type_names[] = { "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64" };
+ENUM(e_int_type, NULL);
+/* F2I has no 8-bit destination. */
+static const char *const e_f2i_type_names[] = { NULL, NULL, "U16", "S16", "U32", "S32", "U64", "S64" };
+ENUM(e_f2i_type, "INVALID%u");
+/* Float format of I2F's destination and F2I's source; 0 has no name. */
+static const char *const e_float_type_names[] = { NULL, "F16", "F32", "F64" };
+ENUM(e_float_type, NULL);
 
 /* ---- field shorthands ---------------------------------------------------- */
 
@@ -405,6 +432,78 @@ const SassForm sass_forms[] = {
 	    FLAG(SR_PB_NOT, 32), PRED(SR_PB, 29), ENUMF(SR_BOP, 24, 2, e_bop), GUARD,
 	    FLAG(SR_PA_NOT, 15), PRED(SR_PA, 12), PRED(SR_PD, 3), PRED(SR_PQ, 0)),
 
+	/* ---- single-precision float ---- */
+	/* B_FIMM20: the top 20 bits of an f32 (bits 30:12 in 38:20, the sign in 56). */
+#define B_FIMM20     { SR_IMM, SASS_FK_UIMM, 20, 19, 56, 1, NULL }
+#define FADD_MODS FLAG(SR_SAT, 50), FLAG(SR_ABSB, 49), FLAG(SR_NEGA, 48), FLAG(SR_CC, 47), \
+                  FLAG(SR_ABSA, 46), FLAG(SR_NEGB, 45), FLAG(SR_FTZ, 44), ENUMF(SR_RND, 39, 2, e_rnd)
+	ROW("FADD_R", SOP_FADD, A, SASS_B_REG,   0x5c58000000000000, 0xfff80e7ff0000000,
+	    FADD_MODS, B_REG, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FADD_C", SOP_FADD, A, SASS_B_CONST, 0x4c58000000000000, 0xfff80e0000000000,
+	    FADD_MODS, B_CONST, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FADD_I", SOP_FADD, A, SASS_B_IMM,   0x3858000000000000, 0xfef80e0000000000,
+	    FADD_MODS, B_FIMM20, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FADD32I", SOP_FADD32I, A, SASS_B_NONE, 0x0800000000000000, 0xfc00000000000000,
+	    FLAG(SR_ABSB, 57), FLAG(SR_NEGA, 56), FLAG(SR_FTZ, 55), FLAG(SR_ABSA, 54),
+	    FLAG(SR_NEGB, 53), FLAG(SR_CC, 52), UIMM(SR_IMM, 20, 32), GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+#define FMUL_MODS FLAG(SR_SAT, 50), FLAG(SR_NEGB, 48), FLAG(SR_CC, 47), ENUMF(SR_FMZ, 44, 2, e_fmz), \
+                  ENUMF(SR_SCALE, 41, 3, e_scale), ENUMF(SR_RND, 39, 2, e_rnd)
+	ROW("FMUL_R", SOP_FMUL, A, SASS_B_REG,   0x5c68000000000000, 0xfffa407ff0000000,
+	    FMUL_MODS, B_REG, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FMUL_C", SOP_FMUL, A, SASS_B_CONST, 0x4c68000000000000, 0xfffa400000000000,
+	    FMUL_MODS, B_CONST, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FMUL_I", SOP_FMUL, A, SASS_B_IMM,   0x3868000000000000, 0xfefa400000000000,
+	    FMUL_MODS, B_FIMM20, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FMUL32I", SOP_FMUL32I, A, SASS_B_NONE, 0x1e00000000000000, 0xff00000000000000,
+	    FLAG(SR_SAT, 55), ENUMF(SR_FMZ, 53, 2, e_fmz), FLAG(SR_CC, 52),
+	    UIMM(SR_IMM, 20, 32), GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	/* NEGB negates the product, NEGC the addend. */
+#define FFMA_MODS ENUMF(SR_FMZ, 53, 2, e_fmz), ENUMF(SR_RND, 51, 2, e_rnd), FLAG(SR_SAT, 50), \
+                  FLAG(SR_NEGC, 49), FLAG(SR_NEGB, 48), FLAG(SR_CC, 47)
+	ROW("FFMA_R", SOP_FFMA, A, SASS_B_REG,   0x5980000000000000, 0xff80007ff0000000,
+	    FFMA_MODS, REG(SR_RC, 39), B_REG, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FFMA_C", SOP_FFMA, A, SASS_B_CONST, 0x4980000000000000, 0xff80000000000000,
+	    FFMA_MODS, REG(SR_RC, 39), B_CONST, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	/* B is a register (bits 46:39), C the constant. */
+	ROW("FFMA_RC", SOP_FFMA, A, SASS_B_RC,   0x5180000000000000, 0xff80000000000000,
+	    FFMA_MODS, REG(SR_RB, 39), B_CONST, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FFMA_I", SOP_FFMA, A, SASS_B_IMM,   0x3280000000000000, 0xfe80000000000000,
+	    FFMA_MODS, REG(SR_RC, 39), B_FIMM20, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+#define FMNMX_MODS FLAG(SR_ABSB, 49), FLAG(SR_NEGA, 48), FLAG(SR_CC, 47), FLAG(SR_ABSA, 46), \
+                   FLAG(SR_NEGB, 45), FLAG(SR_FTZ, 44), FLAG(SR_PC_NOT, 42), PRED(SR_PC, 39)
+	ROW("FMNMX_R", SOP_FMNMX, A, SASS_B_REG,   0x5c60000000000000, 0xfffc087ff0000000,
+	    FMNMX_MODS, B_REG, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FMNMX_C", SOP_FMNMX, A, SASS_B_CONST, 0x4c60000000000000, 0xfffc080000000000,
+	    FMNMX_MODS, B_CONST, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+	ROW("FMNMX_I", SOP_FMNMX, A, SASS_B_IMM,   0x3860000000000000, 0xfefc080000000000,
+	    FMNMX_MODS, B_FIMM20, GUARD, REG(SR_RA, 8), REG(SR_RD, 0)),
+#define FSETP_MODS ENUMF(SR_CMP, 48, 4, e_fcmp), FLAG(SR_FTZ, 47), ENUMF(SR_BOP, 45, 2, e_bop), \
+                   FLAG(SR_ABSB, 44), FLAG(SR_NEGA, 43), FLAG(SR_PC_NOT, 42), PRED(SR_PC, 39)
+#define FSETP_DST  GUARD, REG(SR_RA, 8), FLAG(SR_ABSA, 7), FLAG(SR_NEGB, 6), PRED(SR_PD, 3), \
+                   PRED(SR_PQ, 0)
+	ROW("FSETP_R", SOP_FSETP, A, SASS_B_REG,   0x5bb0000000000000, 0xfff0007ff0000000,
+	    FSETP_MODS, B_REG, FSETP_DST),
+	ROW("FSETP_C", SOP_FSETP, A, SASS_B_CONST, 0x4bb0000000000000, 0xfff0000000000000,
+	    FSETP_MODS, B_CONST, FSETP_DST),
+	ROW("FSETP_I", SOP_FSETP, A, SASS_B_IMM,   0x36b0000000000000, 0xfef0000000000000,
+	    FSETP_MODS, B_FIMM20, FSETP_DST),
+	/* Conversions have no A operand; bits 13:8 hold the two types. They
+	 * go through the multi-function unit: variable latency. */
+#define I2F_MODS FLAG(SR_ABSB, 49), FLAG(SR_CC, 47), FLAG(SR_NEGB, 45), UIMM(SR_BYTESEL, 41, 2), \
+                 ENUMF(SR_RND, 39, 2, e_rnd), ENUM_SPLIT(SR_STYPE, 13, 10, e_int_type), \
+                 ENUMF(SR_DTYPE, 8, 2, e_float_type)
+	ROW("I2F_R", SOP_I2F, V, SASS_B_REG,   0x5cb8000000000000, 0xfffd587ff000d000,
+	    I2F_MODS, B_REG, GUARD, REG(SR_RD, 0)),
+	ROW("I2F_C", SOP_I2F, V, SASS_B_CONST, 0x4cb8000000000000, 0xfffd58000000d000,
+	    I2F_MODS, B_CONST, GUARD, REG(SR_RD, 0)),
+#define F2I_MODS FLAG(SR_ABSB, 49), FLAG(SR_CC, 47), FLAG(SR_NEGB, 45), FLAG(SR_FTZ, 44), \
+                 ENUMF(SR_RND, 39, 2, e_f2i_rnd), ENUM_SPLIT(SR_DTYPE, 12, 8, e_f2i_type), \
+                 ENUMF(SR_STYPE, 10, 2, e_float_type)
+	ROW("F2I_R", SOP_F2I, V, SASS_B_REG,   0x5cb0000000000000, 0xfffd4e7ff000e000,
+	    F2I_MODS, B_REG, GUARD, REG(SR_RD, 0)),
+	ROW("F2I_C", SOP_F2I, V, SASS_B_CONST, 0x4cb0000000000000, 0xfffd4e000000e000,
+	    F2I_MODS, B_CONST, GUARD, REG(SR_RD, 0)),
+
 	/* ---- control ---- */
 	ROW("BRA", SOP_BRA, C, SASS_B_NONE, 0xe240000000000000, 0xfffff0000000ff60,
 	    SIMM(SR_IMM, 20, 24), GUARD, FLAG(SR_U, 7), ENUMF(SR_COND, 0, 5, e_cond)),
@@ -500,7 +599,8 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_XMODE] = "xmode", [SR_HI] = "hi", [SR_MAXSHIFT] = "maxshift",
 	[SR_SHIFTMODE] = "shiftmode", [SR_HSEL_A] = "hsel_a", [SR_HSEL_B] = "hsel_b",
 	[SR_HSEL_C] = "hsel_c", [SR_PA] = "pa", [SR_PA_NOT] = "pa_not", [SR_PB] = "pb",
-	[SR_PB_NOT] = "pb_not", [SR_BOP2] = "bop2",
+	[SR_PB_NOT] = "pb_not", [SR_BOP2] = "bop2", [SR_ABSA] = "absa", [SR_ABSB] = "absb",
+	[SR_FTZ] = "ftz", [SR_FMZ] = "fmz", [SR_RND] = "rnd", [SR_SCALE] = "scale",
 };
 
 const char *sass_role_name(SassRole r)

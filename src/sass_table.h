@@ -90,6 +90,12 @@ typedef enum SassRole {
 	SR_PB,          /* PSETP second predicate source */
 	SR_PB_NOT,
 	SR_BOP2,        /* PSETP second combination */
+	SR_ABSA,        /* float ops: |A| */
+	SR_ABSB,        /* float ops: |B| */
+	SR_FTZ,         /* float ops: flush denormals to zero */
+	SR_FMZ,         /* FMUL/FFMA: .FTZ or .FMZ (0 * anything = 0) */
+	SR_RND,         /* float rounding (RN RM RP RZ; F2I: FLOOR CEIL TRUNC) */
+	SR_SCALE,       /* FMUL result scale (.D2 ... .M2) */
 	SR_COUNT
 } SassRole;
 
@@ -132,6 +138,8 @@ typedef enum SassOp {
 	SOP_BRA, SOP_EXIT, SOP_NOP, SOP_DEPBAR,
 	SOP_BFE, SOP_BFI, SOP_IMNMX, SOP_SEL, SOP_SHF_L, SOP_SHF_R, SOP_LEA, SOP_LEA_HI,
 	SOP_IADD3, SOP_I2I, SOP_PSETP,
+	SOP_FADD, SOP_FADD32I, SOP_FMUL, SOP_FMUL32I, SOP_FFMA, SOP_FMNMX, SOP_FSETP,
+	SOP_I2F, SOP_F2I,
 } SassOp;
 
 /* Which control-slot values nvdisasm accepts for a form (checked against it):

@@ -27,10 +27,16 @@ enum { AGE_MAX = 255 };
  * takes its barrier (and age). */
 enum { MARK_LOAD = 0x40 };
 
+/* The conversions I2F and F2I complete in issue order too: ptxas 11.8
+ * leaves the first of two back-to-back F2Is without a barrier and waits
+ * for both on the second's. */
+enum { MARK_CONV = 0x80 };
+
 static uint8_t unit_mark(const SassForm *f)
 {
 	switch (f->op) {
 	case SOP_LDG: case SOP_TXQ: case SOP_TXQ_B: case SOP_SULD_D: case SOP_SULD_P: return MARK_LOAD;
+	case SOP_I2F: case SOP_F2I: return MARK_CONV;
 	default: return 0;
 	}
 }

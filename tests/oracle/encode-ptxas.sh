@@ -3,11 +3,13 @@
 # For every golden tests/cases/encode/*.ptx that ptxsurf-as assembles:
 #  (a) nvdisasm decodes every word of our raw code (0 decode errors) with
 #      exactly the text of our listing (-S);
-#  (b) each SULD/SUST/SURED/TXQ/STG word equals the one ptxas -arch=sm_50
-#      -O3 emits for the same PTX, once register and predicate fields are
-#      masked (bits 19:0, and the index register 46:39 of register-form
-#      surface instructions); instructions are paired per kernel and opcode
-#      in program order;
+#  (b) each SULD/SUST/SURED/TXQ/STG/LDG word and each float or min/max word
+#      (FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX) equals one
+#      that ptxas -arch=sm_50 -O3 emits for the same PTX in the same kernel,
+#      once register and predicate fields are masked (bits 19:0 but FSETP's
+#      neg/abs bits 7:6, the index register 46:39 of register-form surface
+#      instructions, register B 27:20 of the register forms, FFMA's C
+#      46:39);
 #  (c) cuobjdump -sass accepts the cubin we write.
 #
 # Usage: tests/oracle/encode-ptxas.sh [FILE.ptx...]
@@ -83,21 +85,34 @@ extract() {
 	}' "$1"
 }
 
-# Keeps the surface/STG lines as "KERNEL<TAB>FAMILY<TAB>MASKEDHEX<TAB>TEXT".
+# Keeps the compared lines as "KERNEL<TAB>FAMILY<TAB>MASKEDHEX<TAB>TEXT".
 masked() {
 	awk -F '\t' '
 	function hv(c) { return index("0123456789abcdef", c) - 1 }
 	function hc(v) { return substr("0123456789abcdef", v + 1, 1) }
+	# clears bits 46:39 (hex digits 5-7 of 16, keeping bits 47 and 38:36)
+	function clear_39(h) {
+		d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
+		return substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)
+	}
+	BEGIN {
+		n = split("SULD SUST SURED TXQ STG LDG FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
+		for (i = 1; i <= n; i++) want[f[i]] = 1
+	}
 	{
 		t = $3; sub(/^@!?P[0-9T] /, "", t)
 		split(t, w, /[ .]/); fam = w[1]
-		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG" && fam != "LDG") next
+		if (!(fam in want)) next
 		h = $4
-		h = substr(h, 1, 11) "00000"                       # Rd/Rb, Ra, guard
-		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0) {
-			d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
-			h = substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)   # index register Rc
-		}
+		keep = fam == "FSETP" ? hc(int(hv(substr(h, 15, 1)) / 4) * 4) : "0"
+		h = substr(h, 1, 11) "000" keep "0"              # Rd/Rb, Ra, guard, Pd/Pq
+		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0)
+			h = clear_39(h)                               # index register Rc
+		op = substr(h, 1, 2)
+		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
+			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
+		if (fam == "FFMA")
+			h = clear_39(h)                               # C (B of the RC form)
 		print $1 "\t" fam "\t" h "\t" $3
 	}' "$1"
 }
@@ -152,7 +167,7 @@ for f in "$@"; do
 		masked "$d/ours.tsv" >"$d/ours.m"
 		masked "$d/ref.tsv" >"$d/ref.m"
 		if [ "$(cut -f1,2 "$d/ours.m" | sort | uniq -c)" != "$(cut -f1,2 "$d/ref.m" | sort | uniq -c)" ]; then
-			echo "note: $name: ptxas emits a different number of surface/STG instructions" \
+			echo "note: $name: ptxas emits a different number of the compared instructions" \
 			     "(ours: $(cut -f2 "$d/ours.m" | sort | uniq -c | tr -s ' \n' ' '); ptxas:" \
 			     "$(cut -f2 "$d/ref.m" | sort | uniq -c | tr -s ' \n' ' '))"
 			count_diffs=$((count_diffs + 1))
@@ -186,7 +201,7 @@ for f in "$@"; do
 		fail=$((fail + 1))
 	fi
 done
-echo "encode-ptxas: $words surface/STG words compared, $mismatches mismatches, $decode_errors decode errors," \
+echo "encode-ptxas: $words words compared, $mismatches mismatches, $decode_errors decode errors," \
      "$text_diffs listing differences, $cubin_rejects cubins rejected; $count_diffs files where ptxas emits" \
      "a different number of them (unrolling, store merging);" \
      "$skipped files not assembled (unsupported)"

@@ -86,6 +86,8 @@ static int64_t sext(uint32_t v, unsigned bits)
 	return bits >= 32 ? (int32_t)v : (int32_t)(v << (32 - bits)) >> (32 - bits);
 }
 
+#include "sass_emu_float.h"
+
 static void emu_run(Emu *e, const uint8_t *code, size_t len)
 {
 	size_t pc = 8, steps = 0;
@@ -274,7 +276,8 @@ static void emu_run(Emu *e, const uint8_t *code, size_t len)
 			emu_set(e, rd, sass_values_get(&v, SR_QMASK, 1) == 1 ? EMU_SURF_W : EMU_SURF_H);
 			break;
 		default:
-			ck_abort_msg("the interpreter does not model %s", f->name);
+			if (!emu_float_op(e, f, &v))
+				ck_abort_msg("the interpreter does not model %s", f->name);
 		}
 		pc = next;
 	}

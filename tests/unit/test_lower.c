@@ -2,6 +2,7 @@
  * the hazard verifier (including schedules broken on purpose, which the
  * verifier must reject), and the assembled image. */
 #include <check.h>
+#include <math.h>
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -505,17 +506,17 @@ END_TEST
 START_TEST(test_lower_unsupported_diagnosed)
 {
 	LModule lm;
-	lower_str(PTX_HEAD ".visible .entry k()\n{\n .reg .f32 %f<3>;\n .reg .b32 %r<3>;\n"
-	          " add.f32 %f1, %f2, %f2;\n mov.u32 %r1, %tid.x;\n"
-	          " fma.rn.f32 %f1, %f1, %f1, %f1;\n ret;\n}\n", &lm, 2);
+	lower_str(PTX_HEAD ".visible .entry k()\n{\n .reg .f64 %f<3>;\n .reg .b32 %r<3>;\n"
+	          " add.f64 %f1, %f2, %f2;\n mov.u32 %r1, %tid.x;\n"
+	          " rcp.rn.f64 %f1, %f1;\n ret;\n}\n", &lm, 2);
 	size_t n;
 	Diag **ds = diag_sorted(&D, &n);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(ds[0]->rule, "encoder-unsupported");
 	ck_assert_int_eq(ds[0]->loc.first_line, 8);
-	ck_assert(strstr(ds[0]->msg, "not supported by the sm_50 encoder: add.f32") != NULL);
+	ck_assert(strstr(ds[0]->msg, "not supported by the sm_50 encoder: add.f64") != NULL);
 	ck_assert_int_eq(ds[1]->loc.first_line, 10);
-	ck_assert(strstr(ds[1]->msg, "instruction 'fma'") != NULL);
+	ck_assert(strstr(ds[1]->msg, "instruction 'rcp'") != NULL);
 	lower_module_free(&lm);
 	teardown();
 }
@@ -729,6 +730,93 @@ START_TEST(test_exec_surfaces)
 }
 END_TEST
 
+static float memf(size_t off)
+{
+	return emu_f(mem32(off));
+}
+
+/* Equal bits, or both NaN (the hardware's NaN is canonical, C's is not). */
+static bool same_float(float x, float y)
+{
+	return (isnan(x) && isnan(y)) || emu_bits(x) == emu_bits(y);
+}
+
+/* The float lowering run on the interpreter: operand order and negation of
+ * sub (register and immediate on either side), neg/abs, fma with a
+ * parameter addend, min/max, the FSETP comparisons, .sat, and the
+ * conversions with their rounding and saturation. */
+START_TEST(test_exec_float_sequences)
+{
+	static const char src[] = PTX_HEAD
+		".visible .entry k(.param .u64 o, .param .f32 pa, .param .f32 pb, .param .f32 pc)\n{\n"
+		" .reg .pred %p<4>;\n .reg .f32 %f<24>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [o];\n ld.param.f32 %f1, [pa];\n ld.param.f32 %f2, [pb];\n"
+		" ld.param.f32 %f3, [pc];\n"
+		" add.f32 %f4, %f1, %f2;\n st.global.f32 [%rd1], %f4;\n"
+		" sub.f32 %f5, %f1, %f2;\n st.global.f32 [%rd1+4], %f5;\n"
+		" sub.f32 %f6, 0f3FC00000, %f1;\n st.global.f32 [%rd1+8], %f6;\n"
+		" sub.f32 %f7, %f2, 0f3DCCCCCD;\n st.global.f32 [%rd1+12], %f7;\n"
+		" mul.f32 %f8, %f1, %f2;\n mul.f32 %f8, 0f40400000, %f8;\n st.global.f32 [%rd1+16], %f8;\n"
+		" fma.rn.f32 %f9, %f1, %f2, %f3;\n st.global.f32 [%rd1+20], %f9;\n"
+		" neg.f32 %f10, %f1;\n abs.f32 %f11, %f10;\n add.f32 %f11, %f11, %f10;\n"
+		" st.global.f32 [%rd1+24], %f10;\n st.global.f32 [%rd1+28], %f11;\n"
+		" min.f32 %f12, %f1, %f2;\n max.f32 %f13, %f1, 0f00000000;\n"
+		" st.global.f32 [%rd1+32], %f12;\n st.global.f32 [%rd1+36], %f13;\n"
+		" add.sat.f32 %f14, %f1, %f2;\n st.global.f32 [%rd1+40], %f14;\n"
+		" setp.lt.f32 %p1, %f1, %f2;\n setp.gtu.f32 %p2, %f3, 0f40000000;\n"
+		" setp.nan.or.f32 %p3, %f2, %f3, %p2;\n"
+		" selp.u32 %r1, 1, 0, %p1;\n selp.u32 %r2, 2, 0, %p2;\n selp.u32 %r3, 4, 0, %p3;\n"
+		" add.s32 %r1, %r1, %r2;\n add.s32 %r1, %r1, %r3;\n st.global.u32 [%rd1+44], %r1;\n"
+		" cvt.rzi.s32.f32 %r4, %f1;\n st.global.u32 [%rd1+48], %r4;\n"
+		" cvt.rmi.s32.f32 %r5, %f1;\n st.global.u32 [%rd1+52], %r5;\n"
+		" cvt.rni.u32.f32 %r6, %f2;\n st.global.u32 [%rd1+56], %r6;\n"
+		" cvt.rn.f32.s32 %f15, %r5;\n st.global.f32 [%rd1+60], %f15;\n"
+		" cvt.rpi.s64.f32 %rd2, %f3;\n st.global.u64 [%rd1+64], %rd2;\n"
+		" cvt.rn.f32.s64 %f16, %rd2;\n st.global.f32 [%rd1+72], %f16;\n"
+		" max.s32 %r7, %r4, -3;\n min.u32 %r8, %r6, %r5;\n"
+		" st.global.u32 [%rd1+76], %r7;\n st.global.u32 [%rd1+80], %r8;\n"
+		" sub.f32 %f17, %f1, %f4;\n st.global.f32 [%rd1+84], %f17;\n"
+		" sub.f32 %f18, %f4, %f2;\n st.global.f32 [%rd1+88], %f18;\n ret;\n}\n";
+	static const float cases[][3] = {
+		{ 1.5f, 2.25f, -7.75f }, { -3.7f, 0.1f, 2.5f }, { 1e30f, -1e30f, 3e9f },
+		{ 0.25f, NAN, -0.0f }, { -2.5f, -2.5f, 1e-3f },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		float a = cases[i][0], b = cases[i][1], c = cases[i][2];
+		uint32_t params[3] = { emu_bits(a), emu_bits(b), emu_bits(c) };
+		exec_ptx(src, params, 3, 0);
+		ck_assert_msg(same_float(memf(0), a + b), "offset 0, case %zu", i);
+		ck_assert_msg(same_float(memf(4), a - b), "offset 4, case %zu", i);
+		ck_assert_msg(same_float(memf(8), 1.5f - a), "offset 8, case %zu", i);
+		ck_assert_msg(same_float(memf(12), b - 0.1f), "offset 12, case %zu", i);
+		ck_assert_msg(same_float(memf(16), 3.0f * (a * b)), "offset 16, case %zu", i);
+		ck_assert_msg(same_float(memf(20), fmaf(a, b, c)), "offset 20, case %zu", i);
+		ck_assert_msg(same_float(memf(24), -a), "offset 24, case %zu", i);
+		ck_assert_msg(same_float(memf(28), fabsf(a) + -a), "offset 28, case %zu", i);
+		ck_assert_msg(same_float(memf(32), fminf(a, b)), "offset 32, case %zu", i);
+		ck_assert_msg(same_float(memf(36), fmaxf(a, 0.0f)), "offset 36, case %zu", i);
+		float s = a + b;
+		ck_assert_msg(same_float(memf(40), isnan(s) || s < 0 ? 0.0f : s > 1 ? 1.0f : s), "offset 40, case %zu", i);
+		bool p1 = a < b, p2 = !(c <= 2.0f), p3 = isnan(b) || isnan(c) || p2;
+		ck_assert_uint_eq(mem32(44), (p1 ? 1u : 0u) + (p2 ? 2u : 0u) + (p3 ? 4u : 0u));
+		int32_t rz = (int32_t)truncf(a), rm = (int32_t)floorf(a);
+		uint32_t rn = isnan(b) || b < 0 ? 0 : (uint32_t)rintf(b);
+		int64_t rp = c > 9.2e18f ? INT64_MAX : (int64_t)ceilf(c);
+		ck_assert_uint_eq(mem32(48), (uint32_t)(fabsf(a) > 2.1e9f ? (a < 0 ? INT32_MIN : INT32_MAX) : rz));
+		ck_assert_uint_eq(mem32(52), (uint32_t)(fabsf(a) > 2.1e9f ? (a < 0 ? INT32_MIN : INT32_MAX) : rm));
+		ck_assert_uint_eq(mem32(56), rn);
+		ck_assert_msg(same_float(memf(60), (float)(int32_t)mem32(52)), "offset 60, case %zu", i);
+		ck_assert(mem64(64) == (uint64_t)rp);
+		ck_assert_msg(same_float(memf(72), (float)rp), "offset 72, case %zu", i);
+		ck_assert_uint_eq(mem32(76), (uint32_t)((int32_t)mem32(48) > -3 ? (int32_t)mem32(48) : -3));
+		ck_assert_uint_eq(mem32(80), mem32(56) < mem32(52) ? mem32(56) : mem32(52));
+		/* a parameter operand is moved second: the negation must follow */
+		ck_assert_msg(same_float(memf(84), a - (a + b)), "sub param - reg, case %zu", i);
+		ck_assert_msg(same_float(memf(88), (a + b) - b), "sub reg - param, case %zu", i);
+	}
+}
+END_TEST
+
 START_TEST(test_exec_global_loads)
 {
 	static const char src[] = PTX_HEAD
@@ -789,6 +877,7 @@ static Suite *lower_suite(void)
 	tcase_add_test(tc, test_exec_integer_sequences);
 	tcase_add_test(tc, test_exec_surfaces);
 	tcase_add_test(tc, test_exec_global_loads);
+	tcase_add_test(tc, test_exec_float_sequences);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -23,6 +23,12 @@
 #define W_LDG_R6       UINT64_C(0xeed4a00000070606)   /* LDG.E.CI R6, [R6] */
 #define W_DEPBAR_LE5_1 UINT64_C(0xf0f0000034170000)   /* DEPBAR.LE SB5, 0x1 */
 #define W_BRA_P0_SKIP1 UINT64_C(0xe24000000100000f)   /* @P0 BRA at 0x10 to 0x28 (over 0x18) */
+#define W_STG_R2_R1    UINT64_C(0xeedc200000070201)   /* STG.E [R2], R1 */
+#define W_I2F_R0       UINT64_C(0x5cb8000000472a00)   /* I2F.F32.S32 R0, R4 */
+#define W_F2I_R0       UINT64_C(0x5cb0018000471a00)   /* F2I.S32.F32.TRUNC R0, R4 */
+#define W_F2I_R1       UINT64_C(0x5cb0000000470a01)   /* F2I.U32.F32 R1, R4 */
+#define W_F2I_R0_64    UINT64_C(0x5cb0008000471b00)   /* F2I.S64.F32.FLOOR R0, R4: writes R0, R1 */
+#define W_FADD_R0      UINT64_C(0x5c58000000570400)   /* FADD R0, R4, R5 */
 #define W_NOP          UINT64_C(0x50b0000000070f00)
 #define W_EXIT         UINT64_C(0xe30000000007000f)
 #define W_BRA_SELF     UINT64_C(0xe2400fffff87000f)
@@ -92,6 +98,20 @@ static const Op paths_waited[] = OPS({ W_S2R_R0, 1, 0, 7, 0 }, { W_BRA_P0_SKIP1,
                                      { W_NOP, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
 static const Op barrier_on_alu[] = OPS({ W_MOV32I_R0, 6, 2, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
 static const Op unknown_word[] = OPS({ UINT64_C(0xffffffffffffffff), 1, 7, 7, 0 });
+/* conversions are variable-latency; like loads they complete in issue order,
+ * so a later conversion's barrier covers an earlier one without its own */
+static const Op conv_waited[] = OPS({ W_I2F_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x01 });
+static const Op conv_unwaited[] = OPS({ W_I2F_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op conv_in_order[] = OPS({ W_F2I_R0, 1, 7, 7, 0 }, { W_F2I_R1, 1, 1, 7, 0 },
+                                      { W_STG_R2_R0, 1, 7, 7, 0x02 });
+static const Op conv_no_barrier[] = OPS({ W_F2I_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x3f });
+/* a 64-bit F2I result is a pair: its high register is pending too */
+static const Op conv_pair_waited[] = OPS({ W_F2I_R0_64, 1, 0, 7, 0 }, { W_STG_R2_R1, 1, 7, 7, 0x01 });
+static const Op conv_pair_unwaited[] = OPS({ W_F2I_R0_64, 1, 0, 7, 0 }, { W_STG_R2_R1, 1, 7, 7, 0 });
+/* FADD is a fixed-latency ALU operation (6 cycles) */
+static const Op fadd_stall_enough[] = OPS({ W_FADD_R0, 6, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op fadd_stall_short[] = OPS({ W_FADD_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
+static const Op fadd_barrier[] = OPS({ W_FADD_R0, 6, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x01 });
 
 #define CASE(ops, hazard) { #ops, ops, sizeof ops / sizeof *ops, hazard }
 static const struct { const char *name; const Op *ops; size_t n; bool hazard; } cases[] = {
@@ -100,6 +120,9 @@ static const struct { const char *name; const Op *ops; size_t n; bool hazard; } 
 	CASE(store_read_waited, false), CASE(store_read_unwaited, true), CASE(store_no_read_barrier, true),
 	CASE(depbar_older, false), CASE(depbar_younger, true), CASE(path_unwaited, true),
 	CASE(paths_waited, false), CASE(barrier_on_alu, true), CASE(unknown_word, true),
+	CASE(conv_waited, false), CASE(conv_unwaited, true), CASE(conv_in_order, false),
+	CASE(conv_no_barrier, true), CASE(conv_pair_waited, false), CASE(conv_pair_unwaited, true),
+	CASE(fadd_stall_enough, false), CASE(fadd_stall_short, true), CASE(fadd_barrier, true),
 };
 
 START_TEST(test_hand_made_streams)
