@@ -347,6 +347,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	 * st have theirs in requirements.def, applied by their own checkers. */
 	check_isa_instr(c, in);
 	check_memory_order(c, in);
+	check_modifier_classes(c, in);
 	if (!opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)
 			expr_for_each_name(in->ops[i], check_kernel_address, c);

@@ -100,6 +100,9 @@ void check_surface_instr(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
 void check_memory_order(CheckCtx *c, const Instr *in);
+/* At most one modifier of each class, exactly one of a needed class
+ * (modifier_classes.def, check_mods.c). */
+void check_modifier_classes(CheckCtx *c, const Instr *in);
 /* Operand count of every other instruction (operand_counts.def). */
 void check_operand_count(CheckCtx *c, const Instr *in);
 

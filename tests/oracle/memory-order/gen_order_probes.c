@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/probe_file.h"
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const orders[] = { "", ".weak", ".volatile", ".relaxed", ".acquire", ".release", ".acq_rel", ".sc" };
@@ -42,20 +44,11 @@ static int n;
 
 static void probe(const char *dir, const char *desc, const char *stmt)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%04d.ptx", dir, n++);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
+	FILE *f = probe_open(dir, &n);
 	fprintf(f, "// case: %s\n.version 8.6\n.target sm_90\n.address_size 64\n"
 		".visible .entry k(.param .u64 pa)\n{\n\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n"
 		"\t.reg .pred %%p<2>;\n\t.shared .b64 smem;\n\t%s\n\tret;\n}\n", desc, stmt);
-	if (fclose(f) != 0) {
-		perror(path);
-		exit(1);
-	}
+	probe_close(f);
 }
 
 int main(int argc, char **argv)
