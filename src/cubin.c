@@ -195,6 +195,12 @@ static bool has_desc(const CubinKernel *k)
 	return k->ndesc_size_offsets > 0;
 }
 
+/* The weak .nv.surfrefDescSize symbol: with a lookup, or after a dead one. */
+static bool has_desc_symbol(const CubinKernel *k)
+{
+	return has_desc(k) || k->desc_size_symbol;
+}
+
 static bool has_const2(const CubinKernel *k)
 {
 	return k->ndesc_fields > 0;
@@ -272,7 +278,7 @@ static void plan_symbols(Layout *L)
 			for (size_t j = 0; j < L->ns; j++)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
-		if (has_desc(kernel_at(L, p))) {
+		if (has_desc_symbol(kernel_at(L, p))) {
 			if (!desc_size_planned)
 				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
 			desc_size_planned = true;
@@ -478,7 +484,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		if (p == 0)
 			for (size_t j = 0; j < L->ns; j++)
 				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
-		if (has_desc(k))
+		if (has_desc_symbol(k))
 			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
 			n->st_const2[p] = strtab_add_kernel_name(str, ".nv.constant2.", k->name);
@@ -627,6 +633,8 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 			buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
 		}
 	}
+	if (k->explicit_caching)
+		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
 	info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_MAXREG_COUNT,
 	            (uint16_t)(k->maxreg_count ? k->maxreg_count : 0xff));
 	if (k->uses_surfaces)

@@ -82,6 +82,7 @@ enum {
 	CUBIN_EIATTR_KPARAM_INFO           = 0x17,
 	CUBIN_EIATTR_CBANK_PARAM_SIZE      = 0x19,
 	CUBIN_EIATTR_MAXREG_COUNT          = 0x1b,
+	CUBIN_EIATTR_EXPLICIT_CACHING      = 0x21,
 	CUBIN_EIATTR_EXIT_INSTR_OFFSETS    = 0x1c,
 	CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS = 0x1d,
 	CUBIN_EIATTR_CRS_STACK_SIZE        = 0x1e,
@@ -132,6 +133,7 @@ typedef struct CubinKernel {
 	const uint32_t *ctaid_offsets;
 	size_t nctaid_offsets;
 	bool uses_ctaid_z;        /* reads %ctaid.z: EIATTR_CTAIDZ_USED */
+	bool explicit_caching;    /* has an ld.global.ca (even a dead one): EIATTR_EXPLICIT_CACHING */
 	uint32_t maxreg_count;    /* .maxnreg; 0 means none (recorded as 0xff) */
 	uint32_t max_threads[3];  /* .maxntid x, y, z; all 0 means none */
 	uint32_t req_ntid[3];     /* .reqntid x, y, z; all 0 means none */
@@ -151,6 +153,9 @@ typedef struct CubinKernel {
 	size_t ndesc_fields;
 	const uint32_t *desc_size_offsets;
 	size_t ndesc_size_offsets;
+	/* ptxas declares the weak .nv.surfrefDescSize symbol for a kernel whose
+	 * lookups were all removed as dead code too (no relocation then). */
+	bool desc_size_symbol;
 } CubinKernel;
 
 typedef struct CubinModule {

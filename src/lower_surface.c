@@ -235,7 +235,9 @@ static LInsn *emit_su(LowerCtx *c, const char *base, const SurfIndex *si, const 
 	set_index(in, si);
 	linsn_set(in, SR_GEOM, m->geom);
 	linsn_set(in, SR_CLAMP, m->clamp);
-	c->k->uses_surfaces = true;
+	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref only,
+	 * not for a parameter or register handle */
+	c->k->uses_surfaces |= si->bound;
 	return in;
 }
 
@@ -284,6 +286,8 @@ bool lower_suld(LowerCtx *c, const Instr *in)
 	linsn_set(ld, SR_COP, m.cop);
 	if (n == 1)
 		return true;
+	/* ptxas loads only up to the last element that is read (regalloc.c) */
+	ld->narrow_parts = m.type.bits == 64 ? 2 : 1;
 	if (m.type.bits < 32) {
 		lw_unpack(c, dst, n, m.type.bits, elems);
 		return true;
@@ -400,6 +404,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 		lw_mov(c, h, 0, si->vreg, 0);
 	}
 	uint32_t size = lw_temp(c, 1);
+	k->desc_size_symbol = true;
 	LInsn *mi = lw_emit(c, "MOV32I");
 	linsn_ref(mi, SR_RD, size, 0, 1, true);
 	linsn_set(mi, SR_IMM, 0);
@@ -475,6 +480,7 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 	linsn_set(q, SR_QUERY, 1);     /* TEX_HEADER_DIMENSION */
 	linsn_set(q, SR_QMASK, m.query);
 	linsn_set(q, SR_NODEP, 0);
-	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK only for SU* instructions */
+	/* a query of a bound surfref counts like an SU* use of it */
+	c->k->uses_surfaces |= si.bound;
 	return true;
 }

@@ -20,24 +20,12 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 prog=${PROG:-./ptxsurf-as}
-oracle_dir=${PTXSURF_ORACLE_DIR:-${HOME:-/tmp}/.cache/ptxsurf-oracles}
 
-# $PTXSURF_ORACLE_DIR/bin, then the fetch script, then /opt, then PATH.
-find_bin() {
-	for d in "$oracle_dir/bin" "$(sh "$here/fetch-nvidia-tools.sh" 2>/dev/null)" /opt/nvidia-oracles/bin; do
-		if [ -n "$d" ] && [ -x "$d/ptxas" ] && [ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ]; then
-			echo "$d"
-			return 0
-		fi
-	done
-	p=$(command -v ptxas 2>/dev/null) || return 1
-	d=$(dirname "$p")
-	[ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ] && echo "$d"
-}
+. "$here/lib/cuda118.sh"
 
-bin=$(find_bin)
+bin=$(find_cuda118_bin)
 if [ -z "$bin" ]; then
-	echo "SKIP: encode-ptxas: ptxas/nvdisasm/cuobjdump 11.8 not found ($oracle_dir/bin," \
+	echo "SKIP: encode-ptxas: ptxas/nvdisasm/cuobjdump 11.8 not found (\$PTXSURF_ORACLE_DIR/bin," \
 	     "fetch-nvidia-tools.sh, /opt/nvidia-oracles/bin, PATH)"
 	exit 77
 fi
@@ -57,51 +45,6 @@ if [ $# -eq 0 ]; then
 	set -- "$root"/tests/cases/encode/*.ptx
 fi
 
-# Instruction lines of a listing as "KERNEL<TAB>ADDR<TAB>TEXT<TAB>HEX", from
-# our listing ("Function : k" headers) or nvdisasm of a cubin (".text.k:").
-# A line without its hex (a dual-issue pair) takes it from the next line.
-extract() {
-	awk '
-	/Function : / { k = $NF; next }
-	/^\.text\./ { k = $1; sub(/^\.text\./, "", k); sub(/:$/, "", k); next }
-	{
-		if (match($0, /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\//)) {
-			addr = substr($0, RSTART + 2, 4)
-			rest = substr($0, RSTART + RLENGTH)
-			hex = ""
-			if (match(rest, /\/\* 0x[0-9a-f]+ \*\//)) {
-				hex = substr(rest, RSTART + 5, 16)
-				rest = substr(rest, 1, RSTART - 1)
-			}
-			gsub(/[{}]/, "", rest); gsub(/;/, "", rest)
-			gsub(/^[ \t]+|[ \t]+$/, "", rest); gsub(/[ \t]+/, " ", rest)
-			if (hex == "") { pend = k "\t" addr "\t" rest; next }
-			print k "\t" addr "\t" rest "\t" hex
-		} else if (pend != "" && match($0, /\/\* 0x[0-9a-f]+ \*\//)) {
-			print pend "\t" substr($0, RSTART + 5, 16); pend = ""
-		}
-	}' "$1"
-}
-
-# Keeps the surface/STG lines as "KERNEL<TAB>FAMILY<TAB>MASKEDHEX<TAB>TEXT".
-masked() {
-	awk -F '\t' '
-	function hv(c) { return index("0123456789abcdef", c) - 1 }
-	function hc(v) { return substr("0123456789abcdef", v + 1, 1) }
-	{
-		t = $3; sub(/^@!?P[0-9T] /, "", t)
-		split(t, w, /[ .]/); fam = w[1]
-		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG" && fam != "LDG") next
-		h = $4
-		h = substr(h, 1, 11) "00000"                       # Rd/Rb, Ra, guard
-		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0) {
-			d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
-			h = substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)   # index register Rc
-		}
-		print $1 "\t" fam "\t" h "\t" $3
-	}' "$1"
-}
-
 pass=0 fail=0 skipped=0 words=0 mismatches=0 decode_errors=0 text_diffs=0 cubin_rejects=0 count_diffs=0
 for f in "$@"; do
 	name=$(basename "$f" .ptx)
@@ -120,7 +63,7 @@ for f in "$@"; do
 	fi
 	# (a) nvdisasm decodes every kernel's raw code to our listing's text
 	"$prog" --color=never --format=raw -o "$d/ours.bin" "$f" 2>/dev/null
-	extract "$d/ours.lst" >"$d/ours.tsv"
+	sass_lines "$d/ours.lst" >"$d/ours.tsv"
 	offset=0
 	for k in $(cut -f1 "$d/ours.tsv" | uniq); do
 		last=$(awk -F '\t' -v k="$k" '$1 == k { a = $2 } END { print a }' "$d/ours.tsv")
@@ -134,7 +77,7 @@ for f in "$@"; do
 			continue
 		fi
 		awk -v k="$k" '/\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\// { print "Function : " k; exit }' "$d/$k.nv" >"$d/$k.hdr"
-		cat "$d/$k.hdr" "$d/$k.nv" | extract /dev/stdin >"$d/$k.theirs.tsv"
+		cat "$d/$k.hdr" "$d/$k.nv" | sass_lines /dev/stdin >"$d/$k.theirs.tsv"
 		awk -F '\t' -v k="$k" '$1 == k' "$d/ours.tsv" >"$d/$k.ours.tsv"
 		if ! cmp -s "$d/$k.ours.tsv" "$d/$k.theirs.tsv"; then
 			echo "FAIL: $name: kernel $k: our listing differs from nvdisasm:"
@@ -148,9 +91,9 @@ for f in "$@"; do
 		echo "note: $name: ptxas rejects the file: $(head -n 1 "$d/ref.err")"
 	else
 		"$bin/nvdisasm" -hex "$d/ref.cubin" >"$d/ref.lst"
-		extract "$d/ref.lst" >"$d/ref.tsv"
-		masked "$d/ours.tsv" >"$d/ours.m"
-		masked "$d/ref.tsv" >"$d/ref.m"
+		sass_lines "$d/ref.lst" >"$d/ref.tsv"
+		sass_masked "$d/ours.tsv" >"$d/ours.m"
+		sass_masked "$d/ref.tsv" >"$d/ref.m"
 		if [ "$(cut -f1,2 "$d/ours.m" | sort | uniq -c)" != "$(cut -f1,2 "$d/ref.m" | sort | uniq -c)" ]; then
 			echo "note: $name: ptxas emits a different number of surface/STG instructions" \
 			     "(ours: $(cut -f2 "$d/ours.m" | sort | uniq -c | tr -s ' \n' ' '); ptxas:" \

@@ -1,0 +1,62 @@
+# Shared by the CUDA 11.8 oracles (sourced, not run): where ptxas, nvdisasm
+# and cuobjdump 11.8 are. Needs $here (the tests/oracle directory).
+
+# find_cuda118_bin: prints the directory holding all three, or fails.
+# $PTXSURF_ORACLE_DIR/bin, then the fetch script, then /opt, then PATH.
+find_cuda118_bin() {
+	_dir=${PTXSURF_ORACLE_DIR:-${HOME:-/tmp}/.cache/ptxsurf-oracles}
+	for d in "$_dir/bin" "$(sh "$here/fetch-nvidia-tools.sh" 2>/dev/null)" /opt/nvidia-oracles/bin; do
+		if [ -n "$d" ] && [ -x "$d/ptxas" ] && [ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ]; then
+			echo "$d"
+			return 0
+		fi
+	done
+	p=$(command -v ptxas 2>/dev/null) || return 1
+	d=$(dirname "$p")
+	[ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ] && echo "$d"
+}
+
+# Instruction lines of a listing as "KERNEL<TAB>ADDR<TAB>TEXT<TAB>HEX", from
+# our listing ("Function : k" headers) or nvdisasm of a cubin (".text.k:").
+# A line without its hex (a dual-issue pair) takes it from the next line.
+sass_lines() {
+	awk '
+	/Function : / { k = $NF; next }
+	/^\.text\./ { k = $1; sub(/^\.text\./, "", k); sub(/:$/, "", k); next }
+	{
+		if (match($0, /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\//)) {
+			addr = substr($0, RSTART + 2, 4)
+			rest = substr($0, RSTART + RLENGTH)
+			hex = ""
+			if (match(rest, /\/\* 0x[0-9a-f]+ \*\//)) {
+				hex = substr(rest, RSTART + 5, 16)
+				rest = substr(rest, 1, RSTART - 1)
+			}
+			gsub(/[{}]/, "", rest); gsub(/;/, "", rest)
+			gsub(/^[ \t]+|[ \t]+$/, "", rest); gsub(/[ \t]+/, " ", rest)
+			if (hex == "") { pend = k "\t" addr "\t" rest; next }
+			print k "\t" addr "\t" rest "\t" hex
+		} else if (pend != "" && match($0, /\/\* 0x[0-9a-f]+ \*\//)) {
+			print pend "\t" substr($0, RSTART + 5, 16); pend = ""
+		}
+	}' "$1"
+}
+
+# Keeps the surface/STG lines as "KERNEL<TAB>FAMILY<TAB>MASKEDHEX<TAB>TEXT".
+sass_masked() {
+	awk -F '\t' '
+	function hv(c) { return index("0123456789abcdef", c) - 1 }
+	function hc(v) { return substr("0123456789abcdef", v + 1, 1) }
+	{
+		t = $3; sub(/^@!?P[0-9T] /, "", t)
+		split(t, w, /[ .]/); fam = w[1]
+		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG" && fam != "LDG") next
+		h = $4
+		h = substr(h, 1, 11) "00000"                       # Rd/Rb, Ra, guard
+		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0) {
+			d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
+			h = substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)   # index register Rc
+		}
+		print $1 "\t" fam "\t" h "\t" $3
+	}' "$1"
+}
