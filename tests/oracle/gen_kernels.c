@@ -406,12 +406,23 @@ static void gen_setp(void)
 
 static void gen_pred_logic(void)
 {
+	static const char *const consts[] = { "0", "1", "-1" };
 	ensure(C_P);
 	int a = use(C_P), b = use(C_P);
-	switch (rnd(4)) {
+	char g[16];
+	guard(g, sizeof g);
+	if (g[0]) {
+		/* a guarded definition leaves the old value: give it one first */
+		int d = fresh(C_P);
+		out("\tmov.pred %%p%d, %%p%d;\n\t%sor.pred %%p%d, %%p%d, %%p%d;\n", d, a, g, d, b, a);
+		return;
+	}
+	switch (rnd(6)) {
 	case 0: out("\tand.pred %%p%d, %%p%d, %%p%d;\n", fresh(C_P), a, b); break;
 	case 1: out("\tor.pred %%p%d, %%p%d, %%p%d;\n", fresh(C_P), a, b); break;
-	case 2: out("\tnot.pred %%p%d, %%p%d;\n", fresh(C_P), a); break;
+	case 2: out("\txor.pred %%p%d, %%p%d, %%p%d;\n", fresh(C_P), a, b); break;
+	case 3: out("\tnot.pred %%p%d, %%p%d;\n", fresh(C_P), a); break;
+	case 4: out("\tmov.pred %%p%d, %s;\n", fresh(C_P), PICK(consts)); break;
 	default: out("\tmov.pred %%p%d, %%p%d;\n", fresh(C_P), a); break;
 	}
 }

@@ -68,7 +68,9 @@ elf_facts() {
 	/^\./ { inrel = 0 }
 	inrel && /R_CUDA_SURF_HEADER_INDEX/ { print r "\treloc\t" $0; next }
 	k != "" && /Attribute:/ { a = $2; keepit = a ~ /PARAM_CBANK|CBANK_PARAM_SIZE|KPARAM_INFO|EXPLICIT_CACHING|BINDLESS_SURFACE_BANK|CTAIDZ_USED|MAXREG_COUNT|MAX_THREADS|REQNTID/; if (keepit) print k "\t" a; next }
-	k != "" && keepit && /Value:|Pointee/ { print k "\t" a "\t" $0 }'
+	# PARAM_CBANK starts with the symbol index of .nv.constant0.<k>, which
+	# moves with symbols ptxas -O3 adds for its own constants
+	k != "" && keepit && /Value:|Pointee/ { v = $0; if (a ~ /PARAM_CBANK/) sub(/Value:[ \t]*0x[0-9a-f]+/, "Value: sym", v); print k "\t" a "\t" v }'
 }
 
 pass=0 fail=0 gen_bad=0 su_words=0 kernels=0

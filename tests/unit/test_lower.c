@@ -669,6 +669,11 @@ START_TEST(test_exec_integer_sequences)
 		" xor.pred %p3, %p1, %p2;\n selp.u32 %r11, 2, 0, %p3;\n add.s32 %r10, %r10, %r11;\n"
 		" and.pred %p3, %p1, %p2;\n selp.u32 %r11, 4, 0, %p3;\n add.s32 %r10, %r10, %r11;\n"
 		" st.global.u32 [%rd1+96], %r10;\n"
+		/* mov.pred constants, not.pred, a guarded or.pred (PSETP) */
+		" mov.pred %p3, 0;\n @%p1 or.pred %p3, %p2, 1;\n selp.u32 %r14, 1, 0, %p3;\n"
+		" mov.pred %p3, -1;\n not.pred %p3, %p3;\n selp.u32 %r15, 2, 0, %p3;\n add.s32 %r14, %r14, %r15;\n"
+		" mov.pred %p3, %p2;\n selp.u32 %r15, 4, 0, %p3;\n add.s32 %r14, %r14, %r15;\n"
+		" st.global.u32 [%rd1+104], %r14;\n"
 		" mov.u32 %r12, 0;\n mov.u32 %r13, 0;\nLOOP:\n add.s32 %r13, %r13, %r12;\n"
 		" add.s32 %r12, %r12, 1;\n setp.lt.u32 %p1, %r12, %r3;\n @%p1 bra LOOP;\n"
 		" st.global.u32 [%rd1+100], %r13;\n ret;\n}\n";
@@ -703,6 +708,7 @@ START_TEST(test_exec_integer_sequences)
 			sum += j++;
 		while (j < c);
 		ck_assert_uint_eq(mem32(100), sum);
+		ck_assert_uint_eq(mem32(104), (p1 ? 1u : 0u) + (p2 ? 4u : 0u));
 	}
 }
 END_TEST

@@ -50,8 +50,20 @@ sass_masked() {
 	{
 		t = $3; sub(/^@!?P[0-9T] /, "", t)
 		split(t, w, /[ .]/); fam = w[1]
-		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG" && fam != "LDG") next
+		if (fam != "SULD" && fam != "SUST" && fam != "SURED" && fam != "TXQ" && fam != "STG" && fam != "LDG" &&
+		    fam != "PSETP") next
 		h = $4
+		if (fam == "PSETP") {
+			# destinations (bits 5:0) and guard (19:16) masked; a source
+			# register (Pa 14:12, Pb 31:29) only when it is not PT, so
+			# PT / !PT (mov.pred immediates) and every negation stay
+			n13 = hv(substr(h, 13, 1)); if (n13 % 8 != 7) n13 -= n13 % 8
+			n9 = hv(substr(h, 9, 1)); if (int(n9 / 2) != 7) n9 %= 2
+			n15 = hv(substr(h, 15, 1)); n15 -= n15 % 4
+			h = substr(h, 1, 8) hc(n9) substr(h, 10, 2) "0" hc(n13) substr(h, 14, 1) hc(n15) "0"
+			print $1 "\t" fam "\t" h "\t" $3
+			next
+		}
 		h = substr(h, 1, 11) "00000"                       # Rd/Rb, Ra, guard
 		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0) {
 			d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
