@@ -60,7 +60,7 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", err);
 		return -1;
 	}
-	lkernel_compact_desc_fields(k);
+	lkernel_compact_const2(k);
 	if (k->maxreg_count && k->regcount > k->maxreg_count) {
 		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: "
 		         "kernel '%s' needs %u registers, more than its limit of %u (.maxnreg, or what "

@@ -188,8 +188,8 @@ static const CubinKernel *kernel_at(const Layout *L, size_t p)
 }
 
 /* The suq descriptor lookup: .rel.text.<k> and the .nv.surfrefDescSize
- * symbol; with field offsets in a constant bank (ptxas -O3) also
- * .nv.constant2.<k> (-O0 adds the offsets as immediates instead). */
+ * symbol. .nv.constant2.<k> holds ptxas -O3's constant pool: the lookup's
+ * field offsets (-O0 adds them as immediates instead) and mad addends. */
 static bool has_desc(const CubinKernel *k)
 {
 	return k->ndesc_size_offsets > 0;
@@ -217,7 +217,7 @@ static size_t sec_count(const Layout *L)            { return L->nsec; }
 
 /* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
  * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
- * per kernel .nv.constant2.<k> (lookup only) and .nv.constant0.<k>, then
+ * per kernel .nv.constant2.<k> (constant pool only) and .nv.constant0.<k>, then
  * every .text.<k>; each group in processing order. */
 static void number_sections(Layout *L)
 {
@@ -247,7 +247,7 @@ static void number_sections(Layout *L)
 /* ptxas creates symbols in this order -- per processed kernel its FUNC
  * (followed, for the first kernel, by every surfref), SECTION .text.<k>,
  * [the weak .nv.surfrefDescSize, once, and SECTION .nv.constant2.<k> for a
- * kernel with the suq descriptor lookup], SECTION .nv.constant0.<k>;
+ * kernel with a lookup / a constant pool], SECTION .nv.constant0.<k>;
  * finally SECTION .nv.rel.action -- and then
  * moves the locals before the globals without reordering either group
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */

@@ -142,13 +142,13 @@ typedef struct CubinKernel {
 	 * {offset, 0, target count, targets...} (as ptxas writes them). */
 	const uint32_t *sync_targets;
 	size_t nsync_target_words;
-	/* The suq descriptor lookup (suq.depth, .channel_order, ...): the words
-	 * of .nv.constant2.<k> (descriptor field offsets, in first-use order;
-	 * the code reads them as c[0x2][4*i]) and the byte offsets of the
-	 * MOV32I instructions that load .nv.surfrefDescSize, each relocated
-	 * with R_CUDA_ABS32_20 in .rel.text.<k>.  ptxas -O0 adds the field
-	 * offsets as immediates: offsets without fields is valid, fields without
-	 * offsets is not. */
+	/* The words of .nv.constant2.<k>, ptxas -O3's constant pool (the field
+	 * offsets of the suq descriptor lookups and 32-bit mad.lo addends, in
+	 * first-use order; the code reads them as c[0x2][4*i]), and the byte
+	 * offsets of the MOV32I instructions of the suq lookups that load
+	 * .nv.surfrefDescSize, each relocated with R_CUDA_ABS32_20 in
+	 * .rel.text.<k>. Either may come without the other (ptxas -O0 adds the
+	 * field offsets as immediates; a mad needs no lookup). */
 	const uint32_t *desc_fields;
 	size_t ndesc_fields;
 	const uint32_t *desc_size_offsets;

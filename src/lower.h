@@ -84,7 +84,7 @@ typedef struct LKernel {
 	const char **slot_surfrefs;   /* bound surfrefs in order of first use */
 	size_t nslots;
 	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
-	uint32_t *desc_fields;        /* suq lookup: .nv.constant2 words (field offsets), first use first */
+	uint32_t *desc_fields;        /* .nv.constant2 words (suq field offsets, mad.lo addends), first use first */
 	size_t ndesc_fields;
 	bool desc_size_symbol;        /* a suq lookup was lowered, even if later removed as dead */
 	bool uses_surfaces;
@@ -133,8 +133,10 @@ int linsn_encode(const LInsn *in, const int64_t *imm, uint64_t *word, char *err,
  * (registers RZ, predicates PT, lane mask 0xf, branch condition T, 0). */
 void linsn_fill_defaults(LInsn *in);
 
-/* After dead-code removal: renumbers the .nv.constant2 words of the suq
- * descriptor lookups so only the surviving ones keep one (lower_desc.c). */
-void lkernel_compact_desc_fields(LKernel *k);
+/* The .nv.constant2 byte offset of a word holding value (lower_desc.c). */
+uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
+/* After dead-code removal: renumbers the .nv.constant2 words so that only
+ * those code still reads keep one (lower_desc.c). */
+void lkernel_compact_const2(LKernel *k);
 
 #endif

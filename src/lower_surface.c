@@ -372,18 +372,6 @@ bool lower_sured(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* The .nv.constant2 byte offset holding descriptor field `field`: one word
- * per distinct query, in order of first use (as ptxas lays it out). */
-static uint32_t desc_field_slot(LKernel *k, uint32_t field)
-{
-	for (size_t i = 0; i < k->ndesc_fields; i++)
-		if (k->desc_fields[i] == field)
-			return 4 * (uint32_t)i;
-	k->desc_fields = xrealloc(k->desc_fields, (k->ndesc_fields + 1) * sizeof *k->desc_fields);
-	k->desc_fields[k->ndesc_fields] = field;
-	return 4 * (uint32_t)k->ndesc_fields++;
-}
-
 /* suq.depth etc.: ptxas 11.8 loads the field from the driver's descriptor
  * table,  d = *(c[0x0][0xc0] + (handle & 0xfffff) * descsize + field):
  *   MOV32I s, `(.nv.surfrefDescSize); LOP32I.AND i, h, 0xfffff;
@@ -416,7 +404,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 	linsn_set(and, SR_LOPOP, 0);
 	linsn_set(and, SR_IMM, DESC_INDEX_MASK);
 	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
-	lw_mul_lo32_cadd(c, off, idx, size, DESC_FIELD_BANK, desc_field_slot(k, field));
+	lw_mul_lo32_cadd(c, off, idx, size, DESC_FIELD_BANK, lkernel_const2_slot(k, field));
 	for (unsigned p = 0; p < 2; p++) {
 		LInsn *add = lw_emit(c, "IADD_C");
 		linsn_ref(add, SR_RD, addr, p, 1, true);

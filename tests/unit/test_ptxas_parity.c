@@ -1,8 +1,8 @@
 /* Unit tests of the choices that make our cubin match ptxas 11.8's for
  * kernels the random sweep (tests/oracle/kernel-sweep.sh) found diverging:
  * the .nv.info facts decided at lowering (BINDLESS_SURFACE_BANK,
- * EXPLICIT_CACHING, MAXREG_COUNT) and what dead-code removal does to
- * SULDs and to the suq descriptor lookup's .nv.constant2 words. */
+ * EXPLICIT_CACHING, MAXREG_COUNT), the .nv.constant2 pool, and what
+ * dead-code removal does to SULDs and to the pool. */
 #include <check.h>
 
 #include <stdlib.h>
@@ -151,7 +151,7 @@ START_TEST(test_dead_suq_lookup_drops_its_word)
 	                        " suq.array_size.b32 %r4, [s];\n st.global.u32 [%rd1], %r3;\n");
 	ck_assert_uint_eq(k->ndesc_fields, 3);
 	ck_assert_int_eq(regalloc_kernel(k, err, sizeof err), 0);
-	lkernel_compact_desc_fields(k);
+	lkernel_compact_const2(k);
 	/* only channel_order (0x10) is left, read as c[0x2][0x0] */
 	ck_assert_uint_eq(k->ndesc_fields, 1);
 	ck_assert_uint_eq(k->desc_fields[0], 0x10);
@@ -166,9 +166,26 @@ START_TEST(test_dead_suq_lookup_drops_its_word)
 	/* all dead: no word at all, but the weak symbol is still declared */
 	k = lower_body("", " suq.depth.b32 %r2, [s];\n");
 	ck_assert_int_eq(regalloc_kernel(k, err, sizeof err), 0);
-	lkernel_compact_desc_fields(k);
+	lkernel_compact_const2(k);
 	ck_assert_uint_eq(k->ndesc_fields, 0);
 	ck_assert(k->desc_size_symbol);
+	done();
+}
+END_TEST
+
+START_TEST(test_mad_addend_in_constant_pool)
+{
+	char err[256];
+	/* a register mad's 32-bit addend is a .nv.constant2 word shared with an
+	 * equal descriptor field offset (16 = channel_order's 0x10); 0 is RZ */
+	LKernel *k = lower_body("", " mov.u32 %r2, %tid.y;\n mad.lo.s32 %r3, %r1, %r2, 74565;\n"
+	                        " suq.channel_order.b32 %r4, [s];\n mad.lo.u32 %r5, %r3, %r4, 16;\n"
+	                        " mad.lo.s32 %r6, %r5, %r2, 0;\n st.global.u32 [%rd1], %r6;\n");
+	ck_assert_int_eq(regalloc_kernel(k, err, sizeof err), 0);
+	lkernel_compact_const2(k);
+	ck_assert_uint_eq(k->ndesc_fields, 2);
+	ck_assert_uint_eq(k->desc_fields[0], 74565);
+	ck_assert_uint_eq(k->desc_fields[1], 0x10);
 	done();
 }
 END_TEST
@@ -184,6 +201,7 @@ static Suite *parity_suite(void)
 	tc = tcase_create("dead_code");
 	tcase_add_test(tc, test_suld_narrowed_to_last_read_element);
 	tcase_add_test(tc, test_dead_suq_lookup_drops_its_word);
+	tcase_add_test(tc, test_mad_addend_in_constant_pool);
 	suite_add_tcase(s, tc);
 	return s;
 }
