@@ -24,16 +24,8 @@ prog=${PROG:-./ptxsurf-as}
 
 . "$here/lib/cuda118.sh"
 
-bin=$(find_cuda118_bin)
-if [ -z "$bin" ]; then
-	echo "SKIP: encode-ptxas: ptxas/nvdisasm/cuobjdump 11.8 not found (\$PTXSURF_ORACLE_DIR/bin," \
-	     "fetch-nvidia-tools.sh, /opt/nvidia-oracles/bin, PATH)"
-	exit 77
-fi
-if [ ! -x "$prog" ]; then
-	echo "encode-ptxas: $prog is not built" >&2
-	exit 2
-fi
+bin=
+cuda118_setup encode-ptxas "no kernel was compared with ptxas"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/encode-ptxas.XXXXXX") || exit 2
 if [ "${ENCODE_PTXAS_KEEP:-0}" = 1 ]; then

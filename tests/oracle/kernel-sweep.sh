@@ -31,16 +31,8 @@ case $prog in /*) ;; *) prog=$(pwd)/$prog ;; esac
 . "$here/lib/cuda118.sh"
 
 # A worker (--one SEED) gets bin, prog and work from the main process.
-[ "${1:-}" = "--one" ] || bin=$(find_cuda118_bin)
-if [ -z "${bin:-}" ]; then
-	echo "SKIP: kernel-sweep: ptxas/nvdisasm/cuobjdump 11.8 not found (\$PTXSURF_ORACLE_DIR/bin," \
-	     "fetch-nvidia-tools.sh, /opt/nvidia-oracles/bin, PATH): no random kernel was compared"
-	exit 77
-fi
-if [ ! -x "$prog" ]; then
-	echo "kernel-sweep: $prog is not built" >&2
-	exit 2
-fi
+[ "${1:-}" = "--one" ] || bin=
+cuda118_setup kernel-sweep "no random kernel was compared"
 
 if [ "${1:-}" != "--one" ]; then
 	work=$(mktemp -d "${TMPDIR:-/tmp}/kernel-sweep.XXXXXX") || exit 2

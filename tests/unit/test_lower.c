@@ -16,6 +16,7 @@
 #include "sched.h"
 #include "sass_emu.h"
 #include "check_main.h"
+#include "parse_helper.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -25,13 +26,7 @@ static char *buf;
 
 static void parse_str(const char *src)
 {
-	size_t n = strlen(src);
-	buf = malloc(n + 2);
-	memcpy(buf, src, n);
-	buf[n] = buf[n + 1] = 0;
-	module_init(&M, "t.ptx");
-	diag_init(&D, "t.ptx", buf, n);
-	ck_assert_uint_eq(ptx_parse_buffer(&M, &D, buf, n), 0);
+	buf = parse_test_string(&M, &D, src, 0);
 }
 
 static void teardown(void)

@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "regalloc.h"
 #include "check_main.h"
+#include "parse_helper.h"
 
 static Module M;
 static DiagSink D;
@@ -23,13 +24,7 @@ static LModule LM;
 /* Lowers a one-kernel module (no errors expected) and returns its kernel. */
 static LKernel *lower1(const char *src)
 {
-	size_t n = strlen(src);
-	buf = malloc(n + 2);
-	memcpy(buf, src, n);
-	buf[n] = buf[n + 1] = 0;
-	module_init(&M, "t.ptx");
-	diag_init(&D, "t.ptx", buf, n);
-	ck_assert_uint_eq(ptx_parse_buffer(&M, &D, buf, n), 0);
+	buf = parse_test_string(&M, &D, src, 0);
 	ck_assert_uint_eq(lower_module(&M, &D, &LM), 0);
 	ck_assert_uint_eq(LM.nkernels, 1);
 	return &LM.kernels[0];

@@ -16,6 +16,22 @@ find_cuda118_bin() {
 	[ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ] && echo "$d"
 }
 
+# cuda118_setup NAME WHAT: sets bin (kept when already set, as in a worker
+# of the caller) or prints a loud SKIP line naming WHAT was not compared
+# and exits 77; exits 2 when $prog is not built.
+cuda118_setup() {
+	[ -n "${bin:-}" ] || bin=$(find_cuda118_bin)
+	if [ -z "$bin" ]; then
+		echo "SKIP: $1: ptxas/nvdisasm/cuobjdump 11.8 not found (\$PTXSURF_ORACLE_DIR/bin," \
+		     "fetch-nvidia-tools.sh, /opt/nvidia-oracles/bin, PATH): $2"
+		exit 77
+	fi
+	if [ ! -x "$prog" ]; then
+		echo "$1: $prog is not built" >&2
+		exit 2
+	fi
+}
+
 # Instruction lines of a listing as "KERNEL<TAB>ADDR<TAB>TEXT<TAB>HEX", from
 # our listing ("Function : k" headers) or nvdisasm of a cubin (".text.k:").
 # A line without its hex (a dual-issue pair) takes it from the next line.
