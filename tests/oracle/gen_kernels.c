@@ -547,6 +547,11 @@ static void gen_kernel(int k)
 		}
 		if (p->kind == 2)
 			bound = r;
+		/* a copy of a handle (ptxas folds it like the parameter) */
+		if (p->kind == 1 && chance(30)) {
+			int h = fresh(C_SURF);
+			out("\tmov.b64 %%rd%d, %%rd%d;\n", h, r);
+		}
 	}
 	/* thread index */
 	int t = fresh(C_R), c = fresh(C_R), n = fresh(C_R);
@@ -561,6 +566,12 @@ static void gen_kernel(int k)
 	if (chance(40)) {
 		static const char *const sr[] = { "%tid.y", "%tid.z", "%ctaid.y", "%nctaid.x", "%ntid.y" };
 		out("\tmov.u32 %%r%d, %s;\n", fresh(C_R), PICK(sr));
+	}
+	/* a handle chosen at run time: the register forms (SUST/SULD Rc, TXQ.B) */
+	if (depth[C_SURF] >= 2 && chance(40)) {
+		int a = pool[C_SURF][0], b = pool[C_SURF][depth[C_SURF] - 1];
+		out("\tsetp.ne.u32 %%p%d, %%r%d, 0;\n", ++next_p, idx_reg);
+		out("\tselp.b64 %%rd%d, %%rd%d, %%rd%d, %%p%d;\n", fresh(C_SURF), a, b, next_p);
 	}
 	int exit_label = -1;
 	if (bound >= 0 && chance(60)) {

@@ -494,10 +494,13 @@ END_TEST
 START_TEST(test_lower_param_handle_folded)
 {
 	LModule lm;
+	/* a copy of the parameter register is folded too (as ptxas -O3); a
+	 * handle chosen at run time (selp) stays a register */
 	lower_str(PTX_HEAD ".visible .entry k(.param .u32 a, .param .u64 h)\n{\n .reg .b32 %r<4>;\n"
-	          " .reg .b64 %rd<4>;\n ld.param.u64 %rd1, [h];\n mov.u32 %r1, %tid.x;\n"
-	          " sust.b.1d.b32.trap [%rd1, {%r1}], {%r1};\n mov.b64 %rd2, %rd1;\n"
-	          " sust.b.1d.b32.trap [%rd2, {%r1}], {%r1};\n ret;\n}\n", &lm, 0);
+	          " .reg .pred %p<2>;\n .reg .b64 %rd<4>;\n ld.param.u64 %rd1, [h];\n mov.u32 %r1, %tid.x;\n"
+	          " mov.b64 %rd2, %rd1;\n sust.b.1d.b32.trap [%rd2, {%r1}], {%r1};\n"
+	          " setp.eq.u32 %p1, %r1, 0;\n selp.b64 %rd3, %rd1, 0, %p1;\n"
+	          " sust.b.1d.b32.trap [%rd3, {%r1}], {%r1};\n ret;\n}\n", &lm, 0);
 	LKernel *k = &lm.kernels[0];
 	int n = 0;
 	for (size_t j = 0; j < k->ninsns; j++) {
