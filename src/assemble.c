@@ -60,9 +60,11 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", err);
 		return -1;
 	}
+	lkernel_compact_const2(k);
 	if (k->maxreg_count && k->regcount > k->maxreg_count) {
 		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: "
-		         "kernel '%s' needs %u registers, more than its .maxnreg %u (there is no spilling)",
+		         "kernel '%s' needs %u registers, more than its limit of %u (.maxnreg, or what "
+		         ".maxntid/.reqntid threads leave each; there is no spilling)",
 		         k->name, k->regcount, k->maxreg_count);
 		return -1;
 	}
@@ -120,8 +122,10 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.exit_offsets = codes[i].exits, .nexit_offsets = codes[i].nexits,
 			.uses_surfaces = k->uses_surfaces,
 			.ctaid_offsets = codes[i].ctaids, .nctaid_offsets = codes[i].nctaids,
-			.uses_ctaid_z = k->uses_ctaid_z, .maxreg_count = k->maxreg_count,
+			.uses_ctaid_z = k->uses_ctaid_z, .explicit_caching = k->explicit_caching,
+			.maxreg_count = k->maxreg_count,
 			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,
+			.desc_size_symbol = k->desc_size_symbol,
 			.desc_size_offsets = codes[i].desc_relocs, .ndesc_size_offsets = codes[i].ndesc_relocs,
 		};
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);

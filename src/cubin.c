@@ -188,11 +188,17 @@ static const CubinKernel *kernel_at(const Layout *L, size_t p)
 }
 
 /* The suq descriptor lookup: .rel.text.<k> and the .nv.surfrefDescSize
- * symbol; with field offsets in a constant bank (ptxas -O3) also
- * .nv.constant2.<k> (-O0 adds the offsets as immediates instead). */
+ * symbol. .nv.constant2.<k> holds ptxas -O3's constant pool: the lookup's
+ * field offsets (-O0 adds them as immediates instead) and mad addends. */
 static bool has_desc(const CubinKernel *k)
 {
 	return k->ndesc_size_offsets > 0;
+}
+
+/* The weak .nv.surfrefDescSize symbol: with a lookup, or after a dead one. */
+static bool has_desc_symbol(const CubinKernel *k)
+{
+	return has_desc(k) || k->desc_size_symbol;
 }
 
 static bool has_const2(const CubinKernel *k)
@@ -211,7 +217,7 @@ static size_t sec_count(const Layout *L)            { return L->nsec; }
 
 /* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
  * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
- * per kernel .nv.constant2.<k> (lookup only) and .nv.constant0.<k>, then
+ * per kernel .nv.constant2.<k> (constant pool only) and .nv.constant0.<k>, then
  * every .text.<k>; each group in processing order. */
 static void number_sections(Layout *L)
 {
@@ -241,7 +247,7 @@ static void number_sections(Layout *L)
 /* ptxas creates symbols in this order -- per processed kernel its FUNC
  * (followed, for the first kernel, by every surfref), SECTION .text.<k>,
  * [the weak .nv.surfrefDescSize, once, and SECTION .nv.constant2.<k> for a
- * kernel with the suq descriptor lookup], SECTION .nv.constant0.<k>;
+ * kernel with a lookup / a constant pool], SECTION .nv.constant0.<k>;
  * finally SECTION .nv.rel.action -- and then
  * moves the locals before the globals without reordering either group
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
@@ -272,7 +278,7 @@ static void plan_symbols(Layout *L)
 			for (size_t j = 0; j < L->ns; j++)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
-		if (has_desc(kernel_at(L, p))) {
+		if (has_desc_symbol(kernel_at(L, p))) {
 			if (!desc_size_planned)
 				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
 			desc_size_planned = true;
@@ -478,7 +484,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		if (p == 0)
 			for (size_t j = 0; j < L->ns; j++)
 				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
-		if (has_desc(k))
+		if (has_desc_symbol(k))
 			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
 			n->st_const2[p] = strtab_add_kernel_name(str, ".nv.constant2.", k->name);
@@ -627,6 +633,8 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 			buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
 		}
 	}
+	if (k->explicit_caching)
+		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
 	info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_MAXREG_COUNT,
 	            (uint16_t)(k->maxreg_count ? k->maxreg_count : 0xff));
 	if (k->uses_surfaces)

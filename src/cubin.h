@@ -82,6 +82,7 @@ enum {
 	CUBIN_EIATTR_KPARAM_INFO           = 0x17,
 	CUBIN_EIATTR_CBANK_PARAM_SIZE      = 0x19,
 	CUBIN_EIATTR_MAXREG_COUNT          = 0x1b,
+	CUBIN_EIATTR_EXPLICIT_CACHING      = 0x21,
 	CUBIN_EIATTR_EXIT_INSTR_OFFSETS    = 0x1c,
 	CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS = 0x1d,
 	CUBIN_EIATTR_CRS_STACK_SIZE        = 0x1e,
@@ -132,6 +133,7 @@ typedef struct CubinKernel {
 	const uint32_t *ctaid_offsets;
 	size_t nctaid_offsets;
 	bool uses_ctaid_z;        /* reads %ctaid.z: EIATTR_CTAIDZ_USED */
+	bool explicit_caching;    /* has an ld.global.ca (even a dead one): EIATTR_EXPLICIT_CACHING */
 	uint32_t maxreg_count;    /* .maxnreg; 0 means none (recorded as 0xff) */
 	uint32_t max_threads[3];  /* .maxntid x, y, z; all 0 means none */
 	uint32_t req_ntid[3];     /* .reqntid x, y, z; all 0 means none */
@@ -140,17 +142,20 @@ typedef struct CubinKernel {
 	 * {offset, 0, target count, targets...} (as ptxas writes them). */
 	const uint32_t *sync_targets;
 	size_t nsync_target_words;
-	/* The suq descriptor lookup (suq.depth, .channel_order, ...): the words
-	 * of .nv.constant2.<k> (descriptor field offsets, in first-use order;
-	 * the code reads them as c[0x2][4*i]) and the byte offsets of the
-	 * MOV32I instructions that load .nv.surfrefDescSize, each relocated
-	 * with R_CUDA_ABS32_20 in .rel.text.<k>.  ptxas -O0 adds the field
-	 * offsets as immediates: offsets without fields is valid, fields without
-	 * offsets is not. */
+	/* The words of .nv.constant2.<k>, ptxas -O3's constant pool (the field
+	 * offsets of the suq descriptor lookups and 32-bit mad.lo addends, in
+	 * first-use order; the code reads them as c[0x2][4*i]), and the byte
+	 * offsets of the MOV32I instructions of the suq lookups that load
+	 * .nv.surfrefDescSize, each relocated with R_CUDA_ABS32_20 in
+	 * .rel.text.<k>. Either may come without the other (ptxas -O0 adds the
+	 * field offsets as immediates; a mad needs no lookup). */
 	const uint32_t *desc_fields;
 	size_t ndesc_fields;
 	const uint32_t *desc_size_offsets;
 	size_t ndesc_size_offsets;
+	/* ptxas declares the weak .nv.surfrefDescSize symbol for a kernel whose
+	 * lookups were all removed as dead code too (no relocation then). */
+	bool desc_size_symbol;
 } CubinKernel;
 
 typedef struct CubinModule {

@@ -108,9 +108,8 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 	if (check_offsets(k, k->exit_offsets, k->nexit_offsets, "exit", err, errlen) ||
 	    check_offsets(k, k->ctaid_offsets, k->nctaid_offsets, "S2R SR_CTAID", err, errlen))
 		return -1;
-	if ((k->ndesc_fields && !k->desc_fields) || k->ndesc_fields > 0x4000 ||
-	    (k->ndesc_fields && !k->ndesc_size_offsets))
-		return cubin_fail(err, errlen, "kernel %s: bad suq descriptor field list", k->name);
+	if ((k->ndesc_fields && !k->desc_fields) || k->ndesc_fields > 0x4000)
+		return cubin_fail(err, errlen, "kernel %s: bad .nv.constant2 word list", k->name);
 	if (check_offsets(k, k->desc_size_offsets, k->ndesc_size_offsets, "descriptor size",
 	                  err, errlen))
 		return -1;

@@ -17,7 +17,7 @@
 
 enum { SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_REL = 9,
        SHT_NOBITS = 8 };
-enum { STB_LOCAL = 0, STT_FUNC = 2 };
+enum { STB_LOCAL = 0, STT_FUNC = 2, STT_SECTION = 3 };
 enum { EHDR_SIZE = 64, SHDR_SIZE = 64, SYM_SIZE = 24, REL_SIZE = 16 };
 
 typedef struct SectionHeader {
@@ -39,6 +39,8 @@ typedef struct Reader {
 	size_t *const2_of;    /* per code section: .nv.constant2.<name>, 0 = none */
 	bool *entry;          /* per section: an entry FUNC symbol is defined in it */
 	bool *local_entry;    /* ... and that symbol is STB_LOCAL */
+	size_t desc_symbol_text; /* code section whose SECTION symbol precedes the weak
+	                          * .nv.surfrefDescSize (ptxas creates it there), 0 = none */
 	char *err;
 	size_t errlen;
 } Reader;
@@ -201,6 +203,11 @@ static int read_symtab(Reader *r)
  * .nv.info has sh_info 0) and, through .nv.constant0.<name>, to the
  * relocations of its constant bank.  Quadratic searches would let a crafted
  * file with many sections take minutes. */
+static bool is_code_section(const Reader *r, size_t i)
+{
+	return r->sh[i].type == SHT_PROGBITS && starts_with(section_name(r, i), ".text.");
+}
+
 static void link_sections(Reader *r)
 {
 	size_t *const0_of = xcalloc(r->shnum, sizeof *const0_of);
@@ -229,9 +236,14 @@ static void link_sections(Reader *r)
 	}
 	for (size_t t = 1; t < r->shnum; t++)
 		r->rel_of[t] = const0_of[t] ? rel_of_const0[const0_of[t]] : 0;
+	size_t last_text = 0;
 	for (size_t i = 1; i < r->nsyms; i++) {
 		const uint8_t *sym = symbol(r, i);
 		uint16_t shndx = rd16(sym + 6);
+		if ((sym[4] & 0xf) == STT_SECTION && shndx < r->shnum && is_code_section(r, shndx))
+			last_text = shndx;
+		if (strcmp(symbol_name(r, i), CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0)
+			r->desc_symbol_text = last_text;
 		if ((sym[4] & 0xf) == STT_FUNC && (sym[5] & CUBIN_STO_CUDA_ENTRY) && shndx < r->shnum) {
 			r->entry[shndx] = true;
 			r->local_entry[shndx] = (sym[4] >> 4) == STB_LOCAL;
@@ -329,6 +341,9 @@ static void apply_record(InfoSink *sink, const InfoRecord *rec)
 		break;
 	case CUBIN_EIATTR_CTAIDZ_USED:
 		k->uses_ctaid_z = true;
+		break;
+	case CUBIN_EIATTR_EXPLICIT_CACHING:
+		k->explicit_caching = true;
 		break;
 	case CUBIN_EIATTR_BINDLESS_SURFACE_BANK:
 		k->uses_surfaces = true;
@@ -455,10 +470,6 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 
 /* ---- kernels ---------------------------------------------------------- */
 
-static bool is_code_section(const Reader *r, size_t i)
-{
-	return r->sh[i].type == SHT_PROGBITS && starts_with(section_name(r, i), ".text.");
-}
 
 static int read_kernels(Reader *r, CubinImage *img)
 {
@@ -517,6 +528,7 @@ static int read_kernels(Reader *r, CubinImage *img)
 		if (read_desc_lookup(r, r->const2_of[i], r->rel_text_of[i], k, img->desc_store + used_desc))
 			return -1;
 		used_desc += k->ndesc_fields + k->ndesc_size_offsets;
+		k->desc_size_symbol = i == r->desc_symbol_text;
 	}
 	return 0;
 }

@@ -126,6 +126,17 @@ static bool writes_first_operand(const Instr *in)
 	return in->nops > 0;
 }
 
+enum { DEF_COPY = -3 };   /* the one definition is a 64-bit register copy */
+
+/* `mov.b64 d, %q` (unguarded): the register copy find_param_values follows. */
+static const char *copy64_source(const Instr *in)
+{
+	if (!in || strcmp(in->opcode, "mov") != 0 || in->has_guard || in->nops != 2 ||
+	    lw_instr_type(in).bits != 64 || in->ops[1]->kind != EX_NAME || in->ops[1]->text[0] != '%')
+		return NULL;
+	return in->ops[1]->text;
+}
+
 static void count_def(LMap *defs, const Expr *e, const Instr *in, const LowerCtx *c)
 {
 	if (e->kind == EX_VECTOR) {
@@ -143,6 +154,9 @@ static void count_def(LMap *defs, const Expr *e, const Instr *in, const LowerCtx
 		bits = lw_instr_type(in).bits;
 		if (p && (bits == 64 || (bits == 32 && p->value % 4 == 0)))
 			param_off = p->value;
+	} else if (copy64_source(in)) {
+		param_off = DEF_COPY;
+		bits = 64;
 	}
 	LMapEntry *d = lmap_find(defs, e->text);
 	if (d) {
@@ -162,16 +176,41 @@ static void scan_defs(const Stmt *s, LMap *defs, const LowerCtx *c)
 	}
 }
 
-/* A register whose only definition is `ld.param r, [p]` always holds
- * parameter p. For a 64-bit handle, surface instructions name the
- * parameter's constant-bank word as their immediate index; a 32-bit value
- * is read by ALU instructions as the c[0x0][0x140 + offset] operand. Both
- * are what ptxas -O3 does. */
+/* A register whose one definition copies a 64-bit parameter register holds
+ * that parameter too; returns whether one more was found. */
+static bool follow_copies(const Stmt *s, LMap *defs)
+{
+	bool found = false;
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK) {
+			found |= follow_copies(s->u.block, defs);
+			continue;
+		}
+		const char *from = s->kind == ST_INSTR ? copy64_source(&s->u.instr) : NULL;
+		if (!from || s->u.instr.ops[0]->kind != EX_NAME)
+			continue;
+		LMapEntry *d = lmap_find(defs, s->u.instr.ops[0]->text);
+		const LMapEntry *src = lmap_find(defs, from);
+		if (d && d->value == DEF_COPY && src && src->value >= 0 && src->extra == 64) {
+			d->value = src->value;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* A register whose only definition is `ld.param r, [p]` (or a copy of such
+ * a 64-bit register) always holds parameter p. For a 64-bit handle, surface
+ * instructions name the parameter's constant-bank word as their immediate
+ * index; a 32-bit value is read by ALU instructions as the
+ * c[0x0][0x140 + offset] operand. Both are what ptxas -O3 does. */
 static void find_param_values(LowerCtx *c, const Func *f)
 {
 	LMap defs;
 	lmap_init(&defs);
 	scan_defs(f->body, &defs, c);
+	while (follow_copies(f->body, &defs))
+		;
 	for (size_t i = 0; i < defs.cap; i++) {
 		const LMapEntry *d = &defs.slots[i];
 		if (d->key && d->value >= 0)
@@ -239,6 +278,21 @@ static void layout_params(LowerCtx *c, const Func *f)
 	k->first_slot_offset = cubin_first_slot_offset(k->params, k->nparams);
 }
 
+/* The register limit ptxas 11.8 derives for sm_50 from a thread count
+ * (.maxntid, else .reqntid) when there is no .maxnreg, and records as
+ * EIATTR_MAXREG_COUNT: the 64K-register file shared by the block's warps,
+ * which are allocated four at a time, per thread rounded down to a multiple
+ * of 8. 0 when that is not below the 255 maximum. */
+static uint32_t thread_count_reg_limit(const uint32_t t[3])
+{
+	uint64_t threads = (uint64_t)t[0] * t[1] * t[2];
+	if (threads == 0)
+		return 0;
+	uint64_t warps = ((threads + 31) / 32 + 3) / 4 * 4;
+	uint64_t regs = 65536 / (warps * 32) / 8 * 8;
+	return regs >= 255 ? 0 : (uint32_t)regs;
+}
+
 static void read_perf_directives(LKernel *k, const Func *f)
 {
 	for (uint32_t i = 0; i < f->ndirs; i++) {
@@ -261,6 +315,8 @@ static void read_perf_directives(LKernel *k, const Func *f)
 			for (uint32_t a = d->nargs; a < 3; a++)
 				dst[a] = 1;
 	}
+	if (k->maxreg_count == 0)
+		k->maxreg_count = thread_count_reg_limit(k->max_threads[0] ? k->max_threads : k->req_ntid);
 }
 
 static bool func_visible(const Func *f)

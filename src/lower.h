@@ -63,6 +63,7 @@ typedef struct LInsn {
 	uint8_t stray;
 	bool reads_cc, writes_cc;
 	bool keep;              /* never removed as dead code (volatile loads) */
+	uint8_t narrow_parts;   /* vector SULD: 32-bit parts per PTX element (0: keep its size) */
 	uint8_t reloc;          /* LReloc */
 	int target;             /* BRA: label id */
 	SrcLoc loc;             /* PTX instruction it came from */
@@ -83,11 +84,14 @@ typedef struct LKernel {
 	const char **slot_surfrefs;   /* bound surfrefs in order of first use */
 	size_t nslots;
 	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
-	uint32_t *desc_fields;        /* suq lookup: .nv.constant2 words (field offsets), first use first */
+	uint32_t *desc_fields;        /* .nv.constant2 words (suq field offsets, mad.lo addends), first use first */
 	size_t ndesc_fields;
+	bool desc_size_symbol;        /* a suq lookup was lowered, even if later removed as dead */
 	bool uses_surfaces;
 	bool uses_ctaid_z;
-	uint32_t max_threads[3], req_ntid[3], maxreg_count;
+	bool explicit_caching;        /* an ld.global.ca: ptxas records EIATTR_EXPLICIT_CACHING */
+	uint32_t max_threads[3], req_ntid[3];
+	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;
@@ -138,5 +142,11 @@ int linsn_encode(const LInsn *in, const int64_t *imm, uint64_t *word, char *err,
 /* Sets every field of in->form that is still unset to its neutral value
  * (registers RZ, predicates PT, lane mask 0xf, branch condition T, 0). */
 void linsn_fill_defaults(LInsn *in);
+
+/* The .nv.constant2 byte offset of a word holding value (lower_desc.c). */
+uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
+/* After dead-code removal: renumbers the .nv.constant2 words so that only
+ * those code still reads keep one (lower_desc.c). */
+void lkernel_compact_const2(LKernel *k);
 
 #endif

@@ -287,8 +287,16 @@ bool lower_mad(LowerCtx *c, const Instr *in)
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b) ||
 	    !lw_opnd(c, in->ops[3], &e))
 		return false;
-	uint32_t av = in_reg(c, &a), bv = in_reg(c, &b), ev = in_reg(c, &e);
-	mul_lo32(c, d, 0, av, bv, (int)ev, 0);
+	uint32_t av = in_reg(c, &a), bv = in_reg(c, &b);
+	if (t.bits == 32 && a.kind == OPND_REG && b.kind == OPND_REG && e.kind == OPND_IMM) {
+		/* ptxas -O3: a 32-bit addend is a .nv.constant2 word, 0 is RZ */
+		if ((uint32_t)e.imm == 0)
+			mul_lo32(c, d, 0, av, bv, -1, 0);
+		else
+			lw_mul_lo32_cadd(c, d, av, bv, 2, lkernel_const2_slot(c->k, (uint32_t)e.imm));
+		return true;
+	}
+	mul_lo32(c, d, 0, av, bv, (int)in_reg(c, &e), 0);
 	return true;
 }
 

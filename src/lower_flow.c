@@ -1,6 +1,6 @@
 /* Lowering of comparisons, predicates and control flow: setp -> ISETP,
- * predicate logic and selp through guarded instructions (the encoder table
- * has no PSETP or SEL), bra -> BRA, ret/exit -> EXIT. */
+ * predicate logic -> PSETP, selp through guarded moves, bra -> BRA,
+ * ret/exit -> EXIT. */
 #include "lower_internal.h"
 
 #include <string.h>
@@ -189,68 +189,58 @@ bool lower_selp(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* d = (RZ cmp RZ) bop [!]src: with cmp NE (false) and OR it copies src,
- * with cmp EQ (true) and AND too; EQ/OR gives true, NE/AND false. */
-static void pred_set(LowerCtx *c, uint32_t d, int src, bool src_not, unsigned cmp, unsigned bop)
-{
-	LInsn *op = lw_emit(c, "ISETP_R");
-	linsn_ref(op, SR_PD, d, 0, 1, true);
-	linsn_set(op, SR_RA, 255);
-	linsn_set(op, SR_RB, 255);
-	linsn_set(op, SR_CMP, cmp);
-	linsn_set(op, SR_BOP, bop);
-	if (src >= 0) {
-		linsn_ref(op, SR_PC, (uint32_t)src, 0, 1, false);
-		linsn_set(op, SR_PC_NOT, src_not);
-	}
-}
+enum { BOP_AND = 0, BOP_OR = 1, BOP_XOR = 2, PRED_PT = 7 };
 
-enum { CMP_EQ = 2, CMP_NE = 5, BOP_AND = 0, BOP_OR = 1, BOP_XOR = 2 };
-
-static bool pred_operand(LowerCtx *c, const Expr *e, uint32_t *p, bool *negated)
+/* A predicate source: a register (optionally negated), or an integer
+ * constant (mov.pred %p, 0|1|-1), which becomes PT or !PT. */
+static bool pred_source(LowerCtx *c, LInsn *op, SassRole role, SassRole not_role, const Expr *e)
 {
-	*negated = false;
+	bool negated = false;
+	int64_t v;
 	if (e->kind == EX_UNARY && e->op == '!') {
-		*negated = true;
+		negated = true;
 		e = e->lhs;
 	}
-	return lw_pred(c, e, p);
+	if (e->kind != EX_NAME && expr_const_int(e, &v)) {
+		linsn_set(op, role, PRED_PT);
+		linsn_set(op, not_role, (v == 0) != negated);
+		return true;
+	}
+	uint32_t p;
+	if (!lw_pred(c, e, &p))
+		return false;
+	linsn_ref(op, role, p, 0, 1, false);
+	linsn_set(op, not_role, negated);
+	return true;
 }
 
-/* and/or/xor/not/mov on predicates, through ISETP on RZ (no PSETP in the
- * encoder table): d = a; then under the guard b (or !b) d is forced or
- * flipped. */
+/* and/or/xor/not/mov on predicates, as ptxas 11.8 -O0 writes them for
+ * sm_50: one PSETP.{AND,OR,XOR}.AND d, PT, a, b, PT; not and mov are
+ * PSETP.AND.AND d, PT, [!]a, PT, PT. (-O3 folds them into the ISETPs that
+ * define the operands.) A guard applies to the PSETP like to any other
+ * instruction. */
 bool lower_pred_logic(LowerCtx *c, const Instr *in)
 {
 	bool is_not = strcmp(in->opcode, "not") == 0, is_mov = strcmp(in->opcode, "mov") == 0;
-	if (c->guard_vreg >= 0)
-		return lw_unsupported(c, in->loc, "a guarded %s.pred", in->opcode);
-	uint32_t d, a, b = 0;
-	bool an, bn = false;
-	if (!lw_pred(c, in->ops[0], &d) || !pred_operand(c, in->ops[1], &a, &an))
+	uint32_t d;
+	if (!lw_pred(c, in->ops[0], &d))
+		return false;
+	LInsn *op = lw_emit(c, "PSETP");
+	linsn_ref(op, SR_PD, d, 0, 1, true);
+	linsn_set(op, SR_PQ, PRED_PT);
+	linsn_set(op, SR_PC, PRED_PT);
+	linsn_set(op, SR_PC_NOT, 0);
+	linsn_set(op, SR_BOP2, BOP_AND);
+	if (!pred_source(c, op, SR_PA, SR_PA_NOT, in->ops[1]))
 		return false;
 	if (is_not || is_mov) {
-		pred_set(c, d, (int)a, is_not ? !an : an, CMP_NE, BOP_OR);
+		if (is_not)
+			linsn_set(op, SR_PA_NOT, !linsn_get(op, SR_PA_NOT, 0));
+		linsn_set(op, SR_PB, PRED_PT);
+		linsn_set(op, SR_PB_NOT, 0);
+		linsn_set(op, SR_BOP, BOP_AND);
 		return true;
 	}
-	if (!pred_operand(c, in->ops[2], &b, &bn))
-		return false;
-	uint32_t t = b == d ? lkernel_new_vreg(c->k, LRC_PRED, 1, false) : d;
-	pred_set(c, t, (int)a, an, CMP_NE, BOP_OR);          /* t = a */
-	c->guard_vreg = (int)b;
-	if (in->opcode[0] == 'o') {
-		c->guard_neg = bn;                              /* @b t = true */
-		pred_set(c, t, -1, false, CMP_EQ, BOP_AND);
-	} else if (in->opcode[0] == 'a') {
-		c->guard_neg = !bn;                             /* @!b t = false */
-		pred_set(c, t, -1, false, CMP_NE, BOP_AND);
-	} else {
-		c->guard_neg = bn;                              /* @b t = !t */
-		pred_set(c, t, (int)t, false, CMP_EQ, BOP_XOR);
-	}
-	c->guard_vreg = -1;
-	c->guard_neg = false;
-	if (t != d)
-		pred_set(c, d, (int)t, false, CMP_NE, BOP_OR);
-	return true;
+	linsn_set(op, SR_BOP, in->opcode[0] == 'a' ? BOP_AND : in->opcode[0] == 'o' ? BOP_OR : BOP_XOR);
+	return pred_source(c, op, SR_PB, SR_PB_NOT, in->ops[2]);
 }

@@ -262,6 +262,8 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 				cop = ld_cops[j].cop;
 				u128 = ld_cops[j].u128;
 				known = true;
+				/* recorded at lowering: ptxas keeps it for a dead load too */
+				c->k->explicit_caching |= strcmp(w, ".ca") == 0;
 			}
 		if (!known)
 			return lw_unsupported(c, in->mod_locs[i], "ld.global modifier '%s'", w);

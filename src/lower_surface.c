@@ -235,7 +235,9 @@ static LInsn *emit_su(LowerCtx *c, const char *base, const SurfIndex *si, const 
 	set_index(in, si);
 	linsn_set(in, SR_GEOM, m->geom);
 	linsn_set(in, SR_CLAMP, m->clamp);
-	c->k->uses_surfaces = true;
+	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref only,
+	 * not for a parameter or register handle */
+	c->k->uses_surfaces |= si->bound;
 	return in;
 }
 
@@ -284,6 +286,8 @@ bool lower_suld(LowerCtx *c, const Instr *in)
 	linsn_set(ld, SR_COP, m.cop);
 	if (n == 1)
 		return true;
+	/* ptxas loads only up to the last element that is read (regalloc.c) */
+	ld->narrow_parts = m.type.bits == 64 ? 2 : 1;
 	if (m.type.bits < 32) {
 		lw_unpack(c, dst, n, m.type.bits, elems);
 		return true;
@@ -368,18 +372,6 @@ bool lower_sured(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* The .nv.constant2 byte offset holding descriptor field `field`: one word
- * per distinct query, in order of first use (as ptxas lays it out). */
-static uint32_t desc_field_slot(LKernel *k, uint32_t field)
-{
-	for (size_t i = 0; i < k->ndesc_fields; i++)
-		if (k->desc_fields[i] == field)
-			return 4 * (uint32_t)i;
-	k->desc_fields = xrealloc(k->desc_fields, (k->ndesc_fields + 1) * sizeof *k->desc_fields);
-	k->desc_fields[k->ndesc_fields] = field;
-	return 4 * (uint32_t)k->ndesc_fields++;
-}
-
 /* suq.depth etc.: ptxas 11.8 loads the field from the driver's descriptor
  * table,  d = *(c[0x0][0xc0] + (handle & 0xfffff) * descsize + field):
  *   MOV32I s, `(.nv.surfrefDescSize); LOP32I.AND i, h, 0xfffff;
@@ -400,6 +392,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 		lw_mov(c, h, 0, si->vreg, 0);
 	}
 	uint32_t size = lw_temp(c, 1);
+	k->desc_size_symbol = true;
 	LInsn *mi = lw_emit(c, "MOV32I");
 	linsn_ref(mi, SR_RD, size, 0, 1, true);
 	linsn_set(mi, SR_IMM, 0);
@@ -411,7 +404,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 	linsn_set(and, SR_LOPOP, 0);
 	linsn_set(and, SR_IMM, DESC_INDEX_MASK);
 	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
-	lw_mul_lo32_cadd(c, off, idx, size, DESC_FIELD_BANK, desc_field_slot(k, field));
+	lw_mul_lo32_cadd(c, off, idx, size, DESC_FIELD_BANK, lkernel_const2_slot(k, field));
 	for (unsigned p = 0; p < 2; p++) {
 		LInsn *add = lw_emit(c, "IADD_C");
 		linsn_ref(add, SR_RD, addr, p, 1, true);
@@ -475,6 +468,7 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 	linsn_set(q, SR_QUERY, 1);     /* TEX_HEADER_DIMENSION */
 	linsn_set(q, SR_QMASK, m.query);
 	linsn_set(q, SR_NODEP, 0);
-	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK only for SU* instructions */
+	/* a query of a bound surfref counts like an SU* use of it */
+	c->k->uses_surfaces |= si.bound;
 	return true;
 }

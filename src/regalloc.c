@@ -356,8 +356,7 @@ static bool has_side_effects(const LKernel *k, size_t i)
 {
 	const LInsn *in = &k->insns[i];
 	switch (in->form->op) {
-	case SOP_STG: case SOP_SUST_D: case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P:
-	case SOP_SULD_D: case SOP_SULD_P: case SOP_BRA: case SOP_EXIT: case SOP_NOP: case SOP_DEPBAR:
+	case SOP_STG: case SOP_SUST_D: case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_BRA: case SOP_EXIT: case SOP_NOP: case SOP_DEPBAR:
 		return true;
 	default:
 		break;
@@ -370,8 +369,37 @@ static bool has_side_effects(const LKernel *k, size_t i)
 	return true;    /* writes only fixed registers (MOV R1) */
 }
 
+/* A vector SULD whose last elements are never read loads less, as ptxas
+ * 11.8 does (at -O0 too): the size becomes the smallest of 32, 64 and 128
+ * bits that covers the last element read (a dead SULD is removed like any
+ * other load). The destination is its first def reference. Returns whether
+ * the size changed. */
+static bool narrow_suld(LInsn *in, size_t i, const Liveness *lv)
+{
+	if (!in->narrow_parts || in->nrefs == 0)
+		return false;
+	LRegRef *d = NULL;
+	for (unsigned r = 0; r < in->nrefs && !d; r++)
+		if (in->refs[r].def)
+			d = &in->refs[r];
+	if (!d || d->count < 2)
+		return false;
+	unsigned need = 0;
+	for (unsigned p = 0; p < d->count; p++)
+		if (live_out(lv, lv->first_bit[d->vreg] + d->sub + p, i))
+			need = p + 1;
+	need = (need + in->narrow_parts - 1) / in->narrow_parts * in->narrow_parts;
+	unsigned parts = need <= 1 ? 1 : need <= 2 ? 2 : 4;
+	if (need == 0 || parts >= d->count)
+		return false;
+	d->count = (uint8_t)parts;
+	linsn_set(in, SR_SIZE, parts == 1 ? 4 : 5);     /* 32 or 64 bits */
+	return true;
+}
+
 /* Removes the instructions whose results lv (the kernel's liveness) shows
- * unread; returns whether there were any (lv is then out of date). */
+ * unread and narrows vector SULDs; returns whether anything changed (lv is
+ * then out of date). */
 static bool remove_dead(LKernel *k, const Liveness *lv)
 {
 	bool *dead = xcalloc(k->ninsns + 1, sizeof *dead);
@@ -386,7 +414,7 @@ static bool remove_dead(LKernel *k, const Liveness *lv)
 				for (unsigned p = 0; p < in->refs[r].count; p++)
 					live |= live_out(lv, lv->first_bit[in->refs[r].vreg] + in->refs[r].sub + p, i);
 		dead[i] = !live;
-		any |= dead[i];
+		any |= dead[i] || (live && narrow_suld(&k->insns[i], i, lv));
 	}
 	if (any)
 		delete_marked(k, dead);

@@ -9,7 +9,8 @@
 #      once register and predicate fields are masked (bits 19:0 but FSETP's
 #      neg/abs bits 7:6, the index register 46:39 of register-form surface
 #      instructions, register B 27:20 of the register forms, FFMA's C
-#      46:39);
+#      46:39), and each PSETP word one of ptxas -O0 (predicate registers
+#      other than PT masked); instructions are paired per kernel and opcode;
 #  (c) cuobjdump -sass accepts the cubin we write.
 #
 # Usage: tests/oracle/encode-ptxas.sh [FILE.ptx...]
@@ -22,31 +23,11 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 prog=${PROG:-./ptxsurf-as}
-oracle_dir=${PTXSURF_ORACLE_DIR:-${HOME:-/tmp}/.cache/ptxsurf-oracles}
 
-# $PTXSURF_ORACLE_DIR/bin, then the fetch script, then /opt, then PATH.
-find_bin() {
-	for d in "$oracle_dir/bin" "$(sh "$here/fetch-nvidia-tools.sh" 2>/dev/null)" /opt/nvidia-oracles/bin; do
-		if [ -n "$d" ] && [ -x "$d/ptxas" ] && [ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ]; then
-			echo "$d"
-			return 0
-		fi
-	done
-	p=$(command -v ptxas 2>/dev/null) || return 1
-	d=$(dirname "$p")
-	[ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ] && echo "$d"
-}
+. "$here/lib/cuda118.sh"
 
-bin=$(find_bin)
-if [ -z "$bin" ]; then
-	echo "SKIP: encode-ptxas: ptxas/nvdisasm/cuobjdump 11.8 not found ($oracle_dir/bin," \
-	     "fetch-nvidia-tools.sh, /opt/nvidia-oracles/bin, PATH)"
-	exit 77
-fi
-if [ ! -x "$prog" ]; then
-	echo "encode-ptxas: $prog is not built" >&2
-	exit 2
-fi
+bin=
+cuda118_setup encode-ptxas "no kernel was compared with ptxas"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/encode-ptxas.XXXXXX") || exit 2
 if [ "${ENCODE_PTXAS_KEEP:-0}" = 1 ]; then
@@ -58,64 +39,6 @@ fi
 if [ $# -eq 0 ]; then
 	set -- "$root"/tests/cases/encode/*.ptx
 fi
-
-# Instruction lines of a listing as "KERNEL<TAB>ADDR<TAB>TEXT<TAB>HEX", from
-# our listing ("Function : k" headers) or nvdisasm of a cubin (".text.k:").
-# A line without its hex (a dual-issue pair) takes it from the next line.
-extract() {
-	awk '
-	/Function : / { k = $NF; next }
-	/^\.text\./ { k = $1; sub(/^\.text\./, "", k); sub(/:$/, "", k); next }
-	{
-		if (match($0, /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\//)) {
-			addr = substr($0, RSTART + 2, 4)
-			rest = substr($0, RSTART + RLENGTH)
-			hex = ""
-			if (match(rest, /\/\* 0x[0-9a-f]+ \*\//)) {
-				hex = substr(rest, RSTART + 5, 16)
-				rest = substr(rest, 1, RSTART - 1)
-			}
-			gsub(/[{}]/, "", rest); gsub(/;/, "", rest)
-			gsub(/^[ \t]+|[ \t]+$/, "", rest); gsub(/[ \t]+/, " ", rest)
-			if (hex == "") { pend = k "\t" addr "\t" rest; next }
-			print k "\t" addr "\t" rest "\t" hex
-		} else if (pend != "" && match($0, /\/\* 0x[0-9a-f]+ \*\//)) {
-			print pend "\t" substr($0, RSTART + 5, 16); pend = ""
-		}
-	}' "$1"
-}
-
-# Keeps the compared lines as "KERNEL<TAB>FAMILY<TAB>MASKEDHEX<TAB>TEXT".
-masked() {
-	awk -F '\t' '
-	function hv(c) { return index("0123456789abcdef", c) - 1 }
-	function hc(v) { return substr("0123456789abcdef", v + 1, 1) }
-	# clears bits 46:39 (hex digits 5-7 of 16, keeping bits 47 and 38:36)
-	function clear_39(h) {
-		d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
-		return substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)
-	}
-	BEGIN {
-		n = split("SULD SUST SURED TXQ STG LDG FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
-		for (i = 1; i <= n; i++) want[f[i]] = 1
-	}
-	{
-		t = $3; sub(/^@!?P[0-9T] /, "", t)
-		split(t, w, /[ .]/); fam = w[1]
-		if (!(fam in want)) next
-		h = $4
-		keep = fam == "FSETP" ? hc(int(hv(substr(h, 15, 1)) / 4) * 4) : "0"
-		h = substr(h, 1, 11) "000" keep "0"              # Rd/Rb, Ra, guard, Pd/Pq
-		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0)
-			h = clear_39(h)                               # index register Rc
-		op = substr(h, 1, 2)
-		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
-			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
-		if (fam == "FFMA")
-			h = clear_39(h)                               # C (B of the RC form)
-		print $1 "\t" fam "\t" h "\t" $3
-	}' "$1"
-}
 
 pass=0 fail=0 skipped=0 words=0 mismatches=0 decode_errors=0 text_diffs=0 cubin_rejects=0 count_diffs=0
 for f in "$@"; do
@@ -135,7 +58,7 @@ for f in "$@"; do
 	fi
 	# (a) nvdisasm decodes every kernel's raw code to our listing's text
 	"$prog" --color=never --format=raw -o "$d/ours.bin" "$f" 2>/dev/null
-	extract "$d/ours.lst" >"$d/ours.tsv"
+	sass_lines "$d/ours.lst" >"$d/ours.tsv"
 	offset=0
 	for k in $(cut -f1 "$d/ours.tsv" | uniq); do
 		last=$(awk -F '\t' -v k="$k" '$1 == k { a = $2 } END { print a }' "$d/ours.tsv")
@@ -149,7 +72,7 @@ for f in "$@"; do
 			continue
 		fi
 		awk -v k="$k" '/\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\// { print "Function : " k; exit }' "$d/$k.nv" >"$d/$k.hdr"
-		cat "$d/$k.hdr" "$d/$k.nv" | extract /dev/stdin >"$d/$k.theirs.tsv"
+		cat "$d/$k.hdr" "$d/$k.nv" | sass_lines /dev/stdin >"$d/$k.theirs.tsv"
 		awk -F '\t' -v k="$k" '$1 == k' "$d/ours.tsv" >"$d/$k.ours.tsv"
 		if ! cmp -s "$d/$k.ours.tsv" "$d/$k.theirs.tsv"; then
 			echo "FAIL: $name: kernel $k: our listing differs from nvdisasm:"
@@ -159,13 +82,30 @@ for f in "$@"; do
 		fi
 	done
 	# (b) surface and STG words equal ptxas's, registers masked
-	if ! "$bin/ptxas" -arch=sm_50 -O3 "$f" -o "$d/ref.cubin" 2>"$d/ref.err"; then
+	# a caller that already compiled FILE.ptx leaves FILE.O3.cubin (and
+	# FILE.O0.cubin) next to it (kernel-sweep.sh)
+	ref3=${f%.ptx}.O3.cubin ref0=${f%.ptx}.O0.cubin
+	if [ -f "$ref3" ]; then
+		cp "$ref3" "$d/ref.cubin"
+	else
+		"$bin/ptxas" -arch=sm_50 -O3 "$f" -o "$d/ref.cubin" 2>"$d/ref.err"
+	fi
+	if [ ! -s "$d/ref.cubin" ]; then
 		echo "note: $name: ptxas rejects the file: $(head -n 1 "$d/ref.err")"
 	else
 		"$bin/nvdisasm" -hex "$d/ref.cubin" >"$d/ref.lst"
-		extract "$d/ref.lst" >"$d/ref.tsv"
-		masked "$d/ours.tsv" >"$d/ours.m"
-		masked "$d/ref.tsv" >"$d/ref.m"
+		sass_lines "$d/ref.lst" >"$d/ref.tsv"
+		sass_masked "$d/ours.tsv" >"$d/ours.m"
+		# PSETP (predicate logic) is what -O0 writes; -O3 folds it into
+		# the ISETPs, so those words come from ptxas -O0.
+		sass_masked "$d/ref.tsv" | awk -F '\t' '$2 != "PSETP"' >"$d/ref.m"
+		if grep -q '	PSETP	' "$d/ours.m" &&
+		   { cp "$ref0" "$d/ref0.cubin" 2>/dev/null ||
+		     "$bin/ptxas" -arch=sm_50 -O0 "$f" -o "$d/ref0.cubin" 2>/dev/null; }; then
+			"$bin/nvdisasm" -hex "$d/ref0.cubin" >"$d/ref0.lst"
+			sass_lines "$d/ref0.lst" >"$d/ref0.tsv"
+			sass_masked "$d/ref0.tsv" | awk -F '\t' '$2 == "PSETP"' >>"$d/ref.m"
+		fi
 		if [ "$(cut -f1,2 "$d/ours.m" | sort | uniq -c)" != "$(cut -f1,2 "$d/ref.m" | sort | uniq -c)" ]; then
 			echo "note: $name: ptxas emits a different number of the compared instructions" \
 			     "(ours: $(cut -f2 "$d/ours.m" | sort | uniq -c | tr -s ' \n' ' '); ptxas:" \

@@ -190,6 +190,21 @@ static void emu_run(Emu *e, const uint8_t *code, size_t len)
 			if (q != 7) e->p[q] = pq;
 			break;
 		}
+		case SOP_PSETP: {
+			/* Pd = (a bop b) bop2 c, Pq = (!a bop b) bop2 c */
+			bool pa = emu_pred(e, sass_values_get(&v, SR_PA, 7)) != (bool)sass_values_get(&v, SR_PA_NOT, 0);
+			bool pb = emu_pred(e, sass_values_get(&v, SR_PB, 7)) != (bool)sass_values_get(&v, SR_PB_NOT, 0);
+			bool pc = emu_pred(e, sass_values_get(&v, SR_PC, 7)) != (bool)sass_values_get(&v, SR_PC_NOT, 0);
+			int64_t bop = sass_values_get(&v, SR_BOP, 0), bop2 = sass_values_get(&v, SR_BOP2, 0);
+			bool r = bop == 0 ? (pa && pb) : bop == 1 ? (pa || pb) : (pa != pb);
+			bool rq = bop == 0 ? (!pa && pb) : bop == 1 ? (!pa || pb) : (!pa != pb);
+			bool pd = bop2 == 0 ? (r && pc) : bop2 == 1 ? (r || pc) : (r != pc);
+			bool pq = bop2 == 0 ? (rq && pc) : bop2 == 1 ? (rq || pc) : (rq != pc);
+			int64_t d = sass_values_get(&v, SR_PD, 7), q = sass_values_get(&v, SR_PQ, 7);
+			if (d != 7) e->p[d] = pd;
+			if (q != 7) e->p[q] = pq;
+			break;
+		}
 		case SOP_XMAD: {
 			b = f->bkind == SASS_B_IMM ? (uint32_t)sass_values_get(&v, SR_IMM, 0) : emu_b(e, f, &v);
 			ck_assert_msg(strcmp(f->name, "XMAD_RC") != 0, "XMAD_RC is not modelled");

@@ -1,0 +1,608 @@
+/* Random PTX kernels inside the sm_50 encoder's subset (README, "What the
+ * sm_50 encoder assembles"), for kernel-sweep.sh: the shapes hand-written
+ * and nvcc/clang-generated surface kernels have (parameter loads, a thread
+ * index, a bounds check, address arithmetic, surface and global memory
+ * operations, guards, diamonds and counted loops), so the sweep meets code
+ * the goldens never showed the encoder.
+ *
+ * Usage: gen_kernels SEED > FILE.ptx. The same seed always gives the same
+ * module (a private xorshift generator, no libc rand), so a failing seed is
+ * a reproducible test case. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return n ? (uint32_t)((rng_state >> 11) % n) : 0;
+}
+
+static bool chance(uint32_t percent) { return rnd(100) < percent; }
+
+#define PICK(a) ((a)[rnd(sizeof(a) / sizeof((a)[0]))])
+
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* ---- values a kernel has defined ----------------------------------------
+ * Each class is a stack of register numbers; a block (diamond arm, loop
+ * body) restores the stack depth on exit so later code reads only values
+ * defined on every path. */
+enum { C_R, C_RD, C_RS, C_P, C_PTR, C_SURF, NCLASS };
+static const char *const class_prefix[NCLASS] = { "%r", "%rd", "%rs", "%p", "%rd", "%rd" };
+#define MAXV 512
+static int pool[NCLASS][MAXV], depth[NCLASS];
+static int next_r, next_rd, next_rs, next_p, next_label;
+
+static int fresh(int cls)
+{
+	int n = cls == C_R ? ++next_r : cls == C_RS ? ++next_rs : cls == C_P ? ++next_p : ++next_rd;
+	if (depth[cls] < MAXV)
+		pool[cls][depth[cls]++] = n;
+	return n;
+}
+
+static int use(int cls) { return pool[cls][rnd((uint32_t)depth[cls])]; }
+
+/* A source operand of class cls: a register, or (when imm_ok) a constant. */
+static void src(char *buf, size_t n, int cls, bool imm_ok)
+{
+	if (imm_ok && (depth[cls] == 0 || chance(25))) {
+		static const int64_t imms[] = { 0, 1, 2, 3, 4, 7, 8, 15, 16, 255, 1024, 0xffff, 65536, -1, -4, 0x12345 };
+		snprintf(buf, n, "%" PRId64, PICK(imms));
+		return;
+	}
+	snprintf(buf, n, "%s%d", class_prefix[cls], use(cls));
+}
+
+/* ---- module-wide choices ------------------------------------------------ */
+static int nsurfrefs;
+static const char *const ptx_versions[] = { "6.0", "6.5", "7.0", "5.0", "4.3" };
+
+/* ---- one kernel ---------------------------------------------------------- */
+typedef struct Param {
+	char name[32];
+	int kind; /* 0 pointer, 1 surface handle, 2 u32, 3 u64 value */
+} Param;
+static Param params[8];
+static int nparams, kernel_no;
+static int idx_reg;        /* the thread's linear index (a %r) */
+static int budget;         /* statements left in this kernel */
+
+static void stmt_list(int n, int nest);
+
+static const char *const geoms[] = { "1d", "2d", "3d", "a1d", "a2d" };
+static bool have_handle(void);
+static int coord_count(const char *g)
+{
+	return strcmp(g, "1d") == 0 ? 1 : strcmp(g, "2d") == 0 || strcmp(g, "a1d") == 0 ? 2 : 4;
+}
+
+/* "[handle, {coords}]" (or "[handle]" without a geometry) for a surface
+ * instruction: a bound surfref or a .u64 register loaded from a parameter
+ * (ptxas rejects a parameter named directly). */
+static void surf_addr(char *buf, size_t n, const char *geom)
+{
+	char h[48];
+	int choice = rnd(2);
+	if (choice == 0 && nsurfrefs > 0)
+		snprintf(h, sizeof h, "surf%u", rnd((uint32_t)nsurfrefs));
+	else if (depth[C_SURF] > 0 && (choice != 0 || nsurfrefs == 0))
+		snprintf(h, sizeof h, "%%rd%d", use(C_SURF));
+	else if (nsurfrefs > 0)
+		snprintf(h, sizeof h, "surf%u", rnd((uint32_t)nsurfrefs));
+	else
+		snprintf(h, sizeof h, "%%rd%d", use(C_SURF));
+	if (!geom) {
+		snprintf(buf, n, "[%s]", h);
+		return;
+	}
+	int nc = coord_count(geom);
+	size_t len = (size_t)snprintf(buf, n, "[%s, {", h);
+	for (int i = 0; i < nc; i++) {
+		char c[24];
+		src(c, sizeof c, C_R, false);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c);
+	}
+	snprintf(buf + len, n - len, "}]");
+}
+
+static int elem_class(int bits) { return bits == 64 ? C_RD : bits == 32 ? C_R : chance(75) ? C_RS : C_R; }
+
+static const char *vec_word(int v) { return v == 1 ? "" : v == 2 ? ".v2" : ".v4"; }
+
+/* {a, b, ...} or a lone register of the element class; fresh destinations
+ * when dst. */
+static void data_list(char *buf, size_t n, int vec, int cls, bool dst)
+{
+	size_t len = 0;
+	if (vec > 1)
+		len += (size_t)snprintf(buf, n, "{");
+	for (int i = 0; i < vec; i++) {
+		int r = dst ? fresh(cls) : use(cls);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s%d", i ? ", " : "", class_prefix[cls], r);
+	}
+	if (vec > 1)
+		snprintf(buf + len, n - len, "}");
+}
+
+static void ensure(int cls)
+{
+	if (depth[cls] > 0)
+		return;
+	int r = fresh(cls);
+	if (cls == C_P)
+		out("\tsetp.ne.u32 %%p%d, %%r%d, %u;\n", r, idx_reg, rnd(8));
+	else if (cls == C_RS)
+		out("\tcvt.u16.u32 %%rs%d, %%r%d;\n", r, idx_reg);
+	else if (cls == C_RD)
+		out("\tcvt.u64.u32 %%rd%d, %%r%d;\n", r, idx_reg);
+	else
+		out("\tadd.s32 %%r%d, %%r%d, %u;\n", r, idx_reg, rnd(100));
+}
+
+/* An optional guard for the next instruction. */
+static void guard(char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (depth[C_P] > 0 && chance(15))
+		snprintf(buf, n, "@%s%%p%d ", chance(40) ? "!" : "", use(C_P));
+}
+
+static void gen_suld(void)
+{
+	static const int bits[] = { 8, 16, 32, 64 };
+	static const char *const clamps[] = { ".trap", ".clamp", ".zero" };
+	static const char *const cops[] = { "", "", "", ".ca", ".cg", ".cs", ".cv" };
+	const char *g = PICK(geoms);
+	int b = PICK(bits), vec = 1 << rnd(3);
+	if (b == 64 && vec == 4)
+		vec = 2;
+	int cls = elem_class(b);
+	char a[160], d[96], gd[16];
+	guard(gd, sizeof gd);
+	surf_addr(a, sizeof a, g);
+	if (gd[0])       /* a guarded load may leave its destination unset */
+		for (int i = 0; i < vec; i++)
+			ensure(cls);
+	data_list(d, sizeof d, vec, cls, true);
+	out("\t%ssuld.b.%s%s%s.b%d%s %s, %s;\n", gd, g, PICK(cops), vec_word(vec), b, PICK(clamps), d, a);
+}
+
+static void gen_sust(void)
+{
+	static const int bits[] = { 8, 16, 32, 64 };
+	static const char *const clamps[] = { ".trap", ".clamp", ".zero" };
+	static const char *const cops[] = { "", "", "", ".wb", ".cg", ".cs", ".wt" };
+	bool formatted = chance(20);
+	/* the PTX ISA has no array geometry for sust.p */
+	const char *g = formatted ? geoms[rnd(3)] : PICK(geoms);
+	int b = formatted ? 32 : PICK(bits), vec = 1 << rnd(3);
+	if (b == 64 && vec == 4)
+		vec = 2;
+	int cls = elem_class(b);
+	ensure(cls);
+	char a[160], d[96], gd[16];
+	guard(gd, sizeof gd);
+	surf_addr(a, sizeof a, g);
+	data_list(d, sizeof d, vec, cls, false);
+	out("\t%ssust.%s.%s%s%s.b%d%s %s, %s;\n", gd, formatted ? "p" : "b", g, formatted ? "" : PICK(cops),
+	    vec_word(vec), b, PICK(clamps), a, d);
+}
+
+static void gen_sured(void)
+{
+	static const char *const b_forms[] = { "add.u32", "add.s32", "add.u64", "min.u32", "min.s32",
+		"max.u32", "max.s32", "and.b32", "or.b32" };
+	static const char *const p_forms[] = { "add", "min", "max", "and", "or" };
+	static const char *const rgeoms[] = { "1d", "2d", "3d" };
+	static const char *const clamps[] = { ".trap", ".clamp", ".zero" };
+	bool p = chance(30);
+	const char *g = PICK(rgeoms);
+	char form[16], a[160], d[24], gd[16];
+	if (p)
+		snprintf(form, sizeof form, "%s.%s.b32", PICK(p_forms), g);
+	else {
+		const char *f = PICK(b_forms);
+		const char *dot = strchr(f, '.');
+		snprintf(form, sizeof form, "%.*s.%s%s", (int)(dot - f), f, g, dot);
+	}
+	int cls = strstr(form, "64") && !strstr(form, "b32") ? C_RD : C_R;
+	ensure(cls);
+	guard(gd, sizeof gd);
+	surf_addr(a, sizeof a, g);
+	src(d, sizeof d, cls, false);
+	out("\t%ssured.%s.%s%s %s, %s;\n", gd, p ? "p" : "b", form, PICK(clamps), a, d);
+}
+
+/* Whether a surface operand can be formed. */
+static bool have_handle(void) { return nsurfrefs > 0 || depth[C_SURF] > 0; }
+
+static void gen_suq(void)
+{
+	static const char *const dims[] = { "width", "height" };
+	static const char *const desc[] = { "depth", "channel_data_type", "channel_order", "array_size",
+		"memory_layout" };
+	bool descriptor = true && chance(30);
+	char a[64];
+	surf_addr(a, sizeof a, NULL);
+	out("\tsuq.%s.b32 %%r%d, %s;\n", descriptor ? PICK(desc) : PICK(dims), fresh(C_R), a);
+}
+
+/* A global address: a pointer plus idx * size, nvcc style. */
+static int gen_address(int size)
+{
+	int off = fresh(C_RD), addr = fresh(C_RD);
+	char i[24];
+	src(i, sizeof i, C_R, false);
+	if (chance(50))
+		out("\tmul.wide.%s32 %%rd%d, %s, %d;\n", chance(50) ? "s" : "u", off, i, size);
+	else {
+		out("\tcvt.u64.u32 %%rd%d, %s;\n", off, i);
+		out("\tshl.b64 %%rd%d, %%rd%d, %d;\n", off, off, size == 16 ? 4 : size == 8 ? 3 : size == 4 ? 2 : 1);
+	}
+	out("\tadd.s64 %%rd%d, %%rd%d, %%rd%d;\n", addr, use(C_PTR), off);
+	return addr;
+}
+
+static const char *const st_types[] = { "u8", "s8", "u16", "s16", "b16", "u32", "s32", "b32", "f32", "u64",
+	"s64", "b64", "f64" };
+
+static int type_bits(const char *t) { return atoi(t + 1); }
+
+static int type_class(const char *t)
+{
+	int b = type_bits(t);
+	return b == 64 ? C_RD : b == 32 ? C_R : C_RS;
+}
+
+static void gen_st(void)
+{
+	static const char *const cops[] = { "", "", "", ".wb", ".cg", ".cs", ".wt" };
+	const char *t = PICK(st_types);
+	int b = type_bits(t), vec = 1 << rnd(3);
+	if (b == 64 && vec == 4)
+		vec = 2;
+	if (t[0] == 'f')
+		t = b == 32 ? "b32" : "b64";   /* float registers are outside the subset */
+	int cls = type_class(t), size = vec * b / 8;
+	ensure(cls);
+	int addr = gen_address(size >= 4 ? size : 4);
+	char d[96], gd[16];
+	static const int offs[] = { 0, 0, 0, 16, 32, 64, 256, 4096, -16 };
+	int off = PICK(offs) / size * size;
+	bool zero = vec == 1 && b >= 32 && chance(10);
+	if (zero)
+		snprintf(d, sizeof d, "0");
+	else
+		data_list(d, sizeof d, vec, cls, false);
+	guard(gd, sizeof gd);
+	if (off)
+		out("\t%sst.global%s%s.%s [%%rd%d+%d], %s;\n", gd, PICK(cops), vec_word(vec), t, addr, off, d);
+	else
+		out("\t%sst.global%s%s.%s [%%rd%d], %s;\n", gd, PICK(cops), vec_word(vec), t, addr, d);
+}
+
+static void gen_ld(void)
+{
+	static const char *const cops[] = { "", "", "", ".ca", ".cg", ".cs", ".lu", ".cv" };
+	static const char *const lt[] = { "u8", "s8", "u16", "s16", "u32", "s32", "b32", "u64", "s64", "b64" };
+	const char *t = PICK(lt);
+	int b = type_bits(t), vec = 1 << rnd(3);
+	if (b < 32 || (b == 64 && vec == 4))
+		vec = b < 32 ? 1 : 2;
+	int cls = type_class(t);
+	if (b < 32 && chance(50))
+		cls = C_R;
+	int addr = gen_address(vec * b / 8 >= 4 ? vec * b / 8 : 4);
+	char d[96];
+	data_list(d, sizeof d, vec, cls, true);
+	out("\tld.global%s%s.%s %s, [%%rd%d];\n", PICK(cops), vec_word(vec), t, d, addr);
+}
+
+static void gen_alu32(void)
+{
+	static const char *const ops[] = { "add.s32", "add.u32", "sub.s32", "sub.u32", "mul.lo.s32", "mul.lo.u32",
+		"mad.lo.s32", "mad.lo.u32", "shl.b32", "shr.u32", "shr.s32", "and.b32", "or.b32", "xor.b32",
+		"not.b32", "neg.s32", "selp.b32", "selp.u32", "min.none", "add.u16", "sub.s16", "mul.lo.u16",
+		"and.b16", "mov.u32", "mov.b32" };
+	const char *op = PICK(ops);
+	char a[24], b[24], c[24];
+	if (strcmp(op, "min.none") == 0)
+		op = "add.s32";
+	bool h = strstr(op, "16") != NULL;
+	int cls = h ? C_RS : C_R;
+	ensure(cls);
+	src(a, sizeof a, cls, false);
+	if (strncmp(op, "not", 3) == 0 || strncmp(op, "neg", 3) == 0) {
+		out("\t%s %%r%d, %s;\n", op, fresh(C_R), a);
+	} else if (strncmp(op, "mov", 3) == 0) {
+		src(a, sizeof a, C_R, true);
+		out("\t%s %%r%d, %s;\n", op, fresh(C_R), a);
+	} else if (strncmp(op, "selp", 4) == 0) {
+		ensure(C_P);
+		src(b, sizeof b, C_R, true);
+		out("\t%s %%r%d, %s, %s, %%p%d;\n", op, fresh(C_R), a, b, use(C_P));
+	} else if (strncmp(op, "sh", 2) == 0) {
+		if (chance(60))
+			snprintf(b, sizeof b, "%u", rnd(32));
+		else
+			src(b, sizeof b, C_R, false);
+		out("\t%s %%r%d, %s, %s;\n", op, fresh(C_R), a, b);
+	} else {
+		src(b, sizeof b, cls, true);
+		if (strncmp(op, "mad", 3) == 0) {
+			src(c, sizeof c, cls, true);
+			out("\t%s %s%d, %s, %s, %s;\n", op, class_prefix[cls], fresh(cls), a, b, c);
+		} else {
+			out("\t%s %s%d, %s, %s;\n", op, class_prefix[cls], fresh(cls), a, b);
+		}
+	}
+}
+
+static void gen_alu64(void)
+{
+	char a[24], b[24];
+	ensure(C_RD);
+	src(a, sizeof a, C_RD, false);
+	switch (rnd(9)) {
+	case 0: src(b, sizeof b, C_RD, true); out("\tadd.s64 %%rd%d, %s, %s;\n", fresh(C_RD), a, b); break;
+	case 1: src(b, sizeof b, C_RD, false); out("\tsub.s64 %%rd%d, %s, %s;\n", fresh(C_RD), a, b); break;
+	case 2: out("\tshl.b64 %%rd%d, %s, %u;\n", fresh(C_RD), a, 1 + rnd(40)); break;
+	case 3: out("\tshr.%c64 %%rd%d, %s, %u;\n", chance(50) ? 'u' : 's', fresh(C_RD), a, 1 + rnd(40)); break;
+	case 4: src(b, sizeof b, C_RD, false); out("\t%s.b64 %%rd%d, %s, %s;\n", chance(50) ? "and" : "xor", fresh(C_RD), a, b); break;
+	case 5: out("\tcvt.u32.u64 %%r%d, %s;\n", fresh(C_R), a); break;
+	case 6: src(b, sizeof b, C_R, false); out("\tcvt.%c64.%c32 %%rd%d, %s;\n", chance(50) ? 'u' : 's', chance(50) ? 'u' : 's', fresh(C_RD), b); break;
+	case 7: src(b, sizeof b, C_R, false); out("\tmul.wide.u32 %%rd%d, %s, %s;\n", fresh(C_RD), b, b); break;
+	default: out("\tmov.b64 %%rd%d, %s;\n", fresh(C_RD), a); break;
+	}
+}
+
+static void gen_cvt16(void)
+{
+	char a[24];
+	if (chance(50)) {
+		src(a, sizeof a, C_R, false);
+		out("\tcvt.%c16.%c32 %%rs%d, %s;\n", chance(50) ? 'u' : 's', chance(50) ? 'u' : 's', fresh(C_RS), a);
+	} else {
+		ensure(C_RS);
+		src(a, sizeof a, C_RS, false);
+		out("\tcvt.%c32.%c16 %%r%d, %s;\n", chance(50) ? 'u' : 's', chance(50) ? 'u' : 's', fresh(C_R), a);
+	}
+}
+
+static void gen_setp(void)
+{
+	static const char *const cmps[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+	static const char *const ucmps[] = { "lo", "ls", "hi", "hs" };
+	char a[24], b[24];
+	if (depth[C_RD] > 0 && chance(15)) {
+		src(a, sizeof a, C_RD, false);
+		src(b, sizeof b, C_RD, true);
+		out("\tsetp.%s.u64 %%p%d, %s, %s;\n", chance(50) ? "eq" : "ne", fresh(C_P), a, b);
+		return;
+	}
+	src(a, sizeof a, C_R, false);
+	src(b, sizeof b, C_R, true);
+	if (chance(25))
+		out("\tsetp.%s.u32 %%p%d, %s, %s;\n", PICK(ucmps), fresh(C_P), a, b);
+	else
+		out("\tsetp.%s.%c32 %%p%d, %s, %s;\n", PICK(cmps), chance(50) ? 's' : 'u', fresh(C_P), a, b);
+}
+
+static void gen_pred_logic(void)
+{
+	static const char *const consts[] = { "0", "1", "-1" };
+	ensure(C_P);
+	int a = use(C_P), b = use(C_P);
+	char g[16];
+	guard(g, sizeof g);
+	if (g[0]) {
+		/* a guarded definition leaves the old value: give it one first */
+		int d = fresh(C_P);
+		out("\tmov.pred %%p%d, %%p%d;\n\t%sor.pred %%p%d, %%p%d, %%p%d;\n", d, a, g, d, b, a);
+		return;
+	}
+	switch (rnd(6)) {
+	case 0: out("\tand.pred %%p%d, %%p%d, %%p%d;\n", fresh(C_P), a, b); break;
+	case 1: out("\tor.pred %%p%d, %%p%d, %%p%d;\n", fresh(C_P), a, b); break;
+	case 2: out("\txor.pred %%p%d, %%p%d, %%p%d;\n", fresh(C_P), a, b); break;
+	case 3: out("\tnot.pred %%p%d, %%p%d;\n", fresh(C_P), a); break;
+	case 4: out("\tmov.pred %%p%d, %s;\n", fresh(C_P), PICK(consts)); break;
+	default: out("\tmov.pred %%p%d, %%p%d;\n", fresh(C_P), a); break;
+	}
+}
+
+/* Diamond: if (p) { A } else { B }, or a one-armed if. */
+static void gen_diamond(int nest)
+{
+	int saved[NCLASS];
+	int l_else = next_label++, l_join = next_label++;
+	gen_setp();
+	/* the arms do not read the branch predicate: ptxas -O3 knows its value
+	 * there and drops what it guards, which leaves nothing to compare */
+	int p = pool[C_P][--depth[C_P]];
+	out("\t@%s%%p%d bra $L__k%d_%d;\n", chance(50) ? "!" : "", p, kernel_no, l_else);
+	memcpy(saved, depth, sizeof saved);
+	stmt_list(1 + (int)rnd(5), nest + 1);
+	memcpy(depth, saved, sizeof saved);
+	bool two = chance(60);
+	if (two)
+		out("\tbra.uni $L__k%d_%d;\n", kernel_no, l_join);
+	out("$L__k%d_%d:\n", kernel_no, l_else);
+	if (two) {
+		stmt_list(1 + (int)rnd(4), nest + 1);
+		memcpy(depth, saved, sizeof saved);
+		out("$L__k%d_%d:\n", kernel_no, l_join);
+	}
+}
+
+/* A counted loop: i = 0; do { body; i++ } while (i < n). */
+static void gen_loop(int nest)
+{
+	int saved[NCLASS];
+	int l = next_label++;
+	int i = fresh(C_R);
+	out("\tmov.u32 %%r%d, 0;\n", i);
+	memcpy(saved, depth, sizeof saved);
+	out("$L__k%d_%d:\n", kernel_no, l);
+	stmt_list(1 + (int)rnd(6), nest + 1);
+	memcpy(depth, saved, sizeof saved);
+	int p = fresh(C_P);
+	depth[C_P]--;        /* the exit test is not a value the code after reads */
+	out("\tadd.s32 %%r%d, %%r%d, 1;\n", i, i);
+	out("\tsetp.lt.u32 %%p%d, %%r%d, %u;\n", p, i, 2 + rnd(30));
+	out("\t@%%p%d bra $L__k%d_%d;\n", p, kernel_no, l);
+}
+
+/* Many live values at once: loads and arithmetic first, all consumed after. */
+static void gen_pressure(void)
+{
+	int n = 8 + (int)rnd(24), first = next_r + 1;
+	int addr = gen_address(4);
+	for (int i = 0; i < n; i++)
+		out("\tld.global.u32 %%r%d, [%%rd%d+%d];\n", fresh(C_R), addr, 4 * i);
+	int acc = fresh(C_R);
+	out("\tadd.s32 %%r%d, %%r%d, %%r%d;\n", acc, first, first + 1);
+	for (int i = 2; i < n; i++)
+		out("\t%s.b32 %%r%d, %%r%d, %%r%d;\n", chance(50) ? "xor" : "and", acc, acc, first + i);
+	out("\tst.global.u32 [%%rd%d], %%r%d;\n", addr, acc);
+}
+
+static void stmt_list(int n, int nest)
+{
+	for (int i = 0; i < n && budget > 0; i++, budget--) {
+		int r = (int)rnd(100);
+		if (r < 40 && !have_handle())
+			r += 40;
+		if (r < 14) gen_suld();
+		else if (r < 28) gen_sust();
+		else if (r < 34) gen_sured();
+		else if (r < 40) gen_suq();
+		else if (r < 50) gen_st();
+		else if (r < 56) gen_ld();
+		else if (r < 70) gen_alu32();
+		else if (r < 77) gen_alu64();
+		else if (r < 80) gen_cvt16();
+		else if (r < 85) gen_setp();
+		else if (r < 88) gen_pred_logic();
+		else if (r < 93 && nest < 2) gen_diamond(nest);
+		else if (r < 96 && nest < 2) gen_loop(nest);
+		else if (r < 98) gen_pressure();
+		else gen_alu32();
+	}
+}
+
+static void gen_kernel(int k)
+{
+	kernel_no = k;
+	memset(depth, 0, sizeof depth);
+	next_r = next_rd = next_rs = next_p = next_label = 0;
+	nparams = 1 + (int)rnd(6);
+	for (int i = 0; i < nparams; i++) {
+		int kind = i == 0 ? 0 : (int)rnd(4);
+		params[i].kind = kind;
+		snprintf(params[i].name, sizeof params[i].name, "k%d_param_%d", k, i);
+	}
+	out("\n.visible .entry k%d(\n", k);
+	for (int i = 0; i < nparams; i++)
+		out("\t.param .%s %s%s\n", params[i].kind == 2 ? "u32" : "u64", params[i].name, i + 1 < nparams ? "," : "");
+	out(")\n");
+	/* limits of 128 registers or more: with no spilling and no instruction
+	 * reordering, a register-pressure block can need more than the 64 that
+	 * ptxas fits it in (an encoder limit, reported as such) */
+	static const char *const bounds[] = { ".maxntid 128, 1, 1", ".maxntid 256, 1, 1", ".maxntid 512, 1, 1",
+		".maxntid 384, 1, 1", ".maxntid 16, 16, 1", ".reqntid 256, 1, 1", ".reqntid 320, 1, 1",
+		".maxnreg 128", ".maxntid 512, 1, 1\n.maxnreg 200" };
+	if (chance(25))
+		out("%s\n", PICK(bounds));
+	out("{\n\t.reg .pred %%p<%d>;\n\t.reg .b16 %%rs<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\n",
+	    400, 400, 600, 400);
+	/* parameters, clang order (last first) or nvcc order */
+	bool reverse = chance(50);
+	int bound = -1;
+	for (int j = 0; j < nparams; j++) {
+		int i = reverse ? nparams - 1 - j : j;
+		Param *p = &params[i];
+		int cls = p->kind == 0 ? C_PTR : p->kind == 1 ? C_SURF : p->kind == 2 ? C_R : C_RD;
+		int r = fresh(cls);
+		out("\tld.param.%s %s%d, [%s];\n", p->kind == 2 ? "u32" : "u64", class_prefix[cls], r, p->name);
+		if (p->kind == 0 && chance(60)) {
+			int g = fresh(C_PTR);
+			out("\tcvta.to.global.u64 %%rd%d, %%rd%d;\n", g, r);
+		}
+		if (p->kind == 2)
+			bound = r;
+		/* a copy of a handle (ptxas folds it like the parameter) */
+		if (p->kind == 1 && chance(30)) {
+			int h = fresh(C_SURF);
+			out("\tmov.b64 %%rd%d, %%rd%d;\n", h, r);
+		}
+	}
+	/* thread index */
+	int t = fresh(C_R), c = fresh(C_R), n = fresh(C_R);
+	out("\tmov.u32 %%r%d, %%tid.x;\n\tmov.u32 %%r%d, %%ctaid.x;\n\tmov.u32 %%r%d, %%ntid.x;\n", t, c, n);
+	idx_reg = fresh(C_R);
+	if (chance(50))
+		out("\tmad.lo.s32 %%r%d, %%r%d, %%r%d, %%r%d;\n", idx_reg, c, n, t);
+	else {
+		int m = fresh(C_R);
+		out("\tmul.lo.s32 %%r%d, %%r%d, %%r%d;\n\tadd.s32 %%r%d, %%r%d, %%r%d;\n", m, c, n, idx_reg, m, t);
+	}
+	if (chance(40)) {
+		static const char *const sr[] = { "%tid.y", "%tid.z", "%ctaid.y", "%nctaid.x", "%ntid.y" };
+		out("\tmov.u32 %%r%d, %s;\n", fresh(C_R), PICK(sr));
+	}
+	/* a handle chosen at run time: the register forms (SUST/SULD Rc, TXQ.B) */
+	if (depth[C_SURF] >= 2 && chance(40)) {
+		int a = pool[C_SURF][0], b = pool[C_SURF][depth[C_SURF] - 1];
+		out("\tsetp.ne.u32 %%p%d, %%r%d, 0;\n", ++next_p, idx_reg);
+		out("\tselp.b64 %%rd%d, %%rd%d, %%rd%d, %%p%d;\n", fresh(C_SURF), a, b, next_p);
+	}
+	int exit_label = -1;
+	if (bound >= 0 && chance(60)) {
+		exit_label = next_label++;
+		int p = fresh(C_P);
+		depth[C_P]--;
+		out("\tsetp.ge.s32 %%p%d, %%r%d, %%r%d;\n\t@%%p%d bra $L__k%d_%d;\n", p, idx_reg, bound, p, k, exit_label);
+	}
+	budget = 6 + (int)rnd(40);
+	stmt_list(budget, 0);
+	if (exit_label >= 0)
+		out("$L__k%d_%d:\n", k, exit_label);
+	out("\t%s;\n}\n", chance(80) ? "ret" : "exit");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_kernels SEED\n");
+		return 2;
+	}
+	uint64_t seed = strtoull(argv[1], NULL, 0);
+	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+	for (int i = 0; i < 4; i++)
+		rnd(1);
+	out("// gen_kernels %" PRIu64 "\n.version %s\n.target sm_50\n.address_size 64\n", seed, PICK(ptx_versions));
+	nsurfrefs = (int)rnd(4);
+	for (int i = 0; i < nsurfrefs; i++)
+		out(".global .surfref surf%d;\n", i);
+	int nk = 1 + (int)rnd(3);
+	for (int k = 0; k < nk; k++)
+		gen_kernel(k);
+	return 0;
+}

@@ -1,0 +1,102 @@
+# Shared by the CUDA 11.8 oracles (sourced, not run): where ptxas, nvdisasm
+# and cuobjdump 11.8 are. Needs $here (the tests/oracle directory).
+
+# find_cuda118_bin: prints the directory holding all three, or fails.
+# $PTXSURF_ORACLE_DIR/bin, then the fetch script, then /opt, then PATH.
+find_cuda118_bin() {
+	_dir=${PTXSURF_ORACLE_DIR:-${HOME:-/tmp}/.cache/ptxsurf-oracles}
+	for d in "$_dir/bin" "$(sh "$here/fetch-nvidia-tools.sh" 2>/dev/null)" /opt/nvidia-oracles/bin; do
+		if [ -n "$d" ] && [ -x "$d/ptxas" ] && [ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ]; then
+			echo "$d"
+			return 0
+		fi
+	done
+	p=$(command -v ptxas 2>/dev/null) || return 1
+	d=$(dirname "$p")
+	[ -x "$d/nvdisasm" ] && [ -x "$d/cuobjdump" ] && echo "$d"
+}
+
+# cuda118_setup NAME WHAT: sets bin (kept when already set, as in a worker
+# of the caller) or prints a loud SKIP line naming WHAT was not compared
+# and exits 77; exits 2 when $prog is not built.
+cuda118_setup() {
+	[ -n "${bin:-}" ] || bin=$(find_cuda118_bin)
+	if [ -z "$bin" ]; then
+		echo "SKIP: $1: ptxas/nvdisasm/cuobjdump 11.8 not found (\$PTXSURF_ORACLE_DIR/bin," \
+		     "fetch-nvidia-tools.sh, /opt/nvidia-oracles/bin, PATH): $2"
+		exit 77
+	fi
+	if [ ! -x "$prog" ]; then
+		echo "$1: $prog is not built" >&2
+		exit 2
+	fi
+}
+
+# Instruction lines of a listing as "KERNEL<TAB>ADDR<TAB>TEXT<TAB>HEX", from
+# our listing ("Function : k" headers) or nvdisasm of a cubin (".text.k:").
+# A line without its hex (a dual-issue pair) takes it from the next line.
+sass_lines() {
+	awk '
+	/Function : / { k = $NF; next }
+	/^\.text\./ { k = $1; sub(/^\.text\./, "", k); sub(/:$/, "", k); next }
+	{
+		if (match($0, /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\//)) {
+			addr = substr($0, RSTART + 2, 4)
+			rest = substr($0, RSTART + RLENGTH)
+			hex = ""
+			if (match(rest, /\/\* 0x[0-9a-f]+ \*\//)) {
+				hex = substr(rest, RSTART + 5, 16)
+				rest = substr(rest, 1, RSTART - 1)
+			}
+			gsub(/[{}]/, "", rest); gsub(/;/, "", rest)
+			gsub(/^[ \t]+|[ \t]+$/, "", rest); gsub(/[ \t]+/, " ", rest)
+			if (hex == "") { pend = k "\t" addr "\t" rest; next }
+			print k "\t" addr "\t" rest "\t" hex
+		} else if (pend != "" && match($0, /\/\* 0x[0-9a-f]+ \*\//)) {
+			print pend "\t" substr($0, RSTART + 5, 16); pend = ""
+		}
+	}' "$1"
+}
+
+# Keeps the compared lines as "KERNEL<TAB>FAMILY<TAB>MASKEDHEX<TAB>TEXT".
+sass_masked() {
+	awk -F '\t' '
+	function hv(c) { return index("0123456789abcdef", c) - 1 }
+	function hc(v) { return substr("0123456789abcdef", v + 1, 1) }
+	# clears bits 46:39 (hex digits 5-7 of 16, keeping bits 47 and 38:36)
+	function clear_39(h) {
+		d9 = hv(substr(h, 7, 1)) % 8; d11 = hv(substr(h, 5, 1)) >= 8 ? 8 : 0
+		return substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)
+	}
+	BEGIN {
+		n = split("SULD SUST SURED TXQ STG LDG PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
+		for (i = 1; i <= n; i++) want[f[i]] = 1
+	}
+	{
+		t = $3; sub(/^@!?P[0-9T] /, "", t)
+		split(t, w, /[ .]/); fam = w[1]
+		if (!(fam in want)) next
+		h = $4
+		if (fam == "PSETP") {
+			# destinations (bits 5:0) and guard (19:16) masked; a source
+			# register (Pa 14:12, Pb 31:29) only when it is not PT, so
+			# PT / !PT (mov.pred immediates) and every negation stay
+			n13 = hv(substr(h, 13, 1)); if (n13 % 8 != 7) n13 -= n13 % 8
+			n9 = hv(substr(h, 9, 1)); if (int(n9 / 2) != 7) n9 %= 2
+			n15 = hv(substr(h, 15, 1)); n15 -= n15 % 4
+			h = substr(h, 1, 8) hc(n9) substr(h, 10, 2) "0" hc(n13) substr(h, 14, 1) hc(n15) "0"
+			print $1 "\t" fam "\t" h "\t" $3
+			next
+		}
+		keep = fam == "FSETP" ? hc(int(hv(substr(h, 15, 1)) / 4) * 4) : "0"
+		h = substr(h, 1, 11) "000" keep "0"              # Rd/Rb, Ra, guard, Pd/Pq
+		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0)
+			h = clear_39(h)                               # index register Rc
+		op = substr(h, 1, 2)
+		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
+			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
+		if (fam == "FFMA")
+			h = clear_39(h)                               # C (B of the RC form)
+		print $1 "\t" fam "\t" h "\t" $3
+	}' "$1"
+}
