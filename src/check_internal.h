@@ -98,6 +98,10 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 void check_instr(CheckCtx *c, const Instr *in);
 void check_surface_instr(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
+/* Launch-bound directives on a .func, calling-convention ones on an .entry
+ * (check_func_dirs.c). */
+void check_func_dirs(CheckCtx *c, const Func *f);
+void check_proto_dirs(CheckCtx *c, const CallProto *p);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
 void check_memory_order(CheckCtx *c, const Instr *in);
 /* Operand count of every other instruction (operand_counts.def). */
