@@ -377,6 +377,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
 	 * st have theirs in requirements.def, applied by their own checkers. */
 	check_isa_instr(c, in);
+	check_sync_required(c, in);
 	check_memory_order(c, in);
 	if (!opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)

@@ -102,6 +102,8 @@ void check_st_instr(CheckCtx *c, const Instr *in);
  * (check_func_dirs.c). */
 void check_func_dirs(CheckCtx *c, const Func *f);
 void check_proto_dirs(CheckCtx *c, const CallProto *p);
+/* vote and shfl without .sync on a new .version and .target (check_sync.c). */
+void check_sync_required(CheckCtx *c, const Instr *in);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
 void check_memory_order(CheckCtx *c, const Instr *in);
 /* Operand count of every other instruction (operand_counts.def). */
