@@ -182,6 +182,42 @@ static void check_opaque_decl(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 	}
 }
 
+/* Unsized dimensions as ptxas 13 takes them: only the first, and then
+ * only where something else gives the size (an initializer, the .extern
+ * definition, the caller's argument of a .func); never on a kernel
+ * parameter or a return value. */
+static void check_unsized(CheckCtx *c, const Declarator *dc, const DeclInfo *info, DeclPlace place)
+{
+	for (uint32_t k = 1; k < dc->ndims; k++)
+		if (dc->dims[k] < 0) {
+			check_error(c, dc->loc, "declaration", "Only the first dimension of array '%s' may be left unsized",
+				dc->name);
+			return;
+		}
+	if (dc->ndims == 0 || dc->dims[0] >= 0)
+		return;
+	if (place == DECL_ENTRY_PARAM)
+		check_error(c, dc->loc, "declaration", "Parameter to entry function cannot be an incomplete array ('%s')",
+			dc->name);
+	else if (place == DECL_FUNC_RET)
+		check_error(c, dc->loc, "declaration", "Output parameter cannot be an incomplete array ('%s')", dc->name);
+	else if (place != DECL_FUNC_PARAM && !info->is_extern && !dc->init)
+		check_error(c, dc->loc, "declaration", "Non-external variable '%s' has incomplete type (give its size, "
+			"an initializer, or declare it .extern)", dc->name);
+}
+
+/* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
+ * .visible, .weak or .common inside a function body as a syntax error. */
+static void check_body_linkage(CheckCtx *c, const VarDecl *d)
+{
+	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		for (size_t k = 0; k < sizeof linkage / sizeof linkage[0]; k++)
+			if (strcmp(d->specs[i].word, linkage[k]) == 0)
+				check_error(c, d->specs[i].loc, "declaration", "Linkage directive '%s' is not allowed inside a "
+					"function body (declare the variable at module scope)", linkage[k]);
+}
+
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 {
 	DeclInfo info;
@@ -190,6 +226,8 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_gate(c, REQ_TYPE_B128, info.type_loc, NULL);
 	else if (info.type == TY_F16X2)
 		check_gate(c, REQ_TYPE_F16X2, info.type_loc, NULL);
+	if (place == DECL_BODY)
+		check_body_linkage(c, d);
 	bool opaque = type_is_opaque(info.type);
 	if (opaque)
 		check_opaque_decl(c, d, &info, place);
@@ -200,6 +238,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
+		check_unsized(c, dc, &info, place);
 		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;
