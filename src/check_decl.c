@@ -206,6 +206,28 @@ static void check_unsized(CheckCtx *c, const Declarator *dc, const DeclInfo *inf
 			"an initializer, or declare it .extern)", dc->name);
 }
 
+/* ptxas 13's declaration grammar: a vector width stands right before the
+ * type, and only a .param declaration goes on after its type (.ptr, the
+ * pointed-to space, .align); anything else is a syntax error to it. */
+static void check_spec_order(CheckCtx *c, const VarDecl *d, StateSpace space)
+{
+	bool typed = false;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		const DeclSpec *s = &d->specs[i];
+		bool vec = s->word[0] == '.' && s->word[1] == 'v' && s->word[2] >= '0' && s->word[2] <= '9';
+		if (vec && (i + 1 == d->nspecs || type_from_word(d->specs[i + 1].word) == TY_NONE)) {
+			check_error(c, s->loc, "declaration", "Vector width '%s' must be followed by the type", s->word);
+			return;
+		}
+		if (typed && space != SP_PARAM) {
+			check_error(c, s->loc, "declaration", "'%s' after the type (the type is the last specifier of a "
+				"declaration)", s->word);
+			return;
+		}
+		typed |= type_from_word(s->word) != TY_NONE;
+	}
+}
+
 /* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
  * .visible, .weak or .common inside a function body as a syntax error. */
 static void check_body_linkage(CheckCtx *c, const VarDecl *d)
@@ -226,6 +248,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_gate(c, REQ_TYPE_B128, info.type_loc, NULL);
 	else if (info.type == TY_F16X2)
 		check_gate(c, REQ_TYPE_F16X2, info.type_loc, NULL);
+	check_spec_order(c, d, info.space);
 	if (place == DECL_BODY)
 		check_body_linkage(c, d);
 	bool opaque = type_is_opaque(info.type);
