@@ -286,8 +286,7 @@ static bool cvt_is_integer(const Instr *in)
 	return true;
 }
 
-/* The base name of [name] or [name+imm], else NULL. */
-static const Expr *address_base(const Expr *e)
+const Expr *check_address_base(const Expr *e)
 {
 	if (e->kind != EX_ADDRESS || e->nelems != 1)
 		return NULL;
@@ -343,7 +342,7 @@ static void check_special_operands(CheckCtx *c, const Instr *in)
 	bool is_mov = opcode_is(in, "mov"), is_cvt = opcode_is(in, "cvt");
 	bool reads = is_mov || (is_cvt && cvt_is_integer(in));
 	for (uint32_t i = 0; i < in->nops; i++) {
-		const Expr *e = in->ops[i], *base = address_base(e);
+		const Expr *e = in->ops[i], *base = check_address_base(e);
 		const Symbol *b = base ? check_lookup(c, base) : NULL;
 		if (b && b->kind == SYM_SPECIAL)
 			check_special_address(c, in, base);
@@ -378,6 +377,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	 * st have theirs in requirements.def, applied by their own checkers. */
 	check_isa_instr(c, in);
 	check_sync_required(c, in);
+	check_param_read(c, in);
 	check_memory_order(c, in);
 	if (!opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)

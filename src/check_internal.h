@@ -104,6 +104,11 @@ void check_func_dirs(CheckCtx *c, const Func *f);
 void check_proto_dirs(CheckCtx *c, const CallProto *p);
 /* vote and shfl without .sync on a new .version and .target (check_sync.c). */
 void check_sync_required(CheckCtx *c, const Instr *in);
+/* ld.param in an .entry from a body .param no call returns into
+ * (check_param_read.c). */
+void check_param_read(CheckCtx *c, const Instr *in);
+/* The base name of [name] or [name+imm], else NULL. */
+const Expr *check_address_base(const Expr *e);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
 void check_memory_order(CheckCtx *c, const Instr *in);
 /* Operand count of every other instruction (operand_counts.def). */
