@@ -392,8 +392,10 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_operand_count(c, in);
 		check_special_operands(c, in);
 	}
-	if (opcode_is(in, "mov"))
+	if (opcode_is(in, "mov")) {
 		check_mov(c, in);
+		check_mov_pack(c, in);
+	}
 	else if (opcode_is(in, "txq"))
 		check_txq_attributes(c, in);
 	if (!takes_opaque_operands(in) && !opcode_is(in, "st"))

@@ -107,6 +107,8 @@ void check_sync_required(CheckCtx *c, const Instr *in);
 /* ld.param in an .entry from a body .param no call returns into
  * (check_param_read.c). */
 void check_param_read(CheckCtx *c, const Instr *in);
+/* mov packing {a, b} into a .bN register or out of it (check_mov_pack.c). */
+void check_mov_pack(CheckCtx *c, const Instr *in);
 /* The base name of [name] or [name+imm], else NULL. */
 const Expr *check_address_base(const Expr *e);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
