@@ -109,6 +109,8 @@ void check_sync_required(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
 /* mov packing {a, b} into a .bN register or out of it (check_mov_pack.c). */
 void check_mov_pack(CheckCtx *c, const Instr *in);
+/* A variable where an instruction writes a register (check_dest.c). */
+void check_destination(CheckCtx *c, const Instr *in);
 /* The base name of [name] or [name+imm], else NULL. */
 const Expr *check_address_base(const Expr *e);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
