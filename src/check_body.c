@@ -379,6 +379,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_sync_required(c, in);
 	check_param_read(c, in);
 	check_destination(c, in);
+	check_load_vector(c, in);
 	check_memory_order(c, in);
 	if (!opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)

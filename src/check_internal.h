@@ -111,6 +111,12 @@ void check_param_read(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 /* A variable where an instruction writes a register (check_dest.c). */
 void check_destination(CheckCtx *c, const Instr *in);
+/* A .vN register as a whole {...} operand of st (data) or ld/ldu (result):
+ * false if e is none, else true with its width and type checked
+ * (check_vector_reg.c). */
+bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
+	const char *opcode, const char *rule);
+void check_load_vector(CheckCtx *c, const Instr *in);
 /* The base name of [name] or [name+imm], else NULL. */
 const Expr *check_address_base(const Expr *e);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */

@@ -343,32 +343,12 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 	return sym->type;
 }
 
-/* A register declared .v2/.v4 holds a whole vector: it stands for {...}
- * when its width is the instruction's .vN, and its element type follows
- * the vector rule. Returns false if e is no such register. */
-static bool check_vector_register(StCheck *s, const Expr *e, int n)
-{
-	const Symbol *sym = e->kind == EX_NAME && !e->component ? check_lookup(s->c, e) : NULL;
-	if (!sym || sym->kind != SYM_REG || !sym->vec)
-		return false;
-	if (sym->vec != n && n)
-		st_fail(s, e->loc, "st-operand", "Argument vector size mismatch for instruction 'st' ('%s' is a .v%d "
-			"register, instruction .v%d)", e->text, sym->vec, n);
-	else if (sym->vec != n)
-		st_fail(s, e->loc, "st-operand", "Argument vector size mismatch for instruction 'st' ('%s' is a .v%d "
-			"register, no .vN modifier)", e->text, sym->vec);
-	else if (!type_register_fits(s->type, sym->type, FIT_VECTOR))
-		st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is .v%d%s, instruction "
-			"type %s)", e->text, n, type_info(sym->type)->word, type_info(s->type)->word);
-	return true;
-}
-
 static void check_data(StCheck *s, const Expr *e)
 {
 	CheckCtx *c = s->c;
 	int n = s->w[SC_VEC] ? s->w[SC_VEC]->value : 0;
 	if (e->kind != EX_VECTOR) {
-		if (check_vector_register(s, e, n))
+		if (check_vector_register(c, &s->template_failed, e, n, s->type, "st", "st-operand"))
 			return;
 		if (n) {
 			st_fail(s, e->loc, "st-operand", "Argument vector size mismatch for instruction 'st' (.v%d needs {...} "
