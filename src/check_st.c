@@ -301,7 +301,14 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 		return TY_NONE;
 	}
 	if (check_is_immediate(e)) {
-		if (!check_immediate_fits(e, s->type))
+		/* ptxas 13 stores no integer literal as a float (0f3F800000 or 1.0). */
+		const Expr *lit = e;
+		while (lit->kind == EX_UNARY)
+			lit = lit->lhs;
+		if (lit->kind == EX_INT && type_info(s->type)->cls == TC_FLOAT)
+			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (integer immediate '%s' for "
+				"%s; write it as a float)", check_expr_text(c, e), type_info(s->type)->word);
+		else if (!check_immediate_fits(e, s->type))
 			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (float immediate '%s' for "
 				"%s)", check_expr_text(c, e), type_info(s->type)->word);
 		return TY_NONE;
