@@ -228,6 +228,25 @@ static void check_spec_order(CheckCtx *c, const VarDecl *d, StateSpace space)
 	}
 }
 
+/* .param variables as ptxas 13 allocates them: never a vector, and the
+ * .ptr attribute (with its space and alignment) only on kernel
+ * parameters. */
+static void check_param_shape(CheckCtx *c, const VarDecl *d, const DeclInfo *info, DeclPlace place)
+{
+	const char *name = d->ndecls ? d->decls[0].name : "?";
+	if (info->space == SP_PARAM && info->vec)
+		check_error(c, d->loc, "declaration", "Variable '%s' cannot be allocated in .param state space (a .param "
+			"is never a vector: use an array or .align with .b8[])", name);
+	if (place == DECL_ENTRY_PARAM || info->space != SP_PARAM)
+		return;     /* elsewhere .ptr already stands after the type, out of order */
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, ".ptr") == 0) {
+			check_error(c, d->specs[i].loc, "declaration", "Illegal placement of kernel parameter attribute "
+				"'.ptr' ('%s' is no .entry parameter)", name);
+			return;
+		}
+}
+
 /* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
  * .visible, .weak or .common inside a function body as a syntax error. */
 static void check_body_linkage(CheckCtx *c, const VarDecl *d)
@@ -249,6 +268,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 	else if (info.type == TY_F16X2)
 		check_gate(c, REQ_TYPE_F16X2, info.type_loc, NULL);
 	check_spec_order(c, d, info.space);
+	check_param_shape(c, d, &info, place);
 	if (place == DECL_BODY)
 		check_body_linkage(c, d);
 	bool opaque = type_is_opaque(info.type);
