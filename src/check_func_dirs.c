@@ -2,7 +2,8 @@
  * ptxas 13 parses the launch-bound and cluster directives only after an
  * .entry header and the calling-convention ones only after a .func header
  * or a call prototype: anywhere else each is a syntax error to it. A
- * function that returns values cannot be .noreturn. */
+ * function that returns values cannot be .noreturn; .maxnctapersm is gone
+ * since PTX ISA 2.1; the cluster directives constrain each other. */
 #include "check_internal.h"
 
 #include <string.h>
@@ -11,12 +12,36 @@ static const struct {
 	const char *name;
 	bool on_entry;      /* else on .func and .callprototype */
 	bool no_rets;       /* not with return parameters */
+	PtxVersion removed_in;  /* ptxas 13 rejects it from this .version on; 0 = never */
 } func_dirs[] = {
-	{ ".maxntid", true, false }, { ".reqntid", true, false }, { ".minnctapersm", true, false },
-	{ ".maxnctapersm", true, false }, { ".maxnreg", true, false }, { ".reqnctapercluster", true, false },
-	{ ".explicitcluster", true, false }, { ".maxclusterrank", true, false }, { ".blocksareclusters", true, false },
-	{ ".noreturn", false, true }, { ".abi_preserve", false, false }, { ".abi_preserve_control", false, false },
+	{ ".maxntid", true, false, 0 }, { ".reqntid", true, false, 0 }, { ".minnctapersm", true, false, 0 },
+	{ ".maxnctapersm", true, false, PTX_VERSION_OF(2, 1) }, { ".maxnreg", true, false, 0 },
+	{ ".reqnctapercluster", true, false, 0 }, { ".explicitcluster", true, false, 0 },
+	{ ".maxclusterrank", true, false, 0 }, { ".blocksareclusters", true, false, 0 },
+	{ ".noreturn", false, true, 0 }, { ".abi_preserve", false, false, 0 }, { ".abi_preserve_control", false, false, 0 },
 };
+
+static const Directive *find_dir(uint32_t ndirs, const Directive *dirs, const char *name)
+{
+	for (uint32_t i = 0; i < ndirs; i++)
+		if (strcmp(dirs[i].name, name) == 0)
+			return &dirs[i];
+	return NULL;
+}
+
+/* The cluster directives of one kernel (ptxas 13). */
+static void check_cluster_dirs(CheckCtx *c, uint32_t ndirs, const Directive *dirs)
+{
+	const Directive *bac = find_dir(ndirs, dirs, ".blocksareclusters");
+	const Directive *req = find_dir(ndirs, dirs, ".reqnctapercluster");
+	const Directive *rank = find_dir(ndirs, dirs, ".maxclusterrank");
+	if (bac && (!req || !find_dir(ndirs, dirs, ".reqntid")))
+		check_error(c, bac->loc, "func-directive", ".reqntid and .reqnctapercluster directive(s) required for "
+			"directive '.blocksareclusters'");
+	if (req && rank)
+		check_error(c, rank->loc, "func-directive", "Conflicting directives: .reqnctapercluster and "
+			".maxclusterrank cannot both be specified");
+}
 
 static void check_dirs(CheckCtx *c, const char *kind, const char *name, bool is_entry, uint32_t nrets,
 	uint32_t ndirs, const Directive *dirs)
@@ -33,9 +58,15 @@ static void check_dirs(CheckCtx *c, const char *kind, const char *name, bool is_
 			else if (func_dirs[k].no_rets && nrets)
 				check_error(c, d->loc, "func-directive", "Invalid directive '%s' for %s '%s' (it has return "
 					"parameters)", d->name, kind, name);
+			else if (func_dirs[k].removed_in && c->has_version && c->version >= func_dirs[k].removed_in)
+				check_error(c, d->loc, "func-directive", "Deprecated feature: '%s directive' not supported as of "
+					"PTX version %d.%d", d->name, PTX_VERSION_MAJOR(func_dirs[k].removed_in),
+					PTX_VERSION_MINOR(func_dirs[k].removed_in));
 			break;
 		}
 	}
+	if (is_entry)
+		check_cluster_dirs(c, ndirs, dirs);
 }
 
 void check_func_dirs(CheckCtx *c, const Func *f)
