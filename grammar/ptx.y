@@ -83,6 +83,10 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %token <str> K_PERF "performance directive"
 %token SHL "<<" SHR ">>" ANDAND "&&" OROR "||"
 
+/* A .func header without ';' ends before anything that is not one of its
+ * directives: a .pragma continues the header (ptxas reads it so). */
+%precedence FUNC_DECL_END
+%precedence K_PRAGMA
 %left OROR
 %left ANDAND
 %left '|'
@@ -117,7 +121,6 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %type <exprs> operands
 %type <decl> param
 %type <guard> guard
-%type <str> func_kw
 %type <body> func_body
 %type <exprs> perf_args
 
@@ -161,16 +164,21 @@ item
 	  }
 	| K_SECTION DOTWORD '{' section_items '}' { build_section(ps, $2, $4.head, @$); }
 	| specs declarators ';'         { build_module_var(ps, &$1, &$2, @$); }
-	| specs_opt func_kw plist_opt IDENT plist_opt func_dirs func_body {
+	| specs_opt K_ENTRY plist_opt IDENT plist_opt func_dirs func_body {
 		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, $7, @$);
+	  }
+	| specs_opt K_FUNC plist_opt IDENT plist_opt func_dirs func_body {
+		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, $7, @$);
+	  }
+	/* ptxas takes a .func declaration without its ';' (nvcc wrote them so
+	 * up to PTX 2.x): the next item ends it. Not an .entry (ptxas: syntax
+	 * error). A directive that may follow a header belongs to it. */
+	| specs_opt K_FUNC plist_opt IDENT plist_opt func_dirs %prec FUNC_DECL_END {
+		FuncBody *none = BOX(FuncBody, { .has = false, .loc = @6 });
+		build_func(ps, &$1, $2, &$3, $4, @4, &$5, &$6, none, @$);
 	  }
 	| error ';'                     { yyerrok; }
 	| error '}'                     { yyerrok; }
-	;
-
-func_kw
-	: K_ENTRY { $$ = $1; }
-	| K_FUNC  { $$ = $1; }
 	;
 
 func_body
@@ -327,7 +335,7 @@ stmt
 	| K_PRAGMA string_list ';'      { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
 	| K_BRANCHTARGETS ident_list ';' { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
 	| K_CALLTARGETS ident_list ';'  { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
-	| K_CALLPROTOTYPE plist_opt IDENT plist_opt ';' { $$ = build_proto(ps, &$2, $3, &$4, @$); }
+	| K_CALLPROTOTYPE plist_opt IDENT plist_opt func_dirs ';' { $$ = build_proto(ps, &$2, $3, &$4, &$5, @$); }
 	;
 
 loc_attrs

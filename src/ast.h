@@ -128,6 +128,8 @@ typedef struct CallProto {
 	bool has_params;
 	uint32_t nparams;
 	VarDecl *params;
+	uint32_t ndirs;         /* .noreturn, .abi_preserve... after the parameters */
+	Directive *dirs;
 } CallProto;
 
 typedef enum StmtKind {

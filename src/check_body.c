@@ -8,30 +8,33 @@
 #include <string.h>
 
 /* Predefined identifiers. A `family` entry also names <prefix><digits>
- * (%envreg0 .. %envreg31, %pm0 .. %pm7). */
+ * (%envreg0 .. %envreg31, %pm0 .. %pm7). A `constant` is no register:
+ * ptxas 13 substitutes its value, so it stands wherever an integer
+ * immediate may (st data, add operands), but not for a float. */
 typedef struct Special {
 	const char *name;
 	PtxType type;
 	bool family;
+	bool constant;
 } Special;
 
 static const Special specials[] = {
-	{ "%tid", TY_U32, false }, { "%ntid", TY_U32, false }, { "%ctaid", TY_U32, false },
-	{ "%nctaid", TY_U32, false }, { "%laneid", TY_U32, false }, { "%warpid", TY_U32, false },
-	{ "%nwarpid", TY_U32, false }, { "%smid", TY_U32, false }, { "%nsmid", TY_U32, false },
-	{ "%gridid", TY_U64, false }, { "%lanemask_eq", TY_U32, false }, { "%lanemask_le", TY_U32, false },
-	{ "%lanemask_lt", TY_U32, false }, { "%lanemask_ge", TY_U32, false }, { "%lanemask_gt", TY_U32, false },
-	{ "%clock", TY_U32, false }, { "%clock_hi", TY_U32, false }, { "%clock64", TY_U64, false },
-	{ "%globaltimer", TY_U64, false }, { "%globaltimer_lo", TY_U32, false },
-	{ "%globaltimer_hi", TY_U32, false }, { "%total_smem_size", TY_U32, false },
-	{ "%dynamic_smem_size", TY_U32, false }, { "%aggr_smem_size", TY_U32, false },
-	{ "%reserved_smem_offset_begin", TY_B32, false }, { "%reserved_smem_offset_end", TY_B32, false },
-	{ "%reserved_smem_offset_cap", TY_B32, false }, { "%reserved_smem_offset_", TY_B32, true },
-	{ "%is_explicit_cluster", TY_PRED, false }, { "%clusterid", TY_U32, false },
-	{ "%nclusterid", TY_U32, false }, { "%cluster_ctaid", TY_U32, false },
-	{ "%cluster_nctaid", TY_U32, false }, { "%cluster_ctarank", TY_U32, false },
-	{ "%cluster_nctarank", TY_U32, false }, { "%current_graph_exec", TY_U64, false },
-	{ "%envreg", TY_B32, true }, { "%pm", TY_U32, true }, { "WARP_SZ", TY_U32, false },
+	{ "%tid", TY_U32, false, false }, { "%ntid", TY_U32, false, false }, { "%ctaid", TY_U32, false, false },
+	{ "%nctaid", TY_U32, false, false }, { "%laneid", TY_U32, false, false }, { "%warpid", TY_U32, false, false },
+	{ "%nwarpid", TY_U32, false, false }, { "%smid", TY_U32, false, false }, { "%nsmid", TY_U32, false, false },
+	{ "%gridid", TY_U64, false, false }, { "%lanemask_eq", TY_U32, false, false }, { "%lanemask_le", TY_U32, false, false },
+	{ "%lanemask_lt", TY_U32, false, false }, { "%lanemask_ge", TY_U32, false, false }, { "%lanemask_gt", TY_U32, false, false },
+	{ "%clock", TY_U32, false, false }, { "%clock_hi", TY_U32, false, false }, { "%clock64", TY_U64, false, false },
+	{ "%globaltimer", TY_U64, false, false }, { "%globaltimer_lo", TY_U32, false, false },
+	{ "%globaltimer_hi", TY_U32, false, false }, { "%total_smem_size", TY_U32, false, false },
+	{ "%dynamic_smem_size", TY_U32, false, false }, { "%aggr_smem_size", TY_U32, false, false },
+	{ "%reserved_smem_offset_begin", TY_B32, false, false }, { "%reserved_smem_offset_end", TY_B32, false, false },
+	{ "%reserved_smem_offset_cap", TY_B32, false, false }, { "%reserved_smem_offset_", TY_B32, true, false },
+	{ "%is_explicit_cluster", TY_PRED, false, false }, { "%clusterid", TY_U32, false, false },
+	{ "%nclusterid", TY_U32, false, false }, { "%cluster_ctaid", TY_U32, false, false },
+	{ "%cluster_nctaid", TY_U32, false, false }, { "%cluster_ctarank", TY_U32, false, false },
+	{ "%cluster_nctarank", TY_U32, false, false }, { "%current_graph_exec", TY_U64, false, false },
+	{ "%envreg", TY_B32, true, false }, { "%pm", TY_U32, true, false }, { "WARP_SZ", TY_U32, false, true },
 };
 
 static Symbol special_symbols[sizeof specials / sizeof specials[0]];
@@ -58,6 +61,7 @@ static const Symbol *lookup_special(const char *name)
 		sym->space = SP_SREG;
 		sym->type = s->type;
 		sym->range = -1;
+		sym->is_constant = s->constant;
 		return sym;
 	}
 	return NULL;
@@ -282,8 +286,7 @@ static bool cvt_is_integer(const Instr *in)
 	return true;
 }
 
-/* The base name of [name] or [name+imm], else NULL. */
-static const Expr *address_base(const Expr *e)
+const Expr *check_address_base(const Expr *e)
 {
 	if (e->kind != EX_ADDRESS || e->nelems != 1)
 		return NULL;
@@ -308,6 +311,29 @@ static void check_special_address(CheckCtx *c, const Instr *in, const Expr *base
 		check_expr_text(c, base), in->opcode);
 }
 
+/* The type a source operand is read as: the last type word (cvt's source
+ * type; the only one for most opcodes). */
+static PtxType source_type(const Instr *in)
+{
+	PtxType t = TY_NONE;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxType m = type_from_word(in->mods[i]);
+		if (m != TY_NONE)
+			t = m;
+	}
+	return t;
+}
+
+/* WARP_SZ is an integer immediate to ptxas 13: any instruction reads it,
+ * except as a float (add.f32 %f1, WARP_SZ, %f2 is an argument mismatch). */
+static void check_constant_operand(CheckCtx *c, const Instr *in, const Expr *e)
+{
+	PtxType t = source_type(in);
+	if (type_info(t)->cls == TC_FLOAT)
+		check_error(c, e->loc, "operand-type", "Arguments mismatch for instruction '%s' ('%s' is an integer "
+			"constant, instruction type %s)", in->opcode, e->text, type_info(t)->word);
+}
+
 /* ptxas 13 reads special registers only through mov and integer cvt, and
  * never writes them; as vector elements they count as plain registers.
  * The surface and st checkers word their own cases. */
@@ -316,13 +342,17 @@ static void check_special_operands(CheckCtx *c, const Instr *in)
 	bool is_mov = opcode_is(in, "mov"), is_cvt = opcode_is(in, "cvt");
 	bool reads = is_mov || (is_cvt && cvt_is_integer(in));
 	for (uint32_t i = 0; i < in->nops; i++) {
-		const Expr *e = in->ops[i], *base = address_base(e);
+		const Expr *e = in->ops[i], *base = check_address_base(e);
 		const Symbol *b = base ? check_lookup(c, base) : NULL;
 		if (b && b->kind == SYM_SPECIAL)
 			check_special_address(c, in, base);
 		const Symbol *s = e->kind == EX_NAME ? check_lookup(c, e) : NULL;
 		if (!s || s->kind != SYM_SPECIAL)
 			continue;
+		if (s->is_constant && !((is_mov || is_cvt) && i == 0)) {
+			check_constant_operand(c, in, e);
+			continue;
+		}
 		if ((is_mov || is_cvt) && i == 0)
 			check_error(c, e->loc, "operand-type", "Read-only special register cannot be destination argument "
 				"('%s')", check_expr_text(c, e));
@@ -346,6 +376,10 @@ void check_instr(CheckCtx *c, const Instr *in)
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
 	 * st have theirs in requirements.def, applied by their own checkers. */
 	check_isa_instr(c, in);
+	check_sync_required(c, in);
+	check_param_read(c, in);
+	check_destination(c, in);
+	check_load_vector(c, in);
 	check_memory_order(c, in);
 	check_modifier_classes(c, in);
 	if (!opcode_is(in, "call"))
@@ -361,8 +395,10 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_operand_count(c, in);
 		check_special_operands(c, in);
 	}
-	if (opcode_is(in, "mov"))
+	if (opcode_is(in, "mov")) {
 		check_mov(c, in);
+		check_mov_pack(c, in);
+	}
 	else if (opcode_is(in, "txq"))
 		check_txq_attributes(c, in);
 	if (!takes_opaque_operands(in) && !opcode_is(in, "st"))
@@ -401,6 +437,9 @@ static void check_stmts(CheckCtx *c, const Stmt *s)
 			break;
 		case ST_DECL:
 			check_var_decl(c, &s->u.decl, DECL_BODY, c->scope);
+			break;
+		case ST_PROTO:
+			check_proto_dirs(c, &s->u.proto);
 			break;
 		case ST_BLOCK: {
 			Scope *outer = c->scope, *outer_labels = c->labels;
@@ -448,6 +487,7 @@ static void check_func(CheckCtx *c, const Func *f)
 	for (uint32_t i = 0; i < f->nparams; i++)
 		check_var_decl(c, &f->params[i], f->is_entry ? DECL_ENTRY_PARAM : DECL_FUNC_PARAM, fscope);
 	check_isa_func(c, f);
+	check_func_dirs(c, f);
 	if (f->has_body) {
 		c->labels = scope_new(&c->item_arena, NULL);
 		c->scope = fscope;

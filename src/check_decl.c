@@ -182,6 +182,83 @@ static void check_opaque_decl(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 	}
 }
 
+/* Unsized dimensions as ptxas 13 takes them: only the first, and then
+ * only where something else gives the size (an initializer, the .extern
+ * definition, the caller's argument of a .func); never on a kernel
+ * parameter or a return value. */
+static void check_unsized(CheckCtx *c, const Declarator *dc, const DeclInfo *info, DeclPlace place)
+{
+	for (uint32_t k = 1; k < dc->ndims; k++)
+		if (dc->dims[k] < 0) {
+			check_error(c, dc->loc, "declaration", "Only the first dimension of array '%s' may be left unsized",
+				dc->name);
+			return;
+		}
+	if (dc->ndims == 0 || dc->dims[0] >= 0)
+		return;
+	if (place == DECL_ENTRY_PARAM)
+		check_error(c, dc->loc, "declaration", "Parameter to entry function cannot be an incomplete array ('%s')",
+			dc->name);
+	else if (place == DECL_FUNC_RET)
+		check_error(c, dc->loc, "declaration", "Output parameter cannot be an incomplete array ('%s')", dc->name);
+	else if (place != DECL_FUNC_PARAM && !info->is_extern && !dc->init)
+		check_error(c, dc->loc, "declaration", "Non-external variable '%s' has incomplete type (give its size, "
+			"an initializer, or declare it .extern)", dc->name);
+}
+
+/* ptxas 13's declaration grammar: a vector width stands right before the
+ * type, and only a .param declaration goes on after its type (.ptr, the
+ * pointed-to space, .align); anything else is a syntax error to it. */
+static void check_spec_order(CheckCtx *c, const VarDecl *d, StateSpace space)
+{
+	bool typed = false;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		const DeclSpec *s = &d->specs[i];
+		bool vec = s->word[0] == '.' && s->word[1] == 'v' && s->word[2] >= '0' && s->word[2] <= '9';
+		if (vec && (i + 1 == d->nspecs || type_from_word(d->specs[i + 1].word) == TY_NONE)) {
+			check_error(c, s->loc, "declaration", "Vector width '%s' must be followed by the type", s->word);
+			return;
+		}
+		if (typed && space != SP_PARAM) {
+			check_error(c, s->loc, "declaration", "'%s' after the type (the type is the last specifier of a "
+				"declaration)", s->word);
+			return;
+		}
+		typed |= type_from_word(s->word) != TY_NONE;
+	}
+}
+
+/* .param variables as ptxas 13 allocates them: never a vector, and the
+ * .ptr attribute (with its space and alignment) only on kernel
+ * parameters. */
+static void check_param_shape(CheckCtx *c, const VarDecl *d, const DeclInfo *info, DeclPlace place)
+{
+	const char *name = d->ndecls ? d->decls[0].name : "?";
+	if (info->space == SP_PARAM && info->vec)
+		check_error(c, d->loc, "declaration", "Variable '%s' cannot be allocated in .param state space (a .param "
+			"is never a vector: use an array or .align with .b8[])", name);
+	if (place == DECL_ENTRY_PARAM || info->space != SP_PARAM)
+		return;     /* elsewhere .ptr already stands after the type, out of order */
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, ".ptr") == 0) {
+			check_error(c, d->specs[i].loc, "declaration", "Illegal placement of kernel parameter attribute "
+				"'.ptr' ('%s' is no .entry parameter)", name);
+			return;
+		}
+}
+
+/* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
+ * .visible, .weak or .common inside a function body as a syntax error. */
+static void check_body_linkage(CheckCtx *c, const VarDecl *d)
+{
+	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		for (size_t k = 0; k < sizeof linkage / sizeof linkage[0]; k++)
+			if (strcmp(d->specs[i].word, linkage[k]) == 0)
+				check_error(c, d->specs[i].loc, "declaration", "Linkage directive '%s' is not allowed inside a "
+					"function body (declare the variable at module scope)", linkage[k]);
+}
+
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 {
 	DeclInfo info;
@@ -190,6 +267,10 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_gate(c, REQ_TYPE_B128, info.type_loc, NULL);
 	else if (info.type == TY_F16X2)
 		check_gate(c, REQ_TYPE_F16X2, info.type_loc, NULL);
+	check_spec_order(c, d, info.space);
+	check_param_shape(c, d, &info, place);
+	if (place == DECL_BODY)
+		check_body_linkage(c, d);
 	bool opaque = type_is_opaque(info.type);
 	if (opaque)
 		check_opaque_decl(c, d, &info, place);
@@ -200,6 +281,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
+		check_unsized(c, dc, &info, place);
 		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;

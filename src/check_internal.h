@@ -98,6 +98,27 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 void check_instr(CheckCtx *c, const Instr *in);
 void check_surface_instr(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
+/* Launch-bound directives on a .func, calling-convention ones on an .entry
+ * (check_func_dirs.c). */
+void check_func_dirs(CheckCtx *c, const Func *f);
+void check_proto_dirs(CheckCtx *c, const CallProto *p);
+/* vote and shfl without .sync on a new .version and .target (check_sync.c). */
+void check_sync_required(CheckCtx *c, const Instr *in);
+/* ld.param in an .entry from a body .param no call returns into
+ * (check_param_read.c). */
+void check_param_read(CheckCtx *c, const Instr *in);
+/* mov packing {a, b} into a .bN register or out of it (check_mov_pack.c). */
+void check_mov_pack(CheckCtx *c, const Instr *in);
+/* A variable where an instruction writes a register (check_dest.c). */
+void check_destination(CheckCtx *c, const Instr *in);
+/* A .vN register as a whole {...} operand of st (data) or ld/ldu (result):
+ * false if e is none, else true with its width and type checked
+ * (check_vector_reg.c). */
+bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
+	const char *opcode, const char *rule);
+void check_load_vector(CheckCtx *c, const Instr *in);
+/* The base name of [name] or [name+imm], else NULL. */
+const Expr *check_address_base(const Expr *e);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
 void check_memory_order(CheckCtx *c, const Instr *in);
 /* At most one modifier of each class, exactly one of a needed class

@@ -325,6 +325,8 @@ static void gate_body(CheckCtx *c, const Stmt *s)
 			gate_directive(c, ".callprototype", s->u.proto.loc);
 			gate_var_decls(c, s->u.proto.nrets, s->u.proto.rets);
 			gate_var_decls(c, s->u.proto.nparams, s->u.proto.params);
+			for (uint32_t i = 0; i < s->u.proto.ndirs; i++)
+				gate_dir(c, &s->u.proto.dirs[i]);
 			break;
 		case ST_DECL:
 			gate_var_decls(c, 1, &s->u.decl);

@@ -276,6 +276,20 @@ static void check_vector_width(StCheck *s)
 	}
 }
 
+/* name+imm as st data: ptxas 13 takes it whatever the name (a register
+ * of any width, a variable's address, WARP_SZ) unless the name is a
+ * predicate; name-imm and, inside {...}, name+imm are syntax errors to it
+ * (name+-1 is the way to subtract). */
+static bool is_name_offset(CheckCtx *c, const Expr *e)
+{
+	if (e->kind != EX_BINARY || e->op != '+' || e->lhs->kind != EX_NAME ||
+	    e->lhs->component || !check_is_immediate(e->rhs))
+		return false;
+	const Symbol *sym = check_lookup(c, e->lhs);
+	return sym && (sym->kind == SYM_VAR || sym->is_constant || (sym->kind == SYM_REG && sym->type != TY_PRED &&
+		!sym->vec));
+}
+
 /* One data value (scalar operand or vector element). Returns the register
  * type, or TY_NONE for immediates. ptxas 13 refuses a special register as
  * the data operand but takes one as a vector element, like a register. */
@@ -287,17 +301,37 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 		return TY_NONE;
 	}
 	if (check_is_immediate(e)) {
-		if (!check_immediate_fits(e, s->type))
+		/* ptxas 13 stores no integer literal as a float (0f3F800000 or 1.0). */
+		const Expr *lit = e;
+		while (lit->kind == EX_UNARY)
+			lit = lit->lhs;
+		if (lit->kind == EX_INT && type_info(s->type)->cls == TC_FLOAT)
+			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (integer immediate '%s' for "
+				"%s; write it as a float)", check_expr_text(c, e), type_info(s->type)->word);
+		else if (!check_immediate_fits(e, s->type))
 			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (float immediate '%s' for "
 				"%s)", check_expr_text(c, e), type_info(s->type)->word);
 		return TY_NONE;
 	}
+	if (!in_vector && is_name_offset(c, e))
+		return TY_NONE;
 	const Symbol *sym = check_lookup(c, e);
 	if (e->kind != EX_NAME || !sym) {
 		if (e->kind != EX_NAME)
 			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (data must be a register or "
 				"an immediate)");
 		s->template_failed = true;
+		return TY_NONE;
+	}
+	if (sym->is_constant) {
+		if (type_info(s->type)->cls == TC_FLOAT)
+			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is an integer constant, "
+				"instruction type %s)", e->text, type_info(s->type)->word);
+		return sym->type;
+	}
+	if (sym->vec && !e->component) {
+		st_fail(s, e->loc, "st-operand", "Illegal expression '%s' (a .v%d register is the whole data operand "
+			"or one element, %s.x)", e->text, sym->vec, e->text);
 		return TY_NONE;
 	}
 	if (sym->kind == SYM_SPECIAL && !in_vector) {
@@ -310,7 +344,7 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 			e->text);
 		return TY_NONE;
 	}
-	if (!type_register_fits(s->type, sym->type, FIT_RELAXED))
+	if (!type_register_fits(s->type, sym->type, in_vector ? FIT_VECTOR : FIT_RELAXED))
 		st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is %s, instruction type %s)",
 			e->text, type_info(sym->type)->word, type_info(s->type)->word);
 	return sym->type;
@@ -321,6 +355,8 @@ static void check_data(StCheck *s, const Expr *e)
 	CheckCtx *c = s->c;
 	int n = s->w[SC_VEC] ? s->w[SC_VEC]->value : 0;
 	if (e->kind != EX_VECTOR) {
+		if (check_vector_register(c, &s->template_failed, e, n, s->type, "st", "st-operand"))
+			return;
 		if (n) {
 			st_fail(s, e->loc, "st-operand", "Argument vector size mismatch for instruction 'st' (.v%d needs {...} "
 				"of %d values)", n, n);

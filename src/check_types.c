@@ -59,6 +59,8 @@ bool type_register_fits(PtxType insn, PtxType reg, FitRule rule)
 	case TC_SIGNED:
 		return rt->cls != TC_FLOAT && rt->bits >= it->bits;
 	case TC_FLOAT:
+		if (rule == FIT_VECTOR && (rt->cls == TC_UNSIGNED || rt->cls == TC_SIGNED))
+			return rt->bits == it->bits;
 		return (rt->cls == TC_FLOAT && rt->bits == it->bits) ||
 		       (rt->cls == TC_BIT && rt->bits >= it->bits);
 	default:

@@ -36,6 +36,7 @@ static inline bool type_is_opaque(PtxType t) { return t == TY_SURFREF || t == TY
 /* How strictly a register must match an instruction type. */
 typedef enum FitRule {
 	FIT_RELAXED,   /* ld/st/surface data: wider registers allowed (see below) */
+	FIT_VECTOR,    /* st vector data ({...} elements, .v2/.v4 registers): see below */
 	FIT_SIZE_EXACT /* suq: exactly the instruction's width, any class */
 } FitRule;
 
@@ -44,7 +45,10 @@ typedef enum FitRule {
  * sust, sured): bit types take any non-predicate register at least as wide;
  * signed/unsigned types take bit, integer or packed-half registers at least
  * as wide; float types take a float register of exactly their width or a bit
- * register at least as wide. */
+ * register at least as wide. The vector rule is the relaxed one, except
+ * that a float type also takes a signed or unsigned register of exactly
+ * its width (ptxas 13: st.v2.f32 [a], {%r1, %r2} with .u32 registers is
+ * accepted, st.f32 [a], %r1 is not). */
 bool type_register_fits(PtxType insn, PtxType reg, FitRule rule);
 
 #endif

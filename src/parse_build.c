@@ -328,7 +328,8 @@ Stmt *build_dir_stmt(ParseState *ps, const char *name, ExprVec *args, LocAttrVec
 	return s;
 }
 
-Stmt *build_proto(ParseState *ps, ParamList *rets, const char *name, ParamList *params, SrcLoc loc)
+Stmt *build_proto(ParseState *ps, ParamList *rets, const char *name, ParamList *params, DirectiveVec *dirs,
+	SrcLoc loc)
 {
 	Stmt *s = new_stmt(ps, ST_PROTO, loc);
 	CallProto *p = &s->u.proto;
@@ -340,5 +341,7 @@ Stmt *build_proto(ParseState *ps, ParamList *rets, const char *name, ParamList *
 	p->has_params = params->has;
 	p->nparams = params->list.n;
 	p->params = params->list.v;
+	p->ndirs = dirs->n;
+	p->dirs = dirs->v;
 	return s;
 }

@@ -37,6 +37,7 @@ Stmt *build_label(ParseState *ps, const char *name, SrcLoc loc);
 Stmt *build_decl_stmt(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcLoc loc);
 Stmt *build_block(ParseState *ps, Stmt *first, SrcLoc loc);
 Stmt *build_dir_stmt(ParseState *ps, const char *name, ExprVec *args, LocAttrVec *attrs, SrcLoc loc);
-Stmt *build_proto(ParseState *ps, ParamList *rets, const char *name, ParamList *params, SrcLoc loc);
+Stmt *build_proto(ParseState *ps, ParamList *rets, const char *name, ParamList *params, DirectiveVec *dirs,
+	SrcLoc loc);
 
 #endif

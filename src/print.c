@@ -189,6 +189,12 @@ static void print_proto(const CallProto *p, FILE *out)
 		fputc(' ', out);
 		print_params(p->params, p->nparams, out, "");
 	}
+	for (uint32_t i = 0; i < p->ndirs; i++) {
+		fputc(' ', out);
+		print_directive(&p->dirs[i], out);
+		if (strcmp(p->dirs[i].name, ".pragma") == 0)
+			fputc(';', out);
+	}
 	fputc(';', out);
 }
 

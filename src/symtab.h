@@ -30,6 +30,7 @@ typedef struct Symbol {
 	bool has_body;          /* SYM_FUNC: defined, not only declared */
 	int64_t range;          /* %r<N>: N (names %r0 .. %r<N-1>); -1 otherwise */
 	bool is_kernel;         /* SYM_FUNC: an .entry */
+	bool is_constant;       /* SYM_SPECIAL WARP_SZ: ptxas reads it as an integer immediate */
 } Symbol;
 
 typedef struct Scope Scope;
