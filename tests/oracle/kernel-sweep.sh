@@ -163,9 +163,9 @@ eval "$(cat "$work"/result.* | awk '$1 == "RESULT" {
 # in JOBS parallel runs of encode-ptxas.sh whose counts are added up.
 ls "$work"/s*.ptx | xargs -n 25 -P "${JOBS:-2}" sh -c \
 	'PROG=$prog sh "$0" "$@" >"$work/encode.$$.log" 2>&1' "$here/encode-ptxas.sh"
-set -- $(cat "$work"/encode.*.log | sed -n 's/^encode-ptxas: \([0-9]*\) surface.* compared, \([0-9]*\) mismatches, \([0-9]*\) decode errors, \([0-9]*\) listing differences, \([0-9]*\) cubins rejected.*/\1 \2 \3 \4 \5/p' |
+set -- $(cat "$work"/encode.*.log | sed -n 's/^encode-ptxas: \([0-9]*\) [a-zA-Z/ ]*compared, \([0-9]*\) mismatches, \([0-9]*\) decode errors, \([0-9]*\) listing differences, \([0-9]*\) cubins rejected.*/\1 \2 \3 \4 \5/p' |
 	awk '{ for (i = 1; i <= 5; i++) t[i] += $i; n++ } END { print n + 0, t[1] + 0, t[2] + 0, t[3] + 0, t[4] + 0, t[5] + 0 }')
-echo "kernel-sweep: encode-ptxas: $2 surface/STG/LDG/PSETP words compared ($3 differ: ptxas -O3 folds" \
+echo "kernel-sweep: encode-ptxas: $2 words compared ($3 differ: ptxas -O3 folds" \
      "address arithmetic into offsets, merges stores, unrolls and removes code), $4 decode errors," \
      "$5 listing differences, $6 cubins rejected"
 if [ "$1" -eq 0 ] || [ "$2" -eq 0 ] || [ "$4" -ne 0 ] || [ "$5" -ne 0 ] || [ "$6" -ne 0 ]; then
