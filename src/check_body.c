@@ -380,6 +380,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_param_read(c, in);
 	check_destination(c, in);
 	check_load_vector(c, in);
+	check_load_width(c, in);
 	check_memory_order(c, in);
 	check_modifier_classes(c, in);
 	if (!opcode_is(in, "call"))

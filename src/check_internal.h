@@ -117,6 +117,8 @@ void check_destination(CheckCtx *c, const Instr *in);
 bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
 	const char *opcode, const char *rule);
 void check_load_vector(CheckCtx *c, const Instr *in);
+/* The widest vector ld and ldu take (check_load_width.c). */
+void check_load_width(CheckCtx *c, const Instr *in);
 /* The base name of [name] or [name+imm], else NULL. */
 const Expr *check_address_base(const Expr *e);
 /* Memory orders and scopes of ld and mbarrier (check_order.c). */
