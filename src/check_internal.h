@@ -126,6 +126,12 @@ void check_memory_order(CheckCtx *c, const Instr *in);
 /* At most one modifier of each class, exactly one of a needed class
  * (modifier_classes.def, check_mods.c). */
 void check_modifier_classes(CheckCtx *c, const Instr *in);
+/* The modifier classes of the instruction's opcode (modifier_classes.def,
+ * "state space", "scope", "memory order", ...): the index of its modifier
+ * of that class, or -1; the class's words, or NULL. Other checks ask these
+ * instead of listing the words again. */
+int modifier_of_class(const Instr *in, const char *noun);
+const char *modifier_class_words(const Instr *in, const char *noun);
 /* Operand count of every other instruction (operand_counts.def). */
 void check_operand_count(CheckCtx *c, const Instr *in);
 

@@ -6,35 +6,17 @@
 
 #include <string.h>
 
-static bool is_space(const char *w)
-{
-	static const char *const spaces[] = { ".global", ".shared", ".shared::cta", ".shared::cluster", ".local",
-	                                      ".param", ".param::entry", ".param::func", ".const" };
-	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-		if (strcmp(w, spaces[i]) == 0)
-			return true;
-	return false;
-}
-
 void check_load_width(CheckCtx *c, const Instr *in)
 {
 	bool ldu = strcmp(in->opcode, "ldu") == 0;
 	if (!ldu && strcmp(in->opcode, "ld") != 0)
 		return;
-	int n = 0, vec_at = -1;
-	PtxType type = TY_NONE;
-	const char *space = NULL;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		const char *m = in->mods[i];
-		if (m[1] == 'v' && m[2] >= '0' && m[2] <= '9' && !m[3]) {
-			n = m[2] - '0';
-			vec_at = (int)i;
-		} else if (type_from_word(m) != TY_NONE) {
-			type = type_from_word(m);
-		} else if (!space && is_space(m)) {
-			space = m;
-		}
-	}
+	/* the words of each class are in modifier_classes.def */
+	int vec_at = modifier_of_class(in, "vector"), type_at = modifier_of_class(in, "type");
+	int space_at = modifier_of_class(in, "state space");
+	int n = vec_at >= 0 ? in->mods[vec_at][2] - '0' : 0;
+	PtxType type = type_at >= 0 ? type_from_word(in->mods[type_at]) : TY_NONE;
+	const char *space = space_at >= 0 ? in->mods[space_at] : NULL;
 	if (!n || type == TY_NONE)
 		return;
 	int tbits = type_info(type)->bits, bits = n * tbits;

@@ -137,6 +137,45 @@ static uint32_t rows_of_word(const OpcodeClasses *oc, const char *mod, size_t le
 	return 0;
 }
 
+/* The class index of the instruction's opcode (built on first use). */
+static const OpcodeClasses *classes_of(const Instr *in)
+{
+	if (in->opcode_id < 0 || in->opcode_id >= MAX_OPCODES)
+		return NULL;
+	if (!index_built)
+		build_index();
+	return &classes[in->opcode_id];
+}
+
+/* The bit of the opcode's row named `noun` (its words in *words), or 0. */
+static uint32_t class_bit(const OpcodeClasses *oc, const char *noun, const char **words)
+{
+	for (uint32_t k = 0; oc && k < oc->nrows; k++)
+		if (strcmp(rows[oc->row[k]].noun, noun) == 0) {
+			if (words)
+				*words = rows[oc->row[k]].words;
+			return 1u << k;
+		}
+	return 0;
+}
+
+int modifier_of_class(const Instr *in, const char *noun)
+{
+	const OpcodeClasses *oc = classes_of(in);
+	uint32_t bit = class_bit(oc, noun, NULL);
+	for (uint32_t i = 0; bit && i < in->nmods; i++)
+		if (rows_of_word(oc, in->mods[i], strlen(in->mods[i])) & bit)
+			return (int)i;
+	return -1;
+}
+
+const char *modifier_class_words(const Instr *in, const char *noun)
+{
+	const char *words = NULL;
+	class_bit(classes_of(in), noun, &words);
+	return words;
+}
+
 static SrcLoc mod_loc(const Instr *in, uint32_t i)
 {
 	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
@@ -147,12 +186,8 @@ static SrcLoc mod_loc(const Instr *in, uint32_t i)
  * opcode. */
 void check_modifier_classes(CheckCtx *c, const Instr *in)
 {
-	if (in->opcode_id < 0 || in->opcode_id >= MAX_OPCODES)
-		return;
-	if (!index_built)
-		build_index();
-	const OpcodeClasses *oc = &classes[in->opcode_id];
-	if (oc->nrows == 0)
+	const OpcodeClasses *oc = classes_of(in);
+	if (!oc || oc->nrows == 0)
 		return;
 	int first[MAX_ROWS_PER_OPCODE];
 	uint32_t seen = 0, reported = 0;

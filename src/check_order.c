@@ -11,48 +11,37 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One instruction, or one mbarrier operation (its first modifier). */
+/* One instruction, or one mbarrier operation (its first modifier). Which
+ * words are orders, scopes, state spaces and cache operators at all is in
+ * modifier_classes.def; these rows say what each operation accepts. */
 typedef struct OrderRow {
 	const char *opcode;
 	const char *operation;  /* "" : any */
 	const char *orders;     /* the memory orders it takes */
-	const char *scopes;     /* the scopes it takes (with an order); "": none */
+	bool scoped;            /* it takes a scope (with an order) */
 	const char *noun;       /* what ptxas calls an order: "... requires memory order with 'ld'" */
 	bool load;              /* ld: cache operators, state spaces, .mmio */
 } OrderRow;
 
 static const OrderRow order_rows[] = {
-	{ "ld", "", ".weak .volatile .relaxed .acquire", ".cta .cluster .gpu .sys", "memory order", true },
-	{ "mbarrier", ".arrive", ".release .relaxed", ".cta .cluster", "order", false },
-	{ "mbarrier", ".arrive_drop", ".release .relaxed", ".cta .cluster", "order", false },
-	{ "mbarrier", ".expect_tx", ".relaxed", ".cta .cluster", "order", false },
-	{ "mbarrier", ".complete_tx", ".relaxed", ".cta .cluster", "order", false },
-	{ "mbarrier", ".test_wait", ".acquire .relaxed", ".cta .cluster", "order", false },
-	{ "mbarrier", ".try_wait", ".acquire .relaxed", ".cta .cluster", "order", false },
-	{ "mbarrier", ".init", "", "", "order", false },
-	{ "mbarrier", ".inval", "", "", "order", false },
-	{ "mbarrier", ".pending_count", "", "", "order", false },
+	{ "ld", "", ".weak .volatile .relaxed .acquire", true, "memory order", true },
+	{ "mbarrier", ".arrive", ".release .relaxed", true, "order", false },
+	{ "mbarrier", ".arrive_drop", ".release .relaxed", true, "order", false },
+	{ "mbarrier", ".expect_tx", ".relaxed", true, "order", false },
+	{ "mbarrier", ".complete_tx", ".relaxed", true, "order", false },
+	{ "mbarrier", ".test_wait", ".acquire .relaxed", true, "order", false },
+	{ "mbarrier", ".try_wait", ".acquire .relaxed", true, "order", false },
+	{ "mbarrier", ".init", "", false, "order", false },
+	{ "mbarrier", ".inval", "", false, "order", false },
+	{ "mbarrier", ".pending_count", "", false, "order", false },
 };
 
-/* Every word PTX uses as a memory order; the first two take no scope. */
-static const char *const all_orders[] = { ".weak", ".volatile", ".relaxed", ".acquire", ".release", ".acq_rel", ".sc" };
-static const char *const all_scopes[] = { ".cta", ".cluster", ".gpu", ".sys" };
-static const char *const cache_operators[] = { ".ca", ".cg", ".cs", ".lu", ".cv", ".nc" };
-/* The state spaces of ld; ordered loads reach the first four only
- * (ptxas: "cannot be applied to" the others). */
-static const char *const ld_spaces[] = { ".global", ".shared", ".shared::cta", ".shared::cluster",
-                                          ".local", ".param", ".param::entry", ".param::func", ".const" };
-enum { ORDERED_SPACES = 4 };
+/* Orders that take no scope. */
+static const char scopeless_orders[] = ".weak .volatile";
+/* State spaces no ordered load reaches (ptxas: "cannot be applied to"). */
+static const char unordered_spaces[] = ".local .param .param::entry .param::func .const";
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-static int find_word(const char *const *set, size_t n, const char *w)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(set[i], w) == 0)
-			return (int)i;
-	return -1;
-}
 
 static bool word_in_list(const char *list, const char *w)
 {
@@ -83,22 +72,22 @@ typedef struct Found {
 	int order, scope, cop, space, mmio;     /* modifier index, -1: none */
 } Found;
 
+static int find_mod(const Instr *in, const char *w)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], w) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* .nc (the non-coherent texture path) counts as a cache operator here. */
 static Found find_modifiers(const Instr *in)
 {
-	Found f = { -1, -1, -1, -1, -1 };
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		const char *w = in->mods[i];
-		if (f.order < 0 && find_word(all_orders, COUNT(all_orders), w) >= 0)
-			f.order = (int)i;
-		else if (f.scope < 0 && find_word(all_scopes, COUNT(all_scopes), w) >= 0)
-			f.scope = (int)i;
-		else if (f.cop < 0 && find_word(cache_operators, COUNT(cache_operators), w) >= 0)
-			f.cop = (int)i;
-		else if (f.space < 0 && find_word(ld_spaces, COUNT(ld_spaces), w) >= 0)
-			f.space = (int)i;
-		else if (strcmp(w, ".mmio") == 0)
-			f.mmio = (int)i;
-	}
+	Found f = { modifier_of_class(in, "memory order"), modifier_of_class(in, "scope"),
+	            modifier_of_class(in, "cache operation"), modifier_of_class(in, "state space"),
+	            find_mod(in, ".mmio") };
+	if (f.cop < 0)
+		f.cop = find_mod(in, ".nc");
 	return f;
 }
 
@@ -107,8 +96,8 @@ static SrcLoc mod_loc(const Instr *in, int i)
 	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
 }
 
-/* The load-only rules; .nc (the non-coherent texture path) is a cache
- * operator here, but one that even .weak excludes and that needs .global. */
+/* The load-only rules; .nc is a cache operator that even .weak excludes
+ * and that needs .global. */
 static void check_load(CheckCtx *c, const Instr *in, const Found *f, const char *name)
 {
 	const char *order = f->order >= 0 ? in->mods[f->order] : NULL;
@@ -121,7 +110,7 @@ static void check_load(CheckCtx *c, const Instr *in, const Found *f, const char 
 			order, cop);
 	if (nc && (!space || strcmp(space, ".global") != 0))
 		check_error(c, mod_loc(in, f->cop), "memory-order", "Modifier '.nc' requires .global space");
-	bool unordered_space = space && find_word(ld_spaces, ORDERED_SPACES, space) < 0;
+	bool unordered_space = space && word_in_list(unordered_spaces, space);
 	if (ordered && unordered_space)
 		check_error(c, mod_loc(in, f->space), "memory-order", "Modifier '%s' cannot be applied to '%s' space", order,
 			space);
@@ -153,18 +142,19 @@ void check_memory_order(CheckCtx *c, const Instr *in)
 	check_concat(name, sizeof name, in->opcode, *r->operation ? r->operation : "");
 	const char *order = f.order >= 0 ? in->mods[f.order] : NULL;
 	const char *scope = f.scope >= 0 ? in->mods[f.scope] : NULL;
-	bool scopeless = order && find_word(all_orders, 2, order) >= 0;
+	bool scopeless = order && word_in_list(scopeless_orders, order);
 	if (order && !word_in_list(r->orders, order))
 		check_error(c, mod_loc(in, f.order), "memory-order", "Illegal modifier '%s' for instruction '%s'%s%s%s",
 			order, name, *r->orders ? " (it takes " : " (it takes no memory order)", r->orders,
 			*r->orders ? ")" : "");
-	if (scope && !*r->scopes) {
+	if (scope && !r->scoped) {
 		check_error(c, mod_loc(in, f.scope), "memory-order", "Illegal modifier '%s' for instruction '%s' (it takes "
 			"no scope)", scope, name);
-	} else if (*r->scopes) {
+	} else if (r->scoped) {
+		const char *scopes = modifier_class_words(in, "scope");
 		if (order && !scopeless && !scope)
 			check_error(c, mod_loc(in, f.order), "memory-order", "Modifier '%s' requires scope with '%s' "
-				"instruction (%s)", order, name, r->scopes);
+				"instruction (%s)", order, name, scopes ? scopes : "");
 		if (order && scopeless && scope)
 			check_error(c, mod_loc(in, f.scope), "memory-order", "Modifier '%s' cannot be combined with "
 				"modifier '%s'", order, scope);

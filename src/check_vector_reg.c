@@ -30,15 +30,9 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 {
 	if ((strcmp(in->opcode, "ld") != 0 && strcmp(in->opcode, "ldu") != 0) || in->nops < 2)
 		return;
-	int n = 0;
-	PtxType type = TY_NONE;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		const char *m = in->mods[i];
-		if (m[1] == 'v' && m[2] >= '0' && m[2] <= '9' && !m[3])
-			n = m[2] - '0';
-		else if (type_from_word(m) != TY_NONE)
-			type = type_from_word(m);
-	}
+	int vec_at = modifier_of_class(in, "vector"), type_at = modifier_of_class(in, "type");
+	int n = vec_at >= 0 ? in->mods[vec_at][2] - '0' : 0;
+	PtxType type = type_at >= 0 ? type_from_word(in->mods[type_at]) : TY_NONE;
 	bool failed = false;
 	const Expr *d = in->ops[0];
 	if (d->kind == EX_VECTOR) {

@@ -132,10 +132,9 @@ unsigned lower_stream_end(LowerStream *s);
 uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp);
 LInsn *lkernel_append(LKernel *k, const char *form_name, SrcLoc loc);
 void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned count, bool def);
-/* Field values by role, as sass_values_set/get/has on a SassValues. */
+/* Field values by role, as sass_values_set/get on a SassValues. */
 void linsn_set(LInsn *in, SassRole r, int64_t value);
 int64_t linsn_get(const LInsn *in, SassRole r, int64_t dflt);
-bool linsn_has(const LInsn *in, SassRole r);
 /* The instruction word (sass_encode() of the form and values, with its
  * messages); imm, when not NULL, replaces the SR_IMM value. */
 int linsn_encode(const LInsn *in, const int64_t *imm, uint64_t *word, char *err, size_t errlen);
@@ -143,6 +142,9 @@ int linsn_encode(const LInsn *in, const int64_t *imm, uint64_t *word, char *err,
  * (registers RZ, predicates PT, lane mask 0xf, branch condition T, 0). */
 void linsn_fill_defaults(LInsn *in);
 
+/* The constant bank of .nv.constant2 (c[0x2]): only the words of
+ * lkernel_const2_slot are read from it, which lets compaction renumber them. */
+enum { LK_CONST2_BANK = 2 };
 /* The .nv.constant2 byte offset of a word holding value (lower_desc.c). */
 uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
 /* After dead-code removal: renumbers the .nv.constant2 words so that only

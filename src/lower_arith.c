@@ -293,7 +293,7 @@ bool lower_mad(LowerCtx *c, const Instr *in)
 		if ((uint32_t)e.imm == 0)
 			mul_lo32(c, d, 0, av, bv, -1, 0);
 		else
-			lw_mul_lo32_cadd(c, d, av, bv, 2, lkernel_const2_slot(c->k, (uint32_t)e.imm));
+			lw_mul_lo32_cadd(c, d, av, bv, LK_CONST2_BANK, lkernel_const2_slot(c->k, (uint32_t)e.imm));
 		return true;
 	}
 	mul_lo32(c, d, 0, av, bv, (int)in_reg(c, &e), 0);

@@ -28,14 +28,13 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value)
  * k->desc_size_symbol.) Only these XMADs address bank 2. */
 void lkernel_compact_const2(LKernel *k)
 {
-	enum { DESC_FIELD_BANK = 2 };
 	if (k->ndesc_fields == 0)
 		return;
 	size_t n = 0;
 	uint32_t *kept = xcalloc(k->ndesc_fields, sizeof *kept);
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn *in = &k->insns[i];
-		if (strcmp(in->form->name, "XMAD_RC") != 0 || linsn_get(in, SR_CBANK, 0) != DESC_FIELD_BANK)
+		if (strcmp(in->form->name, "XMAD_RC") != 0 || linsn_get(in, SR_CBANK, 0) != LK_CONST2_BANK)
 			continue;
 		uint32_t field = k->desc_fields[linsn_get(in, SR_COFF, 0)];
 		size_t slot = 0;

@@ -14,6 +14,7 @@ enum { RND_RN = 0, RND_RM = 1, RND_RP = 2, RND_RZ = 3 };
 
 typedef struct FpMods {
 	unsigned rnd;
+	bool has_rnd;           /* a rounding word was given (.rn is rnd 0 too) */
 	bool ftz, sat;
 } FpMods;
 
@@ -35,6 +36,7 @@ static bool fp_mods(LowerCtx *c, const Instr *in, bool rnd_ok, bool sat_ok, FpMo
 		for (size_t j = 0; j < sizeof rnds / sizeof rnds[0] && rnd_ok; j++)
 			if (lw_streq(w, rnds[j].word)) {
 				m->rnd = rnds[j].rnd;
+				m->has_rnd = true;
 				known = true;
 			}
 		if (lw_streq(w, ".ftz"))
@@ -206,7 +208,7 @@ bool lower_ffma(LowerCtx *c, const Instr *in)
 	Opnd o[3];
 	if (!fp_mods(c, in, true, true, &m) || !fp_operands(c, in, 3, &d, o))
 		return false;
-	if (!lw_has_mod(in, ".rn") && !lw_has_mod(in, ".rz") && !lw_has_mod(in, ".rm") && !lw_has_mod(in, ".rp"))
+	if (!m.has_rnd)
 		return lw_unsupported(c, in->loc, "fma.f32 without a rounding modifier");
 	commute_operands(c, &o[0], &o[1]);
 	uint32_t a = fp_reg(c, &o[0]);

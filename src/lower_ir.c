@@ -51,12 +51,6 @@ void linsn_set(LInsn *in, SassRole r, int64_t value)
 	in->set |= (uint16_t)(1u << i);
 }
 
-bool linsn_has(const LInsn *in, SassRole r)
-{
-	int i = sass_form_field_index(in->form, r);
-	return i >= 0 && ((in->set >> i) & 1);
-}
-
 /* A stray role's value is not kept: only the encoder's error reads it,
  * and that message names the role, not the value. */
 int64_t linsn_get(const LInsn *in, SassRole r, int64_t dflt)

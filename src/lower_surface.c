@@ -57,7 +57,6 @@ static const struct { const char *word; int offset; } desc_fields[] = {
 enum {
 	DESC_TABLE_CWORD = 0xc0,      /* c[0x0][0xc0]: 64-bit pointer to the descriptor table */
 	DESC_INDEX_MASK = 0xfffff,    /* header index bits of a surface handle */
-	DESC_FIELD_BANK = 2,          /* .nv.constant2: the field offsets */
 };
 
 static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
@@ -404,7 +403,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 	linsn_set(and, SR_LOPOP, 0);
 	linsn_set(and, SR_IMM, DESC_INDEX_MASK);
 	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
-	lw_mul_lo32_cadd(c, off, idx, size, DESC_FIELD_BANK, lkernel_const2_slot(k, field));
+	lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, field));
 	for (unsigned p = 0; p < 2; p++) {
 		LInsn *add = lw_emit(c, "IADD_C");
 		linsn_ref(add, SR_RD, addr, p, 1, true);

@@ -44,7 +44,7 @@ static bool is_guarded(const LInsn *in)
  * `out`: after it). A coalescing merge then ors two rows a word at a time,
  * and a live interval is a row's first and last bit. */
 typedef struct Liveness {
-	size_t n, nbits, words;     /* instructions, parts, words per row */
+	size_t nbits, words;        /* parts, words per row */
 	size_t *first_bit;          /* vreg -> its first part */
 	uint64_t *in, *out;         /* nbits rows of `words` words each */
 } Liveness;
@@ -232,7 +232,6 @@ static void liveness_compute(const LKernel *k, Liveness *lv)
 		nbits += k->vregs[v].width;
 	}
 	size_t n = k->ninsns;
-	lv->n = n;
 	lv->nbits = nbits;
 	lv->words = (n + 63) / 64 ? (n + 63) / 64 : 1;
 	lv->in = xcalloc(nbits * lv->words + 1, sizeof(uint64_t));
