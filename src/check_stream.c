@@ -22,13 +22,6 @@ struct CheckStream {
 	bool started;           /* an item other than a header directive came */
 };
 
-static void pending_init(DiagSink *p, const DiagSink *like)
-{
-	diag_init(p, like->filename, like->src, like->srclen);
-	p->limit = like->limit;
-	p->policy = like->policy;
-}
-
 CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *opt)
 {
 	CheckStream *s = xcalloc(1, sizeof *s);
@@ -41,9 +34,9 @@ CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *o
 	c->module_scope = scope_new(&c->arena, NULL);
 	c->scope = c->module_scope;
 	s->sink = sink;
-	pending_init(&s->header, sink);
-	pending_init(&s->gates, sink);
-	pending_init(&s->items, sink);
+	diag_init_like(&s->header, sink);
+	diag_init_like(&s->gates, sink);
+	diag_init_like(&s->items, sink);
 	return s;
 }
 
@@ -116,7 +109,7 @@ bool check_stream_item(CheckStream *s, const Item *it)
 		/* The header's own diagnostics wait for the end (they depend on
 		 * sections still to come); the gates need its state now. */
 		DiagSink scratch;
-		pending_init(&scratch, s->sink);
+		diag_init_like(&scratch, s->sink);
 		run_header(c, &scratch);
 		diag_fini(&scratch);
 		s->started = true;

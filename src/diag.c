@@ -14,6 +14,13 @@ void diag_init(DiagSink *s, const char *filename, const char *src, size_t len)
 	s->srclen = len;
 }
 
+void diag_init_like(DiagSink *s, const DiagSink *like)
+{
+	diag_init(s, like->filename, like->src, like->srclen);
+	s->limit = like->limit;
+	s->policy = like->policy;
+}
+
 void diag_fini(DiagSink *s)
 {
 	arena_free(&s->arena);

@@ -52,6 +52,9 @@ typedef struct DiagSink {
 } DiagSink;
 
 void diag_init(DiagSink *s, const char *filename, const char *src, size_t len);
+/* A sink for diagnostics that wait to be appended to `like` (diag_append):
+ * the same file, source, error limit and policy. */
+void diag_init_like(DiagSink *s, const DiagSink *like);
 void diag_fini(DiagSink *s);
 
 Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, ...)

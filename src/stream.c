@@ -33,13 +33,6 @@ static void on_item(void *ctx, const Item *it)
 		asm_stream_item(s->as, it);
 }
 
-static void pending_sink(DiagSink *p, const DiagSink *like)
-{
-	diag_init(p, like->filename, like->src, like->srclen);
-	p->limit = like->limit;
-	p->policy = like->policy;
-}
-
 StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool fast, StreamJob *job)
 {
 	job->image = NULL;
@@ -48,7 +41,7 @@ StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool f
 	if (job->restart)
 		job->restart(job->observe_ctx);
 	DiagSink lowered;
-	pending_sink(&lowered, d);
+	diag_init_like(&lowered, d);
 	Streaming s = { .job = job, .cs = check_stream_begin(m, d, job->check), .parse = d };
 	if (job->assemble)
 		s.as = asm_stream_begin(&lowered, job->assemble);
