@@ -19,13 +19,13 @@ CC_IS_GCC := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | \
 LTO     ?= $(if $(CC_IS_GCC),-flto=auto)
 CFLAGS  ?= -O2 -g $(LTO)
 WARN    := -Wall -Wextra -Wno-unused-parameter
-# -iquote, not -I: src/check.h must not shadow the Check library's <check.h>.
+# -iquote, not -I: src/check/check.h must not shadow the Check library's <check.h>.
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -iquote src -iquote $(B)/gen
 LDLIBS  ?=
 
 B ?= build
 
-LIB_SRC  := $(filter-out src/main.c src/fuzz_%.c,$(wildcard src/*.c))
+LIB_SRC  := $(filter-out src/driver/main.c,$(wildcard src/*/*.c))
 # The SASS front end (lexer/sass.l, grammar/sass.y) joins when it exists.
 SASS_GEN := $(if $(wildcard grammar/sass.y),$(B)/gen/sass.tab.c $(B)/gen/sass.lex.c)
 GEN_SRC  := $(B)/gen/ptx.tab.c $(B)/gen/ptx_fast.tab.c $(B)/gen/ptx.lex.c $(SASS_GEN)
@@ -41,7 +41,7 @@ CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -l
 .PHONY: all check unit unit-bins clean install uninstall deps example bench check-sanitize fuzz
 all: $(PROG)
 
-$(PROG): $(B)/obj/main.o $(LIB)
+$(PROG): $(B)/obj/driver/main.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(LIB): $(LIB_OBJ)
@@ -56,7 +56,7 @@ $(B)/gen/ptx.lex.c $(B)/gen/ptx.lex.h &: lexer/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
 	$(FLEX) --header-file=$(B)/gen/ptx.lex.h -o $(B)/gen/ptx.lex.c $<
 
-# The same grammar without LAC for --check's first pass (src/parse.h): it
+# The same grammar without LAC for --check's first pass (src/front/parse.h): it
 # shares ptx.tab.h, LAC changes no table.
 $(B)/gen/ptx_fast.tab.c: grammar/ptx.y
 	@mkdir -p $(B)/gen
@@ -93,7 +93,7 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB) $(CHECK_LIBS)
 
--include $(wildcard $(B)/obj/*.d)
+-include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d)
 
 # ---- tests -------------------------------------------------------------
 # `make check` runs every suite and ends with one "N passed, N failed" line.

@@ -7,9 +7,9 @@
  *          (ptx_parse_stream, the LAC-free parser --check starts with), with
  *          no checking.
  * Built by bench/run.sh against the project's library. */
-#include "diag.h"
-#include "input.h"
-#include "parse.h"
+#include "base/diag.h"
+#include "base/input.h"
+#include "front/parse.h"
 #include "ptx.tab.h"
 #define YYSTYPE PTX_STYPE
 #define YYLTYPE SrcLoc

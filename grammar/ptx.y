@@ -15,7 +15,7 @@
 %expect 0
 
 %code requires {
-#include "parse.h"
+#include "front/parse.h"
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T
 typedef void *yyscan_t;
@@ -27,8 +27,8 @@ int ptx_lex(PTX_STYPE *lval, SrcLoc *lloc, yyscan_t scanner);
 }
 
 %code {
-#include "opcodes.h"
-#include "parse_build.h"
+#include "isa/opcodes.h"
+#include "front/parse_build.h"
 
 #include <string.h>
 

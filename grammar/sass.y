@@ -20,7 +20,7 @@
 %expect 0
 
 %code requires {
-#include "sass_asm_ast.h"
+#include "sasm/sass_asm_ast.h"
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T
 typedef void *yyscan_t;

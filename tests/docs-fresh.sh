@@ -3,7 +3,7 @@
 # what `ptxsurf-as --print-rules-reference` writes from the rule registry,
 # the requirement table and the target table, and the golden tests
 # tests/cases/check/operand-count-{pass,fail}-TARGET.ptx what
-# `gen_operand_probes --cases` writes from src/operand_counts.def.
+# `gen_operand_probes --cases` writes from src/isa/operand_counts.def.
 # Usage: PROG=./ptxsurf-as sh tests/docs-fresh.sh
 PROG=${PROG:-./ptxsurf-as}
 case $PROG in /*) ;; */*) PROG=$(pwd)/$PROG ;; esac
@@ -23,7 +23,7 @@ if ! "$PROG" --print-rules-reference >"$tmp" 2>"$tmp.err"; then
 elif cmp -s "$tmp" docs/rules.md; then
 	passed=$((passed + 1))
 else
-	echo "FAIL: docs/rules.md is stale (src/rules.def, src/requirements.def or src/targets.def changed):"
+	echo "FAIL: docs/rules.md is stale (src/base/rules.def, src/isa/requirements.def or src/isa/targets.def changed):"
 	diff -u docs/rules.md "$tmp" | head -n 40
 	echo "regenerate it with:  $PROG --print-rules-reference > docs/rules.md"
 	failed=$((failed + 1))
@@ -41,7 +41,7 @@ if ${CC:-cc} -std=c11 -iquote src -o "$gdir/gen" tests/oracle/operand-count/gen_
 	if [ -z "$stale" ]; then
 		passed=$((passed + 1))
 	else
-		echo "FAIL: operand-count golden tests are stale (src/operand_counts.def changed):$stale"
+		echo "FAIL: operand-count golden tests are stale (src/isa/operand_counts.def changed):$stale"
 		echo "regenerate them with:  cc -std=c11 -iquote src -o gen tests/oracle/operand-count/gen_operand_probes.c &&"
 		echo "  ./gen --cases tests/cases/check && UPDATE=1 sh tests/run-cases.sh  (then inspect the .expected diffs)"
 		failed=$((failed + 1))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every rule id in src/rules.def has a golden test that breaks it and one
+# Every rule id in src/base/rules.def has a golden test that breaks it and one
 # that passes it:
 #   fails: some tests/cases/*/*.expected shows "[ID]" (for the SASS
 #          scheduling rules checked by unit tests: a test_*.c names "ID");
@@ -12,8 +12,8 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 passed=0 failed=0
-ids=$(sed -n 's/^RULE("\([a-z0-9-]*\)",.*/\1/p' src/rules.def)
-[ -n "$ids" ] || { echo "rule-coverage: no rules read from src/rules.def"; echo "rule-coverage: 0 passed, 1 failed"; exit 1; }
+ids=$(sed -n 's/^RULE("\([a-z0-9-]*\)",.*/\1/p' src/base/rules.def)
+[ -n "$ids" ] || { echo "rule-coverage: no rules read from src/base/rules.def"; echo "rule-coverage: 0 passed, 1 failed"; exit 1; }
 
 clean_pass() { # clean_pass EXPECTED ID
 	[ -f "$1" ] && [ "$(head -n 1 "$1")" = "exit: 0" ] && ! grep -q -F "[$2]" "$1"
@@ -45,13 +45,13 @@ for id in $ids; do
 		[ -z "$pass" ] && echo "FAIL: rule $id: no golden test passes it (add tests/cases/*/$id-pass*.ptx)"
 	fi
 done
-# ... and every rule id a golden test shows is registered in src/rules.def
+# ... and every rule id a golden test shows is registered in src/base/rules.def
 for id in $(sed -n 's/.*\[\([a-z0-9-]*\)\]$/\1/p' tests/cases/*/*.expected | sort -u); do
 	if echo "$ids" | grep -q -x -F "$id"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
-		echo "FAIL: rule id [$id] appears in a golden test but not in src/rules.def"
+		echo "FAIL: rule id [$id] appears in a golden test but not in src/base/rules.def"
 	fi
 done
 echo "rule-coverage: $passed passed, $failed failed"

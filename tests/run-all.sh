@@ -45,6 +45,8 @@ for t in "$B"/tests/test_*; do
 done
 run_suite cases sh tests/run-cases.sh
 run_suite corpus sh tests/run-corpus.sh
+run_suite layering sh tests/layering.sh
+run_suite link-layering sh tests/link-layering.sh "$B/obj"
 for t in tests/run-io.sh tests/docs-fresh.sh tests/rule-coverage.sh tests/verify-sched.sh; do
 	[ -f "$t" ] && run_suite "$(basename "$t" .sh)" sh "$t"
 done

@@ -5,9 +5,9 @@
  * is tried every way: as a cubin, as raw code (whole, then with its first
  * eight bytes as the base address) and as a file to --disassemble, so one
  * corpus covers all the readers. */
-#include "cubin_read.h"
-#include "disasm_file.h"
-#include "sass_disasm.h"
+#include "emit/cubin_read.h"
+#include "emit/disasm_file.h"
+#include "sm50/sass_disasm.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -7,15 +7,15 @@
  * whole-module path reports, and assemble exactly the same bytes. Any crash, leak or undefined behaviour on the
  * way is a bug: every stage must cope with whatever the previous one
  * accepted. */
-#include "assemble.h"
-#include "check.h"
-#include "cubin_read.h"
-#include "diag.h"
-#include "parse.h"
-#include "print.h"
-#include "report.h"
-#include "sass_disasm.h"
-#include "stream.h"
+#include "driver/assemble.h"
+#include "check/check.h"
+#include "emit/cubin_read.h"
+#include "base/diag.h"
+#include "front/parse.h"
+#include "front/print.h"
+#include "driver/report.h"
+#include "sm50/sass_disasm.h"
+#include "driver/stream.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -5,11 +5,11 @@
  * checks. Files that do not assemble are skipped quietly: the encoder is
  * not under test here.
  *   seed_code OUTDIR FILE.ptx... */
-#include "assemble.h"
-#include "check.h"
-#include "diag.h"
-#include "input.h"
-#include "parse.h"
+#include "driver/assemble.h"
+#include "check/check.h"
+#include "base/diag.h"
+#include "base/input.h"
+#include "front/parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# check-opcodes.sh -- coverage check of src/ptx_opcodes.def against real PTX.
+# check-opcodes.sh -- coverage check of src/isa/ptx_opcodes.def against real PTX.
 #
 # usage: tests/opcodes/check-opcodes.sh [-v] FILE.ptx...
 #
@@ -29,7 +29,7 @@ if [ $# -eq 0 ]; then
 fi
 
 here=$(dirname "$0")
-def=${PTX_OPCODES_DEF:-$here/../../src/ptx_opcodes.def}
+def=${PTX_OPCODES_DEF:-$here/../../src/isa/ptx_opcodes.def}
 if [ ! -r "$def" ]; then
     echo "$0: cannot read opcode table '$def'" >&2
     exit 2

@@ -6,10 +6,10 @@
  *   gen_sass_words --list                      form names, one per line
  *   gen_sass_words FORM COUNT SEED OUT.bin OUT.txt
  */
-#include "sass_ctrl.h"
-#include "sass_disasm.h"
-#include "sass_encode.h"
-#include "sass_table.h"
+#include "sm50/sass_ctrl.h"
+#include "sm50/sass_disasm.h"
+#include "sm50/sass_encode.h"
+#include "sm50/sass_table.h"
 
 #include <stdbool.h>
 #include <stdio.h>

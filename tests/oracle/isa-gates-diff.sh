@@ -1,5 +1,5 @@
 #!/bin/sh
-# Differential test of the ISA gate table (src/isa_gates.def): generates one
+# Differential test of the ISA gate table (src/isa/isa_gates.def): generates one
 # probe per row and boundary (tests/oracle/isa/gen_isa_probes.c: at the
 # threshold, one version below, on targets outside the row's set), runs
 # NVIDIA ptxas 13 and `ptxsurf-as --check --rules=ptxas` on each and compares

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Differential test of the memory-order rules (src/check_order.c): one
+# Differential test of the memory-order rules (src/check/check_order.c): one
 # module per combination of memory order and scope with the modifiers they
 # interact with, for ld and every mbarrier operation
 # (tests/oracle/memory-order/gen_order_probes.c); NVIDIA ptxas 13 and

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Differential test of the modifier classes (src/modifier_classes.def,
-# src/check_mods.c): for every row, the row's example and the example with
+# Differential test of the modifier classes (src/isa/modifier_classes.def,
+# src/check/check_mods.c): for every row, the row's example and the example with
 # a second word of the class (tests/oracle/modifier-class/gen_class_probes.c);
 # NVIDIA ptxas 13 and `ptxsurf-as --check --rules=ptxas` must agree on
 # accept/reject. Prints one line per disagreement and ends with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Differential test of the operand-count table (src/operand_counts.def):
+# Differential test of the operand-count table (src/isa/operand_counts.def):
 # generates for every row a module with min-1, min, max and max+1 operands
 # (tests/oracle/operand-count/gen_operand_probes.c), runs NVIDIA ptxas 13
 # and `ptxsurf-as --check --rules=ptxas` on each and compares accept/reject.

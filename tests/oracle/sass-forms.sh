@@ -1,6 +1,6 @@
 #!/bin/sh
 # Oracle test of the sm_50 encoder and disassembler: for every form of
-# src/sass_table.c, encode a few hundred random valid field combinations and
+# src/sm50/sass_table.c, encode a few hundred random valid field combinations and
 # check that NVIDIA's nvdisasm prints exactly what our disassembler prints.
 #
 # Usage: tests/oracle/sass-forms.sh [COUNT_PER_FORM] [SEED]
@@ -49,8 +49,8 @@ fi
 
 gen="$work/gen_sass_words"
 if ! "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O2 -I"$root/src" -o "$gen" \
-	"$here/gen_sass_words.c" "$root/src/sass_table.c" "$root/src/sass_encode.c" \
-	"$root/src/sass_ctrl.c" "$root/src/sass_disasm.c" "$root/src/sass_float.c"; then
+	"$here/gen_sass_words.c" "$root/src/sm50/sass_table.c" "$root/src/sm50/sass_encode.c" \
+	"$root/src/sm50/sass_ctrl.c" "$root/src/sm50/sass_disasm.c" "$root/src/sm50/sass_float.c"; then
 	echo "sass-forms: cannot build the generator" >&2
 	exit 2
 fi

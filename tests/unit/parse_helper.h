@@ -4,8 +4,8 @@
 #ifndef PTXSURF_TEST_PARSE_HELPER_H
 #define PTXSURF_TEST_PARSE_HELPER_H
 
-#include "diag.h"
-#include "parse.h"
+#include "base/diag.h"
+#include "front/parse.h"
 
 #include <stdlib.h>
 #include <string.h>

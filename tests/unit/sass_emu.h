@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sass_encode.h"
-#include "sass_table.h"
+#include "sm50/sass_encode.h"
+#include "sm50/sass_table.h"
 
 /* A little-endian 64-bit word of the instruction stream. */
 static uint64_t le64(const uint8_t *p)

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sass_encode.h"
-#include "sass_table.h"
+#include "sm50/sass_encode.h"
+#include "sm50/sass_table.h"
 
 static float emu_f(uint32_t bits)
 {

@@ -1,12 +1,12 @@
 /* Unit tests for the checker's tables (targets, requirements, types, symbol
  * scopes) and for check_module() on small modules (Check). */
-#include "check.h"
-#include "check_types.h"
-#include "diag.h"
-#include "parse.h"
-#include "requirements.h"
-#include "symtab.h"
-#include "targets.h"
+#include "check/check.h"
+#include "isa/ptx_types.h"
+#include "base/diag.h"
+#include "front/parse.h"
+#include "isa/requirements.h"
+#include "check/symtab.h"
+#include "isa/targets.h"
 #include "check_main.h"
 
 #include <check.h>

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cubin.h"
-#include "cubin_read.h"
+#include "emit/cubin.h"
+#include "emit/cubin_read.h"
 #include "check_main.h"
 
 /* ---- a tiny independent ELF inspector for the checks ------------------- */

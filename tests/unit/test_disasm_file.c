@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cubin.h"
-#include "disasm_file.h"
+#include "emit/cubin.h"
+#include "emit/disasm_file.h"
 #include "check_main.h"
 
 /* ---- inputs --------------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* Unit tests for the --fix-version/--fix-target text rewriter (Check). */
-#include "ast.h"
-#include "diag.h"
-#include "fixup.h"
-#include "parse.h"
+#include "front/ast.h"
+#include "base/diag.h"
+#include "driver/fixup.h"
+#include "front/parse.h"
 #include "check_main.h"
 
 #include <check.h>

@@ -1,10 +1,10 @@
 /* Unit tests for the scanner, the parser and the AST (Check). */
-#include "arena.h"
-#include "ast.h"
-#include "diag.h"
-#include "intern.h"
-#include "parse.h"
-#include "print.h"
+#include "base/arena.h"
+#include "front/ast.h"
+#include "base/diag.h"
+#include "base/intern.h"
+#include "front/parse.h"
+#include "front/print.h"
 #include "check_main.h"
 
 #include <check.h>

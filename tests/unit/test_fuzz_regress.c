@@ -8,11 +8,11 @@
  * instruction must be rejected with an error, by the checker or at the
  * latest by the assembler, and never crash: each runs in its own test so
  * that one crash does not hide the others. */
-#include "assemble.h"
-#include "ast.h"
-#include "check.h"
-#include "diag.h"
-#include "parse.h"
+#include "driver/assemble.h"
+#include "front/ast.h"
+#include "check/check.h"
+#include "base/diag.h"
+#include "front/parse.h"
 #include "check_main.h"
 
 #include <check.h>

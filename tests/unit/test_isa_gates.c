@@ -1,12 +1,12 @@
 /* Unit tests for the ISA gate table (isa_gates.def): row consistency,
  * matching of instructions, directives, special registers and types, the
  * target-family rule, and check_isa_gate's diagnostics (Check). */
-#include "check_isa.h"
-#include "diag.h"
-#include "isa_gates.h"
-#include "opcodes.h"
-#include "parse.h"
-#include "targets.h"
+#include "check/check_isa.h"
+#include "base/diag.h"
+#include "check/isa_gates.h"
+#include "isa/opcodes.h"
+#include "front/parse.h"
+#include "isa/targets.h"
 #include "check_main.h"
 
 #include <check.h>

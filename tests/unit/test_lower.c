@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "lower.h"
-#include "parse.h"
-#include "regalloc.h"
-#include "sched.h"
+#include "driver/assemble.h"
+#include "lower/lower.h"
+#include "front/parse.h"
+#include "lower/regalloc.h"
+#include "lower/sched.h"
 #include "sass_emu.h"
 #include "check_main.h"
 #include "parse_helper.h"

@@ -5,7 +5,7 @@
  * (tests/oracle/modifier-class-diff.sh) doubles. What each row rejects is
  * tested against ptxas by that oracle and by the golden tests
  * tests/cases/check/modifier-class-*. */
-#include "opcodes.h"
+#include "isa/opcodes.h"
 #include "check_main.h"
 
 #include <check.h>
@@ -20,7 +20,7 @@ typedef struct Row {
 static const Row rows[] = {
 #define ONE_OF(op, noun, words, target, example) { op, noun, words, target, example },
 #define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, target, example },
-#include "modifier_classes.def"
+#include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
 };

@@ -3,8 +3,8 @@
  * earlier, more general one, and the NAMED words exist (Check). What each
  * row accepts is tested against ptxas by tests/oracle/operand-count-diff.sh
  * and by the golden tests tests/cases/check/operand-count-*. */
-#include "opcodes.h"
-#include "operand_counts.h"
+#include "isa/opcodes.h"
+#include "isa/operand_counts.h"
 #include "check_main.h"
 
 #include <check.h>

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lower.h"
-#include "parse.h"
-#include "regalloc.h"
+#include "lower/lower.h"
+#include "front/parse.h"
+#include "lower/regalloc.h"
 #include "check_main.h"
 #include "parse_helper.h"
 

@@ -3,10 +3,10 @@
  * below, UTF-8 included), carry the key fields, escape whatever bytes a
  * message or a file name holds, write relative or file:// URIs, and keep
  * SARIF fingerprints stable when the code around a finding moves. */
-#include "ast.h"
-#include "diag.h"
-#include "parse.h"
-#include "report.h"
+#include "front/ast.h"
+#include "base/diag.h"
+#include "front/parse.h"
+#include "driver/report.h"
 #include "check_main.h"
 
 #include <check.h>

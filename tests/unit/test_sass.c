@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sass_ctrl.h"
-#include "sass_disasm.h"
-#include "sass_encode.h"
-#include "sass_table.h"
+#include "sm50/sass_ctrl.h"
+#include "sm50/sass_disasm.h"
+#include "sm50/sass_encode.h"
+#include "sm50/sass_table.h"
 #include "check_main.h"
 
 /* ---- table consistency ---------------------------------------------------- */

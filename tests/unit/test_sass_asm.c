@@ -13,16 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "cubin_read.h"
-#include "diag.h"
-#include "disasm_file.h"
-#include "parse.h"
-#include "sass_asm.h"
-#include "sass_ctrl.h"
-#include "sass_disasm.h"
-#include "sass_encode.h"
-#include "sass_table.h"
+#include "driver/assemble.h"
+#include "emit/cubin_read.h"
+#include "base/diag.h"
+#include "emit/disasm_file.h"
+#include "front/parse.h"
+#include "sasm/sass_asm.h"
+#include "sm50/sass_ctrl.h"
+#include "sm50/sass_disasm.h"
+#include "sm50/sass_encode.h"
+#include "sm50/sass_table.h"
 #include "check_main.h"
 
 /* ---- helpers ------------------------------------------------------------------ */

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "sass_ctrl.h"
-#include "sched_verify.h"
+#include "base/diag.h"
+#include "sm50/sass_ctrl.h"
+#include "sm50/sched_verify.h"
 #include "check_main.h"
 
 /* Instruction words (ptxas 11.8 encodings, see docs/encoding.md). */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cubin.h"
-#include "cubin_read.h"
+#include "emit/cubin.h"
+#include "emit/cubin_read.h"
 
 static uint8_t *slurp(const char *path, size_t *len)
 {

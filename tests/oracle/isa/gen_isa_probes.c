@@ -1,4 +1,4 @@
-/* Writes the boundary probes of every row of src/isa_gates.def into DIR:
+/* Writes the boundary probes of every row of src/isa/isa_gates.def into DIR:
  * the row's example at its threshold (version and target just sufficient),
  * one version below the threshold (with a target that passes the row's
  * target gate), and on targets just outside the row's target set. Each file
@@ -7,7 +7,7 @@
  *
  * Build from the repository root: cc -std=c11 -iquote src -o gen
  * tests/oracle/isa/gen_isa_probes.c; run: gen DIR. Versions and targets come
- * from src/targets.def, so the probes follow the tables. */
+ * from src/isa/targets.def, so the probes follow the tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ typedef struct Target {
 static const int versions[] = {
 #define PTX_VERSION(maj, min) (maj) * 10 + (min),
 #define PTX_TARGET(name, sm, fam, maj, min)
-#include "targets.def"
+#include "isa/targets.def"
 #undef PTX_VERSION
 #undef PTX_TARGET
 };
@@ -31,7 +31,7 @@ static const int versions[] = {
 static const Target targets[] = {
 #define PTX_VERSION(maj, min)
 #define PTX_TARGET(name, sm, fam, maj, min) { #name, sm, fam, (maj) * 10 + (min) },
-#include "targets.def"
+#include "isa/targets.def"
 #undef PTX_VERSION
 #undef PTX_TARGET
 };
@@ -47,7 +47,7 @@ typedef struct Row {
 static const Row rows[] = {
 #define ISA_GATE(id, kind, match, mods, feat, vf, tf, ord, vmaj, vmin, pmaj, pmin, tgt, src, doc, ex) \
 	{ #id, (vmaj) * 10 + (vmin), (pmaj) * 10 + (pmin), tgt, ex },
-#include "isa_gates.def"
+#include "isa/isa_gates.def"
 #undef ISA_GATE
 };
 
@@ -59,7 +59,7 @@ static const Target *target_named(const char *name, size_t len)
 	return NULL;
 }
 
-/* The rule of src/isa_gates.c, restated so that the probes test it rather
+/* The rule of src/check/isa_gates.c, restated so that the probes test it rather
  * than assume it. */
 static int satisfies(const Target *have, const Target *need)
 {

@@ -1,5 +1,5 @@
 /* Probe generator for tests/oracle/modifier-class-diff.sh: for every row of
- * src/modifier_classes.def, the row's example (both tools must accept it),
+ * src/isa/modifier_classes.def, the row's example (both tools must accept it),
  * the example with each word of the class added after the class word it
  * has (both must reject it: two words of one class, or one twice) and, for
  * an EXACTLY_ONE row, the example without its class word (rejected).
@@ -21,7 +21,7 @@ typedef struct Row {
 static const Row rows[] = {
 #define ONE_OF(op, noun, words, target, example) { op, noun, words, target, example, 0 },
 #define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, target, example, 1 },
-#include "modifier_classes.def"
+#include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
 };

@@ -1,0 +1,61 @@
+#include "base/intern.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t intern_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+void intern_init(InternTable *t, Arena *a)
+{
+	t->arena = a;
+	t->cap = 1024;
+	t->count = 0;
+	t->slots = xcalloc(t->cap, sizeof *t->slots);
+}
+
+void intern_fini(InternTable *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+}
+
+static void grow(InternTable *t)
+{
+	size_t cap = t->cap * 2;
+	InternSlot *slots = xcalloc(cap, sizeof *slots);
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slots[i].str)
+			continue;
+		size_t j = t->slots[i].hash & (cap - 1);
+		while (slots[j].str)
+			j = (j + 1) & (cap - 1);
+		slots[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->cap = cap;
+}
+
+const char *intern(InternTable *t, const char *s, size_t n)
+{
+	if (t->count * 2 >= t->cap)
+		grow(t);
+	uint32_t h = intern_hash(s, n);
+	size_t i = h & (t->cap - 1);
+	for (; t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
+		const InternSlot *e = &t->slots[i];
+		if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
+			return e->str;
+	}
+	const char *p = arena_strndup(t->arena, s, n);
+	t->slots[i] = (InternSlot){ p, h, (uint32_t)n };
+	t->count++;
+	return p;
+}

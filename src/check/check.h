@@ -1,0 +1,40 @@
+/* The semantic checker: PTX ISA version and target rules. It never prints;
+ * every finding goes to the diagnostic sink. */
+#ifndef PTXSURF_CHECK_H
+#define PTXSURF_CHECK_H
+
+#include "front/ast.h"
+#include "base/diag.h"
+
+typedef enum RulesMode {
+	RULES_STRICT,   /* reject what the PTX ISA documents or ptxas forbid */
+	RULES_PTXAS,    /* mirror ptxas 13's verdicts exactly */
+} RulesMode;
+
+typedef struct CheckOptions {
+	RulesMode rules;
+} CheckOptions;
+
+void check_module(Module *m, DiagSink *sink, const CheckOptions *opt);
+
+/* The same checks one top-level item at a time, as the parser completes
+ * them (ptx_parse_stream), with identical diagnostics in identical order:
+ * they are collected apart and appended to `sink` by check_stream_end
+ * (header rules, then the ISA gates of module-scope items, then the items),
+ * the order check_module emits them in. Only the header items and section
+ * names are kept (m->items holds copies of them); module symbols live in
+ * the checker. */
+typedef struct CheckStream CheckStream;
+CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *opt);
+/* False when the module cannot be checked in stream order (a .version,
+ * .target or .address_size after other items changes how the earlier ones
+ * are judged): the caller must then check the whole module instead. */
+bool check_stream_item(CheckStream *s, const Item *it);
+/* Errors the items handed over so far have drawn (header rules, which wait
+ * for the end, aside): an assembler lowers an item only while this is 0. */
+unsigned check_stream_errors(const CheckStream *s);
+/* Appends the collected diagnostics to the sink when `keep` (the module
+ * parsed cleanly: semantic rules apply only then), and frees the stream. */
+void check_stream_end(CheckStream *s, bool keep);
+
+#endif

@@ -1,0 +1,317 @@
+/* Declarations: state spaces and types of variables, parameters and
+ * registers; the placement rules of the opaque .surfref/.texref/.samplerref
+ * types and their static field initializers. */
+#include "check/check_internal.h"
+
+#include <string.h>
+
+typedef struct DeclInfo {
+	StateSpace space;
+	SrcLoc space_loc;
+	const char *space_word;
+	bool space_after_ptr;   /* `.ptr .global`: a pointer attribute, not the space */
+	PtxType type;
+	SrcLoc type_loc;
+	int vec;
+	bool is_extern, is_common, is_visible;
+} DeclInfo;
+
+static StateSpace space_from_word(const char *w)
+{
+	static const struct { const char *word; StateSpace space; } spaces[] = {
+		{ ".reg", SP_REG }, { ".sreg", SP_SREG }, { ".const", SP_CONST }, { ".global", SP_GLOBAL },
+		{ ".local", SP_LOCAL }, { ".param", SP_PARAM }, { ".shared", SP_SHARED },
+		{ ".shared::cta", SP_SHARED }, { ".shared::cluster", SP_SHARED }, { ".tex", SP_TEX },
+	};
+	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+		if (strcmp(spaces[i].word, w) == 0)
+			return spaces[i].space;
+	return SP_NONE;
+}
+
+static void read_specs(const VarDecl *d, DeclInfo *info)
+{
+	bool after_ptr = false;
+	memset(info, 0, sizeof *info);
+	info->space_loc = info->type_loc = d->loc;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		const DeclSpec *s = &d->specs[i];
+		StateSpace sp = space_from_word(s->word);
+		PtxType t = type_from_word(s->word);
+		if (strcmp(s->word, ".ptr") == 0)
+			after_ptr = true;
+		else if (sp != SP_NONE && after_ptr)
+			info->space_after_ptr = true;
+		else if (sp != SP_NONE && info->space == SP_NONE) {
+			info->space = sp;
+			info->space_loc = s->loc;
+			info->space_word = s->word;
+		} else if (t != TY_NONE && info->type == TY_NONE) {
+			info->type = t;
+			info->type_loc = s->loc;
+		} else if (strcmp(s->word, ".v2") == 0 || strcmp(s->word, ".v4") == 0 || strcmp(s->word, ".v8") == 0)
+			info->vec = s->word[2] - '0';
+		else if (strcmp(s->word, ".extern") == 0)
+			info->is_extern = true;
+		else if (strcmp(s->word, ".common") == 0)
+			info->is_common = true;
+		else if (strcmp(s->word, ".visible") == 0)
+			info->is_visible = true;
+	}
+}
+
+/* Fields a static opaque initializer may name, per opaque type. */
+typedef struct OpaqueField {
+	const char *name;
+	unsigned kinds;        /* bit per TY_SURFREF/TY_TEXREF/TY_SAMPLERREF */
+	bool has_gate;
+	ReqId gate;
+	bool symbolic_values;  /* filter_mode = nearest, addr_mode_0 = wrap */
+} OpaqueField;
+
+#define K_SURF (1u << 0)
+#define K_TEX (1u << 1)
+#define K_SAMP (1u << 2)
+
+static const OpaqueField opaque_fields[] = {
+	{ "width", K_SURF | K_TEX, false, 0, false },
+	{ "height", K_SURF | K_TEX, false, 0, false },
+	{ "depth", K_SURF | K_TEX, false, 0, false },
+	{ "array_size", K_SURF | K_TEX, false, 0, false },
+	{ "memory_layout", K_SURF | K_TEX, false, 0, false },
+	{ "channel_data_type", K_SURF | K_TEX, true, REQ_ATTR_CHANNEL_DATA_TYPE, false },
+	{ "channel_order", K_SURF | K_TEX, true, REQ_ATTR_CHANNEL_ORDER, false },
+	{ "normalized_coords", K_TEX | K_SAMP, false, 0, true },
+	{ "filter_mode", K_TEX | K_SAMP, false, 0, true },
+	{ "addr_mode_0", K_TEX | K_SAMP, false, 0, true },
+	{ "addr_mode_1", K_TEX | K_SAMP, false, 0, true },
+	{ "addr_mode_2", K_TEX | K_SAMP, false, 0, true },
+	{ "num_mipmap_levels", K_TEX, false, 0, false },
+	{ "num_samples", K_TEX, false, 0, false },
+	{ "force_unnormalized_coords", K_SAMP, false, 0, true },
+};
+
+static unsigned kind_bit(PtxType t)
+{
+	return t == TY_SURFREF ? K_SURF : t == TY_TEXREF ? K_TEX : K_SAMP;
+}
+
+static void check_opaque_init(CheckCtx *c, const Declarator *dc, PtxType type)
+{
+	const Expr *init = dc->init;
+	check_gate(c, REQ_OPAQUE_INIT, init->loc, NULL);
+	if (init->kind != EX_VECTOR) {
+		check_error(c, init->loc, "opaque-init", "Initial value type mismatch (a %s takes { field = value, ... })",
+			type_info(type)->word);
+		return;
+	}
+	for (uint32_t i = 0; i < init->nelems; i++) {
+		const Expr *f = init->elems[i];
+		if (f->kind != EX_FIELD) {
+			check_error(c, f->loc, "opaque-init", "Initial value type mismatch (expected field = value)");
+			continue;
+		}
+		const OpaqueField *of = NULL;
+		for (size_t k = 0; k < sizeof opaque_fields / sizeof opaque_fields[0]; k++)
+			if (strcmp(opaque_fields[k].name, f->text) == 0 && (opaque_fields[k].kinds & kind_bit(type)))
+				of = &opaque_fields[k];
+		if (!of) {
+			check_error(c, f->loc, "opaque-init", "Unrecognized field name '%s' in opaque struct initializer",
+				f->text);
+			continue;
+		}
+		if (of->has_gate)
+			check_gate(c, of->gate, f->loc, NULL);
+		for (uint32_t j = 0; j < i; j++)
+			if (init->elems[j]->kind == EX_FIELD && strcmp(init->elems[j]->text, f->text) == 0)
+				check_strict(c, f->loc, "opaque-init",
+					"PTX ISA 5.3: each opaque field is a single attribute",
+					"Field '%s' initialized twice", f->text);
+		const Expr *v = f->lhs;
+		if (!v)
+			continue;
+		if (v->kind == EX_NAME && !of->symbolic_values) {
+			const Symbol *sym = check_lookup(c, v);
+			check_error(c, v->loc, "opaque-init", "Unrecognized initial value symbol '%s'%s", v->text,
+				sym && sym->kind == SYM_VAR ? " (ptxas 13 crashes on this initializer)" : "");
+			continue;
+		}
+		int64_t val;
+		if (!of->symbolic_values && (v->kind == EX_FLOAT || !expr_const_int(v, &val) || val < 0))
+			check_strict(c, v->loc, "opaque-init", "PTX ISA 5.3: opaque attributes are unsigned integers",
+				"Field '%s' needs a non-negative integer value", f->text);
+	}
+}
+
+static void check_opaque_decl(CheckCtx *c, const VarDecl *d, const DeclInfo *info, DeclPlace place)
+{
+	const char *name = d->ndecls ? d->decls[0].name : "?";
+	check_gate(c, REQ_OPAQUE_TYPE, info->type_loc, NULL);
+	if (place == DECL_BODY) {
+		check_error(c, d->loc, "opaque-decl", "Texture/surface variable must be at module or entry parameter scope");
+		return;
+	}
+	if (info->vec)
+		check_error(c, d->loc, "opaque-decl", "Vector type only allowed over basic types");
+	if (info->is_common)
+		check_error(c, d->loc, "opaque-decl", "Illegal type for .common symbol");
+	if (place == DECL_MODULE) {
+		if (info->space == SP_NONE)
+			check_error(c, d->loc, "opaque-decl", "No variable storage specified for '%s'", name);
+		else if (info->space == SP_PARAM)
+			check_error(c, info->space_loc, "opaque-decl",
+				"Variable '%s' cannot be allocated in .param state space; texture and surface variables "
+				"must be declared in .global space (parameter variables may not be declared at module scope)",
+				name);
+		else if (info->space != SP_GLOBAL)
+			check_error(c, info->space_loc, "opaque-decl",
+				"Texture and surface variables must be declared in .global space (not %s)", info->space_word);
+	} else if (place == DECL_ENTRY_PARAM) {
+		if (info->space != SP_PARAM)
+			check_error(c, info->space_loc, "opaque-decl", "Entry parameter '%s' must have .param state space",
+				name);
+	} else {
+		check_error(c, info->space_loc, "opaque-decl", "Variable '%s' cannot be allocated in .param state space "
+			"(opaque parameters are allowed on .entry only)", name);
+	}
+	/* Unified mode (the default) has no separate samplers. */
+	if (info->type == TY_SAMPLERREF && c->texmode != TOPT_TEXMODE_INDEPENDENT) {
+		Diag *dg = check_error(c, info->type_loc, "opaque-decl",
+			"Instruction or declaration violates .target texmode_unified setting");
+		check_note_target(c, dg);
+	}
+}
+
+/* Unsized dimensions as ptxas 13 takes them: only the first, and then
+ * only where something else gives the size (an initializer, the .extern
+ * definition, the caller's argument of a .func); never on a kernel
+ * parameter or a return value. */
+static void check_unsized(CheckCtx *c, const Declarator *dc, const DeclInfo *info, DeclPlace place)
+{
+	for (uint32_t k = 1; k < dc->ndims; k++)
+		if (dc->dims[k] < 0) {
+			check_error(c, dc->loc, "declaration", "Only the first dimension of array '%s' may be left unsized",
+				dc->name);
+			return;
+		}
+	if (dc->ndims == 0 || dc->dims[0] >= 0)
+		return;
+	if (place == DECL_ENTRY_PARAM)
+		check_error(c, dc->loc, "declaration", "Parameter to entry function cannot be an incomplete array ('%s')",
+			dc->name);
+	else if (place == DECL_FUNC_RET)
+		check_error(c, dc->loc, "declaration", "Output parameter cannot be an incomplete array ('%s')", dc->name);
+	else if (place != DECL_FUNC_PARAM && !info->is_extern && !dc->init)
+		check_error(c, dc->loc, "declaration", "Non-external variable '%s' has incomplete type (give its size, "
+			"an initializer, or declare it .extern)", dc->name);
+}
+
+/* ptxas 13's declaration grammar: a vector width stands right before the
+ * type, and only a .param declaration goes on after its type (.ptr, the
+ * pointed-to space, .align); anything else is a syntax error to it. */
+static void check_spec_order(CheckCtx *c, const VarDecl *d, StateSpace space)
+{
+	bool typed = false;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		const DeclSpec *s = &d->specs[i];
+		bool vec = s->word[0] == '.' && s->word[1] == 'v' && s->word[2] >= '0' && s->word[2] <= '9';
+		if (vec && (i + 1 == d->nspecs || type_from_word(d->specs[i + 1].word) == TY_NONE)) {
+			check_error(c, s->loc, "declaration", "Vector width '%s' must be followed by the type", s->word);
+			return;
+		}
+		if (typed && space != SP_PARAM) {
+			check_error(c, s->loc, "declaration", "'%s' after the type (the type is the last specifier of a "
+				"declaration)", s->word);
+			return;
+		}
+		typed |= type_from_word(s->word) != TY_NONE;
+	}
+}
+
+/* .param variables as ptxas 13 allocates them: never a vector, and the
+ * .ptr attribute (with its space and alignment) only on kernel
+ * parameters. */
+static void check_param_shape(CheckCtx *c, const VarDecl *d, const DeclInfo *info, DeclPlace place)
+{
+	const char *name = d->ndecls ? d->decls[0].name : "?";
+	if (info->space == SP_PARAM && info->vec)
+		check_error(c, d->loc, "declaration", "Variable '%s' cannot be allocated in .param state space (a .param "
+			"is never a vector: use an array or .align with .b8[])", name);
+	if (place == DECL_ENTRY_PARAM || info->space != SP_PARAM)
+		return;     /* elsewhere .ptr already stands after the type, out of order */
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, ".ptr") == 0) {
+			check_error(c, d->specs[i].loc, "declaration", "Illegal placement of kernel parameter attribute "
+				"'.ptr' ('%s' is no .entry parameter)", name);
+			return;
+		}
+}
+
+/* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
+ * .visible, .weak or .common inside a function body as a syntax error. */
+static void check_body_linkage(CheckCtx *c, const VarDecl *d)
+{
+	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		for (size_t k = 0; k < sizeof linkage / sizeof linkage[0]; k++)
+			if (strcmp(d->specs[i].word, linkage[k]) == 0)
+				check_error(c, d->specs[i].loc, "declaration", "Linkage directive '%s' is not allowed inside a "
+					"function body (declare the variable at module scope)", linkage[k]);
+}
+
+void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
+{
+	DeclInfo info;
+	read_specs(d, &info);
+	if (info.type == TY_B128)
+		check_gate(c, REQ_TYPE_B128, info.type_loc, NULL);
+	else if (info.type == TY_F16X2)
+		check_gate(c, REQ_TYPE_F16X2, info.type_loc, NULL);
+	check_spec_order(c, d, info.space);
+	check_param_shape(c, d, &info, place);
+	if (place == DECL_BODY)
+		check_body_linkage(c, d);
+	bool opaque = type_is_opaque(info.type);
+	if (opaque)
+		check_opaque_decl(c, d, &info, place);
+	else if (info.space == SP_NONE && place != DECL_FUNC_RET)
+		check_error(c, d->loc, "declaration", "No variable storage specified");
+	else if (place == DECL_MODULE && info.space == SP_PARAM)
+		check_error(c, info.space_loc, "declaration", "Parameter variables may not be declared at module scope");
+
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		const Declarator *dc = &d->decls[i];
+		check_unsized(c, dc, &info, place);
+		Symbol *sym = ARENA_NEW(into->arena, Symbol);
+		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
+		sym->name = dc->name;
+		sym->loc = dc->loc;
+		sym->space = info.space;
+		sym->type = info.type;
+		sym->vec = info.vec;
+		sym->is_array = dc->ndims > 0;
+		sym->is_entry_param = place == DECL_ENTRY_PARAM;
+		sym->is_input_param = place == DECL_ENTRY_PARAM || place == DECL_FUNC_PARAM;
+		sym->is_extern = info.is_extern;
+		sym->range = dc->range;
+		Symbol *old = check_declare(c, into, sym);
+		if (old != sym) {
+			if (old->kind == SYM_VAR && (old->is_extern || info.is_extern) && place == DECL_MODULE) {
+				/* An .extern declaration is resolved by a .visible definition
+				 * only; a module-private one would hide the external symbol. */
+				if (old->is_extern && !info.is_extern && !info.is_visible) {
+					Diag *dg = check_error(c, dc->loc, "duplicate-symbol", "'.extern' variable '%s' cannot be "
+						"resolved by a '.static' definition (declare it .visible)", dc->name);
+					diag_note(c->sink, dg, old->loc, ".extern declaration of '%s' is here", old->name);
+				}
+				old->is_extern = old->is_extern && info.is_extern;
+			} else {
+				Diag *dg = check_error(c, dc->loc, "duplicate-symbol", "Duplicate definition of %s '%s'",
+					sym->kind == SYM_REG ? "register" : "variable", dc->name);
+				diag_note(c->sink, dg, old->loc, "previous definition of '%s' is here", old->name);
+			}
+		}
+		if (opaque && dc->init)
+			check_opaque_init(c, dc, info.type);
+	}
+}

@@ -1,0 +1,80 @@
+/* Which function directives an .entry, a .func and a .callprototype take.
+ * ptxas 13 parses the launch-bound and cluster directives only after an
+ * .entry header and the calling-convention ones only after a .func header
+ * or a call prototype: anywhere else each is a syntax error to it. A
+ * function that returns values cannot be .noreturn; .maxnctapersm is gone
+ * since PTX ISA 2.1; the cluster directives constrain each other. */
+#include "check/check_internal.h"
+
+#include <string.h>
+
+static const struct {
+	const char *name;
+	bool on_entry;      /* else on .func and .callprototype */
+	bool no_rets;       /* not with return parameters */
+	PtxVersion removed_in;  /* ptxas 13 rejects it from this .version on; 0 = never */
+} func_dirs[] = {
+	{ ".maxntid", true, false, 0 }, { ".reqntid", true, false, 0 }, { ".minnctapersm", true, false, 0 },
+	{ ".maxnctapersm", true, false, PTX_VERSION_OF(2, 1) }, { ".maxnreg", true, false, 0 },
+	{ ".reqnctapercluster", true, false, 0 }, { ".explicitcluster", true, false, 0 },
+	{ ".maxclusterrank", true, false, 0 }, { ".blocksareclusters", true, false, 0 },
+	{ ".noreturn", false, true, 0 }, { ".abi_preserve", false, false, 0 }, { ".abi_preserve_control", false, false, 0 },
+};
+
+static const Directive *find_dir(uint32_t ndirs, const Directive *dirs, const char *name)
+{
+	for (uint32_t i = 0; i < ndirs; i++)
+		if (strcmp(dirs[i].name, name) == 0)
+			return &dirs[i];
+	return NULL;
+}
+
+/* The cluster directives of one kernel (ptxas 13). */
+static void check_cluster_dirs(CheckCtx *c, uint32_t ndirs, const Directive *dirs)
+{
+	const Directive *bac = find_dir(ndirs, dirs, ".blocksareclusters");
+	const Directive *req = find_dir(ndirs, dirs, ".reqnctapercluster");
+	const Directive *rank = find_dir(ndirs, dirs, ".maxclusterrank");
+	if (bac && (!req || !find_dir(ndirs, dirs, ".reqntid")))
+		check_error(c, bac->loc, "func-directive", ".reqntid and .reqnctapercluster directive(s) required for "
+			"directive '.blocksareclusters'");
+	if (req && rank)
+		check_error(c, rank->loc, "func-directive", "Conflicting directives: .reqnctapercluster and "
+			".maxclusterrank cannot both be specified");
+}
+
+static void check_dirs(CheckCtx *c, const char *kind, const char *name, bool is_entry, uint32_t nrets,
+	uint32_t ndirs, const Directive *dirs)
+{
+	for (uint32_t i = 0; i < ndirs; i++) {
+		const Directive *d = &dirs[i];
+		for (size_t k = 0; k < sizeof func_dirs / sizeof func_dirs[0]; k++) {
+			if (strcmp(func_dirs[k].name, d->name) != 0)
+				continue;
+			if (func_dirs[k].on_entry != is_entry)
+				check_error(c, d->loc, "func-directive", "Directive '%s' applies only to %s, not to %s '%s'",
+					d->name, func_dirs[k].on_entry ? ".entry functions" : ".func functions and call prototypes",
+					kind, name);
+			else if (func_dirs[k].no_rets && nrets)
+				check_error(c, d->loc, "func-directive", "Invalid directive '%s' for %s '%s' (it has return "
+					"parameters)", d->name, kind, name);
+			else if (func_dirs[k].removed_in && c->has_version && c->version >= func_dirs[k].removed_in)
+				check_error(c, d->loc, "func-directive", "Deprecated feature: '%s directive' not supported as of "
+					"PTX version %d.%d", d->name, PTX_VERSION_MAJOR(func_dirs[k].removed_in),
+					PTX_VERSION_MINOR(func_dirs[k].removed_in));
+			break;
+		}
+	}
+	if (is_entry)
+		check_cluster_dirs(c, ndirs, dirs);
+}
+
+void check_func_dirs(CheckCtx *c, const Func *f)
+{
+	check_dirs(c, f->is_entry ? ".entry" : ".func", f->name, f->is_entry, f->nrets, f->ndirs, f->dirs);
+}
+
+void check_proto_dirs(CheckCtx *c, const CallProto *p)
+{
+	check_dirs(c, ".callprototype", p->name, false, p->nrets, p->ndirs, p->dirs);
+}

@@ -1,0 +1,157 @@
+/* Shared state and helpers of the checker passes (check_*.c).
+ *
+ * Rule ids the checker emits (stable; printed as [rule]):
+ *   version-gate, target-gate       a requirements.def row fails
+ *   version-gate-doc, target-gate-doc   a document-only row fails (strict mode)
+ *   version-unsupported             .version not accepted by ptxas 13
+ *   target-unknown, target-version, target-option   .target list rules
+ *   address-size, module-header     .address_size value, missing/duplicate directives
+ *   undefined-symbol, duplicate-symbol, operand-type (guard predicates)
+ *   declaration, opaque-decl, opaque-init   variables, .surfref/.texref/.samplerref
+ *   surface-modifier, surface-type, surface-operand, surface-order (strict only)
+ *   st-modifier, st-operand, st-address
+ *   operand-count                   operand_counts.def rows (all other opcodes) */
+#ifndef PTXSURF_CHECK_INTERNAL_H
+#define PTXSURF_CHECK_INTERNAL_H
+
+#include "check/check.h"
+#include "isa/requirements.h"
+#include "check/symtab.h"
+#include "isa/targets.h"
+
+#include <stdbool.h>
+
+/* One remembered name resolution (see check_lookup). */
+typedef struct LookupMemo {
+	const char *name;
+	const Scope *scope, *labels;
+	const Symbol *sym;
+} LookupMemo;
+
+enum { LOOKUP_MEMO = 64 };
+
+typedef struct CheckCtx {
+	Module *m;
+	DiagSink *sink;
+	RulesMode rules;
+	Arena arena;            /* module symbols and scope; freed when the check ends */
+	Arena item_arena;       /* one function's scopes, symbols and texts; reset after it */
+
+	/* Module header, as far as it is valid. Gates are only evaluated
+	 * against a known version/target: an unsupported .version has already
+	 * been reported and would make every gate message noise. */
+	bool has_version;
+	PtxVersion version;
+	const char *version_text;
+	SrcLoc version_loc;
+	const TargetInfo *target;
+	const char *target_name;
+	SrcLoc target_loc;
+	TargetOption texmode;
+	int address_bits;       /* 64 unless .address_size says otherwise */
+
+	Scope *module_scope;
+	Scope *scope;           /* innermost scope while walking a body */
+	Scope *labels;          /* labels of the current function */
+	const Func *func;       /* function being checked, NULL at module scope */
+	/* An instruction resolves each operand name several times (undefined
+	 * names, kernel addresses, register types, surface operands): recent
+	 * answers by name pointer, valid until a symbol is declared or the
+	 * item ends (check_declare, check_item). */
+	LookupMemo memo[LOOKUP_MEMO];
+} CheckCtx;
+
+/* ---- diagnostics ---- */
+/* An error that also marks the instruction as not matching its template,
+ * so later form-dependent checks are skipped (as ptxas does). */
+Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A rule only the PTX ISA document imposes: an error in RULES_STRICT (saying
+ * ptxas accepts it and citing `doc`), nothing in RULES_PTXAS. */
+Diag *check_strict(CheckCtx *c, SrcLoc loc, const char *rule, const char *doc, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void check_note_version(CheckCtx *c, Diag *d);
+void check_note_target(CheckCtx *c, Diag *d);
+
+/* Evaluates one requirement row at loc: emits the version and/or target
+ * diagnostics that fail under the current rules mode. `use` names the
+ * instruction for rows worded with it. Returns true if the gate passes. */
+bool check_gate(CheckCtx *c, ReqId id, SrcLoc loc, const char *use);
+/* True if the row would fail (no diagnostics). */
+bool check_gate_fails(const CheckCtx *c, ReqId id);
+
+/* ---- passes ---- */
+void check_header(CheckCtx *c);
+void check_module_items(CheckCtx *c);
+/* One module variable or function, after the ISA gates of every item. */
+void check_item(CheckCtx *c, const Item *it);
+
+typedef enum DeclPlace {
+	DECL_MODULE, DECL_ENTRY_PARAM, DECL_FUNC_PARAM, DECL_FUNC_RET, DECL_BODY,
+} DeclPlace;
+void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into);
+
+void check_instr(CheckCtx *c, const Instr *in);
+void check_surface_instr(CheckCtx *c, const Instr *in);
+void check_st_instr(CheckCtx *c, const Instr *in);
+/* Launch-bound directives on a .func, calling-convention ones on an .entry
+ * (check_func_dirs.c). */
+void check_func_dirs(CheckCtx *c, const Func *f);
+void check_proto_dirs(CheckCtx *c, const CallProto *p);
+/* vote and shfl without .sync on a new .version and .target (check_sync.c). */
+void check_sync_required(CheckCtx *c, const Instr *in);
+/* ld.param in an .entry from a body .param no call returns into
+ * (check_param_read.c). */
+void check_param_read(CheckCtx *c, const Instr *in);
+/* mov packing {a, b} into a .bN register or out of it (check_mov_pack.c). */
+void check_mov_pack(CheckCtx *c, const Instr *in);
+/* A variable where an instruction writes a register (check_dest.c). */
+void check_destination(CheckCtx *c, const Instr *in);
+/* A .vN register as a whole {...} operand of st (data) or ld/ldu (result):
+ * false if e is none, else true with its width and type checked
+ * (check_vector_reg.c). */
+bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
+	const char *opcode, const char *rule);
+void check_load_vector(CheckCtx *c, const Instr *in);
+/* The widest vector ld and ldu take (check_load_width.c). */
+void check_load_width(CheckCtx *c, const Instr *in);
+/* The base name of [name] or [name+imm], else NULL. */
+const Expr *check_address_base(const Expr *e);
+/* Memory orders and scopes of ld and mbarrier (check_order.c). */
+void check_memory_order(CheckCtx *c, const Instr *in);
+/* At most one modifier of each class, exactly one of a needed class
+ * (modifier_classes.def, check_mods.c). */
+void check_modifier_classes(CheckCtx *c, const Instr *in);
+/* The modifier classes of the instruction's opcode (modifier_classes.def,
+ * "state space", "scope", "memory order", ...): the index of its modifier
+ * of that class, or -1; the class's words, or NULL. Other checks ask these
+ * instead of listing the words again. */
+int modifier_of_class(const Instr *in, const char *noun);
+const char *modifier_class_words(const Instr *in, const char *noun);
+/* Operand count of every other instruction (operand_counts.def). */
+void check_operand_count(CheckCtx *c, const Instr *in);
+
+/* ---- operands ---- */
+/* The symbol an EX_NAME refers to, or NULL (special registers included). */
+const Symbol *check_lookup(CheckCtx *c, const Expr *name);
+/* scope_add, forgetting remembered lookups the new symbol may change. */
+Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym);
+/* Declared type of a register operand (EX_NAME naming a register), else TY_NONE. */
+PtxType check_register_type(CheckCtx *c, const Expr *e);
+bool check_is_sink(const Expr *e);
+bool check_is_immediate(const Expr *e);
+/* May this immediate stand for a value of type t? Integers always may;
+ * float literals only for float types, or for a bit type of exactly the
+ * literal's width (0f: 32 bits; 0d and decimal: 64 bits), as ptxas 13 does. */
+bool check_immediate_fits(const Expr *e, PtxType t);
+/* a then b in buf, cut to size - 1 bytes as snprintf would: names such
+ * as "suld.b" are built for every instruction, where snprintf shows. */
+void check_concat(char *buf, size_t size, const char *a, const char *b);
+/* Texts for messages: "%rd1", "g+4", ... */
+const char *check_expr_text(CheckCtx *c, const Expr *e);
+
+#endif

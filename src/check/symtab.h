@@ -1,0 +1,53 @@
+/* Scoped symbol tables for the checker: registers (including %r<N>
+ * parameterized ranges), variables, parameters, labels and functions. */
+#ifndef PTXSURF_SYMTAB_H
+#define PTXSURF_SYMTAB_H
+
+#include "base/arena.h"
+#include "front/ast.h"
+#include "isa/ptx_types.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum SymKind { SYM_REG, SYM_VAR, SYM_LABEL, SYM_FUNC, SYM_SPECIAL } SymKind;
+
+typedef enum StateSpace {
+	SP_NONE, SP_REG, SP_SREG, SP_CONST, SP_GLOBAL, SP_LOCAL, SP_PARAM, SP_SHARED, SP_TEX,
+} StateSpace;
+
+typedef struct Symbol {
+	SymKind kind;
+	const char *name;
+	SrcLoc loc;
+	StateSpace space;
+	PtxType type;
+	int vec;                /* 0, 2, 4, 8 */
+	bool is_array;
+	bool is_entry_param;
+	bool is_input_param;    /* .entry or .func input parameter (not a return) */
+	bool is_extern;         /* .extern: a later definition is no duplicate */
+	bool has_body;          /* SYM_FUNC: defined, not only declared */
+	int64_t range;          /* %r<N>: N (names %r0 .. %r<N-1>); -1 otherwise */
+	bool is_kernel;         /* SYM_FUNC: an .entry */
+	bool is_constant;       /* SYM_SPECIAL WARP_SZ: ptxas reads it as an integer immediate */
+} Symbol;
+
+typedef struct Scope Scope;
+struct Scope {
+	Scope *parent;
+	Arena *arena;
+	Symbol **slots;
+	uint32_t cap, count;
+};
+
+Scope *scope_new(Arena *a, Scope *parent);
+/* The symbol `name` declares in this scope only (ranges included). */
+Symbol *scope_find_local(const Scope *s, const char *name);
+/* Innermost declaration visible from s. */
+Symbol *scope_lookup(const Scope *s, const char *name);
+/* Adds sym (not copied). Returns the clashing symbol of the same scope
+ * instead when the name is already declared there. */
+Symbol *scope_add(Scope *s, Symbol *sym);
+
+#endif

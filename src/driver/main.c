@@ -1,0 +1,366 @@
+/* ptxsurf-as: command-line driver. Reads each input, runs the passes
+ * (parse -> check -> ...), renders the diagnostics and writes the output. */
+#include "driver/compat.h"
+#include "emit/disasm_file.h"
+#include "base/input.h"
+#include "driver/options.h"
+#include "base/output.h"
+#include "front/parse.h"
+#include "front/print.h"
+#include "driver/rules_doc.h"
+#include "sasm/sass_asm.h"
+#include "driver/stream.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct Stats {
+	unsigned funcs, entries, instrs, vars;
+} Stats;
+
+static void count_stmts(const Stmt *s, Stats *st)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_INSTR)
+			st->instrs++;
+		else if (s->kind == ST_BLOCK)
+			count_stmts(s->u.block, st);
+	}
+}
+
+static void count_item(const Item *it, Stats *st)
+{
+	if (it->kind == IT_VAR)
+		st->vars += it->u.var.ndecls;
+	if (it->kind == IT_FUNC) {
+		st->funcs++;
+		st->entries += it->u.func.is_entry;
+		count_stmts(it->u.func.body, st);
+	}
+}
+
+static void print_summary(const char *filename, Stats st, const DiagSink *d, FILE *out)
+{
+	fprintf(out, "%s: %u entr%s, %u function%s, %u module variable%s, %u instruction%s; "
+		"%u error%s, %u warning%s\n",
+		filename, st.entries, st.entries == 1 ? "y" : "ies", st.funcs - st.entries,
+		st.funcs - st.entries == 1 ? "" : "s", st.vars, st.vars == 1 ? "" : "s",
+		st.instrs, st.instrs == 1 ? "" : "s", d->count[SEV_ERROR],
+		d->count[SEV_ERROR] == 1 ? "" : "s", d->count[SEV_WARNING],
+		d->count[SEV_WARNING] == 1 ? "" : "s");
+}
+
+static int emit_ptx(const Module *m, const Options *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem) {
+		fprintf(stderr, "ptxsurf-as: error: out of memory\n");
+		return EXIT_USAGE;
+	}
+	ptx_print_module(m, mem);
+	fclose(mem);
+	char err[512];
+	int rc = output_write_atomic(o->output ? o->output : "-", buf, len, err, sizeof err);
+	free(buf);
+	if (rc != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_CLEAN;
+}
+
+/* kernel.ptx -> kernel.cubin (or .bin for raw streams), next to the input. */
+static char *default_output(const char *input, AsmFormat format)
+{
+	const char *ext = format == ASM_RAW ? ".bin" : ".cubin";
+	size_t n = strlen(input);
+	const char *slash = strrchr(input, '/');
+	const char *dot = strrchr(input, '.');
+	if (dot && (!slash || dot > slash) && dot != input && (!slash || dot > slash + 1))
+		n = (size_t)(dot - input);
+	char *out = malloc(n + strlen(ext) + 1);
+	if (out) {
+		memcpy(out, input, n);
+		strcpy(out + n, ext);
+	}
+	return out;
+}
+
+/* Writes an assembled image and listing: the listing to stdout, the image
+ * to -o, or next to the input unless only a listing was asked for. */
+static int write_outputs(const Options *o, const char *input, const uint8_t *image, size_t len,
+			 const char *listing)
+{
+	char err[512];
+	if (listing && output_write_atomic("-", listing, strlen(listing), err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		return EXIT_USAGE;
+	}
+	char *dflt = NULL;
+	const char *dest = o->output;
+	int status = EXIT_CLEAN;
+	if (!dest && !o->listing) {
+		if (strcmp(input, "-") == 0) {
+			fprintf(stderr, "ptxsurf-as: error: the input is standard input: name the output with -o FILE\n");
+			return EXIT_USAGE;
+		}
+		dest = dflt = default_output(input, o->format);
+	}
+	if (dest && output_write_atomic(dest, image, len, err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		status = EXIT_USAGE;
+	}
+	free(dflt);
+	return status;
+}
+
+static int assemble(const Module *m, DiagSink *d, const Options *o, const char *input)
+{
+	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
+	                       .verify_sched = o->verify_sched };
+	uint8_t *image = NULL;
+	size_t len = 0;
+	char *listing = NULL;
+	int status = EXIT_DIAGNOSTICS;
+	if (assemble_module(m, d, &ao, &image, &len, &listing) == 0)
+		status = write_outputs(o, input, image, len, listing);
+	free(image);
+	free(listing);
+	return status;
+}
+
+static bool is_sass_input(const char *path, const Options *o)
+{
+	if (o->input_sass >= 0)
+		return o->input_sass == 1;
+	size_t n = strlen(path);
+	return n > 5 && strcmp(path + n - 5, ".sass") == 0;
+}
+
+/* A .sass file: Maxwell assembly text, assembled as written. */
+static int process_sass(InputFile *in, const char *path, const Options *o, Report *rep)
+{
+	DiagSink d;
+	diag_init(&d, in->name, in->data, in->len);
+	d.limit = o->max_errors;
+	d.policy = &o->policy;
+	SassAsmOptions so = { .cubin = o->format == ASM_CUBIN,
+			      .schedule = o->schedule_auto ? SASS_SCHEDULE_AUTO : SASS_SCHEDULE_KEEP,
+			      .want_listing = o->listing, .verify_sched = o->verify_sched };
+	uint8_t *image = NULL;
+	size_t len = 0;
+	char *listing = NULL;
+	int rc = sass_assemble_buffer(in->name, in->data, in->len, &d, &so, &image, &len, &listing);
+	int status = rc != 0 || diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
+		status = write_outputs(o, path, image, len, listing);
+	report_file(rep, &d);
+	free(image);
+	free(listing);
+	diag_fini(&d);
+	return status;
+}
+
+typedef struct Streamed {
+	const Options *o;
+	const char *path;
+	Report *rep;
+	StreamJob job;
+	Stats stats;
+	int status;
+} Streamed;
+
+static void count_streamed(void *ctx, const Item *it)
+{
+	Streamed *st = ctx;
+	count_item(it, &st->stats);
+}
+
+static void restart_count(void *ctx)
+{
+	Streamed *st = ctx;
+	st->stats = (Stats){ 0 };
+}
+
+/* The module streamed through: write what was assembled, then report, as
+ * the whole-module path does. */
+static void streamed_done(void *ctx, Module *m, DiagSink *d)
+{
+	Streamed *st = ctx;
+	st->status = diag_errors(d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (st->o->mode == MODE_ASSEMBLE && st->status == EXIT_CLEAN)
+		st->status = write_outputs(st->o, st->path, st->job.image, st->job.image_len, st->job.listing);
+	report_file(st->rep, d);
+	if (st->o->verbose)
+		print_summary(m->filename, st->stats, d, stderr);
+}
+
+/* --check and assembly parse, check (and lower) one top-level item at a
+ * time (stream.h). False, with nothing reported or written, when the
+ * module needs the whole-module path after all. */
+static bool process_streaming(InputFile *in, const char *path, const Options *o, Report *rep, int *status)
+{
+	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
+	                       .verify_sched = o->verify_sched };
+	Streamed st = { .o = o, .path = path, .rep = rep,
+	                .job = { .check = &o->check, .assemble = o->mode == MODE_ASSEMBLE ? &ao : NULL,
+	                         .observe = count_streamed, .restart = restart_count } };
+	st.job.observe_ctx = &st;
+	bool done = stream_file(in->name, in->data, in->len, o->max_errors, &o->policy, &st.job, streamed_done, &st);
+	free(st.job.image);
+	free(st.job.listing);
+	if (done)
+		*status = st.status;
+	return done;
+}
+
+static int process(const char *path, const Options *o, Report *rep)
+{
+	InputFile in;
+	char err[512];
+	if (input_read(&in, path, err, sizeof err) != 0) {
+		/* through the sink, so JSON and SARIF reports carry it too */
+		DiagSink d;
+		diag_init(&d, path, "", 0);
+		diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, "io", "%s", err);
+		report_file(rep, &d);
+		diag_fini(&d);
+		return EXIT_USAGE;
+	}
+	if (is_sass_input(path, o)) {
+		int status = process_sass(&in, path, o, rep);
+		input_free(&in);
+		return status;
+	}
+	int status = EXIT_CLEAN;
+	if ((o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) && process_streaming(&in, path, o, rep, &status)) {
+		input_free(&in);
+		return status;
+	}
+	Module m;
+	module_init(&m, in.name);
+	DiagSink d;
+	diag_init(&d, in.name, in.data, in.len);
+	d.limit = o->max_errors;
+	d.policy = &o->policy;
+
+	ptx_parse_buffer(&m, &d, in.data, in.len);
+	/* Semantic rules only make sense on a module that parsed cleanly, and
+	 * only a module the checker accepts is assembled. */
+	if (diag_errors(&d) == 0 && o->mode == MODE_REQUIREMENTS)
+		status = compat_requirements(&m, &d, o, stdout);
+	else if (diag_errors(&d) == 0 && o->mode == MODE_TARGETS)
+		status = compat_targets(&m, &d, o, stdout);
+	else if (diag_errors(&d) == 0 && o->mode == MODE_FIX)
+		status = compat_fix(&m, &d, o, path);
+	else if (diag_errors(&d) == 0)
+		check_module(&m, &d, &o->check);
+	if (diag_errors(&d))
+		status = EXIT_DIAGNOSTICS;
+	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
+		status = assemble(&m, &d, o, path);
+
+	report_file(rep, &d);
+	if (o->verbose) {
+		Stats st = { 0 };
+		for (const Item *it = m.items; it; it = it->next)
+			count_item(it, &st);
+		print_summary(m.filename, st, &d, stderr);
+	}
+
+	if (diag_errors(&d) && status == EXIT_CLEAN)
+		status = EXIT_DIAGNOSTICS;
+	if (status == EXIT_CLEAN && o->mode == MODE_EMIT_PTX)
+		status = emit_ptx(&m, o);
+
+	diag_fini(&d);
+	module_fini(&m);
+	input_free(&in);
+	return status;
+}
+
+/* --disassemble: a cubin or a raw sm_50 instruction stream, as nvdisasm. */
+static int disassemble(const Options *o)
+{
+	InputFile in;
+	char err[512];
+	if (input_read(&in, o->disassemble, err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		return EXIT_USAGE;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = mem ? disasm_file((const uint8_t *)in.data, in.len, mem, err, sizeof err) : -1;
+	if (mem)
+		fclose(mem);
+	int status = EXIT_CLEAN;
+	if (rc != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s: %s\n", in.name, mem ? err : "out of memory");
+		status = EXIT_DIAGNOSTICS;
+	} else if (output_write_atomic(o->output ? o->output : "-", text, len, err, sizeof err) != 0) {
+		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+		status = EXIT_USAGE;
+	}
+	free(text);
+	input_free(&in);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	Options o = { .mode = MODE_ASSEMBLE, .input_sass = -1 };
+	/* stderr is unbuffered by default: one write per character of every
+	 * caret line. Diagnostics are flushed at exit. */
+	static char errbuf[1 << 16];
+	setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
+	int rc = options_parse(argc, argv, &o);
+	if (rc < 0 && o.mode == MODE_DISASSEMBLE)
+		rc = disassemble(&o);
+	else if (rc < 0 && o.mode == MODE_RULES_REFERENCE) {
+		rules_doc_markdown(stdout);
+		rc = EXIT_CLEAN;
+	}
+	if (rc >= 0) {
+		options_free(&o);
+		return rc;
+	}
+	/* Machine-readable reports are one document for all inputs, built in
+	 * memory and written at the end (atomically when it goes to a file). */
+	char *doc = NULL;
+	size_t doclen = 0;
+	FILE *docf = NULL;
+	/* --print-requirements and --targets print their own JSON document(s);
+	 * diagnostics of files that do not parse then go to stderr as text. */
+	ReportFormat diag_format = o.mode == MODE_REQUIREMENTS || o.mode == MODE_TARGETS ? REPORT_TEXT : o.report;
+	if (diag_format != REPORT_TEXT && !(docf = open_memstream(&doc, &doclen))) {
+		fprintf(stderr, "ptxsurf-as: error: out of memory\n");
+		return EXIT_USAGE;
+	}
+	Report rep;
+	report_begin(&rep, diag_format, docf ? docf : stderr, o.color);
+	int worst = EXIT_CLEAN;
+	for (int i = 0; i < o.ninputs; i++) {
+		int r = process(o.inputs[i], &o, &rep);
+		if (r > worst)
+			worst = r;
+	}
+	report_end(&rep);
+	if (docf) {
+		fclose(docf);
+		char err[512];
+		const char *dest = o.mode == MODE_CHECK && o.output ? o.output : "-";
+		if (output_write_atomic(dest, doc, doclen, err, sizeof err) != 0) {
+			fprintf(stderr, "ptxsurf-as: error: %s\n", err);
+			worst = EXIT_USAGE;
+		}
+		free(doc);
+	}
+	options_free(&o);
+	return worst;
+}

@@ -1,0 +1,95 @@
+/* The stream driver (see stream.h). Three sinks wait for the end: the
+ * checker's own (check_stream_end appends them in check_module's order) and
+ * the lowering's, which in the whole-module path comes after every checker
+ * diagnostic. */
+#include "driver/stream.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+
+typedef struct Streaming {
+	StreamJob *job;
+	CheckStream *cs;
+	const DiagSink *parse;  /* syntax and lexical errors */
+	AsmStream *as;
+	bool whole_module;      /* the stream gave up */
+} Streaming;
+
+static void on_item(void *ctx, const Item *it)
+{
+	Streaming *s = ctx;
+	if (s->job->observe)
+		s->job->observe(s->job->observe_ctx, it);
+	if (s->whole_module)
+		return;
+	if (!check_stream_item(s->cs, it)) {
+		s->whole_module = true;
+		return;
+	}
+	/* A module with errors is not assembled (its code is thrown away at
+	 * the end), so lowering stops at the first one: the lowering may rely
+	 * on what the checker guarantees. */
+	if (s->as && diag_errors(s->parse) == 0 && check_stream_errors(s->cs) == 0)
+		asm_stream_item(s->as, it);
+}
+
+StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool fast, StreamJob *job)
+{
+	job->image = NULL;
+	job->image_len = 0;
+	job->listing = NULL;
+	if (job->restart)
+		job->restart(job->observe_ctx);
+	DiagSink lowered;
+	diag_init_like(&lowered, d);
+	Streaming s = { .job = job, .cs = check_stream_begin(m, d, job->check), .parse = d };
+	if (job->assemble)
+		s.as = asm_stream_begin(&lowered, job->assemble);
+	int parsed = ptx_parse_stream(m, d, buf, len, on_item, &s, fast);
+	StreamResult r = parsed == PARSE_AGAIN ? STREAM_AGAIN : s.whole_module ? STREAM_WHOLE_MODULE : STREAM_DONE;
+	check_stream_end(s.cs, r == STREAM_DONE && diag_errors(d) == 0);
+	if (s.as) {
+		/* assembled only when the module checked clean, as in the
+		 * whole-module driver */
+		bool clean = r == STREAM_DONE && diag_errors(d) == 0;
+		int rc = asm_stream_end(s.as, clean, &job->image, &job->image_len,
+		                        job->assemble->want_listing ? &job->listing : NULL);
+		if (clean)
+			diag_append(d, &lowered);
+		if (rc != 0 || diag_errors(d) != 0) {
+			free(job->image);
+			free(job->listing);
+			job->image = NULL;
+			job->image_len = 0;
+			job->listing = NULL;
+		}
+	}
+	diag_fini(&lowered);
+	return r;
+}
+
+static StreamResult stream_once(const char *name, char *buf, size_t len, unsigned limit, const DiagPolicy *policy,
+                                StreamJob *job, StreamDone *done, void *ctx, bool fast)
+{
+	Module m;
+	module_init(&m, name);
+	DiagSink d;
+	diag_init(&d, name, buf, len);
+	d.limit = limit;
+	d.policy = policy;
+	StreamResult r = stream_module(&m, &d, buf, len, fast, job);
+	if (r == STREAM_DONE)
+		done(ctx, &m, &d);
+	diag_fini(&d);
+	module_fini(&m);
+	return r;
+}
+
+bool stream_file(const char *name, char *buf, size_t len, unsigned limit, const DiagPolicy *policy,
+                 StreamJob *job, StreamDone *done, void *ctx)
+{
+	StreamResult r = stream_once(name, buf, len, limit, policy, job, done, ctx, true);
+	if (r == STREAM_AGAIN)
+		r = stream_once(name, buf, len, limit, policy, job, done, ctx, false);
+	return r == STREAM_DONE;
+}

@@ -1,0 +1,896 @@
+/* The sm_50 cubin writer: see cubin.h for the layout rules it reproduces.
+ *
+ * The image is assembled in three steps: check the module, build every
+ * section's bytes (string tables first, in ptxas's creation order, because
+ * all other sections refer to their offsets), then place the sections one
+ * after another and append the section and program header tables. */
+#include "emit/cubin_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+/* ---- growable little-endian byte buffer ------------------------------- */
+
+typedef struct ByteBuf {
+	uint8_t *data;
+	size_t len, cap;
+	/* string tables only: open-addressing index of string offsets + 1 */
+	uint32_t *index;
+	size_t index_cap, index_count;
+} ByteBuf;
+
+static void buf_reserve(ByteBuf *b, size_t extra)
+{
+	if (b->cap - b->len >= extra)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap - b->len < extra)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+static void buf_put(ByteBuf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static void buf_zeros(ByteBuf *b, size_t n)
+{
+	buf_reserve(b, n);
+	memset(b->data + b->len, 0, n);
+	b->len += n;
+}
+
+static void buf_u8(ByteBuf *b, uint8_t v)
+{
+	buf_put(b, &v, 1);
+}
+
+static void buf_u16(ByteBuf *b, uint16_t v)
+{
+	uint8_t le[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+	buf_put(b, le, 2);
+}
+
+static void buf_u32(ByteBuf *b, uint32_t v)
+{
+	buf_u16(b, (uint16_t)v);
+	buf_u16(b, (uint16_t)(v >> 16));
+}
+
+static void buf_u64(ByteBuf *b, uint64_t v)
+{
+	buf_u32(b, (uint32_t)v);
+	buf_u32(b, (uint32_t)(v >> 32));
+}
+
+static void buf_align(ByteBuf *b, size_t align)
+{
+	size_t rem = b->len % align;
+	if (rem)
+		buf_zeros(b, align - rem);
+}
+
+/* ---- string tables ---------------------------------------------------- */
+
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void strtab_index_insert(ByteBuf *t, uint32_t pos)
+{
+	size_t mask = t->index_cap - 1;
+	size_t i = str_hash((const char *)t->data + pos) & mask;
+	while (t->index[i])
+		i = (i + 1) & mask;
+	t->index[i] = pos + 1;
+	t->index_count++;
+}
+
+/* ptxas stores each distinct string once and never shares a string's tail
+ * with a longer one, so exact matching is all the deduplication; a hash
+ * index keeps it linear for modules with thousands of kernels. */
+static uint32_t strtab_add(ByteBuf *t, const char *s)
+{
+	if ((t->index_count + 1) * 2 > t->index_cap) {
+		free(t->index);
+		t->index_cap = t->index_cap ? t->index_cap * 2 : 64;
+		t->index = xcalloc(t->index_cap, sizeof *t->index);
+		t->index_count = 0;
+		for (size_t pos = 0; pos < t->len; pos += strlen((const char *)t->data + pos) + 1)
+			strtab_index_insert(t, (uint32_t)pos);
+	}
+	size_t mask = t->index_cap - 1;
+	for (size_t i = str_hash(s) & mask; t->index[i]; i = (i + 1) & mask)
+		if (strcmp((const char *)t->data + t->index[i] - 1, s) == 0)
+			return t->index[i] - 1;
+	uint32_t pos = (uint32_t)t->len;
+	buf_put(t, s, strlen(s) + 1);
+	strtab_index_insert(t, pos);
+	return pos;
+}
+
+/* Adds the concatenation of a NULL-terminated list of parts. */
+static uint32_t strtab_add_concat(ByteBuf *t, const char *const *parts)
+{
+	size_t len = 0;
+	for (size_t i = 0; parts[i]; i++)
+		len += strlen(parts[i]);
+	char *s = xmalloc(len + 1), *end = s;
+	for (size_t i = 0; parts[i]; i++) {
+		size_t n = strlen(parts[i]);
+		memcpy(end, parts[i], n);
+		end += n;
+	}
+	*end = 0;
+	uint32_t off = strtab_add(t, s);
+	free(s);
+	return off;
+}
+
+/* "<prefix><kernel>", e.g. ".text.k" */
+static uint32_t strtab_add_kernel_name(ByteBuf *t, const char *prefix, const char *kernel)
+{
+	return strtab_add_concat(t, (const char *const[]){ prefix, kernel, NULL });
+}
+
+/* ---- public helpers ---------------------------------------------------- */
+
+uint32_t cubin_param_bytes(const CubinParam *params, size_t nparams)
+{
+	uint32_t end = 0;
+	for (size_t i = 0; i < nparams; i++)
+		if (params[i].offset + params[i].size > end)
+			end = params[i].offset + params[i].size;
+	return end;
+}
+
+uint32_t cubin_first_slot_offset(const CubinParam *params, size_t nparams)
+{
+	return (CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(params, nparams) + 3u) & ~3u;
+}
+
+/* ---- numbering ------------------------------------------------------- */
+
+/* ptxas handles entries last to first; "p" below is a position in that
+ * processing order and kernel_at() maps it back to the source order. */
+typedef struct Layout {
+	const CubinModule *m;
+	size_t nk, ns;
+	size_t nrel;              /* kernels with surface slots */
+	size_t ndesc;             /* kernels with the suq descriptor lookup */
+	size_t *surf_order;       /* symbol order -> index in m->surfrefs */
+	CubinSurfaceSlot **slots; /* per processed kernel, sorted by offset */
+	struct SymPlan *syms;     /* the symbol table, index 0 unused */
+	size_t nsyms, first_global;
+	size_t *sym_func, *sym_const0;   /* per processed kernel */
+	size_t *sym_surf;                /* per symbol-order surfref */
+	size_t sym_desc_size;            /* .nv.surfrefDescSize, 0 = none */
+	/* section indices per processed kernel (0 = the kernel has none) */
+	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text;
+	size_t nsec;
+} Layout;
+
+static const CubinKernel *kernel_at(const Layout *L, size_t p)
+{
+	return &L->m->kernels[L->nk - 1 - p];
+}
+
+/* The suq descriptor lookup: .rel.text.<k> and the .nv.surfrefDescSize
+ * symbol. .nv.constant2.<k> holds ptxas -O3's constant pool: the lookup's
+ * field offsets (-O0 adds them as immediates instead) and mad addends. */
+static bool has_desc(const CubinKernel *k)
+{
+	return k->ndesc_size_offsets > 0;
+}
+
+/* The weak .nv.surfrefDescSize symbol: with a lookup, or after a dead one. */
+static bool has_desc_symbol(const CubinKernel *k)
+{
+	return has_desc(k) || k->desc_size_symbol;
+}
+
+static bool has_const2(const CubinKernel *k)
+{
+	return k->ndesc_fields > 0;
+}
+
+enum { SEC_SHSTRTAB = 1, SEC_STRTAB = 2, SEC_SYMTAB = 3 };
+
+static size_t sec_nv_info(void)              { return 4; }
+static size_t sec_nv_info_k(size_t p)        { return 5 + p; }
+static size_t sec_rel_action(const Layout *L) { return L->nk ? 5 + L->nk : 4; }
+static size_t sec_const0(const Layout *L, size_t p) { return L->s_const0[p]; }
+static size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]; }
+static size_t sec_count(const Layout *L)            { return L->nsec; }
+
+/* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
+ * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
+ * per kernel .nv.constant2.<k> (constant pool only) and .nv.constant0.<k>, then
+ * every .text.<k>; each group in processing order. */
+static void number_sections(Layout *L)
+{
+	size_t nk = L->nk ? L->nk : 1;
+	L->s_rel_text = xcalloc(nk, sizeof *L->s_rel_text);
+	L->s_rel_const0 = xcalloc(nk, sizeof *L->s_rel_const0);
+	L->s_const2 = xcalloc(nk, sizeof *L->s_const2);
+	L->s_const0 = xcalloc(nk, sizeof *L->s_const0);
+	L->s_text = xcalloc(nk, sizeof *L->s_text);
+	size_t next = sec_rel_action(L) + 1;
+	for (size_t p = 0; p < L->nk; p++)
+		if (has_desc(kernel_at(L, p)))
+			L->s_rel_text[p] = next++;
+	for (size_t p = 0; p < L->nk; p++)
+		if (kernel_at(L, p)->nslots)
+			L->s_rel_const0[p] = next++;
+	for (size_t p = 0; p < L->nk; p++) {
+		if (has_const2(kernel_at(L, p)))
+			L->s_const2[p] = next++;
+		L->s_const0[p] = next++;
+	}
+	for (size_t p = 0; p < L->nk; p++)
+		L->s_text[p] = next++;
+	L->nsec = next;
+}
+
+/* ptxas creates symbols in this order -- per processed kernel its FUNC
+ * (followed, for the first kernel, by every surfref), SECTION .text.<k>,
+ * [the weak .nv.surfrefDescSize, once, and SECTION .nv.constant2.<k> for a
+ * kernel with a lookup / a constant pool], SECTION .nv.constant0.<k>;
+ * finally SECTION .nv.rel.action -- and then
+ * moves the locals before the globals without reordering either group
+ * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
+typedef enum SymKind {
+	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION
+} SymKind;
+
+typedef struct SymPlan {
+	SymKind kind;
+	size_t which;   /* processed-kernel position, or symbol-order surfref index */
+	bool global;
+} SymPlan;
+
+static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which, bool global)
+{
+	created[(*n)++] = (SymPlan){ .kind = kind, .which = which, .global = global };
+}
+
+static void plan_symbols(Layout *L)
+{
+	size_t total = 3 + 5 * L->nk + L->ns;   /* null, .nv.rel.action, desc size included */
+	SymPlan *created = xmalloc(total * sizeof *created);
+	size_t n = 0;
+	bool desc_size_planned = false;
+	for (size_t p = 0; p < L->nk; p++) {
+		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol);
+		if (p == 0)
+			for (size_t j = 0; j < L->ns; j++)
+				plan_symbol(created, &n, SYM_SURFREF, j, true);
+		plan_symbol(created, &n, SYM_TEXT, p, false);
+		if (has_desc_symbol(kernel_at(L, p))) {
+			if (!desc_size_planned)
+				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
+			desc_size_planned = true;
+		}
+		if (has_const2(kernel_at(L, p)))
+			plan_symbol(created, &n, SYM_CONST2, p, false);
+		plan_symbol(created, &n, SYM_CONST0, p, false);
+	}
+	if (L->nk == 0)
+		for (size_t j = 0; j < L->ns; j++)
+			plan_symbol(created, &n, SYM_SURFREF, j, true);
+	plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
+
+	L->syms = xmalloc(total * sizeof *L->syms);
+	L->nsyms = 1;   /* index 0 is the null symbol */
+	for (int global = 0; global <= 1; global++) {
+		if (global)
+			L->first_global = L->nsyms;
+		for (size_t i = 0; i < n; i++)
+			if (created[i].global == (bool)global)
+				L->syms[L->nsyms++] = created[i];
+	}
+	free(created);
+
+	size_t nk = L->nk ? L->nk : 1;
+	L->sym_func = xmalloc(nk * sizeof *L->sym_func);
+	L->sym_const0 = xmalloc(nk * sizeof *L->sym_const0);
+	L->sym_surf = xmalloc((L->ns ? L->ns : 1) * sizeof *L->sym_surf);
+	for (size_t i = 1; i < L->nsyms; i++) {
+		if (L->syms[i].kind == SYM_FUNC)
+			L->sym_func[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_CONST0)
+			L->sym_const0[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_SURFREF)
+			L->sym_surf[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_DESC_SIZE)
+			L->sym_desc_size = i;
+	}
+}
+
+static size_t sym_of_surfref(const Layout *L, const char *name)
+{
+	ptrdiff_t decl = cubin_surfref_index(L->m, name);
+	size_t j = 0;
+	while (L->surf_order[j] != (size_t)decl)
+		j++;
+	return L->sym_surf[j];
+}
+
+static int compare_slot_offset(const void *a, const void *b)
+{
+	uint32_t x = ((const CubinSurfaceSlot *)a)->cbank_offset;
+	uint32_t y = ((const CubinSurfaceSlot *)b)->cbank_offset;
+	return (x > y) - (x < y);
+}
+
+static void layout_init(Layout *L, const CubinModule *m)
+{
+	memset(L, 0, sizeof *L);
+	L->m = m;
+	L->nk = m->nkernels;
+	L->ns = m->nsurfrefs;
+	L->slots = xcalloc(L->nk ? L->nk : 1, sizeof *L->slots);
+	for (size_t p = 0; p < L->nk; p++) {
+		const CubinKernel *k = kernel_at(L, p);
+		L->nrel += k->nslots > 0;
+		L->ndesc += has_desc(k);
+		L->slots[p] = xmalloc((k->nslots ? k->nslots : 1) * sizeof **L->slots);
+		if (k->nslots)
+			memcpy(L->slots[p], k->slots, k->nslots * sizeof **L->slots);
+		qsort(L->slots[p], k->nslots, sizeof **L->slots, compare_slot_offset);
+	}
+
+	/* Surfrefs bound by the first processed kernel, in slot order, then
+	 * the others in declaration order. */
+	L->surf_order = xmalloc((L->ns ? L->ns : 1) * sizeof *L->surf_order);
+	bool *placed = xcalloc(L->ns ? L->ns : 1, sizeof *placed);
+	size_t n = 0;
+	if (L->nk) {
+		for (size_t i = 0; i < kernel_at(L, 0)->nslots; i++) {
+			size_t d = (size_t)cubin_surfref_index(m, L->slots[0][i].surfref);
+			placed[d] = true;
+			L->surf_order[n++] = d;
+		}
+	}
+	for (size_t d = 0; d < L->ns; d++)
+		if (!placed[d])
+			L->surf_order[n++] = d;
+	free(placed);
+	number_sections(L);
+	plan_symbols(L);
+}
+
+static void layout_free(Layout *L)
+{
+	free(L->syms);
+	free(L->sym_func);
+	free(L->sym_const0);
+	free(L->sym_surf);
+	free(L->s_rel_text);
+	free(L->s_rel_const0);
+	free(L->s_const2);
+	free(L->s_const0);
+	free(L->s_text);
+	for (size_t p = 0; p < L->nk; p++)
+		free(L->slots[p]);
+	free(L->slots);
+	free(L->surf_order);
+}
+
+/* ---- section contents ------------------------------------------------ */
+
+/* Observed in every ptxas 11.8 sm_50 cubin (read from one with readelf -x
+ * .nv.rel.action); its meaning is not documented, so it is copied as data. */
+static const uint8_t nv_rel_action[0xe0] = {
+	0x4b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x02, 0x02, 0x08, 0x10, 0x0a, 0x2f, 0x22,
+	0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x18, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x20, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x28, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x30, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x38, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x18, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x20, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x28, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x30, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x38, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x18, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x20, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x28, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x30, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x38, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x14, 0x2c, 0x00, 0x00, 0x00,
+	0x03, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* String offsets every other section refers to. */
+typedef struct Names {
+	uint32_t sh_shstrtab, sh_strtab, sh_symtab, sh_nv_info, sh_rel_action;
+	uint32_t *sh_text, *sh_info_k, *sh_const0, *sh_rel;   /* per processed kernel */
+	uint32_t *sh_const2, *sh_rel_text;                    /* per processed kernel */
+	uint32_t st_rel_action, st_desc_size;
+	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
+	uint32_t *st_surf;                                    /* per symbol-order surfref */
+} Names;
+
+static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
+{
+	size_t nk = L->nk ? L->nk : 1;
+	n->sh_text = xmalloc(nk * sizeof(uint32_t));
+	n->sh_info_k = xmalloc(nk * sizeof(uint32_t));
+	n->sh_const0 = xmalloc(nk * sizeof(uint32_t));
+	n->sh_rel = xcalloc(nk, sizeof(uint32_t));
+	n->st_desc_size = 0;
+	n->sh_const2 = xcalloc(nk, sizeof(uint32_t));
+	n->sh_rel_text = xcalloc(nk, sizeof(uint32_t));
+	n->st_const2 = xcalloc(nk, sizeof(uint32_t));
+	n->st_func = xmalloc(nk * sizeof(uint32_t));
+	n->st_text = xmalloc(nk * sizeof(uint32_t));
+	n->st_const0 = xmalloc(nk * sizeof(uint32_t));
+	n->st_surf = xmalloc((L->ns ? L->ns : 1) * sizeof(uint32_t));
+
+	static const char *const leading[] = {
+		"", ".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".nv.info",
+	};
+	for (size_t i = 0; i < sizeof leading / sizeof *leading; i++) {
+		strtab_add(shstr, leading[i]);
+		strtab_add(str, leading[i]);
+	}
+	n->sh_shstrtab = strtab_add(shstr, ".shstrtab");
+	n->sh_strtab = strtab_add(shstr, ".strtab");
+	n->sh_symtab = strtab_add(shstr, ".symtab");
+	n->sh_nv_info = strtab_add(shstr, ".nv.info");
+
+	if (L->nk == 0)
+		for (size_t j = 0; j < L->ns; j++)
+			n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+
+	for (size_t p = 0; p < L->nk; p++) {
+		const CubinKernel *k = kernel_at(L, p);
+		n->sh_text[p] = strtab_add_kernel_name(shstr, ".text.", k->name);
+		n->sh_info_k[p] = strtab_add_kernel_name(shstr, ".nv.info.", k->name);
+		strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
+		if (has_const2(k))
+			n->sh_const2[p] = strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
+		if (has_desc(k))
+			n->sh_rel_text[p] = strtab_add_kernel_name(shstr, ".rel.text.", k->name);
+		n->sh_const0[p] = strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
+
+		n->st_func[p] = strtab_add(str, k->name);
+		n->st_text[p] = strtab_add_kernel_name(str, ".text.", k->name);
+		strtab_add_kernel_name(str, ".nv.info.", k->name);
+		strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		if (p == 0)
+			for (size_t j = 0; j < L->ns; j++)
+				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+		if (has_desc_symbol(k))
+			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+		if (has_const2(k)) {
+			n->st_const2[p] = strtab_add_kernel_name(str, ".nv.constant2.", k->name);
+			strtab_add(str, "__ocg_const");
+		}
+		if (has_desc(k))
+			strtab_add_kernel_name(str, ".rel.text.", k->name);
+		n->st_const0[p] = strtab_add_kernel_name(str, ".nv.constant0.", k->name);
+		strtab_add(str, k->nparams ? "_param" : "_SREG");
+		for (size_t i = 0; i < k->nslots; i++)
+			strtab_add_concat(str, (const char *const[]){
+				"$BINDLESS$", k->name, "$", L->slots[p][i].surfref, NULL });
+	}
+	for (size_t p = 0; p < L->nk; p++) {
+		const CubinKernel *k = kernel_at(L, p);
+		if (k->nslots) {
+			n->sh_rel[p] = strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
+			strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
+		}
+	}
+	n->sh_rel_action = strtab_add(shstr, ".nv.rel.action");
+	n->st_rel_action = strtab_add(str, ".nv.rel.action");
+}
+
+static void names_free(Names *n)
+{
+	free(n->sh_text);
+	free(n->sh_info_k);
+	free(n->sh_const0);
+	free(n->sh_rel);
+	free(n->sh_const2);
+	free(n->sh_rel_text);
+	free(n->st_const2);
+	free(n->st_func);
+	free(n->st_text);
+	free(n->st_const0);
+	free(n->st_surf);
+}
+
+static void put_symbol(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
+                       uint16_t shndx, uint64_t size)
+{
+	buf_u32(b, name);
+	buf_u8(b, info);
+	buf_u8(b, other);
+	buf_u16(b, shndx);
+	buf_u64(b, 0);      /* st_value: every symbol sits at its section's start */
+	buf_u64(b, size);
+}
+
+enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
+#define ST_INFO(bind, type) ((uint8_t)(((bind) << 4) | (type)))
+
+static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
+{
+	const uint8_t section = ST_INFO(STB_LOCAL, STT_SECTION);
+	put_symbol(b, 0, 0, 0, 0, 0);
+	for (size_t i = 1; i < L->nsyms; i++) {
+		size_t w = L->syms[i].which;
+		switch (L->syms[i].kind) {
+		case SYM_FUNC:
+			put_symbol(b, n->st_func[w],
+			           ST_INFO(L->syms[i].global ? STB_GLOBAL : STB_LOCAL, STT_FUNC),
+			           CUBIN_STO_CUDA_ENTRY, (uint16_t)sec_text(L, w),
+			           kernel_at(L, w)->code_size);
+			break;
+		case SYM_SURFREF:
+			put_symbol(b, n->st_surf[w], ST_INFO(STB_GLOBAL, CUBIN_STT_CUDA_SURFACE), 0, 0, 0);
+			break;
+		case SYM_TEXT:
+			put_symbol(b, n->st_text[w], section, 0, (uint16_t)sec_text(L, w), 0);
+			break;
+		case SYM_DESC_SIZE:
+			put_symbol(b, n->st_desc_size, ST_INFO(STB_WEAK, STT_OBJECT), 0, 0, 4);
+			break;
+		case SYM_CONST2:
+			put_symbol(b, n->st_const2[w], section, 0, (uint16_t)L->s_const2[w], 0);
+			break;
+		case SYM_CONST0:
+			put_symbol(b, n->st_const0[w], section, 0, (uint16_t)sec_const0(L, w), 0);
+			break;
+		case SYM_REL_ACTION:
+			put_symbol(b, n->st_rel_action, section, 0, (uint16_t)sec_rel_action(L), 0);
+			break;
+		}
+	}
+}
+
+static void info_record(ByteBuf *b, uint8_t format, uint8_t attr, uint16_t value)
+{
+	buf_u8(b, format);
+	buf_u8(b, attr);
+	buf_u16(b, value);
+}
+
+/* An SVAL record holding n u32 values; nothing when n is 0. */
+static void info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size_t n)
+{
+	if (n == 0)
+		return;
+	info_record(b, CUBIN_EIFMT_SVAL, attr, (uint16_t)(4 * n));
+	for (size_t i = 0; i < n; i++)
+		buf_u32(b, values[i]);
+}
+
+/* .nv.info lists the per-function resource records in source order. */
+static void build_nv_info(const Layout *L, ByteBuf *b)
+{
+	static const uint8_t per_function[] = {
+		CUBIN_EIATTR_REGCOUNT, CUBIN_EIATTR_MAX_STACK_SIZE,
+		CUBIN_EIATTR_MIN_STACK_SIZE, CUBIN_EIATTR_FRAME_SIZE,
+	};
+	for (size_t i = 0; i < L->nk; i++) {
+		size_t p = L->nk - 1 - i;
+		for (size_t r = 0; r < sizeof per_function; r++) {
+			info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
+			buf_u32(b, (uint32_t)L->sym_func[p]);
+			buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? kernel_at(L, p)->regcount : 0);
+		}
+	}
+}
+
+/* Record order observed in ptxas 11.8 output. */
+static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	uint32_t param_bytes = cubin_param_bytes(k->params, k->nparams);
+
+	info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_CUDA_API_VERSION, 4);
+	buf_u32(b, CUBIN_CUDA_API_VERSION);
+	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
+	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
+	if (k->nparams) {
+		info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
+		buf_u32(b, (uint32_t)L->sym_const0[p]);
+		buf_u16(b, CUBIN_PARAM_CBANK_BASE);
+		buf_u16(b, (uint16_t)param_bytes);
+		info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
+		for (size_t i = k->nparams; i-- > 0;) {
+			info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_KPARAM_INFO, 12);
+			buf_u32(b, 0);                      /* index */
+			buf_u16(b, (uint16_t)i);            /* ordinal */
+			buf_u16(b, (uint16_t)k->params[i].offset);
+			/* size in bits 31:18; 0x1f in 16:12 is what ptxas writes for
+			 * every parameter in constant bank 0. */
+			buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
+		}
+	}
+	if (k->explicit_caching)
+		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
+	info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_MAXREG_COUNT,
+	            (uint16_t)(k->maxreg_count ? k->maxreg_count : 0xff));
+	if (k->uses_surfaces)
+		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
+	info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
+	info_u32_list(b, CUBIN_EIATTR_EXIT_INSTR_OFFSETS, k->exit_offsets, k->nexit_offsets);
+	info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, k->sync_targets,
+	              k->nsync_target_words);
+	if (k->uses_ctaid_z)
+		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_CTAIDZ_USED, 0);
+	if (k->max_threads[0] || k->max_threads[1] || k->max_threads[2])
+		info_u32_list(b, CUBIN_EIATTR_MAX_THREADS, k->max_threads, 3);
+	if (k->req_ntid[0] || k->req_ntid[1] || k->req_ntid[2])
+		info_u32_list(b, CUBIN_EIATTR_REQNTID, k->req_ntid, 3);
+	if (k->crs_stack_size)
+		info_u32_list(b, CUBIN_EIATTR_CRS_STACK_SIZE, &k->crs_stack_size, 1);
+}
+
+/* Relocations are listed last slot first, as ptxas does. */
+static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = k->nslots; i-- > 0;) {
+		const CubinSurfaceSlot *s = &L->slots[p][i];
+		buf_u64(b, s->cbank_offset);
+		buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
+		           CUBIN_R_CUDA_SURF_HEADER_INDEX);
+	}
+}
+
+/* .rel.text.<k>: R_CUDA_ABS32_20 of .nv.surfrefDescSize on each MOV32I. */
+static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
+		buf_u64(b, k->desc_size_offsets[i]);
+		buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
+	}
+}
+
+static void build_const2(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = 0; i < k->ndesc_fields; i++)
+		buf_u32(b, k->desc_fields[i]);
+}
+
+static uint32_t const0_size(const Layout *L, size_t p)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	uint32_t size = CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(k->params, k->nparams);
+	for (size_t i = 0; i < k->nslots; i++)
+		if (k->slots[i].cbank_offset + 4 > size)
+			size = k->slots[i].cbank_offset + 4;
+	return size;
+}
+
+/* ---- placement and headers --------------------------------------------- */
+
+typedef struct Section {
+	uint32_t name, type, link, info;
+	uint64_t flags, align, entsize;
+	const uint8_t *data;   /* NULL: size zero bytes (constant banks) */
+	uint64_t size, offset;
+} Section;
+
+enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_REL = 9 };
+enum { SHF_ALLOC = 2, SHF_EXECINSTR = 4 };
+enum { PT_LOAD = 1, PT_PHDR = 6, PF_X = 1, PF_R = 4 };
+
+static void set_section(Section *s, uint32_t name, uint32_t type, uint64_t flags,
+                        uint32_t link, uint32_t info, uint64_t align, uint64_t entsize,
+                        const uint8_t *data, uint64_t size)
+{
+	*s = (Section){ .name = name, .type = type, .flags = flags, .link = link, .info = info,
+	                .align = align, .entsize = entsize, .data = data, .size = size };
+}
+
+static void put_elf_header(ByteBuf *b, const CubinModule *m, uint64_t phoff, uint64_t shoff,
+                           uint16_t phnum, uint16_t shnum)
+{
+	static const uint8_t ident[16] = {
+		0x7f, 'E', 'L', 'F', 2 /* ELFCLASS64 */, 1 /* little-endian */, 1 /* EV_CURRENT */,
+		CUBIN_ELFOSABI_CUDA, CUBIN_ELFABIVERSION,
+	};
+	uint32_t ptx_sm = (uint32_t)(m->ptx_target_sm ? m->ptx_target_sm : m->sm);
+	uint32_t flags = (uint32_t)m->sm | (ptx_sm << 16) |
+	                 (m->texmode_independent ? CUBIN_EF_TEXMODE_INDEPENDENT
+	                                         : CUBIN_EF_TEXMODE_UNIFIED) |
+	                 (m->address64 ? CUBIN_EF_64BIT_ADDRESS : 0);
+	buf_put(b, ident, sizeof ident);
+	buf_u16(b, 2);                 /* ET_EXEC */
+	buf_u16(b, CUBIN_EM_CUDA);
+	buf_u32(b, CUBIN_CUDA_API_VERSION);
+	buf_u64(b, 0);                 /* e_entry */
+	buf_u64(b, phoff);
+	buf_u64(b, shoff);
+	buf_u32(b, flags);
+	buf_u16(b, 64);                /* e_ehsize */
+	buf_u16(b, 56);                /* e_phentsize */
+	buf_u16(b, phnum);
+	buf_u16(b, 64);                /* e_shentsize */
+	buf_u16(b, shnum);
+	buf_u16(b, SEC_SHSTRTAB);
+}
+
+static void put_section_header(ByteBuf *b, const Section *s)
+{
+	buf_u32(b, s->name);
+	buf_u32(b, s->type);
+	buf_u64(b, s->flags);
+	buf_u64(b, 0);                 /* sh_addr */
+	buf_u64(b, s->offset);
+	buf_u64(b, s->size);
+	buf_u32(b, s->link);
+	buf_u32(b, s->info);
+	buf_u64(b, s->align);
+	buf_u64(b, s->entsize);
+}
+
+static void put_program_header(ByteBuf *b, uint32_t type, uint64_t offset, uint64_t size)
+{
+	buf_u32(b, type);
+	buf_u32(b, PF_R | PF_X);
+	buf_u64(b, offset);
+	buf_u64(b, 0);                 /* p_vaddr */
+	buf_u64(b, 0);                 /* p_paddr */
+	buf_u64(b, size);              /* p_filesz */
+	buf_u64(b, size);              /* p_memsz */
+	buf_u64(b, 8);
+}
+
+/* Sections follow the ELF header back to back, each at its alignment; the
+ * section headers come next (8-aligned), then the program headers: PHDR,
+ * a LOAD over the constant banks and code, and a LOAD repeating PHDR. */
+static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
+{
+	uint64_t pos = 64;
+	for (size_t i = 1; i < nsec; i++) {
+		pos = (pos + secs[i].align - 1) / secs[i].align * secs[i].align;
+		secs[i].offset = pos;
+		pos += secs[i].size;
+	}
+	uint64_t shoff = (pos + 7) & ~(uint64_t)7;
+	uint64_t phoff = shoff + 64 * nsec;
+	uint16_t phnum = L->nk ? 3 : 2;
+
+	put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
+	for (size_t i = 1; i < nsec; i++) {
+		buf_zeros(out, secs[i].offset - out->len);
+		if (secs[i].data)
+			buf_put(out, secs[i].data, secs[i].size);
+		else
+			buf_zeros(out, secs[i].size);
+	}
+	buf_align(out, 8);
+	for (size_t i = 0; i < nsec; i++)
+		put_section_header(out, &secs[i]);
+
+	put_program_header(out, PT_PHDR, phoff, 56u * phnum);
+	if (L->nk) {
+		size_t f0 = L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
+		const Section *first = &secs[f0];
+		const Section *last = &secs[sec_text(L, L->nk - 1)];
+		put_program_header(out, PT_LOAD, first->offset, last->offset + last->size - first->offset);
+	}
+	put_program_header(out, PT_LOAD, phoff, 56u * phnum);
+}
+
+int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, size_t errlen)
+{
+	*out = NULL;
+	*outlen = 0;
+	if (!m)
+		return cubin_fail(err, errlen, "no module");
+	if (cubin_check_module(m, err, errlen))
+		return -1;
+
+	Layout L;
+	layout_init(&L, m);
+	Names names;
+	ByteBuf shstr = { 0 }, str = { 0 }, symtab = { 0 }, nv_info = { 0 };
+	build_string_tables(&L, &shstr, &str, &names);
+	build_symtab(&L, &names, &symtab);
+	build_nv_info(&L, &nv_info);
+	size_t nk_alloc = L.nk ? L.nk : 1;
+	ByteBuf *info_k = xcalloc(nk_alloc, sizeof *info_k);
+	ByteBuf *rel = xcalloc(nk_alloc, sizeof *rel);
+	ByteBuf *rel_text = xcalloc(nk_alloc, sizeof *rel_text);
+	ByteBuf *const2 = xcalloc(nk_alloc, sizeof *const2);
+	for (size_t p = 0; p < L.nk; p++) {
+		build_nv_info_kernel(&L, p, &info_k[p]);
+		build_rel_const0(&L, p, &rel[p]);
+		build_rel_text(&L, p, &rel_text[p]);
+		build_const2(&L, p, &const2[p]);
+	}
+
+	size_t nsec = sec_count(&L);
+	Section *secs = xcalloc(nsec, sizeof *secs);
+	set_section(&secs[SEC_SHSTRTAB], names.sh_shstrtab, SHT_STRTAB, 0, 0, 0, 1, 0,
+	            shstr.data, shstr.len);
+	set_section(&secs[SEC_STRTAB], names.sh_strtab, SHT_STRTAB, 0, 0, 0, 1, 0,
+	            str.data, str.len);
+	set_section(&secs[SEC_SYMTAB], names.sh_symtab, SHT_SYMTAB, 0, SEC_STRTAB,
+	            (uint32_t)L.first_global, 8, 24, symtab.data, symtab.len);
+	if (L.nk)
+		set_section(&secs[sec_nv_info()], names.sh_nv_info, CUBIN_SHT_CUDA_INFO, 0,
+		            SEC_SYMTAB, 0, 4, 0, nv_info.data, nv_info.len);
+	set_section(&secs[sec_rel_action(&L)], names.sh_rel_action, CUBIN_SHT_CUDA_RELOCINFO,
+	            0, 0, 0, 8, 8, nv_rel_action, sizeof nv_rel_action);
+	for (size_t p = 0; p < L.nk; p++) {
+		const CubinKernel *k = kernel_at(&L, p);
+		uint32_t text = (uint32_t)sec_text(&L, p);
+		set_section(&secs[sec_nv_info_k(p)], names.sh_info_k[p], CUBIN_SHT_CUDA_INFO, 0,
+		            SEC_SYMTAB, text, 4, 0, info_k[p].data, info_k[p].len);
+		if (k->nslots)
+			set_section(&secs[L.s_rel_const0[p]], names.sh_rel[p], SHT_REL, 0,
+			            SEC_SYMTAB, (uint32_t)sec_const0(&L, p), 8, 16,
+			            rel[p].data, rel[p].len);
+		if (has_desc(k))
+			set_section(&secs[L.s_rel_text[p]], names.sh_rel_text[p], SHT_REL, 0,
+			            SEC_SYMTAB, text, 8, 16, rel_text[p].data, rel_text[p].len);
+		if (has_const2(k))
+			set_section(&secs[L.s_const2[p]], names.sh_const2[p], SHT_PROGBITS, SHF_ALLOC,
+			            0, text, 4, 0, const2[p].data, const2[p].len);
+		set_section(&secs[sec_const0(&L, p)], names.sh_const0[p], SHT_PROGBITS, SHF_ALLOC,
+		            0, text, 4, 0, NULL, const0_size(&L, p));
+		set_section(&secs[text], names.sh_text[p], SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
+		            SEC_SYMTAB, (k->regcount << 24) | (uint32_t)L.sym_func[p], 32, 0,
+		            k->code, k->code_size);
+	}
+
+	ByteBuf image = { 0 };
+	emit_image(&L, secs, nsec, &image);
+
+	for (size_t p = 0; p < L.nk; p++) {
+		free(info_k[p].data);
+		free(rel[p].data);
+		free(rel_text[p].data);
+		free(const2[p].data);
+	}
+	free(info_k);
+	free(rel);
+	free(rel_text);
+	free(const2);
+	free(secs);
+	free(shstr.data);
+	free(shstr.index);
+	free(str.data);
+	free(str.index);
+	free(symtab.data);
+	free(nv_info.data);
+	names_free(&names);
+	layout_free(&L);
+
+	*out = image.data;
+	*outlen = image.len;
+	return 0;
+}

@@ -1,0 +1,145 @@
+/* Checks of a cubin module description (see cubin_internal.h): everything
+ * cubin_write() relies on is validated here, so the writer itself never
+ * meets an out-of-range value. */
+#include "emit/cubin_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int cubin_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+ptrdiff_t cubin_surfref_index(const CubinModule *m, const char *name)
+{
+	for (size_t i = 0; i < m->nsurfrefs; i++)
+		if (strcmp(m->surfrefs[i], name) == 0)
+			return (ptrdiff_t)i;
+	return -1;
+}
+
+/* Field widths bound the values: .nv.info sizes and offsets are u16, the
+ * KPARAM_INFO size field has 14 bits, and constant bank 0 is 64 KiB. */
+static int check_params(const CubinKernel *k, char *err, size_t errlen)
+{
+	if (k->nparams && !k->params)
+		return cubin_fail(err, errlen, "kernel %s: params is NULL", k->name);
+	if (k->nparams > 0xffff)
+		return cubin_fail(err, errlen, "kernel %s: too many parameters", k->name);
+	for (size_t i = 0; i < k->nparams; i++) {
+		const CubinParam *p = &k->params[i];
+		if (p->size == 0 || p->size >= (1u << 14) || p->offset > 0xffff)
+			return cubin_fail(err, errlen, "kernel %s: parameter %zu has size %u at offset %u",
+			            k->name, i, p->size, p->offset);
+	}
+	if (CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(k->params, k->nparams) > 0xffff)
+		return cubin_fail(err, errlen, "kernel %s: parameters exceed constant bank 0", k->name);
+	return 0;
+}
+
+static int check_slots(const CubinModule *m, const CubinKernel *k, char *err, size_t errlen)
+{
+	if (k->nslots && !k->slots)
+		return cubin_fail(err, errlen, "kernel %s: slots is NULL", k->name);
+	uint32_t first = cubin_first_slot_offset(k->params, k->nparams);
+	for (size_t i = 0; i < k->nslots; i++) {
+		const CubinSurfaceSlot *s = &k->slots[i];
+		if (!s->surfref || cubin_surfref_index(m, s->surfref) < 0)
+			return cubin_fail(err, errlen, "kernel %s: slot %zu names an undeclared surfref",
+			            k->name, i);
+		if (s->cbank_offset % 4 || s->cbank_offset < first || s->cbank_offset > 0xfffc)
+			return cubin_fail(err, errlen, "kernel %s: surface slot for %s at bad offset 0x%x",
+			            k->name, s->surfref, s->cbank_offset);
+		for (size_t j = 0; j < i; j++) {
+			if (k->slots[j].cbank_offset == s->cbank_offset)
+				return cubin_fail(err, errlen, "kernel %s: two surface slots at 0x%x",
+				            k->name, s->cbank_offset);
+			if (strcmp(k->slots[j].surfref, s->surfref) == 0)
+				return cubin_fail(err, errlen, "kernel %s: surfref %s has two slots",
+				            k->name, s->surfref);
+		}
+	}
+	return 0;
+}
+
+/* Instruction offsets listed in .nv.info: 8-aligned, not a control word,
+ * and few enough for the u16 record size. */
+static int check_offsets(const CubinKernel *k, const uint32_t *offsets, size_t n,
+                         const char *what, char *err, size_t errlen)
+{
+	if (n && !offsets)
+		return cubin_fail(err, errlen, "kernel %s: %s offsets are NULL", k->name, what);
+	if (n > 0xffff / 4)
+		return cubin_fail(err, errlen, "kernel %s: too many %s offsets", k->name, what);
+	for (size_t i = 0; i < n; i++)
+		if (offsets[i] >= k->code_size || offsets[i] % 8 || offsets[i] % 32 == 0)
+			return cubin_fail(err, errlen, "kernel %s: %s offset 0x%x is not an instruction",
+			            k->name, what, offsets[i]);
+	return 0;
+}
+
+static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errlen)
+{
+	const CubinKernel *k = &m->kernels[ki];
+	if (!k->name || !k->name[0])
+		return cubin_fail(err, errlen, "kernel %zu has no name", ki);
+	for (size_t j = 0; j < ki; j++)
+		if (strcmp(m->kernels[j].name, k->name) == 0)
+			return cubin_fail(err, errlen, "kernel %s defined twice", k->name);
+	if (cubin_surfref_index(m, k->name) >= 0)
+		return cubin_fail(err, errlen, "kernel %s has the name of a surfref", k->name);
+	/* nvdisasm reads .text in 32-byte groups: a control word and 3 instructions. */
+	if (!k->code || k->code_size == 0 || k->code_size % 32 || k->code_size > UINT32_MAX)
+		return cubin_fail(err, errlen, "kernel %s: code size %zu is not a nonzero multiple of 32",
+		            k->name, k->code_size);
+	if (k->regcount > 255)
+		return cubin_fail(err, errlen, "kernel %s: register count %u exceeds 255",
+		            k->name, k->regcount);
+	if (check_params(k, err, errlen) || check_slots(m, k, err, errlen))
+		return -1;
+	if (check_offsets(k, k->exit_offsets, k->nexit_offsets, "exit", err, errlen) ||
+	    check_offsets(k, k->ctaid_offsets, k->nctaid_offsets, "S2R SR_CTAID", err, errlen))
+		return -1;
+	if ((k->ndesc_fields && !k->desc_fields) || k->ndesc_fields > 0x4000)
+		return cubin_fail(err, errlen, "kernel %s: bad .nv.constant2 word list", k->name);
+	if (check_offsets(k, k->desc_size_offsets, k->ndesc_size_offsets, "descriptor size",
+	                  err, errlen))
+		return -1;
+	if ((k->nsync_target_words && !k->sync_targets) || k->nsync_target_words > 0xffff / 4)
+		return cubin_fail(err, errlen, "kernel %s: bad SYNC target list", k->name);
+	if (k->maxreg_count > 255)
+		return cubin_fail(err, errlen, "kernel %s: .maxnreg %u exceeds 255", k->name, k->maxreg_count);
+	return 0;
+}
+
+int cubin_check_module(const CubinModule *m, char *err, size_t errlen)
+{
+	if (m->sm != 50 && m->sm != 52 && m->sm != 53)
+		return cubin_fail(err, errlen, "sm_%d is not a Maxwell target", m->sm);
+	if (m->ptx_target_sm < 0 || m->ptx_target_sm > 255)
+		return cubin_fail(err, errlen, "bad PTX target sm_%d", m->ptx_target_sm);
+	if ((m->nkernels && !m->kernels) || (m->nsurfrefs && !m->surfrefs))
+		return cubin_fail(err, errlen, "kernel or surfref array is NULL");
+	/* At most 6 + 6 sections per kernel; indices must stay below
+	 * SHN_LORESERVE (0xff00) as ptxas writes no extended numbering. */
+	if (m->nkernels > (0xff00 - 6) / 6)
+		return cubin_fail(err, errlen, "%zu kernels do not fit in one cubin", m->nkernels);
+	for (size_t i = 0; i < m->nsurfrefs; i++) {
+		if (!m->surfrefs[i] || !m->surfrefs[i][0])
+			return cubin_fail(err, errlen, "surfref %zu has no name", i);
+		if (cubin_surfref_index(m, m->surfrefs[i]) != (ptrdiff_t)i)
+			return cubin_fail(err, errlen, "surfref %s declared twice", m->surfrefs[i]);
+	}
+	for (size_t i = 0; i < m->nkernels; i++)
+		if (check_kernel(m, i, err, errlen))
+			return -1;
+	return 0;
+}

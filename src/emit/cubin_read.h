@@ -1,0 +1,67 @@
+/* A defensive cubin reader.
+ *
+ * cubin_read() accepts any byte buffer: it either describes the CUDA ELF it
+ * contains or returns a one-line reason why it cannot.  Every offset, size
+ * and index in the file is range-checked before use, so truncated, corrupt
+ * or random input never makes it read outside the buffer.
+ *
+ * Besides what a disassembler needs (each .text.<name> section's bytes and
+ * address) it recovers the attributes cubin_write() takes -- register
+ * count, parameters, surface slots, exit offsets -- so a cubin can be
+ * rebuilt and compared byte for byte.
+ *
+ * The image borrows from the buffer: names and code point into it, so the
+ * buffer must outlive the image. */
+#ifndef PTXSURF_CUBIN_READ_H
+#define PTXSURF_CUBIN_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emit/cubin.h"
+
+typedef struct CubinReadKernel {
+	/* name, code, regcount (from .text's sh_info), and -- when the
+	 * .nv.info.<name> / .rel.nv.constant0.<name> sections exist -- params
+	 * (by ordinal), surface slots (by offset), exit and SR_CTAID offsets and
+	 * the other attributes cubin_write() knows; from .nv.constant2.<name>
+	 * and .rel.text.<name> the suq descriptor lookup. */
+	CubinKernel k;
+	bool is_entry;          /* a FUNC symbol with STO_CUDA_ENTRY names it */
+	uint64_t address;       /* sh_addr of the .text section */
+	uint64_t file_offset;   /* where the code starts in the buffer */
+	uint32_t text_section;  /* section index of .text.<name> */
+} CubinReadKernel;
+
+typedef struct CubinImage {
+	uint32_t e_flags;
+	int sm;                     /* e_flags bits 7:0 */
+	int ptx_target_sm;          /* e_flags bits 23:16 */
+	bool address64;
+	bool texmode_independent;
+	CubinReadKernel *kernels;   /* in section order (as cuobjdump lists them) */
+	size_t nkernels;
+	const char **surfrefs;      /* STT_CUDA_SURFACE symbols, in symbol order */
+	size_t nsurfrefs;
+	/* storage owned by the image */
+	CubinParam *param_store;
+	CubinSurfaceSlot *slot_store;
+	uint32_t *offset_store;     /* exit/SR_CTAID offsets, SYNC targets */
+	uint32_t *desc_store;       /* suq lookup: .nv.constant2 words, .rel.text offsets */
+} CubinImage;
+
+/* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in
+ * err and *img empty (safe to pass to cubin_image_free either way). */
+int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_t errlen);
+
+void cubin_image_free(CubinImage *img);
+
+/* Describes the image as a CubinModule for cubin_write(): kernels go back
+ * into PTX source order (the reverse of ptxas's section order) and the
+ * surfrefs are given in symbol order, which cubin_write() maps back to the
+ * same symbol order.  kernels must have room for img->nkernels entries;
+ * *m borrows from img and kernels. */
+void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kernels);
+
+#endif

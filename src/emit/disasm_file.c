@@ -1,0 +1,949 @@
+/* Cubin and raw-code listings in nvdisasm's text (see disasm_file.h).
+ *
+ * The cubin listing is built in passes over the code, so that every error
+ * is found before anything is written and the hex comments can share one
+ * column across the file, as nvdisasm's do:
+ *   1. decode every instruction (unknown words are reported first);
+ *   2. collect the function symbols and number the branch labels;
+ *   3. number the function end labels, then measure every line;
+ *   4. print.
+ * The rules below were read off nvdisasm 11.8 output for ptxas cubins and
+ * for cubins built with crafted code, symbols and flags:
+ *
+ *  - A branch target t (8-aligned, inside its section or at its end) that
+ *    is the first instruction of a 32-byte group (t % 32 == 8) is shown at
+ *    the group's control word, t - 8.  It is named by the first symbol
+ *    printed at that address, else by a `.L_x_N` label; N counts up over
+ *    all sections in the order the branches appear.  Other targets are
+ *    printed as plain addresses.
+ *  - Then every function symbol, in symbol-table order, draws the next N
+ *    for the label of its end address (`.size`); when another function
+ *    ends there, or a branch targets the end of the section, that label is
+ *    reused and N is skipped.  Branch labels elsewhere are not shared.
+ *  - An instruction whose control slot has stall 0 and the yield bit set
+ *    is dual-issued with the next one: the pair is printed in braces, the
+ *    second line carries no ';' and its hex comment is printed after the
+ *    labels of the next address.  Further members of such a chain are
+ *    printed as hex comments only.
+ *  - At an address come the end label, the branch label, then the symbols
+ *    in descending symbol-table order: functions with their .global/.weak,
+ *    .type, .size and .other lines, and the section label.
+ *  - A relocated MOV32I immediate is shown as the relocation: `(sym),
+ *    32@lo(sym), 32@hi(sym), with the addend as ((sym + 0x...)). */
+#include "emit/disasm_file.h"
+
+#include "emit/cubin_read.h"
+#include "sm50/sass_ctrl.h"
+#include "sm50/sass_disasm.h"
+#include "sm50/sass_encode.h"
+#include "base/xalloc.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- ELF access ----------------------------------------------------------
+ * cubin_read() has validated the section headers, the section name table
+ * and the symbol table before any of this runs; every read below is still
+ * bounds-checked so that this file does not depend on how thorough it was. */
+
+enum { SHT_SYMTAB = 2, SHT_RELA = 4, SHT_REL = 9, STT_SECTION = 3, STT_FUNC = 2, STT_OBJECT = 1 };
+enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2 };
+enum { SHF_WRITE = 0x1, SHF_ALLOC = 0x2, SHF_EXECINSTR = 0x4 };
+enum { SHF_BARRIERS_SHIFT = 20, SHF_BARRIERS_MASK = 0x1f };
+enum { EHDR_SIZE = 64, SHDR_SIZE = 64, SYM_SIZE = 24, REL_SIZE = 16 };
+/* The relocations ptxas puts on the 32-bit immediate (bit 20) of MOV32I:
+ * an address or a size (`(sym)), and the two halves of a 64-bit address
+ * of a .global variable (32@lo(sym), 32@hi(sym)). */
+enum { R_CUDA_ABS32_20 = 42, R_CUDA_ABS32_LO_20 = 43, R_CUDA_ABS32_HI_20 = 44 };
+enum { CUDA_STT_TEXTURE = 10, CUDA_STT_SAMPLER = 11, CUDA_STT_SURFACE = 12,
+       CUDA_STT_OBJECT = 13 };
+enum { STO_CUDA_ENTRY = 0x10, STO_CUDA_GLOBAL = 0x20, STO_VISIBILITY = 0x3 };
+
+typedef struct Elf {
+	const uint8_t *buf;
+	size_t len;
+	uint64_t shoff;
+	size_t shnum;
+	size_t symtab;          /* section index; 0 = none */
+	size_t nsyms;
+	const uint8_t *syms;
+	const char *strtab;     /* NUL-terminated at strtab_size - 1 */
+	uint64_t strtab_size;
+} Elf;
+
+typedef struct Symbol {
+	const char *name;
+	unsigned bind, type, other;
+	size_t shndx;
+	uint64_t value, size;
+} Symbol;
+
+static uint64_t rd(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static bool in_bounds(uint64_t off, uint64_t size, uint64_t limit)
+{
+	return off <= limit && size <= limit - off;
+}
+
+/* Field at byte `field` of section header i, `n` bytes wide. */
+static uint64_t sh_field(const Elf *e, size_t i, unsigned field, int n)
+{
+	return rd(e->buf + e->shoff + i * SHDR_SIZE + field, n);
+}
+
+static uint64_t sh_flags(const Elf *e, size_t i) { return sh_field(e, i, 8, 8); }
+static uint64_t sh_offset(const Elf *e, size_t i) { return sh_field(e, i, 24, 8); }
+static uint64_t sh_size(const Elf *e, size_t i) { return sh_field(e, i, 32, 8); }
+static uint32_t sh_type(const Elf *e, size_t i) { return (uint32_t)sh_field(e, i, 4, 4); }
+static uint32_t sh_link(const Elf *e, size_t i) { return (uint32_t)sh_field(e, i, 40, 4); }
+static uint32_t sh_info(const Elf *e, size_t i) { return (uint32_t)sh_field(e, i, 44, 4); }
+static uint64_t sh_align(const Elf *e, size_t i) { return sh_field(e, i, 48, 8); }
+
+static int elf_open(Elf *e, const uint8_t *buf, size_t len)
+{
+	*e = (Elf){ .buf = buf, .len = len };
+	if (len < EHDR_SIZE)
+		return -1;
+	e->shoff = rd(buf + 40, 8);
+	e->shnum = (size_t)rd(buf + 60, 2);
+	if (!in_bounds(e->shoff, (uint64_t)e->shnum * SHDR_SIZE, len))
+		return -1;
+	for (size_t i = 1; i < e->shnum; i++) {
+		if (sh_field(e, i, 4, 4) != SHT_SYMTAB)
+			continue;
+		size_t link = sh_link(e, i);
+		uint64_t off = sh_offset(e, i), size = sh_size(e, i);
+		if (link == 0 || link >= e->shnum || !in_bounds(off, size, len))
+			return -1;
+		uint64_t str_off = sh_offset(e, link), str_size = sh_size(e, link);
+		if (str_size == 0 || !in_bounds(str_off, str_size, len) ||
+		    buf[str_off + str_size - 1] != 0)
+			return -1;
+		e->symtab = i;
+		e->nsyms = (size_t)(size / SYM_SIZE);
+		e->syms = buf + off;
+		e->strtab = (const char *)buf + str_off;
+		e->strtab_size = str_size;
+		break;
+	}
+	return 0;
+}
+
+static int elf_symbol(const Elf *e, size_t i, Symbol *s)
+{
+	const uint8_t *p = e->syms + i * SYM_SIZE;
+	uint64_t name = rd(p, 4);
+	if (name >= e->strtab_size)
+		return -1;
+	*s = (Symbol){
+		.name = e->strtab + name,
+		.bind = p[4] >> 4,
+		.type = p[4] & 0xf,
+		.other = p[5],
+		.shndx = (size_t)rd(p + 6, 2),
+		.value = rd(p + 8, 8),
+		.size = rd(p + 16, 8),
+	};
+	return 0;
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+typedef struct Err {
+	char *buf;
+	size_t len;
+} Err;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int fail(Err *err, const char *fmt, ...)
+{
+	if (err->buf && err->len) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->buf, err->len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* ---- the model of the listing -------------------------------------------- */
+
+/* How an instruction is shown with respect to dual issue. */
+typedef enum Role {
+	ROLE_SINGLE,    /* an ordinary line */
+	ROLE_OPEN,      /* first of a pair: "{" before the opcode */
+	ROLE_CLOSE,     /* second of a pair: "}" after it, hex on its own line */
+	ROLE_HIDDEN,    /* later members of a chain: hex comment only */
+} Role;
+
+enum { NO_LABEL = -1 };
+
+/* A relocation of the instruction word at one address. */
+typedef struct Reloc {
+	bool present;
+	uint32_t type;
+	const char *symbol;
+} Reloc;
+
+/* A function symbol defined in a code section. */
+typedef struct Func {
+	Symbol sym;
+	size_t symindex;
+} Func;
+
+typedef struct Section {
+	const CubinReadKernel *kernel;
+	const char *name;           /* ".text.<kernel>" */
+	size_t index;
+	uint64_t size;
+	Func *funcs;                /* by value, then by descending symbol index */
+	size_t nfuncs;
+	size_t section_symbol;      /* index of its STT_SECTION symbol; 0 = none */
+	int *label;                 /* per 8-byte address 0..size: branch label */
+	int *end_label;             /* per address: function end label */
+	const char **named;         /* per address: first symbol printed there */
+	Reloc *reloc;               /* per address */
+} Section;
+
+typedef struct Listing {
+	Elf elf;
+	CubinImage img;
+	Section *sections;
+	size_t nsections;
+	Section **section_at;       /* per ELF section index: its Section, or NULL */
+	int *end_label_of;          /* per symbol: .L number of its end, or NO_LABEL */
+	int next_label;
+	size_t column;              /* where the hex comments start */
+	Err err;
+} Listing;
+
+/* ---- instructions ----------------------------------------------------------- */
+
+enum {
+	LINE_INDENT = 8,
+	OPCODE_GAP = 19,
+	BRACE_AT = 9,           /* column of "{" inside the opcode gap */
+	CLOSE_SUFFIX = 10,      /* "         }" */
+	HEX_GAP = 2,
+	TEXT_MAX = 192,
+};
+
+/* The slot value nvdisasm shows as "text;" rather than "text ;". */
+enum { SCHED_PLAIN = 0x7e0 };
+
+typedef struct Insn {
+	uint64_t addr, word;
+	uint32_t slot;
+	Role role;
+	char guard[8];
+	char text[TEXT_MAX];        /* without ';'; a branch without its target */
+	bool has_target;            /* text is completed by a label */
+	uint64_t target;            /* normalized target address */
+} Insn;
+
+static uint64_t code_word(const Section *s, uint64_t addr)
+{
+	return rd(s->kernel->k.code + addr, 8);
+}
+
+static uint32_t slot_of(const Section *s, uint64_t addr)
+{
+	uint32_t slots[3];
+	sass_ctrl_unpack_word(code_word(s, addr - addr % 32), slots);
+	return slots[addr % 32 / 8 - 1];
+}
+
+static bool dual_issue(uint32_t slot)
+{
+	SassCtrl c;
+	sass_ctrl_unpack_slot(slot, &c);
+	return c.stall == 0 && c.yield == 1;
+}
+
+/* The spelling of relocation r with addend `addend`, e.g. 32@lo((g + 0x8)). */
+static void reloc_text(const Reloc *r, uint64_t addend, char *buf, size_t n)
+{
+	const char *prefix = r->type == R_CUDA_ABS32_LO_20 ? "32@lo" :
+	                     r->type == R_CUDA_ABS32_HI_20 ? "32@hi" : "`";
+	if (addend)
+		snprintf(buf, n, "%s((%s + 0x%" PRIx64 "))", prefix, r->symbol, addend);
+	else
+		snprintf(buf, n, "%s(%s)", prefix, r->symbol);
+}
+
+/* Replaces the immediate of a relocated MOV32I ("MOV32I R2, 0x10") with the
+ * relocation.  The field holds the addend, for _HI_20 its high half. */
+static int apply_reloc(Listing *l, const Section *s, const SassForm *f, const SassValues *vals,
+                       Insn *in)
+{
+	const Reloc *r = &s->reloc[in->addr / 8];
+	bool known = r->type == R_CUDA_ABS32_20 || r->type == R_CUDA_ABS32_LO_20 ||
+	             r->type == R_CUDA_ABS32_HI_20;
+	if (f->op != SOP_MOV32I || !known)
+		return fail(&l->err, "%s: relocation of type %u on %s at address 0x%08" PRIx64
+		            " is not supported", s->name, (unsigned)r->type, f->name, in->addr);
+	uint64_t imm = (uint32_t)sass_values_get(vals, SR_IMM, 0);
+	char rest[TEXT_MAX], reloc[TEXT_MAX];
+	char *comma = strstr(in->text, ", ");
+	if (comma == NULL)
+		return fail(&l->err, "%s: cannot place the relocation at address 0x%08" PRIx64,
+		            s->name, in->addr);
+	const char *after = strchr(comma + 2, ',');
+	snprintf(rest, sizeof rest, "%s", after ? after : "");
+	reloc_text(r, r->type == R_CUDA_ABS32_HI_20 ? imm << 32 : imm, reloc, sizeof reloc);
+	size_t head = (size_t)(comma + 2 - in->text);
+	if (head + strlen(reloc) + strlen(rest) >= sizeof in->text)
+		return fail(&l->err, "%s: symbol name too long at address 0x%08" PRIx64, s->name,
+		            in->addr);
+	snprintf(comma + 2, sizeof in->text - head, "%s%s", reloc, rest);
+	return 0;
+}
+
+/* Decodes the instruction at addr (not a control word address) of s. */
+static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
+{
+	SassValues vals;
+	memset(in, 0, sizeof *in);
+	in->addr = addr;
+	in->word = code_word(s, addr);
+	in->slot = slot_of(s, addr);
+	const SassForm *f = sass_decode(in->word, &vals);
+	if (f == NULL)
+		return fail(&l->err, "%s: unrecognized instruction 0x%016" PRIx64 " at address 0x%08"
+		            PRIx64, s->name, in->word, addr);
+	if (!sass_slot_allowed(f, in->slot))
+		return fail(&l->err, "%s: control slot 0x%05x not allowed for %s at address 0x%08"
+		            PRIx64, s->name, (unsigned)in->slot, f->name, addr);
+	if (sass_format_guard(&vals, in->guard, sizeof in->guard) < 0 ||
+	    sass_format_insn(f, &vals, in->slot, addr, in->text, sizeof in->text) < 0)
+		return fail(&l->err, "%s: instruction text too long at address 0x%08" PRIx64,
+		            s->name, addr);
+	if (s->reloc[addr / 8].present)
+		return apply_reloc(l, s, f, &vals, in);
+	if (f->op != SOP_BRA)
+		return 0;
+	/* The target is the last operand; it becomes a label when it lies on
+	 * an instruction of this section or at its end. */
+	uint64_t t = addr + 8 + (uint64_t)sass_values_get(&vals, SR_IMM, 0);
+	if (t % 8 == 0 && t <= s->size) {
+		char *space = strrchr(in->text, ' ');
+		if (space != NULL) {
+			space[1] = '\0';
+			in->has_target = true;
+			in->target = t % 32 == 8 ? t - 8 : t;
+		}
+	}
+	return 0;
+}
+
+/* The dual-issue role of every instruction of s, in order; roles[addr/8]. */
+static int assign_roles(Listing *l, const Section *s, Role *roles)
+{
+	size_t chain = 0;   /* position in the current chain */
+	bool prev_dual = false;
+	for (uint64_t addr = 0; addr < s->size; addr += 8) {
+		if (addr % 32 == 0)
+			continue;
+		chain = prev_dual ? chain + 1 : 0;
+		bool dual = dual_issue(slot_of(s, addr));
+		roles[addr / 8] = chain == 0 ? (dual ? ROLE_OPEN : ROLE_SINGLE) :
+		                  chain == 1 ? ROLE_CLOSE : ROLE_HIDDEN;
+		prev_dual = dual;
+	}
+	if (prev_dual)
+		return fail(&l->err, "%s: the last instruction is marked for dual issue with an "
+		            "instruction past the end of the section", s->name);
+	return 0;
+}
+
+/* ---- labels ------------------------------------------------------------------ */
+
+/* Branch targets at the very end of a section share the end label of the
+ * functions that end there; all others get labels of their own, even where
+ * a function ends. */
+static int *target_label(const Section *s, uint64_t addr)
+{
+	return addr == s->size ? &s->end_label[addr / 8] : &s->label[addr / 8];
+}
+
+static const char *target_name(const Section *s, uint64_t addr, char *buf, size_t n)
+{
+	if (s->named[addr / 8] != NULL)
+		return s->named[addr / 8];
+	snprintf(buf, n, ".L_x_%d", *target_label(s, addr));
+	return buf;
+}
+
+/* Pass 1: decode everything, number the branch targets. */
+static int scan_branches(Listing *l)
+{
+	for (size_t i = 0; i < l->nsections; i++) {
+		Section *s = &l->sections[i];
+		for (uint64_t addr = 0; addr < s->size; addr += 8) {
+			Insn in;
+			if (addr % 32 == 0)
+				continue;
+			if (decode_insn(l, s, addr, &in))
+				return -1;
+			if (in.has_target && s->named[in.target / 8] == NULL &&
+			    *target_label(s, in.target) == NO_LABEL)
+				*target_label(s, in.target) = l->next_label++;
+		}
+	}
+	return 0;
+}
+
+static Section *section_by_index(Listing *l, size_t index)
+{
+	return index < l->elf.shnum ? l->section_at[index] : NULL;
+}
+
+/* Pass 2a: end labels, in symbol-table order. */
+static void number_end_labels(Listing *l)
+{
+	for (size_t i = 1; i < l->elf.nsyms; i++) {
+		Symbol sym;
+		if (elf_symbol(&l->elf, i, &sym) || sym.type != STT_FUNC || sym.size == 0)
+			continue;
+		Section *s = section_by_index(l, sym.shndx);
+		if (s == NULL)
+			continue;
+		uint64_t end = sym.value + sym.size;
+		int n = l->next_label++;
+		if (s->end_label[end / 8] == NO_LABEL)
+			s->end_label[end / 8] = n;
+		l->end_label_of[i] = s->end_label[end / 8];
+	}
+}
+
+/* ---- sections and symbols ------------------------------------------------------ */
+
+static int compare_funcs(const void *a, const void *b)
+{
+	const Func *x = a, *y = b;
+	if (x->sym.value != y->sym.value)
+		return x->sym.value < y->sym.value ? -1 : 1;
+	return (x->symindex < y->symindex) - (x->symindex > y->symindex);
+}
+
+/* Function symbols start on a control word and end on one (or at the end
+ * of their section): that is how ptxas lays them out, and the only layout
+ * whose nvdisasm spelling is known here. */
+static int check_func(Listing *l, const Section *s, const Symbol *sym)
+{
+	uint64_t end = sym->value + sym->size;
+	if (sym->value % 32 != 0 || sym->value >= s->size || (sym->size != 0 &&
+	    (sym->size > s->size || end > s->size || end % 32 != 0)))
+		return fail(&l->err, "%s: function symbol %s (value 0x%" PRIx64 ", size 0x%" PRIx64
+		            ") does not cover whole instruction groups of its section",
+		            s->name, sym->name, sym->value, sym->size);
+	if (sym->bind != STB_LOCAL && sym->bind != STB_GLOBAL && sym->bind != STB_WEAK)
+		return fail(&l->err, "%s: function symbol %s has unknown binding %u", s->name,
+		            sym->name, sym->bind);
+	return 0;
+}
+
+/* The code section symbol i belongs to, or NULL; fails on symbols there
+ * that are not functions or that nvdisasm would not list as ptxas's are. */
+static int func_section(Listing *l, size_t i, Symbol *sym, Section **out)
+{
+	*out = NULL;
+	if (elf_symbol(&l->elf, i, sym))
+		return fail(&l->err, "bad cubin: symbol %zu has a bad name", i);
+	Section *s = section_by_index(l, sym->shndx);
+	if (s == NULL)
+		return 0;
+	if (sym->type == STT_SECTION) {
+		if (s->section_symbol == 0)
+			s->section_symbol = i;
+		return 0;
+	}
+	if (sym->type != STT_FUNC)
+		return fail(&l->err, "%s: symbol %s in a code section is not a function",
+		            s->name, sym->name);
+	if (check_func(l, s, sym))
+		return -1;
+	*out = s;
+	return 0;
+}
+
+/* Whether the section label is printed after function f (at address 0):
+ * nvdisasm prints the symbols of an address in descending symbol-table
+ * order, the section's own STT_SECTION symbol among them. */
+static bool section_label_after(const Section *s, const Func *f)
+{
+	return f->sym.value == 0 && f->symindex > s->section_symbol;
+}
+
+/* Collects the function symbols of every code section: one pass to count
+ * them (so that storage follows the symbols that exist), one to store. */
+static int collect_funcs(Listing *l)
+{
+	Symbol sym;
+	Section *s;
+	for (size_t i = 1; i < l->elf.nsyms; i++) {
+		if (func_section(l, i, &sym, &s))
+			return -1;
+		if (s != NULL)
+			s->nfuncs++;
+	}
+	for (size_t i = 0; i < l->nsections; i++) {
+		l->sections[i].funcs = xcalloc(l->sections[i].nfuncs + 1, sizeof(Func));
+		l->sections[i].nfuncs = 0;
+	}
+	for (size_t i = 1; i < l->elf.nsyms; i++) {
+		if (func_section(l, i, &sym, &s) || s == NULL)
+			continue;
+		s->funcs[s->nfuncs++] = (Func){ .sym = sym, .symindex = i };
+	}
+	for (size_t i = 0; i < l->nsections; i++) {
+		Section *s = &l->sections[i];
+		qsort(s->funcs, s->nfuncs, sizeof *s->funcs, compare_funcs);
+		/* The first name printed at each address names branch targets. */
+		for (size_t j = s->nfuncs; j-- > 0;)
+			s->named[s->funcs[j].sym.value / 8] = s->funcs[j].sym.name;
+		if (s->named[0] == NULL || !section_label_after(s, &s->funcs[0]))
+			s->named[0] = s->name;
+	}
+	return 0;
+}
+
+/* Reads the relocation sections that apply to code sections.  Types are
+ * checked when the instruction is decoded, so that an unknown instruction
+ * is reported before its relocation. */
+static int collect_relocs(Listing *l)
+{
+	const Elf *e = &l->elf;
+	for (size_t i = 1; i < e->shnum; i++) {
+		uint32_t type = sh_type(e, i);
+		Section *s = type == SHT_REL || type == SHT_RELA ? section_by_index(l, sh_info(e, i)) : NULL;
+		if (s == NULL)
+			continue;
+		uint64_t off = sh_offset(e, i), size = sh_size(e, i);
+		if (type == SHT_RELA)
+			return fail(&l->err, "%s: RELA relocations are not supported", s->name);
+		if (size % REL_SIZE || !in_bounds(off, size, e->len))
+			return fail(&l->err, "bad cubin: relocation section %zu is malformed", i);
+		for (uint64_t pos = 0; pos < size; pos += REL_SIZE) {
+			uint64_t where = rd(e->buf + off + pos, 8), info = rd(e->buf + off + pos + 8, 8);
+			uint32_t rtype = (uint32_t)info;
+			uint64_t symindex = info >> 32;
+			Symbol sym;
+			if (where % 8 || where % 32 == 0 || where >= s->size)
+				return fail(&l->err, "%s: relocation at offset 0x%" PRIx64 " is not on an "
+				            "instruction", s->name, where);
+			if (symindex == 0 || symindex >= e->nsyms ||
+			    elf_symbol(e, (size_t)symindex, &sym) || sym.type == STT_SECTION)
+				return fail(&l->err, "%s: relocation at address 0x%08" PRIx64 " names a bad "
+				            "symbol", s->name, where);
+			s->reloc[where / 8] = (Reloc){ true, rtype, sym.name };
+		}
+	}
+	return 0;
+}
+
+static bool is_code_section(const Listing *l, const CubinReadKernel *k)
+{
+	return (sh_flags(&l->elf, k->text_section) & SHF_EXECINSTR) != 0;
+}
+
+static int build_sections(Listing *l)
+{
+	size_t nsyms = l->elf.nsyms ? l->elf.nsyms : 1;
+	l->sections = xcalloc(l->img.nkernels ? l->img.nkernels : 1, sizeof *l->sections);
+	l->section_at = xcalloc(l->elf.shnum ? l->elf.shnum : 1, sizeof *l->section_at);
+	l->end_label_of = xmalloc(nsyms * sizeof *l->end_label_of);
+	for (size_t i = 0; i < nsyms; i++)
+		l->end_label_of[i] = NO_LABEL;
+	for (size_t i = 0; i < l->img.nkernels; i++) {
+		const CubinReadKernel *k = &l->img.kernels[i];
+		if (!is_code_section(l, k))
+			continue;
+		Section *s = &l->sections[l->nsections++];
+		s->kernel = k;
+		s->name = k->k.name - strlen(".text.");
+		s->index = k->text_section;
+		if (s->index < l->elf.shnum)
+			l->section_at[s->index] = s;
+		s->size = k->k.code_size;
+		if (s->size % 32 != 0)
+			return fail(&l->err, "%s: code size %" PRIu64 " is not a multiple of 32 bytes",
+			            s->name, s->size);
+		size_t slots = (size_t)(s->size / 8 + 1);
+		s->label = xmalloc(slots * sizeof *s->label);
+		s->end_label = xmalloc(slots * sizeof *s->end_label);
+		for (size_t j = 0; j < slots; j++)
+			s->label[j] = s->end_label[j] = NO_LABEL;
+		s->named = xcalloc(slots, sizeof *s->named);
+		s->reloc = xcalloc(slots, sizeof *s->reloc);
+	}
+	return 0;
+}
+
+static void free_listing(Listing *l)
+{
+	for (size_t i = 0; i < l->nsections; i++) {
+		free(l->sections[i].label);
+		free(l->sections[i].end_label);
+		free(l->sections[i].named);
+		free(l->sections[i].funcs);
+		free(l->sections[i].reloc);
+	}
+	free(l->sections);
+	free(l->section_at);
+	free(l->end_label_of);
+	cubin_image_free(&l->img);
+}
+
+/* ---- the header -------------------------------------------------------------- */
+
+static const char *sm_name(unsigned sm)
+{
+	static const struct { unsigned sm; const char *name; } known[] = {
+		{ 20, "EF_CUDA_SM20" }, { 21, "EF_CUDA_SM21" }, { 30, "EF_CUDA_SM30" },
+		{ 32, "EF_CUDA_SM32" }, { 35, "EF_CUDA_SM35" }, { 37, "EF_CUDA_SM37" },
+		{ 50, "EF_CUDA_SM50" }, { 52, "EF_CUDA_SM52" }, { 53, "EF_CUDA_SM53" },
+		{ 60, "EF_CUDA_SM60" }, { 61, "EF_CUDA_SM61" }, { 62, "EF_CUDA_SM62" },
+		{ 70, "EF_CUDA_SM70" }, { 72, "EF_CUDA_SM72" }, { 75, "EF_CUDA_SM75" },
+		{ 80, "EF_CUDA_SM80" }, { 86, "EF_CUDA_SM86" }, { 87, "EF_CUDA_SM87" },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (known[i].sm == sm)
+			return known[i].name;
+	return NULL;
+}
+
+enum { EF_SW_1729687 = 0x800, EF_SW_1729687_V2 = 0x1000 };
+
+/* The .headerflags text; -1 on flags whose spelling is not known here. */
+static int header_flags(Listing *l, char *buf, size_t n)
+{
+	uint32_t f = l->img.e_flags;
+	unsigned sm = f & 0xff, virt = (f >> 16) & 0xff;
+	uint32_t known = 0xff | CUBIN_EF_TEXMODE_UNIFIED | CUBIN_EF_TEXMODE_INDEPENDENT |
+	                 CUBIN_EF_64BIT_ADDRESS | EF_SW_1729687 | EF_SW_1729687_V2 | 0xff0000u;
+	if (sm != 50)
+		return fail(&l->err, "the cubin is for sm_%u; only sm_50 code can be disassembled", sm);
+	if ((f & ~known) != 0 || (virt != 0 && sm_name(virt) == NULL))
+		return fail(&l->err, "unsupported cubin: unknown ELF header flags 0x%08x", (unsigned)f);
+	snprintf(buf, n, "%s%s%s%s%s%s%s%s%s",
+	         f & CUBIN_EF_TEXMODE_UNIFIED ? "EF_CUDA_TEXMODE_UNIFIED " : "",
+	         f & CUBIN_EF_TEXMODE_INDEPENDENT ? "EF_CUDA_TEXMODE_INDEPENDENT " : "",
+	         f & CUBIN_EF_64BIT_ADDRESS ? "EF_CUDA_64BIT_ADDRESS " : "",
+	         f & EF_SW_1729687 ? "EF_CUDA_SW_1729687 " : "",
+	         f & EF_SW_1729687_V2 ? "EF_CUDA_SW_1729687_v2 " : "",
+	         sm_name(sm),
+	         virt ? " EF_CUDA_VIRTUAL_SM(" : "", virt ? sm_name(virt) : "", virt ? ")" : "");
+	return 0;
+}
+
+static const char *elf_type_name(unsigned type)
+{
+	return type == 1 ? "ET_REL" : type == 2 ? "ET_EXEC" : "";
+}
+
+/* ---- measuring and printing lines --------------------------------------------- */
+
+static const char *terminator(uint32_t slot)
+{
+	return (slot & SASS_CTRL_SCHED_MASK) == SCHED_PLAIN ? ";" : " ;";
+}
+
+static size_t addr_width(uint64_t addr)
+{
+	char tmp[24];
+	return (size_t)snprintf(tmp, sizeof tmp, "/*%04" PRIx64 "*/", addr);
+}
+
+/* Width of an instruction's line up to its hex comment; 0 for lines that
+ * carry only a hex comment. */
+static size_t insn_width(const Section *s, const Insn *in)
+{
+	char lbl[32];
+	size_t w = LINE_INDENT + addr_width(in->addr) + OPCODE_GAP + strlen(in->text);
+	if (in->has_target)
+		w += strlen("`()") + strlen(target_name(s, in->target, lbl, sizeof lbl));
+	switch (in->role) {
+	case ROLE_SINGLE:
+	case ROLE_OPEN:
+		return w + strlen(terminator(in->slot));
+	case ROLE_CLOSE:
+		return w + CLOSE_SUFFIX - HEX_GAP;
+	case ROLE_HIDDEN:
+		break;
+	}
+	return 0;
+}
+
+/* Called for each instruction of a section, in address order; nonzero
+ * stops the walk. */
+typedef int (*InsnVisitor)(Listing *l, const Section *s, const Insn *in, void *ctx);
+
+static int measure(Listing *l, const Section *s, const Insn *in, void *ctx)
+{
+	(void)ctx;
+	size_t w = insn_width(s, in);
+	if (w > l->column)
+		l->column = w;
+	return 0;
+}
+
+/* Decodes the instructions of s (again: nothing is kept between passes,
+ * so memory stays proportional to the input) and visits them. */
+static int for_each_insn(Listing *l, const Section *s, InsnVisitor visit, void *ctx)
+{
+	Role *roles = xmalloc((size_t)(s->size / 8 + 1) * sizeof *roles);
+	int rc = assign_roles(l, s, roles);
+	for (uint64_t addr = 0; addr < s->size && rc == 0; addr += 8) {
+		Insn in;
+		if (addr % 32 == 0)
+			continue;
+		rc = decode_insn(l, s, addr, &in);
+		if (rc == 0) {
+			in.role = roles[addr / 8];
+			rc = visit(l, s, &in, ctx);
+		}
+	}
+	free(roles);
+	return rc;
+}
+
+static int validate(Listing *l, const Section *s, const Insn *in, void *ctx)
+{
+	(void)l, (void)s, (void)in, (void)ctx;
+	return 0;
+}
+
+static void print_hex(Listing *l, FILE *out, size_t used, uint64_t word)
+{
+	fprintf(out, "%*s/* 0x%016" PRIx64 " */\n", (int)(l->column - used), "", word);
+}
+
+typedef struct PrintCtx {
+	FILE *out;
+	size_t next_func;
+	bool pending;               /* a pair's second hex comment is due */
+	uint64_t pending_word;
+} PrintCtx;
+
+/* The hex comment of a pair's second instruction comes after the labels of
+ * the next address, just before that address's own line. */
+static void flush_pending(Listing *l, PrintCtx *p)
+{
+	if (p->pending)
+		print_hex(l, p->out, 0, p->pending_word);
+	p->pending = false;
+}
+
+static void print_insn(Listing *l, const Section *s, const Insn *in, PrintCtx *p)
+{
+	char lbl[32];
+	FILE *out = p->out;
+	if (in->role == ROLE_HIDDEN) {
+		print_hex(l, out, 0, in->word);
+		return;
+	}
+	size_t gap = OPCODE_GAP - strlen(in->guard);
+	fprintf(out, "%*s/*%04" PRIx64 "*/", LINE_INDENT, "", in->addr);
+	if (in->role == ROLE_OPEN)
+		fprintf(out, "%*s{%*s", BRACE_AT, "", (int)(gap - BRACE_AT - 1), "");
+	else
+		fprintf(out, "%*s", (int)gap, "");
+	fprintf(out, "%s%s", in->guard, in->text);
+	if (in->has_target)
+		fprintf(out, "`(%s)", target_name(s, in->target, lbl, sizeof lbl));
+	if (in->role == ROLE_CLOSE) {
+		fprintf(out, "%*s}\n", CLOSE_SUFFIX - 1, "");
+		p->pending = true;
+		p->pending_word = in->word;
+		return;
+	}
+	fputs(terminator(in->slot), out);
+	print_hex(l, out, insn_width(s, in), in->word);
+}
+
+static void print_func(const Listing *l, const Func *f, FILE *out)
+{
+	static const char *const visibility[] = { "STV_DEFAULT", "STV_INTERNAL", "STV_HIDDEN",
+	                                          "STV_PROTECTED" };
+	const Symbol *y = &f->sym;
+	if (y->bind != STB_LOCAL)
+		fprintf(out, "        %-16s%s\n", y->bind == STB_WEAK ? ".weak" : ".global", y->name);
+	fprintf(out, "        %-16s%s,@function\n", ".type", y->name);
+	int end = l->end_label_of[f->symindex];
+	if (end != NO_LABEL)
+		fprintf(out, "        %-16s%s,(.L_x_%d - %s)\n", ".size", y->name, end, y->name);
+	if (y->other != 0)
+		fprintf(out, "        %-16s%s,@\"%s%s%s\"\n", ".other", y->name,
+		        y->other & STO_CUDA_ENTRY ? "STO_CUDA_ENTRY " : "",
+		        y->other & STO_CUDA_GLOBAL ? "STO_CUDA_GLOBAL " : "",
+		        visibility[y->other & STO_VISIBILITY]);
+	fprintf(out, "%s:\n", y->name);
+}
+
+/* The labels at addr: the end label of the functions that end there, the
+ * branch label, then the symbols in nvdisasm's order. */
+static void print_labels(const Listing *l, const Section *s, uint64_t addr, size_t *next_func,
+                         FILE *out)
+{
+	if (s->end_label[addr / 8] != NO_LABEL)
+		fprintf(out, ".L_x_%d:\n", s->end_label[addr / 8]);
+	if (s->label[addr / 8] != NO_LABEL)
+		fprintf(out, ".L_x_%d:\n", s->label[addr / 8]);
+	bool section_label = addr == 0;
+	while (*next_func < s->nfuncs && s->funcs[*next_func].sym.value == addr) {
+		const Func *f = &s->funcs[(*next_func)++];
+		if (section_label && !section_label_after(s, f)) {
+			fprintf(out, "%s:\n", s->name);
+			section_label = false;
+		}
+		print_func(l, f, out);
+	}
+	if (section_label)
+		fprintf(out, "%s:\n", s->name);
+}
+
+static int print_visit(Listing *l, const Section *s, const Insn *in, void *ctx)
+{
+	PrintCtx *p = ctx;
+	/* A group's control word comes first, with the labels of its address. */
+	if (in->addr % 32 == 8) {
+		print_labels(l, s, in->addr - 8, &p->next_func, p->out);
+		flush_pending(l, p);
+		print_hex(l, p->out, 0, code_word(s, in->addr - 8));
+	} else {
+		print_labels(l, s, in->addr, &p->next_func, p->out);
+		flush_pending(l, p);
+	}
+	print_insn(l, s, in, p);
+	return 0;
+}
+
+static void print_section(Listing *l, const Section *s, FILE *out)
+{
+	const Elf *e = &l->elf;
+	uint64_t flags = sh_flags(e, s->index);
+	unsigned barriers = (unsigned)(flags >> SHF_BARRIERS_SHIFT) & SHF_BARRIERS_MASK;
+	unsigned regs = sh_info(e, s->index) >> 24;
+	fprintf(out, "\n\n//--------------------- %-25s --------------------------\n", s->name);
+	fprintf(out, "\t.section\t%s,\"%s%s%s\",@progbits\n", s->name,
+	        flags & SHF_ALLOC ? "a" : "", flags & SHF_WRITE ? "w" : "",
+	        flags & SHF_EXECINSTR ? "x" : "");
+	if (barriers)
+		fprintf(out, "\t.sectionflags\t@\"SHF_BARRIERS=%u\"\n", barriers);
+	if (regs)
+		fprintf(out, "\t.sectioninfo\t@\"SHI_REGISTERS=%u\"\n", regs);
+	fprintf(out, "\t.align\t%" PRIu64 "\n", sh_align(e, s->index));
+	PrintCtx p = { .out = out };
+	for_each_insn(l, s, print_visit, &p);
+	if (s->size == 0)
+		print_labels(l, s, 0, &p.next_func, out);
+	else if (s->end_label[s->size / 8] != NO_LABEL)
+		fprintf(out, ".L_x_%d:\n", s->end_label[s->size / 8]);
+	flush_pending(l, &p);
+}
+
+static int check_section_flags(Listing *l, const Section *s)
+{
+	uint64_t known = SHF_WRITE | SHF_ALLOC | SHF_EXECINSTR |
+	                 (uint64_t)SHF_BARRIERS_MASK << SHF_BARRIERS_SHIFT;
+	if (sh_flags(&l->elf, s->index) & ~known)
+		return fail(&l->err, "%s: unsupported section flags 0x%" PRIx64, s->name,
+		            sh_flags(&l->elf, s->index));
+	return 0;
+}
+
+/* ---- SYMBOLS ------------------------------------------------------------------- */
+
+static const char *undefined_type(unsigned type)
+{
+	switch (type) {
+	case STT_OBJECT: return "object";
+	case STT_FUNC: return "function";
+	case CUDA_STT_TEXTURE: return "\"STT_CUDA_TEXTURE\"";
+	case CUDA_STT_SAMPLER: return "\"STT_CUDA_SAMPLER\"";
+	case CUDA_STT_SURFACE: return "\"STT_CUDA_SURFACE\"";
+	case CUDA_STT_OBJECT: return "\"STT_CUDA_OBJECT\"";
+	}
+	return NULL;
+}
+
+static void print_symbols(const Listing *l, FILE *out)
+{
+	bool banner = false;
+	for (size_t i = 1; i < l->elf.nsyms; i++) {
+		Symbol sym;
+		if (elf_symbol(&l->elf, i, &sym) || sym.shndx != 0 || !undefined_type(sym.type))
+			continue;
+		if (!banner)
+			fprintf(out, "\n\n//--------------------- SYMBOLS --------------------------\n\n");
+		banner = true;
+		fprintf(out, "\t.type\t\t%s,@%s\n", sym.name, undefined_type(sym.type));
+		if (sym.size)
+			fprintf(out, "\t.size\t\t%s,0x%" PRIx64 "\n", sym.name, sym.size);
+	}
+}
+
+/* ---- the cubin listing ------------------------------------------------------------ */
+
+static int disasm_cubin(const uint8_t *bytes, size_t len, FILE *out, Err *err)
+{
+	Listing l = { .err = *err };
+	char flags[256];
+	if (cubin_read(bytes, len, &l.img, err->buf, err->len))
+		return -1;
+	if (elf_open(&l.elf, bytes, len)) {
+		cubin_image_free(&l.img);
+		return fail(err, "bad cubin: unreadable section headers or symbol table");
+	}
+	int rc = header_flags(&l, flags, sizeof flags);
+	if (rc == 0)
+		rc = build_sections(&l);
+	for (size_t i = 0; i < l.nsections && rc == 0; i++)
+		rc = check_section_flags(&l, &l.sections[i]);
+	if (rc == 0)
+		rc = collect_relocs(&l);
+	/* Instruction errors first: they are what callers most need to see. */
+	for (size_t i = 0; i < l.nsections && rc == 0; i++)
+		rc = for_each_insn(&l, &l.sections[i], validate, NULL);
+	if (rc == 0)
+		rc = collect_funcs(&l);
+	if (rc == 0)
+		rc = scan_branches(&l);
+	if (rc == 0) {
+		number_end_labels(&l);
+		for (size_t i = 0; i < l.nsections && rc == 0; i++)
+			rc = for_each_insn(&l, &l.sections[i], measure, NULL);
+		l.column += HEX_GAP;
+	}
+	if (rc == 0) {
+		fprintf(out, "\t.headerflags\t@\"%s\"\n", flags);
+		fprintf(out, "\t.elftype\t@\"%s\"\n", elf_type_name((unsigned)rd(bytes + 16, 2)));
+		for (size_t i = 0; i < l.nsections; i++)
+			print_section(&l, &l.sections[i], out);
+		print_symbols(&l, out);
+	}
+	free_listing(&l);
+	return rc;
+}
+
+int disasm_file(const uint8_t *bytes, size_t len, FILE *out, char *errbuf, size_t errlen)
+{
+	Err err = { errbuf, errlen };
+	if (bytes == NULL || len == 0)
+		return fail(&err, "empty input: nothing to disassemble");
+	if (len >= 4 && memcmp(bytes, "\x7f" "ELF", 4) == 0)
+		return disasm_cubin(bytes, len, out, &err);
+	return sass_disasm_stream(bytes, len, 0, out, errbuf, errlen);
+}

@@ -1,0 +1,80 @@
+/* Interface between the scanner, the grammar and the driver. */
+#ifndef PTXSURF_PARSE_H
+#define PTXSURF_PARSE_H
+
+#include "front/ast.h"
+#include "base/diag.h"
+#include "base/intern.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Growable arrays whose storage lives in the module arena (doubling keeps the
+ * abandoned storage below the final size, so memory stays linear). */
+#define VEC_OF(T) struct { T *v; uint32_t n, cap; }
+#define VEC_PUSH(arena, vec, item)                                                       \
+	do {                                                                             \
+		if ((vec).n == (vec).cap) {                                              \
+			uint32_t ncap_ = (vec).cap ? (vec).cap * 2 : 4;                  \
+			(vec).v = arena_grow((arena), (vec).v, (vec).n, ncap_, sizeof *(vec).v); \
+			(vec).cap = ncap_;                                               \
+		}                                                                        \
+		(vec).v[(vec).n++] = (item);                                             \
+	} while (0)
+
+typedef VEC_OF(Expr *) ExprVec;
+typedef VEC_OF(DeclSpec) SpecVec;
+typedef VEC_OF(Declarator) DeclaratorVec;
+typedef VEC_OF(VarDecl) ParamVec;
+typedef VEC_OF(Directive) DirectiveVec;
+typedef VEC_OF(LocAttr) LocAttrVec;
+typedef VEC_OF(int64_t) DimVec;
+typedef struct WordVec { const char **v; SrcLoc *locs; uint32_t n, cap; } WordVec;
+typedef struct StmtList { Stmt *head, *tail; } StmtList;
+typedef struct ParamList { bool has; ParamVec list; } ParamList;
+typedef struct FuncBody { bool has; Stmt *stmts; SrcLoc loc; } FuncBody;
+
+typedef struct ParseState {
+	Module *mod;
+	DiagSink *diag;
+	Arena *arena;
+	InternTable names;
+	SrcLoc prev_tok;        /* the token before the current one */
+	SrcLoc cur_tok;         /* the token the scanner returned last */
+	const char *tok_text;   /* its text, in the input buffer (not NUL-terminated) */
+	size_t tok_len;
+	SrcLoc comment_start;   /* for an unterminated comment diagnostic */
+	WordVec mods_scratch;   /* modifiers of the instruction being parsed */
+	Item *last_item;        /* the top-level item being built */
+	bool fast;              /* the parser without LAC: stop at a syntax error */
+	bool syntax_error;      /* ... and it did */
+	/* Streaming (ptx_parse_stream): items are handed over one at a time
+	 * instead of being linked into the module. */
+	struct ParseStream *stream;
+} ParseState;
+
+/* Called by the grammar when a top-level item has been reduced. */
+void parse_item_done(ParseState *ps);
+
+/* Parse `buf` (len bytes followed by two NUL bytes, as flex requires for an
+ * in-place scan) into `m`. Diagnostics go to `d`. Returns the number of
+ * syntax errors. The buffer must outlive nothing: the AST copies all text. */
+unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len);
+
+/* Parses like ptx_parse_buffer but hands each top-level item to `fn` as
+ * soon as it is complete instead of linking it into m->items. An item's
+ * nodes live only until fn returns (two per-item arenas take turns, so a
+ * token the parser read ahead survives into the next item); names stay
+ * interned in m->arena for the whole module. Memory is bounded by the
+ * largest item, not the module. */
+typedef void ItemFn(void *ctx, const Item *it);
+/* `fast` runs a second build of the grammar without LAC (bison's lookahead
+ * correction, which only serves the "expected ..." list of a syntax error
+ * and costs a tenth of the time): a file that parses does exactly the same
+ * shifts and reductions. At the first syntax error it stops and returns
+ * PARSE_AGAIN: the caller must throw away everything the call produced
+ * (items handed over, diagnostics, the module) and parse again exactly. */
+enum { PARSE_AGAIN = -1 };
+int ptx_parse_stream(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, void *ctx, bool fast);
+
+#endif

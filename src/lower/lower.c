@@ -1,0 +1,520 @@
+/* The lowering driver: walks the module, lays out kernel parameters, maps
+ * PTX registers and labels to virtual registers and label ids, and hands
+ * each instruction to the handler of its opcode (the table below). */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the opcode table ----------------------------------------------------- */
+
+typedef bool (*LowerFn)(LowerCtx *, const Instr *);
+
+/* Operand counts are checked here, before any lowering function indexes
+ * in->ops[]: an instruction with too few operands would be read past its
+ * end, one with too many would lose the extra ones without a word. */
+static const struct { const char *opcode; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
+	{ "mov", lower_mov, 2, 2 }, { "cvta", lower_cvta, 2, 2 }, { "ld", lower_ld, 2, 2 },
+	{ "cvt", lower_cvt, 2, 2 }, { "add", lower_add_sub, 3, 3 }, { "sub", lower_add_sub, 3, 3 },
+	{ "mul", lower_mul, 3, 3 }, { "mad", lower_mad, 4, 4 }, { "shl", lower_shift, 3, 3 },
+	{ "shr", lower_shift, 3, 3 }, { "and", lower_logic, 3, 3 }, { "or", lower_logic, 3, 3 },
+	{ "xor", lower_logic, 3, 3 }, { "not", lower_not, 2, 2 }, { "setp", lower_setp, 3, 4 },
+	{ "selp", lower_selp, 4, 4 }, { "neg", lower_neg, 2, 2 },
+	{ "fma", lower_ffma, 4, 4 }, { "abs", lower_fneg_abs, 2, 2 }, { "min", lower_minmax, 3, 3 },
+	{ "max", lower_minmax, 3, 3 },
+	{ "bra", lower_bra, 1, 1 }, { "ret", lower_exit, 0, 0 }, { "exit", lower_exit, 0, 0 },
+	{ "st", lower_st, 2, 2 }, { "suld", lower_suld, 2, 2 }, { "sust", lower_sust, 2, 2 },
+	{ "sured", lower_sured, 2, 2 }, { "suq", lower_suq, 2, 2 },
+};
+
+static void lower_instr(LowerCtx *c, const Instr *in)
+{
+	c->cur = in;
+	c->guard_vreg = -1;
+	c->guard_neg = false;
+	if (in->has_guard) {
+		uint32_t p;
+		if (!lw_pred(c, in->guard, &p))
+			return;
+		c->guard_vreg = (int)p;
+		c->guard_neg = in->guard_negated;
+	}
+	for (size_t i = 0; i < sizeof lower_table / sizeof lower_table[0]; i++)
+		if (lw_streq(lower_table[i].opcode, in->opcode)) {
+			if (in->nops < lower_table[i].min_ops || in->nops > lower_table[i].max_ops) {
+				lw_unsupported(c, in->loc, "'%s' with %u operand%s", in->opcode, in->nops,
+				               in->nops == 1 ? "" : "s");
+				return;
+			}
+			lower_table[i].fn(c, in);
+			return;
+		}
+	lw_unsupported(c, in->opcode_loc, "instruction '%s'", in->opcode);
+}
+
+/* ---- declarations --------------------------------------------------------- */
+
+static PtxTy decl_type(const VarDecl *d)
+{
+	PtxTy t = { 0, false, false };
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		PtxTy u = ptx_type_of_word(d->specs[i].word);
+		if (u.bits)
+			t = u;
+	}
+	return t;
+}
+
+static bool decl_has(const VarDecl *d, const char *word)
+{
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, word) == 0)
+			return true;
+	return false;
+}
+
+static void declare_regs(LowerCtx *c, const VarDecl *d)
+{
+	PtxTy t = decl_type(d);
+	if (t.bits == 0 || decl_has(d, ".v2") || decl_has(d, ".v4")) {
+		lw_unsupported(c, d->loc, "this register declaration (scalar .pred and 16/32/64-bit "
+		               "integer or float registers are supported)");
+		return;
+	}
+	if (t.bits == 8) {
+		lw_unsupported(c, d->loc, "8-bit registers");
+		return;
+	}
+	int64_t packed = t.bits | (t.is_signed << 8) | (t.is_float << 9);
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		/* The lowering names registers per kernel, not per block: a
+		 * nested block's own %x would silently share the outer one. */
+		if (lmap_find(&c->regdecl, d->decls[i].name)) {
+			lw_unsupported(c, d->decls[i].loc, "register '%s' declared again in a nested block", d->decls[i].name);
+			continue;
+		}
+		lmap_put(&c->regdecl, d->decls[i].name, packed, d->decls[i].range);
+	}
+}
+
+/* Registers and labels first: a branch may name a later label. */
+static void collect(LowerCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK)
+			collect(c, s->u.block);
+		else if (s->kind == ST_LABEL && lmap_find(&c->labels, s->u.label))
+			/* labels are block-scoped; this lowering keeps one per kernel */
+			lw_unsupported(c, s->loc, "label '%s' defined again in another block", s->u.label);
+		else if (s->kind == ST_LABEL)
+			lmap_put(&c->labels, s->u.label, (int64_t)c->labels.count, 0);
+		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".reg"))
+			declare_regs(c, &s->u.decl);
+		else if (s->kind == ST_DECL)
+			lw_unsupported(c, s->loc, "variables declared inside a kernel (only .reg is supported)");
+	}
+}
+
+static bool writes_first_operand(const Instr *in)
+{
+	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call" };
+	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
+		if (strcmp(in->opcode, no_dest[i]) == 0)
+			return false;
+	return in->nops > 0;
+}
+
+enum { DEF_COPY = -3 };   /* the one definition is a 64-bit register copy */
+
+/* `mov.b64 d, %q` (unguarded): the register copy find_param_values follows. */
+static const char *copy64_source(const Instr *in)
+{
+	if (!in || strcmp(in->opcode, "mov") != 0 || in->has_guard || in->nops != 2 ||
+	    lw_instr_type(in).bits != 64 || in->ops[1]->kind != EX_NAME || in->ops[1]->text[0] != '%')
+		return NULL;
+	return in->ops[1]->text;
+}
+
+static void count_def(LMap *defs, const Expr *e, const Instr *in, const LowerCtx *c)
+{
+	if (e->kind == EX_VECTOR) {
+		for (uint32_t i = 0; i < e->nelems; i++)
+			count_def(defs, e->elems[i], NULL, c);
+		return;
+	}
+	if (e->kind != EX_NAME)
+		return;
+	int64_t param_off = -1, bits = 0;
+	if (in && strcmp(in->opcode, "ld") == 0 && !in->has_guard && lw_has_mod(in, ".param") &&
+	    lw_vec_width(in) == 1 && in->nops == 2 && in->ops[1]->kind == EX_ADDRESS &&
+	    in->ops[1]->nelems == 1 && in->ops[1]->elems[0]->kind == EX_NAME) {
+		const LMapEntry *p = lmap_find(&c->params, in->ops[1]->elems[0]->text);
+		bits = lw_instr_type(in).bits;
+		if (p && (bits == 64 || (bits == 32 && p->value % 4 == 0)))
+			param_off = p->value;
+	} else if (copy64_source(in)) {
+		param_off = DEF_COPY;
+		bits = 64;
+	}
+	LMapEntry *d = lmap_find(defs, e->text);
+	if (d) {
+		d->value = -1;
+		return;
+	}
+	lmap_put(defs, e->text, param_off, bits);
+}
+
+static void scan_defs(const Stmt *s, LMap *defs, const LowerCtx *c)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK)
+			scan_defs(s->u.block, defs, c);
+		else if (s->kind == ST_INSTR && writes_first_operand(&s->u.instr))
+			count_def(defs, s->u.instr.ops[0], &s->u.instr, c);
+	}
+}
+
+/* A register whose one definition copies a 64-bit parameter register holds
+ * that parameter too; returns whether one more was found. */
+static bool follow_copies(const Stmt *s, LMap *defs)
+{
+	bool found = false;
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK) {
+			found |= follow_copies(s->u.block, defs);
+			continue;
+		}
+		const char *from = s->kind == ST_INSTR ? copy64_source(&s->u.instr) : NULL;
+		if (!from || s->u.instr.ops[0]->kind != EX_NAME)
+			continue;
+		LMapEntry *d = lmap_find(defs, s->u.instr.ops[0]->text);
+		const LMapEntry *src = lmap_find(defs, from);
+		if (d && d->value == DEF_COPY && src && src->value >= 0 && src->extra == 64) {
+			d->value = src->value;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* A register whose only definition is `ld.param r, [p]` (or a copy of such
+ * a 64-bit register) always holds parameter p. For a 64-bit handle, surface
+ * instructions name the parameter's constant-bank word as their immediate
+ * index; a 32-bit value is read by ALU instructions as the
+ * c[0x0][0x140 + offset] operand. Both are what ptxas -O3 does. */
+static void find_param_values(LowerCtx *c, const Func *f)
+{
+	LMap defs;
+	lmap_init(&defs);
+	scan_defs(f->body, &defs, c);
+	while (follow_copies(f->body, &defs))
+		;
+	for (size_t i = 0; i < defs.cap; i++) {
+		const LMapEntry *d = &defs.slots[i];
+		if (d->key && d->value >= 0)
+			lmap_put(d->extra == 64 ? &c->param_handles : &c->param_words, d->key, d->value, 0);
+	}
+	lmap_fini(&defs);
+}
+
+static void lower_body(LowerCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK) {
+			lower_body(c, s->u.block);
+		} else if (s->kind == ST_LABEL) {
+			const LMapEntry *e = lmap_find(&c->labels, s->u.label);
+			c->k->label_pos[e->value] = c->k->ninsns;
+		} else if (s->kind == ST_INSTR) {
+			lower_instr(c, &s->u.instr);
+		}
+	}
+}
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
+
+static void layout_params(LowerCtx *c, const Func *f)
+{
+	LKernel *k = c->k;
+	size_t n = 0;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		n += f->params[i].ndecls;
+	k->params = xcalloc(n ? n : 1, sizeof *k->params);
+	uint32_t off = 0;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const VarDecl *d = &f->params[i];
+		PtxTy t = decl_type(d);
+		uint32_t elem = t.bits / 8, align = elem;
+		if (decl_has(d, ".surfref") || decl_has(d, ".texref") || decl_has(d, ".samplerref")) {
+			lw_unsupported(c, d->loc, ".param .surfref/.texref/.samplerref kernel parameters");
+			elem = align = 8;
+		} else if (t.bits == 0 || t.bits == 1) {
+			lw_unsupported(c, d->loc, "this kernel parameter type");
+			elem = align = 4;
+		}
+		if (decl_has(d, ".v2") || decl_has(d, ".v4")) {
+			elem *= decl_has(d, ".v4") ? 4 : 2;
+			align = elem;
+		}
+		for (uint32_t s = 0; s < d->nspecs; s++)
+			if (strcmp(d->specs[s].word, ".align") == 0 && d->specs[s].has_value)
+				align = (uint32_t)d->specs[s].value;
+		for (uint32_t j = 0; j < d->ndecls; j++) {
+			const Declarator *dc = &d->decls[j];
+			uint32_t size = elem;
+			for (uint32_t q = 0; q < dc->ndims; q++)
+				size *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 1;
+			off = align_up(off, align);
+			k->params[k->nparams++] = (CubinParam){ off, size };
+			lmap_put(&c->params, dc->name, off, size);
+			off += size;
+		}
+	}
+	k->first_slot_offset = cubin_first_slot_offset(k->params, k->nparams);
+}
+
+/* The register limit ptxas 11.8 derives for sm_50 from a thread count
+ * (.maxntid, else .reqntid) when there is no .maxnreg, and records as
+ * EIATTR_MAXREG_COUNT: the 64K-register file shared by the block's warps,
+ * which are allocated four at a time, per thread rounded down to a multiple
+ * of 8. 0 when that is not below the 255 maximum. */
+static uint32_t thread_count_reg_limit(const uint32_t t[3])
+{
+	uint64_t threads = (uint64_t)t[0] * t[1] * t[2];
+	if (threads == 0)
+		return 0;
+	uint64_t warps = ((threads + 31) / 32 + 3) / 4 * 4;
+	uint64_t regs = 65536 / (warps * 32) / 8 * 8;
+	return regs >= 255 ? 0 : (uint32_t)regs;
+}
+
+static void read_perf_directives(LKernel *k, const Func *f)
+{
+	for (uint32_t i = 0; i < f->ndirs; i++) {
+		const Directive *d = &f->dirs[i];
+		uint32_t *dst = NULL;
+		if (strcmp(d->name, ".maxntid") == 0)
+			dst = k->max_threads;
+		else if (strcmp(d->name, ".reqntid") == 0)
+			dst = k->req_ntid;
+		for (uint32_t a = 0; a < d->nargs && a < 3; a++) {
+			int64_t v;
+			if (!expr_const_int(d->args[a], &v))
+				continue;
+			if (dst)
+				dst[a] = (uint32_t)v;
+			else if (strcmp(d->name, ".maxnreg") == 0)
+				k->maxreg_count = (uint32_t)v;
+		}
+		if (dst)
+			for (uint32_t a = d->nargs; a < 3; a++)
+				dst[a] = 1;
+	}
+	if (k->maxreg_count == 0)
+		k->maxreg_count = thread_count_reg_limit(k->max_threads[0] ? k->max_threads : k->req_ntid);
+}
+
+static bool func_visible(const Func *f)
+{
+	for (uint32_t i = 0; i < f->nspecs; i++)
+		if (strcmp(f->specs[i].word, ".visible") == 0 || strcmp(f->specs[i].word, ".extern") == 0 ||
+		    strcmp(f->specs[i].word, ".weak") == 0)
+			return true;
+	return false;
+}
+
+static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
+{
+	memset(k, 0, sizeof *k);
+	k->name = f->name;
+	k->loc = f->name_loc;
+	k->local_symbol = !func_visible(f);
+	c->k = k;
+	c->cur = NULL;
+	c->guard_vreg = -1;
+	lmap_init(&c->regdecl);
+	lmap_init(&c->regs);
+	lmap_init(&c->labels);
+	lmap_init(&c->params);
+	lmap_init(&c->param_handles);
+	lmap_init(&c->param_words);
+	lmap_init(&c->slots);
+
+	layout_params(c, f);
+	read_perf_directives(k, f);
+	collect(c, f->body);
+	k->nlabels = c->labels.count;
+	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
+	find_param_values(c, f);
+	lower_body(c, f->body);
+
+	/* A kernel that runs off its end, or a label after the last
+	 * instruction, needs an EXIT to land on. */
+	bool ends_in_exit = k->ninsns > 0 && k->insns[k->ninsns - 1].form->op == SOP_EXIT &&
+	                    k->insns[k->ninsns - 1].nrefs == 0;
+	bool label_at_end = false;
+	for (size_t i = 0; i < k->nlabels; i++)
+		label_at_end |= k->label_pos[i] == k->ninsns;
+	if (!ends_in_exit || label_at_end) {
+		c->cur = NULL;
+		c->guard_vreg = -1;
+		lw_emit(c, "EXIT");
+	}
+
+	lmap_fini(&c->regdecl);
+	lmap_fini(&c->regs);
+	lmap_fini(&c->labels);
+	lmap_fini(&c->params);
+	lmap_fini(&c->param_handles);
+	lmap_fini(&c->param_words);
+	free(c->vreg_cword);
+	c->vreg_cword = NULL;
+	c->nvreg_cword = 0;
+	lmap_fini(&c->slots);
+}
+
+static bool var_is_global_surfref(const VarDecl *v)
+{
+	return decl_has(v, ".global") && decl_has(v, ".surfref");
+}
+
+/* One item at a time (see lower.h): the module-scope state a kernel needs
+ * (header, bound surfaces declared so far) lives in the stream. */
+struct LowerStream {
+	LowerCtx c;
+	LKernelDone done;
+	void *arg;
+	size_t kernels_cap, surfrefs_cap;
+};
+
+LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg)
+{
+	LowerStream *s = xcalloc(1, sizeof *s);
+	memset(out, 0, sizeof *out);
+	s->c.sink = sink;
+	s->c.lm = out;
+	s->done = done;
+	s->arg = arg;
+	out->address64 = true;
+	out->target_sm = 50;
+	lmap_init(&s->c.module_surfrefs);
+	return s;
+}
+
+static void read_target(LModule *lm, const Item *it)
+{
+	for (uint32_t i = 0; i < it->u.target.n; i++) {
+		const char *t = it->u.target.names[i];
+		if (strncmp(t, "sm_", 3) == 0)
+			lm->target_sm = atoi(t + 3);
+		if (strcmp(t, "texmode_independent") == 0)
+			lm->texmode_independent = true;
+	}
+}
+
+static void add_surfrefs(LowerStream *s, const VarDecl *v)
+{
+	LModule *lm = s->c.lm;
+	for (uint32_t i = 0; i < v->ndecls; i++) {
+		if (lm->nsurfrefs == s->surfrefs_cap) {
+			s->surfrefs_cap = s->surfrefs_cap ? 2 * s->surfrefs_cap : 8;
+			lm->surfrefs = xrealloc(lm->surfrefs, s->surfrefs_cap * sizeof *lm->surfrefs);
+		}
+		/* names are interned: they outlive the item */
+		const char *name = v->decls[i].name;
+		lmap_put(&s->c.module_surfrefs, name, (int64_t)lm->nsurfrefs, 0);
+		lm->surfrefs[lm->nsurfrefs++] = name;
+	}
+}
+
+static void add_kernel(LowerStream *s, const Func *f)
+{
+	LowerCtx *c = &s->c;
+	LModule *lm = c->lm;
+	if (lm->nkernels == s->kernels_cap) {
+		s->kernels_cap = s->kernels_cap ? 2 * s->kernels_cap : 8;
+		lm->kernels = xrealloc(lm->kernels, s->kernels_cap * sizeof *lm->kernels);
+	}
+	LKernel *k = &lm->kernels[lm->nkernels++];
+	lower_kernel(c, f, k);
+	if (s->done && c->errors == 0)
+		s->done(k, s->arg);
+}
+
+void lower_stream_item(LowerStream *s, const Item *it)
+{
+	LowerCtx *c = &s->c;
+	switch (it->kind) {
+	case IT_ADDRESS_SIZE:
+		c->lm->address64 = it->u.address_size.bits == 64;
+		break;
+	case IT_TARGET:
+		read_target(c->lm, it);
+		break;
+	case IT_VAR:
+		if (var_is_global_surfref(&it->u.var))
+			add_surfrefs(s, &it->u.var);
+		else
+			lw_unsupported(c, it->loc, "module-scope variables other than .global .surfref");
+		break;
+	case IT_FUNC:
+		if (!it->u.func.has_body)
+			break;
+		if (!it->u.func.is_entry) {
+			lw_unsupported(c, it->u.func.name_loc, ".func '%s' (only .entry kernels are lowered)",
+			               it->u.func.name);
+			break;
+		}
+		add_kernel(s, &it->u.func);
+		break;
+	default:
+		break;
+	}
+}
+
+unsigned lower_stream_end(LowerStream *s)
+{
+	LowerCtx *c = &s->c;
+	if (c->lm->target_sm > 50) {
+		SrcLoc none = { 0, 0, 0, 0 };
+		lw_unsupported(c, none, ".target sm_%d (only sm_50 SASS is generated)", c->lm->target_sm);
+	}
+	lmap_fini(&c->module_surfrefs);
+	unsigned errors = c->errors;
+	free(s);
+	return errors;
+}
+
+unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg)
+{
+	LowerStream *s = lower_stream_begin(sink, out, done, arg);
+	for (const Item *it = m->items; it; it = it->next)
+		lower_stream_item(s, it);
+	return lower_stream_end(s);
+}
+
+unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
+{
+	return lower_module_each(m, sink, out, NULL, NULL);
+}
+
+void lower_module_free(LModule *lm)
+{
+	for (size_t i = 0; i < lm->nkernels; i++) {
+		LKernel *k = &lm->kernels[i];
+		free(k->insns);
+		free(k->vregs);
+		free(k->label_pos);
+		free(k->params);
+		free(k->slot_surfrefs);
+		free(k->desc_fields);
+	}
+	free(lm->kernels);
+	free(lm->surfrefs);
+	memset(lm, 0, sizeof *lm);
+}

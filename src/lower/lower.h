@@ -1,0 +1,154 @@
+/* PTX -> sm_50 lowering. Every .entry becomes a list of SASS instructions
+ * (a form of sass_table.h plus its field values) whose register fields
+ * still name *virtual* registers; regalloc.c replaces them with physical
+ * ones and sched.c adds the control words.
+ *
+ * A virtual register is 1..4 consecutive 32-bit parts (a 64-bit PTX
+ * register is 2 parts, a .128 surface data group 4) or one predicate.
+ * Instructions name the parts they touch, so liveness is tracked per part
+ * and groups land in aligned consecutive physical registers. */
+#ifndef PTXSURF_LOWER_H
+#define PTXSURF_LOWER_H
+
+#include "front/ast.h"
+#include "emit/cubin.h"
+#include "base/diag.h"
+#include "sm50/sass_encode.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { LIR_MAX_REFS = 6, LIR_NO_LABEL = -1 };
+
+typedef enum LRegClass { LRC_GPR, LRC_PRED } LRegClass;
+
+typedef struct LVReg {
+	LRegClass cls;
+	uint8_t width;      /* 32-bit parts (GPR); 1 for predicates */
+	bool temp;          /* made by the lowering: every use is under the guard of its defs */
+	int phys;           /* after allocation: first register / predicate */
+} LVReg;
+
+/* One register operand: parts [sub, sub+count) of vreg, placed in the field
+ * of `role` as the register of part `sub`. Eight bytes: every pass walks
+ * the references of every instruction. */
+typedef struct LRegRef {
+	uint32_t vreg;
+	uint8_t role;           /* SassRole */
+	uint8_t sub;
+	uint8_t count;
+	bool def;
+} LRegRef;
+
+/* A relocation on an instruction's immediate (filled in by the driver). */
+typedef enum LReloc {
+	LRELOC_NONE,
+	LRELOC_DESC_SIZE,       /* MOV32I of .nv.surfrefDescSize, R_CUDA_ABS32_20 */
+} LReloc;
+
+/* The non-register field values are kept by position in the form
+ * (val[i] is the value of form->fields[i] when bit i of `set` is on), not
+ * in a SassValues with a slot for every role: that made an instruction
+ * 792 bytes, and allocation, scheduling and encoding copy or walk every
+ * instruction several times. Access them with linsn_set/get/has. */
+typedef struct LInsn {
+	const SassForm *form;
+	LRegRef refs[LIR_MAX_REFS];
+	int64_t val[SASS_MAX_FIELDS];
+	uint16_t set;
+	uint8_t nrefs;
+	/* 1 + the lowest role set that the form has no field for (0: none):
+	 * a lowering bug that encoding reports as sass_encode() would */
+	uint8_t stray;
+	bool reads_cc, writes_cc;
+	bool keep;              /* never removed as dead code (volatile loads) */
+	uint8_t narrow_parts;   /* vector SULD: 32-bit parts per PTX element (0: keep its size) */
+	uint8_t reloc;          /* LReloc */
+	int target;             /* BRA: label id */
+	SrcLoc loc;             /* PTX instruction it came from */
+} LInsn;
+
+typedef struct LKernel {
+	const char *name;
+	bool local_symbol;
+	SrcLoc loc;
+	LInsn *insns;
+	size_t ninsns, cap;
+	LVReg *vregs;
+	size_t nvregs, vcap;
+	size_t *label_pos;      /* label id -> index of the instruction it precedes */
+	size_t nlabels;
+	CubinParam *params;
+	size_t nparams;
+	const char **slot_surfrefs;   /* bound surfrefs in order of first use */
+	size_t nslots;
+	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
+	uint32_t *desc_fields;        /* .nv.constant2 words (suq field offsets, mad.lo addends), first use first */
+	size_t ndesc_fields;
+	bool desc_size_symbol;        /* a suq lookup was lowered, even if later removed as dead */
+	bool uses_surfaces;
+	bool uses_ctaid_z;
+	bool explicit_caching;        /* an ld.global.ca: ptxas records EIATTR_EXPLICIT_CACHING */
+	uint32_t max_threads[3], req_ntid[3];
+	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */
+	/* filled by later passes */
+	uint32_t regcount;
+} LKernel;
+
+typedef struct LModule {
+	bool address64;
+	int target_sm;
+	bool texmode_independent;
+	LKernel *kernels;
+	size_t nkernels;
+	const char **surfrefs;        /* every .global .surfref, declaration order */
+	size_t nsurfrefs;
+} LModule;
+
+/* Lowers every .entry of m. Constructs outside the supported subset get an
+ * `encoder-unsupported` error at their location; returns the number of such
+ * errors (0 = *out is complete). */
+unsigned lower_module(const Module *m, DiagSink *sink, LModule *out);
+void lower_module_free(LModule *lm);
+/* lower_module(), calling done(kernel, arg) after each kernel while there
+ * are no errors yet, so a caller can encode and free a kernel's
+ * instructions before the next is lowered. */
+typedef void (*LKernelDone)(LKernel *k, void *arg);
+unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKernelDone done, void *arg);
+
+/* The same one top-level item at a time, in module order, for a caller that
+ * parses and checks a module as a stream: lower_stream_item() may be given
+ * an item that is freed when it returns (the LModule keeps only interned
+ * names). lower_stream_end() diagnoses the module as a whole, frees the
+ * stream and returns the number of errors. */
+typedef struct LowerStream LowerStream;
+LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg);
+void lower_stream_item(LowerStream *s, const Item *it);
+unsigned lower_stream_end(LowerStream *s);
+
+/* ---- helpers shared by the lowering files and the later passes ---- */
+
+uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp);
+LInsn *lkernel_append(LKernel *k, const char *form_name, SrcLoc loc);
+void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned count, bool def);
+/* Field values by role, as sass_values_set/get on a SassValues. */
+void linsn_set(LInsn *in, SassRole r, int64_t value);
+int64_t linsn_get(const LInsn *in, SassRole r, int64_t dflt);
+/* The instruction word (sass_encode() of the form and values, with its
+ * messages); imm, when not NULL, replaces the SR_IMM value. */
+int linsn_encode(const LInsn *in, const int64_t *imm, uint64_t *word, char *err, size_t errlen);
+/* Sets every field of in->form that is still unset to its neutral value
+ * (registers RZ, predicates PT, lane mask 0xf, branch condition T, 0). */
+void linsn_fill_defaults(LInsn *in);
+
+/* The constant bank of .nv.constant2 (c[0x2]): only the words of
+ * lkernel_const2_slot are read from it, which lets compaction renumber them. */
+enum { LK_CONST2_BANK = 2 };
+/* The .nv.constant2 byte offset of a word holding value (lower_desc.c). */
+uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
+/* After dead-code removal: renumbers the .nv.constant2 words so that only
+ * those code still reads keep one (lower_desc.c). */
+void lkernel_compact_const2(LKernel *k);
+
+#endif

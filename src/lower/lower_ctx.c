@@ -1,0 +1,279 @@
+/* Helpers shared by the lowering handlers: diagnostics, PTX types and
+ * modifiers, operands (registers by declaration, immediates), and short
+ * instruction sequences used everywhere (moves, ALU ops with operand B as
+ * register or immediate). */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_add(c->sink, SEV_ERROR, loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", msg);
+	c->errors++;
+	return false;
+}
+
+PtxTy ptx_type_of_word(const char *w)
+{
+	PtxTy t = { 0, false, false };
+	if (lw_streq(w, ".pred")) {
+		t.bits = 1;
+		return t;
+	}
+	if (w[0] != '.' || !strchr("bsuf", w[1]))
+		return t;
+	char *end;
+	long bits = strtol(w + 2, &end, 10);
+	if (*end || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+		return t;
+	t.bits = (unsigned)bits;
+	t.is_signed = w[1] == 's';
+	t.is_float = w[1] == 'f';
+	return t;
+}
+
+PtxTy lw_instr_type(const Instr *in)
+{
+	PtxTy t = { 0, false, false };
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxTy u = ptx_type_of_word(in->mods[i]);
+		if (u.bits)
+			t = u;
+	}
+	return t;
+}
+
+bool lw_has_mod(const Instr *in, const char *mod)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (lw_streq(in->mods[i], mod))
+			return true;
+	return false;
+}
+
+unsigned lw_vec_width(const Instr *in)
+{
+	if (lw_has_mod(in, ".v4"))
+		return 4;
+	if (lw_has_mod(in, ".v2"))
+		return 2;
+	return 1;
+}
+
+/* The declaration of register `name`: exact, or a %r<N> range. */
+static const LMapEntry *find_reg_decl(const LowerCtx *c, const char *name)
+{
+	const LMapEntry *e = lmap_find(&c->regdecl, name);
+	if (e && e->extra < 0)
+		return e;
+	size_t n = strlen(name), p = n;
+	while (p > 0 && name[p - 1] >= '0' && name[p - 1] <= '9')
+		p--;
+	if (p == n || p == 0)
+		return NULL;
+	char prefix[256];
+	if (p >= sizeof prefix)
+		return NULL;
+	memcpy(prefix, name, p);
+	prefix[p] = 0;
+	e = lmap_find(&c->regdecl, prefix);
+	if (e == NULL || e->extra < 0)
+		return NULL;
+	if (n - p > 1 && name[p] == '0')
+		return NULL;
+	long idx = strtol(name + p, NULL, 10);
+	return idx < e->extra ? e : NULL;
+}
+
+static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
+{
+	ty->bits = 0;
+	if (e->kind != EX_NAME || e->component)
+		return false;
+	LMapEntry *have = lmap_find(&c->regs, e->text);
+	const LMapEntry *d = find_reg_decl(c, e->text);
+	if (d == NULL)
+		return false;
+	ty->bits = (unsigned)(d->value & 0xff);
+	ty->is_signed = (d->value >> 8) & 1;
+	ty->is_float = (d->value >> 9) & 1;
+	if (have == NULL) {
+		uint32_t v = ty->bits == 1
+			? lkernel_new_vreg(c->k, LRC_PRED, 1, false)
+			: lkernel_new_vreg(c->k, LRC_GPR, ty->bits == 64 ? 2 : 1, false);
+		have = lmap_put(&c->regs, e->text, v, 0);
+		const LMapEntry *pw = lmap_find(&c->param_words, e->text);
+		if (pw) {
+			if (v >= c->nvreg_cword) {
+				size_t n = 2 * (size_t)v + 16;
+				c->vreg_cword = xrealloc(c->vreg_cword, n * sizeof *c->vreg_cword);
+				for (size_t i = c->nvreg_cword; i < n; i++)
+					c->vreg_cword[i] = -1;
+				c->nvreg_cword = n;
+			}
+			c->vreg_cword[v] = CUBIN_PARAM_CBANK_BASE + pw->value;
+		}
+	}
+	*vreg = (uint32_t)have->value;
+	return true;
+}
+
+bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width)
+{
+	PtxTy ty;
+	if (lookup_reg(c, e, &ty, vreg) && ty.bits != 1) {
+		*width = c->k->vregs[*vreg].width;
+		return true;
+	}
+	if (e->kind == EX_NAME && e->component)
+		return lw_unsupported(c, e->loc, "operand '%s%s' here (special registers are read with mov)",
+		                      e->text, e->component);
+	if (e->kind == EX_NAME && ty.bits != 1 && e->text[0] != '%')
+		return lw_unsupported(c, e->loc, "operand '%s' (the address of a variable or symbol; only "
+		                      "registers and integer constants are supported)", e->text);
+	if (e->kind == EX_NAME)
+		return lw_unsupported(c, e->loc, "operand '%s' here (a general register is expected)", e->text);
+	return lw_unsupported(c, e->loc, "this operand (a general register is expected here)");
+}
+
+bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg)
+{
+	PtxTy ty;
+	if (!lookup_reg(c, e, &ty, vreg) || ty.bits != 1)
+		return lw_unsupported(c, e->loc, "this operand (a predicate register is expected here)");
+	return true;
+}
+
+bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
+{
+	int64_t v;
+	o->imm = 0;
+	if (e->kind == EX_FLOAT && e->text && e->text[0] == '0' && strchr("fFdD", e->text[1])) {
+		/* 0f + 8 or 0d + 16 hex digits: the bits of the float */
+		o->kind = OPND_IMM;
+		o->imm = (int64_t)strtoull(e->text + 2, NULL, 16);
+		o->width = 2;
+		return true;
+	}
+	if (e->kind != EX_NAME && expr_const_int(e, &v)) {
+		o->kind = OPND_IMM;
+		o->imm = v;
+		o->width = 2;
+		return true;
+	}
+	o->kind = OPND_REG;
+	return lw_reg(c, e, &o->vreg, &o->width);
+}
+
+LInsn *lw_emit(LowerCtx *c, const char *form)
+{
+	LInsn *in = lkernel_append(c->k, form, c->cur ? c->cur->loc : c->k->loc);
+	if (c->guard_vreg >= 0) {
+		linsn_ref(in, SR_PG, (uint32_t)c->guard_vreg, 0, 1, false);
+		linsn_set(in, SR_PG_NOT, c->guard_neg);
+	}
+	return in;
+}
+
+uint32_t lw_temp(LowerCtx *c, unsigned width)
+{
+	return lkernel_new_vreg(c->k, LRC_GPR, width, true);
+}
+
+void lw_mov(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t src, unsigned ssub)
+{
+	LInsn *in = lw_emit(c, "MOV_R");
+	linsn_ref(in, SR_RD, dst, dsub, 1, true);
+	linsn_ref(in, SR_RB, src, ssub, 1, false);
+}
+
+void lw_mov_rz(LowerCtx *c, uint32_t dst, unsigned dsub)
+{
+	LInsn *in = lw_emit(c, "MOV_R");
+	linsn_ref(in, SR_RD, dst, dsub, 1, true);
+	linsn_set(in, SR_RB, 255);
+}
+
+void lw_mov32i(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t imm)
+{
+	if (imm == 0) {
+		lw_mov_rz(c, dst, dsub);    /* ptxas: MOV Rd, RZ */
+		return;
+	}
+	LInsn *in = lw_emit(c, "MOV32I");
+	linsn_ref(in, SR_RD, dst, dsub, 1, true);
+	linsn_set(in, SR_IMM, imm);
+}
+
+void lw_opnd_part(LowerCtx *c, const Opnd *o, unsigned sub, uint32_t *vreg, unsigned *rsub)
+{
+	if (o->kind == OPND_REG) {
+		*vreg = o->vreg;
+		*rsub = sub < o->width ? sub : 0;
+		return;
+	}
+	*vreg = lw_temp(c, 1);
+	*rsub = 0;
+	lw_mov32i(c, *vreg, 0, (uint32_t)((uint64_t)o->imm >> (32 * sub)));
+}
+
+int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg)
+{
+	return vreg < c->nvreg_cword ? c->vreg_cword[vreg] : -1;
+}
+
+bool fits_simm20(int64_t v)
+{
+	return v >= -0x80000 && v <= 0x7ffff;
+}
+
+LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
+              const Opnd *b, unsigned bsub)
+{
+	char name[32];
+	LInsn *in;
+	int64_t part = 0;
+	bool imm = false;
+	if (b->kind == OPND_IMM) {
+		part = bsub ? (int64_t)((uint64_t)b->imm >> 32) : b->imm;
+		/* The 20-bit field is sign-extended by the hardware: a 32-bit
+		 * part whose value is that extension fits. */
+		int64_t s = (int32_t)(uint32_t)part;
+		imm = fits_simm20(s);
+		part = s;
+	}
+	int64_t cword = b->kind == OPND_REG && bsub == 0 ? lw_vreg_cword(c, b->vreg) : -1;
+	if (imm) {
+		snprintf(name, sizeof name, "%s_I", base);
+		in = lw_emit(c, name);
+		linsn_set(in, SR_IMM, part);
+	} else if (cword >= 0) {
+		/* a register that only ever holds a parameter: read the parameter */
+		snprintf(name, sizeof name, "%s_C", base);
+		in = lw_emit(c, name);
+		linsn_set(in, SR_CBANK, 0);
+		linsn_set(in, SR_COFF, cword / 4);
+	} else {
+		uint32_t bv;
+		unsigned bs;
+		lw_opnd_part(c, b, bsub, &bv, &bs);
+		snprintf(name, sizeof name, "%s_R", base);
+		in = lw_emit(c, name);
+		linsn_ref(in, SR_RB, bv, bs, 1, false);
+	}
+	if (d != LW_NO_DST)
+		linsn_ref(in, SR_RD, d, dsub, 1, true);
+	linsn_ref(in, SR_RA, a, asub, 1, false);
+	return in;
+}
+

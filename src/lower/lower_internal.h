@@ -1,0 +1,175 @@
+/* State and helpers shared by the lowering files (lower*.c). */
+#ifndef PTXSURF_LOWER_INTERNAL_H
+#define PTXSURF_LOWER_INTERNAL_H
+
+#include "lower/lower.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* A PTX scalar type as the lowering needs it. */
+typedef struct PtxTy {
+	unsigned bits;      /* 8, 16, 32, 64; 1 for .pred; 0 = not a type word */
+	bool is_signed;
+	bool is_float;
+} PtxTy;
+
+/* One name of a string map (registers, labels, parameters, surfrefs). */
+typedef struct LMapEntry {
+	const char *key;
+	int64_t value;
+	int64_t extra;
+} LMapEntry;
+
+typedef struct LMap {
+	LMapEntry *slots;
+	size_t cap, count;
+} LMap;
+
+void lmap_init(LMap *m);
+void lmap_fini(LMap *m);
+LMapEntry *lmap_find(const LMap *m, const char *key);
+/* Inserts key (not copied) unless present; returns the entry. */
+LMapEntry *lmap_put(LMap *m, const char *key, int64_t value, int64_t extra);
+
+/* A source operand after classification. */
+typedef enum OpndKind { OPND_REG, OPND_IMM } OpndKind;
+typedef struct Opnd {
+	OpndKind kind;
+	uint32_t vreg;      /* OPND_REG */
+	unsigned width;     /* parts of the vreg */
+	int64_t imm;        /* OPND_IMM */
+} Opnd;
+
+typedef struct LowerCtx {
+	DiagSink *sink;
+	LModule *lm;
+	LKernel *k;
+	unsigned errors;
+	LMap regdecl;       /* register name or range prefix -> packed PtxTy; extra = range (-1) */
+	LMap regs;          /* register name -> vreg */
+	LMap labels;        /* label -> id */
+	LMap params;        /* param name -> offset; extra = size */
+	LMap param_handles; /* 64-bit register -> offset of the param it only ever holds */
+	LMap param_words;   /* 32-bit register -> offset of the param it only ever holds */
+	int64_t *vreg_cword;/* vreg -> c[0x0] byte offset of the param word it holds, or -1 */
+	size_t nvreg_cword;
+	LMap module_surfrefs;
+	LMap slots;         /* surfref -> slot index */
+	/* the instruction being lowered */
+	const Instr *cur;
+	int guard_vreg;     /* -1: none */
+	bool guard_neg;
+} LowerCtx;
+
+/* Diagnoses an unsupported construct at loc; always returns false. */
+bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+PtxTy ptx_type_of_word(const char *w);
+/* The last type word among the instruction's modifiers (bits 0 if none). */
+PtxTy lw_instr_type(const Instr *in);
+bool lw_has_mod(const Instr *in, const char *mod);
+/* .v2 / .v4 -> 2 / 4, else 1. */
+unsigned lw_vec_width(const Instr *in);
+
+/* The vreg of a register operand (EX_NAME naming a declared register);
+ * diagnoses and returns false otherwise. */
+bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width);
+bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg);
+/* A register or integer constant. */
+bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o);
+
+/* Appends an instruction under the current guard. */
+LInsn *lw_emit(LowerCtx *c, const char *form);
+uint32_t lw_temp(LowerCtx *c, unsigned width);
+
+/* Common short sequences. */
+void lw_mov(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t src, unsigned ssub);
+void lw_mov_rz(LowerCtx *c, uint32_t dst, unsigned dsub);
+void lw_mov32i(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t imm);
+/* Part `sub` of o in a register (immediates go through MOV32I into a temp). */
+void lw_opnd_part(LowerCtx *c, const Opnd *o, unsigned sub, uint32_t *vreg, unsigned *rsub);
+enum { LW_NO_DST = UINT32_MAX };
+/* ALU op with operand B as register or 20-bit immediate. base = "IADD" etc.
+ * Returns the instruction with rd (unless LW_NO_DST)/ra/rb set; the caller
+ * sets modifiers. */
+LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
+              const Opnd *b, unsigned bsub);
+bool fits_simm20(int64_t v);
+/* The c[0x0] byte offset of the parameter word vreg always holds, or -1. */
+int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg);
+/* d = a * b + c[bank][off] (mod 2^32): XMAD with a constant C, XMAD.MRG,
+ * XMAD.PSL.CBCC, as ptxas computes the suq descriptor address. */
+void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off);
+/* Copies a register or immediate of `parts` 32-bit parts into d. */
+void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
+/* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
+void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed);
+/* d.dsub = the sign of s.ssub replicated (SHR by 31). */
+void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
+
+/* Packs sub-word vector elements (each `bits` wide, in registers) into
+ * 32-bit parts of dst (LOP/SHL/OR); unpacks the other way. */
+void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint32_t dst);
+void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint32_t *elems);
+
+/* The data operand of a store in `nregs` consecutive parts of *out (one
+ * element per 32-bit part, packed when narrower); *is_rz for a zero scalar. */
+bool lw_store_data(LowerCtx *c, const Expr *e, unsigned vec, unsigned bits, uint32_t *out,
+                   unsigned *nregs, bool *is_rz);
+
+/* The predicate operands of setp: destination p or p|q, and with a
+ * combination (.and/.or/.xor) its source [!]c, operand 3. */
+typedef struct SetpPreds {
+	uint32_t pd, pq, pc;
+	bool has_q, has_pc, pc_not;
+} SetpPreds;
+bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp);
+/* Sets the predicate source and combination of an ISETP/FSETP (PT and AND
+ * when there is none). */
+void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop);
+
+/* Handlers, one per PTX opcode family. Each returns false after
+ * diagnosing an unsupported form. */
+bool lower_mov(LowerCtx *c, const Instr *in);
+bool lower_cvta(LowerCtx *c, const Instr *in);
+bool lower_ld(LowerCtx *c, const Instr *in);
+bool lower_cvt(LowerCtx *c, const Instr *in);
+bool lower_add_sub(LowerCtx *c, const Instr *in);
+bool lower_mul(LowerCtx *c, const Instr *in);
+bool lower_mad(LowerCtx *c, const Instr *in);
+bool lower_shift(LowerCtx *c, const Instr *in);
+bool lower_logic(LowerCtx *c, const Instr *in);
+bool lower_not(LowerCtx *c, const Instr *in);
+bool lower_setp(LowerCtx *c, const Instr *in);
+bool lower_bra(LowerCtx *c, const Instr *in);
+bool lower_selp(LowerCtx *c, const Instr *in);
+bool lower_neg(LowerCtx *c, const Instr *in);
+/* Single-precision float (lower_float.c, lower_fcvt.c). */
+bool lower_fadd(LowerCtx *c, const Instr *in);
+bool lower_fmul(LowerCtx *c, const Instr *in);
+bool lower_ffma(LowerCtx *c, const Instr *in);
+bool lower_fneg_abs(LowerCtx *c, const Instr *in);
+bool lower_minmax(LowerCtx *c, const Instr *in);
+bool lower_fsetp(LowerCtx *c, const Instr *in);
+bool lower_cvt_float(LowerCtx *c, const Instr *in);
+bool lower_pred_logic(LowerCtx *c, const Instr *in);
+bool lower_exit(LowerCtx *c, const Instr *in);
+bool lower_st(LowerCtx *c, const Instr *in);
+bool lower_ld_global(LowerCtx *c, const Instr *in);
+bool lower_suld(LowerCtx *c, const Instr *in);
+bool lower_sust(LowerCtx *c, const Instr *in);
+bool lower_sured(LowerCtx *c, const Instr *in);
+bool lower_suq(LowerCtx *c, const Instr *in);
+
+/* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
+ * without a call: modifier and opcode words are compared against tables
+ * for every instruction, and nearly all of them start with '.'. */
+static inline bool lw_streq(const char *a, const char *b)
+{
+	return a[0] == b[0] && (a[0] == '\0' || (a[1] == b[1] && (a[1] == '\0' || strcmp(a + 2, b + 2) == 0)));
+}
+
+#endif

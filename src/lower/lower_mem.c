@@ -1,0 +1,319 @@
+/* st.global -> STG and ld.global -> LDG, and the packing of sub-word vector
+ * elements that they and the surface instructions share. ptxas picks the
+ * size by the total bytes of the access (v2.u8 -> .U16, v4.u8 -> 32, ...)
+ * and keeps the signedness only for scalar 8/16-bit accesses. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint32_t dst)
+{
+	unsigned per_word = 32 / bits;
+	for (unsigned w = 0; w * per_word < n; w++) {
+		unsigned first = w * per_word, last = first + per_word < n ? first + per_word : n;
+		uint32_t acc = 0;
+		bool have = false;
+		for (unsigned i = first; i < last; i++) {
+			unsigned shift = (i - first) * bits;
+			uint32_t piece = lw_temp(c, 1);
+			/* the top element needs no mask: its high bits shift out */
+			if (shift + bits < 32) {
+				LInsn *m = lw_emit(c, "LOP32I");
+				linsn_ref(m, SR_RD, piece, 0, 1, true);
+				linsn_ref(m, SR_RA, elems[i], 0, 1, false);
+				linsn_set(m, SR_LOPOP, 0);
+				linsn_set(m, SR_IMM, (1u << bits) - 1);
+			} else {
+				lw_mov(c, piece, 0, elems[i], 0);
+			}
+			if (shift) {
+				LInsn *s = lw_emit(c, "SHL_I");
+				linsn_ref(s, SR_RD, piece, 0, 1, true);
+				linsn_ref(s, SR_RA, piece, 0, 1, false);
+				linsn_set(s, SR_IMM, shift);
+			}
+			if (!have) {
+				acc = piece;
+				have = true;
+				continue;
+			}
+			uint32_t sum = lw_temp(c, 1);
+			LInsn *o = lw_emit(c, "LOP_R");
+			linsn_ref(o, SR_RD, sum, 0, 1, true);
+			linsn_ref(o, SR_RA, acc, 0, 1, false);
+			linsn_ref(o, SR_RB, piece, 0, 1, false);
+			linsn_set(o, SR_LOPOP, 1);
+			acc = sum;
+		}
+		lw_mov(c, dst, w, acc, 0);
+	}
+}
+
+void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint32_t *elems)
+{
+	unsigned per_word = 32 / bits;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned w = i / per_word, shift = (i % per_word) * bits;
+		uint32_t cur = src;
+		unsigned sub = w;
+		if (shift) {
+			uint32_t t = lw_temp(c, 1);
+			LInsn *s = lw_emit(c, "SHR_I");
+			linsn_ref(s, SR_RD, t, 0, 1, true);
+			linsn_ref(s, SR_RA, src, w, 1, false);
+			linsn_set(s, SR_IMM, shift);
+			linsn_set(s, SR_SIGNED, 0);
+			cur = t;
+			sub = 0;
+		}
+		if (shift + bits < 32) {
+			LInsn *m = lw_emit(c, "LOP32I");
+			linsn_ref(m, SR_RD, elems[i], 0, 1, true);
+			linsn_ref(m, SR_RA, cur, sub, 1, false);
+			linsn_set(m, SR_LOPOP, 0);
+			linsn_set(m, SR_IMM, (1u << bits) - 1);
+		} else {
+			lw_mov(c, elems[i], 0, cur, sub);
+		}
+	}
+}
+
+/* STG/SUST size code of an access of `bytes` total bytes. */
+static int size_code_of_bytes(unsigned bytes)
+{
+	switch (bytes) {
+	case 1: return 0;
+	case 2: return 2;
+	case 4: return 4;
+	case 8: return 5;
+	case 16: return 6;
+	default: return -1;
+	}
+}
+
+static const struct { const char *word; int cop; } st_cops[] = {
+	{ ".wb", 0 }, { ".cg", 1 }, { ".cs", 2 }, { ".wt", 3 },
+};
+
+/* The address [reg], [reg+imm] or [reg-imm]. */
+static bool st_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off)
+{
+	if (a->kind != EX_ADDRESS || a->nelems != 1)
+		return lw_unsupported(c, a->loc, "this address");
+	const Expr *e = a->elems[0];
+	*off = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, off)) {
+		if (e->op == '-')
+			*off = -*off;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME)
+		return lw_unsupported(c, a->loc, "this address (register plus constant offset is supported)");
+	if (lmap_find(&c->module_surfrefs, e->text) || lmap_find(&c->params, e->text) ||
+	    !(e->text[0] == '%'))
+		return lw_unsupported(c, e->loc, "stores to a named variable ('%s'); use a register address",
+		                      e->text);
+	return lw_reg(c, e, base, bw);
+}
+
+/* Offsets beyond the signed 24-bit field are added to the address first. */
+static uint32_t fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off)
+{
+	if (*off >= -0x800000 && *off <= 0x7fffff)
+		return base;
+	uint32_t a2 = lw_temp(c, bw);
+	for (unsigned p = 0; p < bw; p++) {
+		LInsn *add = lw_emit(c, "IADD32I");
+		linsn_ref(add, SR_RD, a2, p, 1, true);
+		linsn_ref(add, SR_RA, base, p, 1, false);
+		linsn_set(add, SR_IMM, (uint32_t)((uint64_t)*off >> (32 * p)));
+		if (bw == 2) {
+			linsn_set(add, p ? SR_X : SR_CC, 1);
+			add->writes_cc = p == 0;
+			add->reads_cc = p == 1;
+		}
+	}
+	*off = 0;
+	return a2;
+}
+
+bool lw_store_data(LowerCtx *c, const Expr *e, unsigned vec, unsigned bits, uint32_t *out,
+                   unsigned *nregs, bool *is_rz)
+{
+	unsigned bytes = vec * bits / 8;
+	*nregs = bytes <= 4 ? 1 : bytes / 4;
+	*is_rz = false;
+	if (vec == 1 && e->kind == EX_VECTOR && e->nelems == 1)
+		e = e->elems[0];    /* {%r1}: the scalar form of the surface instructions */
+	if (vec == 1) {
+		Opnd o;
+		if (!lw_opnd(c, e, &o))
+			return false;
+		if (o.kind == OPND_IMM && o.imm == 0 && bits <= 32) {
+			*is_rz = true;
+			return true;
+		}
+		if (o.kind == OPND_REG) {
+			*out = o.vreg;
+			return true;
+		}
+		*out = lw_temp(c, *nregs);
+		for (unsigned p = 0; p < *nregs; p++)
+			lw_mov32i(c, *out, p, (uint32_t)((uint64_t)o.imm >> (32 * p)));
+		return true;
+	}
+	if (e->kind != EX_VECTOR || e->nelems != vec)
+		return lw_unsupported(c, e->loc, "this vector operand");
+	uint32_t elems[4];
+	for (unsigned i = 0; i < vec; i++) {
+		Opnd o;
+		if (!lw_opnd(c, e->elems[i], &o))
+			return false;
+		if (o.kind == OPND_IMM) {
+			elems[i] = lw_temp(c, bits == 64 ? 2 : 1);
+			for (unsigned p = 0; p < (bits == 64 ? 2u : 1u); p++)
+				lw_mov32i(c, elems[i], p, (uint32_t)((uint64_t)o.imm >> (32 * p)));
+		} else {
+			elems[i] = o.vreg;
+		}
+	}
+	*out = lw_temp(c, *nregs == 3 ? 4 : *nregs);
+	if (bits < 32) {
+		lw_pack(c, elems, vec, bits, *out);
+		return true;
+	}
+	unsigned per = bits / 32;
+	for (unsigned i = 0; i < vec; i++)
+		for (unsigned p = 0; p < per; p++)
+			lw_mov(c, *out, i * per + p, elems[i], p);
+	return true;
+}
+
+bool lower_st(LowerCtx *c, const Instr *in)
+{
+	if (!lw_has_mod(in, ".global"))
+		return lw_unsupported(c, in->loc, "st outside the .global state space");
+	int cop = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		bool known = strcmp(w, ".global") == 0 || strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 ||
+		             ptx_type_of_word(w).bits != 0;
+		for (size_t j = 0; j < sizeof st_cops / sizeof st_cops[0]; j++)
+			if (strcmp(w, st_cops[j].word) == 0) {
+				cop = st_cops[j].cop;
+				known = true;
+			}
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i], "st.global modifier '%s' (cache operators "
+			                      ".wb/.cg/.cs/.wt are supported)", w);
+	}
+	PtxTy t = lw_instr_type(in);
+	unsigned vec = lw_vec_width(in);
+	int size = vec == 1 && t.bits == 8 ? (t.is_signed ? 1 : 0)
+	         : vec == 1 && t.bits == 16 ? (t.is_signed ? 3 : 2)
+	         : size_code_of_bytes(vec * t.bits / 8);
+	if (size < 0 || t.bits < 8)
+		return lw_unsupported(c, in->loc, "st.global of %u bytes", vec * t.bits / 8);
+	uint32_t base;
+	unsigned bw;
+	int64_t off;
+	if (!st_address(c, in->ops[0], &base, &bw, &off))
+		return false;
+	bool e64 = c->lm->address64;
+	if ((e64 && bw != 2) || (!e64 && bw != 1))
+		return lw_unsupported(c, in->ops[0]->loc, "a %u-bit address register with .address_size %u",
+		                      32 * bw, e64 ? 64 : 32);
+	uint32_t data = 0;
+	unsigned nregs;
+	bool rz;
+	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz))
+		return false;
+	base = fold_offset(c, base, bw, &off);
+	LInsn *stg = lw_emit(c, "STG");
+	linsn_ref(stg, SR_RA, base, 0, bw, false);
+	if (rz)
+		linsn_set(stg, SR_RB, 255);
+	else
+		linsn_ref(stg, SR_RB, data, 0, nregs, false);
+	linsn_set(stg, SR_SIZE, size);
+	linsn_set(stg, SR_COP, cop);
+	linsn_set(stg, SR_E, e64);
+	linsn_set(stg, SR_IMM, off);
+	return true;
+}
+
+/* ld.global cache operators as ptxas 11.8 maps them for sm_50. */
+/* u128: a 128-bit load is .U.128 (size 7) at -O3, else .128. */
+static const struct { const char *word; int cop; bool u128; } ld_cops[] = {
+	{ ".ca", 0, true }, { ".cs", 0, false }, { ".weak", 0, true }, { ".cg", 1, false },
+	{ ".lu", 1, false }, { ".nc", 2, true }, { ".cv", 3, false }, { ".volatile", 3, false },
+};
+
+bool lower_ld_global(LowerCtx *c, const Instr *in)
+{
+	int cop = 0;
+	bool u128 = true;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		bool known = strcmp(w, ".global") == 0 || strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 ||
+		             ptx_type_of_word(w).bits != 0;
+		for (size_t j = 0; j < sizeof ld_cops / sizeof ld_cops[0]; j++)
+			if (strcmp(w, ld_cops[j].word) == 0) {
+				cop = ld_cops[j].cop;
+				u128 = ld_cops[j].u128;
+				known = true;
+				/* recorded at lowering: ptxas keeps it for a dead load too */
+				c->k->explicit_caching |= strcmp(w, ".ca") == 0;
+			}
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i], "ld.global modifier '%s'", w);
+	}
+	PtxTy t = lw_instr_type(in);
+	unsigned vec = lw_vec_width(in), bytes = vec * t.bits / 8;
+	/* ptxas -O3: 128-bit loads without .cg/.lu/.cs/.cv are .U.128 (size 7) */
+	int size = vec == 1 && t.bits == 8 ? (t.is_signed ? 1 : 0)
+	         : vec == 1 && t.bits == 16 ? (t.is_signed ? 3 : 2)
+	         : bytes == 16 && u128 ? 7 : size_code_of_bytes(bytes);
+	if (size < 0 || t.bits < 8)
+		return lw_unsupported(c, in->loc, "ld.global of %u bytes", bytes);
+	uint32_t base;
+	unsigned bw;
+	int64_t off;
+	if (!st_address(c, in->ops[1], &base, &bw, &off))
+		return false;
+	bool e64 = c->lm->address64;
+	if ((e64 && bw != 2) || (!e64 && bw != 1))
+		return lw_unsupported(c, in->ops[1]->loc, "a %u-bit address register with .address_size %u",
+		                      32 * bw, e64 ? 64 : 32);
+	const Expr *de = in->ops[0];
+	uint32_t elems[4];
+	if (vec > 1 && (de->kind != EX_VECTOR || de->nelems != vec))
+		return lw_unsupported(c, de->loc, "this destination vector");
+	for (unsigned i = 0; i < vec; i++) {
+		unsigned w;
+		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &elems[i], &w))
+			return false;
+	}
+	base = fold_offset(c, base, bw, &off);
+	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
+	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
+	LInsn *ldg = lw_emit(c, "LDG");
+	linsn_ref(ldg, SR_RD, dst, 0, nregs, true);
+	linsn_ref(ldg, SR_RA, base, 0, bw, false);
+	linsn_set(ldg, SR_SIZE, size);
+	linsn_set(ldg, SR_COP, cop);
+	linsn_set(ldg, SR_E, e64);
+	linsn_set(ldg, SR_IMM, off);
+	ldg->keep = lw_has_mod(in, ".volatile");
+	if (vec == 1)
+		return true;
+	if (t.bits < 32) {
+		lw_unpack(c, dst, vec, t.bits, elems);
+		return true;
+	}
+	unsigned per = t.bits / 32;
+	for (unsigned i = 0; i < vec; i++)
+		for (unsigned p = 0; p < per; p++)
+			lw_mov(c, elems[i], p, dst, i * per + p);
+	return true;
+}

@@ -1,0 +1,291 @@
+/* Lowering of moves: mov (registers, immediates, special registers: S2R for
+ * %tid/%ctaid, c[0x0] words for %ntid/%nctaid as ptxas does), cvta to the
+ * global space, ld.param (c[0x0][0x140 + offset] operands; LDC for
+ * sub-word parameters) and integer width conversions. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+/* ---- mov / cvta / ld.param ------------------------------------------------ */
+
+typedef struct SpecialReg {
+	const char *name, *component;
+	int sreg;           /* S2R code, or -1 */
+	int cbank_off;      /* c[0x0] byte offset, or -1 */
+} SpecialReg;
+
+static const SpecialReg special_regs[] = {
+	{ "%tid", ".x", 0x21, -1 }, { "%tid", ".y", 0x22, -1 }, { "%tid", ".z", 0x23, -1 },
+	{ "%ctaid", ".x", 0x25, -1 }, { "%ctaid", ".y", 0x26, -1 }, { "%ctaid", ".z", 0x27, -1 },
+	{ "%ntid", ".x", -1, 0x8 }, { "%ntid", ".y", -1, 0xc }, { "%ntid", ".z", -1, 0x10 },
+	{ "%nctaid", ".x", -1, 0x14 }, { "%nctaid", ".y", -1, 0x18 }, { "%nctaid", ".z", -1, 0x1c },
+	{ "%laneid", NULL, 0x00, -1 }, { "%clock", NULL, 0x50, -1 },
+};
+
+static const SpecialReg *find_special(const Expr *e)
+{
+	if (e->kind != EX_NAME)
+		return NULL;
+	for (size_t i = 0; i < sizeof special_regs / sizeof special_regs[0]; i++) {
+		const SpecialReg *s = &special_regs[i];
+		if (strcmp(s->name, e->text) != 0)
+			continue;
+		if ((s->component == NULL) != (e->component == NULL))
+			continue;
+		if (s->component && strcmp(s->component, e->component) != 0)
+			continue;
+		return s;
+	}
+	return NULL;
+}
+
+static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte_off)
+{
+	LInsn *in = lw_emit(c, "MOV_C");
+	linsn_ref(in, SR_RD, d, dsub, 1, true);
+	linsn_set(in, SR_CBANK, 0);
+	linsn_set(in, SR_COFF, byte_off / 4);
+}
+
+/* Copies a register or immediate of `parts` 32-bit parts into d. */
+void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts)
+{
+	for (unsigned p = 0; p < parts; p++) {
+		if (src->kind == OPND_IMM)
+			lw_mov32i(c, d, p, (uint32_t)((uint64_t)src->imm >> (32 * p)));
+		else if (p < src->width)
+			lw_mov(c, d, p, src->vreg, p);
+		else
+			lw_mov_rz(c, d, p);
+	}
+}
+
+bool lower_mov(LowerCtx *c, const Instr *in)
+{
+	PtxTy t = lw_instr_type(in);
+	if (t.bits == 1)
+		return lower_pred_logic(c, in);
+	if (t.bits == 0 || in->nops != 2)
+		return lw_unsupported(c, in->loc, "mov of this type (integer and float register moves are supported)");
+	const Expr *dst = in->ops[0], *src = in->ops[1];
+	const SpecialReg *sr = find_special(src);
+	uint32_t d;
+	unsigned dw;
+	/* mov.b32 {lo, hi}, %rd splits a 64-bit register. */
+	if (dst->kind == EX_VECTOR) {
+		Opnd s;
+		if (!lw_opnd(c, src, &s))
+			return false;
+		for (uint32_t i = 0; i < dst->nelems; i++) {
+			uint32_t e;
+			unsigned ew;
+			if (!lw_reg(c, dst->elems[i], &e, &ew))
+				return false;
+			if (dst->nelems != 2 || t.bits != 64 || s.kind != OPND_REG || s.width != 2)
+				return lw_unsupported(c, in->loc, "mov with a vector destination other than "
+				                      "mov.b64 {lo, hi}, %%rd");
+			lw_mov(c, e, 0, s.vreg, i);
+		}
+		return true;
+	}
+	if (!lw_reg(c, dst, &d, &dw))
+		return false;
+	if (src->kind == EX_VECTOR) {
+		if (src->nelems != 2 || t.bits != 64)
+			return lw_unsupported(c, in->loc, "mov with a vector source other than mov.b64 %%rd, {lo, hi}");
+		uint32_t parts[2];
+		for (unsigned i = 0; i < 2; i++) {
+			unsigned w;
+			if (!lw_reg(c, src->elems[i], &parts[i], &w))
+				return false;
+		}
+		uint32_t tmp = lw_temp(c, 2);
+		lw_mov(c, tmp, 0, parts[0], 0);
+		lw_mov(c, tmp, 1, parts[1], 0);
+		lw_mov(c, d, 0, tmp, 0);
+		lw_mov(c, d, 1, tmp, 1);
+		return true;
+	}
+	if (sr) {
+		if (sr->sreg >= 0) {
+			LInsn *s2r = lw_emit(c, "S2R");
+			linsn_ref(s2r, SR_RD, d, 0, 1, true);
+			linsn_set(s2r, SR_SREG, sr->sreg);
+			if (sr->sreg == 0x27)
+				c->k->uses_ctaid_z = true;
+		} else {
+			mov_const_bank(c, d, 0, (uint32_t)sr->cbank_off);
+		}
+		if (dw == 2)
+			lw_mov_rz(c, d, 1);
+		return true;
+	}
+	if (src->kind == EX_NAME && lmap_find(&c->module_surfrefs, src->text))
+		return lw_unsupported(c, src->loc, "taking the handle of a .surfref with mov (ptxas substitutes "
+		                      "a placeholder handle); use the surfref in the surface instruction");
+	if (src->kind == EX_NAME && lmap_find(&c->params, src->text))
+		return lw_unsupported(c, src->loc, "the address of a kernel parameter");
+	Opnd s;
+	if (!lw_opnd(c, src, &s))
+		return false;
+	if (s.kind == OPND_REG && s.vreg == d)
+		return true;
+	lw_copy_value(c, d, &s, t.bits == 64 ? 2 : 1);
+	return true;
+}
+
+bool lower_cvta(LowerCtx *c, const Instr *in)
+{
+	/* Generic and global addresses coincide on sm_50 (ptxas emits nothing). */
+	if (!lw_has_mod(in, ".global") || in->nops != 2)
+		return lw_unsupported(c, in->loc, "cvta for state spaces other than .global");
+	uint32_t d;
+	unsigned dw;
+	Opnd s;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &s))
+		return false;
+	if (s.kind == OPND_REG && s.vreg == d)
+		return true;
+	lw_copy_value(c, d, &s, dw);
+	return true;
+}
+
+/* [param] or [param+off]: the parameter's byte offset in the parameter area. */
+static bool param_address(LowerCtx *c, const Expr *a, int64_t *off)
+{
+	if (a->kind != EX_ADDRESS || a->nelems != 1)
+		return false;
+	const Expr *e = a->elems[0];
+	int64_t add = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &add)) {
+		if (e->op == '-')
+			add = -add;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME)
+		return false;
+	const LMapEntry *p = lmap_find(&c->params, e->text);
+	if (p == NULL)
+		return false;
+	*off = p->value + add;
+	return true;
+}
+
+bool lower_ld(LowerCtx *c, const Instr *in)
+{
+	if (lw_has_mod(in, ".global"))
+		return lower_ld_global(c, in);
+	if (!lw_has_mod(in, ".param"))
+		return lw_unsupported(c, in->loc, "ld outside the .param and .global state spaces");
+	PtxTy t = lw_instr_type(in);
+	int64_t off;
+	if (in->nops != 2 || !param_address(c, in->ops[1], &off))
+		return lw_unsupported(c, in->loc, "this ld.param address (a kernel parameter, optionally + offset)");
+	unsigned n = lw_vec_width(in);
+	const Expr *dst = in->ops[0];
+	for (unsigned i = 0; i < n; i++) {
+		const Expr *de = n > 1 ? dst->elems[i] : dst;
+		uint32_t d;
+		unsigned dw;
+		if (!lw_reg(c, de, &d, &dw))
+			return false;
+		uint32_t byte = CUBIN_PARAM_CBANK_BASE + (uint32_t)off + i * t.bits / 8;
+		if (t.bits >= 32 && byte % 4 == 0) {
+			for (unsigned p = 0; p < t.bits / 32; p++)
+				mov_const_bank(c, d, p, byte + 4 * p);
+			if (t.bits == 32 && dw == 2)
+				lw_mov_rz(c, d, 1);
+			continue;
+		}
+		if (t.bits > 16)
+			return lw_unsupported(c, in->loc, "a misaligned ld.param");
+		/* Sub-word parameters: LDC extends them as the type says. */
+		LInsn *ldc = lw_emit(c, "LDC");
+		linsn_ref(ldc, SR_RD, d, 0, 1, true);
+		linsn_set(ldc, SR_SIZE, (t.bits == 8 ? 0 : 2) + t.is_signed);
+		linsn_set(ldc, SR_LDCMODE, 0);
+		linsn_set(ldc, SR_CBANK, 0);
+		linsn_set(ldc, SR_COFF, byte);
+		linsn_set(ldc, SR_RA, 255);
+		if (dw == 2)
+			lw_mov_rz(c, d, 1);
+	}
+	return true;
+}
+
+/* ---- cvt ------------------------------------------------------------------ */
+
+/* Zero- or sign-extends the low `bits` of src part 0 into d part 0. */
+void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed)
+{
+	if (!is_signed) {
+		LInsn *in = lw_emit(c, "LOP32I");
+		linsn_ref(in, SR_RD, d, 0, 1, true);
+		linsn_ref(in, SR_RA, s, 0, 1, false);
+		linsn_set(in, SR_LOPOP, 0);
+		linsn_set(in, SR_IMM, (1u << bits) - 1);
+		return;
+	}
+	LInsn *shl = lw_emit(c, "SHL_I");
+	linsn_ref(shl, SR_RD, d, 0, 1, true);
+	linsn_ref(shl, SR_RA, s, 0, 1, false);
+	linsn_set(shl, SR_IMM, 32 - bits);
+	LInsn *shr = lw_emit(c, "SHR_I");
+	linsn_ref(shr, SR_RD, d, 0, 1, true);
+	linsn_ref(shr, SR_RA, d, 0, 1, false);
+	linsn_set(shr, SR_IMM, 32 - bits);
+	linsn_set(shr, SR_SIGNED, 1);
+}
+
+void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub)
+{
+	LInsn *in = lw_emit(c, "SHR_I");
+	linsn_ref(in, SR_RD, d, dsub, 1, true);
+	linsn_ref(in, SR_RA, s, ssub, 1, false);
+	linsn_set(in, SR_IMM, 31);
+	linsn_set(in, SR_SIGNED, 1);
+}
+
+bool lower_cvt(LowerCtx *c, const Instr *in)
+{
+	PtxTy ty[2];
+	unsigned n = 0;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (ptx_type_of_word(in->mods[i]).is_float)
+			return lower_cvt_float(c, in);
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxTy u = ptx_type_of_word(in->mods[i]);
+		if (u.bits && n < 2)
+			ty[n++] = u;
+		else if (!u.bits)
+			return lw_unsupported(c, in->mod_locs[i], "cvt modifier '%s' (integer width conversions "
+			                      "only)", in->mods[i]);
+	}
+	if (n != 2 || ty[0].is_float || ty[1].is_float || ty[0].bits < 8 || ty[1].bits < 8)
+		return lw_unsupported(c, in->loc, "cvt between these types (integer width conversions only)");
+	PtxTy dt = ty[0], st = ty[1];
+	uint32_t d, s;
+	unsigned dw, sw;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &s, &sw))
+		return false;
+	/* The value keeps min(dst, src) bits; it is extended by the source
+	 * signedness when widening and by the destination's when narrowing
+	 * into a sub-word destination register that is read as 32 bits. */
+	unsigned keep = dt.bits < st.bits ? dt.bits : st.bits;
+	bool sign = dt.bits <= st.bits ? dt.is_signed : st.is_signed;
+	if (keep < 32)
+		lw_extend32(c, d, s, keep, sign);
+	else if (d != s)
+		lw_mov(c, d, 0, s, 0);
+	if (dw == 2) {
+		if (keep == 64) {
+			if (d != s)
+				lw_mov(c, d, 1, s, 1);
+		} else if (sign) {
+			lw_sign_high(c, d, 1, d, 0);
+		} else {
+			lw_mov_rz(c, d, 1);
+		}
+	}
+	return true;
+}

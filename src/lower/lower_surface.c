@@ -1,0 +1,473 @@
+/* suld / sust / sured / suq -> SULD / SUST / SURED / TXQ, with the mapping
+ * ptxas 11.8 uses for sm_50 (.b -> .D.BA; sust.p -> SUST.P with an RGBA
+ * mask; sured.p -> SURED.D in element units; access size by total bytes;
+ * array index last in the coordinate group; suq.width/height -> TXQ, the
+ * other suq queries -> a load from the driver's surface-descriptor table). */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <string.h>
+
+typedef enum SurfKind { SK_SULD, SK_SUST, SK_SURED, SK_SUQ } SurfKind;
+
+/* The modifiers of a surface instruction, classified. */
+typedef struct SurfMods {
+	bool is_p;          /* .p (formatted) */
+	int geom;           /* SASS geometry, -1 = none given */
+	unsigned ncoords;   /* coordinates SASS reads */
+	bool arrayed;
+	int cop;
+	int clamp;
+	int redop;          /* SURED operation, -1 none */
+	unsigned vec;
+	PtxTy type;
+	int query;          /* suq: TXQ mask, 0 = a descriptor query (field >= 0) or unknown */
+	int field;          /* suq: descriptor field byte offset, -1 = not one */
+	const char *query_word;
+} SurfMods;
+
+static const struct { const char *word; int geom; unsigned ncoords; bool arrayed; } geoms[] = {
+	{ ".1d", 0, 1, false }, { ".a1d", 2, 2, true }, { ".2d", 3, 2, false },
+	{ ".a2d", 4, 3, true }, { ".3d", 5, 3, false },
+};
+
+static const struct { const char *word; int code; } redops[] = {
+	{ ".add", 0 }, { ".min", 1 }, { ".max", 2 }, { ".and", 5 }, { ".or", 6 },
+};
+
+static const struct { const char *word; int code; } clamps[] = {
+	{ ".zero", 0 }, { ".clamp", 1 }, { ".trap", 2 },
+};
+
+/* suld: .ca/.cs/none -> 0, .cg -> CG, .cv -> CV; sust: .wb/none -> 0, .cg .cs .wt. */
+static const struct { const char *word; int suld, sust; } cops[] = {
+	{ ".ca", 0, -1 }, { ".cs", 0, 2 }, { ".cg", 1, 1 }, { ".cv", 3, -1 }, { ".wb", -1, 0 },
+	{ ".wt", -1, 3 },
+};
+
+/* suq queries ptxas 11.8 answers from the surface descriptor the driver
+ * keeps at c[0x0][0xc0] (one .nv.surfrefDescSize-byte entry per header
+ * index): the byte offset of each field in an entry. */
+static const struct { const char *word; int offset; } desc_fields[] = {
+	{ ".depth", 0x08 }, { ".channel_data_type", 0x0c }, { ".channel_order", 0x10 },
+	{ ".memory_layout", 0x14 }, { ".array_size", 0x1c },
+};
+
+enum {
+	DESC_TABLE_CWORD = 0xc0,      /* c[0x0][0xc0]: 64-bit pointer to the descriptor table */
+	DESC_INDEX_MASK = 0xfffff,    /* header index bits of a surface handle */
+};
+
+static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
+{
+	memset(m, 0, sizeof *m);
+	m->geom = -1;
+	m->clamp = 2;   /* .trap when none is written */
+	m->redop = -1;
+	m->vec = 1;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		SrcLoc at = in->mod_locs[i];
+		bool known = false;
+		if (lw_streq(w, ".b") || lw_streq(w, ".p")) {
+			m->is_p = w[1] == 'p';
+			known = true;
+		}
+		for (size_t j = 0; j < sizeof geoms / sizeof geoms[0]; j++)
+			if (lw_streq(w, geoms[j].word)) {
+				m->geom = geoms[j].geom;
+				m->ncoords = geoms[j].ncoords;
+				m->arrayed = geoms[j].arrayed;
+				known = true;
+			}
+		for (size_t j = 0; j < sizeof redops / sizeof redops[0]; j++)
+			if (kind == SK_SURED && lw_streq(w, redops[j].word)) {
+				m->redop = redops[j].code;
+				known = true;
+			}
+		for (size_t j = 0; j < sizeof clamps / sizeof clamps[0]; j++)
+			if (lw_streq(w, clamps[j].word)) {
+				m->clamp = clamps[j].code;
+				known = true;
+			}
+		for (size_t j = 0; j < sizeof cops / sizeof cops[0]; j++)
+			if (lw_streq(w, cops[j].word)) {
+				int v = kind == SK_SULD ? cops[j].suld : kind == SK_SUST ? cops[j].sust : -1;
+				if (v < 0)
+					return lw_unsupported(c, at, "%s cache operator '%s'", in->opcode, w);
+				m->cop = v;
+				known = true;
+			}
+		if (lw_streq(w, ".v2") || lw_streq(w, ".v4")) {
+			m->vec = w[2] - '0';
+			known = true;
+		}
+		if (ptx_type_of_word(w).bits) {
+			m->type = ptx_type_of_word(w);
+			known = true;
+		}
+		if (kind == SK_SUQ && !known) {
+			m->query_word = w;
+			m->query = lw_streq(w, ".width") ? 1 : lw_streq(w, ".height") ? 2 : 0;
+			m->field = -1;
+			for (size_t j = 0; j < sizeof desc_fields / sizeof desc_fields[0]; j++)
+				if (lw_streq(w, desc_fields[j].word))
+					m->field = desc_fields[j].offset;
+			known = true;
+		}
+		if (!known)
+			return lw_unsupported(c, at, "%s modifier '%s'", in->opcode, w);
+	}
+	if (kind != SK_SUQ && m->geom < 0)
+		return lw_unsupported(c, in->loc, "%s without a 1d/2d/3d/a1d/a2d geometry", in->opcode);
+	return true;
+}
+
+/* Where the surface header index comes from. */
+typedef struct SurfIndex {
+	bool immediate;
+	bool bound;         /* a .global .surfref (its slot in c[0x0]) */
+	uint32_t idx;       /* immediate: c[0x0] word index */
+	uint32_t vreg;      /* register form: the handle (part 0 = header index) */
+} SurfIndex;
+
+static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
+{
+	LKernel *k = c->k;
+	memset(si, 0, sizeof *si);
+	if (h->kind != EX_NAME)
+		return lw_unsupported(c, h->loc, "this surface operand");
+	if (lmap_find(&c->module_surfrefs, h->text)) {
+		LMapEntry *e = lmap_find(&c->slots, h->text);
+		if (e == NULL) {
+			k->slot_surfrefs = xrealloc(k->slot_surfrefs, (k->nslots + 1) * sizeof *k->slot_surfrefs);
+			k->slot_surfrefs[k->nslots] = h->text;
+			e = lmap_put(&c->slots, h->text, (int64_t)k->nslots++, 0);
+		}
+		si->immediate = si->bound = true;
+		si->idx = (k->first_slot_offset + 4 * (uint32_t)e->value) / 4;
+		return true;
+	}
+	const LMapEntry *p = lmap_find(&c->param_handles, h->text);
+	if (p) {
+		si->immediate = true;
+		si->idx = (CUBIN_PARAM_CBANK_BASE + (uint32_t)p->value) / 4;
+		return true;
+	}
+	unsigned w;
+	if (!lw_reg(c, h, &si->vreg, &w))
+		return false;
+	if (w != 2)
+		return lw_unsupported(c, h->loc, "a surface handle that is not a .u64/.b64 register");
+	return true;
+}
+
+static void set_index(LInsn *in, const SurfIndex *si)
+{
+	if (si->immediate)
+		linsn_set(in, SR_SUIDX, si->idx);
+	else
+		linsn_ref(in, SR_RC, si->vreg, 0, 1, false);
+}
+
+/* The surface tuple [h, {coords}]: index and coordinate group (array
+ * index moved last; the unused 4th element of 3d/a2d dropped). */
+static bool surface_address(LowerCtx *c, const Expr *a, const SurfMods *m, SurfIndex *si,
+                            uint32_t *coords)
+{
+	if (a->kind != EX_ADDRESS || a->nelems != 2)
+		return lw_unsupported(c, a->loc, "this surface address (expected [surface, {coordinates}])");
+	if (!surface_index(c, a->elems[0], si))
+		return false;
+	const Expr *ce = a->elems[1];
+	const Expr *const *elems = (const Expr *const *)&a->elems[1];
+	unsigned n = 1;
+	if (ce->kind == EX_VECTOR) {
+		elems = (const Expr *const *)ce->elems;
+		n = ce->nelems;
+	}
+	if (n < m->ncoords)
+		return lw_unsupported(c, ce->loc, "a coordinate vector with %u elements", n);
+	Opnd o[3];
+	for (unsigned i = 0; i < m->ncoords; i++) {
+		/* PTX: array index first; SASS: last */
+		unsigned from = m->arrayed ? (i + 1 == m->ncoords ? 0 : i + 1) : i;
+		if (!lw_opnd(c, elems[from], &o[i]))
+			return false;
+		if (o[i].kind == OPND_REG && o[i].width != 1)
+			return lw_unsupported(c, elems[from]->loc, "a 64-bit surface coordinate");
+	}
+	if (m->ncoords == 1 && o[0].kind == OPND_REG) {
+		*coords = o[0].vreg;
+		return true;
+	}
+	*coords = lw_temp(c, m->ncoords == 3 ? 4 : m->ncoords);
+	for (unsigned i = 0; i < m->ncoords; i++) {
+		if (o[i].kind == OPND_IMM)
+			lw_mov32i(c, *coords, i, (uint32_t)o[i].imm);
+		else
+			lw_mov(c, *coords, i, o[i].vreg, 0);
+	}
+	return true;
+}
+
+static int size_code(unsigned vec, unsigned bits)
+{
+	switch (vec * bits / 8) {
+	case 1: return 0;
+	case 2: return 2;
+	case 4: return 4;
+	case 8: return 5;
+	case 16: return 6;
+	default: return -1;
+	}
+}
+
+static LInsn *emit_su(LowerCtx *c, const char *base, const SurfIndex *si, const SurfMods *m,
+                      uint32_t coords)
+{
+	char name[24];
+	snprintf(name, sizeof name, "%s%s", base, si->immediate ? "" : "_R");
+	LInsn *in = lw_emit(c, name);
+	linsn_ref(in, SR_RA, coords, 0, m->ncoords, false);
+	set_index(in, si);
+	linsn_set(in, SR_GEOM, m->geom);
+	linsn_set(in, SR_CLAMP, m->clamp);
+	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref only,
+	 * not for a parameter or register handle */
+	c->k->uses_surfaces |= si->bound;
+	return in;
+}
+
+static bool data_bits_ok(LowerCtx *c, const Instr *in, const SurfMods *m)
+{
+	if (m->type.bits < 8 || m->type.bits > 64 || size_code(m->vec, m->type.bits) < 0)
+		return lw_unsupported(c, in->loc, "%s with %u-bit %s data", in->opcode, m->vec * m->type.bits,
+		                      m->vec > 1 ? "vector" : "scalar");
+	return true;
+}
+
+bool lower_suld(LowerCtx *c, const Instr *in)
+{
+	SurfMods m;
+	if (!parse_mods(c, in, SK_SULD, &m) || !data_bits_ok(c, in, &m))
+		return false;
+	if (m.is_p)
+		return lw_unsupported(c, in->loc, "suld.p");
+	SurfIndex si;
+	uint32_t coords;
+	if (!surface_address(c, in->ops[1], &m, &si, &coords))
+		return false;
+	unsigned bytes = m.vec * m.type.bits / 8, nregs = bytes <= 4 ? 1 : bytes / 4;
+	const Expr *de = in->ops[0];
+	uint32_t elems[4];
+	unsigned n = m.vec;
+	if (de->kind == EX_VECTOR) {
+		if (de->nelems != n)
+			return lw_unsupported(c, de->loc, "this destination vector");
+		for (unsigned i = 0; i < n; i++) {
+			unsigned w;
+			if (!lw_reg(c, de->elems[i], &elems[i], &w))
+				return false;
+		}
+	} else {
+		unsigned w;
+		if (n != 1 || !lw_reg(c, de, &elems[0], &w))
+			return n != 1 ? lw_unsupported(c, de->loc, "this destination") : false;
+	}
+	/* a scalar lands directly in its register; vectors go through a group */
+	uint32_t dst = n == 1 ? elems[0] : lw_temp(c, nregs == 3 ? 4 : nregs);
+	LInsn *ld = emit_su(c, "SULD_D", &si, &m, coords);
+	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
+	linsn_set(ld, SR_BA, 1);
+	linsn_set(ld, SR_SIZE, size_code(m.vec, m.type.bits));
+	linsn_set(ld, SR_COP, m.cop);
+	if (n == 1)
+		return true;
+	/* ptxas loads only up to the last element that is read (regalloc.c) */
+	ld->narrow_parts = m.type.bits == 64 ? 2 : 1;
+	if (m.type.bits < 32) {
+		lw_unpack(c, dst, n, m.type.bits, elems);
+		return true;
+	}
+	unsigned per = m.type.bits / 32;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned p = 0; p < per; p++)
+			lw_mov(c, elems[i], p, dst, i * per + p);
+	return true;
+}
+
+bool lower_sust(LowerCtx *c, const Instr *in)
+{
+	SurfMods m;
+	if (!parse_mods(c, in, SK_SUST, &m) || !data_bits_ok(c, in, &m))
+		return false;
+	if (m.is_p && m.type.bits != 32)
+		return lw_unsupported(c, in->loc, "sust.p with %u-bit elements", m.type.bits);
+	SurfIndex si;
+	uint32_t coords, data = 0;
+	unsigned nregs;
+	bool rz;
+	if (!surface_address(c, in->ops[0], &m, &si, &coords))
+		return false;
+	if (!lw_store_data(c, in->ops[1], m.vec, m.type.bits, &data, &nregs, &rz))
+		return false;
+	LInsn *st = emit_su(c, m.is_p ? "SUST_P" : "SUST_D", &si, &m, coords);
+	if (rz)
+		linsn_set(st, SR_RB, 255);
+	else
+		linsn_ref(st, SR_RB, data, 0, nregs, false);
+	linsn_set(st, SR_COP, m.cop);
+	if (m.is_p) {
+		linsn_set(st, SR_RGBA, m.vec == 1 ? 0x1 : m.vec == 2 ? 0x3 : 0xf);
+	} else {
+		linsn_set(st, SR_BA, 1);
+		linsn_set(st, SR_SIZE, size_code(m.vec, m.type.bits));
+	}
+	return true;
+}
+
+bool lower_sured(LowerCtx *c, const Instr *in)
+{
+	SurfMods m;
+	if (!parse_mods(c, in, SK_SURED, &m))
+		return false;
+	if (m.redop < 0)
+		return lw_unsupported(c, in->loc, "sured without an operation");
+	PtxTy t = m.type;
+	bool minmax = m.redop == 1 || m.redop == 2, bitwise = m.redop == 5 || m.redop == 6;
+	int sutype = -1;
+	if (m.is_p) {
+		/* only .b32; ptxas uses the signed 32-bit type for min/max */
+		if (t.bits == 32 && !t.is_signed && !t.is_float && m.vec == 1)
+			sutype = minmax ? 6 : 0;
+	} else if (t.bits == 32 && !t.is_float && m.vec == 1) {
+		sutype = t.is_signed ? 1 : 0;
+		if (bitwise && t.is_signed)
+			sutype = -1;
+	} else if (t.bits == 64 && m.redop == 0 && !t.is_signed && !t.is_float && m.vec == 1) {
+		sutype = 2;
+	}
+	if (sutype < 0)
+		return lw_unsupported(c, in->loc, "this sured operation/type combination (sured.b: "
+		                      "add.{u32,s32,u64}, min/max.{u32,s32}, and/or.b32; sured.p: .b32)");
+	SurfIndex si;
+	uint32_t coords, data = 0;
+	unsigned nregs;
+	bool rz;
+	if (!surface_address(c, in->ops[0], &m, &si, &coords))
+		return false;
+	if (!lw_store_data(c, in->ops[1], 1, t.bits, &data, &nregs, &rz))
+		return false;
+	LInsn *op = emit_su(c, "SURED_D", &si, &m, coords);
+	if (rz)
+		linsn_set(op, SR_RB, 255);
+	else
+		linsn_ref(op, SR_RB, data, 0, nregs, false);
+	linsn_set(op, SR_SUOP, m.redop);
+	linsn_set(op, SR_SUTYPE, sutype);
+	linsn_set(op, SR_BA, !m.is_p);
+	return true;
+}
+
+/* suq.depth etc.: ptxas 11.8 loads the field from the driver's descriptor
+ * table,  d = *(c[0x0][0xc0] + (handle & 0xfffff) * descsize + field):
+ *   MOV32I s, `(.nv.surfrefDescSize); LOP32I.AND i, h, 0xfffff;
+ *   XMAD/XMAD.MRG/XMAD.PSL.CBCC a = i * s + c[0x2][slot];
+ *   IADD a.CC, a, c[0x0][0xc0]; IADD.X a+1, RZ, c[0x0][0xc4]; LDG.E.CI d, [a] */
+static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t field, uint32_t d)
+{
+	LKernel *k = c->k;
+	/* the table pointer is 64-bit (LDG.E) also with .address_size 32 */
+	uint32_t h = lw_temp(c, 1);
+	if (si->immediate) {
+		/* the bound surfref's slot holds its header index */
+		LInsn *mv = lw_emit(c, "MOV_C");
+		linsn_ref(mv, SR_RD, h, 0, 1, true);
+		linsn_set(mv, SR_CBANK, 0);
+		linsn_set(mv, SR_COFF, si->idx);
+	} else {
+		lw_mov(c, h, 0, si->vreg, 0);
+	}
+	uint32_t size = lw_temp(c, 1);
+	k->desc_size_symbol = true;
+	LInsn *mi = lw_emit(c, "MOV32I");
+	linsn_ref(mi, SR_RD, size, 0, 1, true);
+	linsn_set(mi, SR_IMM, 0);
+	mi->reloc = LRELOC_DESC_SIZE;
+	uint32_t idx = lw_temp(c, 1);
+	LInsn *and = lw_emit(c, "LOP32I");
+	linsn_ref(and, SR_RD, idx, 0, 1, true);
+	linsn_ref(and, SR_RA, h, 0, 1, false);
+	linsn_set(and, SR_LOPOP, 0);
+	linsn_set(and, SR_IMM, DESC_INDEX_MASK);
+	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
+	lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, field));
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *add = lw_emit(c, "IADD_C");
+		linsn_ref(add, SR_RD, addr, p, 1, true);
+		if (p == 0)
+			linsn_ref(add, SR_RA, off, 0, 1, false);
+		else
+			linsn_set(add, SR_RA, 255);
+		linsn_set(add, SR_CBANK, 0);
+		linsn_set(add, SR_COFF, (DESC_TABLE_CWORD + 4 * p) / 4);
+		linsn_set(add, p ? SR_X : SR_CC, 1);
+		add->writes_cc = p == 0;
+		add->reads_cc = p == 1;
+	}
+	LInsn *ldg = lw_emit(c, "LDG");
+	linsn_ref(ldg, SR_RD, d, 0, 1, true);
+	linsn_ref(ldg, SR_RA, addr, 0, 2, false);
+	linsn_set(ldg, SR_SIZE, 4);
+	linsn_set(ldg, SR_COP, 2);     /* .CI */
+	linsn_set(ldg, SR_E, 1);
+	linsn_set(ldg, SR_IMM, 0);
+	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref's
+	 * slot, not for a register handle */
+	k->uses_surfaces |= si->bound;
+	return true;
+}
+
+bool lower_suq(LowerCtx *c, const Instr *in)
+{
+	SurfMods m;
+	if (!parse_mods(c, in, SK_SUQ, &m))
+		return false;
+	if (m.query == 0 && m.field < 0)
+		return lw_unsupported(c, in->loc, "suq%s", m.query_word ? m.query_word : " without a query");
+	const Expr *a = in->ops[1];
+	if (a->kind != EX_ADDRESS || a->nelems != 1)
+		return lw_unsupported(c, a->loc, "this suq operand (expected [surface])");
+	SurfIndex si;
+	uint32_t d;
+	unsigned dw;
+	if (!surface_index(c, a->elems[0], &si) || !lw_reg(c, in->ops[0], &d, &dw))
+		return false;
+	if (m.field >= 0)
+		return lower_suq_descriptor(c, &si, (uint32_t)m.field, d);
+	LInsn *q;
+	if (si.immediate) {
+		/* Ra = LOD 0 (ptxas: MOV Ra, RZ) */
+		uint32_t lod = lw_temp(c, 1);
+		lw_mov_rz(c, lod, 0);
+		q = lw_emit(c, "TXQ");
+		linsn_ref(q, SR_RA, lod, 0, 1, false);
+		linsn_set(q, SR_SUIDX, si.idx);
+	} else {
+		/* bindless: Ra = handle, Ra+1 = LOD */
+		uint32_t g = lw_temp(c, 2);
+		lw_mov(c, g, 0, si.vreg, 0);
+		lw_mov_rz(c, g, 1);
+		q = lw_emit(c, "TXQ_B");
+		linsn_ref(q, SR_RA, g, 0, 2, false);
+	}
+	linsn_ref(q, SR_RD, d, 0, 1, true);
+	linsn_set(q, SR_QUERY, 1);     /* TEX_HEADER_DIMENSION */
+	linsn_set(q, SR_QMASK, m.query);
+	linsn_set(q, SR_NODEP, 0);
+	/* a query of a bound surfref counts like an SU* use of it */
+	c->k->uses_surfaces |= si.bound;
+	return true;
+}

@@ -1,0 +1,26 @@
+/* Register allocation for a lowered kernel: removes instructions whose
+ * results are never read, computes liveness per 32-bit part over the
+ * control-flow graph, and assigns every virtual register an aligned run of
+ * physical registers (groups of 2 at even, 3/4 at multiples of 4; R1 is the
+ * stack pointer and never allocated) by linear scan over live intervals. */
+#ifndef PTXSURF_REGALLOC_H
+#define PTXSURF_REGALLOC_H
+
+#include "lower/lower.h"
+
+#include <stddef.h>
+
+enum { REGALLOC_STACK_REG = 1, REGALLOC_MAX_GPR = 254, REGALLOC_MAX_PRED = 6 };
+
+/* Successors of instruction i in k (fall-through and branch target);
+ * returns how many (0..2). */
+unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[2]);
+/* Whether instruction i always leaves its block (unguarded BRA / EXIT). */
+bool linsn_is_unconditional_jump(const LInsn *in);
+
+/* Removes dead instructions, allocates, rewrites every register field with
+ * the physical register and sets k->regcount. Returns 0, or -1 with a
+ * message when the kernel needs more registers than sm_50 has. */
+int regalloc_kernel(LKernel *k, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,360 @@
+/* Instruction modifiers of SASS text. Enum modifiers are spelled by the form
+ * table itself (its value names, the same ones the disassembler prints);
+ * this file only lists, per printer family, which roles appear as
+ * modifiers, the spelling of the one-bit flags, and the documented aliases
+ * of default values (STG.WB, STG.32, ...). Modifiers may come in any
+ * order; a default may be written or left out. */
+#include "sasm/sass_asm_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+bool sass_match_fail(SassMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->err, sizeof m->err, fmt, ap);
+	va_end(ap);
+	m->err_loc = loc;
+	m->err_rule = rule;
+	return false;
+}
+
+const char *sass_form_stem(const SassForm *f)
+{
+	switch (f->op) {
+	case SOP_SUST_D: return "SUST.D";
+	case SOP_SUST_P: return "SUST.P";
+	case SOP_SULD_D: return "SULD.D";
+	case SOP_SULD_P: return "SULD.P";
+	case SOP_SURED_D: return "SURED.D";
+	case SOP_SURED_P: return "SURED.P";
+	case SOP_TXQ: return "TXQ";
+	case SOP_TXQ_B: return "TXQ.B";
+	case SOP_STG: return "STG";
+	case SOP_LDG: return "LDG";
+	case SOP_LDC: return "LDC";
+	case SOP_MOV: return "MOV";
+	case SOP_MOV32I: return "MOV32I";
+	case SOP_S2R: return "S2R";
+	case SOP_IADD: return "IADD";
+	case SOP_IADD32I: return "IADD32I";
+	case SOP_ISCADD: return "ISCADD";
+	case SOP_SHL: return "SHL";
+	case SOP_SHR: return "SHR";
+	case SOP_LOP: return "LOP";
+	case SOP_LOP32I: return "LOP32I";
+	case SOP_ISETP: return "ISETP";
+	case SOP_XMAD: return "XMAD";
+	case SOP_BRA: return "BRA";
+	case SOP_EXIT: return "EXIT";
+	case SOP_NOP: return "NOP";
+	case SOP_DEPBAR: return "DEPBAR";
+	case SOP_BFE: return "BFE";
+	case SOP_BFI: return "BFI";
+	case SOP_IMNMX: return "IMNMX";
+	case SOP_SEL: return "SEL";
+	case SOP_SHF_L: return "SHF.L";
+	case SOP_SHF_R: return "SHF.R";
+	case SOP_LEA: return "LEA";
+	case SOP_LEA_HI: return "LEA.HI";
+	case SOP_IADD3: return "IADD3";
+	case SOP_I2I: return "I2I";
+	case SOP_PSETP: return "PSETP";
+	case SOP_FADD: return "FADD";
+	case SOP_FADD32I: return "FADD32I";
+	case SOP_FMUL: return "FMUL";
+	case SOP_FMUL32I: return "FMUL32I";
+	case SOP_FFMA: return "FFMA";
+	case SOP_FMNMX: return "FMNMX";
+	case SOP_FSETP: return "FSETP";
+	case SOP_I2F: return "I2F";
+	case SOP_F2I: return "F2I";
+	}
+	return "?";
+}
+
+/* A modifier: an enum field (spelling NULL: the field's value names), or
+ * a spelled flag that sets role (and role2) to `on`, and to `off` when it is
+ * absent and nothing else set the role. SR_COUNT as role: the TXQ phase,
+ * which lives in the reuse bits of the control slot. */
+typedef struct ModSpec {
+	const char *spelling;
+	SassRole role;
+	int64_t on, off;
+	SassRole role2;
+	int64_t on2;
+} ModSpec;
+
+#define ENUM_MOD(r)          { NULL, r, 0, 0, SR_COUNT, 0 }
+#define FLAG_MOD(s, r)       { s, r, 1, 0, SR_COUNT, 0 }
+#define VALUE_MOD(s, r, v, d) { s, r, v, d, SR_COUNT, 0 }
+#define PAIR_MOD(s, r, v, r2, v2) { s, r, v, 0, r2, v2 }
+#define END_MODS             { NULL, SR_COUNT, 0, 0, SR_COUNT, 0 }
+
+static const ModSpec surface_mods[] = {
+	FLAG_MOD("BA", SR_BA), ENUM_MOD(SR_GEOM), ENUM_MOD(SR_SUOP), ENUM_MOD(SR_COP),
+	ENUM_MOD(SR_SIZE), ENUM_MOD(SR_SUTYPE), ENUM_MOD(SR_RGBA), ENUM_MOD(SR_CLAMP), END_MODS,
+};
+static const ModSpec txq_mods[] = {
+	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
+	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
+};
+static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
+static const ModSpec ldc_mods[] = { ENUM_MOD(SR_SIZE), ENUM_MOD(SR_LDCMODE), END_MODS };
+static const ModSpec no_mods[] = { END_MODS };
+static const ModSpec iadd_mods[] = {
+	VALUE_MOD("PO", SR_NEG, 3, 0), FLAG_MOD("SAT", SR_SAT), FLAG_MOD("X", SR_X), END_MODS,
+};
+static const ModSpec iadd32i_mods[] = { FLAG_MOD("SAT", SR_SAT), FLAG_MOD("X", SR_X), END_MODS };
+static const ModSpec iscadd_mods[] = { VALUE_MOD("PO", SR_NEG, 3, 0), END_MODS };
+static const ModSpec shift_mods[] = {
+	VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("W", SR_W), FLAG_MOD("X", SR_X),
+	FLAG_MOD("BREV", SR_BREV), END_MODS,
+};
+static const ModSpec lop_mods[] = { ENUM_MOD(SR_LOPOP), END_MODS };
+static const ModSpec isetp_mods[] = {
+	ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("X", SR_X), ENUM_MOD(SR_BOP), END_MODS,
+};
+static const ModSpec xmad_mods[] = {
+	PAIR_MOD("U16.U16", SR_SA, 0, SR_SB, 0), PAIR_MOD("S16.U16", SR_SA, 1, SR_SB, 0),
+	PAIR_MOD("U16.S16", SR_SA, 0, SR_SB, 1), PAIR_MOD("S16.S16", SR_SA, 1, SR_SB, 1),
+	FLAG_MOD("PSL", SR_PSL), ENUM_MOD(SR_CMODE), FLAG_MOD("MRG", SR_MRG), FLAG_MOD("X", SR_X), END_MODS,
+};
+static const ModSpec bra_mods[] = { FLAG_MOD("U", SR_U), END_MODS };
+static const ModSpec depbar_mods[] = { FLAG_MOD("LE", SR_LE), END_MODS };
+static const ModSpec bfe_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("BREV", SR_BREV), END_MODS };
+static const ModSpec imnmx_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), ENUM_MOD(SR_XMODE), END_MODS };
+static const ModSpec shf_mods[] = {
+	FLAG_MOD("W", SR_W), ENUM_MOD(SR_MAXSHIFT), PAIR_MOD("XHI", SR_X, 1, SR_HI, 1),
+	FLAG_MOD("X", SR_X), FLAG_MOD("HI", SR_HI), END_MODS,
+};
+static const ModSpec lea_mods[] = { FLAG_MOD("X", SR_X), END_MODS };
+static const ModSpec iadd3_mods[] = { ENUM_MOD(SR_SHIFTMODE), FLAG_MOD("X", SR_X), END_MODS };
+static const ModSpec i2i_mods[] = { ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), FLAG_MOD("SAT", SR_SAT), END_MODS };
+static const ModSpec psetp_mods[] = { ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
+static const ModSpec fadd_mods[] = { FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_RND), FLAG_MOD("SAT", SR_SAT), END_MODS };
+static const ModSpec fmul_mods[] = {
+	ENUM_MOD(SR_FMZ), ENUM_MOD(SR_SCALE), ENUM_MOD(SR_RND), FLAG_MOD("SAT", SR_SAT), END_MODS,
+};
+static const ModSpec fsetp_mods[] = { ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_BOP), END_MODS };
+static const ModSpec conv_mods[] = {
+	FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), ENUM_MOD(SR_RND), END_MODS,
+};
+
+static const ModSpec *family_mods(SassOp op)
+{
+	switch (op) {
+	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
+	case SOP_SURED_D: case SOP_SURED_P: return surface_mods;
+	case SOP_TXQ: case SOP_TXQ_B: return txq_mods;
+	case SOP_STG: case SOP_LDG: return global_mods;
+	case SOP_LDC: return ldc_mods;
+	case SOP_IADD: return iadd_mods;
+	case SOP_IADD32I: return iadd32i_mods;
+	case SOP_ISCADD: return iscadd_mods;
+	case SOP_SHL: case SOP_SHR: return shift_mods;
+	case SOP_LOP: case SOP_LOP32I: return lop_mods;
+	case SOP_ISETP: return isetp_mods;
+	case SOP_XMAD: return xmad_mods;
+	case SOP_BRA: return bra_mods;
+	case SOP_DEPBAR: return depbar_mods;
+	case SOP_BFE: return bfe_mods;
+	case SOP_IMNMX: return imnmx_mods;
+	case SOP_SHF_L: case SOP_SHF_R: return shf_mods;
+	case SOP_LEA: case SOP_LEA_HI: return lea_mods;
+	case SOP_IADD3: return iadd3_mods;
+	case SOP_I2I: return i2i_mods;
+	case SOP_PSETP: return psetp_mods;
+	case SOP_FADD: case SOP_FADD32I: case SOP_FMNMX: return fadd_mods;
+	case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA: return fmul_mods;
+	case SOP_FSETP: return fsetp_mods;
+	case SOP_I2F: case SOP_F2I: return conv_mods;
+	default: return no_mods;
+	}
+}
+
+/* Spellings of default values that nvdisasm leaves out but NVIDIA's
+ * documentation writes (STG{.cop}{.sz}: .WB*, .32*; .8/.16 store the low
+ * bits whatever their sign). */
+typedef struct EnumAlias { SassOp op; SassRole role; const char *spelling; int64_t value; } EnumAlias;
+static const EnumAlias aliases[] = {
+	{ SOP_STG, SR_COP, "WB", 0 }, { SOP_STG, SR_SIZE, "32", 4 },
+	{ SOP_STG, SR_SIZE, "8", 0 }, { SOP_STG, SR_SIZE, "16", 2 },
+	{ SOP_LDG, SR_COP, "CA", 0 }, { SOP_LDG, SR_SIZE, "32", 4 },
+	{ SOP_LDC, SR_SIZE, "32", 4 },
+	{ SOP_SUST_D, SR_COP, "WB", 0 }, { SOP_SULD_D, SR_COP, "CA", 0 },
+	{ SOP_SUST_P, SR_COP, "WB", 0 }, { SOP_SULD_P, SR_COP, "CA", 0 },
+	{ SOP_SUST_D, SR_SIZE, "32", 4 }, { SOP_SULD_D, SR_SIZE, "32", 4 },
+	{ SOP_SUST_D, SR_CLAMP, "Z", 1 }, { SOP_SULD_D, SR_CLAMP, "Z", 1 },
+	{ SOP_SURED_D, SR_CLAMP, "Z", 1 }, { SOP_SUST_P, SR_CLAMP, "Z", 1 },
+	{ SOP_SULD_P, SR_CLAMP, "Z", 1 }, { SOP_SURED_P, SR_CLAMP, "Z", 1 },
+};
+
+/* Formatted-surface component masks: the letters of the set bits. */
+static bool rgba_spelling(unsigned mask, char *buf)
+{
+	size_t n = 0;
+	for (unsigned i = 0; i < 4; i++)
+		if ((mask >> i) & 1)
+			buf[n++] = "RGBA"[i];
+	buf[n] = '\0';
+	return n > 0;
+}
+
+static bool same(const char *spelling, const char *text, size_t len)
+{
+	return strlen(spelling) == len && memcmp(spelling, text, len) == 0;
+}
+
+int64_t sass_enum_value(const SassForm *f, const SassField *fld, const char *text, size_t len)
+{
+	unsigned nvalues = 1u << (fld->width + fld->hi_width);
+	char buf[48];
+	if (fld->role == SR_RGBA) {
+		if (same("???0", text, len))
+			return 0;
+		for (unsigned v = 1; v < 16; v++)
+			if (rgba_spelling(v, buf) && same(buf, text, len))
+				return v;
+		return -1;
+	}
+	if (fld->kind != SASS_FK_ENUM)
+		return -1;
+	const SassEnum *e = fld->values;
+	for (unsigned v = 0; v < nvalues; v++) {
+		if (v < e->count && e->names[v] != NULL) {
+			if (e->names[v][0] != '\0' && same(e->names[v], text, len))
+				return v;
+		} else if (e->fallback != NULL) {
+			snprintf(buf, sizeof buf, e->fallback, v);
+			if (same(buf, text, len))
+				return v;
+		}
+	}
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (aliases[i].op == f->op && aliases[i].role == fld->role && same(aliases[i].spelling, text, len))
+			return aliases[i].value;
+	return -1;
+}
+
+/* The value of an enum field that prints as nothing, or -1. */
+static int64_t enum_default(const SassField *fld)
+{
+	if (fld->role == SR_RGBA)
+		return 0xf;
+	if (fld->kind != SASS_FK_ENUM)
+		return -1;
+	for (unsigned v = 0; v < fld->values->count; v++)
+		if (fld->values->names[v] != NULL && fld->values->names[v][0] == '\0')
+			return v;
+	return -1;
+}
+
+static void apply(SassMatch *m, SassRole r, int64_t v)
+{
+	if (r == SR_COUNT)
+		m->reuse = (unsigned)v;
+	else
+		sass_values_set(&m->v, r, v);
+}
+
+/* Length of the longest spelling of spec at p (p after the '.'), 0 if none;
+ * the value goes to *value. A spelling must end at a '.' or the end. */
+static size_t match_spec(const SassMatch *m, const ModSpec *spec, const char *p, int64_t *value)
+{
+	size_t seg = strlen(p);
+	if (spec->spelling != NULL) {
+		size_t n = strlen(spec->spelling);
+		if (spec->role != SR_COUNT && sass_form_field(m->f, spec->role) == NULL)
+			return 0;
+		if (n <= seg && memcmp(spec->spelling, p, n) == 0 && (p[n] == '.' || p[n] == '\0')) {
+			*value = spec->on;
+			return n;
+		}
+		return 0;
+	}
+	const SassField *fld = sass_form_field(m->f, spec->role);
+	if (fld == NULL)
+		return 0;
+	size_t best = 0;
+	/* Try every prefix that ends at a '.' boundary: names contain dots
+	 * (F32.FTZ.RN, U.128). */
+	for (size_t n = 1; n <= seg; n++) {
+		if (p[n] != '.' && p[n] != '\0')
+			continue;
+		int64_t v = sass_enum_value(m->f, fld, p, n);
+		if (v >= 0) {
+			best = n;
+			*value = v;
+		}
+	}
+	return best;
+}
+
+bool sass_match_modifiers(SassMatch *m)
+{
+	const ModSpec *specs = family_mods(m->f->op);
+	size_t nspecs = 0;
+	while (specs[nspecs].spelling != NULL || specs[nspecs].role != SR_COUNT)
+		nspecs++;
+	bool used[16] = { false };
+	const char *p = m->mods;
+	while (*p == '.') {
+		size_t best = 0, best_i = 0;
+		int64_t best_v = 0;
+		for (size_t i = 0; i < nspecs; i++) {
+			int64_t v;
+			if (used[i] || (specs[i].role != SR_COUNT && sass_values_has(&m->v, specs[i].role)))
+				continue;
+			size_t n = match_spec(m, &specs[i], p + 1, &v);
+			if (n > best) {
+				best = n;
+				best_i = i;
+				best_v = v;
+			}
+		}
+		if (best == 0) {
+			const char *end = strchr(p + 1, '.');
+			int len = end ? (int)(end - p) : (int)strlen(p);
+			bool known = false;
+			for (size_t i = 0; i < nspecs && !known; i++) {
+				int64_t v;
+				known = match_spec(m, &specs[i], p + 1, &v) > 0;
+			}
+			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax",
+			                       known ? "modifier '%.*s' conflicts with an earlier modifier of %s"
+			                             : "unknown modifier '%.*s' for %s",
+			                       len, p, sass_form_stem(m->f));
+		}
+		const ModSpec *s = &specs[best_i];
+		used[best_i] = true;
+		apply(m, s->role, best_v);
+		if (s->role2 != SR_COUNT)
+			apply(m, s->role2, s->on2);
+		p += 1 + best;
+	}
+	for (size_t i = 0; i < nspecs; i++) {
+		const ModSpec *s = &specs[i];
+		if (used[i] || s->role == SR_COUNT)
+			continue;
+		if (s->spelling != NULL) {
+			if (sass_form_field(m->f, s->role) && !sass_values_has(&m->v, s->role))
+				sass_values_set(&m->v, s->role, s->off);
+			if (s->role2 != SR_COUNT && sass_form_field(m->f, s->role2) &&
+			    !sass_values_has(&m->v, s->role2))
+				sass_values_set(&m->v, s->role2, 0);
+			continue;
+		}
+		const SassField *fld = sass_form_field(m->f, s->role);
+		if (fld == NULL || sass_values_has(&m->v, s->role))
+			continue;
+		int64_t d = enum_default(fld);
+		if (d < 0)
+			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax", "%s needs a .%s modifier",
+			                       sass_form_stem(m->f), sass_role_name(s->role));
+		sass_values_set(&m->v, s->role, d);
+	}
+	return true;
+}

@@ -1,0 +1,258 @@
+/* Reading operands of SASS text into field values: registers with their
+ * suffixes, predicates, immediates (range-checked against the form's field),
+ * constants, the B and C operands of the ALU forms. The family code in
+ * sass_asm_insn.c strings these together in nvdisasm's operand order. */
+#include "sasm/sass_asm_internal.h"
+
+#include <string.h>
+
+
+const SassOperand *sass_take_next(SassMatch *m, const char *what)
+{
+	if (m->next >= m->s->nops) {
+		sass_match_fail(m, m->s->loc, "sass-syntax", "%s: missing operand (%s)",
+		                sass_form_stem(m->f), what);
+		return NULL;
+	}
+	const SassOperand *op = &m->s->ops[m->next++];
+	if (op->kind == SOK_IMM && op->overflow) {
+		sass_match_fail(m, op->loc, "sass-range", "%s: the number does not fit any field (more than 63 bits)",
+		                sass_form_stem(m->f));
+		return NULL;
+	}
+	return op;
+}
+
+bool sass_read_suffixes(SassMatch *m, const SassOperand *op, unsigned allow, Suffixes *out)
+{
+	memset(out, 0, sizeof *out);
+	for (unsigned i = 0; i < op->nsuffix; i++) {
+		const char *s = op->suffix[i];
+		if ((allow & SUF_REUSE) && strcmp(s, ".reuse") == 0) out->reuse = true;
+		else if ((allow & SUF_CC) && strcmp(s, ".CC") == 0) out->cc = true;
+		else if ((allow & SUF_H1) && strcmp(s, ".H1") == 0) out->h1 = true;
+		else if ((allow & SUF_BYTE) && strcmp(s, ".B1") == 0) out->bytesel = 1;
+		else if ((allow & SUF_BYTE) && strcmp(s, ".B2") == 0) out->bytesel = 2;
+		else if ((allow & SUF_BYTE) && strcmp(s, ".B3") == 0) out->bytesel = 3;
+		else if ((allow & SUF_BYTE) && strcmp(s, ".H1") == 0) out->bytesel = 2;
+		else if ((allow & SUF_NEG) && strcmp(s, ".NEG") == 0) out->neg = true;
+		else if ((allow & SUF_INV) && strcmp(s, ".INV") == 0) out->inv = true;
+		else if ((allow & SUF_ABS) && strcmp(s, ".ABS") == 0) out->abs = true;
+		else if ((allow & SUF_OTHER) && out->other == NULL) out->other = s;
+		else
+			return sass_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s' on this operand",
+			                       sass_form_stem(m->f), s);
+	}
+	return true;
+}
+
+bool sass_no_prefix(SassMatch *m, const SassOperand *op, bool neg_ok, bool inv_ok, bool not_ok, bool abs_ok)
+{
+	if ((op->neg && !neg_ok) || (op->inv && !inv_ok) || (op->not_ && !not_ok) || (op->abs && !abs_ok))
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: this operand takes no %s",
+		                       sass_form_stem(m->f), op->neg ? "'-'" : op->inv ? "'~'" : op->not_ ? "'!'" : "|...|");
+	return true;
+}
+
+/* Sets role r, checking that the field holds the value. */
+bool sass_set_value(SassMatch *m, SassRole r, int64_t value, SrcLoc loc, const char *what)
+{
+	const SassField *fld = sass_form_field(m->f, r);
+	if (fld == NULL)
+		return sass_match_fail(m, loc, "sass-syntax", "%s has no %s", sass_form_stem(m->f), what);
+	if (!sass_field_accepts(fld, value)) {
+		int bits = fld->width + fld->hi_width;
+		return sass_match_fail(m, loc, "sass-range", "%s %s 0x%llx%s does not fit its %d-bit %s field",
+		                       sass_form_stem(m->f), what, (unsigned long long)(value < 0 ? -value : value),
+		                       value < 0 ? " (negative)" : "", bits,
+		                       fld->kind == SASS_FK_SIMM ? "signed" : "unsigned");
+	}
+	sass_values_set(&m->v, r, value);
+	return true;
+}
+
+/* A register operand; `reuse_bit` >= 0: .reuse allowed, it sets that bit. */
+bool sass_take_reg(SassMatch *m, SassRole r, int reuse_bit, unsigned allow, Suffixes *sfx,
+                        const char *what)
+{
+	const SassOperand *op = sass_take_next(m, what);
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_REG)
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a register (%s)",
+		                       sass_form_stem(m->f), what);
+	Suffixes local;
+	if (sfx == NULL)
+		sfx = &local;
+	if (!sass_read_suffixes(m, op, allow | (reuse_bit >= 0 ? SUF_REUSE : 0), sfx))
+		return false;
+	if (sfx->reuse)
+		m->reuse |= 1u << reuse_bit;
+	return sass_set_value(m, r, op->reg, op->loc, what);
+}
+
+bool sass_take_pred(SassMatch *m, SassRole r, SassRole not_role, const char *what)
+{
+	const SassOperand *op = sass_take_next(m, what);
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_PRED || op->nsuffix)
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a predicate (%s)",
+		                       sass_form_stem(m->f), what);
+	if (!sass_no_prefix(m, op, false, false, not_role != SR_COUNT, false))
+		return false;
+	if (not_role != SR_COUNT)
+		sass_values_set(&m->v, not_role, op->not_);
+	return sass_set_value(m, r, op->reg, op->loc, what);
+}
+
+/* The next operand as a plain number (no suffix, no prefix but '-'). */
+static const SassOperand *take_number(SassMatch *m, const char *what)
+{
+	const SassOperand *op = sass_take_next(m, what);
+	if (op == NULL)
+		return NULL;
+	if (op->kind != SOK_IMM || op->nsuffix || !sass_no_prefix(m, op, true, false, false, false)) {
+		sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)", sass_form_stem(m->f), what);
+		return NULL;
+	}
+	return op;
+}
+
+bool sass_take_imm(SassMatch *m, SassRole r, const char *what)
+{
+	const SassOperand *op = take_number(m, what);
+	return op && sass_set_value(m, r, op->neg ? -op->value : op->value, op->loc, what);
+}
+
+/* A 32-bit immediate: written unsigned or negative. */
+bool sass_take_imm32(SassMatch *m, SassRole r, const char *what)
+{
+	const SassOperand *op = take_number(m, what);
+	if (op == NULL)
+		return false;
+	int64_t v = op->neg ? -op->value : op->value;
+	if (v < INT32_MIN || v > (int64_t)UINT32_MAX)
+		return sass_match_fail(m, op->loc, "sass-range", "%s: %s does not fit 32 bits",
+		                       sass_form_stem(m->f), what);
+	sass_values_set(&m->v, r, (int64_t)(uint32_t)v);
+	return true;
+}
+
+/* c[bank][off] of an ALU operand: the field counts 4-byte words. */
+bool sass_set_const(SassMatch *m, const SassOperand *op)
+{
+	if (op->reg != SASS_NO_REG)
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: this constant operand takes no register",
+		                       sass_form_stem(m->f));
+	if (op->value % 4 != 0)
+		return sass_match_fail(m, op->loc, "sass-align", "%s: constant offset 0x%llx is not a multiple of 4",
+		                       sass_form_stem(m->f), (unsigned long long)op->value);
+	return sass_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
+	       sass_set_value(m, SR_COFF, op->value / 4, op->loc, "constant offset");
+}
+
+/* Operand B of an ALU form by the form's B kind. A register or constant
+ * written with `prefix` ('-' or '~') or an immediate with the `suffix_flag`
+ * suffix (.NEG / .INV) sets *modified. */
+bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix_flag,
+                      unsigned reg_allow, bool *modified, Suffixes *sfx_out)
+{
+	const SassOperand *op = sass_take_next(m, "B");
+	if (op == NULL)
+		return false;
+	Suffixes sfx;
+	bool mod = false;
+	switch (m->f->bkind) {
+	case SASS_B_REG:
+	case SASS_B_RC:
+		if (op->kind != SOK_REG)
+			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a register as B",
+			                       sass_form_stem(m->f));
+		if (!sass_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
+		    !sass_read_suffixes(m, op, SUF_REUSE | reg_allow, &sfx))
+			return false;
+		if (sfx.reuse)
+			m->reuse |= 2;
+		mod = op->neg || op->inv;
+		if (!sass_set_value(m, SR_RB, op->reg, op->loc, "register B"))
+			return false;
+		break;
+	case SASS_B_CONST:
+		if (op->kind != SOK_CONST)
+			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as B",
+			                       sass_form_stem(m->f));
+		if (!sass_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
+		    !sass_read_suffixes(m, op, reg_allow & SUF_H1, &sfx) || !sass_set_const(m, op))
+			return false;
+		mod = op->neg || op->inv;
+		break;
+	case SASS_B_IMM:
+		if (op->kind != SOK_IMM)
+			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected an immediate as B",
+			                       sass_form_stem(m->f));
+		if (!sass_no_prefix(m, op, true, false, false, false) || !sass_read_suffixes(m, op, suffix_flag, &sfx))
+			return false;
+		mod = sfx.neg || sfx.inv;
+		if (!sass_set_value(m, SR_IMM, op->neg ? -op->value : op->value, op->loc, "immediate"))
+			return false;
+		break;
+	case SASS_B_NONE:
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s takes no B operand", sass_form_stem(m->f));
+	}
+	*modified = mod;
+	if (sfx_out)
+		*sfx_out = sfx;
+	return true;
+}
+
+/* The C operand: Rc, or the constant of the RC layouts. */
+bool sass_take_c(SassMatch *m)
+{
+	if (m->f->bkind != SASS_B_RC)
+		return sass_take_reg(m, SR_RC, 2, 0, NULL, "C");
+	const SassOperand *op = sass_take_next(m, "C");
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_CONST || !sass_no_prefix(m, op, false, false, false, false))
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as C",
+		                       sass_form_stem(m->f));
+	return sass_set_const(m, op);
+}
+
+/* Rd with an optional .CC. */
+bool sass_take_rd_cc(SassMatch *m)
+{
+	Suffixes sfx;
+	if (!sass_take_reg(m, SR_RD, -1, SUF_CC, &sfx, "destination"))
+		return false;
+	if (sass_form_field(m->f, SR_CC))
+		sass_values_set(&m->v, SR_CC, sfx.cc);
+	else if (sfx.cc)
+		return sass_match_fail(m, m->s->loc, "sass-syntax", "%s cannot write the condition code",
+		                       sass_form_stem(m->f));
+	return true;
+}
+
+/* A named value (S2R SR_TID.X, TXQ query, DEPBAR SBn): a word or, for names
+ * that are numbers ("3"), a number. */
+bool sass_take_name(SassMatch *m, SassRole r, const char *what)
+{
+	const SassOperand *op = sass_take_next(m, what);
+	if (op == NULL)
+		return false;
+	char buf[32];
+	const char *text = op->name;
+	if (op->kind == SOK_IMM && !op->neg && op->nsuffix == 0) {
+		snprintf(buf, sizeof buf, "%lld", (long long)op->value);
+		text = buf;
+	} else if (op->kind != SOK_NAME || op->neg || op->inv || op->not_ || op->abs) {
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a name (%s)", sass_form_stem(m->f), what);
+	}
+	int64_t v = sass_enum_value(m->f, sass_form_field(m->f, r), text, strlen(text));
+	if (v < 0)
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: unknown %s '%s'", sass_form_stem(m->f), what, text);
+	sass_values_set(&m->v, r, v);
+	return true;
+}
+

@@ -1,0 +1,977 @@
+/* sm_50 disassembly in nvdisasm's exact text. The spelling rules below
+ * (modifier order, operand forms, column layout) were read off nvdisasm 11.8
+ * output and are checked by tests/oracle/sass-forms.sh. */
+#include "sm50/sass_disasm.h"
+
+#include "sm50/sass_ctrl.h"
+#include "sm50/sass_float.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a bounded string builder ------------------------------------------- */
+
+typedef struct Text {
+	char *buf;
+	size_t cap, len;
+	bool overflow;
+} Text;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(Text *t, const char *fmt, ...)
+{
+	if (t->overflow)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= t->cap - t->len)
+		t->overflow = true;
+	else
+		t->len += (size_t)k;
+}
+
+/* ---- operands and modifiers --------------------------------------------- */
+
+static int64_t get(const SassValues *v, SassRole r)
+{
+	return sass_values_get(v, r, 0);
+}
+
+/* The spelling of enum value `value`: its name, or the fallback spelling.
+ * Values the decoder would reject (possible only when the caller built the
+ * values by hand) print as "?n" rather than crash. */
+static void put_enum_value(Text *t, const SassEnum *e, unsigned value, const char *dot)
+{
+	if (value < e->count && e->names[value] != NULL) {
+		if (e->names[value][0] != '\0')
+			put(t, "%s%s", dot, e->names[value]);
+	} else if (e->fallback != NULL) {
+		char tmp[48];
+		snprintf(tmp, sizeof tmp, e->fallback, value);
+		put(t, "%s%s", dot, tmp);
+	} else {
+		put(t, "%s?%u", dot, value);
+	}
+}
+
+/* ".NAME" of the form's enum field with role r; nothing for the default. */
+static void put_enum(Text *t, const SassForm *f, const SassValues *v, SassRole r)
+{
+	const SassField *fld = sass_form_field(f, r);
+	if (fld != NULL)
+		put_enum_value(t, fld->values, (unsigned)get(v, r), ".");
+}
+
+static void put_flag(Text *t, const SassValues *v, SassRole r, const char *text)
+{
+	if (get(v, r))
+		put(t, "%s", text);
+}
+
+static void put_reg(Text *t, int64_t reg)
+{
+	if (reg == 255)
+		put(t, "RZ");
+	else
+		put(t, "R%d", (int)reg);
+}
+
+static void put_pred(Text *t, int64_t pred, bool negated)
+{
+	put(t, "%s", negated ? "!" : "");
+	if (pred == 7)
+		put(t, "PT");
+	else
+		put(t, "P%d", (int)pred);
+}
+
+/* Hex with a leading minus for negative values, as nvdisasm writes them. */
+static void put_signed_hex(Text *t, int64_t value)
+{
+	if (value < 0)
+		put(t, "-0x%" PRIx64, (uint64_t)0 - (uint64_t)value);
+	else
+		put(t, "0x%" PRIx64, (uint64_t)value);
+}
+
+static void put_reuse(Text *t, uint32_t slot, unsigned operand)
+{
+	SassCtrl c;
+	sass_ctrl_unpack_slot(slot, &c);
+	if ((c.reuse >> operand) & 1)
+		put(t, ".reuse");
+}
+
+enum { REUSE_A = 0, REUSE_B = 1, REUSE_C = 2 };
+
+/* c[bank][offset] of an ALU operand: the offset field counts 4-byte words.
+ * XMAD's B operand is printed with a space between the brackets. */
+static void put_const(Text *t, const SassValues *v, const char *gap)
+{
+	put(t, "c[0x%x]%s[", (unsigned)get(v, SR_CBANK), gap);
+	put_signed_hex(t, get(v, SR_COFF) * 4);
+	put(t, "]");
+}
+
+/* Operand B of the _R/_C/_I ALU forms. A negated or inverted register or
+ * constant gets a prefix ("-", "~"); an immediate keeps its value and gets
+ * a suffix instead (".NEG", ".INV"). */
+static void put_b(Text *t, const SassForm *f, const SassValues *v, uint32_t slot,
+                  bool modified, const char *prefix, const char *suffix)
+{
+	switch (f->bkind) {
+	case SASS_B_REG:
+	case SASS_B_RC:
+		put(t, ", %s", modified ? prefix : "");
+		put_reg(t, get(v, SR_RB));
+		put_reuse(t, slot, REUSE_B);
+		break;
+	case SASS_B_CONST:
+		put(t, ", %s", modified ? prefix : "");
+		put_const(t, v, "");
+		break;
+	case SASS_B_IMM:
+		put(t, ", ");
+		put_signed_hex(t, get(v, SR_IMM));
+		put(t, "%s", modified ? suffix : "");
+		break;
+	case SASS_B_NONE:
+		break;
+	}
+}
+
+static void put_b_plain(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put_b(t, f, v, slot, false, "", "");
+}
+
+static void put_ra(Text *t, const SassValues *v, uint32_t slot, const char *prefix)
+{
+	put(t, "%s", prefix);
+	put_reg(t, get(v, SR_RA));
+	put_reuse(t, slot, REUSE_A);
+}
+
+/* C operand of the forms with a third source: Rc, or the constant of the
+ * "RC" layouts. */
+static void put_c(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, ", ");
+	if (f->bkind == SASS_B_RC) {
+		put_const(t, v, "");
+	} else {
+		put_reg(t, get(v, SR_RC));
+		put_reuse(t, slot, REUSE_C);
+	}
+}
+
+/* ---- the families --------------------------------------------------------- */
+
+static void print_surface_tail(Text *t, const SassForm *f, const SassValues *v)
+{
+	if (sass_form_field(f, SR_SUIDX))
+		put(t, "0x%x", (unsigned)get(v, SR_SUIDX));
+	else
+		put_reg(t, get(v, SR_RC));
+}
+
+/* Formatted-surface component mask: letters of the set bits, nothing for all
+ * four; nvdisasm has no spelling for an empty mask. */
+static void put_rgba(Text *t, unsigned mask)
+{
+	if (mask == 0xf)
+		return;
+	if (mask == 0) {
+		put(t, ".???0");
+		return;
+	}
+	put(t, ".");
+	for (unsigned i = 0; i < 4; i++)
+		if ((mask >> i) & 1)
+			put(t, "%c", "RGBA"[i]);
+}
+
+static void print_surface(Text *t, const SassForm *f, const SassValues *v)
+{
+	bool raw = f->op == SOP_SUST_D || f->op == SOP_SULD_D || f->op == SOP_SURED_D;
+	const char *name = f->op == SOP_SUST_D || f->op == SOP_SUST_P ? "SUST" :
+	                   f->op == SOP_SULD_D || f->op == SOP_SULD_P ? "SULD" : "SURED";
+	put(t, "%s%s", name, raw ? ".D" : ".P");
+	if (raw)
+		put_flag(t, v, SR_BA, ".BA");
+	put_enum(t, f, v, SR_GEOM);
+	if (sass_form_field(f, SR_SUOP))
+		put_enum(t, f, v, SR_SUOP);
+	else
+		put_enum(t, f, v, SR_COP);
+	if (sass_form_field(f, SR_SIZE))
+		put_enum(t, f, v, SR_SIZE);
+	else if (sass_form_field(f, SR_SUTYPE))
+		put_enum(t, f, v, SR_SUTYPE);
+	else if (sass_form_field(f, SR_RGBA))
+		put_rgba(t, (unsigned)get(v, SR_RGBA));
+	put_enum(t, f, v, SR_CLAMP);
+
+	if (f->op == SOP_SULD_D || f->op == SOP_SULD_P) {
+		put(t, " ");
+		put_reg(t, get(v, SR_RD));
+		put(t, ", [");
+		put_reg(t, get(v, SR_RA));
+		put(t, "], ");
+	} else {
+		put(t, " [");
+		put_reg(t, get(v, SR_RA));
+		put(t, "], ");
+		put_reg(t, get(v, SR_RB));
+		put(t, ", ");
+	}
+	print_surface_tail(t, f, v);
+}
+
+static void print_txq(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	static const char *const phase[] = { "", ".T", ".P", ".INVALIDPHASE3" };
+	SassCtrl c;
+	sass_ctrl_unpack_slot(slot, &c);
+	put(t, f->op == SOP_TXQ_B ? "TXQ.B" : "TXQ");
+	put_flag(t, v, SR_NODEP, ".NODEP");
+	put(t, "%s ", phase[c.reuse & 3]);
+	put_reg(t, get(v, SR_RD));
+	put(t, ", ");
+	put_reg(t, get(v, SR_RA));
+	put(t, ", ");
+	put_enum_value(t, sass_form_field(f, SR_QUERY)->values, (unsigned)get(v, SR_QUERY), "");
+	put(t, ", 0x%x, 0x%x", (unsigned)get(v, SR_SUIDX), (unsigned)get(v, SR_QMASK));
+}
+
+/* [Ra+off]; with Ra = RZ the offset is an absolute, zero-extended address. */
+static void put_global_address(Text *t, const SassValues *v, unsigned offset_bits)
+{
+	int64_t ra = get(v, SR_RA), off = get(v, SR_IMM);
+	put(t, "[");
+	if (ra == 255) {
+		if (off == 0)
+			put(t, "RZ");
+		else
+			put(t, "0x%" PRIx64, (uint64_t)off & ((UINT64_C(1) << offset_bits) - 1));
+	} else {
+		put_reg(t, ra);
+		if (off != 0) {
+			put(t, "+");
+			put_signed_hex(t, off);
+		}
+	}
+	put(t, "]");
+}
+
+static void print_global(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, f->op == SOP_STG ? "STG" : "LDG");
+	put_flag(t, v, SR_E, ".E");
+	put_enum(t, f, v, SR_COP);
+	put_enum(t, f, v, SR_SIZE);
+	put(t, " ");
+	if (f->op == SOP_STG) {
+		put_global_address(t, v, 24);
+		put(t, ", ");
+		put_reg(t, get(v, SR_RB));
+	} else {
+		put_reg(t, get(v, SR_RD));
+		put(t, ", ");
+		put_global_address(t, v, 24);
+	}
+}
+
+static void print_ldc(Text *t, const SassForm *f, const SassValues *v)
+{
+	int64_t ra = get(v, SR_RA), off = get(v, SR_COFF);
+	put(t, "LDC");
+	put_enum(t, f, v, SR_SIZE);
+	put_enum(t, f, v, SR_LDCMODE);
+	put(t, " ");
+	put_reg(t, get(v, SR_RD));
+	put(t, ", c[0x%x][", (unsigned)get(v, SR_CBANK));
+	if (ra == 255) {
+		put_signed_hex(t, off);
+	} else {
+		put_reg(t, ra);
+		if (off != 0) {
+			put(t, "+");
+			put_signed_hex(t, off);
+		}
+	}
+	put(t, "]");
+}
+
+static void print_mov(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "MOV ");
+	put_reg(t, get(v, SR_RD));
+	put_b_plain(t, f, v, slot);
+	if (get(v, SR_LANEMASK) != 0xf)
+		put(t, ", 0x%x", (unsigned)get(v, SR_LANEMASK));
+}
+
+static void print_mov32i(Text *t, const SassValues *v)
+{
+	put(t, "MOV32I ");
+	put_reg(t, get(v, SR_RD));
+	put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
+	if (get(v, SR_LANEMASK) != 0xf)
+		put(t, ", 0x%x", (unsigned)get(v, SR_LANEMASK));
+}
+
+static void print_s2r(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "S2R ");
+	put_reg(t, get(v, SR_RD));
+	put(t, ", ");
+	put_enum_value(t, sass_form_field(f, SR_SREG)->values, (unsigned)get(v, SR_SREG), "");
+}
+
+static void put_rd_cc(Text *t, const SassValues *v)
+{
+	put_reg(t, get(v, SR_RD));
+	put_flag(t, v, SR_CC, ".CC");
+}
+
+/* IADD/ISCADD negation field: 1 negates B, 2 negates A, 3 is .PO (plus one). */
+enum { NEG_B = 1, NEG_A = 2, NEG_PO = 3 };
+
+static void print_iadd(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	int64_t neg = get(v, SR_NEG);
+	put(t, "IADD");
+	if (neg == NEG_PO)
+		put(t, ".PO");
+	put_flag(t, v, SR_SAT, ".SAT");
+	put_flag(t, v, SR_X, ".X");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, neg == NEG_A ? ", -" : ", ");
+	put_b(t, f, v, slot, neg == NEG_B, "-", ".NEG");
+}
+
+static void print_iadd32i(Text *t, const SassValues *v, uint32_t slot)
+{
+	put(t, "IADD32I");
+	put_flag(t, v, SR_SAT, ".SAT");
+	put_flag(t, v, SR_X, ".X");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, get(v, SR_NEGA) ? ", -" : ", ");
+	put(t, ", ");
+	put_signed_hex(t, (int32_t)(uint32_t)get(v, SR_IMM));
+}
+
+static void print_iscadd(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	int64_t neg = get(v, SR_NEG);
+	put(t, "ISCADD");
+	if (neg == NEG_PO)
+		put(t, ".PO");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, neg == NEG_A ? ", -" : ", ");
+	put_b(t, f, v, slot, neg == NEG_B, "-", ".NEG");
+	put(t, ", 0x%x", (unsigned)get(v, SR_SHIFT));
+}
+
+static void print_shift(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	if (f->op == SOP_SHL) {
+		put(t, "SHL");
+	} else {
+		put(t, "SHR");
+		if (!get(v, SR_SIGNED))
+			put(t, ".U32");
+	}
+	put_flag(t, v, SR_W, ".W");
+	put_flag(t, v, SR_X, ".X");
+	put_flag(t, v, SR_BREV, ".BREV");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+}
+
+static void print_lop(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, f->op == SOP_LOP ? "LOP" : "LOP32I");
+	put_enum(t, f, v, SR_LOPOP);
+	put(t, " ");
+	put_reg(t, get(v, SR_RD));
+	put_ra(t, v, slot, get(v, SR_INVA) ? ", ~" : ", ");
+	if (f->op == SOP_LOP)
+		put_b(t, f, v, slot, get(v, SR_INVB) != 0, "~", ".INV");
+	else
+		put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
+}
+
+/* " Pd, Pq" of the predicate-setting comparisons (ISETP, FSETP, PSETP). */
+static void put_pd_pq(Text *t, const SassValues *v)
+{
+	put(t, " ");
+	put_pred(t, get(v, SR_PD), false);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PQ), false);
+}
+
+static void print_isetp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "ISETP");
+	put_enum(t, f, v, SR_CMP);
+	if (!get(v, SR_SIGNED))
+		put(t, ".U32");
+	put_flag(t, v, SR_X, ".X");
+	put_enum(t, f, v, SR_BOP);
+	put_pd_pq(t, v);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
+static void print_xmad(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	bool b_is_const = f->bkind == SASS_B_CONST;
+	put(t, "XMAD");
+	if (get(v, SR_SA) || get(v, SR_SB))
+		put(t, ".%s.%s", get(v, SR_SA) ? "S16" : "U16", get(v, SR_SB) ? "S16" : "U16");
+	put_flag(t, v, SR_PSL, ".PSL");
+	put_enum(t, f, v, SR_CMODE);
+	put_flag(t, v, SR_MRG, ".MRG");
+	put_flag(t, v, SR_X, ".X");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RA));
+	put_flag(t, v, SR_HA, ".H1");
+	put_reuse(t, slot, REUSE_A);
+	put(t, ", ");
+	if (b_is_const) {
+		put_const(t, v, " ");
+		put_flag(t, v, SR_HB, ".H1");
+	} else if (f->bkind == SASS_B_IMM) {
+		/* The 16-bit immediate is shown signed when B is signed. */
+		int64_t imm = get(v, SR_IMM);
+		put_signed_hex(t, get(v, SR_SB) ? (int16_t)(uint16_t)imm : imm);
+	} else {
+		put_reg(t, get(v, SR_RB));
+		put_flag(t, v, SR_HB, ".H1");
+		put_reuse(t, slot, REUSE_B);
+	}
+	put_c(t, f, v, slot);
+}
+
+static void print_bfe(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "BFE");
+	if (!get(v, SR_SIGNED))
+		put(t, ".U32");
+	put_flag(t, v, SR_BREV, ".BREV");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+}
+
+static void print_bfi(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "BFI ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put_c(t, f, v, slot);
+}
+
+static void put_pc(Text *t, const SassValues *v)
+{
+	put(t, ", ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
+static void print_imnmx(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "IMNMX");
+	if (!get(v, SR_SIGNED))
+		put(t, ".U32");
+	put_enum(t, f, v, SR_XMODE);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put_pc(t, v);
+}
+
+static void print_sel(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "SEL ");
+	put_reg(t, get(v, SR_RD));
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put_pc(t, v);
+}
+
+static void print_shf(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	bool x = get(v, SR_X) != 0, hi = get(v, SR_HI) != 0;
+	put(t, f->op == SOP_SHF_L ? "SHF.L" : "SHF.R");
+	put_flag(t, v, SR_W, ".W");
+	put_enum(t, f, v, SR_MAXSHIFT);
+	/* .X and .HI together are spelled .XHI. */
+	put(t, "%s", x && hi ? ".XHI" : x ? ".X" : hi ? ".HI" : "");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	if (f->bkind == SASS_B_IMM)
+		put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
+	else
+		put_b_plain(t, f, v, slot);
+	put_c(t, f, v, slot);
+}
+
+static void print_lea(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, f->op == SOP_LEA_HI ? "LEA.HI" : "LEA");
+	put_flag(t, v, SR_X, ".X");
+	put(t, " ");
+	/* The predicate output is not shown when it is PT. */
+	if (get(v, SR_PD) != 7) {
+		put_pred(t, get(v, SR_PD), false);
+		put(t, ", ");
+	}
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, get(v, SR_NEGA) ? ", -" : ", ");
+	put_b_plain(t, f, v, slot);
+	if (f->op == SOP_LEA_HI)
+		put_c(t, f, v, slot);
+	if (get(v, SR_SHIFT))
+		put(t, ", 0x%x", (unsigned)get(v, SR_SHIFT));
+}
+
+static void print_iadd3(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "IADD3");
+	put_enum(t, f, v, SR_SHIFTMODE);
+	put_flag(t, v, SR_X, ".X");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", %s", get(v, SR_NEGA) ? "-" : "");
+	put_reg(t, get(v, SR_RA));
+	put_enum(t, f, v, SR_HSEL_A);
+	put_reuse(t, slot, REUSE_A);
+	switch (f->bkind) {
+	case SASS_B_REG:
+		put(t, ", %s", get(v, SR_NEGB) ? "-" : "");
+		put_reg(t, get(v, SR_RB));
+		put_enum(t, f, v, SR_HSEL_B);
+		put_reuse(t, slot, REUSE_B);
+		break;
+	default:
+		put_b(t, f, v, slot, get(v, SR_NEGB) != 0, "-", ".NEG");
+		break;
+	}
+	put(t, ", %s", get(v, SR_NEGC) ? "-" : "");
+	put_reg(t, get(v, SR_RC));
+	put_enum(t, f, v, SR_HSEL_C);
+	put_reuse(t, slot, REUSE_C);
+}
+
+/* I2I source byte: halves for 16-bit sources, bytes otherwise. */
+static void put_i2i_bytesel(Text *t, const SassValues *v)
+{
+	static const char *const bytes[] = { "", ".B1", ".B2", ".B3" };
+	static const char *const halves[] = { "", ".INVALIDSIZE1", ".H1", ".INVALIDSIZE3" };
+	bool half = (get(v, SR_STYPE) >> 1) == 1;
+	put(t, "%s", (half ? halves : bytes)[get(v, SR_BYTESEL) & 3]);
+}
+
+/* I2I never shows reuse flags. A register or constant source is wrapped as
+ * -|x|; an immediate gets .NEG and .ABS suffixes instead. */
+static void print_i2i(Text *t, const SassForm *f, const SassValues *v)
+{
+	bool neg = get(v, SR_NEGB) != 0, abs = get(v, SR_ABS) != 0;
+	put(t, "I2I");
+	put_enum(t, f, v, SR_DTYPE);
+	put_enum(t, f, v, SR_STYPE);
+	put_flag(t, v, SR_SAT, ".SAT");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", ");
+	if (f->bkind == SASS_B_IMM) {
+		put_signed_hex(t, get(v, SR_IMM));
+		put(t, "%s%s", neg ? ".NEG" : "", abs ? ".ABS" : "");
+		put_i2i_bytesel(t, v);
+		return;
+	}
+	put(t, "%s%s", neg ? "-" : "", abs ? "|" : "");
+	if (f->bkind == SASS_B_CONST)
+		put_const(t, v, " ");       /* spelled with a space, as in XMAD */
+	else
+		put_reg(t, get(v, SR_RB));
+	put_i2i_bytesel(t, v);
+	put(t, "%s", abs ? "|" : "");
+}
+
+/* ---- single-precision float ------------------------------------------------ */
+
+static void put_float(Text *t, uint32_t bits)
+{
+	char tmp[48];
+	sass_float_text(bits, tmp, sizeof tmp);
+	put(t, "%s", tmp);
+}
+
+/* A float source: -|Rx| around a register or constant; an immediate keeps
+ * its own sign in the value and shows the modifiers as .NEG/.ABS suffixes. */
+static void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
+                     bool neg, bool abs)
+{
+	put(t, ", ");
+	if (!is_a && (f->bkind == SASS_B_IMM || f->bkind == SASS_B_NONE)) {
+		put_float(t, f->bkind == SASS_B_IMM ? sass_fimm20_bits(get(v, SR_IMM)) : (uint32_t)get(v, SR_IMM));
+		put(t, "%s%s", neg ? ".NEG" : "", abs ? ".ABS" : "");
+		return;
+	}
+	put(t, "%s%s", neg ? "-" : "", abs ? "|" : "");
+	if (!is_a && f->bkind == SASS_B_CONST) {
+		put_const(t, v, "");
+		put(t, "%s", abs ? "|" : "");
+		return;
+	}
+	put_reg(t, get(v, is_a ? SR_RA : SR_RB));
+	put(t, "%s", abs ? "|" : "");
+	/* FADD's B register is reused through the third operand's flag
+	 * (nvdisasm 11.8 agrees; FMUL, FMNMX and FSETP use the second) */
+	put_reuse(t, slot, is_a ? REUSE_A : f->op == SOP_FADD ? REUSE_C : REUSE_B);
+}
+
+static void print_fadd(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, f->op == SOP_FADD32I ? "FADD32I" : "FADD");
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put_enum(t, f, v, SR_RND);
+	put_flag(t, v, SR_SAT, ".SAT");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+}
+
+/* FMUL, FMUL32I and FFMA: B's negation is the product's; FFMA adds C. */
+static void print_fmul_ffma(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, f->op == SOP_FFMA ? "FFMA" : f->op == SOP_FMUL32I ? "FMUL32I" : "FMUL");
+	put_enum(t, f, v, SR_FMZ);
+	put_enum(t, f, v, SR_SCALE);
+	put_enum(t, f, v, SR_RND);
+	put_flag(t, v, SR_SAT, ".SAT");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_fsrc(t, f, v, slot, true, false, false);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, false);
+	if (f->op != SOP_FFMA)
+		return;
+	put(t, "%s", get(v, SR_NEGC) ? ", -" : ", ");
+	if (f->bkind == SASS_B_RC) {
+		put_const(t, v, "");
+	} else {
+		put_reg(t, get(v, SR_RC));
+		put_reuse(t, slot, REUSE_C);
+	}
+}
+
+static void print_fmnmx(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FMNMX");
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+	put_pc(t, v);
+}
+
+static void print_fsetp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FSETP");
+	put_enum(t, f, v, SR_CMP);
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put_enum(t, f, v, SR_BOP);
+	put_pd_pq(t, v);
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+	put_pc(t, v);
+}
+
+/* Like I2I: no reuse flags, a constant spelled with a space, the byte
+ * select inside the |..| of an absolute value. */
+static void print_i2f_f2i(Text *t, const SassForm *f, const SassValues *v)
+{
+	bool neg = get(v, SR_NEGB) != 0, abs = get(v, SR_ABSB) != 0;
+	put(t, f->op == SOP_I2F ? "I2F" : "F2I");
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put_enum(t, f, v, SR_DTYPE);
+	put_enum(t, f, v, SR_STYPE);
+	put_enum(t, f, v, SR_RND);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", %s%s", neg ? "-" : "", abs ? "|" : "");
+	if (f->bkind == SASS_B_CONST)
+		put_const(t, v, " ");
+	else
+		put_reg(t, get(v, SR_RB));
+	if (sass_form_field(f, SR_BYTESEL))
+		put_i2i_bytesel(t, v);
+	put(t, "%s", abs ? "|" : "");
+}
+
+static void print_psetp(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "PSETP");
+	put_enum(t, f, v, SR_BOP);
+	put_enum(t, f, v, SR_BOP2);
+	put_pd_pq(t, v);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PA), get(v, SR_PA_NOT) != 0);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PB), get(v, SR_PB_NOT) != 0);
+	put_pc(t, v);
+}
+
+static void print_bra(Text *t, const SassForm *f, const SassValues *v, uint64_t addr)
+{
+	put(t, "BRA");
+	put_flag(t, v, SR_U, ".U");
+	put(t, " ");
+	if (get(v, SR_COND) != 0xf) {
+		put(t, "CC");
+		put_enum(t, f, v, SR_COND);
+		put(t, ", ");
+	}
+	/* Targets below zero are shown negative. */
+	put_signed_hex(t, (int64_t)(addr + 8 + (uint64_t)get(v, SR_IMM)));
+}
+
+static void print_depbar(Text *t, const SassForm *f, const SassValues *v)
+{
+	unsigned wmask = (unsigned)get(v, SR_WMASK);
+	bool le = get(v, SR_LE) != 0;
+	put(t, "DEPBAR");
+	if (le) {
+		put(t, ".LE ");
+		put_enum_value(t, sass_form_field(f, SR_SCOREBOARD)->values,
+		               (unsigned)get(v, SR_SCOREBOARD), "");
+		put(t, ", 0x%x", (unsigned)get(v, SR_CNT));
+	}
+	if (wmask) {
+		const char *sep = "";
+		put(t, le ? ", {" : " {");
+		for (int i = 5; i >= 0; i--)
+			if ((wmask >> i) & 1) {
+				put(t, "%s%d", sep, i);
+				sep = ",";
+			}
+		put(t, "}");
+	}
+}
+
+int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
+                     uint64_t addr, char *buf, size_t n)
+{
+	Text t = { buf, n, 0, n == 0 };
+	if (n)
+		buf[0] = '\0';
+	switch (f->op) {
+	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
+	case SOP_SURED_D: case SOP_SURED_P:
+		print_surface(&t, f, v);
+		break;
+	case SOP_TXQ: case SOP_TXQ_B: print_txq(&t, f, v, slot); break;
+	case SOP_STG: case SOP_LDG: print_global(&t, f, v); break;
+	case SOP_LDC: print_ldc(&t, f, v); break;
+	case SOP_MOV: print_mov(&t, f, v, slot); break;
+	case SOP_MOV32I: print_mov32i(&t, v); break;
+	case SOP_S2R: print_s2r(&t, f, v); break;
+	case SOP_IADD: print_iadd(&t, f, v, slot); break;
+	case SOP_IADD32I: print_iadd32i(&t, v, slot); break;
+	case SOP_ISCADD: print_iscadd(&t, f, v, slot); break;
+	case SOP_SHL: case SOP_SHR: print_shift(&t, f, v, slot); break;
+	case SOP_LOP: case SOP_LOP32I: print_lop(&t, f, v, slot); break;
+	case SOP_ISETP: print_isetp(&t, f, v, slot); break;
+	case SOP_XMAD: print_xmad(&t, f, v, slot); break;
+	case SOP_BRA: print_bra(&t, f, v, addr); break;
+	case SOP_EXIT: put(&t, "EXIT"); break;
+	case SOP_NOP:
+		put(&t, "NOP");
+		if (get(v, SR_IMM))
+			put(&t, " 0x%x", (unsigned)get(v, SR_IMM));
+		break;
+	case SOP_DEPBAR: print_depbar(&t, f, v); break;
+	case SOP_BFE: print_bfe(&t, f, v, slot); break;
+	case SOP_BFI: print_bfi(&t, f, v, slot); break;
+	case SOP_IMNMX: print_imnmx(&t, f, v, slot); break;
+	case SOP_SEL: print_sel(&t, f, v, slot); break;
+	case SOP_SHF_L: case SOP_SHF_R: print_shf(&t, f, v, slot); break;
+	case SOP_LEA: case SOP_LEA_HI: print_lea(&t, f, v, slot); break;
+	case SOP_IADD3: print_iadd3(&t, f, v, slot); break;
+	case SOP_I2I: print_i2i(&t, f, v); break;
+	case SOP_PSETP: print_psetp(&t, f, v); break;
+	case SOP_FADD: case SOP_FADD32I: print_fadd(&t, f, v, slot); break;
+	case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA: print_fmul_ffma(&t, f, v, slot); break;
+	case SOP_FMNMX: print_fmnmx(&t, f, v, slot); break;
+	case SOP_FSETP: print_fsetp(&t, f, v, slot); break;
+	case SOP_I2F: case SOP_F2I: print_i2f_f2i(&t, f, v); break;
+	}
+	return t.overflow ? -1 : (int)t.len;
+}
+
+int sass_format_guard(const SassValues *v, char *buf, size_t n)
+{
+	Text t = { buf, n, 0, n == 0 };
+	if (n)
+		buf[0] = '\0';
+	int64_t pg = sass_values_get(v, SR_PG, 7);
+	bool neg = sass_values_get(v, SR_PG_NOT, 0) != 0;
+	if (pg != 7 || neg) {
+		put(&t, "@");
+		put_pred(&t, pg, neg);
+		put(&t, " ");
+	}
+	return t.overflow ? -1 : (int)t.len;
+}
+
+bool sass_slot_allowed(const SassForm *f, uint32_t slot)
+{
+	SassCtrl c;
+	sass_ctrl_unpack_slot(slot, &c);
+	bool barriers = c.wbar != SASS_CTRL_NO_BARRIER || c.rbar != SASS_CTRL_NO_BARRIER;
+	switch (f->cls) {
+	case SASS_CLASS_ALU: return !barriers && !(c.reuse & 8);
+	case SASS_CLASS_FLOW: return !barriers;
+	case SASS_CLASS_VARLAT: return true;
+	}
+	return false;
+}
+
+/* ---- the listing ----------------------------------------------------------- */
+
+enum {
+	LINE_INDENT = 8,        /* before the address comment */
+	OPCODE_GAP = 19,        /* address comment to opcode; the guard sits inside */
+	HEX_GAP = 2,            /* longest line to the hex comment */
+	TEXT_MAX = 160,
+};
+
+/* The control-slot value nvdisasm shows as plain "text;" instead of "text ;":
+ * no stall, yield bit clear, no barriers, no wait (the reuse flags do not
+ * matter). */
+enum { SCHED_PLAIN = 0x7e0 };
+
+typedef struct Line {
+	uint64_t word;
+	bool is_ctrl;
+	char addr[24];
+	char guard[8];
+	char text[TEXT_MAX];
+} Line;
+
+static uint64_t load_le64(const uint8_t *p)
+{
+	uint64_t w = 0;
+	for (int i = 7; i >= 0; i--)
+		w = w << 8 | p[i];
+	return w;
+}
+
+static int decode_line(Line *ln, uint64_t word, uint64_t addr, uint32_t slot,
+                       char *err, size_t errlen)
+{
+	SassValues vals;
+	const SassForm *f = sass_decode(word, &vals);
+	if (f == NULL) {
+		snprintf(err, errlen, "unrecognized instruction 0x%016" PRIx64 " at address 0x%08" PRIx64,
+		         word, addr);
+		return -1;
+	}
+	if (!sass_slot_allowed(f, slot)) {
+		snprintf(err, errlen, "control slot 0x%05x not allowed for %s at address 0x%08" PRIx64,
+		         (unsigned)slot, f->name, addr);
+		return -1;
+	}
+	int k = sass_format_insn(f, &vals, slot, addr, ln->text, sizeof ln->text - 2);
+	if (k < 0 || sass_format_guard(&vals, ln->guard, sizeof ln->guard) < 0) {
+		snprintf(err, errlen, "instruction text too long at address 0x%08" PRIx64, addr);
+		return -1;
+	}
+	strcat(ln->text, (slot & SASS_CTRL_SCHED_MASK) == SCHED_PLAIN ? ";" : " ;");
+	return 0;
+}
+
+static size_t line_width(const Line *ln)
+{
+	return LINE_INDENT + strlen(ln->addr) + OPCODE_GAP + strlen(ln->guard) + strlen(ln->text);
+}
+
+static void print_line(FILE *out, const Line *ln, size_t column)
+{
+	size_t used;
+	if (ln->is_ctrl) {
+		used = 0;
+	} else {
+		size_t gap = OPCODE_GAP - strlen(ln->guard);
+		fprintf(out, "%*s%s%*s%s%s", LINE_INDENT, "", ln->addr, (int)gap, "", ln->guard, ln->text);
+		used = LINE_INDENT + strlen(ln->addr) + gap + strlen(ln->guard) + strlen(ln->text);
+	}
+	fprintf(out, "%*s/* 0x%016" PRIx64 " */\n", (int)(column - used), "", ln->word);
+}
+
+int sass_disasm_stream(const uint8_t *bytes, size_t n, uint64_t base, FILE *out,
+                       char *err, size_t errlen)
+{
+	if (n == 0 || n % 32 != 0) {
+		snprintf(err, errlen, "code size %zu is not a positive multiple of 32 bytes", n);
+		return -1;
+	}
+	if (base % 32 != 0) {
+		snprintf(err, errlen, "base address 0x%" PRIx64 " is not 32-byte aligned", base);
+		return -1;
+	}
+	size_t nlines = n / 8;
+	Line *lines = calloc(nlines, sizeof *lines);
+	if (lines == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	uint32_t slots[3] = { 0, 0, 0 };
+	size_t widest = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nlines && rc == 0; i++) {
+		Line *ln = &lines[i];
+		uint64_t addr = base + 8 * i;
+		ln->word = load_le64(bytes + 8 * i);
+		if (i % 4 == 0) {
+			ln->is_ctrl = true;
+			sass_ctrl_unpack_word(ln->word, slots);
+			continue;
+		}
+		snprintf(ln->addr, sizeof ln->addr, "/*%04" PRIx64 "*/", addr);
+		rc = decode_line(ln, ln->word, addr, slots[i % 4 - 1], err, errlen);
+		if (line_width(ln) > widest)
+			widest = line_width(ln);
+	}
+	if (rc == 0) {
+		fprintf(out, "\t.headerflags    @\"EF_CUDA_SM50 EF_CUDA_PTX_SM(EF_CUDA_SM50)\"\n");
+		for (size_t i = 0; i < nlines; i++)
+			print_line(out, &lines[i], widest + HEX_GAP);
+	}
+	free(lines);
+	return rc;
+}

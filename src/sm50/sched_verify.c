@@ -1,0 +1,482 @@
+/* Hazard verification of finished code (see sched_verify.h). */
+#include "sm50/sched_verify.h"
+
+#include "lower/kernel_code.h"
+#include "sm50/sass_ctrl.h"
+#include "sm50/sass_disasm.h"
+#include "sm50/sass_encode.h"
+#include "sm50/sass_regs.h"
+#include "lower/sched.h"
+#include "base/xalloc.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Resources: R0..R254, P0..P6, CC. */
+enum { NGPR = 255, RES_PRED = NGPR, RES_CC = RES_PRED + 7, NRES = RES_CC + 1, MAX_RES = 64 };
+enum { AGE_MAX = 255 };
+
+/* Loads return in issue order, and ptxas 11.8 relies on it: a global or
+ * texture-path load (LDG, TXQ, SULD) may go without a write barrier when a
+ * later one sets one (ptxas waits for TXQs through a later LDG.E.CI). Such
+ * a pending write carries MARK_LOAD until that later load issues, then
+ * takes its barrier (and age). */
+enum { MARK_LOAD = 0x40 };
+
+/* The conversions I2F and F2I complete in issue order too: ptxas 11.8
+ * leaves the first of two back-to-back F2Is without a barrier and waits
+ * for both on the second's. */
+enum { MARK_CONV = 0x80 };
+
+static uint8_t unit_mark(const SassForm *f)
+{
+	switch (f->op) {
+	case SOP_LDG: case SOP_TXQ: case SOP_TXQ_B: case SOP_SULD_D: case SOP_SULD_P: return MARK_LOAD;
+	case SOP_I2F: case SOP_F2I: return MARK_CONV;
+	default: return 0;
+	}
+}
+
+/* A variable-latency instruction reads its register sources a few cycles
+ * after issue: ptxas 11.8 issues an LDG 2 cycles after the IADD.X that
+ * computes its address (ALU latency 6), so such reads tolerate this much. */
+enum { VARLAT_READ_SLACK = 4 };
+
+/* The hazard state before an instruction issues. A pending write or late
+ * read is guarded by a mask of barriers (more than one bit after a merge of
+ * paths that used different barriers: all must be waited for) and an age,
+ * the number of younger operations on that barrier (for DEPBAR.LE). */
+typedef struct VState {
+	int8_t rem[NRES];           /* cycles until a fixed-latency result is ready */
+	uint8_t wmask[NRES], wage[NRES];
+	uint8_t rmask[NRES], rage[NRES];
+	uint8_t unguarded[NRES];    /* late read without any barrier */
+	uint32_t writer[NRES];      /* instruction index of the last write, for messages */
+	uint32_t reader[NRES];      /* ... of the last late read */
+	int8_t maxrem;
+} VState;
+
+typedef struct Insn {
+	const SassForm *form;       /* NULL: not decodable */
+	SassValues vals;
+	SassCtrl ctrl;
+	uint32_t slot;
+	uint16_t reads[MAX_RES], writes[MAX_RES];
+	uint8_t nreads, nwrites, nlate;   /* the first nlate reads are read late */
+	bool varlat;
+} Insn;
+
+typedef struct Verifier {
+	const SchedVerifyKernel *k;
+	DiagSink *d;
+	Insn *in;
+	size_t n;
+	unsigned reports;
+} Verifier;
+
+static uint64_t addr_of(size_t i)
+{
+	return (uint64_t)(i / 3) * 32 + 8 * (i % 3 + 1);
+}
+
+static uint64_t load_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int b = 7; b >= 0; b--)
+		v = v << 8 | p[b];
+	return v;
+}
+
+static void add_set(uint16_t *list, uint8_t *n, const uint64_t set[4])
+{
+	for (unsigned r = 0; r < NGPR; r++)
+		if (((set[r / 64] >> (r % 64)) & 1) && *n < MAX_RES)
+			list[(*n)++] = (uint16_t)r;
+}
+
+static void add_preds(uint16_t *list, uint8_t *n, uint8_t preds, bool cc)
+{
+	for (unsigned p = 0; p < 7; p++)
+		if ((preds >> p) & 1)
+			list[(*n)++] = (uint16_t)(RES_PRED + p);
+	if (cc)
+		list[(*n)++] = RES_CC;
+}
+
+static void decode(Verifier *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		Insn *x = &v->in[i];
+		uint32_t slots[3];
+		sass_ctrl_unpack_word(load_le64(v->k->code + 32 * (i / 3)), slots);
+		x->slot = slots[i % 3];
+		sass_ctrl_unpack_slot(x->slot, &x->ctrl);
+		x->form = sass_decode(load_le64(v->k->code + addr_of(i)), &x->vals);
+		if (x->form == NULL)
+			continue;
+		SassRegUse u;
+		sass_form_regs(x->form, &x->vals, &u);
+		x->varlat = u.varlat;
+		add_set(x->reads, &x->nreads, u.reads);
+		x->nlate = x->varlat ? x->nreads : 0;
+		add_preds(x->reads, &x->nreads, u.pred_reads, u.cc_read);
+		add_set(x->writes, &x->nwrites, u.writes);
+		add_preds(x->writes, &x->nwrites, u.pred_writes, u.cc_write);
+	}
+}
+
+static bool unguarded_insn(const Insn *x)
+{
+	return sass_values_get(&x->vals, SR_PG, 7) == 7 && sass_values_get(&x->vals, SR_PG_NOT, 0) == 0;
+}
+
+/* Successors of instruction i; returns how many (0..2). */
+static unsigned successors(const Verifier *v, size_t i, size_t succ[2])
+{
+	const Insn *x = &v->in[i];
+	unsigned n = 0;
+	bool always = unguarded_insn(x);
+	if (x->form && x->form->op == SOP_BRA) {
+		int64_t target = (int64_t)addr_of(i) + 8 + sass_values_get(&x->vals, SR_IMM, 0);
+		if (target >= 8 && target % 8 == 0 && target % 32 != 0) {
+			size_t t = (size_t)(target / 32) * 3 + (size_t)(target % 32) / 8 - 1;
+			if (t < v->n)
+				succ[n++] = t;
+		}
+		if (always && sass_values_get(&x->vals, SR_COND, 0xf) == 0xf)
+			return n;
+	} else if (x->form && x->form->op == SOP_EXIT && always) {
+		return 0;
+	}
+	if (i + 1 < v->n)
+		succ[n++] = i + 1;
+	return n;
+}
+
+static int latency_of(unsigned r)
+{
+	return r == RES_CC ? SCHED_CC_LATENCY : r >= RES_PRED ? SCHED_PRED_LATENCY : SCHED_ALU_LATENCY;
+}
+
+static const char *res_name(unsigned r, char *buf, size_t n)
+{
+	if (r == RES_CC)
+		snprintf(buf, n, "CC");
+	else if (r >= RES_PRED)
+		snprintf(buf, n, "P%u", r - RES_PRED);
+	else
+		snprintf(buf, n, "R%u", r);
+	return buf;
+}
+
+static void report(Verifier *v, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void report(Verifier *v, size_t i, const char *fmt, ...)
+{
+	if (v->d == NULL || v->reports++ >= SCHED_VERIFY_MAX_REPORTS)
+		return;
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const SchedVerifyKernel *k = v->k;
+	SrcLoc loc = k->loc;
+	if (k->insn_locs && i < k->nlocs && k->insn_locs[i].first_line > 0)
+		loc = k->insn_locs[i];
+	const SassForm *f = v->in[i].form;
+	diag_add(v->d, SEV_ERROR, loc, "sched-hazard", "kernel '%s', instruction at 0x%04" PRIx64 " (%s): %s",
+	         k->name, addr_of(i), f ? f->name : "?", msg);
+}
+
+static void clear_waited(VState *s, unsigned wait)
+{
+	if (wait == 0)
+		return;
+	for (unsigned r = 0; r < NRES; r++) {
+		if (s->wmask[r] && !(s->wmask[r] & ~wait))
+			s->wmask[r] = 0;
+		if (s->rmask[r] && !(s->rmask[r] & ~wait))
+			s->rmask[r] = 0;
+	}
+}
+
+/* DEPBAR.LE SBb, keep: all but the `keep` youngest operations on b are done. */
+static void depbar_le(VState *s, unsigned b, unsigned keep)
+{
+	uint8_t m = (uint8_t)(1u << b);
+	for (unsigned r = 0; r < NRES; r++) {
+		if (s->wmask[r] == m && s->wage[r] >= keep)
+			s->wmask[r] = 0;
+		if (s->rmask[r] == m && s->rage[r] >= keep)
+			s->rmask[r] = 0;
+	}
+}
+
+/* A new operation on barrier b: everything already on b gets older. */
+static void age_barrier(VState *s, unsigned b)
+{
+	uint8_t m = (uint8_t)(1u << b);
+	for (unsigned r = 0; r < NRES; r++) {
+		if (s->wmask[r] == m && s->wage[r] < AGE_MAX)
+			s->wage[r]++;
+		if (s->rmask[r] == m && s->rage[r] < AGE_MAX)
+			s->rage[r]++;
+	}
+}
+
+/* A reader or writer of r while a variable-latency write of it is pending. */
+static bool report_pending_write(Verifier *v, size_t i, const VState *s, unsigned r, const char *what)
+{
+	if (!s->wmask[r])
+		return false;
+	char rn[8];
+	report(v, i, "%s %s before the variable-latency %s at 0x%04" PRIx64 " that writes it is waited "
+	       "for (barrier mask 0x%02x)", what, res_name(r, rn, sizeof rn), v->in[s->writer[r]].form->name,
+	       addr_of(s->writer[r]), s->wmask[r]);
+	return true;
+}
+
+static void check_insn(Verifier *v, size_t i, const VState *s)
+{
+	const Insn *x = &v->in[i];
+	char rn[8];
+	if (!sass_slot_allowed(x->form, x->slot))
+		report(v, i, "control slot 0x%06" PRIx32 " is not allowed for this form (a fixed-latency "
+		       "instruction sets no barrier)", x->slot);
+	if ((x->ctrl.wbar != SASS_CTRL_NO_BARRIER && x->ctrl.wbar >= SCHED_NBARRIERS) ||
+	    (x->ctrl.rbar != SASS_CTRL_NO_BARRIER && x->ctrl.rbar >= SCHED_NBARRIERS))
+		report(v, i, "barrier number out of range (0-%d)", SCHED_NBARRIERS - 1);
+	if (x->varlat && x->nwrites > 0 && x->ctrl.wbar == SASS_CTRL_NO_BARRIER && !unit_mark(x->form))
+		report(v, i, "variable-latency result without a write barrier: its readers cannot wait for it");
+	for (unsigned j = 0; j < x->nreads; j++) {
+		unsigned r = x->reads[j];
+		if (!report_pending_write(v, i, s, r, "reads") && s->rem[r] > (j < x->nlate ? VARLAT_READ_SLACK : 0))
+			report(v, i, "reads %s %d cycle(s) before the %s at 0x%04" PRIx64 " that writes it is "
+			       "done: the stalls in between are too short", res_name(r, rn, sizeof rn), s->rem[r],
+			       v->in[s->writer[r]].form->name, addr_of(s->writer[r]));
+	}
+	for (unsigned j = 0; j < x->nwrites; j++) {
+		unsigned r = x->writes[j];
+		if (report_pending_write(v, i, s, r, "overwrites"))
+			continue;
+		if (s->rmask[r] || s->unguarded[r])
+			report(v, i, "overwrites %s before the %s at 0x%04" PRIx64 " has read it (%s)",
+			       res_name(r, rn, sizeof rn), v->in[s->reader[r]].form->name, addr_of(s->reader[r]),
+			       s->unguarded[r] ? "that reader has no read barrier" : "wait on its read barrier");
+	}
+}
+
+/* Instruction i: the wait, the checks (when reporting), the issue, the stall. */
+static void step(Verifier *v, size_t i, VState *s, bool check)
+{
+	const Insn *x = &v->in[i];
+	const SassCtrl *c = &x->ctrl;
+	clear_waited(s, c->wait);
+	if (check)
+		check_insn(v, i, s);
+	bool wbar = c->wbar < SCHED_NBARRIERS, rbar = c->rbar < SCHED_NBARRIERS;
+	uint8_t mark = x->nwrites > 0 ? unit_mark(x->form) : 0;
+	if (x->varlat) {
+		if (wbar)
+			age_barrier(s, c->wbar);
+		if (wbar && mark)
+			for (unsigned r = 0; r < NRES; r++)
+				if (s->wmask[r] & mark) {
+					s->wmask[r] = (uint8_t)((s->wmask[r] & ~mark) | (1u << c->wbar));
+					s->wage[r] = 0;
+				}
+		if (rbar && (!wbar || c->rbar != c->wbar))
+			age_barrier(s, c->rbar);
+		for (unsigned j = 0; j < x->nlate; j++) {
+			unsigned r = x->reads[j];
+			s->reader[r] = (uint32_t)i;
+			/* sources are read before the result is written: a producer's
+			 * write barrier also covers its own late reads */
+			if (rbar || (wbar && x->nwrites > 0)) {
+				s->rmask[r] = (uint8_t)(1u << (rbar ? c->rbar : c->wbar));
+				s->rage[r] = 0;
+			} else {
+				s->unguarded[r] = 1;
+			}
+		}
+	}
+	for (unsigned j = 0; j < x->nwrites; j++) {
+		unsigned r = x->writes[j];
+		s->writer[r] = (uint32_t)i;
+		s->unguarded[r] = 0;
+		s->rmask[r] = 0;
+		if (x->varlat) {
+			s->rem[r] = 0;
+			s->wmask[r] = wbar ? (uint8_t)(1u << c->wbar) : mark;
+			s->wage[r] = 0;
+		} else {
+			s->wmask[r] = 0;
+			s->rem[r] = (int8_t)latency_of(r);
+			if (s->rem[r] > s->maxrem)
+				s->maxrem = s->rem[r];
+		}
+	}
+	if (x->form->op == SOP_DEPBAR) {
+		if (sass_values_get(&x->vals, SR_LE, 0))
+			depbar_le(s, (unsigned)sass_values_get(&x->vals, SR_SCOREBOARD, 0) % 8,
+			          (unsigned)sass_values_get(&x->vals, SR_CNT, 0));
+		clear_waited(s, (unsigned)sass_values_get(&x->vals, SR_WMASK, 0));
+	}
+	if (s->maxrem > 0) {
+		int8_t m = 0;
+		for (unsigned r = 0; r < NRES; r++) {
+			int left = s->rem[r] - (int)c->stall;
+			s->rem[r] = (int8_t)(left > 0 ? left : 0);
+			if (s->rem[r] > m)
+				m = s->rem[r];
+		}
+		s->maxrem = m;
+	}
+}
+
+/* One pending access (mask, age, instruction) of `from` joins `into`:
+ * the masks unite, the age is the younger count. True when into changed. */
+static bool merge_pending(uint8_t *mask, uint8_t *age, uint32_t *who, uint8_t fmask, uint8_t fage,
+                          uint32_t fwho)
+{
+	if (!fmask)
+		return false;
+	uint8_t a = *mask && *age < fage ? *age : fage;
+	if ((*mask | fmask) == *mask && a == *age)
+		return false;
+	if (!*mask)
+		*who = fwho;
+	*mask |= fmask;
+	*age = a;
+	return true;
+}
+
+/* into |= from; true when into changed. */
+static bool merge(VState *into, const VState *from)
+{
+	bool changed = false;
+	for (unsigned r = 0; r < NRES; r++) {
+		if (from->rem[r] > into->rem[r]) {
+			into->rem[r] = from->rem[r];
+			into->writer[r] = from->writer[r];
+			changed = true;
+		}
+		changed |= merge_pending(&into->wmask[r], &into->wage[r], &into->writer[r], from->wmask[r],
+		                         from->wage[r], from->writer[r]);
+		changed |= merge_pending(&into->rmask[r], &into->rage[r], &into->reader[r], from->rmask[r],
+		                         from->rage[r], from->reader[r]);
+		if (from->unguarded[r] && !into->unguarded[r]) {
+			into->unguarded[r] = 1;
+			into->reader[r] = from->reader[r];
+			changed = true;
+		}
+	}
+	if (from->maxrem > into->maxrem)
+		into->maxrem = from->maxrem;
+	return changed;
+}
+
+unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
+{
+	Verifier v = { .k = k, .d = d, .n = k->size / 32 * 3 };
+	if (v.n == 0)
+		return 0;
+	v.in = xcalloc(v.n, sizeof *v.in);
+	decode(&v);
+	for (size_t i = 0; i < v.n; i++)
+		if (v.in[i].form == NULL) {
+			report(&v, i, "the word 0x%016" PRIx64 " is no sm_50 instruction form the verifier knows",
+			       load_le64(k->code + addr_of(i)));
+			free(v.in);
+			return v.reports;
+		}
+	/* basic blocks: the entry, branch targets, and what follows a branch or EXIT */
+	bool *leader = xcalloc(v.n + 1, sizeof *leader);
+	leader[0] = true;
+	for (size_t i = 0; i < v.n; i++) {
+		size_t succ[2];
+		unsigned ns = successors(&v, i, succ);
+		for (unsigned q = 0; q < ns; q++)
+			if (succ[q] != i + 1)
+				leader[succ[q]] = true;
+		if (v.in[i].form->op == SOP_BRA || v.in[i].form->op == SOP_EXIT)
+			leader[i + 1] = true;
+	}
+	size_t *block_of = xcalloc(v.n, sizeof *block_of), nblocks = 0;
+	for (size_t i = 0; i < v.n; i++)
+		if (leader[i])
+			block_of[i] = nblocks++;
+	size_t *start = xcalloc(nblocks, sizeof *start);
+	for (size_t i = 0; i < v.n; i++)
+		if (leader[i])
+			start[block_of[i]] = i;
+	VState *entry = xcalloc(nblocks, sizeof *entry);
+	bool *reached = xcalloc(nblocks, sizeof *reached), *queued = xcalloc(nblocks, sizeof *queued);
+	size_t *work = xcalloc(nblocks, sizeof *work), nwork = 0;
+	reached[0] = queued[0] = true;
+	work[nwork++] = 0;
+	VState *s = xcalloc(1, sizeof *s);
+	while (nwork > 0) {
+		size_t b = work[--nwork];
+		queued[b] = false;
+		*s = entry[b];
+		for (size_t i = start[b]; i < v.n; i++) {
+			step(&v, i, s, false);
+			if (i + 1 < v.n && !leader[i + 1])
+				continue;
+			size_t succ[2];
+			unsigned ns = successors(&v, i, succ);
+			for (unsigned q = 0; q < ns; q++) {
+				size_t t = block_of[succ[q]];
+				bool changed = !reached[t];
+				reached[t] = true;
+				changed |= merge(&entry[t], s);
+				if (changed && !queued[t]) {
+					queued[t] = true;
+					work[nwork++] = t;
+				}
+			}
+			break;
+		}
+	}
+	for (size_t b = 0; b < nblocks; b++) {
+		if (!reached[b])
+			continue;
+		*s = entry[b];
+		for (size_t i = start[b]; i < v.n && (i == start[b] || !leader[i]); i++)
+			step(&v, i, s, true);
+	}
+	free(s);
+	free(work);
+	free(queued);
+	free(reached);
+	free(entry);
+	free(start);
+	free(block_of);
+	free(leader);
+	free(v.in);
+	return v.reports;
+}
+
+int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen)
+{
+	KernelCode kc;
+	if (kernel_code_build(k, ctrl, &kc, err, errlen) != 0) {
+		kernel_code_free(&kc);
+		return -1;
+	}
+	DiagSink d;
+	diag_init(&d, "", "", 0);
+	SchedVerifyKernel v = { .name = k->name ? k->name : "", .loc = k->loc, .code = kc.code, .size = kc.size };
+	unsigned n = sched_verify_code(&v, &d);
+	if (n && d.head)
+		snprintf(err, errlen, "%s", d.head->msg);
+	diag_fini(&d);
+	kernel_code_free(&kc);
+	return n ? -1 : 0;
+}
