@@ -145,22 +145,6 @@ static uint32_t strtab_add_kernel_name(ByteBuf *t, const char *prefix, const cha
 	return strtab_add_concat(t, (const char *const[]){ prefix, kernel, NULL });
 }
 
-/* ---- public helpers ---------------------------------------------------- */
-
-uint32_t cubin_param_bytes(const CubinParam *params, size_t nparams)
-{
-	uint32_t end = 0;
-	for (size_t i = 0; i < nparams; i++)
-		if (params[i].offset + params[i].size > end)
-			end = params[i].offset + params[i].size;
-	return end;
-}
-
-uint32_t cubin_first_slot_offset(const CubinParam *params, size_t nparams)
-{
-	return (CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(params, nparams) + 3u) & ~3u;
-}
-
 /* ---- numbering ------------------------------------------------------- */
 
 /* ptxas handles entries last to first; "p" below is a position in that
@@ -611,7 +595,7 @@ static void build_nv_info(const Layout *L, ByteBuf *b)
 static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
-	uint32_t param_bytes = cubin_param_bytes(k->params, k->nparams);
+	uint32_t param_bytes = sass_param_bytes(k->params, k->nparams);
 
 	info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_CUDA_API_VERSION, 4);
 	buf_u32(b, CUBIN_CUDA_API_VERSION);
@@ -620,7 +604,7 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	if (k->nparams) {
 		info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
 		buf_u32(b, (uint32_t)L->sym_const0[p]);
-		buf_u16(b, CUBIN_PARAM_CBANK_BASE);
+		buf_u16(b, SASS_PARAM_CBANK_BASE);
 		buf_u16(b, (uint16_t)param_bytes);
 		info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
 		for (size_t i = k->nparams; i-- > 0;) {
@@ -685,7 +669,7 @@ static void build_const2(const Layout *L, size_t p, ByteBuf *b)
 static uint32_t const0_size(const Layout *L, size_t p)
 {
 	const CubinKernel *k = kernel_at(L, p);
-	uint32_t size = CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(k->params, k->nparams);
+	uint32_t size = SASS_PARAM_CBANK_BASE + sass_param_bytes(k->params, k->nparams);
 	for (size_t i = 0; i < k->nslots; i++)
 		if (k->slots[i].cbank_offset + 4 > size)
 			size = k->slots[i].cbank_offset + 4;

@@ -35,6 +35,8 @@
 #ifndef PTXSURF_CUBIN_H
 #define PTXSURF_CUBIN_H
 
+#include "sm50/sass_abi.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,9 +62,6 @@
 /* The weak object whose value the driver patches into the MOV32I of the
  * suq descriptor lookup: the byte size of one surface descriptor. */
 #define CUBIN_SURFREF_DESC_SIZE_SYMBOL ".nv.surfrefDescSize"
-
-/* c[0x0][0x0 .. 0x13f] belongs to the driver; kernel parameters follow. */
-#define CUBIN_PARAM_CBANK_BASE     0x140u
 
 /* .nv.info record formats and the attributes this project reads/writes. */
 enum {
@@ -96,13 +95,6 @@ enum {
 
 /* ---- the module description ------------------------------------------- */
 
-/* One kernel parameter.  Its ordinal is its index in CubinKernel.params
- * (PTX declaration order).  Names are not part of a cubin. */
-typedef struct CubinParam {
-	uint32_t offset;   /* bytes from the start of the parameter area (c[0x0][0x140]) */
-	uint32_t size;     /* bytes */
-} CubinParam;
-
 /* A 4-byte constant-bank slot the driver fills with the surface header
  * index of a bound .global .surfref; the SUST/SULD/SURED/TXQ immediate is
  * cbank_offset / 4.  Each slot gets an R_CUDA_SURF_HEADER_INDEX relocation
@@ -120,7 +112,7 @@ typedef struct CubinKernel {
 	const uint8_t *code;      /* finished .text: control words + instructions */
 	size_t code_size;         /* a nonzero multiple of 32 (ptxas pads to 64) */
 	uint32_t regcount;        /* registers per thread, 0..255 */
-	const CubinParam *params; /* in declaration order; may be NULL when nparams = 0 */
+	const SassParam *params; /* in declaration order; may be NULL when nparams = 0 */
 	size_t nparams;
 	const CubinSurfaceSlot *slots;
 	size_t nslots;
@@ -168,13 +160,6 @@ typedef struct CubinModule {
 	const char *const *surfrefs;  /* every .global .surfref, in declaration order */
 	size_t nsurfrefs;
 } CubinModule;
-
-/* Bytes of the parameter area: the end of the furthest parameter. */
-uint32_t cubin_param_bytes(const CubinParam *params, size_t nparams);
-
-/* Byte offset in c[0x0] of a kernel's first surface slot, as ptxas lays it
- * out: align4(0x140 + param bytes). */
-uint32_t cubin_first_slot_offset(const CubinParam *params, size_t nparams);
 
 /* Builds the cubin image.  On success returns 0 and stores a malloc'd
  * buffer in *out (free() it) and its size in *outlen.  On an invalid module

@@ -35,12 +35,12 @@ static int check_params(const CubinKernel *k, char *err, size_t errlen)
 	if (k->nparams > 0xffff)
 		return cubin_fail(err, errlen, "kernel %s: too many parameters", k->name);
 	for (size_t i = 0; i < k->nparams; i++) {
-		const CubinParam *p = &k->params[i];
+		const SassParam *p = &k->params[i];
 		if (p->size == 0 || p->size >= (1u << 14) || p->offset > 0xffff)
 			return cubin_fail(err, errlen, "kernel %s: parameter %zu has size %u at offset %u",
 			            k->name, i, p->size, p->offset);
 	}
-	if (CUBIN_PARAM_CBANK_BASE + cubin_param_bytes(k->params, k->nparams) > 0xffff)
+	if (SASS_PARAM_CBANK_BASE + sass_param_bytes(k->params, k->nparams) > 0xffff)
 		return cubin_fail(err, errlen, "kernel %s: parameters exceed constant bank 0", k->name);
 	return 0;
 }
@@ -49,7 +49,7 @@ static int check_slots(const CubinModule *m, const CubinKernel *k, char *err, si
 {
 	if (k->nslots && !k->slots)
 		return cubin_fail(err, errlen, "kernel %s: slots is NULL", k->name);
-	uint32_t first = cubin_first_slot_offset(k->params, k->nparams);
+	uint32_t first = sass_first_slot_offset(k->params, k->nparams);
 	for (size_t i = 0; i < k->nslots; i++) {
 		const CubinSurfaceSlot *s = &k->slots[i];
 		if (!s->surfref || cubin_surfref_index(m, s->surfref) < 0)

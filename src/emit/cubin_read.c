@@ -278,7 +278,7 @@ typedef struct InfoRecord {
  * gaps; u32 lists in the image's offset store. */
 typedef struct InfoSink {
 	CubinKernel *k;
-	CubinParam *raw_params;
+	SassParam *raw_params;
 	uint64_t *param_keys;
 	size_t nparams;
 	uint32_t *words;
@@ -302,7 +302,7 @@ static void apply_record(InfoSink *sink, const InfoRecord *rec)
 	switch (rec->attr) {
 	case CUBIN_EIATTR_KPARAM_INFO:
 		if (sval && rec->payload_size >= 12) {
-			CubinParam *p = &sink->raw_params[sink->nparams];
+			SassParam *p = &sink->raw_params[sink->nparams];
 			p->offset = rd16(rec->payload + 6);
 			p->size = rd32(rec->payload + 8) >> 18;
 			sink->param_keys[sink->nparams] =
@@ -377,7 +377,7 @@ static int walk_info_records(Reader *r, size_t sec, InfoSink *sink)
 /* Parses .nv.info.<name>.  params has room for size/16 entries (a
  * KPARAM_INFO record is 16 bytes) and words for size/4. */
 static int read_info_records(Reader *r, size_t sec, CubinKernel *k,
-                             CubinParam *params, uint32_t *words, size_t *nwords_used)
+                             SassParam *params, uint32_t *words, size_t *nwords_used)
 {
 	size_t cap = (size_t)(r->sh[sec].size / 16 + 1);
 	InfoSink sink = { .k = k, .raw_params = xmalloc(cap * sizeof *sink.raw_params),

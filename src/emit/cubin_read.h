@@ -45,7 +45,7 @@ typedef struct CubinImage {
 	const char **surfrefs;      /* STT_CUDA_SURFACE symbols, in symbol order */
 	size_t nsurfrefs;
 	/* storage owned by the image */
-	CubinParam *param_store;
+	SassParam *param_store;
 	CubinSurfaceSlot *slot_store;
 	uint32_t *offset_store;     /* exit/SR_CTAID offsets, SYNC targets */
 	uint32_t *desc_store;       /* suq lookup: .nv.constant2 words, .rel.text offsets */

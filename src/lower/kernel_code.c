@@ -1,6 +1,7 @@
 /* Code layout of a finished kernel (see kernel_code.h). */
 #include "lower/kernel_code.h"
 
+#include "sm50/sched_verify.h"
 #include "base/xalloc.h"
 
 #include <stdio.h>
@@ -98,4 +99,22 @@ void kernel_code_free(KernelCode *kc)
 	free(kc->ctaids);
 	free(kc->desc_relocs);
 	memset(kc, 0, sizeof *kc);
+}
+
+int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen)
+{
+	KernelCode kc;
+	if (kernel_code_build(k, ctrl, &kc, err, errlen) != 0) {
+		kernel_code_free(&kc);
+		return -1;
+	}
+	DiagSink d;
+	diag_init(&d, "", "", 0);
+	SchedVerifyKernel v = { .name = k->name ? k->name : "", .loc = k->loc, .code = kc.code, .size = kc.size };
+	unsigned n = sched_verify_code(&v, &d);
+	if (n && d.head)
+		snprintf(err, errlen, "%s", d.head->msg);
+	diag_fini(&d);
+	kernel_code_free(&kc);
+	return n ? -1 : 0;
 }

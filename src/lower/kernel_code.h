@@ -31,4 +31,11 @@ uint64_t kernel_code_addr(size_t i);
 int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, char *err, size_t errlen);
 void kernel_code_free(KernelCode *kc);
 
+/* Encodes k with ctrl and runs sched_verify_code() (sched_verify.h) on the
+ * result: every consumer waits for its producer and every overwrite of a
+ * variable-latency source for its read barrier, along every path of the
+ * control-flow graph, with the slot values nvdisasm accepts. Returns 0, or
+ * -1 with the first violation in err. */
+int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen);
+
 #endif

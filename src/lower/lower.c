@@ -12,22 +12,61 @@
 
 typedef bool (*LowerFn)(LowerCtx *, const Instr *);
 
+/* Which rows of an opcode apply: a handler serves one kind of operation,
+ * and the table, not the handler, picks it by the instruction's types and
+ * state space (the first row that selects the instruction wins). */
+typedef enum LowerSel {
+	SEL_ANY,
+	SEL_FLOAT,      /* the instruction type is a float type (add.f32) */
+	SEL_PRED,       /* the instruction type is .pred (and.pred, mov.pred) */
+	SEL_GLOBAL,     /* the .global state space */
+	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
+} LowerSel;
+
 /* Operand counts are checked here, before any lowering function indexes
  * in->ops[]: an instruction with too few operands would be read past its
  * end, one with too many would lose the extra ones without a word. */
-static const struct { const char *opcode; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
-	{ "mov", lower_mov, 2, 2 }, { "cvta", lower_cvta, 2, 2 }, { "ld", lower_ld, 2, 2 },
-	{ "cvt", lower_cvt, 2, 2 }, { "add", lower_add_sub, 3, 3 }, { "sub", lower_add_sub, 3, 3 },
-	{ "mul", lower_mul, 3, 3 }, { "mad", lower_mad, 4, 4 }, { "shl", lower_shift, 3, 3 },
-	{ "shr", lower_shift, 3, 3 }, { "and", lower_logic, 3, 3 }, { "or", lower_logic, 3, 3 },
-	{ "xor", lower_logic, 3, 3 }, { "not", lower_not, 2, 2 }, { "setp", lower_setp, 3, 4 },
-	{ "selp", lower_selp, 4, 4 }, { "neg", lower_neg, 2, 2 },
-	{ "fma", lower_ffma, 4, 4 }, { "abs", lower_fneg_abs, 2, 2 }, { "min", lower_minmax, 3, 3 },
-	{ "max", lower_minmax, 3, 3 },
-	{ "bra", lower_bra, 1, 1 }, { "ret", lower_exit, 0, 0 }, { "exit", lower_exit, 0, 0 },
-	{ "st", lower_st, 2, 2 }, { "suld", lower_suld, 2, 2 }, { "sust", lower_sust, 2, 2 },
-	{ "sured", lower_sured, 2, 2 }, { "suq", lower_suq, 2, 2 },
+static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
+	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
+	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
+	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_ANY, lower_ld, 2, 2 },
+	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
+	{ "add", SEL_FLOAT, lower_fadd, 3, 3 }, { "add", SEL_ANY, lower_add_sub, 3, 3 },
+	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
+	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_ANY, lower_mul, 3, 3 },
+	{ "mad", SEL_ANY, lower_mad, 4, 4 },
+	{ "shl", SEL_ANY, lower_shift, 3, 3 }, { "shr", SEL_ANY, lower_shift, 3, 3 },
+	{ "and", SEL_PRED, lower_pred_logic, 3, 3 }, { "and", SEL_ANY, lower_logic, 3, 3 },
+	{ "or", SEL_PRED, lower_pred_logic, 3, 3 }, { "or", SEL_ANY, lower_logic, 3, 3 },
+	{ "xor", SEL_PRED, lower_pred_logic, 3, 3 }, { "xor", SEL_ANY, lower_logic, 3, 3 },
+	{ "not", SEL_PRED, lower_pred_logic, 2, 2 }, { "not", SEL_ANY, lower_not, 2, 2 },
+	{ "setp", SEL_FLOAT, lower_fsetp, 3, 4 }, { "setp", SEL_ANY, lower_setp, 3, 4 },
+	{ "selp", SEL_ANY, lower_selp, 4, 4 },
+	{ "neg", SEL_FLOAT, lower_fneg_abs, 2, 2 }, { "neg", SEL_ANY, lower_neg, 2, 2 },
+	{ "fma", SEL_ANY, lower_ffma, 4, 4 }, { "abs", SEL_ANY, lower_fneg_abs, 2, 2 },
+	{ "min", SEL_ANY, lower_minmax, 3, 3 }, { "max", SEL_ANY, lower_minmax, 3, 3 },
+	{ "bra", SEL_ANY, lower_bra, 1, 1 }, { "ret", SEL_ANY, lower_exit, 0, 0 },
+	{ "exit", SEL_ANY, lower_exit, 0, 0 },
+	{ "st", SEL_ANY, lower_st, 2, 2 }, { "suld", SEL_ANY, lower_suld, 2, 2 },
+	{ "sust", SEL_ANY, lower_sust, 2, 2 }, { "sured", SEL_ANY, lower_sured, 2, 2 },
+	{ "suq", SEL_ANY, lower_suq, 2, 2 },
 };
+
+static bool selects(LowerSel sel, const Instr *in)
+{
+	switch (sel) {
+	case SEL_ANY: return true;
+	case SEL_FLOAT: return lw_instr_type(in).is_float;
+	case SEL_PRED: return lw_instr_type(in).bits == 1;
+	case SEL_GLOBAL: return lw_has_mod(in, ".global");
+	case SEL_CVT_FLOAT:
+		for (uint32_t i = 0; i < in->nmods; i++)
+			if (ptx_type_of_word(in->mods[i]).is_float)
+				return true;
+		return false;
+	}
+	return false;
+}
 
 static void lower_instr(LowerCtx *c, const Instr *in)
 {
@@ -42,7 +81,7 @@ static void lower_instr(LowerCtx *c, const Instr *in)
 		c->guard_neg = in->guard_negated;
 	}
 	for (size_t i = 0; i < sizeof lower_table / sizeof lower_table[0]; i++)
-		if (lw_streq(lower_table[i].opcode, in->opcode)) {
+		if (lw_streq(lower_table[i].opcode, in->opcode) && selects(lower_table[i].sel, in)) {
 			if (in->nops < lower_table[i].min_ops || in->nops > lower_table[i].max_ops) {
 				lw_unsupported(c, in->loc, "'%s' with %u operand%s", in->opcode, in->nops,
 				               in->nops == 1 ? "" : "s");
@@ -270,12 +309,12 @@ static void layout_params(LowerCtx *c, const Func *f)
 			for (uint32_t q = 0; q < dc->ndims; q++)
 				size *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 1;
 			off = align_up(off, align);
-			k->params[k->nparams++] = (CubinParam){ off, size };
+			k->params[k->nparams++] = (SassParam){ off, size };
 			lmap_put(&c->params, dc->name, off, size);
 			off += size;
 		}
 	}
-	k->first_slot_offset = cubin_first_slot_offset(k->params, k->nparams);
+	k->first_slot_offset = sass_first_slot_offset(k->params, k->nparams);
 }
 
 /* The register limit ptxas 11.8 derives for sm_50 from a thread count

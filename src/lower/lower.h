@@ -11,7 +11,7 @@
 #define PTXSURF_LOWER_H
 
 #include "front/ast.h"
-#include "emit/cubin.h"
+#include "sm50/sass_abi.h"
 #include "base/diag.h"
 #include "sm50/sass_encode.h"
 
@@ -79,7 +79,7 @@ typedef struct LKernel {
 	size_t nvregs, vcap;
 	size_t *label_pos;      /* label id -> index of the instruction it precedes */
 	size_t nlabels;
-	CubinParam *params;
+	SassParam *params;
 	size_t nparams;
 	const char **slot_surfrefs;   /* bound surfrefs in order of first use */
 	size_t nslots;

@@ -19,8 +19,6 @@ static bool int_type(LowerCtx *c, const Instr *in, PtxTy *t)
 
 bool lower_add_sub(LowerCtx *c, const Instr *in)
 {
-	if (lw_instr_type(in).is_float)
-		return lower_fadd(c, in);
 	PtxTy t;
 	if (!int_type(c, in, &t))
 		return false;
@@ -95,66 +93,13 @@ static int power_of_two(int64_t v)
 	return k;
 }
 
-static LInsn *xmad(LowerCtx *c, uint32_t d, uint32_t a, bool ha, uint32_t b, bool hb, int cvreg,
-                   unsigned csub)
-{
-	int64_t cword = lw_vreg_cword(c, b);
-	LInsn *x = lw_emit(c, cword >= 0 ? "XMAD_C" : "XMAD_R");
-	linsn_ref(x, SR_RD, d, 0, 1, true);
-	linsn_ref(x, SR_RA, a, 0, 1, false);
-	if (cword >= 0) {
-		/* b only ever holds a parameter: read it from c[0x0] as ptxas does */
-		linsn_set(x, SR_CBANK, 0);
-		linsn_set(x, SR_COFF, cword / 4);
-	} else {
-		linsn_ref(x, SR_RB, b, 0, 1, false);
-	}
-	if (cvreg >= 0)
-		linsn_ref(x, SR_RC, (uint32_t)cvreg, csub, 1, false);
-	else
-		linsn_set(x, SR_RC, 255);
-	linsn_set(x, SR_HA, ha);
-	linsn_set(x, SR_HB, hb);
-	return x;
-}
-
-/* The last two XMADs of a 32-bit multiply: t1 = MRG(a.lo*b.hi, b);
- * d = (a.hi*t1.hi << 16) + t0 + (t1 << 16), t0 = a.lo*b.lo + addend. */
-static void mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_t b, uint32_t t0)
-{
-	uint32_t t1 = lw_temp(c, 1);
-	LInsn *m = xmad(c, t1, a, false, b, true, -1, 0);
-	linsn_set(m, SR_MRG, 1);
-	LInsn *f = lw_emit(c, "XMAD_R");
-	linsn_ref(f, SR_RD, d, dsub, 1, true);
-	linsn_ref(f, SR_RA, a, 0, 1, false);
-	linsn_ref(f, SR_RB, t1, 0, 1, false);
-	linsn_ref(f, SR_RC, t0, 0, 1, false);
-	linsn_set(f, SR_HA, 1);
-	linsn_set(f, SR_HB, 1);
-	linsn_set(f, SR_PSL, 1);
-	linsn_set(f, SR_CMODE, 4);    /* CBCC: c + (b << 16) */
-}
-
 /* d = a * b + addend (mod 2^32), the three-XMAD sequence of ptxas. */
 static void mul_lo32(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_t b, int addend,
                      unsigned addsub)
 {
 	uint32_t t0 = lw_temp(c, 1);
-	xmad(c, t0, a, false, b, false, addend, addsub);
-	mul_lo32_tail(c, d, dsub, a, b, t0);
-}
-
-void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off)
-{
-	uint32_t t0 = lw_temp(c, 1);
-	LInsn *x = lw_emit(c, "XMAD_RC");
-	linsn_ref(x, SR_RD, t0, 0, 1, true);
-	linsn_ref(x, SR_RA, a, 0, 1, false);
-	linsn_ref(x, SR_RB, b, 0, 1, false);
-	linsn_set(x, SR_CBANK, bank);
-	linsn_set(x, SR_COFF, off / 4);
-	mul_lo32_tail(c, d, 0, a, b, t0);
+	lw_xmad(c, t0, a, false, b, false, addend, addsub);
+	lw_mul_lo32_tail(c, d, dsub, a, b, t0);
 }
 
 /* A register holding part 0 of o (immediates materialized). */
@@ -198,10 +143,10 @@ static void mul_wide(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_si
 {
 	uint32_t p0 = lw_temp(c, 1), p1 = lw_temp(c, 1), p2 = lw_temp(c, 1), p3 = lw_temp(c, 1);
 	/* (an LInsn pointer is only valid until the next instruction is appended) */
-	xmad(c, p0, a, false, b, false, -1, 0);
-	linsn_set(xmad(c, p1, a, false, b, true, -1, 0), SR_SB, is_signed);
-	linsn_set(xmad(c, p2, a, true, b, false, -1, 0), SR_SA, is_signed);
-	LInsn *x3 = xmad(c, p3, a, true, b, true, -1, 0);
+	lw_xmad(c, p0, a, false, b, false, -1, 0);
+	linsn_set(lw_xmad(c, p1, a, false, b, true, -1, 0), SR_SB, is_signed);
+	linsn_set(lw_xmad(c, p2, a, true, b, false, -1, 0), SR_SA, is_signed);
+	LInsn *x3 = lw_xmad(c, p3, a, true, b, true, -1, 0);
 	linsn_set(x3, SR_SA, is_signed);
 	linsn_set(x3, SR_SB, is_signed);
 	uint32_t parts[2] = { p1, p2 };
@@ -238,8 +183,6 @@ static bool commutative_operands(LowerCtx *c, const Instr *in, uint32_t *d, unsi
 
 bool lower_mul(LowerCtx *c, const Instr *in)
 {
-	if (lw_instr_type(in).is_float)
-		return lower_fmul(c, in);
 	PtxTy t;
 	if (!int_type(c, in, &t))
 		return false;
@@ -381,8 +324,6 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 bool lower_logic(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (t.bits == 1)
-		return lower_pred_logic(c, in);
 	if (t.bits < 16)
 		return lw_unsupported(c, in->loc, "%s on this type", in->opcode);
 	unsigned lop = strcmp(in->opcode, "and") == 0 ? 0 : strcmp(in->opcode, "or") == 0 ? 1 : 2;
@@ -417,8 +358,6 @@ bool lower_logic(LowerCtx *c, const Instr *in)
 bool lower_not(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (t.bits == 1)
-		return lower_pred_logic(c, in);
 	if (t.bits < 16)
 		return lw_unsupported(c, in->loc, "not on this type");
 	uint32_t d, a;
@@ -438,8 +377,6 @@ bool lower_not(LowerCtx *c, const Instr *in)
 bool lower_neg(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (t.is_float)
-		return lower_fneg_abs(c, in);
 	if (t.bits < 16 || t.is_float || !t.is_signed)
 		return lw_unsupported(c, in->loc, "neg on this type (signed integers only)");
 	uint32_t d, a;

@@ -121,7 +121,7 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 					c->vreg_cword[i] = -1;
 				c->nvreg_cword = n;
 			}
-			c->vreg_cword[v] = CUBIN_PARAM_CBANK_BASE + pw->value;
+			c->vreg_cword[v] = SASS_PARAM_CBANK_BASE + pw->value;
 		}
 	}
 	*vreg = (uint32_t)have->value;

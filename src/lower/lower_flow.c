@@ -12,45 +12,9 @@ static const struct { const char *word; unsigned cmp; int sign; } setp_cmps[] = 
 	{ ".ge", 6, -1 }, { ".lo", 1, 0 }, { ".ls", 3, 0 }, { ".hi", 4, 0 }, { ".hs", 6, 0 },
 };
 
-bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp)
-{
-	memset(sp, 0, sizeof *sp);
-	/* destinations: p or p|q (EX_BINARY '|') */
-	const Expr *de = in->ops[0];
-	if (de->kind == EX_BINARY && de->op == '|') {
-		if (!lw_pred(c, de->lhs, &sp->pd) || !lw_pred(c, de->rhs, &sp->pq))
-			return false;
-		sp->has_q = true;
-	} else if (!lw_pred(c, de, &sp->pd)) {
-		return false;
-	}
-	if (has_bop) {
-		const Expr *ce = in->ops[3];
-		if (ce->kind == EX_UNARY && ce->op == '!') {
-			sp->pc_not = true;
-			ce = ce->lhs;
-		}
-		if (!lw_pred(c, ce, &sp->pc))
-			return false;
-		sp->has_pc = true;
-	}
-	return true;
-}
-
-void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop)
-{
-	if (!sp->has_pc)
-		return;
-	linsn_ref(op, SR_PC, sp->pc, 0, 1, false);
-	linsn_set(op, SR_PC_NOT, sp->pc_not);
-	linsn_set(op, SR_BOP, bop);
-}
-
 bool lower_setp(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (t.is_float)
-		return lower_fsetp(c, in);
 	int cmp = -1, sign = -1;
 	unsigned bop = 0;
 	bool has_bop = false;

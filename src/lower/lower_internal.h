@@ -1,4 +1,16 @@
-/* State and helpers shared by the lowering files (lower*.c). */
+/* State and helpers shared by the lowering files.
+ *
+ * Reading order, top-down: lower.c walks the module and picks, from its
+ * opcode table, the handler of each instruction (by opcode, type and state
+ * space); the handler files (lower_move, lower_arith, lower_float,
+ * lower_fcvt, lower_flow, lower_mem, lower_surface) emit sm_50 forms through
+ * the short shared sequences of lower_seq.c and the context helpers of
+ * lower_ctx.c; lower_ir.c, lower_map.c and lower_desc.c are the data
+ * structures underneath. Handlers never call each other. Prefixes:
+ *   lower_   a handler (one PTX opcode family) or the driver (lower.h);
+ *   lw_      a helper a handler calls (lower_ctx.c, lower_seq.c);
+ *   lkernel_ / linsn_   the sm_50 IR of one kernel (lower_ir.c, lower_desc.c);
+ *   lmap_    the string maps of names (lower_map.c). */
 #ifndef PTXSURF_LOWER_INTERNAL_H
 #define PTXSURF_LOWER_INTERNAL_H
 
@@ -100,6 +112,14 @@ LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t
 bool fits_simm20(int64_t v);
 /* The c[0x0] byte offset of the parameter word vreg always holds, or -1. */
 int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg);
+/* ---- lower_seq.c: short sequences the handler files share ---- */
+
+/* XMAD d = a(.H1 if ha) * b(.H1 if hb) + cvreg.csub (RZ when cvreg < 0); b
+ * from c[0x0] when it only ever holds a parameter word. */
+LInsn *lw_xmad(LowerCtx *c, uint32_t d, uint32_t a, bool ha, uint32_t b, bool hb, int cvreg,
+               unsigned csub);
+/* The last two XMADs of a 32-bit multiply (t0 = a.lo*b.lo + addend). */
+void lw_mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_t b, uint32_t t0);
 /* d = a * b + c[bank][off] (mod 2^32): XMAD with a constant C, XMAD.MRG,
  * XMAD.PSL.CBCC, as ptxas computes the suq descriptor address. */
 void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off);
@@ -131,8 +151,9 @@ bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp);
  * when there is none). */
 void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop);
 
-/* Handlers, one per PTX opcode family. Each returns false after
- * diagnosing an unsupported form. */
+/* ---- handlers, one per PTX opcode family (lower.c's table picks them) ---- */
+
+/* Each returns false after diagnosing an unsupported form. */
 bool lower_mov(LowerCtx *c, const Instr *in);
 bool lower_cvta(LowerCtx *c, const Instr *in);
 bool lower_ld(LowerCtx *c, const Instr *in);

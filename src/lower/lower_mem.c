@@ -6,78 +6,6 @@
 
 #include <string.h>
 
-void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint32_t dst)
-{
-	unsigned per_word = 32 / bits;
-	for (unsigned w = 0; w * per_word < n; w++) {
-		unsigned first = w * per_word, last = first + per_word < n ? first + per_word : n;
-		uint32_t acc = 0;
-		bool have = false;
-		for (unsigned i = first; i < last; i++) {
-			unsigned shift = (i - first) * bits;
-			uint32_t piece = lw_temp(c, 1);
-			/* the top element needs no mask: its high bits shift out */
-			if (shift + bits < 32) {
-				LInsn *m = lw_emit(c, "LOP32I");
-				linsn_ref(m, SR_RD, piece, 0, 1, true);
-				linsn_ref(m, SR_RA, elems[i], 0, 1, false);
-				linsn_set(m, SR_LOPOP, 0);
-				linsn_set(m, SR_IMM, (1u << bits) - 1);
-			} else {
-				lw_mov(c, piece, 0, elems[i], 0);
-			}
-			if (shift) {
-				LInsn *s = lw_emit(c, "SHL_I");
-				linsn_ref(s, SR_RD, piece, 0, 1, true);
-				linsn_ref(s, SR_RA, piece, 0, 1, false);
-				linsn_set(s, SR_IMM, shift);
-			}
-			if (!have) {
-				acc = piece;
-				have = true;
-				continue;
-			}
-			uint32_t sum = lw_temp(c, 1);
-			LInsn *o = lw_emit(c, "LOP_R");
-			linsn_ref(o, SR_RD, sum, 0, 1, true);
-			linsn_ref(o, SR_RA, acc, 0, 1, false);
-			linsn_ref(o, SR_RB, piece, 0, 1, false);
-			linsn_set(o, SR_LOPOP, 1);
-			acc = sum;
-		}
-		lw_mov(c, dst, w, acc, 0);
-	}
-}
-
-void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint32_t *elems)
-{
-	unsigned per_word = 32 / bits;
-	for (unsigned i = 0; i < n; i++) {
-		unsigned w = i / per_word, shift = (i % per_word) * bits;
-		uint32_t cur = src;
-		unsigned sub = w;
-		if (shift) {
-			uint32_t t = lw_temp(c, 1);
-			LInsn *s = lw_emit(c, "SHR_I");
-			linsn_ref(s, SR_RD, t, 0, 1, true);
-			linsn_ref(s, SR_RA, src, w, 1, false);
-			linsn_set(s, SR_IMM, shift);
-			linsn_set(s, SR_SIGNED, 0);
-			cur = t;
-			sub = 0;
-		}
-		if (shift + bits < 32) {
-			LInsn *m = lw_emit(c, "LOP32I");
-			linsn_ref(m, SR_RD, elems[i], 0, 1, true);
-			linsn_ref(m, SR_RA, cur, sub, 1, false);
-			linsn_set(m, SR_LOPOP, 0);
-			linsn_set(m, SR_IMM, (1u << bits) - 1);
-		} else {
-			lw_mov(c, elems[i], 0, cur, sub);
-		}
-	}
-}
-
 /* STG/SUST size code of an access of `bytes` total bytes. */
 static int size_code_of_bytes(unsigned bytes)
 {
@@ -135,58 +63,6 @@ static uint32_t fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *of
 	}
 	*off = 0;
 	return a2;
-}
-
-bool lw_store_data(LowerCtx *c, const Expr *e, unsigned vec, unsigned bits, uint32_t *out,
-                   unsigned *nregs, bool *is_rz)
-{
-	unsigned bytes = vec * bits / 8;
-	*nregs = bytes <= 4 ? 1 : bytes / 4;
-	*is_rz = false;
-	if (vec == 1 && e->kind == EX_VECTOR && e->nelems == 1)
-		e = e->elems[0];    /* {%r1}: the scalar form of the surface instructions */
-	if (vec == 1) {
-		Opnd o;
-		if (!lw_opnd(c, e, &o))
-			return false;
-		if (o.kind == OPND_IMM && o.imm == 0 && bits <= 32) {
-			*is_rz = true;
-			return true;
-		}
-		if (o.kind == OPND_REG) {
-			*out = o.vreg;
-			return true;
-		}
-		*out = lw_temp(c, *nregs);
-		for (unsigned p = 0; p < *nregs; p++)
-			lw_mov32i(c, *out, p, (uint32_t)((uint64_t)o.imm >> (32 * p)));
-		return true;
-	}
-	if (e->kind != EX_VECTOR || e->nelems != vec)
-		return lw_unsupported(c, e->loc, "this vector operand");
-	uint32_t elems[4];
-	for (unsigned i = 0; i < vec; i++) {
-		Opnd o;
-		if (!lw_opnd(c, e->elems[i], &o))
-			return false;
-		if (o.kind == OPND_IMM) {
-			elems[i] = lw_temp(c, bits == 64 ? 2 : 1);
-			for (unsigned p = 0; p < (bits == 64 ? 2u : 1u); p++)
-				lw_mov32i(c, elems[i], p, (uint32_t)((uint64_t)o.imm >> (32 * p)));
-		} else {
-			elems[i] = o.vreg;
-		}
-	}
-	*out = lw_temp(c, *nregs == 3 ? 4 : *nregs);
-	if (bits < 32) {
-		lw_pack(c, elems, vec, bits, *out);
-		return true;
-	}
-	unsigned per = bits / 32;
-	for (unsigned i = 0; i < vec; i++)
-		for (unsigned p = 0; p < per; p++)
-			lw_mov(c, *out, i * per + p, elems[i], p);
-	return true;
 }
 
 bool lower_st(LowerCtx *c, const Instr *in)

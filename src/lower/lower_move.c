@@ -47,24 +47,9 @@ static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte
 	linsn_set(in, SR_COFF, byte_off / 4);
 }
 
-/* Copies a register or immediate of `parts` 32-bit parts into d. */
-void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts)
-{
-	for (unsigned p = 0; p < parts; p++) {
-		if (src->kind == OPND_IMM)
-			lw_mov32i(c, d, p, (uint32_t)((uint64_t)src->imm >> (32 * p)));
-		else if (p < src->width)
-			lw_mov(c, d, p, src->vreg, p);
-		else
-			lw_mov_rz(c, d, p);
-	}
-}
-
 bool lower_mov(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (t.bits == 1)
-		return lower_pred_logic(c, in);
 	if (t.bits == 0 || in->nops != 2)
 		return lw_unsupported(c, in->loc, "mov of this type (integer and float register moves are supported)");
 	const Expr *dst = in->ops[0], *src = in->ops[1];
@@ -173,8 +158,6 @@ static bool param_address(LowerCtx *c, const Expr *a, int64_t *off)
 
 bool lower_ld(LowerCtx *c, const Instr *in)
 {
-	if (lw_has_mod(in, ".global"))
-		return lower_ld_global(c, in);
 	if (!lw_has_mod(in, ".param"))
 		return lw_unsupported(c, in->loc, "ld outside the .param and .global state spaces");
 	PtxTy t = lw_instr_type(in);
@@ -189,7 +172,7 @@ bool lower_ld(LowerCtx *c, const Instr *in)
 		unsigned dw;
 		if (!lw_reg(c, de, &d, &dw))
 			return false;
-		uint32_t byte = CUBIN_PARAM_CBANK_BASE + (uint32_t)off + i * t.bits / 8;
+		uint32_t byte = SASS_PARAM_CBANK_BASE + (uint32_t)off + i * t.bits / 8;
 		if (t.bits >= 32 && byte % 4 == 0) {
 			for (unsigned p = 0; p < t.bits / 32; p++)
 				mov_const_bank(c, d, p, byte + 4 * p);
@@ -215,44 +198,10 @@ bool lower_ld(LowerCtx *c, const Instr *in)
 
 /* ---- cvt ------------------------------------------------------------------ */
 
-/* Zero- or sign-extends the low `bits` of src part 0 into d part 0. */
-void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed)
-{
-	if (!is_signed) {
-		LInsn *in = lw_emit(c, "LOP32I");
-		linsn_ref(in, SR_RD, d, 0, 1, true);
-		linsn_ref(in, SR_RA, s, 0, 1, false);
-		linsn_set(in, SR_LOPOP, 0);
-		linsn_set(in, SR_IMM, (1u << bits) - 1);
-		return;
-	}
-	LInsn *shl = lw_emit(c, "SHL_I");
-	linsn_ref(shl, SR_RD, d, 0, 1, true);
-	linsn_ref(shl, SR_RA, s, 0, 1, false);
-	linsn_set(shl, SR_IMM, 32 - bits);
-	LInsn *shr = lw_emit(c, "SHR_I");
-	linsn_ref(shr, SR_RD, d, 0, 1, true);
-	linsn_ref(shr, SR_RA, d, 0, 1, false);
-	linsn_set(shr, SR_IMM, 32 - bits);
-	linsn_set(shr, SR_SIGNED, 1);
-}
-
-void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub)
-{
-	LInsn *in = lw_emit(c, "SHR_I");
-	linsn_ref(in, SR_RD, d, dsub, 1, true);
-	linsn_ref(in, SR_RA, s, ssub, 1, false);
-	linsn_set(in, SR_IMM, 31);
-	linsn_set(in, SR_SIGNED, 1);
-}
-
 bool lower_cvt(LowerCtx *c, const Instr *in)
 {
 	PtxTy ty[2];
 	unsigned n = 0;
-	for (uint32_t i = 0; i < in->nmods; i++)
-		if (ptx_type_of_word(in->mods[i]).is_float)
-			return lower_cvt_float(c, in);
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		PtxTy u = ptx_type_of_word(in->mods[i]);
 		if (u.bits && n < 2)

@@ -152,7 +152,7 @@ static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
 	const LMapEntry *p = lmap_find(&c->param_handles, h->text);
 	if (p) {
 		si->immediate = true;
-		si->idx = (CUBIN_PARAM_CBANK_BASE + (uint32_t)p->value) / 4;
+		si->idx = (SASS_PARAM_CBANK_BASE + (uint32_t)p->value) / 4;
 		return true;
 	}
 	unsigned w;

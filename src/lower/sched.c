@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Hazard resources: general registers R0..R254, predicates P0..P6, CC. */
-enum { RES_PRED = 255, RES_CC = RES_PRED + 7, NRES = RES_CC + 1, MAX_ACC = 24 };
+/* Hazard resources as sass_timing.h numbers them: R0..R254, P0..P6, CC. */
+enum { RES_PRED = SASS_RES_PRED, RES_CC = SASS_RES_CC, NRES = SASS_RES_COUNT, MAX_ACC = 24 };
 
 typedef struct Access {
 	int reads[MAX_ACC], writes[MAX_ACC], late[MAX_ACC];  /* late: sources a varlat op reads after issue */
@@ -48,11 +48,6 @@ static void accesses(const LKernel *k, const LInsn *in, Access *a)
 		a->reads[a->nreads++] = RES_CC;
 	if (in->writes_cc)
 		a->writes[a->nwrites++] = RES_CC;
-}
-
-static int latency_of(int res)
-{
-	return res == RES_CC ? SCHED_CC_LATENCY : res >= RES_PRED ? SCHED_PRED_LATENCY : SCHED_ALU_LATENCY;
 }
 
 /* Hazard state before an instruction issues. Barriers count: issued[b]
@@ -137,7 +132,7 @@ static void apply_issue(HState *s, const LInsn *in, const Access *a, const SassC
 	uint32_t wseq = wbar ? s->issued[c->wbar] : 0, rseq = rbar ? s->issued[c->rbar] : 0;
 	for (unsigned i = 0; i < a->nwrites; i++) {
 		int r = a->writes[i];
-		s->ready[r] = vl ? s->now : s->now + latency_of(r);
+		s->ready[r] = vl ? s->now : s->now + sass_res_latency((unsigned)r);
 		if (s->ready[r] > s->last_ready)
 			s->last_ready = s->ready[r];
 		if (vl && wbar) {

@@ -95,10 +95,10 @@ static void param_stmt(Assembly *a, SassKernelText *k, const SassStmt *s)
 		         ".param takes a size in bytes (1-4096) and an optional power-of-two alignment");
 		return;
 	}
-	uint32_t end = cubin_param_bytes(k->params, k->nparams);
+	uint32_t end = sass_param_bytes(k->params, k->nparams);
 	uint32_t off = (end + (uint32_t)align - 1) & ~((uint32_t)align - 1);
 	k->params = xrealloc(k->params, (k->nparams + 1) * sizeof *k->params);
-	k->params[k->nparams++] = (CubinParam){ off, (uint32_t)size };
+	k->params[k->nparams++] = (SassParam){ off, (uint32_t)size };
 }
 
 static void resolve_targets(Assembly *a, SassKernelText *k)
@@ -401,7 +401,7 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 		c->params = k->params;
 		c->nparams = k->nparams;
 		slots[i] = xcalloc(k->nsurfaces + 1, sizeof **slots);
-		uint32_t first = cubin_first_slot_offset(k->params, k->nparams);
+		uint32_t first = sass_first_slot_offset(k->params, k->nparams);
 		for (size_t j = 0; j < k->nsurfaces; j++)
 			slots[i][j] = (CubinSurfaceSlot){ k->surfaces[j], first + 4 * (uint32_t)j };
 		c->slots = slots[i];

@@ -104,7 +104,7 @@ typedef struct SassKernelText {
 	bool *group_has_ctrl;   /* ... when this is set */
 	size_t ngroups;
 	bool *block_start;      /* per instruction: a label points at it */
-	CubinParam *params;
+	SassParam *params;
 	size_t nparams;
 	const char **surfaces;  /* bound slots in order */
 	size_t nsurfaces;

@@ -1,5 +1,5 @@
 /* Control slots for SASS input and the hazard verifier. The timing model is
- * the one of sched.h (ptxas -O3 on sm_50): fixed-latency results are ready
+ * the one of sm50/sass_timing.h (ptxas -O3 on sm_50): fixed-latency results are ready
  * SCHED_ALU_LATENCY cycles after issue (predicates SCHED_PRED_LATENCY),
  * variable-latency results release a write barrier, variable-latency
  * sources a read barrier; control flow stalls SCHED_FLOW_STALL. sched.c
@@ -13,13 +13,13 @@
  * labelled one waits on every pending barrier. */
 #include "sasm/sass_asm_internal.h"
 
-#include "lower/sched.h"
+#include "sm50/sass_timing.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { NGPR = 255, NPRED = 7, CC_INDEX = NGPR + NPRED, NSTATE = CC_INDEX + 1 };
+enum { NGPR = SASS_RES_NGPR, NPRED = SASS_RES_NPRED, CC_INDEX = SASS_RES_CC, NSTATE = SASS_RES_COUNT };
 
 /* Per register (GPRs, then predicates, then CC): when its value is ready
  * and which barriers guard it. */
@@ -57,13 +57,6 @@ static void footprint(const SassAsmInsn *in, Footprint *fp, SassRegUse *u)
 		fp->reads[fp->nreads++] = CC_INDEX;
 	if (u->cc_write)
 		fp->writes[fp->nwrites++] = CC_INDEX;
-}
-
-static long latency(unsigned reg)
-{
-	if (reg == CC_INDEX)
-		return SCHED_CC_LATENCY;
-	return reg >= NGPR ? SCHED_PRED_LATENCY : SCHED_ALU_LATENCY;
 }
 
 static bool is_flow(const SassAsmInsn *in)
@@ -159,7 +152,7 @@ void sass_sched_auto(const SassKernelText *k, uint32_t *slots)
 				st[fp.writes[j]].wbar_mask = 1u << b;
 		} else {
 			for (size_t j = 0; j < fp.nwrites; j++) {
-				st[fp.writes[j]].ready = issue + latency(fp.writes[j]);
+				st[fp.writes[j]].ready = issue + sass_res_latency(fp.writes[j]);
 				st[fp.writes[j]].wbar_mask = 0;
 			}
 		}
@@ -253,7 +246,7 @@ unsigned sass_sched_verify(const SassKernelText *k, const uint32_t *slots, DiagS
 			RegState *s = &st[fp.writes[j]];
 			s->writer = i;
 			s->wbar_mask = 0;
-			s->ready = u.varlat ? t : t + latency(fp.writes[j]);
+			s->ready = u.varlat ? t : t + sass_res_latency(fp.writes[j]);
 			if (u.varlat)
 				s->wbar_mask = c.wbar < SCHED_NBARRIERS ? 1u << c.wbar : 1u << SCHED_NBARRIERS;
 		}

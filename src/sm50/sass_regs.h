@@ -1,4 +1,4 @@
-/* The register footprint of an sm_50 instruction (sass_asm_regs.c): which
+/* The register footprint of an sm_50 instruction (sass_regs.c): which
  * registers, predicates and condition code a form with given field values
  * reads and writes. Shared by the SASS front end (scheduler, register
  * count) and the hazard verifier of finished code (sched_verify.c). */

@@ -1,12 +1,11 @@
 /* Hazard verification of finished code (see sched_verify.h). */
 #include "sm50/sched_verify.h"
 
-#include "lower/kernel_code.h"
 #include "sm50/sass_ctrl.h"
 #include "sm50/sass_disasm.h"
 #include "sm50/sass_encode.h"
 #include "sm50/sass_regs.h"
-#include "lower/sched.h"
+#include "sm50/sass_timing.h"
 #include "base/xalloc.h"
 
 #include <inttypes.h>
@@ -16,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Resources: R0..R254, P0..P6, CC. */
-enum { NGPR = 255, RES_PRED = NGPR, RES_CC = RES_PRED + 7, NRES = RES_CC + 1, MAX_RES = 64 };
+/* Resources as sass_timing.h numbers them: R0..R254, P0..P6, CC. */
+enum { NGPR = SASS_RES_NGPR, RES_PRED = SASS_RES_PRED, RES_CC = SASS_RES_CC, NRES = SASS_RES_COUNT, MAX_RES = 64 };
 enum { AGE_MAX = 255 };
 
 /* Loads return in issue order, and ptxas 11.8 relies on it: a global or
@@ -157,22 +156,6 @@ static unsigned successors(const Verifier *v, size_t i, size_t succ[2])
 	return n;
 }
 
-static int latency_of(unsigned r)
-{
-	return r == RES_CC ? SCHED_CC_LATENCY : r >= RES_PRED ? SCHED_PRED_LATENCY : SCHED_ALU_LATENCY;
-}
-
-static const char *res_name(unsigned r, char *buf, size_t n)
-{
-	if (r == RES_CC)
-		snprintf(buf, n, "CC");
-	else if (r >= RES_PRED)
-		snprintf(buf, n, "P%u", r - RES_PRED);
-	else
-		snprintf(buf, n, "R%u", r);
-	return buf;
-}
-
 static void report(Verifier *v, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void report(Verifier *v, size_t i, const char *fmt, ...)
@@ -236,7 +219,7 @@ static bool report_pending_write(Verifier *v, size_t i, const VState *s, unsigne
 		return false;
 	char rn[8];
 	report(v, i, "%s %s before the variable-latency %s at 0x%04" PRIx64 " that writes it is waited "
-	       "for (barrier mask 0x%02x)", what, res_name(r, rn, sizeof rn), v->in[s->writer[r]].form->name,
+	       "for (barrier mask 0x%02x)", what, sass_res_name(r, rn, sizeof rn), v->in[s->writer[r]].form->name,
 	       addr_of(s->writer[r]), s->wmask[r]);
 	return true;
 }
@@ -257,7 +240,7 @@ static void check_insn(Verifier *v, size_t i, const VState *s)
 		unsigned r = x->reads[j];
 		if (!report_pending_write(v, i, s, r, "reads") && s->rem[r] > (j < x->nlate ? VARLAT_READ_SLACK : 0))
 			report(v, i, "reads %s %d cycle(s) before the %s at 0x%04" PRIx64 " that writes it is "
-			       "done: the stalls in between are too short", res_name(r, rn, sizeof rn), s->rem[r],
+			       "done: the stalls in between are too short", sass_res_name(r, rn, sizeof rn), s->rem[r],
 			       v->in[s->writer[r]].form->name, addr_of(s->writer[r]));
 	}
 	for (unsigned j = 0; j < x->nwrites; j++) {
@@ -266,7 +249,7 @@ static void check_insn(Verifier *v, size_t i, const VState *s)
 			continue;
 		if (s->rmask[r] || s->unguarded[r])
 			report(v, i, "overwrites %s before the %s at 0x%04" PRIx64 " has read it (%s)",
-			       res_name(r, rn, sizeof rn), v->in[s->reader[r]].form->name, addr_of(s->reader[r]),
+			       sass_res_name(r, rn, sizeof rn), v->in[s->reader[r]].form->name, addr_of(s->reader[r]),
 			       s->unguarded[r] ? "that reader has no read barrier" : "wait on its read barrier");
 	}
 }
@@ -316,7 +299,7 @@ static void step(Verifier *v, size_t i, VState *s, bool check)
 			s->wage[r] = 0;
 		} else {
 			s->wmask[r] = 0;
-			s->rem[r] = (int8_t)latency_of(r);
+			s->rem[r] = (int8_t)sass_res_latency(r);
 			if (s->rem[r] > s->maxrem)
 				s->maxrem = s->rem[r];
 		}
@@ -461,22 +444,4 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 	free(leader);
 	free(v.in);
 	return v.reports;
-}
-
-int sched_verify(const LKernel *k, const SassCtrl *ctrl, char *err, size_t errlen)
-{
-	KernelCode kc;
-	if (kernel_code_build(k, ctrl, &kc, err, errlen) != 0) {
-		kernel_code_free(&kc);
-		return -1;
-	}
-	DiagSink d;
-	diag_init(&d, "", "", 0);
-	SchedVerifyKernel v = { .name = k->name ? k->name : "", .loc = k->loc, .code = kc.code, .size = kc.size };
-	unsigned n = sched_verify_code(&v, &d);
-	if (n && d.head)
-		snprintf(err, errlen, "%s", d.head->msg);
-	diag_fini(&d);
-	kernel_code_free(&kc);
-	return n ? -1 : 0;
 }

@@ -83,7 +83,7 @@ static uint8_t code64[64];
 /* The shape of ptxas's cubin for
  *   .global .surfref s1;
  *   .entry k(.param .u64 out, .param .u32 n) { ... sust [s1, ...] ... }  */
-static const CubinParam k1_params[] = { { 0, 8 }, { 8, 4 } };
+static const SassParam k1_params[] = { { 0, 8 }, { 8, 4 } };
 static const CubinSurfaceSlot k1_slots[] = { { "s1", 0x14c } };
 static const uint32_t k1_exits[] = { 0x50 };
 static const char *const one_surfref[] = { "s1" };
@@ -275,7 +275,7 @@ START_TEST(symbols_and_relocations)
 {
 	static const char *const decl[] = { "s1", "s2", "s3" };
 	static const CubinSurfaceSlot slots[] = { { "s1", 0x15c }, { "s2", 0x158 } };
-	static const CubinParam params[] = { { 0, 8 }, { 8, 4 }, { 12, 1 }, { 16, 8 } };
+	static const SassParam params[] = { { 0, 8 }, { 8, 4 }, { 12, 1 }, { 16, 8 } };
 	CubinKernel k = { .name = "k", .code = code128, .code_size = 128, .regcount = 6,
 	                  .params = params, .nparams = 4, .slots = slots, .nslots = 2,
 	                  .uses_surfaces = true };
@@ -338,8 +338,8 @@ END_TEST
 START_TEST(three_kernels)
 {
 	static const char *const decl[] = { "s1", "s2" };
-	static const CubinParam pa[] = { { 0, 8 }, { 8, 4 } };
-	static const CubinParam pc[] = { { 0, 4 } };
+	static const SassParam pa[] = { { 0, 8 }, { 8, 4 } };
+	static const SassParam pc[] = { { 0, 4 } };
 	CubinKernel ks[3] = {
 		{ .name = "alpha", .code = code128, .code_size = 128, .regcount = 3, .params = pa,
 		  .nparams = 2, .slots = (const CubinSurfaceSlot[]){ { "s1", 0x14c } }, .nslots = 1,

@@ -15,6 +15,7 @@
 #include "front/parse.h"
 #include "lower/regalloc.h"
 #include "lower/sched.h"
+#include "lower/kernel_code.h"
 #include "sass_emu.h"
 #include "check_main.h"
 #include "parse_helper.h"

@@ -1,0 +1,264 @@
+/* Short instruction sequences that several handler files share (declared in
+ * lower_internal.h under "lower_seq.c"): predicate pairs of setp, value
+ * copies and extensions, the multiply-add with a constant-bank addend,
+ * packing and unpacking of sub-word vector elements, store data. Handlers
+ * call these and lower_ctx.c, never each other: the table in lower.c picks
+ * the handler. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	/* destinations: p or p|q (EX_BINARY '|') */
+	const Expr *de = in->ops[0];
+	if (de->kind == EX_BINARY && de->op == '|') {
+		if (!lw_pred(c, de->lhs, &sp->pd) || !lw_pred(c, de->rhs, &sp->pq))
+			return false;
+		sp->has_q = true;
+	} else if (!lw_pred(c, de, &sp->pd)) {
+		return false;
+	}
+	if (has_bop) {
+		const Expr *ce = in->ops[3];
+		if (ce->kind == EX_UNARY && ce->op == '!') {
+			sp->pc_not = true;
+			ce = ce->lhs;
+		}
+		if (!lw_pred(c, ce, &sp->pc))
+			return false;
+		sp->has_pc = true;
+	}
+	return true;
+}
+
+void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop)
+{
+	if (!sp->has_pc)
+		return;
+	linsn_ref(op, SR_PC, sp->pc, 0, 1, false);
+	linsn_set(op, SR_PC_NOT, sp->pc_not);
+	linsn_set(op, SR_BOP, bop);
+}
+
+/* Copies a register or immediate of `parts` 32-bit parts into d. */
+void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts)
+{
+	for (unsigned p = 0; p < parts; p++) {
+		if (src->kind == OPND_IMM)
+			lw_mov32i(c, d, p, (uint32_t)((uint64_t)src->imm >> (32 * p)));
+		else if (p < src->width)
+			lw_mov(c, d, p, src->vreg, p);
+		else
+			lw_mov_rz(c, d, p);
+	}
+}
+
+/* Zero- or sign-extends the low `bits` of src part 0 into d part 0. */
+void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed)
+{
+	if (!is_signed) {
+		LInsn *in = lw_emit(c, "LOP32I");
+		linsn_ref(in, SR_RD, d, 0, 1, true);
+		linsn_ref(in, SR_RA, s, 0, 1, false);
+		linsn_set(in, SR_LOPOP, 0);
+		linsn_set(in, SR_IMM, (1u << bits) - 1);
+		return;
+	}
+	LInsn *shl = lw_emit(c, "SHL_I");
+	linsn_ref(shl, SR_RD, d, 0, 1, true);
+	linsn_ref(shl, SR_RA, s, 0, 1, false);
+	linsn_set(shl, SR_IMM, 32 - bits);
+	LInsn *shr = lw_emit(c, "SHR_I");
+	linsn_ref(shr, SR_RD, d, 0, 1, true);
+	linsn_ref(shr, SR_RA, d, 0, 1, false);
+	linsn_set(shr, SR_IMM, 32 - bits);
+	linsn_set(shr, SR_SIGNED, 1);
+}
+
+void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub)
+{
+	LInsn *in = lw_emit(c, "SHR_I");
+	linsn_ref(in, SR_RD, d, dsub, 1, true);
+	linsn_ref(in, SR_RA, s, ssub, 1, false);
+	linsn_set(in, SR_IMM, 31);
+	linsn_set(in, SR_SIGNED, 1);
+}
+
+LInsn *lw_xmad(LowerCtx *c, uint32_t d, uint32_t a, bool ha, uint32_t b, bool hb, int cvreg,
+                unsigned csub)
+{
+	int64_t cword = lw_vreg_cword(c, b);
+	LInsn *x = lw_emit(c, cword >= 0 ? "XMAD_C" : "XMAD_R");
+	linsn_ref(x, SR_RD, d, 0, 1, true);
+	linsn_ref(x, SR_RA, a, 0, 1, false);
+	if (cword >= 0) {
+		/* b only ever holds a parameter: read it from c[0x0] as ptxas does */
+		linsn_set(x, SR_CBANK, 0);
+		linsn_set(x, SR_COFF, cword / 4);
+	} else {
+		linsn_ref(x, SR_RB, b, 0, 1, false);
+	}
+	if (cvreg >= 0)
+		linsn_ref(x, SR_RC, (uint32_t)cvreg, csub, 1, false);
+	else
+		linsn_set(x, SR_RC, 255);
+	linsn_set(x, SR_HA, ha);
+	linsn_set(x, SR_HB, hb);
+	return x;
+}
+
+/* The last two XMADs of a 32-bit multiply: t1 = MRG(a.lo*b.hi, b);
+ * d = (a.hi*t1.hi << 16) + t0 + (t1 << 16), t0 = a.lo*b.lo + addend. */
+void lw_mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32_t b, uint32_t t0)
+{
+	uint32_t t1 = lw_temp(c, 1);
+	LInsn *m = lw_xmad(c, t1, a, false, b, true, -1, 0);
+	linsn_set(m, SR_MRG, 1);
+	LInsn *f = lw_emit(c, "XMAD_R");
+	linsn_ref(f, SR_RD, d, dsub, 1, true);
+	linsn_ref(f, SR_RA, a, 0, 1, false);
+	linsn_ref(f, SR_RB, t1, 0, 1, false);
+	linsn_ref(f, SR_RC, t0, 0, 1, false);
+	linsn_set(f, SR_HA, 1);
+	linsn_set(f, SR_HB, 1);
+	linsn_set(f, SR_PSL, 1);
+	linsn_set(f, SR_CMODE, 4);    /* CBCC: c + (b << 16) */
+}
+
+void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off)
+{
+	uint32_t t0 = lw_temp(c, 1);
+	LInsn *x = lw_emit(c, "XMAD_RC");
+	linsn_ref(x, SR_RD, t0, 0, 1, true);
+	linsn_ref(x, SR_RA, a, 0, 1, false);
+	linsn_ref(x, SR_RB, b, 0, 1, false);
+	linsn_set(x, SR_CBANK, bank);
+	linsn_set(x, SR_COFF, off / 4);
+	lw_mul_lo32_tail(c, d, 0, a, b, t0);
+}
+
+void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint32_t dst)
+{
+	unsigned per_word = 32 / bits;
+	for (unsigned w = 0; w * per_word < n; w++) {
+		unsigned first = w * per_word, last = first + per_word < n ? first + per_word : n;
+		uint32_t acc = 0;
+		bool have = false;
+		for (unsigned i = first; i < last; i++) {
+			unsigned shift = (i - first) * bits;
+			uint32_t piece = lw_temp(c, 1);
+			/* the top element needs no mask: its high bits shift out */
+			if (shift + bits < 32) {
+				LInsn *m = lw_emit(c, "LOP32I");
+				linsn_ref(m, SR_RD, piece, 0, 1, true);
+				linsn_ref(m, SR_RA, elems[i], 0, 1, false);
+				linsn_set(m, SR_LOPOP, 0);
+				linsn_set(m, SR_IMM, (1u << bits) - 1);
+			} else {
+				lw_mov(c, piece, 0, elems[i], 0);
+			}
+			if (shift) {
+				LInsn *s = lw_emit(c, "SHL_I");
+				linsn_ref(s, SR_RD, piece, 0, 1, true);
+				linsn_ref(s, SR_RA, piece, 0, 1, false);
+				linsn_set(s, SR_IMM, shift);
+			}
+			if (!have) {
+				acc = piece;
+				have = true;
+				continue;
+			}
+			uint32_t sum = lw_temp(c, 1);
+			LInsn *o = lw_emit(c, "LOP_R");
+			linsn_ref(o, SR_RD, sum, 0, 1, true);
+			linsn_ref(o, SR_RA, acc, 0, 1, false);
+			linsn_ref(o, SR_RB, piece, 0, 1, false);
+			linsn_set(o, SR_LOPOP, 1);
+			acc = sum;
+		}
+		lw_mov(c, dst, w, acc, 0);
+	}
+}
+
+void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint32_t *elems)
+{
+	unsigned per_word = 32 / bits;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned w = i / per_word, shift = (i % per_word) * bits;
+		uint32_t cur = src;
+		unsigned sub = w;
+		if (shift) {
+			uint32_t t = lw_temp(c, 1);
+			LInsn *s = lw_emit(c, "SHR_I");
+			linsn_ref(s, SR_RD, t, 0, 1, true);
+			linsn_ref(s, SR_RA, src, w, 1, false);
+			linsn_set(s, SR_IMM, shift);
+			linsn_set(s, SR_SIGNED, 0);
+			cur = t;
+			sub = 0;
+		}
+		if (shift + bits < 32) {
+			LInsn *m = lw_emit(c, "LOP32I");
+			linsn_ref(m, SR_RD, elems[i], 0, 1, true);
+			linsn_ref(m, SR_RA, cur, sub, 1, false);
+			linsn_set(m, SR_LOPOP, 0);
+			linsn_set(m, SR_IMM, (1u << bits) - 1);
+		} else {
+			lw_mov(c, elems[i], 0, cur, sub);
+		}
+	}
+}
+
+bool lw_store_data(LowerCtx *c, const Expr *e, unsigned vec, unsigned bits, uint32_t *out,
+                   unsigned *nregs, bool *is_rz)
+{
+	unsigned bytes = vec * bits / 8;
+	*nregs = bytes <= 4 ? 1 : bytes / 4;
+	*is_rz = false;
+	if (vec == 1 && e->kind == EX_VECTOR && e->nelems == 1)
+		e = e->elems[0];    /* {%r1}: the scalar form of the surface instructions */
+	if (vec == 1) {
+		Opnd o;
+		if (!lw_opnd(c, e, &o))
+			return false;
+		if (o.kind == OPND_IMM && o.imm == 0 && bits <= 32) {
+			*is_rz = true;
+			return true;
+		}
+		if (o.kind == OPND_REG) {
+			*out = o.vreg;
+			return true;
+		}
+		*out = lw_temp(c, *nregs);
+		for (unsigned p = 0; p < *nregs; p++)
+			lw_mov32i(c, *out, p, (uint32_t)((uint64_t)o.imm >> (32 * p)));
+		return true;
+	}
+	if (e->kind != EX_VECTOR || e->nelems != vec)
+		return lw_unsupported(c, e->loc, "this vector operand");
+	uint32_t elems[4];
+	for (unsigned i = 0; i < vec; i++) {
+		Opnd o;
+		if (!lw_opnd(c, e->elems[i], &o))
+			return false;
+		if (o.kind == OPND_IMM) {
+			elems[i] = lw_temp(c, bits == 64 ? 2 : 1);
+			for (unsigned p = 0; p < (bits == 64 ? 2u : 1u); p++)
+				lw_mov32i(c, elems[i], p, (uint32_t)((uint64_t)o.imm >> (32 * p)));
+		} else {
+			elems[i] = o.vreg;
+		}
+	}
+	*out = lw_temp(c, *nregs == 3 ? 4 : *nregs);
+	if (bits < 32) {
+		lw_pack(c, elems, vec, bits, *out);
+		return true;
+	}
+	unsigned per = bits / 32;
+	for (unsigned i = 0; i < vec; i++)
+		for (unsigned p = 0; p < per; p++)
+			lw_mov(c, *out, i * per + p, elems[i], p);
+	return true;
+}

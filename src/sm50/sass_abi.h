@@ -1,0 +1,31 @@
+/* How an sm_50 kernel finds its launch data in constant bank 0, as the CUDA
+ * driver lays it out and ptxas 11.8 addresses it: c[0x0][0x0 .. 0x13f]
+ * belongs to the driver (launch dimensions and the like), the kernel's
+ * parameters follow in declaration order, and after them, 4-byte aligned,
+ * the surface header slots ptxas allocates (one per bound .surfref, in
+ * order of first use). The lowering, the SASS text assembler and the cubin
+ * writer all read this one description. */
+#ifndef PTXSURF_SASS_ABI_H
+#define PTXSURF_SASS_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* c[0x0][0x0 .. 0x13f] belongs to the driver; kernel parameters follow. */
+#define SASS_PARAM_CBANK_BASE 0x140u
+
+/* One kernel parameter. Its ordinal is its index in the kernel's parameter
+ * list (PTX declaration order). Names are not part of a cubin. */
+typedef struct SassParam {
+	uint32_t offset;   /* bytes from the start of the parameter area (c[0x0][0x140]) */
+	uint32_t size;     /* bytes */
+} SassParam;
+
+/* Bytes of the parameter area: the end of the furthest parameter. */
+uint32_t sass_param_bytes(const SassParam *params, size_t nparams);
+
+/* Byte offset in c[0x0] of a kernel's first surface slot, as ptxas lays it
+ * out: align4(0x140 + param bytes). */
+uint32_t sass_first_slot_offset(const SassParam *params, size_t nparams);
+
+#endif

@@ -1,0 +1,102 @@
+/* Which registers, predicates and condition code an sm_50 instruction
+ * reads and writes, from its form's roles and values (sass_regs.h). Widths
+ * follow the access size (.64 a pair, .128 a quad, .E a 64-bit address
+ * pair). */
+#include "sm50/sass_regs.h"
+
+#include <string.h>
+
+static void add_regs(uint64_t set[4], int64_t first, unsigned count)
+{
+	if (first < 0 || first >= 255)
+		return;
+	for (unsigned i = 0; i < count && first + i < 255; i++)
+		set[(first + i) / 64] |= UINT64_C(1) << ((first + i) % 64);
+}
+
+static void add_pred(uint8_t *set, int64_t p)
+{
+	if (p >= 0 && p < 7)
+		*set |= (uint8_t)(1u << p);
+}
+
+static int64_t get(const SassValues *v, SassRole r)
+{
+	return sass_values_get(v, r, -1);
+}
+
+/* Registers of a memory access of the size field's value. */
+static unsigned size_regs(const SassForm *f, int64_t size)
+{
+	if (f->op == SOP_SURED_D || f->op == SOP_SURED_P)
+		return 1;
+	return size == 5 ? 2 : size >= 6 ? 4 : 1;
+}
+
+static unsigned popcount4(int64_t mask)
+{
+	unsigned n = 0;
+	for (int i = 0; i < 4; i++)
+		n += (unsigned)((mask >> i) & 1);
+	return n;
+}
+
+/* Coordinate registers of a surface access by geometry. */
+static unsigned geom_regs(int64_t geom)
+{
+	static const unsigned regs[] = { 1, 1, 2, 2, 3, 3 };
+	return geom >= 0 && geom < 6 ? regs[geom] : 1;
+}
+
+static unsigned data_regs(const SassForm *f, const SassValues *in)
+{
+	if (sass_form_field(f, SR_RGBA))
+		return popcount4(get(in, SR_RGBA));
+	if (sass_form_field(f, SR_SUTYPE)) {
+		int64_t t = get(in, SR_SUTYPE);
+		return t == 2 || t == 5 || t == 7 ? 2 : 1;
+	}
+	if (sass_form_field(f, SR_SIZE))
+		return size_regs(f, get(in, SR_SIZE));
+	if (f->op == SOP_TXQ || f->op == SOP_TXQ_B)
+		return popcount4(get(in, SR_QMASK));
+	return 1;
+}
+
+/* I2F/F2I: a 64-bit integer or an F64 is a register pair (integer types
+ * are signed | log2(bytes) << 1, float formats 1 F16, 2 F32, 3 F64). */
+static unsigned conv_regs(const SassForm *f, const SassValues *in, SassRole r)
+{
+	int64_t t = get(in, r);
+	bool is_int = (f->op == SOP_I2F) == (r == SR_STYPE);
+	return (is_int ? t >> 1 == 3 : t == 3) ? 2 : 1;
+}
+
+void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
+{
+	memset(u, 0, sizeof *u);
+	u->varlat = f->cls == SASS_CLASS_VARLAT;
+	add_pred(&u->pred_reads, get(in, SR_PG));
+	unsigned ra_regs = 1;
+	switch (f->op) {
+	case SOP_STG: case SOP_LDG: ra_regs = get(in, SR_E) == 1 ? 2 : 1; break;
+	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
+	case SOP_SURED_D: case SOP_SURED_P: ra_regs = geom_regs(get(in, SR_GEOM)); break;
+	case SOP_TXQ_B: ra_regs = 2; break;
+	default: break;
+	}
+	add_regs(u->reads, get(in, SR_RA), ra_regs);
+	bool store = f->op == SOP_STG || f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
+	             f->op == SOP_SURED_D || f->op == SOP_SURED_P;
+	bool conv = f->op == SOP_I2F || f->op == SOP_F2I;
+	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : conv ? conv_regs(f, in, SR_STYPE) : 1);
+	add_regs(u->reads, get(in, SR_RC), 1);
+	add_regs(u->writes, get(in, SR_RD), conv ? conv_regs(f, in, SR_DTYPE) : data_regs(f, in));
+	add_pred(&u->pred_writes, get(in, SR_PD));
+	add_pred(&u->pred_writes, get(in, SR_PQ));
+	add_pred(&u->pred_reads, get(in, SR_PC));
+	add_pred(&u->pred_reads, get(in, SR_PA));
+	add_pred(&u->pred_reads, get(in, SR_PB));
+	u->cc_write = get(in, SR_CC) == 1;
+	u->cc_read = get(in, SR_X) == 1 || (f->op == SOP_BRA && get(in, SR_COND) != 0xf);
+}
