@@ -1,16 +1,9 @@
 #include "base/intern.h"
+#include "base/hash.h"
 #include "base/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-uint32_t intern_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
 
 void intern_init(InternTable *t, Arena *a)
 {
@@ -47,7 +40,7 @@ const char *intern(InternTable *t, const char *s, size_t n)
 {
 	if (t->count * 2 >= t->cap)
 		grow(t);
-	uint32_t h = intern_hash(s, n);
+	uint32_t h = hash_bytes(s, n);
 	size_t i = h & (t->cap - 1);
 	for (; t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
 		const InternSlot *e = &t->slots[i];

@@ -25,6 +25,5 @@ typedef struct InternTable {
 void intern_init(InternTable *t, Arena *a);
 void intern_fini(InternTable *t);
 const char *intern(InternTable *t, const char *s, size_t n);
-uint32_t intern_hash(const char *s, size_t n);
 
 #endif

@@ -1,4 +1,5 @@
 #include "base/word_index.h"
+#include "base/hash.h"
 #include "base/intern.h"
 
 #include <string.h>
@@ -26,7 +27,7 @@ int word_index_find(WordIndex *ix, const void *table, size_t n, size_t stride, s
 			const char *s = word_at(table, stride, offset, i);
 			if (!*s)
 				continue;
-			size_t j = intern_hash(s, strlen(s)) & (WORD_INDEX_CAP - 1);
+			size_t j = hash_bytes(s, strlen(s)) & (WORD_INDEX_CAP - 1);
 			bool dup = false;
 			for (; ix->row[j]; j = (j + 1) & (WORD_INDEX_CAP - 1))
 				if (strcmp(word_at(table, stride, offset, (size_t)ix->row[j] - 1), s) == 0)
@@ -36,7 +37,7 @@ int word_index_find(WordIndex *ix, const void *table, size_t n, size_t stride, s
 		}
 		ix->ready = true;
 	}
-	size_t j = intern_hash(w, strlen(w)) & (WORD_INDEX_CAP - 1);
+	size_t j = hash_bytes(w, strlen(w)) & (WORD_INDEX_CAP - 1);
 	for (; ix->row[j]; j = (j + 1) & (WORD_INDEX_CAP - 1))
 		if (strcmp(word_at(table, stride, offset, (size_t)ix->row[j] - 1), w) == 0)
 			return ix->row[j] - 1;

@@ -27,7 +27,7 @@ static void internal_error(DiagSink *sink, const LKernel *k, const char *what, c
 static void prepend_stack_init(LKernel *k)
 {
 	/* append, then rotate it to the front and move the labels along */
-	LInsn *mov = lkernel_append(k, "MOV_C", k->loc);
+	LInsn *mov = lkernel_append(k, SF_MOV_C, k->loc);
 	linsn_set(mov, SR_RD, REGALLOC_STACK_REG);
 	linsn_set(mov, SR_CBANK, 0);
 	linsn_set(mov, SR_COFF, 0x20 / 4);
@@ -119,9 +119,9 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.name = k->name, .local_symbol = k->local_symbol,
 			.code = codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
 			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = k->nslots,
-			.exit_offsets = codes[i].exits, .nexit_offsets = codes[i].nexits,
+			.exit_offsets = codes[i].facts.exits, .nexit_offsets = codes[i].facts.nexits,
 			.uses_surfaces = k->uses_surfaces,
-			.ctaid_offsets = codes[i].ctaids, .nctaid_offsets = codes[i].nctaids,
+			.ctaid_offsets = codes[i].facts.ctaids, .nctaid_offsets = codes[i].facts.nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .explicit_caching = k->explicit_caching,
 			.maxreg_count = k->maxreg_count,
 			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,

@@ -1,4 +1,5 @@
 #include "driver/report.h"
+#include "base/hash.h"
 #include "base/intern.h"
 #include "base/json.h"
 #include "base/rules.h"
@@ -177,14 +178,14 @@ static uint32_t fingerprint(DiagSink *s, const Diag *d)
 {
 	size_t len = 0;
 	const char *line = diag_line_text(s, d->loc.first_line, &len);
-	uint32_t h = intern_hash(d->rule ? d->rule : "", d->rule ? strlen(d->rule) : 0);
-	h ^= intern_hash(d->msg, strlen(d->msg)) * 31u;
+	uint32_t h = hash_bytes(d->rule ? d->rule : "", d->rule ? strlen(d->rule) : 0);
+	h ^= hash_bytes(d->msg, strlen(d->msg)) * 31u;
 	if (line) {
 		while (len && (*line == ' ' || *line == '\t')) {
 			line++;
 			len--;
 		}
-		h ^= intern_hash(line, len) * 131u;
+		h ^= hash_bytes(line, len) * 131u;
 	}
 	return h;
 }

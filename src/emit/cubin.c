@@ -5,6 +5,7 @@
  * all other sections refer to their offsets), then place the sections one
  * after another and append the section and program header tables. */
 #include "emit/cubin_internal.h"
+#include "base/hash.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,18 +81,10 @@ static void buf_align(ByteBuf *b, size_t align)
 
 /* ---- string tables ---------------------------------------------------- */
 
-static uint32_t str_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static void strtab_index_insert(ByteBuf *t, uint32_t pos)
 {
 	size_t mask = t->index_cap - 1;
-	size_t i = str_hash((const char *)t->data + pos) & mask;
+	size_t i = hash_str((const char *)t->data + pos) & mask;
 	while (t->index[i])
 		i = (i + 1) & mask;
 	t->index[i] = pos + 1;
@@ -112,7 +105,7 @@ static uint32_t strtab_add(ByteBuf *t, const char *s)
 			strtab_index_insert(t, (uint32_t)pos);
 	}
 	size_t mask = t->index_cap - 1;
-	for (size_t i = str_hash(s) & mask; t->index[i]; i = (i + 1) & mask)
+	for (size_t i = hash_str(s) & mask; t->index[i]; i = (i + 1) & mask)
 		if (strcmp((const char *)t->data + t->index[i] - 1, s) == 0)
 			return t->index[i] - 1;
 	uint32_t pos = (uint32_t)t->len;

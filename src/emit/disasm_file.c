@@ -239,9 +239,6 @@ enum {
 	TEXT_MAX = 192,
 };
 
-/* The slot value nvdisasm shows as "text;" rather than "text ;". */
-enum { SCHED_PLAIN = 0x7e0 };
-
 typedef struct Insn {
 	uint64_t addr, word;
 	uint32_t slot;
@@ -657,7 +654,7 @@ static const char *elf_type_name(unsigned type)
 
 static const char *terminator(uint32_t slot)
 {
-	return (slot & SASS_CTRL_SCHED_MASK) == SCHED_PLAIN ? ";" : " ;";
+	return (slot & SASS_CTRL_SCHED_MASK) == SASS_CTRL_SLOT_PLAIN ? ";" : " ;";
 }
 
 static size_t addr_width(uint64_t addr)

@@ -1,4 +1,5 @@
 #include "isa/opcodes.h"
+#include "base/hash.h"
 #include "base/intern.h"
 #include "base/xalloc.h"
 
@@ -44,7 +45,7 @@ static struct {
 
 static uint32_t pair_hash(int op, const char *mod, size_t n)
 {
-	return intern_hash(mod, n) ^ ((uint32_t)op * 2654435761u);
+	return hash_bytes(mod, n) ^ ((uint32_t)op * 2654435761u);
 }
 
 _Static_assert(NROWS * 2 <= 1024, "the opcode name table must stay at most half full");
@@ -96,7 +97,7 @@ static void init_tables(void)
 	for (size_t j = 0; j < NAME_CAP; j++)
 		T.by_name[j] = -1;
 	for (int i = 0; i < NROWS; i++) {
-		size_t j = intern_hash(rows[i].name, strlen(rows[i].name)) & (NAME_CAP - 1);
+		size_t j = hash_bytes(rows[i].name, strlen(rows[i].name)) & (NAME_CAP - 1);
 		while (T.by_name[j] >= 0)
 			j = (j + 1) & (NAME_CAP - 1);
 		T.by_name[j] = i;
@@ -115,7 +116,7 @@ int opcode_lookup(const char *name)
 {
 	init_tables();
 	enum { NAME_CAP = sizeof T.by_name / sizeof T.by_name[0] };
-	size_t j = intern_hash(name, strlen(name)) & (NAME_CAP - 1);
+	size_t j = hash_bytes(name, strlen(name)) & (NAME_CAP - 1);
 	for (; T.by_name[j] >= 0; j = (j + 1) & (NAME_CAP - 1))
 		if (strcmp(name, rows[T.by_name[j]].name) == 0)
 			return T.by_name[j];

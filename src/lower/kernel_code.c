@@ -8,33 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	GROUP_BYTES = 32,
-	SLOT_FLOW = 0x7ff,      /* ptxas: EXIT/BRA, stall 15 */
-	SLOT_PAD_NOP = 0x7e0,   /* ptxas: alignment NOP, stall 0, not dual-issued */
-	SR_CTAID_X = 0x25, SR_CTAID_Z = 0x27,
-};
-
-uint64_t kernel_code_addr(size_t i)
-{
-	return (uint64_t)(i / 3) * GROUP_BYTES + 8 * (i % 3 + 1);
-}
-
-static void store_le64(uint8_t *p, uint64_t v)
-{
-	for (int b = 0; b < 8; b++)
-		p[b] = (uint8_t)(v >> (8 * b));
-}
-
 /* The word of instruction i: a kernel instruction, the BRA to itself, or a NOP. */
 static int encode_at(const LKernel *k, size_t i, uint64_t *word, char *err, size_t errlen)
 {
 	const LInsn *in = i < k->ninsns ? &k->insns[i] : NULL;
-	const SassForm *f = in ? in->form : sass_form_by_name(i == k->ninsns ? "BRA" : "NOP");
+	const SassForm *f = in ? in->form : &sass_forms[i == k->ninsns ? SF_BRA : SF_NOP];
 	char msg[200];
 	int rc;
 	if (in && in->form->op == SOP_BRA) {
-		int64_t off = (int64_t)kernel_code_addr(k->label_pos[in->target]) - (int64_t)(kernel_code_addr(i) + 8);
+		int64_t off = (int64_t)sass_insn_addr(k->label_pos[in->target]) - (int64_t)(sass_insn_addr(i) + 8);
 		rc = linsn_encode(in, &off, word, msg, sizeof msg);
 	} else if (in) {
 		rc = linsn_encode(in, NULL, word, msg, sizeof msg);
@@ -62,41 +44,34 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	size_t body = k->ninsns, total = body + 1;
 	while (total % 6)
 		total++;
-	out->size = total / 3 * GROUP_BYTES;
+	out->size = total / 3 * SASS_GROUP_BYTES;
 	out->code = xcalloc(out->size, 1);
-	out->exits = xcalloc(body + 1, sizeof *out->exits);
-	out->ctaids = xcalloc(body + 1, sizeof *out->ctaids);
 	out->desc_relocs = xcalloc(body + 1, sizeof *out->desc_relocs);
 	uint32_t slots[3] = { 0, 0, 0 };
 	for (size_t i = 0; i < total; i++) {
-		uint64_t addr = kernel_code_addr(i), word = 0;
+		uint64_t addr = sass_insn_addr(i), word = 0;
 		if (encode_at(k, i, &word, err, errlen) != 0)
 			return -1;
 		if (i < body) {
 			const LInsn *in = &k->insns[i];
 			sass_ctrl_pack_slot(&ctrl[i], &slots[i % 3]);
-			if (in->form->op == SOP_EXIT)
-				out->exits[out->nexits++] = (uint32_t)addr;
-			int64_t sr = linsn_get(in, SR_SREG, -1);
-			if (in->form->op == SOP_S2R && sr >= SR_CTAID_X && sr <= SR_CTAID_Z)
-				out->ctaids[out->nctaids++] = (uint32_t)addr;
 			if (in->reloc == LRELOC_DESC_SIZE)
 				out->desc_relocs[out->ndesc_relocs++] = (uint32_t)addr;
 		} else {
-			slots[i % 3] = i == body ? SLOT_FLOW : SLOT_PAD_NOP;
+			slots[i % 3] = i == body ? SASS_CTRL_SLOT_FLOW : SASS_CTRL_SLOT_PLAIN;
 		}
-		store_le64(out->code + addr, word);
+		sass_store_word(out->code + addr, word);
 		if (i % 3 == 2)
-			store_le64(out->code + addr - 24, sass_ctrl_pack_word(slots));
+			sass_store_word(out->code + addr - 24, sass_ctrl_pack_word(slots));
 	}
+	sass_code_facts(out->code, body, &out->facts);
 	return 0;
 }
 
 void kernel_code_free(KernelCode *kc)
 {
 	free(kc->code);
-	free(kc->exits);
-	free(kc->ctaids);
+	sass_code_facts_free(&kc->facts);
 	free(kc->desc_relocs);
 	memset(kc, 0, sizeof *kc);
 }

@@ -1,12 +1,14 @@
 /* The .text of an allocated, scheduled kernel, laid out as ptxas 11.8 does:
  * 32-byte groups of a control word and three instructions, the kernel's
  * instructions, then BRA to itself and NOPs up to a multiple of 64 bytes.
- * Also collects the offsets the cubin needs (EXIT, S2R SR_CTAID, the
- * relocated MOV32I of the suq descriptor lookup). */
+ * Also collects the offsets the cubin needs: EXIT and S2R SR_CTAID from the
+ * encoded words (sm50/sass_code_facts.h, as the SASS text path does), the
+ * relocated MOV32I of the suq descriptor lookup from the IR. */
 #ifndef PTXSURF_KERNEL_CODE_H
 #define PTXSURF_KERNEL_CODE_H
 
 #include "lower/lower.h"
+#include "sm50/sass_code_facts.h"
 #include "sm50/sass_ctrl.h"
 
 #include <stddef.h>
@@ -15,16 +17,10 @@
 typedef struct KernelCode {
 	uint8_t *code;
 	size_t size;
-	uint32_t *exits;        /* byte offsets of the EXIT instructions */
-	size_t nexits;
-	uint32_t *ctaids;       /* ... of S2R SR_CTAID.X/Y/Z */
-	size_t nctaids;
-	uint32_t *desc_relocs;  /* ... of MOV32I .nv.surfrefDescSize */
+	SassCodeFacts facts;    /* EXIT and S2R SR_CTAID offsets */
+	uint32_t *desc_relocs;  /* byte offsets of MOV32I .nv.surfrefDescSize */
 	size_t ndesc_relocs;
 } KernelCode;
-
-/* Byte offset of instruction i in .text. */
-uint64_t kernel_code_addr(size_t i);
 
 /* Encodes k (registers allocated, every field set) with the control slots
  * ctrl[0 .. k->ninsns-1]. Returns 0, or -1 with "FORM: reason" in err. */

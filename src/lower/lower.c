@@ -402,7 +402,7 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	if (!ends_in_exit || label_at_end) {
 		c->cur = NULL;
 		c->guard_vreg = -1;
-		lw_emit(c, "EXIT");
+		lw_emit(c, SF_EXIT);
 	}
 
 	lmap_fini(&c->regdecl);

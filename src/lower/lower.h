@@ -130,7 +130,7 @@ unsigned lower_stream_end(LowerStream *s);
 /* ---- helpers shared by the lowering files and the later passes ---- */
 
 uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp);
-LInsn *lkernel_append(LKernel *k, const char *form_name, SrcLoc loc);
+LInsn *lkernel_append(LKernel *k, SassFormId form, SrcLoc loc);
 void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned count, bool def);
 /* Field values by role, as sass_values_set/get on a SassValues. */
 void linsn_set(LInsn *in, SassRole r, int64_t value);

@@ -61,12 +61,12 @@ bool lower_add_sub(LowerCtx *c, const Instr *in)
 		bool big_imm = b.kind == OPND_IMM &&
 			!fits_simm20((int32_t)(uint32_t)((uint64_t)b.imm >> (32 * p)));
 		if (big_imm) {
-			op = lw_emit(c, "IADD32I");
+			op = lw_emit(c, SF_IADD32I);
 			linsn_ref(op, SR_RD, d, p, 1, true);
 			linsn_ref(op, SR_RA, p ? ahi : av, p ? ahs : as, 1, false);
 			linsn_set(op, SR_IMM, (uint32_t)((uint64_t)b.imm >> (32 * p)));
 		} else {
-			op = lw_alu(c, "IADD", d, p, p ? ahi : av, p ? ahs : as, &b, p);
+			op = lw_alu(c, SASS_ALU_FORMS(IADD), d, p, p ? ahi : av, p ? ahs : as, &b, p);
 			linsn_set(op, SR_NEG, neg ? 1 : 0);
 		}
 		linsn_set(op, SR_SAT, sat);
@@ -115,21 +115,21 @@ static uint32_t in_reg(LowerCtx *c, const Opnd *o)
 	return t;
 }
 
-static void shift_imm(LowerCtx *c, const char *form, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
+static void shift_imm(LowerCtx *c, SassFormId form, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
                       unsigned amount, bool is_signed)
 {
 	LInsn *in = lw_emit(c, form);
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
 	linsn_ref(in, SR_RA, a, asub, 1, false);
 	linsn_set(in, SR_IMM, amount);
-	if (strcmp(form, "SHR_I") == 0)
+	if (form == SF_SHR_I)
 		linsn_set(in, SR_SIGNED, is_signed);
 }
 
 static LInsn *iadd_rr(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, uint32_t b,
                       unsigned bsub)
 {
-	LInsn *in = lw_emit(c, "IADD_R");
+	LInsn *in = lw_emit(c, SF_IADD_R);
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
 	linsn_ref(in, SR_RA, a, asub, 1, false);
 	linsn_ref(in, SR_RB, b, bsub, 1, false);
@@ -153,8 +153,8 @@ static void mul_wide(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_si
 	uint32_t lo = p0, hi = p3;
 	for (unsigned i = 0; i < 2; i++) {
 		uint32_t sl = lw_temp(c, 1), sr = lw_temp(c, 1);
-		shift_imm(c, "SHL_I", sl, 0, parts[i], 0, 16, false);
-		shift_imm(c, "SHR_I", sr, 0, parts[i], 0, 16, is_signed);
+		shift_imm(c, SF_SHL_I, sl, 0, parts[i], 0, 16, false);
+		shift_imm(c, SF_SHR_I, sr, 0, parts[i], 0, 16, is_signed);
 		LInsn *l = iadd_rr(c, d, 0, lo, 0, sl, 0);
 		linsn_set(l, SR_CC, 1);
 		l->writes_cc = true;
@@ -200,15 +200,15 @@ bool lower_mul(LowerCtx *c, const Instr *in)
 	if (wide) {
 		if (k >= 1 && k < 32) {
 			/* ptxas: SHL for the low word, SHR by 32-k for the high word */
-			shift_imm(c, "SHR_I", d, 1, av, 0, 32 - (unsigned)k, t.is_signed);
-			shift_imm(c, "SHL_I", d, 0, av, 0, (unsigned)k, false);
+			shift_imm(c, SF_SHR_I, d, 1, av, 0, 32 - (unsigned)k, t.is_signed);
+			shift_imm(c, SF_SHL_I, d, 0, av, 0, (unsigned)k, false);
 			return true;
 		}
 		mul_wide(c, d, av, in_reg(c, &b), t.is_signed);
 		return true;
 	}
 	if (k >= 0 && k < 32) {
-		shift_imm(c, "SHL_I", d, 0, av, 0, (unsigned)k, false);
+		shift_imm(c, SF_SHL_I, d, 0, av, 0, (unsigned)k, false);
 	} else {
 		mul_lo32(c, d, 0, av, in_reg(c, &b), -1, 0);
 	}
@@ -256,10 +256,10 @@ static void shift64_imm(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint
 	}
 	if (k >= 32) {
 		if (left) {
-			shift_imm(c, "SHL_I", d, 1, a, 0, k - 32, false);
+			shift_imm(c, SF_SHL_I, d, 1, a, 0, k - 32, false);
 			lw_mov_rz(c, d, 0);
 		} else {
-			shift_imm(c, "SHR_I", d, 0, a, 1, k - 32, is_signed);
+			shift_imm(c, SF_SHR_I, d, 0, a, 1, k - 32, is_signed);
 			if (is_signed)
 				lw_sign_high(c, d, 1, d, 0);
 			else
@@ -270,10 +270,10 @@ static void shift64_imm(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint
 	/* Both halves are computed into temps before d is written, so d may be a. */
 	unsigned near = left ? 1 : 0, far = left ? 0 : 1;
 	uint32_t x = lw_temp(c, 1), y = lw_temp(c, 1), z = lw_temp(c, 1);
-	shift_imm(c, left ? "SHL_I" : "SHR_I", x, 0, a, near, k, false);
-	shift_imm(c, left ? "SHR_I" : "SHL_I", y, 0, a, far, 32 - k, false);
-	shift_imm(c, left ? "SHL_I" : "SHR_I", z, 0, a, far, k, is_signed);
-	LInsn *o = lw_emit(c, "LOP_R");
+	shift_imm(c, left ? SF_SHL_I : SF_SHR_I, x, 0, a, near, k, false);
+	shift_imm(c, left ? SF_SHR_I : SF_SHL_I, y, 0, a, far, 32 - k, false);
+	shift_imm(c, left ? SF_SHL_I : SF_SHR_I, z, 0, a, far, k, is_signed);
+	LInsn *o = lw_emit(c, SF_LOP_R);
 	linsn_ref(o, SR_RD, d, near, 1, true);
 	linsn_ref(o, SR_RA, x, 0, 1, false);
 	linsn_ref(o, SR_RB, y, 0, 1, false);
@@ -315,7 +315,7 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 			lw_sign_high(c, d, 0, av, 0);
 		return true;
 	}
-	LInsn *op = lw_alu(c, left ? "SHL" : "SHR", d, 0, av, 0, &b, 0);
+	LInsn *op = lw_alu(c, left ? SASS_ALU_FORMS(SHL) : SASS_ALU_FORMS(SHR), d, 0, av, 0, &b, 0);
 	if (!left)
 		linsn_set(op, SR_SIGNED, t.is_signed);
 	return true;
@@ -341,12 +341,12 @@ bool lower_logic(LowerCtx *c, const Instr *in)
 		LInsn *op;
 		uint32_t part = (uint32_t)((uint64_t)b.imm >> (32 * p));
 		if (b.kind == OPND_IMM && !fits_simm20((int32_t)part)) {
-			op = lw_emit(c, "LOP32I");
+			op = lw_emit(c, SF_LOP32I);
 			linsn_ref(op, SR_RD, d, p, 1, true);
 			linsn_ref(op, SR_RA, av[p], as[p], 1, false);
 			linsn_set(op, SR_IMM, part);
 		} else {
-			op = lw_alu(c, "LOP", d, p, av[p], as[p], &b, p);
+			op = lw_alu(c, SASS_ALU_FORMS(LOP), d, p, av[p], as[p], &b, p);
 		}
 		linsn_set(op, SR_LOPOP, lop);
 	}
@@ -365,7 +365,7 @@ bool lower_not(LowerCtx *c, const Instr *in)
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &a, &aw))
 		return false;
 	for (unsigned p = 0; p < (t.bits == 64 ? 2u : 1u); p++) {
-		LInsn *op = lw_emit(c, "LOP32I");
+		LInsn *op = lw_emit(c, SF_LOP32I);
 		linsn_ref(op, SR_RD, d, p, 1, true);
 		linsn_ref(op, SR_RA, a, p, 1, false);
 		linsn_set(op, SR_LOPOP, 2);
@@ -386,7 +386,7 @@ bool lower_neg(LowerCtx *c, const Instr *in)
 	unsigned parts = t.bits == 64 ? 2 : 1;
 	for (unsigned p = 0; p < parts; p++) {
 		/* 0 - a: IADD d, RZ, -a (with carry for 64 bits, as ptxas does for sub.s64) */
-		LInsn *op = lw_emit(c, "IADD_R");
+		LInsn *op = lw_emit(c, SF_IADD_R);
 		linsn_ref(op, SR_RD, d, p, 1, true);
 		linsn_ref(op, SR_RB, a, p, 1, false);
 		linsn_set(op, SR_RA, 255);

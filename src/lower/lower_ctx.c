@@ -175,7 +175,7 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 	return lw_reg(c, e, &o->vreg, &o->width);
 }
 
-LInsn *lw_emit(LowerCtx *c, const char *form)
+LInsn *lw_emit(LowerCtx *c, SassFormId form)
 {
 	LInsn *in = lkernel_append(c->k, form, c->cur ? c->cur->loc : c->k->loc);
 	if (c->guard_vreg >= 0) {
@@ -192,14 +192,14 @@ uint32_t lw_temp(LowerCtx *c, unsigned width)
 
 void lw_mov(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t src, unsigned ssub)
 {
-	LInsn *in = lw_emit(c, "MOV_R");
+	LInsn *in = lw_emit(c, SF_MOV_R);
 	linsn_ref(in, SR_RD, dst, dsub, 1, true);
 	linsn_ref(in, SR_RB, src, ssub, 1, false);
 }
 
 void lw_mov_rz(LowerCtx *c, uint32_t dst, unsigned dsub)
 {
-	LInsn *in = lw_emit(c, "MOV_R");
+	LInsn *in = lw_emit(c, SF_MOV_R);
 	linsn_ref(in, SR_RD, dst, dsub, 1, true);
 	linsn_set(in, SR_RB, 255);
 }
@@ -210,7 +210,7 @@ void lw_mov32i(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t imm)
 		lw_mov_rz(c, dst, dsub);    /* ptxas: MOV Rd, RZ */
 		return;
 	}
-	LInsn *in = lw_emit(c, "MOV32I");
+	LInsn *in = lw_emit(c, SF_MOV32I);
 	linsn_ref(in, SR_RD, dst, dsub, 1, true);
 	linsn_set(in, SR_IMM, imm);
 }
@@ -237,10 +237,9 @@ bool fits_simm20(int64_t v)
 	return v >= -0x80000 && v <= 0x7ffff;
 }
 
-LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
+LInsn *lw_alu(LowerCtx *c, SassAluForms forms, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
               const Opnd *b, unsigned bsub)
 {
-	char name[32];
 	LInsn *in;
 	int64_t part = 0;
 	bool imm = false;
@@ -254,21 +253,18 @@ LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t
 	}
 	int64_t cword = b->kind == OPND_REG && bsub == 0 ? lw_vreg_cword(c, b->vreg) : -1;
 	if (imm) {
-		snprintf(name, sizeof name, "%s_I", base);
-		in = lw_emit(c, name);
+		in = lw_emit(c, forms.i);
 		linsn_set(in, SR_IMM, part);
 	} else if (cword >= 0) {
 		/* a register that only ever holds a parameter: read the parameter */
-		snprintf(name, sizeof name, "%s_C", base);
-		in = lw_emit(c, name);
+		in = lw_emit(c, forms.c);
 		linsn_set(in, SR_CBANK, 0);
 		linsn_set(in, SR_COFF, cword / 4);
 	} else {
 		uint32_t bv;
 		unsigned bs;
 		lw_opnd_part(c, b, bsub, &bv, &bs);
-		snprintf(name, sizeof name, "%s_R", base);
-		in = lw_emit(c, name);
+		in = lw_emit(c, forms.r);
 		linsn_ref(in, SR_RB, bv, bs, 1, false);
 	}
 	if (d != LW_NO_DST)

@@ -34,7 +34,7 @@ void lkernel_compact_const2(LKernel *k)
 	uint32_t *kept = xcalloc(k->ndesc_fields, sizeof *kept);
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn *in = &k->insns[i];
-		if (strcmp(in->form->name, "XMAD_RC") != 0 || linsn_get(in, SR_CBANK, 0) != LK_CONST2_BANK)
+		if (in->form != &sass_forms[SF_XMAD_RC] || linsn_get(in, SR_CBANK, 0) != LK_CONST2_BANK)
 			continue;
 		uint32_t field = k->desc_fields[linsn_get(in, SR_COFF, 0)];
 		size_t slot = 0;

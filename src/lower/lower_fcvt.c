@@ -66,7 +66,7 @@ bool lower_cvt_float(LowerCtx *c, const Instr *in)
 	unsigned dparts = to_int && it.bits == 64 ? 2 : 1, sparts = !to_int && it.bits == 64 ? 2 : 1;
 	if (dw < dparts || sw < sparts)
 		return lw_unsupported(c, in->loc, "cvt with a 64-bit integer in a 32-bit register");
-	LInsn *op = lw_emit(c, to_int ? "F2I_R" : "I2F_R");
+	LInsn *op = lw_emit(c, to_int ? SF_F2I_R : SF_I2F_R);
 	linsn_ref(op, SR_RD, d, 0, dparts, true);
 	linsn_ref(op, SR_RB, s, 0, sparts, false);
 	linsn_set(op, to_int ? SR_DTYPE : SR_STYPE, int_type_value(it));

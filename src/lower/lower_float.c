@@ -81,28 +81,26 @@ static uint32_t fp_reg(LowerCtx *c, const Opnd *o)
 	return v;
 }
 
-/* "BASE_R/_C/_I" d = a op b. B is a register (its parameter word when it
- * only ever holds one, as lw_alu reads it), RZ for +0.0, the 20-bit
- * immediate, `form32` (FADD32I, FMUL32I) for other immediates when given,
- * else a register loaded with MOV32I. d may be LW_NO_DST (FSETP). */
-static LInsn *fp_alu(LowerCtx *c, const char *base, const char *form32, uint32_t d, uint32_t a, const Opnd *b)
+/* One of `forms` (_R/_C/_I): d = a op b. B is a register (its parameter
+ * word when it only ever holds one, as lw_alu reads it), RZ for +0.0, the
+ * 20-bit immediate, `form32` (FADD32I, FMUL32I) for other immediates when
+ * the family has one (SF_COUNT: none), else a register loaded with MOV32I.
+ * d may be LW_NO_DST (FSETP). */
+static LInsn *fp_alu(LowerCtx *c, SassAluForms forms, SassFormId form32, uint32_t d, uint32_t a, const Opnd *b)
 {
-	char name[16];
 	uint32_t bits = (uint32_t)b->imm;
 	LInsn *in;
 	if (b->kind == OPND_REG)
-		return lw_alu(c, base, d, 0, a, 0, b, 0);
+		return lw_alu(c, forms, d, 0, a, 0, b, 0);
 	if (bits != 0 && (bits & 0xfff) == 0) {
-		snprintf(name, sizeof name, "%s_I", base);
-		in = lw_emit(c, name);
+		in = lw_emit(c, forms.i);
 		linsn_set(in, SR_IMM, bits >> 12);
-	} else if (bits != 0 && form32 != NULL) {
+	} else if (bits != 0 && form32 != SF_COUNT) {
 		in = lw_emit(c, form32);
 		linsn_set(in, SR_IMM, bits);
 	} else {
 		uint32_t t = bits == 0 ? 0 : fp_reg(c, b);
-		snprintf(name, sizeof name, "%s_R", base);
-		in = lw_emit(c, name);
+		in = lw_emit(c, forms.r);
 		if (bits == 0)
 			linsn_set(in, SR_RB, 255);
 		else
@@ -134,7 +132,7 @@ static bool commute_operands(LowerCtx *c, Opnd *a, Opnd *b)
  * NaN included), for the caller's modifiers on a or the result. */
 static LInsn *fadd_minus_rz(LowerCtx *c, uint32_t d, uint32_t a, bool ftz)
 {
-	LInsn *op = lw_emit(c, "FADD_R");
+	LInsn *op = lw_emit(c, SF_FADD_R);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
 	linsn_ref(op, SR_RA, a, 0, 1, false);
 	linsn_set(op, SR_RB, 255);
@@ -169,7 +167,7 @@ bool lower_fadd(LowerCtx *c, const Instr *in)
 	uint32_t dst = split_sat ? lw_temp(c, 1) : d;
 	/* FADD32I has neither a rounding mode nor .sat */
 	bool use32 = m.rnd == RND_RN && !m.sat;
-	LInsn *op = fp_alu(c, "FADD", use32 ? "FADD32I" : NULL, dst, fp_reg(c, &o[0]), &o[1]);
+	LInsn *op = fp_alu(c, SASS_ALU_FORMS(FADD), use32 ? SF_FADD32I : SF_COUNT, dst, fp_reg(c, &o[0]), &o[1]);
 	linsn_set(op, SR_NEGA, nega);
 	linsn_set(op, SR_NEGB, negb);
 	linsn_set(op, SR_FTZ, m.ftz);
@@ -190,7 +188,7 @@ bool lower_fmul(LowerCtx *c, const Instr *in)
 	if (!fp_mods(c, in, true, true, &m) || !fp_operands(c, in, 2, &d, o))
 		return false;
 	commute_operands(c, &o[0], &o[1]);
-	LInsn *op = fp_alu(c, "FMUL", m.rnd == RND_RN ? "FMUL32I" : NULL, d, fp_reg(c, &o[0]), &o[1]);
+	LInsn *op = fp_alu(c, SASS_ALU_FORMS(FMUL), m.rnd == RND_RN ? SF_FMUL32I : SF_COUNT, d, fp_reg(c, &o[0]), &o[1]);
 	linsn_set(op, SR_FMZ, m.ftz);   /* 1 = .FTZ */
 	linsn_set(op, SR_SAT, m.sat);
 	if (op->form->op == SOP_FMUL)
@@ -216,7 +214,7 @@ bool lower_ffma(LowerCtx *c, const Instr *in)
 	bool b_plain = o[1].kind == OPND_REG && lw_vreg_cword(c, o[1].vreg) < 0;
 	LInsn *op;
 	if (ccword >= 0 && b_plain) {
-		op = lw_emit(c, "FFMA_RC");
+		op = lw_emit(c, SF_FFMA_RC);
 		linsn_ref(op, SR_RD, d, 0, 1, true);
 		linsn_ref(op, SR_RA, a, 0, 1, false);
 		linsn_ref(op, SR_RB, o[1].vreg, 0, 1, false);
@@ -224,7 +222,7 @@ bool lower_ffma(LowerCtx *c, const Instr *in)
 		linsn_set(op, SR_COFF, ccword / 4);
 	} else {
 		uint32_t cv = fp_reg(c, &o[2]);
-		op = fp_alu(c, "FFMA", NULL, d, a, &o[1]);
+		op = fp_alu(c, SASS_ALU_FORMS(FFMA), SF_COUNT, d, a, &o[1]);
 		linsn_ref(op, SR_RC, cv, 0, 1, false);
 	}
 	linsn_set(op, SR_FMZ, m.ftz);
@@ -261,7 +259,7 @@ bool lower_minmax(LowerCtx *c, const Instr *in)
 		if (!fp_mods(c, in, false, false, &m) || !fp_operands(c, in, 2, &d, o))
 			return false;
 		commute_operands(c, &o[0], &o[1]);
-		op = fp_alu(c, "FMNMX", NULL, d, fp_reg(c, &o[0]), &o[1]);
+		op = fp_alu(c, SASS_ALU_FORMS(FMNMX), SF_COUNT, d, fp_reg(c, &o[0]), &o[1]);
 		linsn_set(op, SR_FTZ, m.ftz);
 	} else {
 		if (t.bits != 32 || in->nmods != 1)
@@ -271,7 +269,7 @@ bool lower_minmax(LowerCtx *c, const Instr *in)
 		if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &o[0]) || !lw_opnd(c, in->ops[2], &o[1]))
 			return false;
 		commute_operands(c, &o[0], &o[1]);
-		op = lw_alu(c, "IMNMX", d, 0, fp_reg(c, &o[0]), 0, &o[1], 0);
+		op = lw_alu(c, SASS_ALU_FORMS(IMNMX), d, 0, fp_reg(c, &o[0]), 0, &o[1], 0);
 		linsn_set(op, SR_SIGNED, t.is_signed);
 	}
 	linsn_set(op, SR_PC_NOT, is_max);
@@ -317,7 +315,7 @@ bool lower_fsetp(LowerCtx *c, const Instr *in)
 	Opnd a, b;
 	if (!lw_setp_preds(c, in, bop >= 0, &sp) || !fp_opnd(c, in->ops[1], &a) || !fp_opnd(c, in->ops[2], &b))
 		return false;
-	LInsn *op = fp_alu(c, "FSETP", NULL, LW_NO_DST, fp_reg(c, &a), &b);
+	LInsn *op = fp_alu(c, SASS_ALU_FORMS(FSETP), SF_COUNT, LW_NO_DST, fp_reg(c, &a), &b);
 	linsn_ref(op, SR_PD, sp.pd, 0, 1, true);
 	if (sp.has_q)
 		linsn_ref(op, SR_PQ, sp.pq, 0, 1, true);

@@ -68,7 +68,7 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 	for (unsigned p = 0; p < parts; p++) {
 		bool last = p + 1 == parts;
 		uint32_t dst = last ? sp.pd : lkernel_new_vreg(c->k, LRC_PRED, 1, true);
-		LInsn *op = lw_alu(c, "ISETP", LW_NO_DST, 0, a.vreg, p, &b, p);
+		LInsn *op = lw_alu(c, SASS_ALU_FORMS(ISETP), LW_NO_DST, 0, a.vreg, p, &b, p);
 		linsn_ref(op, SR_PD, dst, 0, 1, true);
 		if (last && sp.has_q)
 			linsn_ref(op, SR_PQ, sp.pq, 0, 1, true);
@@ -94,14 +94,14 @@ bool lower_bra(LowerCtx *c, const Instr *in)
 	if (e == NULL)
 		return lw_unsupported(c, in->ops[0]->loc, "branch to '%s' (not a label of this kernel)",
 		                      in->ops[0]->text);
-	LInsn *b = lw_emit(c, "BRA");
+	LInsn *b = lw_emit(c, SF_BRA);
 	b->target = (int)e->value;
 	return true;
 }
 
 bool lower_exit(LowerCtx *c, const Instr *in)
 {
-	lw_emit(c, "EXIT");
+	lw_emit(c, SF_EXIT);
 	return true;
 }
 
@@ -189,7 +189,7 @@ bool lower_pred_logic(LowerCtx *c, const Instr *in)
 	uint32_t d;
 	if (!lw_pred(c, in->ops[0], &d))
 		return false;
-	LInsn *op = lw_emit(c, "PSETP");
+	LInsn *op = lw_emit(c, SF_PSETP);
 	linsn_ref(op, SR_PD, d, 0, 1, true);
 	linsn_set(op, SR_PQ, PRED_PT);
 	linsn_set(op, SR_PC, PRED_PT);

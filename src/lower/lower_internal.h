@@ -94,7 +94,7 @@ bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg);
 bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o);
 
 /* Appends an instruction under the current guard. */
-LInsn *lw_emit(LowerCtx *c, const char *form);
+LInsn *lw_emit(LowerCtx *c, SassFormId form);
 uint32_t lw_temp(LowerCtx *c, unsigned width);
 
 /* Common short sequences. */
@@ -104,10 +104,11 @@ void lw_mov32i(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t imm);
 /* Part `sub` of o in a register (immediates go through MOV32I into a temp). */
 void lw_opnd_part(LowerCtx *c, const Opnd *o, unsigned sub, uint32_t *vreg, unsigned *rsub);
 enum { LW_NO_DST = UINT32_MAX };
-/* ALU op with operand B as register or 20-bit immediate. base = "IADD" etc.
+/* ALU op with operand B as register, parameter word or 20-bit immediate:
+ * one of the family's forms (SASS_ALU_FORMS(IADD) etc.).
  * Returns the instruction with rd (unless LW_NO_DST)/ra/rb set; the caller
  * sets modifiers. */
-LInsn *lw_alu(LowerCtx *c, const char *base, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
+LInsn *lw_alu(LowerCtx *c, SassAluForms forms, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
               const Opnd *b, unsigned bsub);
 bool fits_simm20(int64_t v);
 /* The c[0x0] byte offset of the parameter word vreg always holds, or -1. */

@@ -15,11 +15,9 @@ uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp)
 	return (uint32_t)k->nvregs++;
 }
 
-LInsn *lkernel_append(LKernel *k, const char *form_name, SrcLoc loc)
+LInsn *lkernel_append(LKernel *k, SassFormId form, SrcLoc loc)
 {
-	const SassForm *f = sass_form_by_name(form_name);
-	if (f == NULL)
-		xdie("internal error: no SASS form named %s", form_name);
+	const SassForm *f = &sass_forms[form];
 	if (k->ninsns == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 64;
 		k->insns = xrealloc(k->insns, k->cap * sizeof *k->insns);

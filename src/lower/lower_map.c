@@ -1,19 +1,12 @@
 /* The string map of the lowering (registers, labels, parameters, surface
  * slots): open addressing with FNV-1a hashes; keys are not copied. */
 #include "lower/lower_internal.h"
+#include "base/hash.h"
 
 #include "base/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static size_t str_hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
 
 void lmap_init(LMap *m)
 {
@@ -31,7 +24,7 @@ void lmap_fini(LMap *m)
 
 LMapEntry *lmap_find(const LMap *m, const char *key)
 {
-	for (size_t i = str_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+	for (size_t i = hash_str(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
 		if (m->slots[i].key == NULL)
 			return NULL;
 		/* names are interned by the parser, so most hits are the same pointer */
@@ -53,7 +46,7 @@ LMapEntry *lmap_put(LMap *m, const char *key, int64_t value, int64_t extra)
 		free(m->slots);
 		*m = bigger;
 	}
-	size_t i = str_hash(key) & (m->cap - 1);
+	size_t i = hash_str(key) & (m->cap - 1);
 	while (m->slots[i].key)
 		i = (i + 1) & (m->cap - 1);
 	m->slots[i] = (LMapEntry){ key, value, extra };

@@ -51,7 +51,7 @@ static uint32_t fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *of
 		return base;
 	uint32_t a2 = lw_temp(c, bw);
 	for (unsigned p = 0; p < bw; p++) {
-		LInsn *add = lw_emit(c, "IADD32I");
+		LInsn *add = lw_emit(c, SF_IADD32I);
 		linsn_ref(add, SR_RD, a2, p, 1, true);
 		linsn_ref(add, SR_RA, base, p, 1, false);
 		linsn_set(add, SR_IMM, (uint32_t)((uint64_t)*off >> (32 * p)));
@@ -105,7 +105,7 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz))
 		return false;
 	base = fold_offset(c, base, bw, &off);
-	LInsn *stg = lw_emit(c, "STG");
+	LInsn *stg = lw_emit(c, SF_STG);
 	linsn_ref(stg, SR_RA, base, 0, bw, false);
 	if (rz)
 		linsn_set(stg, SR_RB, 255);
@@ -173,7 +173,7 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	base = fold_offset(c, base, bw, &off);
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
-	LInsn *ldg = lw_emit(c, "LDG");
+	LInsn *ldg = lw_emit(c, SF_LDG);
 	linsn_ref(ldg, SR_RD, dst, 0, nregs, true);
 	linsn_ref(ldg, SR_RA, base, 0, bw, false);
 	linsn_set(ldg, SR_SIZE, size);

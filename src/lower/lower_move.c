@@ -41,7 +41,7 @@ static const SpecialReg *find_special(const Expr *e)
 
 static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte_off)
 {
-	LInsn *in = lw_emit(c, "MOV_C");
+	LInsn *in = lw_emit(c, SF_MOV_C);
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
 	linsn_set(in, SR_CBANK, 0);
 	linsn_set(in, SR_COFF, byte_off / 4);
@@ -93,7 +93,7 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	}
 	if (sr) {
 		if (sr->sreg >= 0) {
-			LInsn *s2r = lw_emit(c, "S2R");
+			LInsn *s2r = lw_emit(c, SF_S2R);
 			linsn_ref(s2r, SR_RD, d, 0, 1, true);
 			linsn_set(s2r, SR_SREG, sr->sreg);
 			if (sr->sreg == 0x27)
@@ -183,7 +183,7 @@ bool lower_ld(LowerCtx *c, const Instr *in)
 		if (t.bits > 16)
 			return lw_unsupported(c, in->loc, "a misaligned ld.param");
 		/* Sub-word parameters: LDC extends them as the type says. */
-		LInsn *ldc = lw_emit(c, "LDC");
+		LInsn *ldc = lw_emit(c, SF_LDC);
 		linsn_ref(ldc, SR_RD, d, 0, 1, true);
 		linsn_set(ldc, SR_SIZE, (t.bits == 8 ? 0 : 2) + t.is_signed);
 		linsn_set(ldc, SR_LDCMODE, 0);

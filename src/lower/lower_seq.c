@@ -59,18 +59,18 @@ void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts)
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed)
 {
 	if (!is_signed) {
-		LInsn *in = lw_emit(c, "LOP32I");
+		LInsn *in = lw_emit(c, SF_LOP32I);
 		linsn_ref(in, SR_RD, d, 0, 1, true);
 		linsn_ref(in, SR_RA, s, 0, 1, false);
 		linsn_set(in, SR_LOPOP, 0);
 		linsn_set(in, SR_IMM, (1u << bits) - 1);
 		return;
 	}
-	LInsn *shl = lw_emit(c, "SHL_I");
+	LInsn *shl = lw_emit(c, SF_SHL_I);
 	linsn_ref(shl, SR_RD, d, 0, 1, true);
 	linsn_ref(shl, SR_RA, s, 0, 1, false);
 	linsn_set(shl, SR_IMM, 32 - bits);
-	LInsn *shr = lw_emit(c, "SHR_I");
+	LInsn *shr = lw_emit(c, SF_SHR_I);
 	linsn_ref(shr, SR_RD, d, 0, 1, true);
 	linsn_ref(shr, SR_RA, d, 0, 1, false);
 	linsn_set(shr, SR_IMM, 32 - bits);
@@ -79,7 +79,7 @@ void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_sig
 
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub)
 {
-	LInsn *in = lw_emit(c, "SHR_I");
+	LInsn *in = lw_emit(c, SF_SHR_I);
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
 	linsn_ref(in, SR_RA, s, ssub, 1, false);
 	linsn_set(in, SR_IMM, 31);
@@ -90,7 +90,7 @@ LInsn *lw_xmad(LowerCtx *c, uint32_t d, uint32_t a, bool ha, uint32_t b, bool hb
                 unsigned csub)
 {
 	int64_t cword = lw_vreg_cword(c, b);
-	LInsn *x = lw_emit(c, cword >= 0 ? "XMAD_C" : "XMAD_R");
+	LInsn *x = lw_emit(c, cword >= 0 ? SF_XMAD_C : SF_XMAD_R);
 	linsn_ref(x, SR_RD, d, 0, 1, true);
 	linsn_ref(x, SR_RA, a, 0, 1, false);
 	if (cword >= 0) {
@@ -116,7 +116,7 @@ void lw_mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32
 	uint32_t t1 = lw_temp(c, 1);
 	LInsn *m = lw_xmad(c, t1, a, false, b, true, -1, 0);
 	linsn_set(m, SR_MRG, 1);
-	LInsn *f = lw_emit(c, "XMAD_R");
+	LInsn *f = lw_emit(c, SF_XMAD_R);
 	linsn_ref(f, SR_RD, d, dsub, 1, true);
 	linsn_ref(f, SR_RA, a, 0, 1, false);
 	linsn_ref(f, SR_RB, t1, 0, 1, false);
@@ -130,7 +130,7 @@ void lw_mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32
 void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off)
 {
 	uint32_t t0 = lw_temp(c, 1);
-	LInsn *x = lw_emit(c, "XMAD_RC");
+	LInsn *x = lw_emit(c, SF_XMAD_RC);
 	linsn_ref(x, SR_RD, t0, 0, 1, true);
 	linsn_ref(x, SR_RA, a, 0, 1, false);
 	linsn_ref(x, SR_RB, b, 0, 1, false);
@@ -151,7 +151,7 @@ void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint
 			uint32_t piece = lw_temp(c, 1);
 			/* the top element needs no mask: its high bits shift out */
 			if (shift + bits < 32) {
-				LInsn *m = lw_emit(c, "LOP32I");
+				LInsn *m = lw_emit(c, SF_LOP32I);
 				linsn_ref(m, SR_RD, piece, 0, 1, true);
 				linsn_ref(m, SR_RA, elems[i], 0, 1, false);
 				linsn_set(m, SR_LOPOP, 0);
@@ -160,7 +160,7 @@ void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint
 				lw_mov(c, piece, 0, elems[i], 0);
 			}
 			if (shift) {
-				LInsn *s = lw_emit(c, "SHL_I");
+				LInsn *s = lw_emit(c, SF_SHL_I);
 				linsn_ref(s, SR_RD, piece, 0, 1, true);
 				linsn_ref(s, SR_RA, piece, 0, 1, false);
 				linsn_set(s, SR_IMM, shift);
@@ -171,7 +171,7 @@ void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint
 				continue;
 			}
 			uint32_t sum = lw_temp(c, 1);
-			LInsn *o = lw_emit(c, "LOP_R");
+			LInsn *o = lw_emit(c, SF_LOP_R);
 			linsn_ref(o, SR_RD, sum, 0, 1, true);
 			linsn_ref(o, SR_RA, acc, 0, 1, false);
 			linsn_ref(o, SR_RB, piece, 0, 1, false);
@@ -191,7 +191,7 @@ void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint3
 		unsigned sub = w;
 		if (shift) {
 			uint32_t t = lw_temp(c, 1);
-			LInsn *s = lw_emit(c, "SHR_I");
+			LInsn *s = lw_emit(c, SF_SHR_I);
 			linsn_ref(s, SR_RD, t, 0, 1, true);
 			linsn_ref(s, SR_RA, src, w, 1, false);
 			linsn_set(s, SR_IMM, shift);
@@ -200,7 +200,7 @@ void lw_unpack(LowerCtx *c, uint32_t src, unsigned n, unsigned bits, const uint3
 			sub = 0;
 		}
 		if (shift + bits < 32) {
-			LInsn *m = lw_emit(c, "LOP32I");
+			LInsn *m = lw_emit(c, SF_LOP32I);
 			linsn_ref(m, SR_RD, elems[i], 0, 1, true);
 			linsn_ref(m, SR_RA, cur, sub, 1, false);
 			linsn_set(m, SR_LOPOP, 0);

@@ -224,12 +224,17 @@ static int size_code(unsigned vec, unsigned bits)
 	}
 }
 
-static LInsn *emit_su(LowerCtx *c, const char *base, const SurfIndex *si, const SurfMods *m,
+/* A surface instruction's two forms: the surface index as an immediate,
+ * and in a register (_R). */
+typedef struct SuForms {
+	SassFormId imm, reg;
+} SuForms;
+#define SU_FORMS(family) ((SuForms){ SF_##family, SF_##family##_R })
+
+static LInsn *emit_su(LowerCtx *c, SuForms forms, const SurfIndex *si, const SurfMods *m,
                       uint32_t coords)
 {
-	char name[24];
-	snprintf(name, sizeof name, "%s%s", base, si->immediate ? "" : "_R");
-	LInsn *in = lw_emit(c, name);
+	LInsn *in = lw_emit(c, si->immediate ? forms.imm : forms.reg);
 	linsn_ref(in, SR_RA, coords, 0, m->ncoords, false);
 	set_index(in, si);
 	linsn_set(in, SR_GEOM, m->geom);
@@ -278,7 +283,7 @@ bool lower_suld(LowerCtx *c, const Instr *in)
 	}
 	/* a scalar lands directly in its register; vectors go through a group */
 	uint32_t dst = n == 1 ? elems[0] : lw_temp(c, nregs == 3 ? 4 : nregs);
-	LInsn *ld = emit_su(c, "SULD_D", &si, &m, coords);
+	LInsn *ld = emit_su(c, SU_FORMS(SULD_D), &si, &m, coords);
 	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
 	linsn_set(ld, SR_BA, 1);
 	linsn_set(ld, SR_SIZE, size_code(m.vec, m.type.bits));
@@ -313,7 +318,7 @@ bool lower_sust(LowerCtx *c, const Instr *in)
 		return false;
 	if (!lw_store_data(c, in->ops[1], m.vec, m.type.bits, &data, &nregs, &rz))
 		return false;
-	LInsn *st = emit_su(c, m.is_p ? "SUST_P" : "SUST_D", &si, &m, coords);
+	LInsn *st = emit_su(c, m.is_p ? SU_FORMS(SUST_P) : SU_FORMS(SUST_D), &si, &m, coords);
 	if (rz)
 		linsn_set(st, SR_RB, 255);
 	else
@@ -360,7 +365,7 @@ bool lower_sured(LowerCtx *c, const Instr *in)
 		return false;
 	if (!lw_store_data(c, in->ops[1], 1, t.bits, &data, &nregs, &rz))
 		return false;
-	LInsn *op = emit_su(c, "SURED_D", &si, &m, coords);
+	LInsn *op = emit_su(c, SU_FORMS(SURED_D), &si, &m, coords);
 	if (rz)
 		linsn_set(op, SR_RB, 255);
 	else
@@ -383,7 +388,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 	uint32_t h = lw_temp(c, 1);
 	if (si->immediate) {
 		/* the bound surfref's slot holds its header index */
-		LInsn *mv = lw_emit(c, "MOV_C");
+		LInsn *mv = lw_emit(c, SF_MOV_C);
 		linsn_ref(mv, SR_RD, h, 0, 1, true);
 		linsn_set(mv, SR_CBANK, 0);
 		linsn_set(mv, SR_COFF, si->idx);
@@ -392,12 +397,12 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 	}
 	uint32_t size = lw_temp(c, 1);
 	k->desc_size_symbol = true;
-	LInsn *mi = lw_emit(c, "MOV32I");
+	LInsn *mi = lw_emit(c, SF_MOV32I);
 	linsn_ref(mi, SR_RD, size, 0, 1, true);
 	linsn_set(mi, SR_IMM, 0);
 	mi->reloc = LRELOC_DESC_SIZE;
 	uint32_t idx = lw_temp(c, 1);
-	LInsn *and = lw_emit(c, "LOP32I");
+	LInsn *and = lw_emit(c, SF_LOP32I);
 	linsn_ref(and, SR_RD, idx, 0, 1, true);
 	linsn_ref(and, SR_RA, h, 0, 1, false);
 	linsn_set(and, SR_LOPOP, 0);
@@ -405,7 +410,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
 	lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, field));
 	for (unsigned p = 0; p < 2; p++) {
-		LInsn *add = lw_emit(c, "IADD_C");
+		LInsn *add = lw_emit(c, SF_IADD_C);
 		linsn_ref(add, SR_RD, addr, p, 1, true);
 		if (p == 0)
 			linsn_ref(add, SR_RA, off, 0, 1, false);
@@ -417,7 +422,7 @@ static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t fiel
 		add->writes_cc = p == 0;
 		add->reads_cc = p == 1;
 	}
-	LInsn *ldg = lw_emit(c, "LDG");
+	LInsn *ldg = lw_emit(c, SF_LDG);
 	linsn_ref(ldg, SR_RD, d, 0, 1, true);
 	linsn_ref(ldg, SR_RA, addr, 0, 2, false);
 	linsn_set(ldg, SR_SIZE, 4);
@@ -452,7 +457,7 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 		/* Ra = LOD 0 (ptxas: MOV Ra, RZ) */
 		uint32_t lod = lw_temp(c, 1);
 		lw_mov_rz(c, lod, 0);
-		q = lw_emit(c, "TXQ");
+		q = lw_emit(c, SF_TXQ);
 		linsn_ref(q, SR_RA, lod, 0, 1, false);
 		linsn_set(q, SR_SUIDX, si.idx);
 	} else {
@@ -460,7 +465,7 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 		uint32_t g = lw_temp(c, 2);
 		lw_mov(c, g, 0, si.vreg, 0);
 		lw_mov_rz(c, g, 1);
-		q = lw_emit(c, "TXQ_B");
+		q = lw_emit(c, SF_TXQ_B);
 		linsn_ref(q, SR_RA, g, 0, 2, false);
 	}
 	linsn_ref(q, SR_RD, d, 0, 1, true);

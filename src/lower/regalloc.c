@@ -489,7 +489,7 @@ static const SassForm *copy_form(void)
 {
 	static const SassForm *mov_r;
 	if (!mov_r)
-		mov_r = sass_form_by_name("MOV_R");
+		mov_r = &sass_forms[SF_MOV_R];
 	return mov_r;
 }
 

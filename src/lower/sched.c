@@ -276,7 +276,7 @@ static void emit_depbar(Out *o, const LInsn *at, unsigned b, unsigned keep)
 {
 	LInsn d;
 	memset(&d, 0, sizeof d);
-	d.form = sass_form_by_name("DEPBAR");
+	d.form = &sass_forms[SF_DEPBAR];
 	d.target = LIR_NO_LABEL;
 	d.loc = at->loc;
 	linsn_set(&d, SR_LE, 1);

@@ -7,6 +7,7 @@
 
 #include "sasm/sass_asm_internal.h"
 #include "sm50/sched_verify.h"
+#include "sm50/sass_code_facts.h"
 #include "sm50/sass_ctrl.h"
 #include "sm50/sass_disasm.h"
 #include "base/xalloc.h"
@@ -18,7 +19,6 @@
 
 /* Padding after the last instruction of a group: NOP with ptxas's slot. */
 static const uint64_t PAD_NOP = UINT64_C(0x50b0000000070f00);
-enum { PAD_SLOT = 0x7e0 };
 
 typedef struct Assembly {
 	DiagSink *d;
@@ -333,7 +333,7 @@ static int encode_kernel(Assembly *a, SassKernelText *k)
 		for (size_t j = 0; j < 3; j++) {
 			size_t i = 3 * g + j;
 			if (i >= k->ninsns) {
-				slots[j] = PAD_SLOT;
+				slots[j] = SASS_CTRL_SLOT_PLAIN;
 				words[j] = PAD_NOP;
 				continue;
 			}
@@ -350,26 +350,26 @@ static int encode_kernel(Assembly *a, SassKernelText *k)
 			if (!sass_slot_allowed(in->form, slots[j])) {
 				diag_add(a->d, SEV_ERROR, in->stmt->loc, "sass-ctrl",
 				         "%s is a fixed-latency instruction: it can set no scoreboard barrier%s",
-				         sass_form_stem(in->form), in->form->cls == SASS_CLASS_ALU ? " and no reuse flag 3" : "");
+				         sass_op_mnemonic(in->form->op), in->form->cls == SASS_CLASS_ALU ? " and no reuse flag 3" : "");
 				rc = -1;
 			}
 		}
 		uint64_t ctrl = sass_ctrl_pack_word(slots);
 		uint64_t all[4] = { ctrl, words[0], words[1], words[2] };
 		for (size_t w = 0; w < 4; w++)
-			for (size_t b = 0; b < 8; b++)
-				k->code[32 * g + 8 * w + b] = (uint8_t)(all[w] >> (8 * b));
+			sass_store_word(k->code + SASS_GROUP_BYTES * g + 8 * w, all[w]);
 	}
-	if (rc == 0)
-		sass_sched_verify(k, k->slots, a->d);
-	if (rc == 0 && a->o->verify_sched) {
+	/* Hand-written control words get the hazard verifier's advice as
+	 * warnings; --verify-sched makes its findings errors. */
+	if (rc == 0) {
 		SrcLoc *locs = xcalloc(k->ninsns, sizeof *locs);
 		for (size_t i = 0; i < k->ninsns; i++)
 			locs[i] = k->insns[i].stmt->loc;
 		SchedVerifyKernel v = { .name = k->name ? k->name : "(unnamed)", .loc = k->loc,
 		                        .code = k->code, .size = k->code_size,
-		                        .insn_locs = locs, .nlocs = k->ninsns };
-		if (sched_verify_code(&v, a->d))
+		                        .insn_locs = locs, .nlocs = k->ninsns,
+		                        .as_warning = !a->o->verify_sched };
+		if (sched_verify_code(&v, a->d) && a->o->verify_sched)
 			rc = -1;
 		free(locs);
 	}
@@ -382,8 +382,7 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 {
 	CubinKernel *ck = xcalloc(a->nkernels, sizeof *ck);
 	CubinSurfaceSlot **slots = xcalloc(a->nkernels, sizeof *slots);
-	uint32_t **exits = xcalloc(a->nkernels, sizeof *exits);
-	uint32_t **ctaids = xcalloc(a->nkernels, sizeof *ctaids);
+	SassCodeFacts *facts = xcalloc(a->nkernels, sizeof *facts);
 	int rc = 0;
 	for (size_t i = 0; i < a->nkernels && rc == 0; i++) {
 		SassKernelText *k = &a->kernels[i];
@@ -406,23 +405,14 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 			slots[i][j] = (CubinSurfaceSlot){ k->surfaces[j], first + 4 * (uint32_t)j };
 		c->slots = slots[i];
 		c->nslots = k->nsurfaces;
-		exits[i] = xcalloc(k->ninsns, sizeof **exits);
-		ctaids[i] = xcalloc(k->ninsns, sizeof **ctaids);
-		for (size_t j = 0; j < k->ninsns; j++) {
-			const SassAsmInsn *in = &k->insns[j];
-			SassOp op = in->form->op;
-			if (op == SOP_EXIT)
-				exits[i][c->nexit_offsets++] = (uint32_t)in->addr;
-			if (op == SOP_S2R) {
-				int64_t sr = sass_values_get(&in->vals, SR_SREG, 0);
-				if (sr >= 0x25 && sr <= 0x27)
-					ctaids[i][c->nctaid_offsets++] = (uint32_t)in->addr;
-				c->uses_ctaid_z |= sr == 0x27;
-			}
-			c->uses_surfaces |= op <= SOP_TXQ_B;
-		}
-		c->exit_offsets = exits[i];
-		c->ctaid_offsets = ctaids[i];
+		for (size_t j = 0; j < k->ninsns; j++)
+			c->uses_surfaces |= k->insns[j].form->op <= SOP_TXQ_B;
+		sass_code_facts(k->code, k->ninsns, &facts[i]);
+		c->exit_offsets = facts[i].exits;
+		c->nexit_offsets = facts[i].nexits;
+		c->ctaid_offsets = facts[i].ctaids;
+		c->nctaid_offsets = facts[i].nctaids;
+		c->uses_ctaid_z = facts[i].uses_ctaid_z;
 	}
 	if (rc == 0) {
 		CubinModule m = {
@@ -437,12 +427,10 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 	}
 	for (size_t i = 0; i < a->nkernels; i++) {
 		free(slots[i]);
-		free(exits[i]);
-		free(ctaids[i]);
+		sass_code_facts_free(&facts[i]);
 	}
 	free(slots);
-	free(exits);
-	free(ctaids);
+	free(facts);
 	free(ck);
 	return rc;
 }

@@ -21,7 +21,7 @@ static void check_reg_group(const SassAsmInsn *in, SassRole r, unsigned count, c
 		return;
 	diag_add(d, SEV_ERROR, in->stmt->loc, "sass-regalign",
 	         "%s: the %s R%d is not %s-aligned: a %s starts at a register number divisible by %u",
-	         sass_form_stem(in->form), what, (int)reg, count == 2 ? "pair" : "quad",
+	         sass_op_mnemonic(in->form->op), what, (int)reg, count == 2 ? "pair" : "quad",
 	         count == 2 ? "register pair" : "register quad", count);
 }
 
@@ -40,7 +40,7 @@ void sass_check_insn(const SassAsmInsn *in, DiagSink *d)
 			diag_add(d, SEV_ERROR, in->stmt->loc, "sass-align",
 			         "%s: offset %s0x%" PRIx64 " is not a multiple of the %u-byte access size "
 			         "(the hardware would align the address down)",
-			         sass_form_stem(f), off < 0 ? "-" : "", (uint64_t)(off < 0 ? -off : off), bytes);
+			         sass_op_mnemonic(f->op), off < 0 ? "-" : "", (uint64_t)(off < 0 ? -off : off), bytes);
 		if (sass_values_get(&in->vals, SR_E, 0))
 			check_reg_group(in, SR_RA, 2, "64-bit address register", d);
 	}

@@ -26,7 +26,7 @@ static bool float_value(SassMatch *m, const SassOperand *op, uint32_t *bits)
 		memcpy(bits, &f, sizeof *bits);
 	} else {
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a float immediate",
-		                       sass_form_stem(m->f));
+		                       sass_op_mnemonic(m->f->op));
 	}
 	if (op->neg)
 		*bits ^= 0x80000000u;
@@ -54,7 +54,7 @@ static bool float_imm(SassMatch *m, const SassOperand *op, SassRole neg, SassRol
 	if (bits & 0xfff)
 		return sass_match_fail(m, op->loc, "sass-range",
 		                       "%s: this float needs more than the 20-bit immediate's 11 mantissa bits",
-		                       sass_form_stem(m->f));
+		                       sass_op_mnemonic(m->f->op));
 	sass_values_set(&m->v, SR_IMM, bits >> 12);
 	return true;
 }
@@ -70,7 +70,7 @@ static bool float_src(SassMatch *m, bool is_a, SassRole neg, SassRole abs)
 		return float_imm(m, op, neg, abs);
 	bool want_const = !is_a && m->f->bkind == SASS_B_CONST;
 	if (op->kind != (want_const ? SOK_CONST : SOK_REG))
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s as %s", sass_form_stem(m->f),
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s as %s", sass_op_mnemonic(m->f->op),
 		                       want_const ? "constant c[bank][offset]" : "register", is_a ? "A" : "B");
 	Suffixes sfx;
 	if (!sass_no_prefix(m, op, neg != SR_COUNT, false, false, abs != SR_COUNT) ||

@@ -32,7 +32,7 @@ static bool surface_address(SassMatch *m)
 		return false;
 	if (op->kind != SOK_MEM || op->reg == SASS_NO_REG || op->value != 0 || op->nsuffix)
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected the coordinate register as [Ra]",
-		                       sass_form_stem(m->f));
+		                       sass_op_mnemonic(m->f->op));
 	return sass_set_value(m, SR_RA, op->reg, op->loc, "coordinate register");
 }
 
@@ -80,13 +80,13 @@ static bool global_address(SassMatch *m)
 		return false;
 	if (op->kind != SOK_MEM || op->nsuffix)
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected an address [Ra + offset]",
-		                       sass_form_stem(m->f));
+		                       sass_op_mnemonic(m->f->op));
 	int64_t off = op->value;
 	if (op->reg == SASS_NO_REG || op->reg == 255) {
 		if (off < 0 || off > 0xffffff)
 			return sass_match_fail(m, op->loc, "sass-range",
 			                       "%s: absolute address %s0x%llx is outside the unsigned 24-bit range 0x0-0xffffff",
-			                       sass_form_stem(m->f), off < 0 ? "-" : "",
+			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
 			                       (unsigned long long)(off < 0 ? -off : off));
 		if (off > 0x7fffff)
 			off -= 0x1000000;
@@ -95,7 +95,7 @@ static bool global_address(SassMatch *m)
 		if (off < -0x800000 || off > 0x7fffff)
 			return sass_match_fail(m, op->loc, "sass-range",
 			                       "%s: offset %s0x%llx is outside the signed 24-bit range -0x800000..0x7fffff",
-			                       sass_form_stem(m->f), off < 0 ? "-" : "",
+			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
 			                       (unsigned long long)(off < 0 ? -off : off));
 		sass_values_set(&m->v, SR_RA, op->reg);
 	}
@@ -153,7 +153,7 @@ static bool set_neg(SassMatch *m, bool neg_a, bool neg_b)
 	int64_t mod = sass_values_get(&m->v, SR_NEG, 0);
 	if ((neg_a && neg_b) || ((neg_a || neg_b) && mod == 3))
 		return sass_match_fail(m, m->s->loc, "sass-syntax",
-		                       "%s negates one operand at most, and not with .PO", sass_form_stem(m->f));
+		                       "%s negates one operand at most, and not with .PO", sass_op_mnemonic(m->f->op));
 	sass_values_set(&m->v, SR_NEG, neg_a ? 2 : neg_b ? 1 : mod);
 	return true;
 }
@@ -337,7 +337,7 @@ static bool match_convert(SassMatch *m)
 	if (op == NULL)
 		return false;
 	Suffixes sfx;
-	const char *stem = sass_form_stem(m->f);
+	const char *stem = sass_op_mnemonic(m->f->op);
 	bool want_imm = m->f->bkind == SASS_B_IMM, has_bytesel = sass_form_field(m->f, SR_BYTESEL) != NULL;
 	SassOperandKind want = want_imm ? SOK_IMM : m->f->bkind == SASS_B_CONST ? SOK_CONST : SOK_REG;
 	if (op->kind != want)
@@ -475,7 +475,7 @@ bool sass_asm_select(const SassStmt *s, SassAsmInsn *out, DiagSink *d)
 	bool stem_seen = false;
 	for (size_t i = 0; i < sass_form_count; i++) {
 		const SassForm *f = &sass_forms[i];
-		const char *stem = sass_form_stem(f);
+		const char *stem = sass_op_mnemonic(f->op);
 		size_t n = strlen(stem);
 		if (strncmp(s->mnemonic, stem, n) != 0 || (s->mnemonic[n] != '.' && s->mnemonic[n] != '\0'))
 			continue;
@@ -486,7 +486,7 @@ bool sass_asm_select(const SassStmt *s, SassAsmInsn *out, DiagSink *d)
 		bool ok = sass_match_modifiers(&m) && match_guard(&m) && match_operands(&m);
 		if (ok && m.next < s->nops)
 			ok = sass_match_fail(&m, s->ops[m.next].loc, "sass-syntax", "%s: too many operands",
-			                     sass_form_stem(f));
+			                     sass_op_mnemonic(f->op));
 		if (ok) {
 			out->stmt = s;
 			out->form = f;

@@ -48,8 +48,6 @@ typedef struct SassMatch {
 	const char *err_rule;
 } SassMatch;
 
-/* The base mnemonic of a form ("SUST.D", "IADD32I", "SHF.L"). */
-const char *sass_form_stem(const SassForm *f);
 
 /* Matches m->mods against the modifiers of m->f's family; false with a
  * complaint in m when one is unknown or a required one is missing. */
@@ -130,8 +128,5 @@ void sass_check_insn(const SassAsmInsn *in, DiagSink *d);
 
 /* Control slots (no reuse bits) for every instruction of k. */
 void sass_sched_auto(const SassKernelText *k, uint32_t *slots);
-/* Replays slots against the hazards of k's code; each violation is a
- * "sass-hazard" warning. Returns the number found. */
-unsigned sass_sched_verify(const SassKernelText *k, const uint32_t *slots, DiagSink *d);
 
 #endif

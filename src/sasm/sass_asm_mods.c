@@ -21,60 +21,6 @@ bool sass_match_fail(SassMatch *m, SrcLoc loc, const char *rule, const char *fmt
 	return false;
 }
 
-const char *sass_form_stem(const SassForm *f)
-{
-	switch (f->op) {
-	case SOP_SUST_D: return "SUST.D";
-	case SOP_SUST_P: return "SUST.P";
-	case SOP_SULD_D: return "SULD.D";
-	case SOP_SULD_P: return "SULD.P";
-	case SOP_SURED_D: return "SURED.D";
-	case SOP_SURED_P: return "SURED.P";
-	case SOP_TXQ: return "TXQ";
-	case SOP_TXQ_B: return "TXQ.B";
-	case SOP_STG: return "STG";
-	case SOP_LDG: return "LDG";
-	case SOP_LDC: return "LDC";
-	case SOP_MOV: return "MOV";
-	case SOP_MOV32I: return "MOV32I";
-	case SOP_S2R: return "S2R";
-	case SOP_IADD: return "IADD";
-	case SOP_IADD32I: return "IADD32I";
-	case SOP_ISCADD: return "ISCADD";
-	case SOP_SHL: return "SHL";
-	case SOP_SHR: return "SHR";
-	case SOP_LOP: return "LOP";
-	case SOP_LOP32I: return "LOP32I";
-	case SOP_ISETP: return "ISETP";
-	case SOP_XMAD: return "XMAD";
-	case SOP_BRA: return "BRA";
-	case SOP_EXIT: return "EXIT";
-	case SOP_NOP: return "NOP";
-	case SOP_DEPBAR: return "DEPBAR";
-	case SOP_BFE: return "BFE";
-	case SOP_BFI: return "BFI";
-	case SOP_IMNMX: return "IMNMX";
-	case SOP_SEL: return "SEL";
-	case SOP_SHF_L: return "SHF.L";
-	case SOP_SHF_R: return "SHF.R";
-	case SOP_LEA: return "LEA";
-	case SOP_LEA_HI: return "LEA.HI";
-	case SOP_IADD3: return "IADD3";
-	case SOP_I2I: return "I2I";
-	case SOP_PSETP: return "PSETP";
-	case SOP_FADD: return "FADD";
-	case SOP_FADD32I: return "FADD32I";
-	case SOP_FMUL: return "FMUL";
-	case SOP_FMUL32I: return "FMUL32I";
-	case SOP_FFMA: return "FFMA";
-	case SOP_FMNMX: return "FMNMX";
-	case SOP_FSETP: return "FSETP";
-	case SOP_I2F: return "I2F";
-	case SOP_F2I: return "F2I";
-	}
-	return "?";
-}
-
 /* A modifier: an enum field (spelling NULL: the field's value names), or
  * a spelled flag that sets role (and role2) to `on`, and to `off` when it is
  * absent and nothing else set the role. SR_COUNT as role: the TXQ phase,
@@ -326,7 +272,7 @@ bool sass_match_modifiers(SassMatch *m)
 			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax",
 			                       known ? "modifier '%.*s' conflicts with an earlier modifier of %s"
 			                             : "unknown modifier '%.*s' for %s",
-			                       len, p, sass_form_stem(m->f));
+			                       len, p, sass_op_mnemonic(m->f->op));
 		}
 		const ModSpec *s = &specs[best_i];
 		used[best_i] = true;
@@ -353,7 +299,7 @@ bool sass_match_modifiers(SassMatch *m)
 		int64_t d = enum_default(fld);
 		if (d < 0)
 			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax", "%s needs a .%s modifier",
-			                       sass_form_stem(m->f), sass_role_name(s->role));
+			                       sass_op_mnemonic(m->f->op), sass_role_name(s->role));
 		sass_values_set(&m->v, s->role, d);
 	}
 	return true;

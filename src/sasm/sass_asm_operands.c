@@ -11,13 +11,13 @@ const SassOperand *sass_take_next(SassMatch *m, const char *what)
 {
 	if (m->next >= m->s->nops) {
 		sass_match_fail(m, m->s->loc, "sass-syntax", "%s: missing operand (%s)",
-		                sass_form_stem(m->f), what);
+		                sass_op_mnemonic(m->f->op), what);
 		return NULL;
 	}
 	const SassOperand *op = &m->s->ops[m->next++];
 	if (op->kind == SOK_IMM && op->overflow) {
 		sass_match_fail(m, op->loc, "sass-range", "%s: the number does not fit any field (more than 63 bits)",
-		                sass_form_stem(m->f));
+		                sass_op_mnemonic(m->f->op));
 		return NULL;
 	}
 	return op;
@@ -41,7 +41,7 @@ bool sass_read_suffixes(SassMatch *m, const SassOperand *op, unsigned allow, Suf
 		else if ((allow & SUF_OTHER) && out->other == NULL) out->other = s;
 		else
 			return sass_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s' on this operand",
-			                       sass_form_stem(m->f), s);
+			                       sass_op_mnemonic(m->f->op), s);
 	}
 	return true;
 }
@@ -50,7 +50,7 @@ bool sass_no_prefix(SassMatch *m, const SassOperand *op, bool neg_ok, bool inv_o
 {
 	if ((op->neg && !neg_ok) || (op->inv && !inv_ok) || (op->not_ && !not_ok) || (op->abs && !abs_ok))
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: this operand takes no %s",
-		                       sass_form_stem(m->f), op->neg ? "'-'" : op->inv ? "'~'" : op->not_ ? "'!'" : "|...|");
+		                       sass_op_mnemonic(m->f->op), op->neg ? "'-'" : op->inv ? "'~'" : op->not_ ? "'!'" : "|...|");
 	return true;
 }
 
@@ -59,11 +59,11 @@ bool sass_set_value(SassMatch *m, SassRole r, int64_t value, SrcLoc loc, const c
 {
 	const SassField *fld = sass_form_field(m->f, r);
 	if (fld == NULL)
-		return sass_match_fail(m, loc, "sass-syntax", "%s has no %s", sass_form_stem(m->f), what);
+		return sass_match_fail(m, loc, "sass-syntax", "%s has no %s", sass_op_mnemonic(m->f->op), what);
 	if (!sass_field_accepts(fld, value)) {
 		int bits = fld->width + fld->hi_width;
 		return sass_match_fail(m, loc, "sass-range", "%s %s 0x%llx%s does not fit its %d-bit %s field",
-		                       sass_form_stem(m->f), what, (unsigned long long)(value < 0 ? -value : value),
+		                       sass_op_mnemonic(m->f->op), what, (unsigned long long)(value < 0 ? -value : value),
 		                       value < 0 ? " (negative)" : "", bits,
 		                       fld->kind == SASS_FK_SIMM ? "signed" : "unsigned");
 	}
@@ -80,7 +80,7 @@ bool sass_take_reg(SassMatch *m, SassRole r, int reuse_bit, unsigned allow, Suff
 		return false;
 	if (op->kind != SOK_REG)
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a register (%s)",
-		                       sass_form_stem(m->f), what);
+		                       sass_op_mnemonic(m->f->op), what);
 	Suffixes local;
 	if (sfx == NULL)
 		sfx = &local;
@@ -98,7 +98,7 @@ bool sass_take_pred(SassMatch *m, SassRole r, SassRole not_role, const char *wha
 		return false;
 	if (op->kind != SOK_PRED || op->nsuffix)
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a predicate (%s)",
-		                       sass_form_stem(m->f), what);
+		                       sass_op_mnemonic(m->f->op), what);
 	if (!sass_no_prefix(m, op, false, false, not_role != SR_COUNT, false))
 		return false;
 	if (not_role != SR_COUNT)
@@ -113,7 +113,7 @@ static const SassOperand *take_number(SassMatch *m, const char *what)
 	if (op == NULL)
 		return NULL;
 	if (op->kind != SOK_IMM || op->nsuffix || !sass_no_prefix(m, op, true, false, false, false)) {
-		sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)", sass_form_stem(m->f), what);
+		sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)", sass_op_mnemonic(m->f->op), what);
 		return NULL;
 	}
 	return op;
@@ -134,7 +134,7 @@ bool sass_take_imm32(SassMatch *m, SassRole r, const char *what)
 	int64_t v = op->neg ? -op->value : op->value;
 	if (v < INT32_MIN || v > (int64_t)UINT32_MAX)
 		return sass_match_fail(m, op->loc, "sass-range", "%s: %s does not fit 32 bits",
-		                       sass_form_stem(m->f), what);
+		                       sass_op_mnemonic(m->f->op), what);
 	sass_values_set(&m->v, r, (int64_t)(uint32_t)v);
 	return true;
 }
@@ -144,10 +144,10 @@ bool sass_set_const(SassMatch *m, const SassOperand *op)
 {
 	if (op->reg != SASS_NO_REG)
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: this constant operand takes no register",
-		                       sass_form_stem(m->f));
+		                       sass_op_mnemonic(m->f->op));
 	if (op->value % 4 != 0)
 		return sass_match_fail(m, op->loc, "sass-align", "%s: constant offset 0x%llx is not a multiple of 4",
-		                       sass_form_stem(m->f), (unsigned long long)op->value);
+		                       sass_op_mnemonic(m->f->op), (unsigned long long)op->value);
 	return sass_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
 	       sass_set_value(m, SR_COFF, op->value / 4, op->loc, "constant offset");
 }
@@ -168,7 +168,7 @@ bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 	case SASS_B_RC:
 		if (op->kind != SOK_REG)
 			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a register as B",
-			                       sass_form_stem(m->f));
+			                       sass_op_mnemonic(m->f->op));
 		if (!sass_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
 		    !sass_read_suffixes(m, op, SUF_REUSE | reg_allow, &sfx))
 			return false;
@@ -181,7 +181,7 @@ bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 	case SASS_B_CONST:
 		if (op->kind != SOK_CONST)
 			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as B",
-			                       sass_form_stem(m->f));
+			                       sass_op_mnemonic(m->f->op));
 		if (!sass_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
 		    !sass_read_suffixes(m, op, reg_allow & SUF_H1, &sfx) || !sass_set_const(m, op))
 			return false;
@@ -190,7 +190,7 @@ bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 	case SASS_B_IMM:
 		if (op->kind != SOK_IMM)
 			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected an immediate as B",
-			                       sass_form_stem(m->f));
+			                       sass_op_mnemonic(m->f->op));
 		if (!sass_no_prefix(m, op, true, false, false, false) || !sass_read_suffixes(m, op, suffix_flag, &sfx))
 			return false;
 		mod = sfx.neg || sfx.inv;
@@ -198,7 +198,7 @@ bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 			return false;
 		break;
 	case SASS_B_NONE:
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s takes no B operand", sass_form_stem(m->f));
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s takes no B operand", sass_op_mnemonic(m->f->op));
 	}
 	*modified = mod;
 	if (sfx_out)
@@ -216,7 +216,7 @@ bool sass_take_c(SassMatch *m)
 		return false;
 	if (op->kind != SOK_CONST || !sass_no_prefix(m, op, false, false, false, false))
 		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as C",
-		                       sass_form_stem(m->f));
+		                       sass_op_mnemonic(m->f->op));
 	return sass_set_const(m, op);
 }
 
@@ -230,7 +230,7 @@ bool sass_take_rd_cc(SassMatch *m)
 		sass_values_set(&m->v, SR_CC, sfx.cc);
 	else if (sfx.cc)
 		return sass_match_fail(m, m->s->loc, "sass-syntax", "%s cannot write the condition code",
-		                       sass_form_stem(m->f));
+		                       sass_op_mnemonic(m->f->op));
 	return true;
 }
 
@@ -247,11 +247,11 @@ bool sass_take_name(SassMatch *m, SassRole r, const char *what)
 		snprintf(buf, sizeof buf, "%lld", (long long)op->value);
 		text = buf;
 	} else if (op->kind != SOK_NAME || op->neg || op->inv || op->not_ || op->abs) {
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a name (%s)", sass_form_stem(m->f), what);
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a name (%s)", sass_op_mnemonic(m->f->op), what);
 	}
 	int64_t v = sass_enum_value(m->f, sass_form_field(m->f, r), text, strlen(text));
 	if (v < 0)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: unknown %s '%s'", sass_form_stem(m->f), what, text);
+		return sass_match_fail(m, op->loc, "sass-syntax", "%s: unknown %s '%s'", sass_op_mnemonic(m->f->op), what, text);
 	sass_values_set(&m->v, r, v);
 	return true;
 }

@@ -1,10 +1,12 @@
-/* Control slots for SASS input and the hazard verifier. The timing model is
- * the one of sm50/sass_timing.h (ptxas -O3 on sm_50): fixed-latency results are ready
- * SCHED_ALU_LATENCY cycles after issue (predicates SCHED_PRED_LATENCY),
- * variable-latency results release a write barrier, variable-latency
- * sources a read barrier; control flow stalls SCHED_FLOW_STALL. sched.c
- * works on the lowering IR; SASS text has no IR, so this file applies the
- * same model to the register footprint of matched table forms.
+/* Control slots for SASS input (--schedule=auto). The timing model is the
+ * one of sm50/sass_timing.h (ptxas -O3 on sm_50): fixed-latency results are
+ * ready SCHED_ALU_LATENCY cycles after issue (predicates
+ * SCHED_PRED_LATENCY), variable-latency results release a write barrier,
+ * variable-latency sources a read barrier; control flow stalls
+ * SCHED_FLOW_STALL. lower/sched.c works on the lowering IR; SASS text has
+ * no IR, so this file applies the same model to the register footprint of
+ * matched table forms. What either produced, and hand-written control
+ * words, are checked by the one hazard verifier, sm50/sched_verify.c.
  *
  * The scheduler is deliberately simple and safe: in order, every stall just
  * long enough, every variable-latency producer a barrier of its own (the
@@ -27,8 +29,6 @@ typedef struct RegState {
 	long ready;             /* cycle the fixed-latency result is ready */
 	unsigned wbar_mask;     /* barriers that release a pending write */
 	unsigned rbar_mask;     /* barriers that release a pending read */
-	size_t writer;          /* instruction that wrote it last (verifier) */
-	size_t reader;          /* variable-latency instruction that reads it (verifier) */
 } RegState;
 
 typedef struct Footprint {
@@ -165,109 +165,4 @@ void sass_sched_auto(const SassKernelText *k, uint32_t *slots)
 	for (size_t i = 0; i < k->ninsns; i++)
 		sass_ctrl_pack_slot(&c[i], &slots[i]);
 	free(c);
-}
-
-/* ---- the verifier ----------------------------------------------------------- */
-
-static void reg_name(unsigned r, char *buf, size_t n)
-{
-	if (r < NGPR)
-		snprintf(buf, n, "R%u", r);
-	else if (r < CC_INDEX)
-		snprintf(buf, n, "P%u", r - NGPR);
-	else
-		snprintf(buf, n, "CC");
-}
-
-static void hazard(DiagSink *d, const SassKernelText *k, size_t i, unsigned reg, const char *fmt, size_t other)
-{
-	char name[8];
-	reg_name(reg, name, sizeof name);
-	diag_add(d, SEV_WARNING, k->insns[i].stmt->loc, "sass-hazard", fmt, name,
-	         sass_form_stem(k->insns[other].form), k->insns[other].addr);
-}
-
-/* Replays the slots in order. State carries over labels on fall-through;
- * after an unconditional branch or exit it starts fresh, since the code
- * that jumps to the label cannot be known without a control-flow graph
- * (ptxas drains barriers at such labels anyway). DEPBAR.LE SBn, k releases
- * barrier n for all but the k most recent producers on it. */
-unsigned sass_sched_verify(const SassKernelText *k, const uint32_t *slots, DiagSink *d)
-{
-	RegState st[NSTATE];
-	memset(st, 0, sizeof st);
-	size_t *producers[SCHED_NBARRIERS];
-	size_t nproducers[SCHED_NBARRIERS] = { 0 };
-	for (unsigned b = 0; b < SCHED_NBARRIERS; b++)
-		producers[b] = calloc(k->ninsns + 1, sizeof **producers);
-	unsigned found = 0;
-	long t = 0;
-	for (size_t i = 0; i < k->ninsns; i++) {
-		const SassAsmInsn *in = &k->insns[i];
-		bool fresh = i > 0 && is_flow(&k->insns[i - 1]) && !k->insns[i - 1].stmt->has_guard;
-		if (fresh) {
-			memset(st, 0, sizeof st);
-			memset(nproducers, 0, sizeof nproducers);
-		}
-		SassCtrl c;
-		sass_ctrl_unpack_slot(slots[i], &c);
-		release(st, c.wait);
-		for (unsigned b = 0; b < SCHED_NBARRIERS; b++)
-			if ((c.wait >> b) & 1)
-				nproducers[b] = 0;
-		Footprint fp;
-		SassRegUse u;
-		footprint(in, &fp, &u);
-		for (size_t j = 0; j < fp.nreads && found < 50; j++) {
-			const RegState *s = &st[fp.reads[j]];
-			if (s->wbar_mask)
-				found++, hazard(d, k, i, fp.reads[j], "%s is read before the %s at 0x%04" PRIx64
-				                " that writes it has released its barrier: wait on it", s->writer);
-			else if (s->ready > t)
-				found++, hazard(d, k, i, fp.reads[j], "%s is read before the %s at 0x%04" PRIx64
-				                " that writes it is done: stall longer", s->writer);
-		}
-		for (size_t j = 0; j < fp.nwrites && found < 50; j++) {
-			const RegState *s = &st[fp.writes[j]];
-			if (s->rbar_mask)
-				found++, hazard(d, k, i, fp.writes[j], "%s is overwritten before the %s at 0x%04" PRIx64
-				                " has read it: give it a read barrier and wait on it", s->reader);
-		}
-		/* A variable-latency instruction reads its sources late: without a
-		 * read barrier nothing tells a later writer when it is safe. */
-		if (u.varlat)
-			for (size_t j = 0; j < fp.nreads; j++)
-				if (fp.reads[j] < NGPR) {
-					st[fp.reads[j]].rbar_mask |= c.rbar < SCHED_NBARRIERS ? 1u << c.rbar
-					                                                      : 1u << SCHED_NBARRIERS;
-					st[fp.reads[j]].reader = i;
-				}
-		for (size_t j = 0; j < fp.nwrites; j++) {
-			RegState *s = &st[fp.writes[j]];
-			s->writer = i;
-			s->wbar_mask = 0;
-			s->ready = u.varlat ? t : t + sass_res_latency(fp.writes[j]);
-			if (u.varlat)
-				s->wbar_mask = c.wbar < SCHED_NBARRIERS ? 1u << c.wbar : 1u << SCHED_NBARRIERS;
-		}
-		if (u.varlat && c.wbar < SCHED_NBARRIERS)
-			producers[c.wbar][nproducers[c.wbar]++] = i;
-		if (in->form->op == SOP_DEPBAR && sass_values_get(&in->vals, SR_LE, 0)) {
-			unsigned b = (unsigned)sass_values_get(&in->vals, SR_SCOREBOARD, 0);
-			size_t keep = (size_t)sass_values_get(&in->vals, SR_CNT, 0);
-			if (b < SCHED_NBARRIERS && nproducers[b] > keep) {
-				size_t done = nproducers[b] - keep;
-				for (unsigned r = 0; r < NSTATE; r++)
-					for (size_t p = 0; p < done; p++)
-						if (st[r].wbar_mask == 1u << b && st[r].writer == producers[b][p])
-							st[r].wbar_mask = 0;
-			}
-		}
-		if (in->form->op == SOP_DEPBAR)
-			release(st, (unsigned)sass_values_get(&in->vals, SR_WMASK, 0));
-		t += c.stall;
-	}
-	for (unsigned b = 0; b < SCHED_NBARRIERS; b++)
-		free(producers[b]);
-	return found;
 }

@@ -44,6 +44,12 @@ enum {
 	SASS_CTRL_SLOT_BITS = 21,
 	SASS_CTRL_NO_BARRIER = 7,
 	SASS_CTRL_SCHED_MASK = 0x1ffff,     /* the slot without the reuse flags */
+	/* No stall, yield bit clear, no barriers, no wait: ptxas's alignment
+	 * NOPs; nvdisasm prints such an instruction as "text;" rather than
+	 * "text ;" (the reuse flags do not matter). */
+	SASS_CTRL_SLOT_PLAIN = 0x7e0,
+	/* Stall 15, no barriers: ptxas's EXIT and BRA. */
+	SASS_CTRL_SLOT_FLOW = 0x7ff,
 };
 
 /* A slot with no barrier, no wait, no reuse, the yield bit set and `stall`. */
@@ -53,6 +59,31 @@ SassCtrl sass_ctrl_default(unsigned stall);
 int sass_ctrl_pack_slot(const SassCtrl *c, uint32_t *slot);
 /* Slot bits above bit 20 are ignored. */
 void sass_ctrl_unpack_slot(uint32_t slot, SassCtrl *c);
+
+/* .text is a sequence of 32-byte groups: a control word holding the slots
+ * of the next three instructions, then those three instructions, each a
+ * little-endian 64-bit word. */
+enum { SASS_GROUP_BYTES = 32 };
+
+/* Byte offset of instruction i. */
+static inline uint64_t sass_insn_addr(size_t i)
+{
+	return (uint64_t)(i / 3) * SASS_GROUP_BYTES + 8 * (i % 3 + 1);
+}
+
+static inline uint64_t sass_load_word(const uint8_t *p)
+{
+	uint64_t w = 0;
+	for (int b = 7; b >= 0; b--)
+		w = w << 8 | p[b];
+	return w;
+}
+
+static inline void sass_store_word(uint8_t *p, uint64_t w)
+{
+	for (int b = 0; b < 8; b++)
+		p[b] = (uint8_t)(w >> (8 * b));
+}
 
 uint64_t sass_ctrl_pack_word(const uint32_t slots[3]);
 void sass_ctrl_unpack_word(uint64_t word, uint32_t slots[3]);

@@ -870,11 +870,6 @@ enum {
 	TEXT_MAX = 160,
 };
 
-/* The control-slot value nvdisasm shows as plain "text;" instead of "text ;":
- * no stall, yield bit clear, no barriers, no wait (the reuse flags do not
- * matter). */
-enum { SCHED_PLAIN = 0x7e0 };
-
 typedef struct Line {
 	uint64_t word;
 	bool is_ctrl;
@@ -882,14 +877,6 @@ typedef struct Line {
 	char guard[8];
 	char text[TEXT_MAX];
 } Line;
-
-static uint64_t load_le64(const uint8_t *p)
-{
-	uint64_t w = 0;
-	for (int i = 7; i >= 0; i--)
-		w = w << 8 | p[i];
-	return w;
-}
 
 static int decode_line(Line *ln, uint64_t word, uint64_t addr, uint32_t slot,
                        char *err, size_t errlen)
@@ -911,7 +898,7 @@ static int decode_line(Line *ln, uint64_t word, uint64_t addr, uint32_t slot,
 		snprintf(err, errlen, "instruction text too long at address 0x%08" PRIx64, addr);
 		return -1;
 	}
-	strcat(ln->text, (slot & SASS_CTRL_SCHED_MASK) == SCHED_PLAIN ? ";" : " ;");
+	strcat(ln->text, (slot & SASS_CTRL_SCHED_MASK) == SASS_CTRL_SLOT_PLAIN ? ";" : " ;");
 	return 0;
 }
 
@@ -956,7 +943,7 @@ int sass_disasm_stream(const uint8_t *bytes, size_t n, uint64_t base, FILE *out,
 	for (size_t i = 0; i < nlines && rc == 0; i++) {
 		Line *ln = &lines[i];
 		uint64_t addr = base + 8 * i;
-		ln->word = load_le64(bytes + 8 * i);
+		ln->word = sass_load_word(bytes + 8 * i);
 		if (i % 4 == 0) {
 			ln->is_ctrl = true;
 			sass_ctrl_unpack_word(ln->word, slots);

@@ -129,18 +129,30 @@ typedef struct SassField {
 	const SassEnum *values;     /* SASS_FK_ENUM only */
 } SassField;
 
-/* The printer family: forms of one family share their text syntax. */
+/* The printer families and their mnemonics: forms of one family share
+ * their text syntax and their base mnemonic ("SUST.D", "SHF.L"). */
+#define SASS_OPS(X) \
+	X(SUST_D, "SUST.D") X(SUST_P, "SUST.P") X(SULD_D, "SULD.D") X(SULD_P, "SULD.P") \
+	X(SURED_D, "SURED.D") X(SURED_P, "SURED.P") X(TXQ, "TXQ") X(TXQ_B, "TXQ.B") \
+	X(STG, "STG") X(LDG, "LDG") X(LDC, "LDC") X(MOV, "MOV") \
+	X(MOV32I, "MOV32I") X(S2R, "S2R") X(IADD, "IADD") X(IADD32I, "IADD32I") \
+	X(ISCADD, "ISCADD") X(SHL, "SHL") X(SHR, "SHR") X(LOP, "LOP") \
+	X(LOP32I, "LOP32I") X(ISETP, "ISETP") X(XMAD, "XMAD") X(BRA, "BRA") \
+	X(EXIT, "EXIT") X(NOP, "NOP") X(DEPBAR, "DEPBAR") X(BFE, "BFE") \
+	X(BFI, "BFI") X(IMNMX, "IMNMX") X(SEL, "SEL") X(SHF_L, "SHF.L") \
+	X(SHF_R, "SHF.R") X(LEA, "LEA") X(LEA_HI, "LEA.HI") X(IADD3, "IADD3") \
+	X(I2I, "I2I") X(PSETP, "PSETP") X(FADD, "FADD") X(FADD32I, "FADD32I") \
+	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
+	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I")
+
 typedef enum SassOp {
-	SOP_SUST_D, SOP_SUST_P, SOP_SULD_D, SOP_SULD_P, SOP_SURED_D, SOP_SURED_P,
-	SOP_TXQ, SOP_TXQ_B, SOP_STG, SOP_LDG, SOP_LDC,
-	SOP_MOV, SOP_MOV32I, SOP_S2R, SOP_IADD, SOP_IADD32I, SOP_ISCADD,
-	SOP_SHL, SOP_SHR, SOP_LOP, SOP_LOP32I, SOP_ISETP, SOP_XMAD,
-	SOP_BRA, SOP_EXIT, SOP_NOP, SOP_DEPBAR,
-	SOP_BFE, SOP_BFI, SOP_IMNMX, SOP_SEL, SOP_SHF_L, SOP_SHF_R, SOP_LEA, SOP_LEA_HI,
-	SOP_IADD3, SOP_I2I, SOP_PSETP,
-	SOP_FADD, SOP_FADD32I, SOP_FMUL, SOP_FMUL32I, SOP_FFMA, SOP_FMNMX, SOP_FSETP,
-	SOP_I2F, SOP_F2I,
+#define X(id, mnemonic) SOP_##id,
+	SASS_OPS(X)
+#undef X
 } SassOp;
+
+/* The base mnemonic of a family ("SUST.D", "IADD32I", "SHF.L"). */
+const char *sass_op_mnemonic(SassOp op);
 
 /* Which control-slot values nvdisasm accepts for a form (checked against it):
  * fixed-latency ALU ops may set no scoreboard barrier and no reuse bit 3,
@@ -167,8 +179,23 @@ typedef struct SassForm {
 	SassField fields[SASS_MAX_FIELDS];
 } SassForm;
 
-extern const SassForm sass_forms[];
+/* Form ids, one per row of sass_forms.def: sass_forms[SF_IADD_R]. */
+typedef enum SassFormId {
+#define ROW(id, ...) SF_##id
+#include "sm50/sass_forms.def"
+#undef ROW
+	SF_COUNT
+} SassFormId;
+
+extern const SassForm sass_forms[SF_COUNT];
 extern const size_t sass_form_count;
+
+/* The register, constant-bank and immediate forms of an ALU family whose
+ * operand B takes all three (lw_alu picks one by the operand). */
+typedef struct SassAluForms {
+	SassFormId r, c, i;
+} SassAluForms;
+#define SASS_ALU_FORMS(family) ((SassAluForms){ SF_##family##_R, SF_##family##_C, SF_##family##_I })
 
 /* NULL when no form has that name. */
 const SassForm *sass_form_by_name(const char *name);

@@ -77,19 +77,6 @@ typedef struct Verifier {
 	unsigned reports;
 } Verifier;
 
-static uint64_t addr_of(size_t i)
-{
-	return (uint64_t)(i / 3) * 32 + 8 * (i % 3 + 1);
-}
-
-static uint64_t load_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int b = 7; b >= 0; b--)
-		v = v << 8 | p[b];
-	return v;
-}
-
 static void add_set(uint16_t *list, uint8_t *n, const uint64_t set[4])
 {
 	for (unsigned r = 0; r < NGPR; r++)
@@ -111,10 +98,10 @@ static void decode(Verifier *v)
 	for (size_t i = 0; i < v->n; i++) {
 		Insn *x = &v->in[i];
 		uint32_t slots[3];
-		sass_ctrl_unpack_word(load_le64(v->k->code + 32 * (i / 3)), slots);
+		sass_ctrl_unpack_word(sass_load_word(v->k->code + 32 * (i / 3)), slots);
 		x->slot = slots[i % 3];
 		sass_ctrl_unpack_slot(x->slot, &x->ctrl);
-		x->form = sass_decode(load_le64(v->k->code + addr_of(i)), &x->vals);
+		x->form = sass_decode(sass_load_word(v->k->code + sass_insn_addr(i)), &x->vals);
 		if (x->form == NULL)
 			continue;
 		SassRegUse u;
@@ -140,7 +127,7 @@ static unsigned successors(const Verifier *v, size_t i, size_t succ[2])
 	unsigned n = 0;
 	bool always = unguarded_insn(x);
 	if (x->form && x->form->op == SOP_BRA) {
-		int64_t target = (int64_t)addr_of(i) + 8 + sass_values_get(&x->vals, SR_IMM, 0);
+		int64_t target = (int64_t)sass_insn_addr(i) + 8 + sass_values_get(&x->vals, SR_IMM, 0);
 		if (target >= 8 && target % 8 == 0 && target % 32 != 0) {
 			size_t t = (size_t)(target / 32) * 3 + (size_t)(target % 32) / 8 - 1;
 			if (t < v->n)
@@ -172,8 +159,8 @@ static void report(Verifier *v, size_t i, const char *fmt, ...)
 	if (k->insn_locs && i < k->nlocs && k->insn_locs[i].first_line > 0)
 		loc = k->insn_locs[i];
 	const SassForm *f = v->in[i].form;
-	diag_add(v->d, SEV_ERROR, loc, "sched-hazard", "kernel '%s', instruction at 0x%04" PRIx64 " (%s): %s",
-	         k->name, addr_of(i), f ? f->name : "?", msg);
+	diag_add(v->d, k->as_warning ? SEV_WARNING : SEV_ERROR, loc, k->as_warning ? "sass-hazard" : "sched-hazard",
+	         "kernel '%s', instruction at 0x%04" PRIx64 " (%s): %s", k->name, sass_insn_addr(i), f ? sass_op_mnemonic(f->op) : "?", msg);
 }
 
 static void clear_waited(VState *s, unsigned wait)
@@ -219,8 +206,8 @@ static bool report_pending_write(Verifier *v, size_t i, const VState *s, unsigne
 		return false;
 	char rn[8];
 	report(v, i, "%s %s before the variable-latency %s at 0x%04" PRIx64 " that writes it is waited "
-	       "for (barrier mask 0x%02x)", what, sass_res_name(r, rn, sizeof rn), v->in[s->writer[r]].form->name,
-	       addr_of(s->writer[r]), s->wmask[r]);
+	       "for (barrier mask 0x%02x)", what, sass_res_name(r, rn, sizeof rn), sass_op_mnemonic(v->in[s->writer[r]].form->op),
+	       sass_insn_addr(s->writer[r]), s->wmask[r]);
 	return true;
 }
 
@@ -241,7 +228,7 @@ static void check_insn(Verifier *v, size_t i, const VState *s)
 		if (!report_pending_write(v, i, s, r, "reads") && s->rem[r] > (j < x->nlate ? VARLAT_READ_SLACK : 0))
 			report(v, i, "reads %s %d cycle(s) before the %s at 0x%04" PRIx64 " that writes it is "
 			       "done: the stalls in between are too short", sass_res_name(r, rn, sizeof rn), s->rem[r],
-			       v->in[s->writer[r]].form->name, addr_of(s->writer[r]));
+			       sass_op_mnemonic(v->in[s->writer[r]].form->op), sass_insn_addr(s->writer[r]));
 	}
 	for (unsigned j = 0; j < x->nwrites; j++) {
 		unsigned r = x->writes[j];
@@ -249,7 +236,7 @@ static void check_insn(Verifier *v, size_t i, const VState *s)
 			continue;
 		if (s->rmask[r] || s->unguarded[r])
 			report(v, i, "overwrites %s before the %s at 0x%04" PRIx64 " has read it (%s)",
-			       sass_res_name(r, rn, sizeof rn), v->in[s->reader[r]].form->name, addr_of(s->reader[r]),
+			       sass_res_name(r, rn, sizeof rn), sass_op_mnemonic(v->in[s->reader[r]].form->op), sass_insn_addr(s->reader[r]),
 			       s->unguarded[r] ? "that reader has no read barrier" : "wait on its read barrier");
 	}
 }
@@ -374,7 +361,7 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 	for (size_t i = 0; i < v.n; i++)
 		if (v.in[i].form == NULL) {
 			report(&v, i, "the word 0x%016" PRIx64 " is no sm_50 instruction form the verifier knows",
-			       load_le64(k->code + addr_of(i)));
+			       sass_load_word(k->code + sass_insn_addr(i)));
 			free(v.in);
 			return v.reports;
 		}

@@ -30,6 +30,7 @@
 
 #include "base/diag.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,13 +43,17 @@ typedef struct SchedVerifyKernel {
 	 * nlocs entries (later instructions, e.g. the padding, have none). */
 	const SrcLoc *insn_locs;
 	size_t nlocs;
+	/* Hazards are errors of rule "sched-hazard" (--verify-sched: the code
+	 * must be proven safe before it is written); as warnings of rule
+	 * "sass-hazard" they are advice on hand-scheduled SASS text. */
+	bool as_warning;
 } SchedVerifyKernel;
 
 enum { SCHED_VERIFY_MAX_REPORTS = 50 };
 
-/* Reports every hazard (at most SCHED_VERIFY_MAX_REPORTS) as an error with
- * rule "sched-hazard", naming the instruction's byte offset; returns how
- * many were reported. */
+/* Reports every hazard (at most SCHED_VERIFY_MAX_REPORTS) as an error or a
+ * warning (SchedVerifyKernel.as_warning), naming the instruction's byte
+ * offset; returns how many were reported. */
 unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d);
 
 #endif

@@ -46,7 +46,7 @@ static uint32_t gpr(int r, unsigned width)
 	return v;
 }
 
-static LInsn *add(const char *form)
+static LInsn *add(SassFormId form)
 {
 	return lkernel_append(&K, form, (SrcLoc){ 1, 1, 1, 1 });
 }
@@ -78,23 +78,23 @@ START_TEST(test_regalloc_groups_aligned)
 	uint32_t g = lkernel_new_vreg(&K, LRC_GPR, 4, false);
 	uint32_t p = lkernel_new_vreg(&K, LRC_GPR, 2, false);
 	uint32_t s = lkernel_new_vreg(&K, LRC_GPR, 1, false);
-	LInsn *in = add("S2R");
+	LInsn *in = add(SF_S2R);
 	linsn_ref(in, SR_RD, s, 0, 1, true);
 	for (unsigned i = 0; i < 4; i++) {
-		in = add("S2R");
+		in = add(SF_S2R);
 		linsn_ref(in, SR_RD, g, i, 1, true);
 	}
 	for (unsigned i = 0; i < 2; i++) {
-		in = add("S2R");
+		in = add(SF_S2R);
 		linsn_ref(in, SR_RD, p, i, 1, true);
 	}
-	in = add("STG");
+	in = add(SF_STG);
 	linsn_ref(in, SR_RA, p, 0, 2, false);
 	linsn_ref(in, SR_RB, g, 0, 4, false);
-	in = add("STG");
+	in = add(SF_STG);
 	linsn_ref(in, SR_RA, p, 0, 2, false);
 	linsn_ref(in, SR_RB, s, 0, 1, false);
-	add("EXIT");
+	add(SF_EXIT);
 	char err[128];
 	ck_assert_int_eq(regalloc_kernel(&K, err, sizeof err), 0);
 	int rg = K.vregs[g].phys, rp = K.vregs[p].phys, rs = K.vregs[s].phys;
@@ -123,23 +123,23 @@ START_TEST(test_regalloc_reuses_dead_registers)
 	uint32_t v[3];
 	for (int i = 0; i < 3; i++)
 		v[i] = lkernel_new_vreg(&K, LRC_GPR, 1, false);
-	LInsn *in = add("S2R");
+	LInsn *in = add(SF_S2R);
 	linsn_ref(in, SR_RD, v[0], 0, 1, true);
 	for (int i = 1; i < 3; i++) {
-		in = add("IADD_R");
+		in = add(SF_IADD_R);
 		linsn_ref(in, SR_RD, v[i], 0, 1, true);
 		linsn_ref(in, SR_RA, v[i - 1], 0, 1, false);
 		linsn_ref(in, SR_RB, v[i - 1], 0, 1, false);
 	}
 	uint32_t addr = lkernel_new_vreg(&K, LRC_GPR, 2, false);
-	in = add("MOV_R");
+	in = add(SF_MOV_R);
 	linsn_ref(in, SR_RD, addr, 0, 1, true);
-	in = add("MOV_R");
+	in = add(SF_MOV_R);
 	linsn_ref(in, SR_RD, addr, 1, 1, true);
-	in = add("STG");
+	in = add(SF_STG);
 	linsn_ref(in, SR_RA, addr, 0, 2, false);
 	linsn_ref(in, SR_RB, v[2], 0, 1, false);
-	add("EXIT");
+	add(SF_EXIT);
 	char err[128];
 	ck_assert_int_eq(regalloc_kernel(&K, err, sizeof err), 0);
 	ck_assert_int_eq(K.vregs[v[0]].phys, K.vregs[v[1]].phys);
@@ -152,10 +152,10 @@ START_TEST(test_regalloc_removes_dead_code)
 {
 	kernel_reset();
 	uint32_t a = lkernel_new_vreg(&K, LRC_GPR, 1, false);
-	LInsn *in = add("MOV32I");
+	LInsn *in = add(SF_MOV32I);
 	linsn_ref(in, SR_RD, a, 0, 1, true);
 	linsn_set(in, SR_IMM, 5);
-	add("EXIT");
+	add(SF_EXIT);
 	char err[128];
 	ck_assert_int_eq(regalloc_kernel(&K, err, sizeof err), 0);
 	ck_assert_uint_eq(K.ninsns, 1);
@@ -174,21 +174,21 @@ START_TEST(test_regalloc_loop_keeps_value_live)
 	uint32_t p = lkernel_new_vreg(&K, LRC_PRED, 1, false);
 	K.nlabels = 1;
 	K.label_pos = calloc(1, sizeof *K.label_pos);
-	LInsn *in = add("S2R");
+	LInsn *in = add(SF_S2R);
 	linsn_ref(in, SR_RD, x, 0, 1, true);
 	K.label_pos[0] = K.ninsns;
-	in = add("IADD_R");
+	in = add(SF_IADD_R);
 	linsn_ref(in, SR_RD, t, 0, 1, true);
 	linsn_ref(in, SR_RA, x, 0, 1, false);
 	linsn_ref(in, SR_RB, x, 0, 1, false);
-	in = add("ISETP_R");
+	in = add(SF_ISETP_R);
 	linsn_ref(in, SR_PD, p, 0, 1, true);
 	linsn_ref(in, SR_RA, t, 0, 1, false);
 	linsn_ref(in, SR_RB, t, 0, 1, false);
-	in = add("BRA");
+	in = add(SF_BRA);
 	linsn_ref(in, SR_PG, p, 0, 1, false);
 	in->target = 0;
-	add("EXIT");
+	add(SF_EXIT);
 	char err[128];
 	ck_assert_int_eq(regalloc_kernel(&K, err, sizeof err), 0);
 	ck_assert_int_ne(K.vregs[x].phys, K.vregs[t].phys);
@@ -205,29 +205,29 @@ START_TEST(test_regalloc_coalesces_copies)
 	uint32_t x = lkernel_new_vreg(&K, LRC_GPR, 1, false), y = lkernel_new_vreg(&K, LRC_GPR, 1, false);
 	LInsn *in;
 	for (unsigned p = 0; p < 2; p++) {
-		in = add("MOV_C");
+		in = add(SF_MOV_C);
 		linsn_ref(in, SR_RD, a, p, 1, true);
 	}
 	for (unsigned p = 0; p < 2; p++) {      /* b = a, a dead afterwards */
-		in = add("MOV_R");
+		in = add(SF_MOV_R);
 		linsn_ref(in, SR_RD, b, p, 1, true);
 		linsn_ref(in, SR_RB, a, p, 1, false);
 	}
-	in = add("S2R");
+	in = add(SF_S2R);
 	linsn_ref(in, SR_RD, x, 0, 1, true);
-	in = add("MOV_R");                      /* y = x; then y changes while x is still read */
+	in = add(SF_MOV_R);                      /* y = x; then y changes while x is still read */
 	linsn_ref(in, SR_RD, y, 0, 1, true);
 	linsn_ref(in, SR_RB, x, 0, 1, false);
-	in = add("IADD_R");
+	in = add(SF_IADD_R);
 	linsn_ref(in, SR_RD, y, 0, 1, true);
 	linsn_ref(in, SR_RA, y, 0, 1, false);
 	linsn_ref(in, SR_RB, y, 0, 1, false);
 	for (unsigned r = 0; r < 2; r++) {
-		in = add("STG");
+		in = add(SF_STG);
 		linsn_ref(in, SR_RA, b, 0, 2, false);
 		linsn_ref(in, SR_RB, r ? y : x, 0, 1, false);
 	}
-	add("EXIT");
+	add(SF_EXIT);
 	char err[128];
 	ck_assert_int_eq(regalloc_kernel(&K, err, sizeof err), 0);
 	int movs = 0;
@@ -246,31 +246,31 @@ static void build_varlat_kernel(void)
 {
 	kernel_reset();
 	uint32_t r0 = gpr(0, 1), r2 = gpr(2, 1), r4 = gpr(4, 2);
-	LInsn *in = add("S2R");
+	LInsn *in = add(SF_S2R);
 	linsn_ref(in, SR_RD, r0, 0, 1, true);
 	linsn_set(in, SR_SREG, 0x21);
-	in = add("IADD_R");
+	in = add(SF_IADD_R);
 	linsn_ref(in, SR_RD, r2, 0, 1, true);
 	linsn_ref(in, SR_RA, r0, 0, 1, false);
 	linsn_ref(in, SR_RB, r0, 0, 1, false);
 	for (unsigned p = 0; p < 2; p++) {
-		in = add("MOV_C");
+		in = add(SF_MOV_C);
 		linsn_ref(in, SR_RD, r4, p, 1, true);
 		linsn_set(in, SR_COFF, 0x50 + p);
 	}
-	in = add("STG");
+	in = add(SF_STG);
 	linsn_ref(in, SR_RA, r4, 0, 2, false);
 	linsn_ref(in, SR_RB, r2, 0, 1, false);
 	linsn_set(in, SR_SIZE, 4);
 	linsn_set(in, SR_E, 1);
-	in = add("MOV_R");       /* overwrites the STG's data register */
+	in = add(SF_MOV_R);       /* overwrites the STG's data register */
 	linsn_ref(in, SR_RD, r2, 0, 1, true);
-	in = add("STG");
+	in = add(SF_STG);
 	linsn_ref(in, SR_RA, r4, 0, 2, false);
 	linsn_ref(in, SR_RB, r2, 0, 1, false);
 	linsn_set(in, SR_SIZE, 4);
 	linsn_set(in, SR_E, 1);
-	add("EXIT");
+	add(SF_EXIT);
 	finish();
 }
 
@@ -387,22 +387,22 @@ START_TEST(test_verify_follows_branches)
 	K.vregs[p0].phys = 0;
 	K.nlabels = 1;
 	K.label_pos = calloc(1, sizeof *K.label_pos);
-	LInsn *in = add("S2R");
+	LInsn *in = add(SF_S2R);
 	linsn_ref(in, SR_RD, r0, 0, 1, true);
-	in = add("ISETP_R");
+	in = add(SF_ISETP_R);
 	linsn_ref(in, SR_PD, p0, 0, 1, true);
 	linsn_set(in, SR_RA, 255);
 	linsn_set(in, SR_RB, 255);
-	in = add("BRA");
+	in = add(SF_BRA);
 	linsn_ref(in, SR_PG, p0, 0, 1, false);
 	in->target = 0;
-	add("EXIT");
+	add(SF_EXIT);
 	K.label_pos[0] = K.ninsns;
-	in = add("IADD_R");
+	in = add(SF_IADD_R);
 	linsn_ref(in, SR_RD, r2, 0, 1, true);
 	linsn_ref(in, SR_RA, r0, 0, 1, false);
 	linsn_ref(in, SR_RB, r0, 0, 1, false);
-	add("EXIT");
+	add(SF_EXIT);
 	finish();
 	SassCtrl *ctrl;
 	char err[256];
