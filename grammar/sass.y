@@ -16,7 +16,7 @@
 %locations
 %initial-action { @$ = (SrcLoc){ 1, 1, 1, 1 }; }
 %lex-param {yyscan_t scanner}
-%parse-param {yyscan_t scanner} {SassParseState *ps}
+%parse-param {yyscan_t scanner} {SasmParseState *ps}
 %expect 0
 
 %code requires {
@@ -34,29 +34,29 @@ int sass_lex(SASS_STYPE *lval, SrcLoc *lloc, yyscan_t scanner);
 %code {
 #include <string.h>
 
-static void sass_error(SrcLoc *loc, yyscan_t scanner, SassParseState *ps, const char *msg);
+static void sass_error(SrcLoc *loc, yyscan_t scanner, SasmParseState *ps, const char *msg);
 
 /* An address: base register (or none) plus a byte offset. */
-static void add_suffix(SassParseState *ps, SassOperand *op, const char *suffix, SrcLoc loc)
+static void add_suffix(SasmParseState *ps, SasmOperand *op, const char *suffix, SrcLoc loc)
 {
-	if (op->nsuffix < SASS_MAX_SUFFIXES)
+	if (op->nsuffix < SASM_MAX_SUFFIXES)
 		op->suffix[op->nsuffix++] = suffix;
 	else
 		diag_add(ps->diag, SEV_ERROR, loc, "sass-syntax", "too many suffixes on one operand");
 }
 
-static SassOperand address(SassParseState *ps, SassOperand base, int64_t off, SrcLoc loc);
-static void add_operand(SassParseState *ps, const SassOperand *op);
-static void add_suffix(SassParseState *ps, SassOperand *op, const char *suffix, SrcLoc loc);
-static void start_insn(SassParseState *ps);
-static void simple_stmt(SassParseState *ps, SassStmtKind k, const char *name, int64_t a, int64_t b, SrcLoc loc);
+static SasmOperand address(SasmParseState *ps, SasmOperand base, int64_t off, SrcLoc loc);
+static void add_operand(SasmParseState *ps, const SasmOperand *op);
+static void add_suffix(SasmParseState *ps, SasmOperand *op, const char *suffix, SrcLoc loc);
+static void start_insn(SasmParseState *ps);
+static void simple_stmt(SasmParseState *ps, SasmStmtKind k, const char *name, int64_t a, int64_t b, SrcLoc loc);
 }
 
 %union {
 	const char *str;
 	uint64_t word;
 	struct { uint64_t val; bool overflow; } num;
-	SassOperand op;
+	SasmOperand op;
 	int64_t off;
 	uint32_t mask;
 }
@@ -81,21 +81,21 @@ file
 
 stmt
 	: LABEL                         { simple_stmt(ps, SST_LABEL, $1, 0, 0, @1); }
-	| CTRLHEX                       { SassStmt s = { .kind = SST_CTRL_WORD, .loc = @1, .word = $1, .has_word = true };
-	                                  sass_push_stmt(ps, &s); }
+	| CTRLHEX                       { SasmStmt s = { .kind = SST_CTRL_WORD, .loc = @1, .word = $1, .has_word = true };
+	                                  sasm_push_stmt(ps, &s); }
 	| K_KERNEL WORD                 { simple_stmt(ps, SST_KERNEL, $2, 0, 0, @$); }
 	| TEXTSECTION                   { simple_stmt(ps, SST_KERNEL, $1, 0, 0, @$); }
 	| '{'                           { /* a dual-issue pair of nvdisasm's cubin listings */ }
 	| insn '}'                      { ps->cur.closes_pair = true; ps->cur.loc = srcloc_span(ps->cur.loc, @2);
-	                                  sass_push_stmt(ps, &ps->cur); }
+	                                  sasm_push_stmt(ps, &ps->cur); }
 	| K_PARAM NUM                   { simple_stmt(ps, SST_PARAM, NULL, (int64_t)$2.val, 0, @$); }
 	| K_PARAM NUM ',' NUM           { simple_stmt(ps, SST_PARAM, NULL, (int64_t)$2.val, (int64_t)$4.val, @$); }
 	| K_SURFACE WORD                { simple_stmt(ps, SST_SURFACE, $2, 0, 0, @$); }
 	| K_SURFREF WORD                { simple_stmt(ps, SST_SURFREF, $2, 0, 0, @$); }
 	| K_REGCOUNT NUM                { simple_stmt(ps, SST_REGCOUNT, NULL, (int64_t)$2.val, 0, @$); }
-	| insn ';'                      { ps->cur.loc = srcloc_span(ps->cur.loc, @2); sass_push_stmt(ps, &ps->cur); }
+	| insn ';'                      { ps->cur.loc = srcloc_span(ps->cur.loc, @2); sasm_push_stmt(ps, &ps->cur); }
 	| insn ';' INSNHEX              { ps->cur.word = $3; ps->cur.has_word = true;
-	                                  ps->cur.loc = srcloc_span(ps->cur.loc, @2); sass_push_stmt(ps, &ps->cur); }
+	                                  ps->cur.loc = srcloc_span(ps->cur.loc, @2); sasm_push_stmt(ps, &ps->cur); }
 	| error ';'                     { yyerrok; }
 	;
 
@@ -108,7 +108,7 @@ insn
 
 insn_start
 	: %empty                        { start_insn(ps); /* located at the guard or mnemonic */ }
-	| CTRLNOTE                      { start_insn(ps); ps->cur.loc = @1; sass_add_annotation(ps, $1, @1); }
+	| CTRLNOTE                      { start_insn(ps); ps->cur.loc = @1; sasm_add_annotation(ps, $1, @1); }
 	;
 
 guard_opt
@@ -120,8 +120,8 @@ guard_opt
 
 annotations
 	: %empty
-	| annotations ANNOT             { sass_add_annotation(ps, $2, @2); }
-	| annotations CTRLNOTE          { sass_add_annotation(ps, $2, @2); }
+	| annotations ANNOT             { sasm_add_annotation(ps, $2, @2); }
+	| annotations CTRLNOTE          { sasm_add_annotation(ps, $2, @2); }
 	;
 
 operands_opt
@@ -144,27 +144,27 @@ operand
 	;
 
 atom
-	: WORD                          { $$ = sass_operand_word(ps, $1, @1); }
-	| TARGET                        { $$ = sass_operand_word(ps, $1, @1); $$.target_syntax = true; }
-	| NUM                           { $$ = (SassOperand){ .kind = SOK_IMM, .loc = @1, .value = (int64_t)$1.val,
+	: WORD                          { $$ = sasm_operand_word(ps, $1, @1); }
+	| TARGET                        { $$ = sasm_operand_word(ps, $1, @1); $$.target_syntax = true; }
+	| NUM                           { $$ = (SasmOperand){ .kind = SOK_IMM, .loc = @1, .value = (int64_t)$1.val,
 	                                                      .overflow = $1.overflow || $1.val > INT64_MAX }; }
-	| FNUM                          { $$ = (SassOperand){ .kind = SOK_FLOAT, .loc = @1, .value = (int64_t)$1 }; }
+	| FNUM                          { $$ = (SasmOperand){ .kind = SOK_FLOAT, .loc = @1, .value = (int64_t)$1 }; }
 	| WORD '[' NUM ']' '[' addr_base addr_offset ']'
 	                                { $$ = address(ps, $6, $7, @$); $$.kind = SOK_CONST; $$.bank = (int64_t)$3.val;
 	                                  if (strcmp($1, "c") != 0)
 	                                    diag_add(ps->diag, SEV_ERROR, @1, "sass-syntax",
 	                                             "constant operands are written c[bank][offset], not %s[...]", $1); }
 	| '[' addr_base addr_offset ']' { $$ = address(ps, $2, $3, @$); $$.kind = SOK_MEM; }
-	| '{' list_items '}'            { $$ = (SassOperand){ .kind = SOK_LIST, .loc = @$, .list = $2 }; }
-	| '{' '}'                       { $$ = (SassOperand){ .kind = SOK_LIST, .loc = @$ }; }
+	| '{' list_items '}'            { $$ = (SasmOperand){ .kind = SOK_LIST, .loc = @$, .list = $2 }; }
+	| '{' '}'                       { $$ = (SasmOperand){ .kind = SOK_LIST, .loc = @$ }; }
 	| atom DOTWORD                  { $$ = $1; add_suffix(ps, &$$, $2, @2); $$.loc = @$; }
 	;
 
 /* The base of an address: a register word, a number (absolute address) or
  * nothing before a sign. */
 addr_base
-	: WORD                          { $$ = sass_operand_word(ps, $1, @1); }
-	| signed_num                    { $$ = (SassOperand){ .kind = SOK_IMM, .loc = @1, .value = $1 }; }
+	: WORD                          { $$ = sasm_operand_word(ps, $1, @1); }
+	| signed_num                    { $$ = (SasmOperand){ .kind = SOK_IMM, .loc = @1, .value = $1 }; }
 	;
 
 addr_offset
@@ -185,26 +185,26 @@ list_items
 
 %%
 
-static void start_insn(SassParseState *ps)
+static void start_insn(SasmParseState *ps)
 {
 	memset(&ps->cur, 0, sizeof ps->cur);
 	ps->cur.kind = SST_INSN;
 	ps->cur.sched.rd = ps->cur.sched.wr = ps->cur.sched.stall = -1;
 }
 
-static void add_operand(SassParseState *ps, const SassOperand *op)
+static void add_operand(SasmParseState *ps, const SasmOperand *op)
 {
-	if (ps->cur.nops == SASS_MAX_OPERANDS) {
+	if (ps->cur.nops == SASM_MAX_OPERANDS) {
 		diag_add(ps->diag, SEV_ERROR, op->loc, "sass-syntax", "too many operands (at most %d)",
-		         SASS_MAX_OPERANDS);
+		         SASM_MAX_OPERANDS);
 		return;
 	}
 	ps->cur.ops[ps->cur.nops++] = *op;
 }
 
-static SassOperand address(SassParseState *ps, SassOperand base, int64_t off, SrcLoc loc)
+static SasmOperand address(SasmParseState *ps, SasmOperand base, int64_t off, SrcLoc loc)
 {
-	SassOperand a = { .loc = loc, .reg = SASS_NO_REG };
+	SasmOperand a = { .loc = loc, .reg = SASM_NO_REG };
 	if (base.kind == SOK_IMM) {
 		a.value = base.value + off;
 	} else if (base.kind == SOK_REG) {
@@ -220,14 +220,14 @@ static SassOperand address(SassParseState *ps, SassOperand base, int64_t off, Sr
 	return a;
 }
 
-static void simple_stmt(SassParseState *ps, SassStmtKind k, const char *name, int64_t a, int64_t b, SrcLoc loc)
+static void simple_stmt(SasmParseState *ps, SasmStmtKind k, const char *name, int64_t a, int64_t b, SrcLoc loc)
 {
-	SassStmt s = { .kind = k, .loc = loc, .name = name, .num = { a, b } };
-	sass_push_stmt(ps, &s);
+	SasmStmt s = { .kind = k, .loc = loc, .name = name, .num = { a, b } };
+	sasm_push_stmt(ps, &s);
 }
 
 /* Syntax errors name what was found and what would have been valid. */
-static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, SassParseState *ps)
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, SasmParseState *ps)
 {
 	(void)scanner;
 	enum { MAXEXP = 32, LISTED = 6 };
@@ -266,7 +266,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Sass
 }
 
 /* Called by bison only when its stack is exhausted. */
-static void sass_error(SrcLoc *loc, yyscan_t scanner, SassParseState *ps, const char *msg)
+static void sass_error(SrcLoc *loc, yyscan_t scanner, SasmParseState *ps, const char *msg)
 {
 	(void)scanner;
 	diag_add(ps->diag, SEV_ERROR, *loc, "syntax", "cannot parse: %s", msg);

@@ -149,13 +149,13 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 	diag_init(&d, in->name, in->data, in->len);
 	d.limit = o->max_errors;
 	d.policy = &o->policy;
-	SassAsmOptions so = { .cubin = o->format == ASM_CUBIN,
-			      .schedule = o->schedule_auto ? SASS_SCHEDULE_AUTO : SASS_SCHEDULE_KEEP,
+	SasmOptions so = { .cubin = o->format == ASM_CUBIN,
+			      .schedule = o->schedule_auto ? SASM_SCHEDULE_AUTO : SASM_SCHEDULE_KEEP,
 			      .want_listing = o->listing, .verify_sched = o->verify_sched };
 	uint8_t *image = NULL;
 	size_t len = 0;
 	char *listing = NULL;
-	int rc = sass_assemble_buffer(in->name, in->data, in->len, &d, &so, &image, &len, &listing);
+	int rc = sasm_assemble_buffer(in->name, in->data, in->len, &d, &so, &image, &len, &listing);
 	int status = rc != 0 || diag_errors(&d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
 	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
 		status = write_outputs(o, path, image, len, listing);

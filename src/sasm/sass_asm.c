@@ -22,8 +22,8 @@ static const uint64_t PAD_NOP = UINT64_C(0x50b0000000070f00);
 
 typedef struct Assembly {
 	DiagSink *d;
-	const SassAsmOptions *o;
-	SassKernelText *kernels;
+	const SasmOptions *o;
+	SasmKernelText *kernels;
 	size_t nkernels;
 	const char **surfrefs;
 	size_t nsurfrefs;
@@ -39,10 +39,10 @@ static uint64_t insn_addr(size_t index)
 	return 32 * (index / 3) + 8 * (index % 3 + 1);
 }
 
-static SassKernelText *new_kernel(Assembly *a, const char *name, SrcLoc loc)
+static SasmKernelText *new_kernel(Assembly *a, const char *name, SrcLoc loc)
 {
 	a->kernels = xrealloc(a->kernels, (a->nkernels + 1) * sizeof *a->kernels);
-	SassKernelText *k = &a->kernels[a->nkernels++];
+	SasmKernelText *k = &a->kernels[a->nkernels++];
 	memset(k, 0, sizeof *k);
 	k->name = name;
 	k->loc = loc;
@@ -58,7 +58,7 @@ static void add_surfref(Assembly *a, const char *name)
 	a->surfrefs[a->nsurfrefs++] = name;
 }
 
-static void grow_groups(SassKernelText *k, size_t ngroups)
+static void grow_groups(SasmKernelText *k, size_t ngroups)
 {
 	if (ngroups <= k->ngroups)
 		return;
@@ -71,7 +71,7 @@ static void grow_groups(SassKernelText *k, size_t ngroups)
 	k->ngroups = ngroups;
 }
 
-static void add_insn(SassKernelText *k, const SassAsmInsn *in, bool block_start)
+static void add_insn(SasmKernelText *k, const SasmInsn *in, bool block_start)
 {
 	if (k->ninsns == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 64;
@@ -85,7 +85,7 @@ static void add_insn(SassKernelText *k, const SassAsmInsn *in, bool block_start)
 	grow_groups(k, (k->ninsns + 2) / 3);
 }
 
-static void param_stmt(Assembly *a, SassKernelText *k, const SassStmt *s)
+static void param_stmt(Assembly *a, SasmKernelText *k, const SasmStmt *s)
 {
 	int64_t size = s->num[0], align = s->num[1];
 	if (align == 0)
@@ -101,10 +101,10 @@ static void param_stmt(Assembly *a, SassKernelText *k, const SassStmt *s)
 	k->params[k->nparams++] = (SassParam){ off, (uint32_t)size };
 }
 
-static void resolve_targets(Assembly *a, SassKernelText *k)
+static void resolve_targets(Assembly *a, SasmKernelText *k)
 {
 	for (size_t i = 0; i < k->ninsns; i++) {
-		SassAsmInsn *in = &k->insns[i];
+		SasmInsn *in = &k->insns[i];
 		if (!in->has_target)
 			continue;
 		int64_t target = in->target_addr;
@@ -139,9 +139,9 @@ static void resolve_targets(Assembly *a, SassKernelText *k)
 
 /* An instruction nvdisasm lists as its word only (the third member of a
  * dual-issue chain): taken as is. */
-static void word_only_insn(Assembly *a, SassKernelText *k, const SassStmt *s)
+static void word_only_insn(Assembly *a, SasmKernelText *k, const SasmStmt *s)
 {
-	SassAsmInsn in = { .stmt = s, .has_word = true, .word = s->word };
+	SasmInsn in = { .stmt = s, .has_word = true, .word = s->word };
 	in.form = sass_decode(s->word, &in.vals);
 	if (in.form == NULL) {
 		diag_add(a->d, SEV_ERROR, s->loc, "sass-syntax",
@@ -155,12 +155,12 @@ static void word_only_insn(Assembly *a, SassKernelText *k, const SassStmt *s)
 /* Statements to kernels. Labels belong to the kernel they appear in; a
  * hex comment on its own line is a control word at a group boundary, the
  * word of a "insn }" line before it, or an instruction of its own. */
-static void collect(Assembly *a, SassParseState *ps)
+static void collect(Assembly *a, SasmParseState *ps)
 {
-	SassKernelText *k = NULL;
+	SasmKernelText *k = NULL;
 	bool block_start = false, awaiting_word = false;
 	for (size_t i = 0; i < ps->nstmts; i++) {
-		const SassStmt *s = &ps->stmts[i];
+		const SasmStmt *s = &ps->stmts[i];
 		if (s->kind == SST_KERNEL) {
 			if (k != NULL)
 				resolve_targets(a, k);
@@ -205,11 +205,11 @@ static void collect(Assembly *a, SassParseState *ps)
 				diag_add(a->d, SEV_ERROR, s->loc, "sass-ctrl", "bit 63 of a control word must be 0");
 			break;
 		case SST_INSN: {
-			SassAsmInsn in;
+			SasmInsn in;
 			/* A failed instruction keeps its place, so that the control
 			 * words after it stay in their groups. */
-			if (sass_asm_select(s, &in, a->d))
-				sass_check_insn(&in, a->d);
+			if (sasm_select(s, &in, a->d))
+				sasm_check_insn(&in, a->d);
 			else
 				memset(&in, 0, sizeof in);
 			in.has_word = s->has_word;
@@ -243,10 +243,10 @@ static void collect(Assembly *a, SassParseState *ps)
 
 /* The slot the text gives for instruction i, on top of `base`: the
  * group's control word, then the instruction's notation and annotations. */
-static uint32_t text_slot(const SassKernelText *k, size_t i, uint32_t base, bool keep)
+static uint32_t text_slot(const SasmKernelText *k, size_t i, uint32_t base, bool keep)
 {
 	uint32_t slots[3];
-	const SassSchedText *st = &k->insns[i].stmt->sched;
+	const SasmSchedText *st = &k->insns[i].stmt->sched;
 	uint32_t slot = base;
 	if (keep && k->group_has_ctrl[i / 3]) {
 		sass_ctrl_unpack_word(k->group_ctrl[i / 3], slots);
@@ -282,7 +282,7 @@ static uint32_t text_slot(const SassKernelText *k, size_t i, uint32_t base, bool
 	return out;
 }
 
-static bool text_gives_slot(const SassKernelText *k, size_t i)
+static bool text_gives_slot(const SasmKernelText *k, size_t i)
 {
 	return k->group_has_ctrl[i / 3] || k->insns[i].stmt->sched.any;
 }
@@ -291,7 +291,7 @@ static bool text_gives_slot(const SassKernelText *k, size_t i)
  * scoreboard without .LE). When the instruction's hex comment is a word of
  * the same form that prints exactly like the assembled one, it is the same
  * instruction and its word is taken as is; otherwise the comment is wrong. */
-static uint64_t hidden_bits(Assembly *a, const SassAsmInsn *in, uint32_t slot, uint64_t word)
+static uint64_t hidden_bits(Assembly *a, const SasmInsn *in, uint32_t slot, uint64_t word)
 {
 	SassValues vals;
 	char mine[200], theirs[200], g1[16], g2[16];
@@ -308,7 +308,7 @@ static uint64_t hidden_bits(Assembly *a, const SassAsmInsn *in, uint32_t slot, u
 	return word;
 }
 
-static int encode_kernel(Assembly *a, SassKernelText *k)
+static int encode_kernel(Assembly *a, SasmKernelText *k)
 {
 	if (k->ninsns == 0) {
 		diag_add(a->d, SEV_ERROR, k->loc, "sass-kernel", "kernel %s has no instructions",
@@ -318,8 +318,8 @@ static int encode_kernel(Assembly *a, SassKernelText *k)
 	size_t ngroups = (k->ninsns + 2) / 3;
 	uint32_t *auto_slots = xcalloc(k->ninsns, sizeof *auto_slots);
 	k->slots = xcalloc(ngroups * 3, sizeof *k->slots);
-	sass_sched_auto(k, auto_slots);
-	bool keep = a->o->schedule == SASS_SCHEDULE_KEEP;
+	sasm_sched_auto(k, auto_slots);
+	bool keep = a->o->schedule == SASM_SCHEDULE_KEEP;
 	for (size_t i = 0; i < k->ninsns; i++)
 		k->slots[i] = keep && text_gives_slot(k, i) ? text_slot(k, i, auto_slots[i], true)
 		                                            : text_slot(k, i, auto_slots[i], false);
@@ -337,7 +337,7 @@ static int encode_kernel(Assembly *a, SassKernelText *k)
 				words[j] = PAD_NOP;
 				continue;
 			}
-			const SassAsmInsn *in = &k->insns[i];
+			const SasmInsn *in = &k->insns[i];
 			char err[160];
 			slots[j] = k->slots[i];
 			if (sass_encode(in->form, &in->vals, &words[j], err, sizeof err) != 0) {
@@ -385,7 +385,7 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 	SassCodeFacts *facts = xcalloc(a->nkernels, sizeof *facts);
 	int rc = 0;
 	for (size_t i = 0; i < a->nkernels && rc == 0; i++) {
-		SassKernelText *k = &a->kernels[i];
+		SasmKernelText *k = &a->kernels[i];
 		if (k->name == NULL) {
 			diag_add(a->d, SEV_ERROR, k->loc, "sass-kernel",
 			         "a cubin needs kernel names: start the code with .kernel NAME");
@@ -396,7 +396,7 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 		c->name = k->name;
 		c->code = k->code;
 		c->code_size = k->code_size;
-		c->regcount = k->has_regcount ? k->regcount : sass_kernel_regcount(k);
+		c->regcount = k->has_regcount ? k->regcount : sasm_kernel_regcount(k);
 		c->params = k->params;
 		c->nparams = k->nparams;
 		slots[i] = xcalloc(k->nsurfaces + 1, sizeof **slots);
@@ -478,7 +478,7 @@ static int build_listing(Assembly *a, char **listing)
 static void free_assembly(Assembly *a)
 {
 	for (size_t i = 0; i < a->nkernels; i++) {
-		SassKernelText *k = &a->kernels[i];
+		SasmKernelText *k = &a->kernels[i];
 		free(k->insns);
 		free(k->group_ctrl);
 		free(k->group_has_ctrl);
@@ -493,8 +493,8 @@ static void free_assembly(Assembly *a)
 	free(a->labels);
 }
 
-int sass_assemble_buffer(const char *filename, char *buf, size_t len, DiagSink *sink,
-                         const SassAsmOptions *o, uint8_t **image, size_t *image_len, char **listing)
+int sasm_assemble_buffer(const char *filename, char *buf, size_t len, DiagSink *sink,
+                         const SasmOptions *o, uint8_t **image, size_t *image_len, char **listing)
 {
 	(void)filename;
 	*image = NULL;
@@ -503,12 +503,12 @@ int sass_assemble_buffer(const char *filename, char *buf, size_t len, DiagSink *
 		*listing = NULL;
 	Arena arena;
 	arena_init(&arena);
-	SassParseState ps = { .diag = sink, .arena = &arena };
+	SasmParseState ps = { .diag = sink, .arena = &arena };
 	Assembly a = { .d = sink, .o = o };
 	unsigned before = diag_errors(sink);
 	/* The statements that parsed are matched even after errors, so that
 	 * one run reports the problems of every instruction. */
-	sass_parse_buffer(&ps, buf, len);
+	sasm_parse_buffer(&ps, buf, len);
 	collect(&a, &ps);
 	if (diag_errors(sink) == before && a.nkernels == 0)
 		diag_add(sink, SEV_ERROR, (SrcLoc){ 0 }, "sass-kernel", "the input holds no instructions");
@@ -525,7 +525,7 @@ int sass_assemble_buffer(const char *filename, char *buf, size_t len, DiagSink *
 		*image_len = 0;
 	}
 	free_assembly(&a);
-	sass_parse_fini(&ps);
+	sasm_parse_fini(&ps);
 	arena_free(&arena);
 	return rc;
 }

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum SassOperandKind {
+typedef enum SasmOperandKind {
 	SOK_REG,        /* R0..R254, RZ (255) */
 	SOK_PRED,       /* P0..P6, PT (7) */
 	SOK_IMM,        /* integer */
@@ -23,27 +23,27 @@ typedef enum SassOperandKind {
 	SOK_CONST,      /* c[bank][Ra + off] */
 	SOK_MEM,        /* [Ra + off], [off] */
 	SOK_LIST,       /* {n, ...} */
-} SassOperandKind;
+} SasmOperandKind;
 
-enum { SASS_MAX_SUFFIXES = 4, SASS_MAX_OPERANDS = 8, SASS_NO_REG = -1 };
+enum { SASM_MAX_SUFFIXES = 4, SASM_MAX_OPERANDS = 8, SASM_NO_REG = -1 };
 
-typedef struct SassOperand {
-	SassOperandKind kind;
+typedef struct SasmOperand {
+	SasmOperandKind kind;
 	SrcLoc loc;
 	bool neg, inv, not_, abs;       /* written prefixes: - ~ ! |x| */
-	int reg;                        /* REG/PRED number; CONST/MEM base or SASS_NO_REG */
+	int reg;                        /* REG/PRED number; CONST/MEM base or SASM_NO_REG */
 	int64_t value;                  /* IMM value, CONST/MEM offset */
 	int64_t bank;                   /* CONST bank */
 	bool overflow;                  /* IMM did not fit 64 bits */
 	bool target_syntax;             /* NAME written as `(name) */
 	uint32_t list;                  /* LIST: bit n for each element n; bit 31 for n >= 31 */
 	const char *name;               /* NAME: the word */
-	const char *suffix[SASS_MAX_SUFFIXES];  /* .reuse, .H1, .CC, .NEG ... in order */
+	const char *suffix[SASM_MAX_SUFFIXES];  /* .reuse, .H1, .CC, .NEG ... in order */
 	unsigned nsuffix;
-} SassOperand;
+} SasmOperand;
 
 /* The scheduling the text gives for one instruction. */
-typedef struct SassSchedText {
+typedef struct SasmSchedText {
 	bool has_notation;      /* wait:rbar:wbar:Y:stall */
 	SassCtrl notation;
 	unsigned req_mask;      /* &req_N */
@@ -52,9 +52,9 @@ typedef struct SassSchedText {
 	bool yield;             /* ?YIELD */
 	SrcLoc loc;             /* of the first annotation */
 	bool any;
-} SassSchedText;
+} SasmSchedText;
 
-typedef enum SassStmtKind {
+typedef enum SasmStmtKind {
 	SST_LABEL,
 	SST_CTRL_WORD,          /* a hex comment on its own line: a control word,
 	                         * the word of the instruction before, or an
@@ -65,10 +65,10 @@ typedef enum SassStmtKind {
 	SST_SURFACE,            /* .surface name: binds the kernel's next slot */
 	SST_SURFREF,            /* .surfref name: module-level declaration */
 	SST_REGCOUNT,           /* .regcount n */
-} SassStmtKind;
+} SasmStmtKind;
 
-typedef struct SassStmt {
-	SassStmtKind kind;
+typedef struct SasmStmt {
+	SasmStmtKind kind;
 	SrcLoc loc;
 	const char *name;       /* LABEL, KERNEL, SURFACE, SURFREF */
 	uint64_t word;          /* CTRL_WORD; INSN: the word of a trailing hex comment */
@@ -80,33 +80,33 @@ typedef struct SassStmt {
 	SrcLoc guard_loc;
 	const char *mnemonic;   /* with its modifiers, e.g. "STG.E.64" */
 	SrcLoc mnemonic_loc;
-	SassOperand ops[SASS_MAX_OPERANDS];
+	SasmOperand ops[SASM_MAX_OPERANDS];
 	unsigned nops;
-	SassSchedText sched;
+	SasmSchedText sched;
 	bool closes_pair;       /* "insn }": its hex comment is on the next line */
-} SassStmt;
+} SasmStmt;
 
-typedef struct SassParseState {
+typedef struct SasmParseState {
 	DiagSink *diag;
 	Arena *arena;
 	InternTable names;
-	SassStmt *stmts;
+	SasmStmt *stmts;
 	size_t nstmts, cap;
-	SassStmt cur;           /* the instruction being parsed */
+	SasmStmt cur;           /* the instruction being parsed */
 	bool line_has_token;    /* the scanner has returned a token on this line */
 	SrcLoc comment_start;
 	SrcLoc last_loc;        /* of the previous token, for "expected ';'" */
-} SassParseState;
+} SasmParseState;
 
 /* Parses buf (len + 2 NULs) into ps->stmts; returns the number of errors. */
-unsigned sass_parse_buffer(SassParseState *ps, char *buf, size_t len);
-void sass_parse_fini(SassParseState *ps);
+unsigned sasm_parse_buffer(SasmParseState *ps, char *buf, size_t len);
+void sasm_parse_fini(SasmParseState *ps);
 
 /* Builder helpers the grammar calls. */
-void sass_push_stmt(SassParseState *ps, const SassStmt *s);
-SassOperand sass_operand_word(SassParseState *ps, const char *word, SrcLoc loc);
-void sass_add_annotation(SassParseState *ps, const char *text, SrcLoc loc);
+void sasm_push_stmt(SasmParseState *ps, const SasmStmt *s);
+SasmOperand sasm_operand_word(SasmParseState *ps, const char *word, SrcLoc loc);
+void sasm_add_annotation(SasmParseState *ps, const char *text, SrcLoc loc);
 /* Splits "R1.reuse" into kind/number/suffixes; false when it is no register. */
-bool sass_classify_reg(const char *word, SassOperand *op);
+bool sasm_classify_reg(const char *word, SasmOperand *op);
 
 #endif

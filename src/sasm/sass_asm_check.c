@@ -14,7 +14,7 @@ static unsigned access_bytes(int64_t size)
 	return size >= 0 && size < 8 ? bytes[size] : 4;
 }
 
-static void check_reg_group(const SassAsmInsn *in, SassRole r, unsigned count, const char *what, DiagSink *d)
+static void check_reg_group(const SasmInsn *in, SassRole r, unsigned count, const char *what, DiagSink *d)
 {
 	int64_t reg = sass_values_get(&in->vals, r, 255);
 	if (count < 2 || reg == 255 || reg % count == 0)
@@ -25,7 +25,7 @@ static void check_reg_group(const SassAsmInsn *in, SassRole r, unsigned count, c
 	         count == 2 ? "register pair" : "register quad", count);
 }
 
-void sass_check_insn(const SassAsmInsn *in, DiagSink *d)
+void sasm_check_insn(const SasmInsn *in, DiagSink *d)
 {
 	const SassForm *f = in->form;
 	bool global = f->op == SOP_STG || f->op == SOP_LDG;

@@ -9,14 +9,14 @@
 
 /* Reuse flag of each source; FADD reuses its B register through the third
  * flag (see sass_disasm.c). */
-static int reuse_bit_b(const SassMatch *m)
+static int reuse_bit_b(const SasmMatch *m)
 {
 	return m->f->op == SOP_FADD ? 2 : 1;
 }
 
 /* The f32 bits of a float operand: a float literal, or an integer that a
  * float holds exactly ("1", "100000"); a '-' prefix flips the sign. */
-static bool float_value(SassMatch *m, const SassOperand *op, uint32_t *bits)
+static bool float_value(SasmMatch *m, const SasmOperand *op, uint32_t *bits)
 {
 	if (op->kind == SOK_FLOAT) {
 		*bits = (uint32_t)op->value;
@@ -25,7 +25,7 @@ static bool float_value(SassMatch *m, const SassOperand *op, uint32_t *bits)
 		float f = (float)op->value;
 		memcpy(bits, &f, sizeof *bits);
 	} else {
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a float immediate",
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a float immediate",
 		                       sass_op_mnemonic(m->f->op));
 	}
 	if (op->neg)
@@ -35,12 +35,12 @@ static bool float_value(SassMatch *m, const SassOperand *op, uint32_t *bits)
 
 /* A float immediate into SR_IMM: all 32 bits, or the top 20 of the 20-bit
  * field (the low 12 must be zero: such a float needs the 32I form). */
-static bool float_imm(SassMatch *m, const SassOperand *op, SassRole neg, SassRole abs)
+static bool float_imm(SasmMatch *m, const SasmOperand *op, SassRole neg, SassRole abs)
 {
 	Suffixes sfx;
 	uint32_t bits = 0;
-	if (!sass_no_prefix(m, op, true, false, false, false) ||
-	    !sass_read_suffixes(m, op, (neg != SR_COUNT ? SUF_NEG : 0) | (abs != SR_COUNT ? SUF_ABS : 0), &sfx) ||
+	if (!sasm_no_prefix(m, op, true, false, false, false) ||
+	    !sasm_read_suffixes(m, op, (neg != SR_COUNT ? SUF_NEG : 0) | (abs != SR_COUNT ? SUF_ABS : 0), &sfx) ||
 	    !float_value(m, op, &bits))
 		return false;
 	if (neg != SR_COUNT)
@@ -52,7 +52,7 @@ static bool float_imm(SassMatch *m, const SassOperand *op, SassRole neg, SassRol
 		return true;
 	}
 	if (bits & 0xfff)
-		return sass_match_fail(m, op->loc, "sass-range",
+		return sasm_match_fail(m, op->loc, "sass-range",
 		                       "%s: this float needs more than the 20-bit immediate's 11 mantissa bits",
 		                       sass_op_mnemonic(m->f->op));
 	sass_values_set(&m->v, SR_IMM, bits >> 12);
@@ -61,20 +61,20 @@ static bool float_imm(SassMatch *m, const SassOperand *op, SassRole neg, SassRol
 
 /* A source: A (always a register) or B by the form's B kind; neg/abs are
  * the roles of its modifiers, SR_COUNT where the form has none. */
-static bool float_src(SassMatch *m, bool is_a, SassRole neg, SassRole abs)
+static bool float_src(SasmMatch *m, bool is_a, SassRole neg, SassRole abs)
 {
-	const SassOperand *op = sass_take_next(m, is_a ? "A" : "B");
+	const SasmOperand *op = sasm_take_next(m, is_a ? "A" : "B");
 	if (op == NULL)
 		return false;
 	if (!is_a && (m->f->bkind == SASS_B_IMM || m->f->bkind == SASS_B_NONE))
 		return float_imm(m, op, neg, abs);
 	bool want_const = !is_a && m->f->bkind == SASS_B_CONST;
 	if (op->kind != (want_const ? SOK_CONST : SOK_REG))
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s as %s", sass_op_mnemonic(m->f->op),
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s as %s", sass_op_mnemonic(m->f->op),
 		                       want_const ? "constant c[bank][offset]" : "register", is_a ? "A" : "B");
 	Suffixes sfx;
-	if (!sass_no_prefix(m, op, neg != SR_COUNT, false, false, abs != SR_COUNT) ||
-	    !sass_read_suffixes(m, op, want_const ? 0 : SUF_REUSE, &sfx))
+	if (!sasm_no_prefix(m, op, neg != SR_COUNT, false, false, abs != SR_COUNT) ||
+	    !sasm_read_suffixes(m, op, want_const ? 0 : SUF_REUSE, &sfx))
 		return false;
 	if (neg != SR_COUNT)
 		sass_values_set(&m->v, neg, op->neg);
@@ -83,50 +83,50 @@ static bool float_src(SassMatch *m, bool is_a, SassRole neg, SassRole abs)
 	if (sfx.reuse)
 		m->reuse |= 1u << (is_a ? 0 : reuse_bit_b(m));
 	if (want_const)
-		return sass_set_const(m, op);
-	return sass_set_value(m, is_a ? SR_RA : SR_RB, op->reg, op->loc, is_a ? "register A" : "register B");
+		return sasm_set_const(m, op);
+	return sasm_set_value(m, is_a ? SR_RA : SR_RB, op->reg, op->loc, is_a ? "register A" : "register B");
 }
 
-static bool match_ffma_c(SassMatch *m)
+static bool match_ffma_c(SasmMatch *m)
 {
-	const SassOperand *op = sass_take_next(m, "C");
+	const SasmOperand *op = sasm_take_next(m, "C");
 	if (op == NULL)
 		return false;
 	bool want_const = m->f->bkind == SASS_B_RC;
 	if (op->kind != (want_const ? SOK_CONST : SOK_REG))
-		return sass_match_fail(m, op->loc, "sass-syntax", "FFMA: expected a %s as C",
+		return sasm_match_fail(m, op->loc, "sass-syntax", "FFMA: expected a %s as C",
 		                       want_const ? "constant c[bank][offset]" : "register");
 	Suffixes sfx;
-	if (!sass_no_prefix(m, op, true, false, false, false) ||
-	    !sass_read_suffixes(m, op, want_const ? 0 : SUF_REUSE, &sfx))
+	if (!sasm_no_prefix(m, op, true, false, false, false) ||
+	    !sasm_read_suffixes(m, op, want_const ? 0 : SUF_REUSE, &sfx))
 		return false;
 	sass_values_set(&m->v, SR_NEGC, op->neg);
 	if (sfx.reuse)
 		m->reuse |= 4;
-	return want_const ? sass_set_const(m, op) : sass_set_value(m, SR_RC, op->reg, op->loc, "register C");
+	return want_const ? sasm_set_const(m, op) : sasm_set_value(m, SR_RC, op->reg, op->loc, "register C");
 }
 
-bool sass_match_float(SassMatch *m)
+bool sasm_match_float(SasmMatch *m)
 {
 	switch (m->f->op) {
 	case SOP_FADD: case SOP_FADD32I:
-		return sass_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
+		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
 		       float_src(m, false, SR_NEGB, SR_ABSB);
 	case SOP_FMUL: case SOP_FMUL32I:
-		return sass_take_rd_cc(m) && float_src(m, true, SR_COUNT, SR_COUNT) &&
+		return sasm_take_rd_cc(m) && float_src(m, true, SR_COUNT, SR_COUNT) &&
 		       float_src(m, false, m->f->op == SOP_FMUL ? SR_NEGB : SR_COUNT, SR_COUNT);
 	case SOP_FFMA:
-		return sass_take_rd_cc(m) && float_src(m, true, SR_COUNT, SR_COUNT) &&
+		return sasm_take_rd_cc(m) && float_src(m, true, SR_COUNT, SR_COUNT) &&
 		       float_src(m, false, SR_NEGB, SR_COUNT) && match_ffma_c(m);
 	case SOP_FMNMX:
-		return sass_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
+		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
 		       float_src(m, false, SR_NEGB, SR_ABSB) &&
-		       sass_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
+		       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
 	case SOP_FSETP:
-		return sass_take_pred(m, SR_PD, SR_COUNT, "first destination") &&
-		       sass_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&
+		return sasm_take_pred(m, SR_PD, SR_COUNT, "first destination") &&
+		       sasm_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&
 		       float_src(m, true, SR_NEGA, SR_ABSA) && float_src(m, false, SR_NEGB, SR_ABSB) &&
-		       sass_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
+		       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
 	default:
 		return false;
 	}

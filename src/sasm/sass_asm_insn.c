@@ -7,17 +7,17 @@
 
 #include <string.h>
 
-static bool match_guard(SassMatch *m)
+static bool match_guard(SasmMatch *m)
 {
-	const SassStmt *s = m->s;
+	const SasmStmt *s = m->s;
 	if (!s->has_guard) {
 		sass_values_set(&m->v, SR_PG, 7);
 		sass_values_set(&m->v, SR_PG_NOT, 0);
 		return true;
 	}
-	SassOperand p;
-	if (!sass_classify_reg(s->guard_name, &p) || p.kind != SOK_PRED || strchr(s->guard_name, '.'))
-		return sass_match_fail(m, s->guard_loc, "sass-syntax",
+	SasmOperand p;
+	if (!sasm_classify_reg(s->guard_name, &p) || p.kind != SOK_PRED || strchr(s->guard_name, '.'))
+		return sasm_match_fail(m, s->guard_loc, "sass-syntax",
 		                       "guard '%s' is no predicate: write @P0..@P6, @PT or @!Pn", s->guard_name);
 	sass_values_set(&m->v, SR_PG, p.reg);
 	sass_values_set(&m->v, SR_PG_NOT, s->guard_not);
@@ -25,66 +25,66 @@ static bool match_guard(SassMatch *m)
 }
 
 /* The memory operand of the surface instructions: [Ra]. */
-static bool surface_address(SassMatch *m)
+static bool surface_address(SasmMatch *m)
 {
-	const SassOperand *op = sass_take_next(m, "[Ra]");
+	const SasmOperand *op = sasm_take_next(m, "[Ra]");
 	if (op == NULL)
 		return false;
-	if (op->kind != SOK_MEM || op->reg == SASS_NO_REG || op->value != 0 || op->nsuffix)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected the coordinate register as [Ra]",
+	if (op->kind != SOK_MEM || op->reg == SASM_NO_REG || op->value != 0 || op->nsuffix)
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected the coordinate register as [Ra]",
 		                       sass_op_mnemonic(m->f->op));
-	return sass_set_value(m, SR_RA, op->reg, op->loc, "coordinate register");
+	return sasm_set_value(m, SR_RA, op->reg, op->loc, "coordinate register");
 }
 
-static bool match_surface(SassMatch *m)
+static bool match_surface(SasmMatch *m)
 {
 	bool load = m->f->op == SOP_SULD_D || m->f->op == SOP_SULD_P;
 	if (sass_form_field(m->f, SR_UNUSED))
 		sass_values_set(&m->v, SR_UNUSED, 0);
 	if (load) {
-		if (!sass_take_reg(m, SR_RD, -1, 0, NULL, "destination") || !surface_address(m))
+		if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") || !surface_address(m))
 			return false;
-	} else if (!surface_address(m) || !sass_take_reg(m, SR_RB, -1, 0, NULL, "data register")) {
+	} else if (!surface_address(m) || !sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register")) {
 		return false;
 	}
 	if (sass_form_field(m->f, SR_SUIDX))
-		return sass_take_imm(m, SR_SUIDX, "surface index");
-	return sass_take_reg(m, SR_RC, -1, 0, NULL, "surface register");
+		return sasm_take_imm(m, SR_SUIDX, "surface index");
+	return sasm_take_reg(m, SR_RC, -1, 0, NULL, "surface register");
 }
 
-static bool match_txq(SassMatch *m)
+static bool match_txq(SasmMatch *m)
 {
-	if (!sass_take_reg(m, SR_RD, -1, 0, NULL, "destination") ||
-	    !sass_take_reg(m, SR_RA, -1, 0, NULL, "source") || !sass_take_name(m, SR_QUERY, "query"))
+	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") ||
+	    !sasm_take_reg(m, SR_RA, -1, 0, NULL, "source") || !sasm_take_name(m, SR_QUERY, "query"))
 		return false;
 	if (m->f->op == SOP_TXQ) {
-		if (!sass_take_imm(m, SR_SUIDX, "texture index"))
+		if (!sasm_take_imm(m, SR_SUIDX, "texture index"))
 			return false;
 	} else {
-		const SassOperand *op = sass_take_next(m, "0x0");
+		const SasmOperand *op = sasm_take_next(m, "0x0");
 		if (op == NULL)
 			return false;
 		if (op->kind != SOK_IMM || op->value != 0)
-			return sass_match_fail(m, op->loc, "sass-syntax", "TXQ.B takes its header from Ra: write 0x0 here");
+			return sasm_match_fail(m, op->loc, "sass-syntax", "TXQ.B takes its header from Ra: write 0x0 here");
 	}
-	return sass_take_imm(m, SR_QMASK, "component mask");
+	return sasm_take_imm(m, SR_QMASK, "component mask");
 }
 
 /* [Ra + off], [Ra - off], [Ra + -off], [off] and [RZ + off]: with no Ra or
  * RZ the offset is an absolute unsigned 24-bit address, stored in the same
  * field as the signed offset. */
-static bool global_address(SassMatch *m)
+static bool global_address(SasmMatch *m)
 {
-	const SassOperand *op = sass_take_next(m, "address");
+	const SasmOperand *op = sasm_take_next(m, "address");
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_MEM || op->nsuffix)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected an address [Ra + offset]",
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected an address [Ra + offset]",
 		                       sass_op_mnemonic(m->f->op));
 	int64_t off = op->value;
-	if (op->reg == SASS_NO_REG || op->reg == 255) {
+	if (op->reg == SASM_NO_REG || op->reg == 255) {
 		if (off < 0 || off > 0xffffff)
-			return sass_match_fail(m, op->loc, "sass-range",
+			return sasm_match_fail(m, op->loc, "sass-range",
 			                       "%s: absolute address %s0x%llx is outside the unsigned 24-bit range 0x0-0xffffff",
 			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
 			                       (unsigned long long)(off < 0 ? -off : off));
@@ -93,7 +93,7 @@ static bool global_address(SassMatch *m)
 		sass_values_set(&m->v, SR_RA, 255);
 	} else {
 		if (off < -0x800000 || off > 0x7fffff)
-			return sass_match_fail(m, op->loc, "sass-range",
+			return sasm_match_fail(m, op->loc, "sass-range",
 			                       "%s: offset %s0x%llx is outside the signed 24-bit range -0x800000..0x7fffff",
 			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
 			                       (unsigned long long)(off < 0 ? -off : off));
@@ -103,224 +103,224 @@ static bool global_address(SassMatch *m)
 	return true;
 }
 
-static bool match_global(SassMatch *m)
+static bool match_global(SasmMatch *m)
 {
 	if (m->f->op == SOP_STG)
-		return global_address(m) && sass_take_reg(m, SR_RB, -1, 0, NULL, "data register");
-	return sass_take_reg(m, SR_RD, -1, 0, NULL, "destination") && global_address(m);
+		return global_address(m) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register");
+	return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && global_address(m);
 }
 
-static bool match_ldc(SassMatch *m)
+static bool match_ldc(SasmMatch *m)
 {
-	if (!sass_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
+	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
 		return false;
-	const SassOperand *op = sass_take_next(m, "c[bank][offset]");
+	const SasmOperand *op = sasm_take_next(m, "c[bank][offset]");
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_CONST || op->nsuffix)
-		return sass_match_fail(m, op->loc, "sass-syntax", "LDC: expected c[bank][Ra + offset]");
-	return sass_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
-	       sass_set_value(m, SR_RA, op->reg == SASS_NO_REG ? 255 : op->reg, op->loc, "register") &&
-	       sass_set_value(m, SR_COFF, op->value, op->loc, "constant offset");
+		return sasm_match_fail(m, op->loc, "sass-syntax", "LDC: expected c[bank][Ra + offset]");
+	return sasm_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
+	       sasm_set_value(m, SR_RA, op->reg == SASM_NO_REG ? 255 : op->reg, op->loc, "register") &&
+	       sasm_set_value(m, SR_COFF, op->value, op->loc, "constant offset");
 }
 
 /* MOV and MOV32I end with an optional lane mask, 0xf when left out. */
-static bool lane_mask(SassMatch *m)
+static bool lane_mask(SasmMatch *m)
 {
 	if (m->next < m->s->nops)
-		return sass_take_imm(m, SR_LANEMASK, "lane mask");
+		return sasm_take_imm(m, SR_LANEMASK, "lane mask");
 	sass_values_set(&m->v, SR_LANEMASK, 0xf);
 	return true;
 }
 
-static bool match_mov(SassMatch *m)
+static bool match_mov(SasmMatch *m)
 {
 	bool mod;
-	if (!sass_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
+	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
 		return false;
 	if (m->f->op == SOP_MOV32I) {
-		if (!sass_take_imm32(m, SR_IMM, "immediate"))
+		if (!sasm_take_imm32(m, SR_IMM, "immediate"))
 			return false;
-	} else if (!sass_take_b(m, false, false, 0, 0, &mod, NULL)) {
+	} else if (!sasm_take_b(m, false, false, 0, 0, &mod, NULL)) {
 		return false;
 	}
 	return lane_mask(m);
 }
 
 /* IADD/ISCADD negation: -B is 1, -A is 2, .PO is 3; only one at a time. */
-static bool set_neg(SassMatch *m, bool neg_a, bool neg_b)
+static bool set_neg(SasmMatch *m, bool neg_a, bool neg_b)
 {
 	int64_t mod = sass_values_get(&m->v, SR_NEG, 0);
 	if ((neg_a && neg_b) || ((neg_a || neg_b) && mod == 3))
-		return sass_match_fail(m, m->s->loc, "sass-syntax",
+		return sasm_match_fail(m, m->s->loc, "sass-syntax",
 		                       "%s negates one operand at most, and not with .PO", sass_op_mnemonic(m->f->op));
 	sass_values_set(&m->v, SR_NEG, neg_a ? 2 : neg_b ? 1 : mod);
 	return true;
 }
 
 /* "[-]Ra[.reuse]": returns whether it was negated via *neg. */
-static bool ra_operand(SassMatch *m, bool neg_ok, bool inv_ok, bool *neg, unsigned allow, Suffixes *sfx)
+static bool ra_operand(SasmMatch *m, bool neg_ok, bool inv_ok, bool *neg, unsigned allow, Suffixes *sfx)
 {
 	if (m->next >= m->s->nops)
-		return sass_take_reg(m, SR_RA, 0, allow, sfx, "A");
-	const SassOperand *op = &m->s->ops[m->next];
-	if (!sass_no_prefix(m, op, neg_ok, inv_ok, false, false))
+		return sasm_take_reg(m, SR_RA, 0, allow, sfx, "A");
+	const SasmOperand *op = &m->s->ops[m->next];
+	if (!sasm_no_prefix(m, op, neg_ok, inv_ok, false, false))
 		return false;
 	*neg = op->neg || op->inv;
-	return sass_take_reg(m, SR_RA, 0, allow, sfx, "A");
+	return sasm_take_reg(m, SR_RA, 0, allow, sfx, "A");
 }
 
-static bool match_iadd(SassMatch *m)
+static bool match_iadd(SasmMatch *m)
 {
 	bool neg_a = false, neg_b = false;
-	if (!sass_take_rd_cc(m) || !ra_operand(m, true, false, &neg_a, 0, NULL))
+	if (!sasm_take_rd_cc(m) || !ra_operand(m, true, false, &neg_a, 0, NULL))
 		return false;
 	if (m->f->op == SOP_IADD32I) {
 		sass_values_set(&m->v, SR_NEGA, neg_a);
-		return sass_take_imm32(m, SR_IMM, "immediate");
+		return sasm_take_imm32(m, SR_IMM, "immediate");
 	}
-	if (!sass_take_b(m, true, false, SUF_NEG, 0, &neg_b, NULL) || !set_neg(m, neg_a, neg_b))
+	if (!sasm_take_b(m, true, false, SUF_NEG, 0, &neg_b, NULL) || !set_neg(m, neg_a, neg_b))
 		return false;
 	if (m->f->op == SOP_ISCADD)
-		return sass_take_imm(m, SR_SHIFT, "shift");
+		return sasm_take_imm(m, SR_SHIFT, "shift");
 	return true;
 }
 
-static bool match_shift(SassMatch *m)
+static bool match_shift(SasmMatch *m)
 {
 	bool mod, neg = false;
-	return sass_take_rd_cc(m) && ra_operand(m, false, false, &neg, 0, NULL) &&
-	       sass_take_b(m, false, false, 0, 0, &mod, NULL);
+	return sasm_take_rd_cc(m) && ra_operand(m, false, false, &neg, 0, NULL) &&
+	       sasm_take_b(m, false, false, 0, 0, &mod, NULL);
 }
 
-static bool match_lop(SassMatch *m)
+static bool match_lop(SasmMatch *m)
 {
 	bool inv_a = false, inv_b = false;
-	if (!sass_take_reg(m, SR_RD, -1, 0, NULL, "destination") || !ra_operand(m, false, true, &inv_a, 0, NULL))
+	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") || !ra_operand(m, false, true, &inv_a, 0, NULL))
 		return false;
 	sass_values_set(&m->v, SR_INVA, inv_a);
 	if (m->f->op == SOP_LOP32I)
-		return sass_take_imm32(m, SR_IMM, "immediate");
-	if (!sass_take_b(m, false, true, SUF_INV, 0, &inv_b, NULL))
+		return sasm_take_imm32(m, SR_IMM, "immediate");
+	if (!sasm_take_b(m, false, true, SUF_INV, 0, &inv_b, NULL))
 		return false;
 	sass_values_set(&m->v, SR_INVB, inv_b);
 	return true;
 }
 
-static bool match_isetp(SassMatch *m)
+static bool match_isetp(SasmMatch *m)
 {
 	bool mod, neg = false;
-	return sass_take_pred(m, SR_PD, SR_COUNT, "first destination") &&
-	       sass_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&
-	       ra_operand(m, false, false, &neg, 0, NULL) && sass_take_b(m, false, false, 0, 0, &mod, NULL) &&
-	       sass_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
+	return sasm_take_pred(m, SR_PD, SR_COUNT, "first destination") &&
+	       sasm_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&
+	       ra_operand(m, false, false, &neg, 0, NULL) && sasm_take_b(m, false, false, 0, 0, &mod, NULL) &&
+	       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
 }
 
-static bool match_xmad(SassMatch *m)
+static bool match_xmad(SasmMatch *m)
 {
 	bool neg = false, mod;
 	Suffixes sa, sb = { 0 };
-	if (!sass_take_rd_cc(m) || !ra_operand(m, false, false, &neg, SUF_H1, &sa))
+	if (!sasm_take_rd_cc(m) || !ra_operand(m, false, false, &neg, SUF_H1, &sa))
 		return false;
 	sass_values_set(&m->v, SR_HA, sa.h1);
 	if (m->f->bkind == SASS_B_IMM) {
 		/* The 16-bit immediate is shown signed when B is signed. */
-		const SassOperand *op = sass_take_next(m, "B");
+		const SasmOperand *op = sasm_take_next(m, "B");
 		if (op == NULL)
 			return false;
 		if (op->kind != SOK_IMM || op->nsuffix)
-			return sass_match_fail(m, op->loc, "sass-syntax", "XMAD: expected an immediate as B");
+			return sasm_match_fail(m, op->loc, "sass-syntax", "XMAD: expected an immediate as B");
 		int64_t v = op->neg ? -op->value : op->value;
 		if (v < -0x8000 || v > 0xffff || (v < 0 && !sass_values_get(&m->v, SR_SB, 0)))
-			return sass_match_fail(m, op->loc, "sass-range", "XMAD: immediate B does not fit 16 bits");
+			return sasm_match_fail(m, op->loc, "sass-range", "XMAD: immediate B does not fit 16 bits");
 		sass_values_set(&m->v, SR_IMM, v & 0xffff);
-	} else if (!sass_take_b(m, false, false, 0, SUF_H1, &mod, &sb)) {
+	} else if (!sasm_take_b(m, false, false, 0, SUF_H1, &mod, &sb)) {
 		return false;
 	}
 	if (sass_form_field(m->f, SR_HB))
 		sass_values_set(&m->v, SR_HB, sb.h1);
 	else if (sb.h1)
-		return sass_match_fail(m, m->s->loc, "sass-syntax", "XMAD: this form has no .H1 on B");
-	return sass_take_c(m);
+		return sasm_match_fail(m, m->s->loc, "sass-syntax", "XMAD: this form has no .H1 on B");
+	return sasm_take_c(m);
 }
 
-static bool match_alu3(SassMatch *m)
+static bool match_alu3(SasmMatch *m)
 {
 	bool mod, neg = false;
 	bool has_cc = m->f->op != SOP_SEL;
-	if (!(has_cc ? sass_take_rd_cc(m) : sass_take_reg(m, SR_RD, -1, 0, NULL, "destination")) ||
+	if (!(has_cc ? sasm_take_rd_cc(m) : sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination")) ||
 	    !ra_operand(m, false, false, &neg, 0, NULL))
 		return false;
 	if (m->f->op == SOP_SHF_L || m->f->op == SOP_SHF_R) {
-		if (m->f->bkind == SASS_B_IMM ? !sass_take_imm(m, SR_IMM, "shift") :
-		                                !sass_take_b(m, false, false, 0, 0, &mod, NULL))
+		if (m->f->bkind == SASS_B_IMM ? !sasm_take_imm(m, SR_IMM, "shift") :
+		                                !sasm_take_b(m, false, false, 0, 0, &mod, NULL))
 			return false;
-	} else if (!sass_take_b(m, false, false, 0, 0, &mod, NULL)) {
+	} else if (!sasm_take_b(m, false, false, 0, 0, &mod, NULL)) {
 		return false;
 	}
 	switch (m->f->op) {
-	case SOP_BFI: case SOP_SHF_L: case SOP_SHF_R: return sass_take_c(m);
-	case SOP_IMNMX: case SOP_SEL: return sass_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
+	case SOP_BFI: case SOP_SHF_L: case SOP_SHF_R: return sasm_take_c(m);
+	case SOP_IMNMX: case SOP_SEL: return sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
 	default: return true;
 	}
 }
 
-static bool match_lea(SassMatch *m)
+static bool match_lea(SasmMatch *m)
 {
 	bool nega = false, mod;
 	if (m->next < m->s->nops && m->s->ops[m->next].kind == SOK_PRED) {
-		if (!sass_take_pred(m, SR_PD, SR_COUNT, "predicate destination"))
+		if (!sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination"))
 			return false;
 	} else {
 		sass_values_set(&m->v, SR_PD, 7);
 	}
-	if (!sass_take_rd_cc(m) || !ra_operand(m, true, false, &nega, 0, NULL))
+	if (!sasm_take_rd_cc(m) || !ra_operand(m, true, false, &nega, 0, NULL))
 		return false;
 	sass_values_set(&m->v, SR_NEGA, nega);
-	if (!sass_take_b(m, false, false, 0, 0, &mod, NULL))
+	if (!sasm_take_b(m, false, false, 0, 0, &mod, NULL))
 		return false;
-	if (m->f->op == SOP_LEA_HI && !sass_take_c(m))
+	if (m->f->op == SOP_LEA_HI && !sasm_take_c(m))
 		return false;
 	if (m->next < m->s->nops)
-		return sass_take_imm(m, SR_SHIFT, "shift");
+		return sasm_take_imm(m, SR_SHIFT, "shift");
 	sass_values_set(&m->v, SR_SHIFT, 0);
 	return true;
 }
 
 /* IADD3 operands: [-]R[.H0|.H1][.reuse]; B may be a constant or immediate. */
-static bool iadd3_reg(SassMatch *m, SassRole reg, SassRole neg, SassRole hsel, int reuse_bit, const char *what)
+static bool iadd3_reg(SasmMatch *m, SassRole reg, SassRole neg, SassRole hsel, int reuse_bit, const char *what)
 {
 	if (m->next >= m->s->nops)
-		return sass_take_reg(m, reg, reuse_bit, 0, NULL, what);
-	const SassOperand *op = &m->s->ops[m->next];
+		return sasm_take_reg(m, reg, reuse_bit, 0, NULL, what);
+	const SasmOperand *op = &m->s->ops[m->next];
 	Suffixes sfx;
 	bool has_hsel = sass_form_field(m->f, hsel) != NULL;
-	if (!sass_no_prefix(m, op, true, false, false, false) ||
-	    !sass_take_reg(m, reg, reuse_bit, has_hsel ? SUF_OTHER : 0, &sfx, what))
+	if (!sasm_no_prefix(m, op, true, false, false, false) ||
+	    !sasm_take_reg(m, reg, reuse_bit, has_hsel ? SUF_OTHER : 0, &sfx, what))
 		return false;
 	sass_values_set(&m->v, neg, op->neg);
 	if (!has_hsel)
 		return true;
 	int64_t v = 0;
 	if (sfx.other != NULL) {
-		v = sass_enum_value(m->f, sass_form_field(m->f, hsel), sfx.other + 1, strlen(sfx.other + 1));
+		v = sasm_enum_value(m->f, sass_form_field(m->f, hsel), sfx.other + 1, strlen(sfx.other + 1));
 		if (v < 0)
-			return sass_match_fail(m, op->loc, "sass-syntax", "IADD3: unknown half select '%s'", sfx.other);
+			return sasm_match_fail(m, op->loc, "sass-syntax", "IADD3: unknown half select '%s'", sfx.other);
 	}
 	sass_values_set(&m->v, hsel, v);
 	return true;
 }
 
-static bool match_iadd3(SassMatch *m)
+static bool match_iadd3(SasmMatch *m)
 {
-	if (!sass_take_rd_cc(m) || !iadd3_reg(m, SR_RA, SR_NEGA, SR_HSEL_A, 0, "A"))
+	if (!sasm_take_rd_cc(m) || !iadd3_reg(m, SR_RA, SR_NEGA, SR_HSEL_A, 0, "A"))
 		return false;
 	if (m->f->bkind == SASS_B_REG) {
 		if (!iadd3_reg(m, SR_RB, SR_NEGB, SR_HSEL_B, 1, "B"))
 			return false;
 	} else {
 		bool negb;
-		if (!sass_take_b(m, true, false, SUF_NEG, 0, &negb, NULL))
+		if (!sasm_take_b(m, true, false, SUF_NEG, 0, &negb, NULL))
 			return false;
 		sass_values_set(&m->v, SR_NEGB, negb);
 	}
@@ -329,22 +329,22 @@ static bool match_iadd3(SassMatch *m)
 
 /* The conversions I2I, I2F, F2I: -|Rb.B1| for registers and constants,
  * 0x5.NEG.ABS.B1 for an immediate; no reuse flags. F2I has no byte select. */
-static bool match_convert(SassMatch *m)
+static bool match_convert(SasmMatch *m)
 {
-	if (!sass_take_rd_cc(m))
+	if (!sasm_take_rd_cc(m))
 		return false;
-	const SassOperand *op = sass_take_next(m, "source");
+	const SasmOperand *op = sasm_take_next(m, "source");
 	if (op == NULL)
 		return false;
 	Suffixes sfx;
 	const char *stem = sass_op_mnemonic(m->f->op);
 	bool want_imm = m->f->bkind == SASS_B_IMM, has_bytesel = sass_form_field(m->f, SR_BYTESEL) != NULL;
-	SassOperandKind want = want_imm ? SOK_IMM : m->f->bkind == SASS_B_CONST ? SOK_CONST : SOK_REG;
+	SasmOperandKind want = want_imm ? SOK_IMM : m->f->bkind == SASS_B_CONST ? SOK_CONST : SOK_REG;
 	if (op->kind != want)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s source", stem,
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s source", stem,
 		                       want_imm ? "immediate" : want == SOK_CONST ? "constant" : "register");
-	if (!sass_no_prefix(m, op, true, false, false, !want_imm) ||
-	    !sass_read_suffixes(m, op, (has_bytesel ? SUF_BYTE | SUF_OTHER : 0) |
+	if (!sasm_no_prefix(m, op, true, false, false, !want_imm) ||
+	    !sasm_read_suffixes(m, op, (has_bytesel ? SUF_BYTE | SUF_OTHER : 0) |
 	                               (want_imm ? SUF_NEG | SUF_ABS : 0), &sfx))
 		return false;
 	bool half = (sass_values_get(&m->v, SR_STYPE, 0) >> 1) == 1, spelled_half = false;
@@ -356,44 +356,44 @@ static bool match_convert(SassMatch *m)
 		sfx.bytesel = sfx.other[12] - '0';
 		spelled_half = true;
 	} else if (sfx.other != NULL) {
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s'", stem, sfx.other);
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s'", stem, sfx.other);
 	}
 	if (sfx.bytesel && half != spelled_half)
-		return sass_match_fail(m, op->loc, "sass-syntax",
+		return sasm_match_fail(m, op->loc, "sass-syntax",
 		                       "%s: a 16-bit source selects .H1, an 8-bit or 32-bit one .B1-.B3", stem);
 	sass_values_set(&m->v, SR_NEGB, want_imm ? sfx.neg : op->neg);
 	sass_values_set(&m->v, sass_form_field(m->f, SR_ABS) ? SR_ABS : SR_ABSB, want_imm ? sfx.abs : op->abs);
 	if (has_bytesel)
 		sass_values_set(&m->v, SR_BYTESEL, sfx.bytesel);
 	if (want_imm)
-		return sass_set_value(m, SR_IMM, op->neg ? -op->value : op->value, op->loc, "immediate");
+		return sasm_set_value(m, SR_IMM, op->neg ? -op->value : op->value, op->loc, "immediate");
 	if (want == SOK_CONST)
-		return sass_set_const(m, op);
-	return sass_set_value(m, SR_RB, op->reg, op->loc, "source register");
+		return sasm_set_const(m, op);
+	return sasm_set_value(m, SR_RB, op->reg, op->loc, "source register");
 }
 
-static bool match_psetp(SassMatch *m)
+static bool match_psetp(SasmMatch *m)
 {
-	return sass_take_pred(m, SR_PD, SR_COUNT, "first destination") &&
-	       sass_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&
-	       sass_take_pred(m, SR_PA, SR_PA_NOT, "A") && sass_take_pred(m, SR_PB, SR_PB_NOT, "B") &&
-	       sass_take_pred(m, SR_PC, SR_PC_NOT, "C");
+	return sasm_take_pred(m, SR_PD, SR_COUNT, "first destination") &&
+	       sasm_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&
+	       sasm_take_pred(m, SR_PA, SR_PA_NOT, "A") && sasm_take_pred(m, SR_PB, SR_PB_NOT, "B") &&
+	       sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
 /* BRA [CC.cond,] target: a label, `(label) or an absolute address. */
-static bool match_bra(SassMatch *m)
+static bool match_bra(SasmMatch *m)
 {
-	const SassOperand *op = sass_take_next(m, "target");
+	const SasmOperand *op = sasm_take_next(m, "target");
 	if (op == NULL)
 		return false;
 	sass_values_set(&m->v, SR_COND, 0xf);
 	if (op->kind == SOK_NAME && strncmp(op->name, "CC.", 3) == 0 && m->next < m->s->nops) {
 		const SassField *fld = sass_form_field(m->f, SR_COND);
-		int64_t v = sass_enum_value(m->f, fld, op->name + 3, strlen(op->name + 3));
+		int64_t v = sasm_enum_value(m->f, fld, op->name + 3, strlen(op->name + 3));
 		if (v < 0)
-			return sass_match_fail(m, op->loc, "sass-syntax", "BRA: unknown condition '%s'", op->name);
+			return sasm_match_fail(m, op->loc, "sass-syntax", "BRA: unknown condition '%s'", op->name);
 		sass_values_set(&m->v, SR_COND, v);
-		op = sass_take_next(m, "target");
+		op = sasm_take_next(m, "target");
 	}
 	m->out->has_target = true;
 	m->out->target_loc = op->loc;
@@ -402,17 +402,17 @@ static bool match_bra(SassMatch *m)
 	} else if (op->kind == SOK_NAME && !op->neg && !op->inv && !op->not_ && !op->abs) {
 		m->out->target_label = op->name;
 	} else {
-		return sass_match_fail(m, op->loc, "sass-syntax", "BRA: expected a label or an address as target");
+		return sasm_match_fail(m, op->loc, "sass-syntax", "BRA: expected a label or an address as target");
 	}
 	sass_values_set(&m->v, SR_IMM, 0);
 	return true;
 }
 
 /* DEPBAR [.LE SBn, count] [{barriers}]. */
-static bool match_depbar(SassMatch *m)
+static bool match_depbar(SasmMatch *m)
 {
 	if (sass_values_get(&m->v, SR_LE, 0)) {
-		if (!sass_take_name(m, SR_SCOREBOARD, "scoreboard") || !sass_take_imm(m, SR_CNT, "count"))
+		if (!sasm_take_name(m, SR_SCOREBOARD, "scoreboard") || !sasm_take_imm(m, SR_CNT, "count"))
 			return false;
 	} else {
 		sass_values_set(&m->v, SR_SCOREBOARD, 0);
@@ -420,17 +420,17 @@ static bool match_depbar(SassMatch *m)
 	}
 	sass_values_set(&m->v, SR_WMASK, 0);
 	if (m->next < m->s->nops) {
-		const SassOperand *op = sass_take_next(m, "{barriers}");
+		const SasmOperand *op = sasm_take_next(m, "{barriers}");
 		if (op->kind != SOK_LIST)
-			return sass_match_fail(m, op->loc, "sass-syntax", "DEPBAR: expected a barrier list {n,...}");
+			return sasm_match_fail(m, op->loc, "sass-syntax", "DEPBAR: expected a barrier list {n,...}");
 		if (op->list & ~0x3fu)
-			return sass_match_fail(m, op->loc, "sass-barrier", "DEPBAR: barriers are 0 to 5");
+			return sasm_match_fail(m, op->loc, "sass-barrier", "DEPBAR: barriers are 0 to 5");
 		sass_values_set(&m->v, SR_WMASK, op->list);
 	}
 	return true;
 }
 
-static bool match_operands(SassMatch *m)
+static bool match_operands(SasmMatch *m)
 {
 	switch (m->f->op) {
 	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
@@ -440,8 +440,8 @@ static bool match_operands(SassMatch *m)
 	case SOP_LDC: return match_ldc(m);
 	case SOP_MOV: case SOP_MOV32I: return match_mov(m);
 	case SOP_S2R:
-		return sass_take_reg(m, SR_RD, -1, 0, NULL, "destination") &&
-		       sass_take_name(m, SR_SREG, "special register");
+		return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") &&
+		       sasm_take_name(m, SR_SREG, "special register");
 	case SOP_IADD: case SOP_IADD32I: case SOP_ISCADD: return match_iadd(m);
 	case SOP_SHL: case SOP_SHR: case SOP_BFE: return match_shift(m);
 	case SOP_LOP: case SOP_LOP32I: return match_lop(m);
@@ -456,21 +456,21 @@ static bool match_operands(SassMatch *m)
 	case SOP_EXIT: return true;
 	case SOP_NOP:
 		if (m->next < m->s->nops)
-			return sass_take_imm(m, SR_IMM, "immediate");
+			return sasm_take_imm(m, SR_IMM, "immediate");
 		sass_values_set(&m->v, SR_IMM, 0);
 		return true;
 	case SOP_DEPBAR: return match_depbar(m);
 	case SOP_FADD: case SOP_FADD32I: case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA:
-	case SOP_FMNMX: case SOP_FSETP: return sass_match_float(m);
+	case SOP_FMNMX: case SOP_FSETP: return sasm_match_float(m);
 	}
 	return false;
 }
 
 
-bool sass_asm_select(const SassStmt *s, SassAsmInsn *out, DiagSink *d)
+bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 {
 	const char *dot = strchr(s->mnemonic, '.');
-	SassMatch best = { 0 };
+	SasmMatch best = { 0 };
 	int best_progress = -1;
 	bool stem_seen = false;
 	for (size_t i = 0; i < sass_form_count; i++) {
@@ -480,12 +480,12 @@ bool sass_asm_select(const SassStmt *s, SassAsmInsn *out, DiagSink *d)
 		if (strncmp(s->mnemonic, stem, n) != 0 || (s->mnemonic[n] != '.' && s->mnemonic[n] != '\0'))
 			continue;
 		stem_seen = true;
-		SassMatch m = { .s = s, .f = f, .mods = s->mnemonic + n, .out = out };
+		SasmMatch m = { .s = s, .f = f, .mods = s->mnemonic + n, .out = out };
 		sass_values_clear(&m.v);
 		memset(out, 0, sizeof *out);
-		bool ok = sass_match_modifiers(&m) && match_guard(&m) && match_operands(&m);
+		bool ok = sasm_match_modifiers(&m) && match_guard(&m) && match_operands(&m);
 		if (ok && m.next < s->nops)
-			ok = sass_match_fail(&m, s->ops[m.next].loc, "sass-syntax", "%s: too many operands",
+			ok = sasm_match_fail(&m, s->ops[m.next].loc, "sass-syntax", "%s: too many operands",
 			                     sass_op_mnemonic(f->op));
 		if (ok) {
 			out->stmt = s;

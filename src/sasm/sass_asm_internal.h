@@ -1,6 +1,15 @@
-/* Shared by the SASS assembler's files: the result of matching one
+/* Shared by the SASS text assembler's files: the result of matching one
  * instruction's text to a form of the sm_50 table, and the matching
- * context. */
+ * context.
+ *
+ * Reading order: sass_asm.c (entry: parse, select, schedule, encode, cubin)
+ * -> sass_asm_parse.c with lexer/sass.l and grammar/sass.y (the statement
+ * list of sass_asm_ast.h) -> sass_asm_insn.c (one statement to one form)
+ * -> sass_asm_mods.c, sass_asm_operands.c, sass_asm_float.c (modifiers and
+ * operands by role) -> sass_asm_check.c (alignment, ranges) ->
+ * sass_asm_sched.c and sass_asm_regs.c (control words, register count).
+ * Everything here is named sasm_/Sasm: the sass_/Sass names belong to the
+ * sm_50 core below (src/sm50), which this folder only uses. */
 #ifndef PTXSURF_SASS_ASM_INTERNAL_H
 #define PTXSURF_SASS_ASM_INTERNAL_H
 
@@ -14,8 +23,8 @@
 
 /* One instruction after matching: form, field values (branch offset still
  * to be filled in from the target), the reuse flags the text wrote. */
-typedef struct SassAsmInsn {
-	const SassStmt *stmt;
+typedef struct SasmInsn {
+	const SasmStmt *stmt;
 	const SassForm *form;
 	SassValues vals;
 	unsigned reuse;
@@ -26,39 +35,39 @@ typedef struct SassAsmInsn {
 	uint64_t addr;          /* byte address in the kernel's code */
 	bool has_word;          /* the text gives the instruction word in hex */
 	uint64_t word;
-} SassAsmInsn;
+} SasmInsn;
 
 /* Matches statement s to a form; on failure reports the closest form's
  * complaint into d and returns false. */
-bool sass_asm_select(const SassStmt *s, SassAsmInsn *out, DiagSink *d);
+bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d);
 
 /* ---- the matching context (sass_asm_insn.c, sass_asm_mods.c) ---- */
 
-typedef struct SassMatch {
-	const SassStmt *s;
+typedef struct SasmMatch {
+	const SasmStmt *s;
 	const SassForm *f;
 	SassValues v;
 	unsigned reuse;
 	unsigned next;          /* next operand */
 	const char *mods;       /* the mnemonic's modifiers, from the first '.' */
-	SassAsmInsn *out;
+	SasmInsn *out;
 	/* the complaint of a failed attempt */
 	char err[256];
 	SrcLoc err_loc;
 	const char *err_rule;
-} SassMatch;
+} SasmMatch;
 
 
 /* Matches m->mods against the modifiers of m->f's family; false with a
  * complaint in m when one is unknown or a required one is missing. */
-bool sass_match_modifiers(SassMatch *m);
+bool sasm_match_modifiers(SasmMatch *m);
 
 /* The value of enum field fld spelled `text` (nvdisasm's spelling or an
  * accepted alias), or -1. */
-int64_t sass_enum_value(const SassForm *f, const SassField *fld, const char *text, size_t len);
+int64_t sasm_enum_value(const SassForm *f, const SassField *fld, const char *text, size_t len);
 
 /* Records a complaint; always returns false. */
-bool sass_match_fail(SassMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+bool sasm_match_fail(SasmMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 enum {
@@ -74,29 +83,29 @@ typedef struct Suffixes {
 	const char *other;  /* SUF_OTHER: the suffix nothing else took, with its '.' */
 } Suffixes;
 
-const SassOperand *sass_take_next(SassMatch *m, const char *what);
-bool sass_read_suffixes(SassMatch *m, const SassOperand *op, unsigned allow, Suffixes *out);
-bool sass_no_prefix(SassMatch *m, const SassOperand *op, bool neg_ok, bool inv_ok, bool not_ok, bool abs_ok);
-bool sass_set_value(SassMatch *m, SassRole r, int64_t value, SrcLoc loc, const char *what);
-bool sass_take_reg(SassMatch *m, SassRole r, int reuse_bit, unsigned allow, Suffixes *sfx, const char *what);
-bool sass_take_pred(SassMatch *m, SassRole r, SassRole not_role, const char *what);
-bool sass_take_imm(SassMatch *m, SassRole r, const char *what);
-bool sass_take_imm32(SassMatch *m, SassRole r, const char *what);
-bool sass_set_const(SassMatch *m, const SassOperand *op);
-bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix_flag,
+const SasmOperand *sasm_take_next(SasmMatch *m, const char *what);
+bool sasm_read_suffixes(SasmMatch *m, const SasmOperand *op, unsigned allow, Suffixes *out);
+bool sasm_no_prefix(SasmMatch *m, const SasmOperand *op, bool neg_ok, bool inv_ok, bool not_ok, bool abs_ok);
+bool sasm_set_value(SasmMatch *m, SassRole r, int64_t value, SrcLoc loc, const char *what);
+bool sasm_take_reg(SasmMatch *m, SassRole r, int reuse_bit, unsigned allow, Suffixes *sfx, const char *what);
+bool sasm_take_pred(SasmMatch *m, SassRole r, SassRole not_role, const char *what);
+bool sasm_take_imm(SasmMatch *m, SassRole r, const char *what);
+bool sasm_take_imm32(SasmMatch *m, SassRole r, const char *what);
+bool sasm_set_const(SasmMatch *m, const SasmOperand *op);
+bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix_flag,
                  unsigned reg_allow, bool *modified, Suffixes *sfx_out);
-bool sass_take_c(SassMatch *m);
-bool sass_take_rd_cc(SassMatch *m);
-bool sass_take_name(SassMatch *m, SassRole r, const char *what);
+bool sasm_take_c(SasmMatch *m);
+bool sasm_take_rd_cc(SasmMatch *m);
+bool sasm_take_name(SasmMatch *m, SassRole r, const char *what);
 /* Operands of the float families (sass_asm_float.c). */
-bool sass_match_float(SassMatch *m);
+bool sasm_match_float(SasmMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 
-typedef struct SassKernelText {
+typedef struct SasmKernelText {
 	const char *name;       /* NULL: the implicit kernel of a raw stream */
 	SrcLoc loc;
-	SassAsmInsn *insns;
+	SasmInsn *insns;
 	size_t ninsns, cap;
 	uint64_t *group_ctrl;   /* control word the text gives for group g ... */
 	bool *group_has_ctrl;   /* ... when this is set */
@@ -111,22 +120,22 @@ typedef struct SassKernelText {
 	uint32_t *slots;        /* the final control slots */
 	uint8_t *code;
 	size_t code_size;
-} SassKernelText;
+} SasmKernelText;
 
 /* ---- register footprint (sass_asm_regs.c) ---- */
 
-void sass_insn_regs(const SassAsmInsn *in, SassRegUse *u);
+void sasm_insn_regs(const SasmInsn *in, SassRegUse *u);
 /* Registers per thread the kernel needs: highest GPR used + 1. */
-uint32_t sass_kernel_regcount(const SassKernelText *k);
+uint32_t sasm_kernel_regcount(const SasmKernelText *k);
 
 /* ---- checks (sass_asm_check.c) ---- */
 
 /* Alignment of offsets and register pairs/quads; diagnostics into d. */
-void sass_check_insn(const SassAsmInsn *in, DiagSink *d);
+void sasm_check_insn(const SasmInsn *in, DiagSink *d);
 
 /* ---- scheduling (sass_asm_sched.c) ---- */
 
 /* Control slots (no reuse bits) for every instruction of k. */
-void sass_sched_auto(const SassKernelText *k, uint32_t *slots);
+void sasm_sched_auto(const SasmKernelText *k, uint32_t *slots);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool sass_match_fail(SassMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+bool sasm_match_fail(SasmMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -154,7 +154,7 @@ static bool same(const char *spelling, const char *text, size_t len)
 	return strlen(spelling) == len && memcmp(spelling, text, len) == 0;
 }
 
-int64_t sass_enum_value(const SassForm *f, const SassField *fld, const char *text, size_t len)
+int64_t sasm_enum_value(const SassForm *f, const SassField *fld, const char *text, size_t len)
 {
 	unsigned nvalues = 1u << (fld->width + fld->hi_width);
 	char buf[48];
@@ -198,7 +198,7 @@ static int64_t enum_default(const SassField *fld)
 	return -1;
 }
 
-static void apply(SassMatch *m, SassRole r, int64_t v)
+static void apply(SasmMatch *m, SassRole r, int64_t v)
 {
 	if (r == SR_COUNT)
 		m->reuse = (unsigned)v;
@@ -208,7 +208,7 @@ static void apply(SassMatch *m, SassRole r, int64_t v)
 
 /* Length of the longest spelling of spec at p (p after the '.'), 0 if none;
  * the value goes to *value. A spelling must end at a '.' or the end. */
-static size_t match_spec(const SassMatch *m, const ModSpec *spec, const char *p, int64_t *value)
+static size_t match_spec(const SasmMatch *m, const ModSpec *spec, const char *p, int64_t *value)
 {
 	size_t seg = strlen(p);
 	if (spec->spelling != NULL) {
@@ -230,7 +230,7 @@ static size_t match_spec(const SassMatch *m, const ModSpec *spec, const char *p,
 	for (size_t n = 1; n <= seg; n++) {
 		if (p[n] != '.' && p[n] != '\0')
 			continue;
-		int64_t v = sass_enum_value(m->f, fld, p, n);
+		int64_t v = sasm_enum_value(m->f, fld, p, n);
 		if (v >= 0) {
 			best = n;
 			*value = v;
@@ -239,7 +239,7 @@ static size_t match_spec(const SassMatch *m, const ModSpec *spec, const char *p,
 	return best;
 }
 
-bool sass_match_modifiers(SassMatch *m)
+bool sasm_match_modifiers(SasmMatch *m)
 {
 	const ModSpec *specs = family_mods(m->f->op);
 	size_t nspecs = 0;
@@ -269,7 +269,7 @@ bool sass_match_modifiers(SassMatch *m)
 				int64_t v;
 				known = match_spec(m, &specs[i], p + 1, &v) > 0;
 			}
-			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax",
+			return sasm_match_fail(m, m->s->mnemonic_loc, "sass-syntax",
 			                       known ? "modifier '%.*s' conflicts with an earlier modifier of %s"
 			                             : "unknown modifier '%.*s' for %s",
 			                       len, p, sass_op_mnemonic(m->f->op));
@@ -298,7 +298,7 @@ bool sass_match_modifiers(SassMatch *m)
 			continue;
 		int64_t d = enum_default(fld);
 		if (d < 0)
-			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax", "%s needs a .%s modifier",
+			return sasm_match_fail(m, m->s->mnemonic_loc, "sass-syntax", "%s needs a .%s modifier",
 			                       sass_op_mnemonic(m->f->op), sass_role_name(s->role));
 		sass_values_set(&m->v, s->role, d);
 	}

@@ -7,23 +7,23 @@
 #include <string.h>
 
 
-const SassOperand *sass_take_next(SassMatch *m, const char *what)
+const SasmOperand *sasm_take_next(SasmMatch *m, const char *what)
 {
 	if (m->next >= m->s->nops) {
-		sass_match_fail(m, m->s->loc, "sass-syntax", "%s: missing operand (%s)",
+		sasm_match_fail(m, m->s->loc, "sass-syntax", "%s: missing operand (%s)",
 		                sass_op_mnemonic(m->f->op), what);
 		return NULL;
 	}
-	const SassOperand *op = &m->s->ops[m->next++];
+	const SasmOperand *op = &m->s->ops[m->next++];
 	if (op->kind == SOK_IMM && op->overflow) {
-		sass_match_fail(m, op->loc, "sass-range", "%s: the number does not fit any field (more than 63 bits)",
+		sasm_match_fail(m, op->loc, "sass-range", "%s: the number does not fit any field (more than 63 bits)",
 		                sass_op_mnemonic(m->f->op));
 		return NULL;
 	}
 	return op;
 }
 
-bool sass_read_suffixes(SassMatch *m, const SassOperand *op, unsigned allow, Suffixes *out)
+bool sasm_read_suffixes(SasmMatch *m, const SasmOperand *op, unsigned allow, Suffixes *out)
 {
 	memset(out, 0, sizeof *out);
 	for (unsigned i = 0; i < op->nsuffix; i++) {
@@ -40,29 +40,29 @@ bool sass_read_suffixes(SassMatch *m, const SassOperand *op, unsigned allow, Suf
 		else if ((allow & SUF_ABS) && strcmp(s, ".ABS") == 0) out->abs = true;
 		else if ((allow & SUF_OTHER) && out->other == NULL) out->other = s;
 		else
-			return sass_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s' on this operand",
+			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s' on this operand",
 			                       sass_op_mnemonic(m->f->op), s);
 	}
 	return true;
 }
 
-bool sass_no_prefix(SassMatch *m, const SassOperand *op, bool neg_ok, bool inv_ok, bool not_ok, bool abs_ok)
+bool sasm_no_prefix(SasmMatch *m, const SasmOperand *op, bool neg_ok, bool inv_ok, bool not_ok, bool abs_ok)
 {
 	if ((op->neg && !neg_ok) || (op->inv && !inv_ok) || (op->not_ && !not_ok) || (op->abs && !abs_ok))
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: this operand takes no %s",
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: this operand takes no %s",
 		                       sass_op_mnemonic(m->f->op), op->neg ? "'-'" : op->inv ? "'~'" : op->not_ ? "'!'" : "|...|");
 	return true;
 }
 
 /* Sets role r, checking that the field holds the value. */
-bool sass_set_value(SassMatch *m, SassRole r, int64_t value, SrcLoc loc, const char *what)
+bool sasm_set_value(SasmMatch *m, SassRole r, int64_t value, SrcLoc loc, const char *what)
 {
 	const SassField *fld = sass_form_field(m->f, r);
 	if (fld == NULL)
-		return sass_match_fail(m, loc, "sass-syntax", "%s has no %s", sass_op_mnemonic(m->f->op), what);
+		return sasm_match_fail(m, loc, "sass-syntax", "%s has no %s", sass_op_mnemonic(m->f->op), what);
 	if (!sass_field_accepts(fld, value)) {
 		int bits = fld->width + fld->hi_width;
-		return sass_match_fail(m, loc, "sass-range", "%s %s 0x%llx%s does not fit its %d-bit %s field",
+		return sasm_match_fail(m, loc, "sass-range", "%s %s 0x%llx%s does not fit its %d-bit %s field",
 		                       sass_op_mnemonic(m->f->op), what, (unsigned long long)(value < 0 ? -value : value),
 		                       value < 0 ? " (negative)" : "", bits,
 		                       fld->kind == SASS_FK_SIMM ? "signed" : "unsigned");
@@ -72,93 +72,93 @@ bool sass_set_value(SassMatch *m, SassRole r, int64_t value, SrcLoc loc, const c
 }
 
 /* A register operand; `reuse_bit` >= 0: .reuse allowed, it sets that bit. */
-bool sass_take_reg(SassMatch *m, SassRole r, int reuse_bit, unsigned allow, Suffixes *sfx,
+bool sasm_take_reg(SasmMatch *m, SassRole r, int reuse_bit, unsigned allow, Suffixes *sfx,
                         const char *what)
 {
-	const SassOperand *op = sass_take_next(m, what);
+	const SasmOperand *op = sasm_take_next(m, what);
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_REG)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a register (%s)",
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a register (%s)",
 		                       sass_op_mnemonic(m->f->op), what);
 	Suffixes local;
 	if (sfx == NULL)
 		sfx = &local;
-	if (!sass_read_suffixes(m, op, allow | (reuse_bit >= 0 ? SUF_REUSE : 0), sfx))
+	if (!sasm_read_suffixes(m, op, allow | (reuse_bit >= 0 ? SUF_REUSE : 0), sfx))
 		return false;
 	if (sfx->reuse)
 		m->reuse |= 1u << reuse_bit;
-	return sass_set_value(m, r, op->reg, op->loc, what);
+	return sasm_set_value(m, r, op->reg, op->loc, what);
 }
 
-bool sass_take_pred(SassMatch *m, SassRole r, SassRole not_role, const char *what)
+bool sasm_take_pred(SasmMatch *m, SassRole r, SassRole not_role, const char *what)
 {
-	const SassOperand *op = sass_take_next(m, what);
+	const SasmOperand *op = sasm_take_next(m, what);
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_PRED || op->nsuffix)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a predicate (%s)",
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a predicate (%s)",
 		                       sass_op_mnemonic(m->f->op), what);
-	if (!sass_no_prefix(m, op, false, false, not_role != SR_COUNT, false))
+	if (!sasm_no_prefix(m, op, false, false, not_role != SR_COUNT, false))
 		return false;
 	if (not_role != SR_COUNT)
 		sass_values_set(&m->v, not_role, op->not_);
-	return sass_set_value(m, r, op->reg, op->loc, what);
+	return sasm_set_value(m, r, op->reg, op->loc, what);
 }
 
 /* The next operand as a plain number (no suffix, no prefix but '-'). */
-static const SassOperand *take_number(SassMatch *m, const char *what)
+static const SasmOperand *take_number(SasmMatch *m, const char *what)
 {
-	const SassOperand *op = sass_take_next(m, what);
+	const SasmOperand *op = sasm_take_next(m, what);
 	if (op == NULL)
 		return NULL;
-	if (op->kind != SOK_IMM || op->nsuffix || !sass_no_prefix(m, op, true, false, false, false)) {
-		sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)", sass_op_mnemonic(m->f->op), what);
+	if (op->kind != SOK_IMM || op->nsuffix || !sasm_no_prefix(m, op, true, false, false, false)) {
+		sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)", sass_op_mnemonic(m->f->op), what);
 		return NULL;
 	}
 	return op;
 }
 
-bool sass_take_imm(SassMatch *m, SassRole r, const char *what)
+bool sasm_take_imm(SasmMatch *m, SassRole r, const char *what)
 {
-	const SassOperand *op = take_number(m, what);
-	return op && sass_set_value(m, r, op->neg ? -op->value : op->value, op->loc, what);
+	const SasmOperand *op = take_number(m, what);
+	return op && sasm_set_value(m, r, op->neg ? -op->value : op->value, op->loc, what);
 }
 
 /* A 32-bit immediate: written unsigned or negative. */
-bool sass_take_imm32(SassMatch *m, SassRole r, const char *what)
+bool sasm_take_imm32(SasmMatch *m, SassRole r, const char *what)
 {
-	const SassOperand *op = take_number(m, what);
+	const SasmOperand *op = take_number(m, what);
 	if (op == NULL)
 		return false;
 	int64_t v = op->neg ? -op->value : op->value;
 	if (v < INT32_MIN || v > (int64_t)UINT32_MAX)
-		return sass_match_fail(m, op->loc, "sass-range", "%s: %s does not fit 32 bits",
+		return sasm_match_fail(m, op->loc, "sass-range", "%s: %s does not fit 32 bits",
 		                       sass_op_mnemonic(m->f->op), what);
 	sass_values_set(&m->v, r, (int64_t)(uint32_t)v);
 	return true;
 }
 
 /* c[bank][off] of an ALU operand: the field counts 4-byte words. */
-bool sass_set_const(SassMatch *m, const SassOperand *op)
+bool sasm_set_const(SasmMatch *m, const SasmOperand *op)
 {
-	if (op->reg != SASS_NO_REG)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: this constant operand takes no register",
+	if (op->reg != SASM_NO_REG)
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: this constant operand takes no register",
 		                       sass_op_mnemonic(m->f->op));
 	if (op->value % 4 != 0)
-		return sass_match_fail(m, op->loc, "sass-align", "%s: constant offset 0x%llx is not a multiple of 4",
+		return sasm_match_fail(m, op->loc, "sass-align", "%s: constant offset 0x%llx is not a multiple of 4",
 		                       sass_op_mnemonic(m->f->op), (unsigned long long)op->value);
-	return sass_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
-	       sass_set_value(m, SR_COFF, op->value / 4, op->loc, "constant offset");
+	return sasm_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
+	       sasm_set_value(m, SR_COFF, op->value / 4, op->loc, "constant offset");
 }
 
 /* Operand B of an ALU form by the form's B kind. A register or constant
  * written with `prefix` ('-' or '~') or an immediate with the `suffix_flag`
  * suffix (.NEG / .INV) sets *modified. */
-bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix_flag,
+bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix_flag,
                       unsigned reg_allow, bool *modified, Suffixes *sfx_out)
 {
-	const SassOperand *op = sass_take_next(m, "B");
+	const SasmOperand *op = sasm_take_next(m, "B");
 	if (op == NULL)
 		return false;
 	Suffixes sfx;
@@ -167,38 +167,38 @@ bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 	case SASS_B_REG:
 	case SASS_B_RC:
 		if (op->kind != SOK_REG)
-			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a register as B",
+			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a register as B",
 			                       sass_op_mnemonic(m->f->op));
-		if (!sass_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
-		    !sass_read_suffixes(m, op, SUF_REUSE | reg_allow, &sfx))
+		if (!sasm_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
+		    !sasm_read_suffixes(m, op, SUF_REUSE | reg_allow, &sfx))
 			return false;
 		if (sfx.reuse)
 			m->reuse |= 2;
 		mod = op->neg || op->inv;
-		if (!sass_set_value(m, SR_RB, op->reg, op->loc, "register B"))
+		if (!sasm_set_value(m, SR_RB, op->reg, op->loc, "register B"))
 			return false;
 		break;
 	case SASS_B_CONST:
 		if (op->kind != SOK_CONST)
-			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as B",
+			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as B",
 			                       sass_op_mnemonic(m->f->op));
-		if (!sass_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
-		    !sass_read_suffixes(m, op, reg_allow & SUF_H1, &sfx) || !sass_set_const(m, op))
+		if (!sasm_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
+		    !sasm_read_suffixes(m, op, reg_allow & SUF_H1, &sfx) || !sasm_set_const(m, op))
 			return false;
 		mod = op->neg || op->inv;
 		break;
 	case SASS_B_IMM:
 		if (op->kind != SOK_IMM)
-			return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected an immediate as B",
+			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected an immediate as B",
 			                       sass_op_mnemonic(m->f->op));
-		if (!sass_no_prefix(m, op, true, false, false, false) || !sass_read_suffixes(m, op, suffix_flag, &sfx))
+		if (!sasm_no_prefix(m, op, true, false, false, false) || !sasm_read_suffixes(m, op, suffix_flag, &sfx))
 			return false;
 		mod = sfx.neg || sfx.inv;
-		if (!sass_set_value(m, SR_IMM, op->neg ? -op->value : op->value, op->loc, "immediate"))
+		if (!sasm_set_value(m, SR_IMM, op->neg ? -op->value : op->value, op->loc, "immediate"))
 			return false;
 		break;
 	case SASS_B_NONE:
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s takes no B operand", sass_op_mnemonic(m->f->op));
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s takes no B operand", sass_op_mnemonic(m->f->op));
 	}
 	*modified = mod;
 	if (sfx_out)
@@ -207,38 +207,38 @@ bool sass_take_b(SassMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 }
 
 /* The C operand: Rc, or the constant of the RC layouts. */
-bool sass_take_c(SassMatch *m)
+bool sasm_take_c(SasmMatch *m)
 {
 	if (m->f->bkind != SASS_B_RC)
-		return sass_take_reg(m, SR_RC, 2, 0, NULL, "C");
-	const SassOperand *op = sass_take_next(m, "C");
+		return sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
+	const SasmOperand *op = sasm_take_next(m, "C");
 	if (op == NULL)
 		return false;
-	if (op->kind != SOK_CONST || !sass_no_prefix(m, op, false, false, false, false))
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as C",
+	if (op->kind != SOK_CONST || !sasm_no_prefix(m, op, false, false, false, false))
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as C",
 		                       sass_op_mnemonic(m->f->op));
-	return sass_set_const(m, op);
+	return sasm_set_const(m, op);
 }
 
 /* Rd with an optional .CC. */
-bool sass_take_rd_cc(SassMatch *m)
+bool sasm_take_rd_cc(SasmMatch *m)
 {
 	Suffixes sfx;
-	if (!sass_take_reg(m, SR_RD, -1, SUF_CC, &sfx, "destination"))
+	if (!sasm_take_reg(m, SR_RD, -1, SUF_CC, &sfx, "destination"))
 		return false;
 	if (sass_form_field(m->f, SR_CC))
 		sass_values_set(&m->v, SR_CC, sfx.cc);
 	else if (sfx.cc)
-		return sass_match_fail(m, m->s->loc, "sass-syntax", "%s cannot write the condition code",
+		return sasm_match_fail(m, m->s->loc, "sass-syntax", "%s cannot write the condition code",
 		                       sass_op_mnemonic(m->f->op));
 	return true;
 }
 
 /* A named value (S2R SR_TID.X, TXQ query, DEPBAR SBn): a word or, for names
  * that are numbers ("3"), a number. */
-bool sass_take_name(SassMatch *m, SassRole r, const char *what)
+bool sasm_take_name(SasmMatch *m, SassRole r, const char *what)
 {
-	const SassOperand *op = sass_take_next(m, what);
+	const SasmOperand *op = sasm_take_next(m, what);
 	if (op == NULL)
 		return false;
 	char buf[32];
@@ -247,11 +247,11 @@ bool sass_take_name(SassMatch *m, SassRole r, const char *what)
 		snprintf(buf, sizeof buf, "%lld", (long long)op->value);
 		text = buf;
 	} else if (op->kind != SOK_NAME || op->neg || op->inv || op->not_ || op->abs) {
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: expected a name (%s)", sass_op_mnemonic(m->f->op), what);
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a name (%s)", sass_op_mnemonic(m->f->op), what);
 	}
-	int64_t v = sass_enum_value(m->f, sass_form_field(m->f, r), text, strlen(text));
+	int64_t v = sasm_enum_value(m->f, sass_form_field(m->f, r), text, strlen(text));
 	if (v < 0)
-		return sass_match_fail(m, op->loc, "sass-syntax", "%s: unknown %s '%s'", sass_op_mnemonic(m->f->op), what, text);
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: unknown %s '%s'", sass_op_mnemonic(m->f->op), what, text);
 	sass_values_set(&m->v, r, v);
 	return true;
 }

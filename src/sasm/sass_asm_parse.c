@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned sass_parse_buffer(SassParseState *ps, char *buf, size_t len)
+unsigned sasm_parse_buffer(SasmParseState *ps, char *buf, size_t len)
 {
 	intern_init(&ps->names, ps->arena);
 	unsigned before = diag_errors(ps->diag);
@@ -32,7 +32,7 @@ unsigned sass_parse_buffer(SassParseState *ps, char *buf, size_t len)
 	return diag_errors(ps->diag) - before;
 }
 
-void sass_parse_fini(SassParseState *ps)
+void sasm_parse_fini(SasmParseState *ps)
 {
 	intern_fini(&ps->names);
 	free(ps->stmts);
@@ -40,7 +40,7 @@ void sass_parse_fini(SassParseState *ps)
 	ps->nstmts = ps->cap = 0;
 }
 
-void sass_push_stmt(SassParseState *ps, const SassStmt *s)
+void sasm_push_stmt(SasmParseState *ps, const SasmStmt *s)
 {
 	if (ps->nstmts == ps->cap) {
 		ps->cap = ps->cap ? 2 * ps->cap : 64;
@@ -52,7 +52,7 @@ void sass_push_stmt(SassParseState *ps, const SassStmt *s)
 /* "R12" -> 12, "RZ" -> 255, "P3" -> 3, "PT" -> 7 (kind set), followed by
  * dot suffixes. Register numbers above the 255 the encoding holds are no
  * registers. */
-bool sass_classify_reg(const char *word, SassOperand *op)
+bool sasm_classify_reg(const char *word, SasmOperand *op)
 {
 	const char *dot = strchr(word, '.');
 	size_t n = dot ? (size_t)(dot - word) : strlen(word);
@@ -80,16 +80,16 @@ bool sass_classify_reg(const char *word, SassOperand *op)
 	return true;
 }
 
-SassOperand sass_operand_word(SassParseState *ps, const char *word, SrcLoc loc)
+SasmOperand sasm_operand_word(SasmParseState *ps, const char *word, SrcLoc loc)
 {
-	SassOperand op = { .kind = SOK_NAME, .loc = loc, .name = word, .reg = SASS_NO_REG };
-	if (!sass_classify_reg(word, &op))
+	SasmOperand op = { .kind = SOK_NAME, .loc = loc, .name = word, .reg = SASM_NO_REG };
+	if (!sasm_classify_reg(word, &op))
 		return op;
 	const char *p = strchr(word, '.');
 	while (p != NULL) {
 		const char *next = strchr(p + 1, '.');
 		size_t n = next ? (size_t)(next - p) : strlen(p);
-		if (op.nsuffix < SASS_MAX_SUFFIXES)
+		if (op.nsuffix < SASM_MAX_SUFFIXES)
 			op.suffix[op.nsuffix++] = intern(&ps->names, p, n);
 		else
 			diag_add(ps->diag, SEV_ERROR, loc, "sass-syntax", "too many suffixes on '%s'", word);
@@ -112,7 +112,7 @@ static bool parse_index(const char *s, int *out)
 	return true;
 }
 
-static void barrier_error(SassParseState *ps, SrcLoc loc, const char *text)
+static void barrier_error(SasmParseState *ps, SrcLoc loc, const char *text)
 {
 	diag_add(ps->diag, SEV_ERROR, loc, "sass-barrier",
 	         "scoreboard barrier in '%s' is out of range: barriers are 0 to 5", text);
@@ -120,9 +120,9 @@ static void barrier_error(SassParseState *ps, SrcLoc loc, const char *text)
 
 /* &req_N (wait for barrier N), &rdN / &wrN (set the read / write barrier),
  * ?WAITn[_END_GROUP] (stall n cycles), ?YIELD, and wait:rbar:wbar:Y:stall. */
-void sass_add_annotation(SassParseState *ps, const char *text, SrcLoc loc)
+void sasm_add_annotation(SasmParseState *ps, const char *text, SrcLoc loc)
 {
-	SassSchedText *s = &ps->cur.sched;
+	SasmSchedText *s = &ps->cur.sched;
 	if (!s->any)
 		s->loc = loc;
 	s->any = true;

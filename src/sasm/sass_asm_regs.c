@@ -4,17 +4,17 @@
 #include "sasm/sass_asm_internal.h"
 #include "sm50/sass_regs.h"
 
-void sass_insn_regs(const SassAsmInsn *in, SassRegUse *u)
+void sasm_insn_regs(const SasmInsn *in, SassRegUse *u)
 {
 	sass_form_regs(in->form, &in->vals, u);
 }
 
-uint32_t sass_kernel_regcount(const SassKernelText *k)
+uint32_t sasm_kernel_regcount(const SasmKernelText *k)
 {
 	int top = -1;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		SassRegUse u;
-		sass_insn_regs(&k->insns[i], &u);
+		sasm_insn_regs(&k->insns[i], &u);
 		for (int r = 254; r > top; r--)
 			if (((u.reads[r / 64] | u.writes[r / 64]) >> (r % 64)) & 1) {
 				top = r;

@@ -37,9 +37,9 @@ typedef struct Footprint {
 	size_t nreads, nwrites;
 } Footprint;
 
-static void footprint(const SassAsmInsn *in, Footprint *fp, SassRegUse *u)
+static void footprint(const SasmInsn *in, Footprint *fp, SassRegUse *u)
 {
-	sass_insn_regs(in, u);
+	sasm_insn_regs(in, u);
 	fp->nreads = fp->nwrites = 0;
 	for (unsigned r = 0; r < NGPR; r++) {
 		if ((u->reads[r / 64] >> (r % 64)) & 1)
@@ -59,7 +59,7 @@ static void footprint(const SassAsmInsn *in, Footprint *fp, SassRegUse *u)
 		fp->writes[fp->nwrites++] = CC_INDEX;
 }
 
-static bool is_flow(const SassAsmInsn *in)
+static bool is_flow(const SasmInsn *in)
 {
 	return in->form->op == SOP_BRA || in->form->op == SOP_EXIT;
 }
@@ -95,7 +95,7 @@ static unsigned take_barrier(const RegState *st, const long *last_set, unsigned 
 	return best;
 }
 
-void sass_sched_auto(const SassKernelText *k, uint32_t *slots)
+void sasm_sched_auto(const SasmKernelText *k, uint32_t *slots)
 {
 	RegState st[NSTATE];
 	memset(st, 0, sizeof st);
@@ -103,7 +103,7 @@ void sass_sched_auto(const SassKernelText *k, uint32_t *slots)
 	SassCtrl *c = calloc(k->ninsns, sizeof *c);
 	long issue_prev = 0;
 	for (size_t i = 0; i < k->ninsns; i++) {
-		const SassAsmInsn *in = &k->insns[i];
+		const SasmInsn *in = &k->insns[i];
 		Footprint fp;
 		SassRegUse u;
 		footprint(in, &fp, &u);

@@ -117,11 +117,11 @@ int main(int argc, char **argv)
 	DiagPolicy policy = { .disabled = lax, .ndisabled = 2 };
 	if (getenv("SASSRT_LAX"))
 		d.policy = &policy;
-	SassAsmOptions o = { .cubin = false, .schedule = SASS_SCHEDULE_KEEP, .want_listing = argc == 4 };
+	SasmOptions o = { .cubin = false, .schedule = SASM_SCHEDULE_KEEP, .want_listing = argc == 4 };
 	uint8_t *img;
 	size_t len;
 	char *listing = NULL;
-	int rc = sass_assemble_buffer(argv[1], buf, (size_t)n, &d, &o, &img, &len, &listing);
+	int rc = sasm_assemble_buffer(argv[1], buf, (size_t)n, &d, &o, &img, &len, &listing);
 	DiagTextOptions to = { false, false };
 	diag_render_text(&d, stderr, &to);
 	diag_fini(&d);

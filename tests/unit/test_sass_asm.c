@@ -36,14 +36,14 @@ typedef struct Result {
 	char *buf;
 } Result;
 
-static void assemble(Result *r, const char *text, bool cubin, SassSchedule sched)
+static void assemble(Result *r, const char *text, bool cubin, SasmSchedule sched)
 {
 	size_t n = strlen(text);
 	r->buf = calloc(n + 2, 1);
 	memcpy(r->buf, text, n);
 	diag_init(&r->sink, "t.sass", NULL, 0);
-	SassAsmOptions o = { .cubin = cubin, .schedule = sched, .want_listing = true };
-	r->rc = sass_assemble_buffer("t.sass", r->buf, n, &r->sink, &o, &r->image, &r->len, &r->listing);
+	SasmOptions o = { .cubin = cubin, .schedule = sched, .want_listing = true };
+	r->rc = sasm_assemble_buffer("t.sass", r->buf, n, &r->sink, &o, &r->image, &r->len, &r->listing);
 }
 
 static void release(Result *r)
@@ -133,7 +133,7 @@ START_TEST(test_stg_forms)
 {
 	const Golden *g = &stg_forms[_i];
 	Result r;
-	assemble(&r, g->text, false, SASS_SCHEDULE_AUTO);
+	assemble(&r, g->text, false, SASM_SCHEDULE_AUTO);
 	if (r.rc != 0)
 		dump_diags(&r);
 	ck_assert_msg(r.rc == 0, "%s does not assemble", g->text);
@@ -287,7 +287,7 @@ START_TEST(test_round_trip_every_form)
 	fclose(out);
 	ck_assert_msg(drc == 0, "%s: %s", f->name, err);
 	Result r;
-	assemble(&r, text, false, SASS_SCHEDULE_KEEP);
+	assemble(&r, text, false, SASM_SCHEDULE_KEEP);
 	if (r.rc != 0)
 		dump_diags(&r);
 	ck_assert_msg(r.rc == 0, "%s: the listing does not reassemble", f->name);
@@ -301,7 +301,7 @@ START_TEST(test_round_trip_every_form)
 	/* Without the instruction hex comments the text alone must give the
 	 * same instructions (bits the text does not show become zero). */
 	char *bare = without_insn_hex(text);
-	assemble(&r, bare, false, SASS_SCHEDULE_KEEP);
+	assemble(&r, bare, false, SASM_SCHEDULE_KEEP);
 	if (r.rc != 0)
 		dump_diags(&r);
 	ck_assert_msg(r.rc == 0, "%s: the listing without hex comments does not reassemble", f->name);
@@ -357,7 +357,7 @@ START_TEST(test_diagnostics)
 {
 	const BadCase *c = &bad_cases[_i];
 	Result r;
-	assemble(&r, c->text, false, SASS_SCHEDULE_KEEP);
+	assemble(&r, c->text, false, SASM_SCHEDULE_KEEP);
 	if (!has_rule(&r, c->rule, SEV_ERROR))
 		dump_diags(&r);
 	ck_assert_msg(r.rc != 0, "'%s' assembles", c->text);
@@ -376,7 +376,7 @@ START_TEST(test_annotations)
 	         "03:1:0:Y:f SULD.D.2D.64 R4, [R2], 0x53;\n"
 	         "LDG.E R7, [R2] &wr5 ?WAIT2 ?YIELD;\n"
 	         "IADD R1, R2.reuse, R3.reuse;\n",
-	         false, SASS_SCHEDULE_KEEP);
+	         false, SASM_SCHEDULE_KEEP);
 	if (r.rc != 0)
 		dump_diags(&r);
 	ck_assert_int_eq(r.rc, 0);
@@ -411,7 +411,7 @@ START_TEST(test_control_word_lines)
 	         "STG [R1], R3 ; /* 0xeedc000000070103 */\n"
 	         "EXIT ;\n"
 	         "BRA 0x18 ;\n",
-	         false, SASS_SCHEDULE_KEEP);
+	         false, SASM_SCHEDULE_KEEP);
 	if (r.rc != 0)
 		dump_diags(&r);
 	ck_assert_int_eq(r.rc, 0);
@@ -443,7 +443,7 @@ static const char *sched_program =
 START_TEST(test_auto_schedule_is_hazard_free)
 {
 	Result r;
-	assemble(&r, sched_program, false, SASS_SCHEDULE_AUTO);
+	assemble(&r, sched_program, false, SASM_SCHEDULE_AUTO);
 	if (r.rc != 0 || r.sink.count[SEV_WARNING])
 		dump_diags(&r);
 	ck_assert_int_eq(r.rc, 0);
@@ -466,7 +466,7 @@ START_TEST(test_verifier_finds_hazards)
 	         "--:-:-:-:1 IADD32I R5, R4, 0x1;\n"
 	         "--:-:-:-:1 IADD32I R6, R5, 0x1;\n"
 	         "--:-:-:-:f EXIT;\n",
-	         false, SASS_SCHEDULE_KEEP);
+	         false, SASM_SCHEDULE_KEEP);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert(has_rule(&r, "sass-hazard", SEV_WARNING));
 	release(&r);
@@ -475,7 +475,7 @@ START_TEST(test_verifier_finds_hazards)
 	         "--:-:-:-:1 IADD32I R5, R4, 0x1;\n"
 	         "--:-:-:-:1 IADD32I R6, R5, 0x1;\n"
 	         "--:-:-:-:f EXIT;\n",
-	         false, SASS_SCHEDULE_AUTO);
+	         false, SASM_SCHEDULE_AUTO);
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert(!has_rule(&r, "sass-hazard", SEV_WARNING));
 	release(&r);
@@ -498,7 +498,7 @@ START_TEST(test_kernel_header_cubin)
 	         "MOV R2, c[0x0][0x148];\n"
 	         "SUST.D.BA.1D.TRAP [R0], R2, 0x53;\n"
 	         "EXIT;\n",
-	         true, SASS_SCHEDULE_AUTO);
+	         true, SASM_SCHEDULE_AUTO);
 	if (r.rc != 0)
 		dump_diags(&r);
 	ck_assert_int_eq(r.rc, 0);
@@ -568,7 +568,7 @@ static bool ptx_to_cubin(const char *path, uint8_t **img, size_t *len)
 static bool reassembles_to(const char *text, const uint8_t *code, size_t len, const char *what)
 {
 	Result r;
-	assemble(&r, text, false, SASS_SCHEDULE_KEEP);
+	assemble(&r, text, false, SASM_SCHEDULE_KEEP);
 	bool same = r.rc == 0 && r.len == len && memcmp(r.image, code, len) == 0;
 	if (!same) {
 		fprintf(stderr, "%s: %s\n", what, r.rc ? "does not reassemble" : "different bytes");
