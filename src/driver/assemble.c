@@ -123,6 +123,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.uses_surfaces = k->uses_surfaces,
 			.ctaid_offsets = codes[i].facts.ctaids, .nctaid_offsets = codes[i].facts.nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .explicit_caching = k->explicit_caching,
+			.shared_size = k->shared_size, .shared_align = k->shared_align,
+			.shared_strings = (const char *const *)k->shared_strings, .nshared_strings = k->nshared_strings,
 			.maxreg_count = k->maxreg_count,
 			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,
 			.desc_size_symbol = k->desc_size_symbol,

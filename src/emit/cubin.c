@@ -155,7 +155,7 @@ typedef struct Layout {
 	size_t *sym_surf;                /* per symbol-order surfref */
 	size_t sym_desc_size;            /* .nv.surfrefDescSize, 0 = none */
 	/* section indices per processed kernel (0 = the kernel has none) */
-	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text;
+	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
 	size_t nsec;
 } Layout;
 
@@ -195,7 +195,8 @@ static size_t sec_count(const Layout *L)            { return L->nsec; }
 /* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
  * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
  * per kernel .nv.constant2.<k> (constant pool only) and .nv.constant0.<k>, then
- * every .text.<k>; each group in processing order. */
+ * every .text.<k>, then the .nv.shared.<k> of the kernels with static
+ * shared memory; each group in processing order. */
 static void number_sections(Layout *L)
 {
 	size_t nk = L->nk ? L->nk : 1;
@@ -218,6 +219,10 @@ static void number_sections(Layout *L)
 	}
 	for (size_t p = 0; p < L->nk; p++)
 		L->s_text[p] = next++;
+	L->s_shared = xcalloc(nk, sizeof *L->s_shared);
+	for (size_t p = 0; p < L->nk; p++)
+		if (kernel_at(L, p)->shared_align)
+			L->s_shared[p] = next++;
 	L->nsec = next;
 }
 
@@ -229,7 +234,7 @@ static void number_sections(Layout *L)
  * moves the locals before the globals without reordering either group
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
 typedef enum SymKind {
-	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION
+	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION
 } SymKind;
 
 typedef struct SymPlan {
@@ -245,7 +250,7 @@ static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which,
 
 static void plan_symbols(Layout *L)
 {
-	size_t total = 3 + 5 * L->nk + L->ns;   /* null, .nv.rel.action, desc size included */
+	size_t total = 3 + 6 * L->nk + L->ns;   /* null, .nv.rel.action, desc size included */
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned = false;
@@ -255,6 +260,8 @@ static void plan_symbols(Layout *L)
 			for (size_t j = 0; j < L->ns; j++)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
+		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
+			plan_symbol(created, &n, SYM_SHARED, p, false);
 		if (has_desc_symbol(kernel_at(L, p))) {
 			if (!desc_size_planned)
 				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
@@ -360,6 +367,7 @@ static void layout_free(Layout *L)
 	free(L->s_const2);
 	free(L->s_const0);
 	free(L->s_text);
+	free(L->s_shared);
 	for (size_t p = 0; p < L->nk; p++)
 		free(L->slots[p]);
 	free(L->slots);
@@ -405,6 +413,7 @@ static const uint8_t nv_rel_action[0xe0] = {
 typedef struct Names {
 	uint32_t sh_shstrtab, sh_strtab, sh_symtab, sh_nv_info, sh_rel_action;
 	uint32_t *sh_text, *sh_info_k, *sh_const0, *sh_rel;   /* per processed kernel */
+	uint32_t *sh_shared, *st_shared;                      /* per processed kernel */
 	uint32_t *sh_const2, *sh_rel_text;                    /* per processed kernel */
 	uint32_t st_rel_action, st_desc_size;
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
@@ -426,6 +435,8 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->st_text = xmalloc(nk * sizeof(uint32_t));
 	n->st_const0 = xmalloc(nk * sizeof(uint32_t));
 	n->st_surf = xmalloc((L->ns ? L->ns : 1) * sizeof(uint32_t));
+	n->sh_shared = xmalloc(nk * sizeof(uint32_t));
+	n->st_shared = xmalloc(nk * sizeof(uint32_t));
 
 	static const char *const leading[] = {
 		"", ".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".nv.info",
@@ -447,7 +458,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		const CubinKernel *k = kernel_at(L, p);
 		n->sh_text[p] = strtab_add_kernel_name(shstr, ".text.", k->name);
 		n->sh_info_k[p] = strtab_add_kernel_name(shstr, ".nv.info.", k->name);
-		strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
+		n->sh_shared[p] = strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
 		if (has_const2(k))
 			n->sh_const2[p] = strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
 		if (has_desc(k))
@@ -457,7 +468,9 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->st_func[p] = strtab_add(str, k->name);
 		n->st_text[p] = strtab_add_kernel_name(str, ".text.", k->name);
 		strtab_add_kernel_name(str, ".nv.info.", k->name);
-		strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		n->st_shared[p] = strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		for (size_t i = 0; i < k->nshared_strings; i++)
+			strtab_add(str, k->shared_strings[i]);
 		if (p == 0)
 			for (size_t j = 0; j < L->ns; j++)
 				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
@@ -488,6 +501,8 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 
 static void names_free(Names *n)
 {
+	free(n->sh_shared);
+	free(n->st_shared);
 	free(n->sh_text);
 	free(n->sh_info_k);
 	free(n->sh_const0);
@@ -533,6 +548,9 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			break;
 		case SYM_TEXT:
 			put_symbol(b, n->st_text[w], section, 0, (uint16_t)sec_text(L, w), 0);
+			break;
+		case SYM_SHARED:
+			put_symbol(b, n->st_shared[w], section, 0, (uint16_t)L->s_shared[w], 0);
 			break;
 		case SYM_DESC_SIZE:
 			put_symbol(b, n->st_desc_size, ST_INFO(STB_WEAK, STT_OBJECT), 0, 0, 4);
@@ -678,9 +696,9 @@ typedef struct Section {
 	uint64_t size, offset;
 } Section;
 
-enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_REL = 9 };
-enum { SHF_ALLOC = 2, SHF_EXECINSTR = 4 };
-enum { PT_LOAD = 1, PT_PHDR = 6, PF_X = 1, PF_R = 4 };
+enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_NOBITS = 8, SHT_REL = 9 };
+enum { SHF_WRITE = 1, SHF_ALLOC = 2, SHF_EXECINSTR = 4 };
+enum { PT_LOAD = 1, PT_PHDR = 6, PF_X = 1, PF_W = 2, PF_R = 4 };
 
 static void set_section(Section *s, uint32_t name, uint32_t type, uint64_t flags,
                         uint32_t link, uint32_t info, uint64_t align, uint64_t entsize,
@@ -732,35 +750,48 @@ static void put_section_header(ByteBuf *b, const Section *s)
 	buf_u64(b, s->entsize);
 }
 
-static void put_program_header(ByteBuf *b, uint32_t type, uint64_t offset, uint64_t size)
+static void put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_t offset,
+                               uint64_t filesz, uint64_t memsz)
 {
 	buf_u32(b, type);
-	buf_u32(b, PF_R | PF_X);
+	buf_u32(b, flags);
 	buf_u64(b, offset);
 	buf_u64(b, 0);                 /* p_vaddr */
 	buf_u64(b, 0);                 /* p_paddr */
-	buf_u64(b, size);              /* p_filesz */
-	buf_u64(b, size);              /* p_memsz */
+	buf_u64(b, filesz);
+	buf_u64(b, memsz);
 	buf_u64(b, 8);
 }
 
-/* Sections follow the ELF header back to back, each at its alignment; the
- * section headers come next (8-aligned), then the program headers: PHDR,
- * a LOAD over the constant banks and code, and a LOAD repeating PHDR. */
+/* Sections follow the ELF header back to back, each at its alignment
+ * (NOBITS sections take no file bytes); the section headers come next
+ * (8-aligned), then the program headers: PHDR, a LOAD over the constant
+ * banks and code, with shared memory a RW LOAD spanning the .nv.shared
+ * sections as they are laid out in memory, and a LOAD repeating PHDR. */
 static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
 {
-	uint64_t pos = 64;
+	uint64_t pos = 64, shared_off = 0, shared_span = 0;
+	bool shared = false;
 	for (size_t i = 1; i < nsec; i++) {
 		pos = (pos + secs[i].align - 1) / secs[i].align * secs[i].align;
 		secs[i].offset = pos;
-		pos += secs[i].size;
+		if (secs[i].type != SHT_NOBITS) {
+			pos += secs[i].size;
+			continue;
+		}
+		if (!shared)
+			shared_off = pos;
+		shared = true;
+		shared_span = (shared_span + secs[i].align - 1) / secs[i].align * secs[i].align + secs[i].size;
 	}
 	uint64_t shoff = (pos + 7) & ~(uint64_t)7;
 	uint64_t phoff = shoff + 64 * nsec;
-	uint16_t phnum = L->nk ? 3 : 2;
+	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + shared);
 
 	put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
 	for (size_t i = 1; i < nsec; i++) {
+		if (secs[i].type == SHT_NOBITS)
+			continue;
 		buf_zeros(out, secs[i].offset - out->len);
 		if (secs[i].data)
 			buf_put(out, secs[i].data, secs[i].size);
@@ -771,14 +802,17 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 	for (size_t i = 0; i < nsec; i++)
 		put_section_header(out, &secs[i]);
 
-	put_program_header(out, PT_PHDR, phoff, 56u * phnum);
+	put_program_header(out, PT_PHDR, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 	if (L->nk) {
 		size_t f0 = L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
 		const Section *first = &secs[f0];
 		const Section *last = &secs[sec_text(L, L->nk - 1)];
-		put_program_header(out, PT_LOAD, first->offset, last->offset + last->size - first->offset);
+		uint64_t span = last->offset + last->size - first->offset;
+		put_program_header(out, PT_LOAD, PF_R | PF_X, first->offset, span, span);
 	}
-	put_program_header(out, PT_LOAD, phoff, 56u * phnum);
+	if (shared)
+		put_program_header(out, PT_LOAD, PF_R | PF_W, shared_off, 0, shared_span);
+	put_program_header(out, PT_LOAD, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 }
 
 int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, size_t errlen)
@@ -842,6 +876,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		set_section(&secs[text], names.sh_text[p], SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
 		            SEC_SYMTAB, (k->regcount << 24) | (uint32_t)L.sym_func[p], 32, 0,
 		            k->code, k->code_size);
+		if (k->shared_align)
+			set_section(&secs[L.s_shared[p]], names.sh_shared[p], SHT_NOBITS, SHF_WRITE | SHF_ALLOC,
+			            0, text, k->shared_align, 0, NULL, k->shared_size);
 	}
 
 	ByteBuf image = { 0 };

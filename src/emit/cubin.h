@@ -27,8 +27,13 @@
  *    symbol or section uses (.symtab_shndx, .nv.shared.<k>, _param/_SREG,
  *    $BINDLESS$<k>$<surf>); identical strings are stored once.
  *
- * Not supported (the assembler does not emit them): .shared and .local
- * memory (stack/frame sizes are always 0), .const banks, textures and
+ *  - A kernel with static shared memory has a NOBITS .nv.shared.<k>
+ *    (after every .text, in processing order; size and alignment of its
+ *    variables) with a SECTION symbol after SECTION .text.<k>, and the
+ *    image gets a third LOAD segment (RW, no file bytes) spanning them.
+ *
+ * Not supported (the assembler does not emit them): .local memory
+ * (stack/frame sizes are always 0), .const banks, textures and
  * samplers, .func and .param .surfref.  cubin_write() writes ELF64 only, as ptxas does by default
  * (--machine 64) also for .address_size 32.
  */
@@ -130,6 +135,12 @@ typedef struct CubinKernel {
 	uint32_t max_threads[3];  /* .maxntid x, y, z; all 0 means none */
 	uint32_t req_ntid[3];     /* .reqntid x, y, z; all 0 means none */
 	uint32_t crs_stack_size;  /* bytes of SSY/SYNC stack; 0 means none */
+	uint32_t shared_size;     /* bytes of static .shared memory (may be 0 with dynamic) */
+	uint32_t shared_align;    /* its alignment (the largest of its variables); 0: none */
+	/* ptxas's .strtab names of those variables (no symbol uses them),
+	 * written after ".nv.shared.<k>" */
+	const char *const *shared_strings;
+	size_t nshared_strings;
 	/* EIATTR_INDIRECT_BRANCH_TARGETS payload as u32 words: per SYNC
 	 * {offset, 0, target count, targets...} (as ptxas writes them). */
 	const uint32_t *sync_targets;

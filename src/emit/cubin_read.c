@@ -37,6 +37,7 @@ typedef struct Reader {
 	size_t *rel_of;       /* per code section: .rel.nv.constant0.<name>, 0 = none */
 	size_t *rel_text_of;  /* per code section: .rel.text.<name>, 0 = none */
 	size_t *const2_of;    /* per code section: .nv.constant2.<name>, 0 = none */
+	size_t *shared_of;    /* per code section: .nv.shared.<name> (NOBITS), 0 = none */
 	bool *entry;          /* per section: an entry FUNC symbol is defined in it */
 	bool *local_entry;    /* ... and that symbol is STB_LOCAL */
 	size_t desc_symbol_text; /* code section whose SECTION symbol precedes the weak
@@ -216,6 +217,7 @@ static void link_sections(Reader *r)
 	r->rel_of = xcalloc(r->shnum, sizeof *r->rel_of);
 	r->rel_text_of = xcalloc(r->shnum, sizeof *r->rel_text_of);
 	r->const2_of = xcalloc(r->shnum, sizeof *r->const2_of);
+	r->shared_of = xcalloc(r->shnum, sizeof *r->shared_of);
 	r->entry = xcalloc(r->shnum, sizeof *r->entry);
 	r->local_entry = xcalloc(r->shnum, sizeof *r->local_entry);
 	for (size_t i = r->shnum; i-- > 1;) {
@@ -231,6 +233,8 @@ static void link_sections(Reader *r)
 			r->const2_of[s->info] = i;
 		else if (s->type == SHT_REL && starts_with(section_name(r, i), ".rel.text."))
 			r->rel_text_of[s->info] = i;
+		else if (s->type == SHT_NOBITS && starts_with(section_name(r, i), ".nv.shared."))
+			r->shared_of[s->info] = i;
 		else if (s->type == SHT_REL)
 			rel_of_const0[s->info] = i;
 	}
@@ -468,6 +472,31 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 	return 0;
 }
 
+/* The names ptxas records in .strtab after ".nv.shared.<name>" for the
+ * kernel's shared variables ($__var__line, $kernel$var): the strings that
+ * follow it and start with '$' (not "$BINDLESS$"). Returns how many were
+ * stored at out (room for one per two bytes of the table). */
+static size_t read_shared_strings(const Reader *r, const char *name, const char **out)
+{
+	size_t sec = r->symtab ? r->sh[r->symtab].link : 0;
+	if (!is_string_table(r, sec))
+		return 0;
+	const char *t = (const char *)section_data(r, sec);
+	size_t size = (size_t)r->sh[sec].size, n = 0, plen = strlen(".nv.shared."), nlen = strlen(name);
+	bool after = false;
+	for (size_t off = 0; off < size; off += strlen(t + off) + 1) {
+		const char *str = t + off;
+		if (after && str[0] == '$' && !starts_with(str, "$BINDLESS$")) {
+			out[n++] = str;
+			continue;
+		}
+		if (after)
+			break;
+		after = strncmp(str, ".nv.shared.", plen) == 0 && strcmp(str + plen, name) == 0 && nlen > 0;
+	}
+	return n;
+}
+
 /* ---- kernels ---------------------------------------------------------- */
 
 
@@ -492,7 +521,10 @@ static int read_kernels(Reader *r, CubinImage *img)
 	img->slot_store = xmalloc((size_t)(rel_bytes / 16 + 1) * sizeof *img->slot_store);
 	img->desc_store = xmalloc((size_t)(desc_bytes / 4 + 1) * sizeof *img->desc_store);
 
-	size_t used_params = 0, used_offsets = 0, used_slots = 0, used_desc = 0;
+	size_t used_params = 0, used_offsets = 0, used_slots = 0, used_desc = 0, used_strings = 0;
+	size_t strtab = r->symtab ? r->sh[r->symtab].link : 0;
+	if (is_string_table(r, strtab))
+		img->string_store = xmalloc(((size_t)r->sh[strtab].size / 2 + 1) * sizeof *img->string_store);
 	for (size_t i = 1; i < r->shnum; i++) {
 		if (!is_code_section(r, i))
 			continue;
@@ -529,6 +561,16 @@ static int read_kernels(Reader *r, CubinImage *img)
 			return -1;
 		used_desc += k->ndesc_fields + k->ndesc_size_offsets;
 		k->desc_size_symbol = i == r->desc_symbol_text;
+		if (r->shared_of[i] && img->string_store) {
+			k->shared_strings = img->string_store + used_strings;
+			k->nshared_strings = read_shared_strings(r, k->name, img->string_store + used_strings);
+			used_strings += k->nshared_strings;
+		}
+		if (r->shared_of[i]) {
+			const SectionHeader *sh = &r->sh[r->shared_of[i]];
+			k->shared_size = sh->size > UINT32_MAX ? UINT32_MAX : (uint32_t)sh->size;
+			k->shared_align = sh->align == 0 ? 1 : sh->align > UINT32_MAX ? UINT32_MAX : (uint32_t)sh->align;
+		}
 	}
 	return 0;
 }
@@ -559,6 +601,7 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	free(r.rel_of);
 	free(r.rel_text_of);
 	free(r.const2_of);
+	free(r.shared_of);
 	free(r.entry);
 	free(r.local_entry);
 	if (rc)
@@ -574,6 +617,7 @@ void cubin_image_free(CubinImage *img)
 	free(img->slot_store);
 	free(img->offset_store);
 	free(img->desc_store);
+	free(img->string_store);
 	memset(img, 0, sizeof *img);
 }
 

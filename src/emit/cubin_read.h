@@ -49,6 +49,7 @@ typedef struct CubinImage {
 	CubinSurfaceSlot *slot_store;
 	uint32_t *offset_store;     /* exit/SR_CTAID offsets, SYNC targets */
 	uint32_t *desc_store;       /* suq lookup: .nv.constant2 words, .rel.text offsets */
+	const char **string_store;  /* the .strtab names of shared variables */
 } CubinImage;
 
 /* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in

@@ -20,6 +20,7 @@ typedef enum LowerSel {
 	SEL_FLOAT,      /* the instruction type is a float type (add.f32) */
 	SEL_PRED,       /* the instruction type is .pred (and.pred, mov.pred) */
 	SEL_GLOBAL,     /* the .global state space */
+	SEL_SHARED,     /* the .shared state space */
 	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
 } LowerSel;
 
@@ -29,7 +30,8 @@ typedef enum LowerSel {
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
 	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
-	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_ANY, lower_ld, 2, 2 },
+	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_shared, 2, 2 },
+	{ "ld", SEL_ANY, lower_ld, 2, 2 }, { "st", SEL_SHARED, lower_st_shared, 2, 2 },
 	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
 	{ "add", SEL_FLOAT, lower_fadd, 3, 3 }, { "add", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
@@ -59,6 +61,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_FLOAT: return lw_instr_type(in).is_float;
 	case SEL_PRED: return lw_instr_type(in).bits == 1;
 	case SEL_GLOBAL: return lw_has_mod(in, ".global");
+	case SEL_SHARED: return lw_has_mod(in, ".shared");
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)
@@ -151,8 +154,10 @@ static void collect(LowerCtx *c, const Stmt *s)
 			lmap_put(&c->labels, s->u.label, (int64_t)c->labels.count, 0);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".reg"))
 			declare_regs(c, &s->u.decl);
+		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".shared"))
+			lw_body_shared_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL)
-			lw_unsupported(c, s->loc, "variables declared inside a kernel (only .reg is supported)");
+			lw_unsupported(c, s->loc, "variables declared inside a kernel (.reg and .shared are supported)");
 	}
 }
 
@@ -383,10 +388,12 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	lmap_init(&c->param_handles);
 	lmap_init(&c->param_words);
 	lmap_init(&c->slots);
+	lmap_init(&c->vars);
 
 	layout_params(c, f);
 	read_perf_directives(k, f);
 	collect(c, f->body);
+	lw_module_shared_place(c, f->body);
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
 	find_param_values(c, f);
@@ -415,6 +422,7 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	c->vreg_cword = NULL;
 	c->nvreg_cword = 0;
 	lmap_fini(&c->slots);
+	lmap_fini(&c->vars);
 }
 
 static bool var_is_global_surfref(const VarDecl *v)
@@ -498,8 +506,10 @@ void lower_stream_item(LowerStream *s, const Item *it)
 	case IT_VAR:
 		if (var_is_global_surfref(&it->u.var))
 			add_surfrefs(s, &it->u.var);
+		else if (decl_has(&it->u.var, ".shared"))
+			lw_module_shared_add(c, &it->u.var);
 		else
-			lw_unsupported(c, it->loc, "module-scope variables other than .global .surfref");
+			lw_unsupported(c, it->loc, "module-scope variables other than .global .surfref and .shared");
 		break;
 	case IT_FUNC:
 		if (!it->u.func.has_body)
@@ -524,6 +534,7 @@ unsigned lower_stream_end(LowerStream *s)
 		lw_unsupported(c, none, ".target sm_%d (only sm_50 SASS is generated)", c->lm->target_sm);
 	}
 	lmap_fini(&c->module_surfrefs);
+	free(c->module_shared);
 	unsigned errors = c->errors;
 	free(s);
 	return errors;
@@ -552,6 +563,9 @@ void lower_module_free(LModule *lm)
 		free(k->params);
 		free(k->slot_surfrefs);
 		free(k->desc_fields);
+		for (size_t j = 0; j < k->nshared_strings; j++)
+			free(k->shared_strings[j]);
+		free(k->shared_strings);
 	}
 	free(lm->kernels);
 	free(lm->surfrefs);

@@ -90,6 +90,10 @@ typedef struct LKernel {
 	bool uses_surfaces;
 	bool uses_ctaid_z;
 	bool explicit_caching;        /* an ld.global.ca: ptxas records EIATTR_EXPLICIT_CACHING */
+	uint32_t shared_size;         /* bytes of static .shared memory (.nv.shared.<k>) */
+	uint32_t shared_align;        /* the largest alignment among them; 0: no .nv.shared.<k> */
+	char **shared_strings;        /* their names as ptxas writes them to .strtab, in layout order */
+	size_t nshared_strings;
 	uint32_t max_threads[3], req_ntid[3];
 	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */
 	/* filled by later passes */

@@ -171,6 +171,13 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		o->width = 2;
 		return true;
 	}
+	/* a variable's name is its address, an immediate in its window */
+	if (lw_var_address(c, e, &v)) {
+		o->kind = OPND_IMM;
+		o->imm = v;
+		o->width = 2;
+		return true;
+	}
 	o->kind = OPND_REG;
 	return lw_reg(c, e, &o->vreg, &o->width);
 }

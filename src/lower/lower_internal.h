@@ -5,7 +5,7 @@
  * space); the handler files (lower_move, lower_arith, lower_float,
  * lower_fcvt, lower_flow, lower_mem, lower_surface) emit sm_50 forms through
  * the short shared sequences of lower_seq.c and the context helpers of
- * lower_ctx.c; lower_ir.c, lower_map.c and lower_desc.c are the data
+ * lower_ctx.c and lower_vars.c (variables in the shared window); lower_ir.c, lower_map.c and lower_desc.c are the data
  * structures underneath. Handlers never call each other. Prefixes:
  *   lower_   a handler (one PTX opcode family) or the driver (lower.h);
  *   lw_      a helper a handler calls (lower_ctx.c, lower_seq.c);
@@ -54,6 +54,16 @@ typedef struct Opnd {
 	int64_t imm;        /* OPND_IMM */
 } Opnd;
 
+/* A module-scope .shared variable (lower_vars.c); align 0: dynamic
+ * (.extern, no size). */
+typedef struct LSharedVar {
+	const char *name;
+	uint32_t size, align;
+} LSharedVar;
+
+/* The state space of a variable of LowerCtx.vars (its `extra`). */
+enum { LVAR_SHARED = 1 };
+
 typedef struct LowerCtx {
 	DiagSink *sink;
 	LModule *lm;
@@ -69,6 +79,9 @@ typedef struct LowerCtx {
 	size_t nvreg_cword;
 	LMap module_surfrefs;
 	LMap slots;         /* surfref -> slot index */
+	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
+	LSharedVar *module_shared;    /* module .shared variables, declaration order */
+	size_t nmodule_shared, module_shared_cap;
 	/* the instruction being lowered */
 	const Instr *cur;
 	int guard_vreg;     /* -1: none */
@@ -152,6 +165,19 @@ bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp);
  * when there is none). */
 void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop);
 
+/* ---- lower_vars.c: variables in the shared window ---- */
+
+/* Size and alignment of declarator i of d; diagnoses what has none. */
+bool lw_var_layout(LowerCtx *c, const VarDecl *d, uint32_t i, uint32_t *size, uint32_t *align);
+/* A module-scope .shared declaration (remembered for the kernels). */
+void lw_module_shared_add(LowerCtx *c, const VarDecl *d);
+/* A .shared declaration of the kernel body: placed now, in order. */
+void lw_body_shared_add(LowerCtx *c, const VarDecl *d);
+/* After the body's own: the module's .shared variables the body names. */
+void lw_module_shared_place(LowerCtx *c, const Stmt *body);
+/* `sym`, `sym+imm` or `sym-imm` naming a variable: its window offset. */
+bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off);
+
 /* ---- handlers, one per PTX opcode family (lower.c's table picks them) ---- */
 
 /* Each returns false after diagnosing an unsupported form. */
@@ -181,6 +207,8 @@ bool lower_pred_logic(LowerCtx *c, const Instr *in);
 bool lower_exit(LowerCtx *c, const Instr *in);
 bool lower_st(LowerCtx *c, const Instr *in);
 bool lower_ld_global(LowerCtx *c, const Instr *in);
+bool lower_ld_shared(LowerCtx *c, const Instr *in);
+bool lower_st_shared(LowerCtx *c, const Instr *in);
 bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);
 bool lower_sured(LowerCtx *c, const Instr *in);

@@ -1,4 +1,4 @@
-/* st.global -> STG and ld.global -> LDG, and the packing of sub-word vector
+/* st.global -> STG and ld.global -> LDG, ld/st.shared -> LDS/STS, and the packing of sub-word vector
  * elements that they and the surface instructions share. ptxas picks the
  * size by the total bytes of the access (v2.u8 -> .U16, v4.u8 -> 32, ...)
  * and keeps the signedness only for scalar 8/16-bit accesses. */
@@ -118,6 +118,35 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* The registers a load of `vec` elements writes. */
+static bool load_dests(LowerCtx *c, const Instr *in, unsigned vec, uint32_t elems[4])
+{
+	const Expr *de = in->ops[0];
+	if (vec > 1 && (de->kind != EX_VECTOR || de->nelems != vec))
+		return lw_unsupported(c, de->loc, "this destination vector");
+	for (unsigned i = 0; i < vec; i++) {
+		unsigned w;
+		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &elems[i], &w))
+			return false;
+	}
+	return true;
+}
+
+/* A vector load went to the consecutive parts of dst: into its elements. */
+static void spread_load(LowerCtx *c, uint32_t dst, unsigned vec, PtxTy t, const uint32_t *elems)
+{
+	if (vec == 1)
+		return;
+	if (t.bits < 32) {
+		lw_unpack(c, dst, vec, t.bits, elems);
+		return;
+	}
+	unsigned per = t.bits / 32;
+	for (unsigned i = 0; i < vec; i++)
+		for (unsigned p = 0; p < per; p++)
+			lw_mov(c, elems[i], p, dst, i * per + p);
+}
+
 /* ld.global cache operators as ptxas 11.8 maps them for sm_50. */
 /* u128: a 128-bit load is .U.128 (size 7) at -O3, else .128. */
 static const struct { const char *word; int cop; bool u128; } ld_cops[] = {
@@ -161,15 +190,9 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	if ((e64 && bw != 2) || (!e64 && bw != 1))
 		return lw_unsupported(c, in->ops[1]->loc, "a %u-bit address register with .address_size %u",
 		                      32 * bw, e64 ? 64 : 32);
-	const Expr *de = in->ops[0];
 	uint32_t elems[4];
-	if (vec > 1 && (de->kind != EX_VECTOR || de->nelems != vec))
-		return lw_unsupported(c, de->loc, "this destination vector");
-	for (unsigned i = 0; i < vec; i++) {
-		unsigned w;
-		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &elems[i], &w))
-			return false;
-	}
+	if (!load_dests(c, in, vec, elems))
+		return false;
 	base = fold_offset(c, base, bw, &off);
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
@@ -181,15 +204,131 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	linsn_set(ldg, SR_E, e64);
 	linsn_set(ldg, SR_IMM, off);
 	ldg->keep = lw_has_mod(in, ".volatile");
-	if (vec == 1)
+	spread_load(c, dst, vec, t, elems);
+	return true;
+}
+
+/* ---- the 32-bit shared window: LDS and STS (issue 15) ---- */
+
+/* [reg], [reg+imm], [sym], [sym+imm] or [imm] in the shared window: a
+ * variable is its offset from RZ; a 64-bit register gives its low word. */
+static bool window_address(LowerCtx *c, const Expr *a, int *base, int64_t *off)
+{
+	if (a->kind != EX_ADDRESS || a->nelems != 1)
+		return lw_unsupported(c, a->loc, "this address");
+	const Expr *e = a->elems[0];
+	*base = -1;
+	if (lw_var_address(c, e, off) || (e->kind != EX_NAME && expr_const_int(e, off)))
 		return true;
-	if (t.bits < 32) {
-		lw_unpack(c, dst, vec, t.bits, elems);
-		return true;
+	*off = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, off)) {
+		if (e->op == '-')
+			*off = -*off;
+		e = e->lhs;
 	}
-	unsigned per = t.bits / 32;
-	for (unsigned i = 0; i < vec; i++)
-		for (unsigned p = 0; p < per; p++)
-			lw_mov(c, elems[i], p, dst, i * per + p);
+	if (e->kind != EX_NAME || e->text[0] != '%')
+		return lw_unsupported(c, a->loc, "this shared-memory address (a register or .shared "
+		                      "variable, plus a constant offset, is supported)");
+	uint32_t r;
+	unsigned bw;
+	if (!lw_reg(c, e, &r, &bw))
+		return false;
+	*base = (int)r;
+	return true;
+}
+
+/* The base of a window access with an offset that fits the signed 24-bit
+ * field (a larger one is added to the address first). */
+static void window_base(LowerCtx *c, LInsn *op, int base, int64_t *off)
+{
+	if (base >= 0 && (*off < -0x800000 || *off > 0x7fffff)) {
+		uint32_t a2 = lw_temp(c, 1);
+		LInsn *add = lw_emit(c, SF_IADD32I);
+		linsn_ref(add, SR_RD, a2, 0, 1, true);
+		linsn_ref(add, SR_RA, (uint32_t)base, 0, 1, false);
+		linsn_set(add, SR_IMM, (uint32_t)*off);
+		base = (int)a2;
+		*off = 0;
+	}
+	if (base < 0)
+		linsn_set(op, SR_RA, 255);
+	else
+		linsn_ref(op, SR_RA, (uint32_t)base, 0, 1, false);
+}
+
+static int window_size(PtxTy t, unsigned vec)
+{
+	if (vec == 1 && t.bits == 8)
+		return t.is_signed ? 1 : 0;
+	if (vec == 1 && t.bits == 16)
+		return t.is_signed ? 3 : 2;
+	return size_code_of_bytes(vec * t.bits / 8);
+}
+
+static bool window_mods_ok(LowerCtx *c, const Instr *in, const char *what)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (strcmp(w, ".shared") != 0 && strcmp(w, ".v2") != 0 && strcmp(w, ".v4") != 0 &&
+		    strcmp(w, ".volatile") != 0 && strcmp(w, ".weak") != 0 && ptx_type_of_word(w).bits == 0)
+			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s'", what, w);
+	}
+	return true;
+}
+
+/* ptxas 11.8 sets .U on every LDS it writes for a plain ld.shared. */
+bool lower_ld_shared(LowerCtx *c, const Instr *in)
+{
+	if (!window_mods_ok(c, in, "ld.shared"))
+		return false;
+	PtxTy t = lw_instr_type(in);
+	unsigned vec = lw_vec_width(in), bytes = vec * t.bits / 8;
+	int size = window_size(t, vec);
+	if (size < 0 || t.bits < 8)
+		return lw_unsupported(c, in->loc, "ld.shared of %u bytes", bytes);
+	int base;
+	int64_t off;
+	uint32_t elems[4];
+	if (!window_address(c, in->ops[1], &base, &off) || !load_dests(c, in, vec, elems))
+		return false;
+	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
+	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
+	LInsn *lds = lw_emit(c, SF_LDS);
+	linsn_ref(lds, SR_RD, dst, 0, nregs, true);
+	window_base(c, lds, base, &off);
+	linsn_set(lds, SR_SIZE, size);
+	linsn_set(lds, SR_U, !lw_has_mod(in, ".volatile"));
+	linsn_set(lds, SR_IMM, off);
+	lds->keep = lw_has_mod(in, ".volatile");
+	spread_load(c, dst, vec, t, elems);
+	return true;
+}
+
+bool lower_st_shared(LowerCtx *c, const Instr *in)
+{
+	if (!window_mods_ok(c, in, "st.shared"))
+		return false;
+	PtxTy t = lw_instr_type(in);
+	unsigned vec = lw_vec_width(in);
+	int size = window_size(t, vec);
+	if (size < 0 || t.bits < 8)
+		return lw_unsupported(c, in->loc, "st.shared of %u bytes", vec * t.bits / 8);
+	int base;
+	int64_t off;
+	if (!window_address(c, in->ops[0], &base, &off))
+		return false;
+	uint32_t data = 0;
+	unsigned nregs;
+	bool rz;
+	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz))
+		return false;
+	LInsn *sts = lw_emit(c, SF_STS);
+	window_base(c, sts, base, &off);
+	if (rz)
+		linsn_set(sts, SR_RB, 255);
+	else
+		linsn_ref(sts, SR_RB, data, 0, nregs, false);
+	linsn_set(sts, SR_SIZE, size);
+	linsn_set(sts, SR_IMM, off);
 	return true;
 }

@@ -105,7 +105,7 @@ static bool global_address(SasmMatch *m)
 
 static bool match_global(SasmMatch *m)
 {
-	if (m->f->op == SOP_STG)
+	if (m->f->op == SOP_STG || m->f->op == SOP_STS || m->f->op == SOP_STL)
 		return global_address(m) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register");
 	return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && global_address(m);
 }
@@ -437,6 +437,7 @@ static bool match_operands(SasmMatch *m)
 	case SOP_SURED_D: case SOP_SURED_P: return match_surface(m);
 	case SOP_TXQ: case SOP_TXQ_B: return match_txq(m);
 	case SOP_STG: case SOP_LDG: return match_global(m);
+	case SOP_STS: case SOP_LDS: case SOP_STL: case SOP_LDL: return match_global(m);
 	case SOP_LDC: return match_ldc(m);
 	case SOP_MOV: case SOP_MOV32I: return match_mov(m);
 	case SOP_S2R:

@@ -48,6 +48,7 @@ static const ModSpec txq_mods[] = {
 	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
 };
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
+static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec ldc_mods[] = { ENUM_MOD(SR_SIZE), ENUM_MOD(SR_LDCMODE), END_MODS };
 static const ModSpec no_mods[] = { END_MODS };
 static const ModSpec iadd_mods[] = {
@@ -97,6 +98,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_TXQ: case SOP_TXQ_B: return txq_mods;
 	case SOP_STG: case SOP_LDG: return global_mods;
 	case SOP_LDC: return ldc_mods;
+	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: return window_mods;
 	case SOP_IADD: return iadd_mods;
 	case SOP_IADD32I: return iadd32i_mods;
 	case SOP_ISCADD: return iscadd_mods;
@@ -130,6 +132,8 @@ static const EnumAlias aliases[] = {
 	{ SOP_STG, SR_SIZE, "8", 0 }, { SOP_STG, SR_SIZE, "16", 2 },
 	{ SOP_LDG, SR_COP, "CA", 0 }, { SOP_LDG, SR_SIZE, "32", 4 },
 	{ SOP_LDC, SR_SIZE, "32", 4 },
+	{ SOP_LDS, SR_SIZE, "32", 4 }, { SOP_STS, SR_SIZE, "32", 4 },
+	{ SOP_LDL, SR_SIZE, "32", 4 }, { SOP_STL, SR_SIZE, "32", 4 },
 	{ SOP_SUST_D, SR_COP, "WB", 0 }, { SOP_SULD_D, SR_COP, "CA", 0 },
 	{ SOP_SUST_P, SR_COP, "WB", 0 }, { SOP_SULD_P, SR_COP, "CA", 0 },
 	{ SOP_SUST_D, SR_SIZE, "32", 4 }, { SOP_SULD_D, SR_SIZE, "32", 4 },

@@ -288,6 +288,30 @@ static void print_global(Text *t, const SassForm *f, const SassValues *v)
 	}
 }
 
+/* LDS/STS/LDL/STL: the 32-bit shared or local window. nvdisasm spells the
+ * default 32-bit size of an LDS.U as ".32" (LDS.U.32), and nothing else. */
+static void print_window(Text *t, const SassForm *f, const SassValues *v)
+{
+	bool store = f->op == SOP_STS || f->op == SOP_STL;
+	put(t, "%s", sass_op_mnemonic(f->op));
+	put_flag(t, v, SR_U, ".U");
+	put_enum(t, f, v, SR_COP);
+	if (get(v, SR_U) == 1 && get(v, SR_SIZE) == 4)
+		put(t, ".32");
+	else
+		put_enum(t, f, v, SR_SIZE);
+	put(t, " ");
+	if (store) {
+		put_global_address(t, v, 24);
+		put(t, ", ");
+		put_reg(t, get(v, SR_RB));
+	} else {
+		put_reg(t, get(v, SR_RD));
+		put(t, ", ");
+		put_global_address(t, v, 24);
+	}
+}
+
 static void print_ldc(Text *t, const SassForm *f, const SassValues *v)
 {
 	int64_t ra = get(v, SR_RA), off = get(v, SR_COFF);
@@ -797,6 +821,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_TXQ: case SOP_TXQ_B: print_txq(&t, f, v, slot); break;
 	case SOP_STG: case SOP_LDG: print_global(&t, f, v); break;
 	case SOP_LDC: print_ldc(&t, f, v); break;
+	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: print_window(&t, f, v); break;
 	case SOP_MOV: print_mov(&t, f, v, slot); break;
 	case SOP_MOV32I: print_mov32i(&t, v); break;
 	case SOP_S2R: print_s2r(&t, f, v); break;

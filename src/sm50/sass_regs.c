@@ -86,7 +86,7 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	default: break;
 	}
 	add_regs(u->reads, get(in, SR_RA), ra_regs);
-	bool store = f->op == SOP_STG || f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
+	bool store = f->op == SOP_STG || f->op == SOP_STS || f->op == SOP_STL || f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
 	             f->op == SOP_SURED_D || f->op == SOP_SURED_P;
 	bool conv = f->op == SOP_I2F || f->op == SOP_F2I;
 	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : conv ? conv_regs(f, in, SR_STYPE) : 1);

@@ -26,6 +26,9 @@ static const char *const e_cop_store_names[] = { "", "CG", "CS", "WT" };
 ENUM(e_cop_store, NULL);
 static const char *const e_cop_load_names[] = { "", "CG", "CI", "CV" };
 ENUM(e_cop_load, NULL);
+/* LDL's cache operators: .LU (last use) where LDG has .CG. */
+static const char *const e_cop_ldl_names[] = { "", "LU", "CI", "CV" };
+ENUM(e_cop_ldl, NULL);
 
 /* Surface clamp: 1 (PTX .clamp) is the default and prints nothing. */
 static const char *const e_clamp_names[] = { "IGN", "", "TRAP" };

@@ -64,7 +64,7 @@ typedef enum SassRole {
 	SR_MRG,         /* XMAD .MRG */
 	SR_PSL,         /* XMAD .PSL */
 	SR_COND,        /* BRA condition code test, 0xf = always */
-	SR_U,           /* BRA .U: uniform */
+	SR_U,           /* BRA .U: uniform; LDS .U (ptxas sets it on every LDS) */
 	SR_NODEP,       /* TXQ .NODEP */
 	SR_QUERY,       /* TXQ query */
 	SR_QMASK,       /* TXQ component mask */
@@ -143,7 +143,8 @@ typedef struct SassField {
 	X(SHF_R, "SHF.R") X(LEA, "LEA") X(LEA_HI, "LEA.HI") X(IADD3, "IADD3") \
 	X(I2I, "I2I") X(PSETP, "PSETP") X(FADD, "FADD") X(FADD32I, "FADD32I") \
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
-	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I")
+	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
+	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

@@ -1,0 +1,207 @@
+/* Variables in the 32-bit shared window: their sizes, alignments and the
+ * offsets ptxas 11.8 gives them, and their names as operands.
+ *
+ * A kernel's static shared memory (.nv.shared.<k>) holds first the .shared
+ * variables declared in its body, in declaration order, then the module's
+ * .shared variables the kernel names, in declaration order (ones it does
+ * not name take no space); each at its alignment (.align, else the
+ * element size). Dynamic shared memory (module .extern .shared arrays
+ * without a size) starts after them at a 16-byte boundary, which is then
+ * the section's size (it may be 0) and alignment; every such variable the
+ * kernel names has that offset. ptxas then addresses them as immediates:
+ * [sym+off] is [RZ+offset], `mov.u32 r, sym` a MOV32I of the offset.
+ * It also records each placed variable's name in .strtab, unused by any
+ * symbol: `$__<name>__<line of the declaration>` for a body variable,
+ * `$<kernel>$<name>` for a module one. */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool spec_has(const VarDecl *d, const char *word)
+{
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, word) == 0)
+			return true;
+	return false;
+}
+
+bool lw_var_layout(LowerCtx *c, const VarDecl *d, uint32_t i, uint32_t *size, uint32_t *align)
+{
+	unsigned elem = 0, vec = spec_has(d, ".v4") ? 4 : spec_has(d, ".v2") ? 2 : 1;
+	*align = 0;
+	for (uint32_t s = 0; s < d->nspecs; s++) {
+		PtxTy t = ptx_type_of_word(d->specs[s].word);
+		if (t.bits >= 8)
+			elem = t.bits / 8;
+		if (strcmp(d->specs[s].word, ".align") == 0 && d->specs[s].has_value)
+			*align = (uint32_t)d->specs[s].value;
+	}
+	const Declarator *dc = &d->decls[i];
+	if (elem == 0)
+		return lw_unsupported(c, dc->loc, "variable '%s' of this type (8- to 64-bit integer and "
+		                      "float types are supported)", dc->name);
+	uint64_t n = (uint64_t)elem * vec;
+	for (uint32_t q = 0; q < dc->ndims; q++) {
+		if (dc->dims[q] < 0)
+			return lw_unsupported(c, dc->loc, "variable '%s' without a size (dynamic .extern "
+			                      ".shared memory)", dc->name);
+		n *= (uint64_t)dc->dims[q];
+	}
+	if (n > 0xffffff)
+		return lw_unsupported(c, dc->loc, "variable '%s' of %llu bytes (beyond the 24-bit "
+		                      "address offsets)", dc->name, (unsigned long long)n);
+	if (dc->init)
+		return lw_unsupported(c, dc->loc, "an initialiser on .shared variable '%s'", dc->name);
+	*size = (uint32_t)n;
+	if (*align == 0)
+		*align = elem * vec;
+	return true;
+}
+
+/* `.extern .shared .b8 name[]`: dynamic shared memory. */
+static bool is_dynamic(const VarDecl *d, uint32_t i)
+{
+	const Declarator *dc = &d->decls[i];
+	return spec_has(d, ".extern") && dc->ndims == 1 && dc->dims[0] < 0;
+}
+
+void lw_module_shared_add(LowerCtx *c, const VarDecl *d)
+{
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		uint32_t size = 0, align = 0;
+		if (!is_dynamic(d, i) && !lw_var_layout(c, d, i, &size, &align))
+			continue;
+		if (c->nmodule_shared == c->module_shared_cap) {
+			c->module_shared_cap = c->module_shared_cap ? 2 * c->module_shared_cap : 8;
+			c->module_shared = xrealloc(c->module_shared, c->module_shared_cap * sizeof *c->module_shared);
+		}
+		/* names are interned: they outlive the item */
+		c->module_shared[c->nmodule_shared++] = (LSharedVar){ d->decls[i].name, size, align };
+	}
+}
+
+static void record_string(LKernel *k, const char *a, const char *b, const char *c, const char *d)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d) + 1;
+	char *str = xmalloc(n);
+	snprintf(str, n, "%s%s%s%s", a, b, c, d);
+	k->shared_strings = xrealloc(k->shared_strings, (k->nshared_strings + 1) * sizeof *k->shared_strings);
+	k->shared_strings[k->nshared_strings++] = str;
+}
+
+static void place(LowerCtx *c, const char *name, uint32_t size, uint32_t align)
+{
+	LKernel *k = c->k;
+	uint32_t off = (k->shared_size + align - 1) / align * align;
+	lmap_put(&c->vars, name, off, LVAR_SHARED);
+	k->shared_size = off + size;
+	if (align > k->shared_align)
+		k->shared_align = align;
+}
+
+void lw_body_shared_add(LowerCtx *c, const VarDecl *d)
+{
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		uint32_t size, align;
+		if (is_dynamic(d, i))
+			lw_unsupported(c, d->decls[i].loc, "dynamic .extern .shared memory declared in a "
+			               "kernel body (module scope is supported)");
+		else if (lw_var_layout(c, d, i, &size, &align)) {
+			place(c, d->decls[i].name, size, align);
+			char line[24];
+			snprintf(line, sizeof line, "__%u", (unsigned)d->decls[i].loc.first_line);
+			record_string(c->k, "$__", d->decls[i].name, line, "");
+		}
+	}
+}
+
+static void mark_names(const Expr *e, LMap *named)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EX_NAME:
+		lmap_put(named, e->text, 0, 0);
+		return;
+	case EX_UNARY: case EX_FIELD:
+		mark_names(e->lhs, named);
+		return;
+	case EX_BINARY:
+		mark_names(e->lhs, named);
+		mark_names(e->rhs, named);
+		return;
+	case EX_VECTOR: case EX_ADDRESS: case EX_LIST: case EX_CALL:
+		for (uint32_t i = 0; i < e->nelems; i++)
+			mark_names(e->elems[i], named);
+		return;
+	default:
+		return;
+	}
+}
+
+static void named_in(const Stmt *s, LMap *named)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK)
+			named_in(s->u.block, named);
+		else if (s->kind == ST_INSTR)
+			for (uint32_t i = 0; i < s->u.instr.nops; i++)
+				mark_names(s->u.instr.ops[i], named);
+	}
+}
+
+void lw_module_shared_place(LowerCtx *c, const Stmt *body)
+{
+	if (c->nmodule_shared == 0)
+		return;
+	LMap named;
+	lmap_init(&named);
+	named_in(body, &named);
+	bool dynamic = false;
+	for (size_t i = 0; i < c->nmodule_shared; i++) {
+		const LSharedVar *v = &c->module_shared[i];
+		/* a body declaration of the same name hides the module's */
+		if (!lmap_find(&named, v->name) || lmap_find(&c->vars, v->name))
+			continue;
+		if (v->align) {
+			place(c, v->name, v->size, v->align);
+			record_string(c->k, "$", c->k->name, "$", v->name);
+		} else {
+			dynamic = true;
+		}
+	}
+	if (dynamic) {
+		LKernel *k = c->k;
+		k->shared_size = (k->shared_size + 15) / 16 * 16;
+		if (k->shared_align < 16)
+			k->shared_align = 16;
+		for (size_t i = 0; i < c->nmodule_shared; i++) {
+			const LSharedVar *v = &c->module_shared[i];
+			if (v->align == 0 && lmap_find(&named, v->name)) {
+				lmap_put(&c->vars, v->name, k->shared_size, LVAR_SHARED);
+				record_string(k, "$", k->name, "$", v->name);
+			}
+		}
+	}
+	lmap_fini(&named);
+}
+
+bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off)
+{
+	int64_t add = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &add)) {
+		if (e->op == '-')
+			add = -add;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME || e->component)
+		return false;
+	const LMapEntry *v = lmap_find(&c->vars, e->text);
+	if (!v)
+		return false;
+	*off = v->value + add;
+	return true;
+}
