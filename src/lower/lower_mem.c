@@ -68,7 +68,7 @@ static uint32_t fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *of
 bool lower_st(LowerCtx *c, const Instr *in)
 {
 	if (!lw_has_mod(in, ".global"))
-		return lw_unsupported(c, in->loc, "st outside the .global state space");
+		return lw_unsupported(c, in->loc, "st outside the .global and .shared state spaces");
 	int cop = 0;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
@@ -276,7 +276,7 @@ static bool window_mods_ok(LowerCtx *c, const Instr *in, const char *what)
 	return true;
 }
 
-/* ptxas 11.8 sets .U on every LDS it writes for a plain ld.shared. */
+/* ptxas 11.8 sets .U on every LDS it writes, ld.volatile.shared too. */
 bool lower_ld_shared(LowerCtx *c, const Instr *in)
 {
 	if (!window_mods_ok(c, in, "ld.shared"))
@@ -297,7 +297,7 @@ bool lower_ld_shared(LowerCtx *c, const Instr *in)
 	linsn_ref(lds, SR_RD, dst, 0, nregs, true);
 	window_base(c, lds, base, &off);
 	linsn_set(lds, SR_SIZE, size);
-	linsn_set(lds, SR_U, !lw_has_mod(in, ".volatile"));
+	linsn_set(lds, SR_U, 1);
 	linsn_set(lds, SR_IMM, off);
 	lds->keep = lw_has_mod(in, ".volatile");
 	spread_load(c, dst, vec, t, elems);

@@ -106,10 +106,7 @@ void lw_body_shared_add(LowerCtx *c, const VarDecl *d)
 {
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		uint32_t size, align;
-		if (is_dynamic(d, i))
-			lw_unsupported(c, d->decls[i].loc, "dynamic .extern .shared memory declared in a "
-			               "kernel body (module scope is supported)");
-		else if (lw_var_layout(c, d, i, &size, &align)) {
+		if (lw_var_layout(c, d, i, &size, &align)) {
 			place(c, d->decls[i].name, size, align);
 			char line[24];
 			snprintf(line, sizeof line, "__%u", (unsigned)d->decls[i].loc.first_line);

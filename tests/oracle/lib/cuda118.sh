@@ -69,7 +69,7 @@ sass_masked() {
 		return substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)
 	}
 	BEGIN {
-		n = split("SULD SUST SURED TXQ STG LDG PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
+		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
