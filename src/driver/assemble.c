@@ -23,7 +23,8 @@ static void internal_error(DiagSink *sink, const LKernel *k, const char *what, c
 	diag_add(sink, SEV_ERROR, k->loc, "encoder-internal", "kernel '%s': %s: %s", k->name, what, msg);
 }
 
-/* ptxas starts every kernel by loading the stack pointer. */
+/* ptxas starts every kernel by loading the stack pointer, and makes room
+ * for the stack frame below it. */
 static void prepend_stack_init(LKernel *k)
 {
 	/* append, then rotate it to the front and move the labels along */
@@ -31,9 +32,23 @@ static void prepend_stack_init(LKernel *k)
 	linsn_set(mov, SR_RD, REGALLOC_STACK_REG);
 	linsn_set(mov, SR_CBANK, 0);
 	linsn_set(mov, SR_COFF, 0x20 / 4);
+	mov->stack_reg = LSTACK_WRITE;
 	LInsn first = *mov;
 	memmove(k->insns + 1, k->insns, (k->ninsns - 1) * sizeof *k->insns);
 	k->insns[0] = first;
+	for (size_t l = 0; l < k->nlabels; l++)
+		k->label_pos[l]++;
+	if (k->frame_size == 0)
+		return;
+	/* the stack frame of the .local variables: R1 -= frame size */
+	LInsn *sub = lkernel_append(k, SF_IADD32I, k->loc);
+	linsn_set(sub, SR_RD, REGALLOC_STACK_REG);
+	linsn_set(sub, SR_RA, REGALLOC_STACK_REG);
+	linsn_set(sub, SR_IMM, (uint32_t)-k->frame_size);
+	sub->stack_reg = LSTACK_READ | LSTACK_WRITE;
+	LInsn second = *sub;
+	memmove(k->insns + 2, k->insns + 1, (k->ninsns - 2) * sizeof *k->insns);
+	k->insns[1] = second;
 	for (size_t l = 0; l < k->nlabels; l++)
 		k->label_pos[l]++;
 }
@@ -123,7 +138,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.uses_surfaces = k->uses_surfaces,
 			.ctaid_offsets = codes[i].facts.ctaids, .nctaid_offsets = codes[i].facts.nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .explicit_caching = k->explicit_caching,
-			.shared_size = k->shared_size, .shared_align = k->shared_align,
+			.shared_size = k->shared_size, .shared_align = k->shared_align, .frame_size = k->frame_size,
 			.shared_strings = (const char *const *)k->shared_strings, .nshared_strings = k->nshared_strings,
 			.maxreg_count = k->maxreg_count,
 			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,

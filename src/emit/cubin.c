@@ -597,7 +597,9 @@ static void build_nv_info(const Layout *L, ByteBuf *b)
 		for (size_t r = 0; r < sizeof per_function; r++) {
 			info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
 			buf_u32(b, (uint32_t)L->sym_func[p]);
-			buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? kernel_at(L, p)->regcount : 0);
+			const CubinKernel *k = kernel_at(L, p);
+			buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? k->regcount
+			         : per_function[r] == CUBIN_EIATTR_MAX_STACK_SIZE ? 0 : k->frame_size);
 		}
 	}
 }

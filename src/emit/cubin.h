@@ -32,8 +32,8 @@
  *    variables) with a SECTION symbol after SECTION .text.<k>, and the
  *    image gets a third LOAD segment (RW, no file bytes) spanning them.
  *
- * Not supported (the assembler does not emit them): .local memory
- * (stack/frame sizes are always 0), .const banks, textures and
+ * Not supported (the assembler does not emit them): calls (the maximum
+ * stack size is always 0), .const banks, textures and
  * samplers, .func and .param .surfref.  cubin_write() writes ELF64 only, as ptxas does by default
  * (--machine 64) also for .address_size 32.
  */
@@ -135,6 +135,7 @@ typedef struct CubinKernel {
 	uint32_t max_threads[3];  /* .maxntid x, y, z; all 0 means none */
 	uint32_t req_ntid[3];     /* .reqntid x, y, z; all 0 means none */
 	uint32_t crs_stack_size;  /* bytes of SSY/SYNC stack; 0 means none */
+	uint32_t frame_size;      /* bytes of the stack frame (.local): EIATTR_MIN_STACK_SIZE, FRAME_SIZE */
 	uint32_t shared_size;     /* bytes of static .shared memory (may be 0 with dynamic) */
 	uint32_t shared_align;    /* its alignment (the largest of its variables); 0: none */
 	/* ptxas's .strtab names of those variables (no symbol uses them),

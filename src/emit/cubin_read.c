@@ -472,6 +472,33 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 	return 0;
 }
 
+/* EIATTR_FRAME_SIZE of the function whose symbol lives in section text,
+ * from the module-wide .nv.info (the CUDA_INFO section with sh_info 0);
+ * 0 when there is none. Malformed records end the search. */
+static uint32_t read_frame_size(const Reader *r, size_t text)
+{
+	for (size_t sec = 1; sec < r->shnum; sec++) {
+		if (r->sh[sec].type != CUBIN_SHT_CUDA_INFO || r->sh[sec].info != 0)
+			continue;
+		const uint8_t *d = section_data(r, sec);
+		uint64_t size = r->sh[sec].size;
+		for (uint64_t pos = 0; size - pos >= 4;) {
+			uint8_t format = d[pos], attr = d[pos + 1];
+			uint16_t value = rd16(d + pos + 2);
+			uint64_t payload = format == CUBIN_EIFMT_SVAL ? value : 0;
+			if (payload > size - pos - 4)
+				break;
+			if (attr == CUBIN_EIATTR_FRAME_SIZE && payload == 8) {
+				uint32_t sym = rd32(d + pos + 4);
+				if (r->symtab && sym > 0 && sym < r->nsyms && rd16(symbol(r, sym) + 6) == text)
+					return rd32(d + pos + 8);
+			}
+			pos += 4 + payload;
+		}
+	}
+	return 0;
+}
+
 /* The names ptxas records in .strtab after ".nv.shared.<name>" for the
  * kernel's shared variables ($__var__line, $kernel$var): the strings that
  * follow it and start with '$' (not "$BINDLESS$"). Returns how many were
@@ -561,6 +588,7 @@ static int read_kernels(Reader *r, CubinImage *img)
 			return -1;
 		used_desc += k->ndesc_fields + k->ndesc_size_offsets;
 		k->desc_size_symbol = i == r->desc_symbol_text;
+		k->frame_size = read_frame_size(r, i);
 		if (r->shared_of[i] && img->string_store) {
 			k->shared_strings = img->string_store + used_strings;
 			k->nshared_strings = read_shared_strings(r, k->name, img->string_store + used_strings);

@@ -21,6 +21,7 @@ typedef enum LowerSel {
 	SEL_PRED,       /* the instruction type is .pred (and.pred, mov.pred) */
 	SEL_GLOBAL,     /* the .global state space */
 	SEL_SHARED,     /* the .shared state space */
+	SEL_LOCAL,      /* the .local state space */
 	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
 } LowerSel;
 
@@ -30,8 +31,10 @@ typedef enum LowerSel {
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
 	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
-	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_shared, 2, 2 },
-	{ "ld", SEL_ANY, lower_ld, 2, 2 }, { "st", SEL_SHARED, lower_st_shared, 2, 2 },
+	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_window, 2, 2 },
+	{ "ld", SEL_LOCAL, lower_ld_window, 2, 2 },
+	{ "ld", SEL_ANY, lower_ld, 2, 2 }, { "st", SEL_SHARED, lower_st_window, 2, 2 },
+	{ "st", SEL_LOCAL, lower_st_window, 2, 2 },
 	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
 	{ "add", SEL_FLOAT, lower_fadd, 3, 3 }, { "add", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
@@ -62,6 +65,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_PRED: return lw_instr_type(in).bits == 1;
 	case SEL_GLOBAL: return lw_has_mod(in, ".global");
 	case SEL_SHARED: return lw_has_mod(in, ".shared");
+	case SEL_LOCAL: return lw_has_mod(in, ".local");
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)
@@ -156,8 +160,11 @@ static void collect(LowerCtx *c, const Stmt *s)
 			declare_regs(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".shared"))
 			lw_body_shared_add(c, &s->u.decl);
+		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".local"))
+			lw_body_local_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL)
-			lw_unsupported(c, s->loc, "variables declared inside a kernel (.reg and .shared are supported)");
+			lw_unsupported(c, s->loc, "variables declared inside a kernel (.reg, .shared and .local "
+			               "are supported)");
 	}
 }
 
@@ -394,6 +401,7 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	read_perf_directives(k, f);
 	collect(c, f->body);
 	lw_module_shared_place(c, f->body);
+	lw_frame_place(c);
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
 	find_param_values(c, f);

@@ -65,9 +65,13 @@ typedef struct LInsn {
 	bool keep;              /* never removed as dead code (volatile loads) */
 	uint8_t narrow_parts;   /* vector SULD: 32-bit parts per PTX element (0: keep its size) */
 	uint8_t reloc;          /* LReloc */
+	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
 	int target;             /* BRA: label id */
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
+
+/* LInsn.stack_reg: the scheduler orders these accesses of R1 too. */
+enum { LSTACK_READ = 1, LSTACK_WRITE = 2 };
 
 typedef struct LKernel {
 	const char *name;
@@ -93,6 +97,7 @@ typedef struct LKernel {
 	uint32_t shared_size;         /* bytes of static .shared memory (.nv.shared.<k>) */
 	uint32_t shared_align;        /* the largest alignment among them; 0: no .nv.shared.<k> */
 	char **shared_strings;        /* their names as ptxas writes them to .strtab, in layout order */
+	uint32_t frame_size;          /* bytes of .local variables below the stack pointer R1 */
 	size_t nshared_strings;
 	uint32_t max_threads[3], req_ntid[3];
 	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */

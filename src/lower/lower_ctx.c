@@ -3,6 +3,7 @@
  * instruction sequences used everywhere (moves, ALU ops with operand B as
  * register or immediate). */
 #include "lower/lower_internal.h"
+#include "lower/regalloc.h"
 
 #include "base/xalloc.h"
 
@@ -171,11 +172,24 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		o->width = 2;
 		return true;
 	}
-	/* a variable's name is its address, an immediate in its window */
-	if (lw_var_address(c, e, &v)) {
+	/* A variable's name is its address: a shared one an immediate in its
+	 * window, a local one R1 + offset (the window is 32 bits wide). */
+	int space;
+	if (lw_var_address(c, e, &v, &space) && space == LVAR_SHARED) {
 		o->kind = OPND_IMM;
 		o->imm = v;
 		o->width = 2;
+		return true;
+	}
+	if (lw_var_address(c, e, &v, &space)) {
+		o->kind = OPND_REG;
+		o->vreg = lw_temp(c, 1);
+		o->width = 1;
+		LInsn *add = lw_emit(c, SF_IADD32I);
+		linsn_ref(add, SR_RD, o->vreg, 0, 1, true);
+		linsn_set(add, SR_RA, REGALLOC_STACK_REG);
+		add->stack_reg = LSTACK_READ;
+		linsn_set(add, SR_IMM, (uint32_t)v);
 		return true;
 	}
 	o->kind = OPND_REG;

@@ -62,7 +62,13 @@ typedef struct LSharedVar {
 } LSharedVar;
 
 /* The state space of a variable of LowerCtx.vars (its `extra`). */
-enum { LVAR_SHARED = 1 };
+enum { LVAR_SHARED = 1, LVAR_LOCAL = 2 };
+
+/* A .local variable of the kernel body, before the frame is laid out. */
+typedef struct LLocalVar {
+	const char *name;
+	uint32_t size, align;
+} LLocalVar;
 
 typedef struct LowerCtx {
 	DiagSink *sink;
@@ -82,6 +88,8 @@ typedef struct LowerCtx {
 	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
 	LSharedVar *module_shared;    /* module .shared variables, declaration order */
 	size_t nmodule_shared, module_shared_cap;
+	LLocalVar *locals;  /* the body's .local variables, declaration order */
+	size_t nlocals;
 	/* the instruction being lowered */
 	const Instr *cur;
 	int guard_vreg;     /* -1: none */
@@ -165,7 +173,7 @@ bool lw_setp_preds(LowerCtx *c, const Instr *in, bool has_bop, SetpPreds *sp);
  * when there is none). */
 void lw_setp_combine(LInsn *op, const SetpPreds *sp, unsigned bop);
 
-/* ---- lower_vars.c: variables in the shared window ---- */
+/* ---- lower_vars.c: variables in the shared and local windows ---- */
 
 /* Size and alignment of declarator i of d; diagnoses what has none. */
 bool lw_var_layout(LowerCtx *c, const VarDecl *d, uint32_t i, uint32_t *size, uint32_t *align);
@@ -175,8 +183,14 @@ void lw_module_shared_add(LowerCtx *c, const VarDecl *d);
 void lw_body_shared_add(LowerCtx *c, const VarDecl *d);
 /* After the body's own: the module's .shared variables the body names. */
 void lw_module_shared_place(LowerCtx *c, const Stmt *body);
-/* `sym`, `sym+imm` or `sym-imm` naming a variable: its window offset. */
-bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off);
+/* A .local declaration of the kernel body (placed by lw_frame_place). */
+void lw_body_local_add(LowerCtx *c, const VarDecl *d);
+/* Lays out the stack frame: .local variables by falling alignment, the
+ * last declared first within one alignment; k->frame_size. */
+void lw_frame_place(LowerCtx *c);
+/* `sym`, `sym+imm` or `sym-imm` naming a variable: its offset in its
+ * window (shared: from 0; local: from the stack pointer R1), *space LVAR_*. */
+bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space);
 
 /* ---- handlers, one per PTX opcode family (lower.c's table picks them) ---- */
 
@@ -207,8 +221,8 @@ bool lower_pred_logic(LowerCtx *c, const Instr *in);
 bool lower_exit(LowerCtx *c, const Instr *in);
 bool lower_st(LowerCtx *c, const Instr *in);
 bool lower_ld_global(LowerCtx *c, const Instr *in);
-bool lower_ld_shared(LowerCtx *c, const Instr *in);
-bool lower_st_shared(LowerCtx *c, const Instr *in);
+bool lower_ld_window(LowerCtx *c, const Instr *in);
+bool lower_st_window(LowerCtx *c, const Instr *in);
 bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);
 bool lower_sured(LowerCtx *c, const Instr *in);

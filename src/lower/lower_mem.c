@@ -1,8 +1,10 @@
-/* st.global -> STG and ld.global -> LDG, ld/st.shared -> LDS/STS, and the packing of sub-word vector
+/* st.global -> STG and ld.global -> LDG, ld/st.shared -> LDS/STS, ld/st.local ->
+ * LDL/STL, and the packing of sub-word vector
  * elements that they and the surface instructions share. ptxas picks the
  * size by the total bytes of the access (v2.u8 -> .U16, v4.u8 -> 32, ...)
  * and keeps the signedness only for scalar 8/16-bit accesses. */
 #include "lower/lower_internal.h"
+#include "lower/regalloc.h"
 
 #include <string.h>
 
@@ -68,7 +70,7 @@ static uint32_t fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *of
 bool lower_st(LowerCtx *c, const Instr *in)
 {
 	if (!lw_has_mod(in, ".global"))
-		return lw_unsupported(c, in->loc, "st outside the .global and .shared state spaces");
+		return lw_unsupported(c, in->loc, "st outside the .global, .shared and .local state spaces");
 	int cop = 0;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
@@ -208,17 +210,29 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* ---- the 32-bit shared window: LDS and STS (issue 15) ---- */
+/* ---- the 32-bit shared and local windows: LDS/STS, LDL/STL (issue 15) ---- */
 
-/* [reg], [reg+imm], [sym], [sym+imm] or [imm] in the shared window: a
- * variable is its offset from RZ; a 64-bit register gives its low word. */
-static bool window_address(LowerCtx *c, const Expr *a, int *base, int64_t *off)
+/* Where a window access finds its address: a register, RZ (shared
+ * variables and absolute offsets) or the stack pointer R1 (local ones). */
+enum { BASE_RZ = -1, BASE_STACK = -2 };
+
+/* [reg], [reg+imm], [var], [var+imm] or [imm]; a 64-bit register gives its
+ * low word. A variable of the other window is diagnosed. */
+static bool window_address(LowerCtx *c, const Expr *a, int want_space, int *base, int64_t *off)
 {
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, a->loc, "this address");
 	const Expr *e = a->elems[0];
-	*base = -1;
-	if (lw_var_address(c, e, off) || (e->kind != EX_NAME && expr_const_int(e, off)))
+	int space;
+	if (lw_var_address(c, e, off, &space)) {
+		if (space != want_space)
+			return lw_unsupported(c, a->loc, "an access to a %s variable through another state space",
+			                      space == LVAR_LOCAL ? ".local" : ".shared");
+		*base = space == LVAR_LOCAL ? BASE_STACK : BASE_RZ;
+		return true;
+	}
+	*base = BASE_RZ;
+	if (e->kind != EX_NAME && expr_const_int(e, off))
 		return true;
 	*off = 0;
 	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, off)) {
@@ -227,8 +241,8 @@ static bool window_address(LowerCtx *c, const Expr *a, int *base, int64_t *off)
 		e = e->lhs;
 	}
 	if (e->kind != EX_NAME || e->text[0] != '%')
-		return lw_unsupported(c, a->loc, "this shared-memory address (a register or .shared "
-		                      "variable, plus a constant offset, is supported)");
+		return lw_unsupported(c, a->loc, "this %s address (a register or variable, plus a "
+		                      "constant offset, is supported)", want_space == LVAR_LOCAL ? ".local" : ".shared");
 	uint32_t r;
 	unsigned bw;
 	if (!lw_reg(c, e, &r, &bw))
@@ -238,7 +252,7 @@ static bool window_address(LowerCtx *c, const Expr *a, int *base, int64_t *off)
 }
 
 /* The base of a window access with an offset that fits the signed 24-bit
- * field (a larger one is added to the address first). */
+ * field (a larger one is added to a register address first). */
 static void window_base(LowerCtx *c, LInsn *op, int base, int64_t *off)
 {
 	if (base >= 0 && (*off < -0x800000 || *off > 0x7fffff)) {
@@ -250,8 +264,12 @@ static void window_base(LowerCtx *c, LInsn *op, int base, int64_t *off)
 		base = (int)a2;
 		*off = 0;
 	}
-	if (base < 0)
+	if (base == BASE_RZ)
 		linsn_set(op, SR_RA, 255);
+	else if (base == BASE_STACK) {
+		linsn_set(op, SR_RA, REGALLOC_STACK_REG);
+		op->stack_reg = LSTACK_READ;
+	}
 	else
 		linsn_ref(op, SR_RA, (uint32_t)base, 0, 1, false);
 }
@@ -265,70 +283,81 @@ static int window_size(PtxTy t, unsigned vec)
 	return size_code_of_bytes(vec * t.bits / 8);
 }
 
-static bool window_mods_ok(LowerCtx *c, const Instr *in, const char *what)
+/* The state space of an ld/st the table sent here (.shared or .local). */
+static int window_space(LowerCtx *c, const Instr *in, const char *op, const char **name)
 {
+	int space = lw_has_mod(in, ".local") ? LVAR_LOCAL : LVAR_SHARED;
+	*name = space == LVAR_LOCAL ? ".local" : ".shared";
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
-		if (strcmp(w, ".shared") != 0 && strcmp(w, ".v2") != 0 && strcmp(w, ".v4") != 0 &&
-		    strcmp(w, ".volatile") != 0 && strcmp(w, ".weak") != 0 && ptx_type_of_word(w).bits == 0)
-			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s'", what, w);
+		if (strcmp(w, *name) != 0 && strcmp(w, ".v2") != 0 && strcmp(w, ".v4") != 0 &&
+		    strcmp(w, ".volatile") != 0 && strcmp(w, ".weak") != 0 && ptx_type_of_word(w).bits == 0) {
+			lw_unsupported(c, in->mod_locs[i], "%s%s modifier '%s'", op, *name, w);
+			return 0;
+		}
 	}
-	return true;
+	return space;
 }
 
-/* ptxas 11.8 sets .U on every LDS it writes, ld.volatile.shared too. */
-bool lower_ld_shared(LowerCtx *c, const Instr *in)
+/* ptxas 11.8 sets .U on every LDS it writes, ld.volatile.shared too; its
+ * LDL/STL have no cache operator for these loads and stores. */
+bool lower_ld_window(LowerCtx *c, const Instr *in)
 {
-	if (!window_mods_ok(c, in, "ld.shared"))
+	const char *sname;
+	int space = window_space(c, in, "ld", &sname);
+	if (!space)
 		return false;
 	PtxTy t = lw_instr_type(in);
 	unsigned vec = lw_vec_width(in), bytes = vec * t.bits / 8;
 	int size = window_size(t, vec);
 	if (size < 0 || t.bits < 8)
-		return lw_unsupported(c, in->loc, "ld.shared of %u bytes", bytes);
+		return lw_unsupported(c, in->loc, "ld%s of %u bytes", sname, bytes);
 	int base;
 	int64_t off;
 	uint32_t elems[4];
-	if (!window_address(c, in->ops[1], &base, &off) || !load_dests(c, in, vec, elems))
+	if (!window_address(c, in->ops[1], space, &base, &off) || !load_dests(c, in, vec, elems))
 		return false;
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
-	LInsn *lds = lw_emit(c, SF_LDS);
-	linsn_ref(lds, SR_RD, dst, 0, nregs, true);
-	window_base(c, lds, base, &off);
-	linsn_set(lds, SR_SIZE, size);
-	linsn_set(lds, SR_U, 1);
-	linsn_set(lds, SR_IMM, off);
-	lds->keep = lw_has_mod(in, ".volatile");
+	LInsn *ld = lw_emit(c, space == LVAR_LOCAL ? SF_LDL : SF_LDS);
+	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
+	window_base(c, ld, base, &off);
+	linsn_set(ld, SR_SIZE, size);
+	if (space == LVAR_SHARED)
+		linsn_set(ld, SR_U, 1);
+	linsn_set(ld, SR_IMM, off);
+	ld->keep = lw_has_mod(in, ".volatile");
 	spread_load(c, dst, vec, t, elems);
 	return true;
 }
 
-bool lower_st_shared(LowerCtx *c, const Instr *in)
+bool lower_st_window(LowerCtx *c, const Instr *in)
 {
-	if (!window_mods_ok(c, in, "st.shared"))
+	const char *sname;
+	int space = window_space(c, in, "st", &sname);
+	if (!space)
 		return false;
 	PtxTy t = lw_instr_type(in);
 	unsigned vec = lw_vec_width(in);
 	int size = window_size(t, vec);
 	if (size < 0 || t.bits < 8)
-		return lw_unsupported(c, in->loc, "st.shared of %u bytes", vec * t.bits / 8);
+		return lw_unsupported(c, in->loc, "st%s of %u bytes", sname, vec * t.bits / 8);
 	int base;
 	int64_t off;
-	if (!window_address(c, in->ops[0], &base, &off))
+	if (!window_address(c, in->ops[0], space, &base, &off))
 		return false;
 	uint32_t data = 0;
 	unsigned nregs;
 	bool rz;
 	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz))
 		return false;
-	LInsn *sts = lw_emit(c, SF_STS);
-	window_base(c, sts, base, &off);
+	LInsn *st = lw_emit(c, space == LVAR_LOCAL ? SF_STL : SF_STS);
+	window_base(c, st, base, &off);
 	if (rz)
-		linsn_set(sts, SR_RB, 255);
+		linsn_set(st, SR_RB, 255);
 	else
-		linsn_ref(sts, SR_RB, data, 0, nregs, false);
-	linsn_set(sts, SR_SIZE, size);
-	linsn_set(sts, SR_IMM, off);
+		linsn_ref(st, SR_RB, data, 0, nregs, false);
+	linsn_set(st, SR_SIZE, size);
+	linsn_set(st, SR_IMM, off);
 	return true;
 }

@@ -159,7 +159,7 @@ static bool param_address(LowerCtx *c, const Expr *a, int64_t *off)
 bool lower_ld(LowerCtx *c, const Instr *in)
 {
 	if (!lw_has_mod(in, ".param"))
-		return lw_unsupported(c, in->loc, "ld outside the .param, .global and .shared state spaces");
+		return lw_unsupported(c, in->loc, "ld outside the .param, .global, .shared and .local state spaces");
 	PtxTy t = lw_instr_type(in);
 	int64_t off;
 	if (in->nops != 2 || !param_address(c, in->ops[1], &off))

@@ -1,5 +1,12 @@
-/* Variables in the 32-bit shared window: their sizes, alignments and the
- * offsets ptxas 11.8 gives them, and their names as operands.
+/* Variables in the 32-bit shared and local windows: their sizes,
+ * alignments and the offsets ptxas 11.8 gives them, and their names as
+ * operands.
+ *
+ * A kernel's stack frame holds its body's .local variables, the most
+ * aligned first (the last declared first within one alignment), unused
+ * ones too;
+ * its size is rounded up to 8 and the kernel starts with R1 -= size. A
+ * local variable's address is R1 + its offset.
  *
  * A kernel's static shared memory (.nv.shared.<k>) holds first the .shared
  * variables declared in its body, in declaration order, then the module's
@@ -18,6 +25,7 @@
 #include "base/xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool spec_has(const VarDecl *d, const char *word)
@@ -186,7 +194,37 @@ void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 	lmap_fini(&named);
 }
 
-bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off)
+void lw_body_local_add(LowerCtx *c, const VarDecl *d)
+{
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		uint32_t size, align;
+		if (!lw_var_layout(c, d, i, &size, &align))
+			continue;
+		c->locals = xrealloc(c->locals, (c->nlocals + 1) * sizeof *c->locals);
+		c->locals[c->nlocals++] = (LLocalVar){ d->decls[i].name, size, align };
+	}
+}
+
+void lw_frame_place(LowerCtx *c)
+{
+	uint32_t off = 0, align = 1u << 31;
+	/* alignments are powers of two: walk them from the largest down */
+	for (; align; align >>= 1)
+		for (size_t i = c->nlocals; i-- > 0;) {
+			const LLocalVar *v = &c->locals[i];
+			if (v->align != align)
+				continue;
+			off = (off + align - 1) / align * align;
+			lmap_put(&c->vars, v->name, off, LVAR_LOCAL);
+			off += v->size;
+		}
+	c->k->frame_size = (off + 7) / 8 * 8;
+	free(c->locals);
+	c->locals = NULL;
+	c->nlocals = 0;
+}
+
+bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space)
 {
 	int64_t add = 0;
 	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &add)) {
@@ -200,5 +238,6 @@ bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off)
 	if (!v)
 		return false;
 	*off = v->value + add;
+	*space = (int)v->extra;
 	return true;
 }

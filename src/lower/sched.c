@@ -44,6 +44,13 @@ static void accesses(const LKernel *k, const LInsn *in, Access *a)
 			}
 		}
 	}
+	if (in->stack_reg & LSTACK_READ) {
+		a->reads[a->nreads++] = REGALLOC_STACK_REG;
+		if (is_varlat(in))
+			a->late[a->nlate++] = REGALLOC_STACK_REG;
+	}
+	if (in->stack_reg & LSTACK_WRITE)
+		a->writes[a->nwrites++] = REGALLOC_STACK_REG;
 	if (in->reads_cc)
 		a->reads[a->nreads++] = RES_CC;
 	if (in->writes_cc)
