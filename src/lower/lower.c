@@ -22,6 +22,7 @@ typedef enum LowerSel {
 	SEL_GLOBAL,     /* the .global state space */
 	SEL_SHARED,     /* the .shared state space */
 	SEL_LOCAL,      /* the .local state space */
+	SEL_GENERIC,    /* no state space: a generic address */
 	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
 } LowerSel;
 
@@ -33,6 +34,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
 	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_window, 2, 2 },
 	{ "ld", SEL_LOCAL, lower_ld_window, 2, 2 },
+	{ "ld", SEL_GENERIC, lower_ld_generic, 2, 2 }, { "st", SEL_GENERIC, lower_st_generic, 2, 2 },
 	{ "ld", SEL_ANY, lower_ld, 2, 2 }, { "st", SEL_SHARED, lower_st_window, 2, 2 },
 	{ "st", SEL_LOCAL, lower_st_window, 2, 2 },
 	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
@@ -66,6 +68,9 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_GLOBAL: return lw_has_mod(in, ".global");
 	case SEL_SHARED: return lw_has_mod(in, ".shared");
 	case SEL_LOCAL: return lw_has_mod(in, ".local");
+	case SEL_GENERIC:
+		return !lw_has_mod(in, ".global") && !lw_has_mod(in, ".shared") && !lw_has_mod(in, ".local") &&
+		       !lw_has_mod(in, ".param") && !lw_has_mod(in, ".const");
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

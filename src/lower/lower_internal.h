@@ -222,6 +222,8 @@ bool lower_exit(LowerCtx *c, const Instr *in);
 bool lower_st(LowerCtx *c, const Instr *in);
 bool lower_ld_global(LowerCtx *c, const Instr *in);
 bool lower_ld_window(LowerCtx *c, const Instr *in);
+bool lower_ld_generic(LowerCtx *c, const Instr *in);
+bool lower_st_generic(LowerCtx *c, const Instr *in);
 bool lower_st_window(LowerCtx *c, const Instr *in);
 bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);

@@ -1,11 +1,12 @@
 /* st.global -> STG and ld.global -> LDG, ld/st.shared -> LDS/STS, ld/st.local ->
- * LDL/STL, and the packing of sub-word vector
+ * LDL/STL, generic ld/st -> LD/ST, and the packing of sub-word vector
  * elements that they and the surface instructions share. ptxas picks the
  * size by the total bytes of the access (v2.u8 -> .U16, v4.u8 -> 32, ...)
  * and keeps the signedness only for scalar 8/16-bit accesses. */
 #include "lower/lower_internal.h"
 #include "lower/regalloc.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* STG/SUST size code of an access of `bytes` total bytes. */
@@ -358,6 +359,139 @@ bool lower_st_window(LowerCtx *c, const Instr *in)
 	else
 		linsn_ref(st, SR_RB, data, 0, nregs, false);
 	linsn_set(st, SR_SIZE, size);
+	linsn_set(st, SR_IMM, off);
+	return true;
+}
+
+/* ---- generic addresses: LD/ST (issue 15) ---- */
+
+/* ptxas 11.8 turns every generic access into LEA t.CC, a.lo, RZ;
+ * LEA.HI.X P, t.hi, a.lo, RZ, a.hi and LD.E/ST.E [t+off], P; the offset
+ * is the instruction's signed 32-bit one. Returns t and the predicate. */
+static bool generic_address(LowerCtx *c, const Expr *a, uint32_t *t, uint32_t *pred, int64_t *off)
+{
+	if (a->kind != EX_ADDRESS || a->nelems != 1)
+		return lw_unsupported(c, a->loc, "this address");
+	const Expr *e = a->elems[0];
+	*off = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, off)) {
+		if (e->op == '-')
+			*off = -*off;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME || e->text[0] != '%' || *off < INT32_MIN || *off > INT32_MAX)
+		return lw_unsupported(c, a->loc, "this generic address (a 64-bit register plus a 32-bit "
+		                      "constant offset is supported)");
+	uint32_t base;
+	unsigned bw;
+	if (!lw_reg(c, e, &base, &bw))
+		return false;
+	if (!c->lm->address64 || bw != 2)
+		return lw_unsupported(c, a->loc, "a generic access through a %u-bit address (64-bit "
+		                      "addresses are supported)", 32 * bw);
+	*t = lw_temp(c, 2);
+	*pred = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	LInsn *lo = lw_emit(c, SF_LEA_R);
+	linsn_ref(lo, SR_RD, *t, 0, 1, true);
+	linsn_ref(lo, SR_RA, base, 0, 1, false);
+	linsn_set(lo, SR_RB, 255);
+	linsn_set(lo, SR_PD, 7);
+	linsn_set(lo, SR_CC, 1);
+	lo->writes_cc = true;
+	LInsn *hi = lw_emit(c, SF_LEA_HI_R);
+	linsn_ref(hi, SR_RD, *t, 1, 1, true);
+	linsn_ref(hi, SR_RA, base, 0, 1, false);
+	linsn_ref(hi, SR_RC, base, 1, 1, false);
+	linsn_set(hi, SR_RB, 255);
+	linsn_ref(hi, SR_PD, *pred, 0, 1, true);
+	linsn_set(hi, SR_X, 1);
+	hi->reads_cc = true;
+	return true;
+}
+
+static const struct { const char *word; int cop; } generic_ld_cops[] = {
+	{ ".ca", 0 }, { ".weak", 0 }, { ".cg", 1 }, { ".cs", 0 }, { ".lu", 1 }, { ".cv", 3 }, { ".volatile", 3 },
+};
+
+static bool generic_mods(LowerCtx *c, const Instr *in, bool load, int *cop)
+{
+	*cop = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		bool known = strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 || ptx_type_of_word(w).bits != 0;
+		for (size_t j = 0; load && j < sizeof generic_ld_cops / sizeof generic_ld_cops[0]; j++)
+			if (strcmp(w, generic_ld_cops[j].word) == 0) {
+				*cop = generic_ld_cops[j].cop;
+				known = true;
+			}
+		for (size_t j = 0; !load && j < sizeof st_cops / sizeof st_cops[0]; j++)
+			if (strcmp(w, st_cops[j].word) == 0) {
+				*cop = st_cops[j].cop;
+				known = true;
+			}
+		known |= strcmp(w, ".weak") == 0 || strcmp(w, ".volatile") == 0;
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i], "generic %s modifier '%s'", load ? "ld" : "st", w);
+	}
+	return true;
+}
+
+bool lower_ld_generic(LowerCtx *c, const Instr *in)
+{
+	int cop;
+	if (!generic_mods(c, in, true, &cop))
+		return false;
+	PtxTy t = lw_instr_type(in);
+	unsigned vec = lw_vec_width(in), bytes = vec * t.bits / 8;
+	int size = window_size(t, vec);
+	if (size < 0 || t.bits < 8)
+		return lw_unsupported(c, in->loc, "generic ld of %u bytes", bytes);
+	uint32_t addr, pred, elems[4];
+	int64_t off;
+	if (!load_dests(c, in, vec, elems) || !generic_address(c, in->ops[1], &addr, &pred, &off))
+		return false;
+	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
+	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
+	LInsn *ld = lw_emit(c, SF_LD);
+	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
+	linsn_ref(ld, SR_RA, addr, 0, 2, false);
+	linsn_ref(ld, SR_PC, pred, 0, 1, false);
+	linsn_set(ld, SR_E, 1);
+	linsn_set(ld, SR_SIZE, size);
+	linsn_set(ld, SR_COP, cop);
+	linsn_set(ld, SR_IMM, off);
+	ld->keep = lw_has_mod(in, ".volatile");
+	spread_load(c, dst, vec, t, elems);
+	return true;
+}
+
+bool lower_st_generic(LowerCtx *c, const Instr *in)
+{
+	int cop;
+	if (!generic_mods(c, in, false, &cop))
+		return false;
+	PtxTy t = lw_instr_type(in);
+	unsigned vec = lw_vec_width(in);
+	int size = window_size(t, vec);
+	if (size < 0 || t.bits < 8)
+		return lw_unsupported(c, in->loc, "generic st of %u bytes", vec * t.bits / 8);
+	uint32_t data = 0, addr, pred;
+	unsigned nregs;
+	bool rz;
+	int64_t off;
+	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz) ||
+	    !generic_address(c, in->ops[0], &addr, &pred, &off))
+		return false;
+	LInsn *st = lw_emit(c, SF_ST);
+	linsn_ref(st, SR_RA, addr, 0, 2, false);
+	if (rz)
+		linsn_set(st, SR_RB, 255);
+	else
+		linsn_ref(st, SR_RB, data, 0, nregs, false);
+	linsn_ref(st, SR_PC, pred, 0, 1, false);
+	linsn_set(st, SR_E, 1);
+	linsn_set(st, SR_SIZE, size);
+	linsn_set(st, SR_COP, cop);
 	linsn_set(st, SR_IMM, off);
 	return true;
 }

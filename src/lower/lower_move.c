@@ -119,11 +119,45 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* cvta.shared / cvta.local: the generic address is the window offset
+ * ORed with the window's base, c[0x0][0x0] (shared) or c[0x0][0x4]
+ * (local), high word 0; cvta.to.shared / .local keeps the low 24 bits. */
+static bool cvta_window(LowerCtx *c, const Instr *in, bool shared)
+{
+	uint32_t d;
+	unsigned dw;
+	Opnd s;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &s))
+		return false;
+	uint32_t a;
+	unsigned asub;
+	lw_opnd_part(c, &s, 0, &a, &asub);
+	if (lw_has_mod(in, ".to")) {
+		LInsn *and = lw_emit(c, SF_LOP32I);
+		linsn_ref(and, SR_RD, d, 0, 1, true);
+		linsn_ref(and, SR_RA, a, asub, 1, false);
+		linsn_set(and, SR_LOPOP, 0);
+		linsn_set(and, SR_IMM, 0xffffff);
+	} else {
+		LInsn *or = lw_emit(c, SF_LOP_C);
+		linsn_ref(or, SR_RD, d, 0, 1, true);
+		linsn_ref(or, SR_RA, a, asub, 1, false);
+		linsn_set(or, SR_LOPOP, 1);
+		linsn_set(or, SR_CBANK, 0);
+		linsn_set(or, SR_COFF, shared ? 0 : 1);
+	}
+	if (dw == 2)
+		lw_mov_rz(c, d, 1);
+	return true;
+}
+
 bool lower_cvta(LowerCtx *c, const Instr *in)
 {
+	if (in->nops == 2 && (lw_has_mod(in, ".shared") || lw_has_mod(in, ".local")))
+		return cvta_window(c, in, lw_has_mod(in, ".shared"));
 	/* Generic and global addresses coincide on sm_50 (ptxas emits nothing). */
 	if (!lw_has_mod(in, ".global") || in->nops != 2)
-		return lw_unsupported(c, in->loc, "cvta for state spaces other than .global");
+		return lw_unsupported(c, in->loc, "cvta for state spaces other than .global, .shared and .local");
 	uint32_t d;
 	unsigned dw;
 	Opnd s;

@@ -84,7 +84,7 @@ static uint8_t kind_of(const LInsn *in)
 {
 	switch (in->form->op) {
 	case SOP_LDG: case SOP_SULD_D: case SOP_SULD_P: case SOP_TXQ: case SOP_TXQ_B: return KIND_LOAD;
-	case SOP_LDS: case SOP_LDL: return KIND_LOAD;
+	case SOP_LDS: case SOP_LDL: case SOP_LD: return KIND_LOAD;
 	default: return KIND_OTHER;
 	}
 }

@@ -71,9 +71,9 @@ static bool match_txq(SasmMatch *m)
 }
 
 /* [Ra + off], [Ra - off], [Ra + -off], [off] and [RZ + off]: with no Ra or
- * RZ the offset is an absolute unsigned 24-bit address, stored in the same
+ * RZ the offset is an absolute unsigned `bits`-bit address, stored in the same
  * field as the signed offset. */
-static bool global_address(SasmMatch *m)
+static bool address_of_width(SasmMatch *m, unsigned bits)
 {
 	const SasmOperand *op = sasm_take_next(m, "address");
 	if (op == NULL)
@@ -83,24 +83,32 @@ static bool global_address(SasmMatch *m)
 		                       sass_op_mnemonic(m->f->op));
 	int64_t off = op->value;
 	if (op->reg == SASM_NO_REG || op->reg == 255) {
-		if (off < 0 || off > 0xffffff)
+		if (off < 0 || off > (int64_t)((UINT64_C(1) << bits) - 1))
 			return sasm_match_fail(m, op->loc, "sass-range",
-			                       "%s: absolute address %s0x%llx is outside the unsigned 24-bit range 0x0-0xffffff",
+			                       "%s: absolute address %s0x%llx is outside the unsigned %u-bit range 0x0-0x%llx",
 			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
-			                       (unsigned long long)(off < 0 ? -off : off));
-		if (off > 0x7fffff)
-			off -= 0x1000000;
+			                       (unsigned long long)(off < 0 ? -off : off), bits,
+			                       (unsigned long long)((UINT64_C(1) << bits) - 1));
+		if (off >= (int64_t)(UINT64_C(1) << (bits - 1)))
+			off -= (int64_t)(UINT64_C(1) << bits);
 		sass_values_set(&m->v, SR_RA, 255);
 	} else {
-		if (off < -0x800000 || off > 0x7fffff)
+		if (off < -(int64_t)(UINT64_C(1) << (bits - 1)) || off >= (int64_t)(UINT64_C(1) << (bits - 1)))
 			return sasm_match_fail(m, op->loc, "sass-range",
-			                       "%s: offset %s0x%llx is outside the signed 24-bit range -0x800000..0x7fffff",
+			                       "%s: offset %s0x%llx is outside the signed %u-bit range -0x%llx..0x%llx",
 			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
-			                       (unsigned long long)(off < 0 ? -off : off));
+			                       (unsigned long long)(off < 0 ? -off : off), bits,
+			                       (unsigned long long)(UINT64_C(1) << (bits - 1)),
+			                       (unsigned long long)((UINT64_C(1) << (bits - 1)) - 1));
 		sass_values_set(&m->v, SR_RA, op->reg);
 	}
 	sass_values_set(&m->v, SR_IMM, off);
 	return true;
+}
+
+static bool global_address(SasmMatch *m)
+{
+	return address_of_width(m, 24);
 }
 
 static bool match_global(SasmMatch *m)
@@ -108,6 +116,20 @@ static bool match_global(SasmMatch *m)
 	if (m->f->op == SOP_STG || m->f->op == SOP_STS || m->f->op == SOP_STL)
 		return global_address(m) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register");
 	return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && global_address(m);
+}
+
+/* LD/ST: as STG/LDG with a 32-bit offset, then the address predicate
+ * (nvdisasm leaves out PT). */
+static bool match_generic(SasmMatch *m)
+{
+	bool st = m->f->op == SOP_ST;
+	if (!(st ? address_of_width(m, 32) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register")
+	         : sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && address_of_width(m, 32)))
+		return false;
+	if (m->next < m->s->nops)
+		return sasm_take_pred(m, SR_PC, SR_COUNT, "address predicate");
+	sass_values_set(&m->v, SR_PC, 7);
+	return true;
 }
 
 static bool match_ldc(SasmMatch *m)
@@ -438,6 +460,7 @@ static bool match_operands(SasmMatch *m)
 	case SOP_TXQ: case SOP_TXQ_B: return match_txq(m);
 	case SOP_STG: case SOP_LDG: return match_global(m);
 	case SOP_STS: case SOP_LDS: case SOP_STL: case SOP_LDL: return match_global(m);
+	case SOP_ST: case SOP_LD: return match_generic(m);
 	case SOP_LDC: return match_ldc(m);
 	case SOP_MOV: case SOP_MOV32I: return match_mov(m);
 	case SOP_S2R:

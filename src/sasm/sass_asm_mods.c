@@ -96,7 +96,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
 	case SOP_SURED_D: case SOP_SURED_P: return surface_mods;
 	case SOP_TXQ: case SOP_TXQ_B: return txq_mods;
-	case SOP_STG: case SOP_LDG: return global_mods;
+	case SOP_STG: case SOP_LDG: case SOP_ST: case SOP_LD: return global_mods;
 	case SOP_LDC: return ldc_mods;
 	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: return window_mods;
 	case SOP_IADD: return iadd_mods;
@@ -133,6 +133,7 @@ static const EnumAlias aliases[] = {
 	{ SOP_LDG, SR_COP, "CA", 0 }, { SOP_LDG, SR_SIZE, "32", 4 },
 	{ SOP_LDC, SR_SIZE, "32", 4 },
 	{ SOP_LDS, SR_SIZE, "32", 4 }, { SOP_STS, SR_SIZE, "32", 4 },
+	{ SOP_LD, SR_SIZE, "32", 4 }, { SOP_ST, SR_SIZE, "32", 4 },
 	{ SOP_LDL, SR_SIZE, "32", 4 }, { SOP_STL, SR_SIZE, "32", 4 },
 	{ SOP_SUST_D, SR_COP, "WB", 0 }, { SOP_SULD_D, SR_COP, "CA", 0 },
 	{ SOP_SUST_P, SR_COP, "WB", 0 }, { SOP_SULD_P, SR_COP, "CA", 0 },

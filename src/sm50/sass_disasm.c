@@ -312,6 +312,29 @@ static void print_window(Text *t, const SassForm *f, const SassValues *v)
 	}
 }
 
+/* LD/ST: the generic address, then its predicate (LD.E R0, [R2], P0). */
+static void print_generic(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "%s", sass_op_mnemonic(f->op));
+	put_flag(t, v, SR_E, ".E");
+	put_enum(t, f, v, SR_COP);
+	put_enum(t, f, v, SR_SIZE);
+	put(t, " ");
+	if (f->op == SOP_ST) {
+		put_global_address(t, v, 32);
+		put(t, ", ");
+		put_reg(t, get(v, SR_RB));
+	} else {
+		put_reg(t, get(v, SR_RD));
+		put(t, ", ");
+		put_global_address(t, v, 32);
+	}
+	if (get(v, SR_PC) != 7) {   /* nvdisasm leaves out PT */
+		put(t, ", ");
+		put_pred(t, get(v, SR_PC), false);
+	}
+}
+
 static void print_ldc(Text *t, const SassForm *f, const SassValues *v)
 {
 	int64_t ra = get(v, SR_RA), off = get(v, SR_COFF);
@@ -822,6 +845,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_STG: case SOP_LDG: print_global(&t, f, v); break;
 	case SOP_LDC: print_ldc(&t, f, v); break;
 	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: print_window(&t, f, v); break;
+	case SOP_LD: case SOP_ST: print_generic(&t, f, v); break;
 	case SOP_MOV: print_mov(&t, f, v, slot); break;
 	case SOP_MOV32I: print_mov32i(&t, v); break;
 	case SOP_S2R: print_s2r(&t, f, v); break;

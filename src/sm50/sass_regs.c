@@ -80,13 +80,15 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	unsigned ra_regs = 1;
 	switch (f->op) {
 	case SOP_STG: case SOP_LDG: ra_regs = get(in, SR_E) == 1 ? 2 : 1; break;
+	case SOP_ST: case SOP_LD: ra_regs = get(in, SR_E) == 1 ? 2 : 1; break;
 	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
 	case SOP_SURED_D: case SOP_SURED_P: ra_regs = geom_regs(get(in, SR_GEOM)); break;
 	case SOP_TXQ_B: ra_regs = 2; break;
 	default: break;
 	}
 	add_regs(u->reads, get(in, SR_RA), ra_regs);
-	bool store = f->op == SOP_STG || f->op == SOP_STS || f->op == SOP_STL || f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
+	bool store = f->op == SOP_STG || f->op == SOP_STS || f->op == SOP_STL || f->op == SOP_ST ||
+	             f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
 	             f->op == SOP_SURED_D || f->op == SOP_SURED_P;
 	bool conv = f->op == SOP_I2F || f->op == SOP_F2I;
 	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : conv ? conv_regs(f, in, SR_STYPE) : 1);

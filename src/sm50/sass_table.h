@@ -54,7 +54,7 @@ typedef enum SassRole {
 	SR_BOP,         /* ISETP predicate combination */
 	SR_PD,          /* ISETP first predicate destination */
 	SR_PQ,          /* ISETP second predicate destination */
-	SR_PC,          /* ISETP predicate source */
+	SR_PC,          /* ISETP predicate source; LD/ST: the predicate of the generic address */
 	SR_PC_NOT,      /* ISETP predicate source negated */
 	SR_HA,          /* XMAD: use the high half of A */
 	SR_HB,          /* XMAD: use the high half of B */
@@ -144,7 +144,7 @@ typedef struct SassField {
 	X(I2I, "I2I") X(PSETP, "PSETP") X(FADD, "FADD") X(FADD32I, "FADD32I") \
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
-	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL")
+	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

@@ -3,7 +3,7 @@
 # For every golden tests/cases/encode/*.ptx that ptxsurf-as assembles:
 #  (a) nvdisasm decodes every word of our raw code (0 decode errors) with
 #      exactly the text of our listing (-S);
-#  (b) each SULD/SUST/SURED/TXQ/STG/LDG/LDS/STS/LDL/STL word and each float or min/max word
+#  (b) each SULD/SUST/SURED/TXQ/STG/LDG/LDS/STS/LDL/STL/LD/ST word and each float or min/max word
 #      (FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX) equals one
 #      that ptxas -arch=sm_50 -O3 emits for the same PTX in the same kernel,
 #      once register and predicate fields are masked (bits 19:0 but FSETP's

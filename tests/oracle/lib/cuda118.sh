@@ -69,7 +69,7 @@ sass_masked() {
 		return substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)
 	}
 	BEGIN {
-		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
+		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -97,6 +97,10 @@ sass_masked() {
 			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
 		if (fam == "FFMA")
 			h = clear_39(h)                               # C (B of the RC form)
+		if (fam == "LD" || fam == "ST") {                 # address predicate 60:58
+			d1 = hv(substr(h, 1, 1)); d2 = hv(substr(h, 2, 1))
+			h = hc(d1 - d1 % 2) hc(d2 % 4) substr(h, 3)
+		}
 		print $1 "\t" fam "\t" h "\t" $3
 	}' "$1"
 }
