@@ -136,6 +136,12 @@ bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width)
 		*width = c->k->vregs[*vreg].width;
 		return true;
 	}
+	/* a special register as a direct operand: read into a temporary */
+	if (e->kind == EX_NAME && lw_is_special(e)) {
+		*vreg = lw_temp(c, 1);
+		*width = 1;
+		return lw_read_special(c, e, *vreg);
+	}
 	if (e->kind == EX_NAME && e->component)
 		return lw_unsupported(c, e->loc, "operand '%s%s' here (special registers are read with mov)",
 		                      e->text, e->component);

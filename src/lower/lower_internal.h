@@ -152,6 +152,12 @@ void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_sig
 /* d.dsub = the sign of s.ssub replicated (SHR by 31). */
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
 
+/* Reads the special register e (%tid.x, %ntid.y, %laneid, ...) into part 0
+ * of d: S2R, or MOV of its c[0x0] word, as ptxas does. False (nothing
+ * emitted) when e is not one. */
+bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d);
+bool lw_is_special(const Expr *e);
+
 /* Packs sub-word vector elements (each `bits` wide, in registers) into
  * 32-bit parts of dst (LOP/SHL/OR); unpacks the other way. */
 void lw_pack(LowerCtx *c, const uint32_t *elems, unsigned n, unsigned bits, uint32_t dst);

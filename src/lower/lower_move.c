@@ -8,37 +8,6 @@
 
 /* ---- mov / cvta / ld.param ------------------------------------------------ */
 
-typedef struct SpecialReg {
-	const char *name, *component;
-	int sreg;           /* S2R code, or -1 */
-	int cbank_off;      /* c[0x0] byte offset, or -1 */
-} SpecialReg;
-
-static const SpecialReg special_regs[] = {
-	{ "%tid", ".x", 0x21, -1 }, { "%tid", ".y", 0x22, -1 }, { "%tid", ".z", 0x23, -1 },
-	{ "%ctaid", ".x", 0x25, -1 }, { "%ctaid", ".y", 0x26, -1 }, { "%ctaid", ".z", 0x27, -1 },
-	{ "%ntid", ".x", -1, 0x8 }, { "%ntid", ".y", -1, 0xc }, { "%ntid", ".z", -1, 0x10 },
-	{ "%nctaid", ".x", -1, 0x14 }, { "%nctaid", ".y", -1, 0x18 }, { "%nctaid", ".z", -1, 0x1c },
-	{ "%laneid", NULL, 0x00, -1 }, { "%clock", NULL, 0x50, -1 },
-};
-
-static const SpecialReg *find_special(const Expr *e)
-{
-	if (e->kind != EX_NAME)
-		return NULL;
-	for (size_t i = 0; i < sizeof special_regs / sizeof special_regs[0]; i++) {
-		const SpecialReg *s = &special_regs[i];
-		if (strcmp(s->name, e->text) != 0)
-			continue;
-		if ((s->component == NULL) != (e->component == NULL))
-			continue;
-		if (s->component && strcmp(s->component, e->component) != 0)
-			continue;
-		return s;
-	}
-	return NULL;
-}
-
 static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte_off)
 {
 	LInsn *in = lw_emit(c, SF_MOV_C);
@@ -53,7 +22,6 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	if (t.bits == 0 || in->nops != 2)
 		return lw_unsupported(c, in->loc, "mov of this type (integer and float register moves are supported)");
 	const Expr *dst = in->ops[0], *src = in->ops[1];
-	const SpecialReg *sr = find_special(src);
 	uint32_t d;
 	unsigned dw;
 	/* mov.b32 {lo, hi}, %rd splits a 64-bit register. */
@@ -91,16 +59,7 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 		lw_mov(c, d, 1, tmp, 1);
 		return true;
 	}
-	if (sr) {
-		if (sr->sreg >= 0) {
-			LInsn *s2r = lw_emit(c, SF_S2R);
-			linsn_ref(s2r, SR_RD, d, 0, 1, true);
-			linsn_set(s2r, SR_SREG, sr->sreg);
-			if (sr->sreg == 0x27)
-				c->k->uses_ctaid_z = true;
-		} else {
-			mov_const_bank(c, d, 0, (uint32_t)sr->cbank_off);
-		}
+	if (lw_read_special(c, src, d)) {
 		if (dw == 2)
 			lw_mov_rz(c, d, 1);
 		return true;
