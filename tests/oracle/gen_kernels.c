@@ -314,6 +314,67 @@ static void gen_ld(void)
 	out("\tld.global%s%s.%s %s, [%%rd%d];\n", PICK(cops), vec_word(vec), t, d, addr);
 }
 
+/* ld/st on the shared and local windows (the module's msh when declared,
+ * the kernel's own ksh<k> and klo<k>, 128 bytes each) through [var+off]
+ * or [reg+off] with a register address kept inside the variable; generic
+ * ld/st through a global pointer. */
+static bool module_shared;
+
+static void gen_window(void)
+{
+	static const char *const wt[] = { "u8", "s8", "u16", "s16", "u32", "b32", "u64", "b64" };
+	const char *t = PICK(wt);
+	int b = type_bits(t), vec = b < 32 ? 1 : 1 << rnd(3);
+	if (b == 64 && vec == 4)
+		vec = 2;
+	int size = vec * b / 8, cls = type_class(t);
+	if (b < 32)
+		cls = C_R;
+	bool local = chance(40), store = chance(50);
+	char var[16];
+	if (!local && module_shared && chance(40))
+		snprintf(var, sizeof var, "msh");
+	else
+		snprintf(var, sizeof var, "k%d%s", kernel_no, local ? "lo" : "sh");
+	char a[64], d[96], gd[16];
+	if (chance(50)) {
+		snprintf(a, sizeof a, "%s+%d", var, (int)rnd((uint32_t)(128 / size)) * size);
+	} else {
+		int m = fresh(C_R), base = fresh(C_R);
+		out("\tand.b32 %%r%d, %%r%d, %d;\n", m, idx_reg, (64 / size - 1) * size);
+		out("\tmov.u32 %%r%d, %s;\n\tadd.s32 %%r%d, %%r%d, %%r%d;\n", base, var, base, base, m);
+		snprintf(a, sizeof a, "%%r%d+%d", base, (int)rnd((uint32_t)(64 / size)) * size);
+	}
+	const char *sp = local ? "local" : "shared";
+	if (store) {
+		ensure(cls);
+		data_list(d, sizeof d, vec, cls, false);
+		guard(gd, sizeof gd);
+		out("\t%sst.%s%s.%s [%s], %s;\n", gd, sp, vec_word(vec), t, a, d);
+	} else {
+		data_list(d, sizeof d, vec, cls, true);
+		out("\tld.%s%s.%s %s, [%s];\n", sp, vec_word(vec), t, d, a);
+	}
+}
+
+static void gen_generic(void)
+{
+	static const char *const gt[] = { "u8", "s16", "u32", "b32", "u64" };
+	const char *t = PICK(gt);
+	int b = type_bits(t), vec = b < 32 ? 1 : 1 << rnd(2);
+	int cls = b < 32 ? C_R : type_class(t), size = vec * b / 8;
+	int addr = gen_address(size >= 4 ? size : 4);
+	char d[96];
+	if (chance(50)) {
+		ensure(cls);
+		data_list(d, sizeof d, vec, cls, false);
+		out("\tst%s.%s [%%rd%d], %s;\n", vec_word(vec), t, addr, d);
+	} else {
+		data_list(d, sizeof d, vec, cls, true);
+		out("\tld%s.%s %s, [%%rd%d+%d];\n", vec_word(vec), t, d, addr, 4 * size);
+	}
+}
+
 static void gen_alu32(void)
 {
 	static const char *const ops[] = { "add.s32", "add.u32", "sub.s32", "sub.u32", "mul.lo.s32", "mul.lo.u32",
@@ -494,7 +555,8 @@ static void stmt_list(int n, int nest)
 		else if (r < 34) gen_sured();
 		else if (r < 40) gen_suq();
 		else if (r < 50) gen_st();
-		else if (r < 56) gen_ld();
+		else if (r < 53) gen_ld();
+		else if (r < 56) gen_window();
 		else if (r < 70) gen_alu32();
 		else if (r < 77) gen_alu64();
 		else if (r < 80) gen_cvt16();
@@ -503,7 +565,8 @@ static void stmt_list(int n, int nest)
 		else if (r < 93 && nest < 2) gen_diamond(nest);
 		else if (r < 96 && nest < 2) gen_loop(nest);
 		else if (r < 98) gen_pressure();
-		else gen_alu32();
+		else if (chance(70)) gen_window();
+		else gen_generic();
 	}
 }
 
@@ -530,8 +593,9 @@ static void gen_kernel(int k)
 		".maxnreg 128", ".maxntid 512, 1, 1\n.maxnreg 200" };
 	if (chance(25))
 		out("%s\n", PICK(bounds));
-	out("{\n\t.reg .pred %%p<%d>;\n\t.reg .b16 %%rs<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\n",
+	out("{\n\t.reg .pred %%p<%d>;\n\t.reg .b16 %%rs<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n",
 	    400, 400, 600, 400);
+	out("\t.shared .align 16 .b8 k%dsh[128];\n\t.local .align 16 .b8 k%dlo[128];\n\n", k, k);
 	/* parameters, clang order (last first) or nvcc order */
 	bool reverse = chance(50);
 	int bound = -1;
@@ -601,6 +665,9 @@ int main(int argc, char **argv)
 	nsurfrefs = (int)rnd(4);
 	for (int i = 0; i < nsurfrefs; i++)
 		out(".global .surfref surf%d;\n", i);
+	module_shared = chance(50);
+	if (module_shared)
+		out(".shared .align 16 .b8 msh[128];\n");
 	int nk = 1 + (int)rnd(3);
 	for (int k = 0; k < nk; k++)
 		gen_kernel(k);
