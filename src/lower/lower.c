@@ -139,23 +139,40 @@ static void declare_regs(LowerCtx *c, const VarDecl *d)
 		return;
 	}
 	int64_t packed = t.bits | (t.is_signed << 8) | (t.is_float << 9);
+	/* a nested block's registers are its own (name@B), also where they
+	 * hide an outer register of the same name */
+	uint32_t block = c->nscope ? c->scope[c->nscope - 1] : 0;
 	for (uint32_t i = 0; i < d->ndecls; i++) {
-		/* The lowering names registers per kernel, not per block: a
-		 * nested block's own %x would silently share the outer one. */
-		if (lmap_find(&c->regdecl, d->decls[i].name)) {
-			lw_unsupported(c, d->decls[i].loc, "register '%s' declared again in a nested block", d->decls[i].name);
+		const char *key = lw_scoped_name(c, d->decls[i].name, block);
+		if (lmap_find(&c->regdecl, key)) {
+			lw_unsupported(c, d->decls[i].loc, "register '%s' declared twice in one block", d->decls[i].name);
 			continue;
 		}
-		lmap_put(&c->regdecl, d->decls[i].name, packed, d->decls[i].range);
+		lmap_put(&c->regdecl, key, packed, d->decls[i].range);
 	}
+}
+
+/* Numbers the next block (pre-order, the same in both walks) and makes it
+ * the innermost scope; false (diagnosed) past the nesting the lowering
+ * keeps. */
+static bool enter_block(LowerCtx *c, const Stmt *s)
+{
+	if (c->nscope == sizeof c->scope / sizeof c->scope[0]) {
+		lw_unsupported(c, s->loc, "blocks nested more than %zu deep", sizeof c->scope / sizeof c->scope[0]);
+		return false;
+	}
+	c->scope[c->nscope++] = ++c->nblocks;
+	return true;
 }
 
 /* Registers and labels first: a branch may name a later label. */
 static void collect(LowerCtx *c, const Stmt *s)
 {
 	for (; s; s = s->next) {
-		if (s->kind == ST_BLOCK)
-			collect(c, s->u.block);
+		if (s->kind == ST_BLOCK && enter_block(c, s))
+			collect(c, s->u.block), c->nscope--;
+		else if (s->kind == ST_BLOCK)
+			continue;
 		else if (s->kind == ST_LABEL && lmap_find(&c->labels, s->u.label))
 			/* labels are block-scoped; this lowering keeps one per kernel */
 			lw_unsupported(c, s->loc, "label '%s' defined again in another block", s->u.label);
@@ -279,7 +296,10 @@ static void lower_body(LowerCtx *c, const Stmt *s)
 {
 	for (; s; s = s->next) {
 		if (s->kind == ST_BLOCK) {
+			if (!enter_block(c, s))
+				continue;
 			lower_body(c, s->u.block);
+			c->nscope--;
 		} else if (s->kind == ST_LABEL) {
 			const LMapEntry *e = lmap_find(&c->labels, s->u.label);
 			c->k->label_pos[e->value] = c->k->ninsns;
@@ -404,7 +424,10 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 
 	layout_params(c, f);
 	read_perf_directives(k, f);
+	c->nscope = 0;
+	c->nblocks = 0;
 	collect(c, f->body);
+	c->nblocks = 0;    /* lower_body numbers the blocks again */
 	lw_module_shared_place(c, f->body);
 	lw_frame_place(c);
 	k->nlabels = c->labels.count;
@@ -436,6 +459,11 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	c->nvreg_cword = 0;
 	lmap_fini(&c->slots);
 	lmap_fini(&c->vars);
+	for (size_t i = 0; i < c->nowned; i++)
+		free(c->owned[i]);
+	free(c->owned);
+	c->owned = NULL;
+	c->nowned = 0;
 }
 
 static bool var_is_global_surfref(const VarDecl *v)

@@ -71,23 +71,32 @@ unsigned lw_vec_width(const Instr *in)
 	return 1;
 }
 
-/* The declaration of register `name`: exact, or a %r<N> range. */
-static const LMapEntry *find_reg_decl(const LowerCtx *c, const char *name)
+/* The declaration of register `name` with the block suffix sfx ("" at
+ * kernel scope, "@B" in nested block B): exact, or a %r<N> range. */
+static const LMapEntry *find_reg_decl(const LowerCtx *c, const char *name, const char *sfx)
 {
-	const LMapEntry *e = lmap_find(&c->regdecl, name);
+	char key[280];
+	size_t n = strlen(name), sl = strlen(sfx);
+	if (n + sl >= sizeof key)
+		return NULL;
+	const LMapEntry *e;
+	if (sl == 0) {
+		e = lmap_find(&c->regdecl, name);
+	} else {
+		memcpy(key, name, n);
+		memcpy(key + n, sfx, sl + 1);
+		e = lmap_find(&c->regdecl, key);
+	}
 	if (e && e->extra < 0)
 		return e;
-	size_t n = strlen(name), p = n;
+	size_t p = n;
 	while (p > 0 && name[p - 1] >= '0' && name[p - 1] <= '9')
 		p--;
 	if (p == n || p == 0)
 		return NULL;
-	char prefix[256];
-	if (p >= sizeof prefix)
-		return NULL;
-	memcpy(prefix, name, p);
-	prefix[p] = 0;
-	e = lmap_find(&c->regdecl, prefix);
+	memcpy(key, name, p);
+	memcpy(key + p, sfx, sl + 1);
+	e = lmap_find(&c->regdecl, key);
 	if (e == NULL || e->extra < 0)
 		return NULL;
 	if (n - p > 1 && name[p] == '0')
@@ -96,15 +105,47 @@ static const LMapEntry *find_reg_decl(const LowerCtx *c, const char *name)
 	return idx < e->extra ? e : NULL;
 }
 
+/* A name as a key of c->regs: itself at kernel scope, name@B for a
+ * register of nested block B (a copy the kernel owns). */
+const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block)
+{
+	if (block == 0)
+		return name;
+	size_t n = strlen(name) + 16;
+	char *key = xmalloc(n);
+	snprintf(key, n, "%s@%u", name, (unsigned)block);
+	c->owned = xrealloc(c->owned, (c->nowned + 1) * sizeof *c->owned);
+	c->owned[c->nowned++] = key;
+	return key;
+}
+
 static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 {
 	ty->bits = 0;
 	if (e->kind != EX_NAME || e->component)
 		return false;
-	LMapEntry *have = lmap_find(&c->regs, e->text);
-	const LMapEntry *d = find_reg_decl(c, e->text);
+	/* the innermost enclosing block that declares it, else the kernel */
+	const LMapEntry *d = NULL;
+	char sfx[16] = "";
+	uint32_t block = 0;
+	for (unsigned i = c->nscope; i-- > 0 && !d;) {
+		snprintf(sfx, sizeof sfx, "@%u", (unsigned)c->scope[i]);
+		d = find_reg_decl(c, e->text, sfx);
+		block = c->scope[i];
+	}
+	if (!d) {
+		d = find_reg_decl(c, e->text, "");
+		block = 0;
+	}
 	if (d == NULL)
 		return false;
+	char key[280];
+	const char *k = e->text;
+	if (block) {
+		snprintf(key, sizeof key, "%s@%u", e->text, (unsigned)block);
+		k = key;
+	}
+	LMapEntry *have = lmap_find(&c->regs, k);
 	ty->bits = (unsigned)(d->value & 0xff);
 	ty->is_signed = (d->value >> 8) & 1;
 	ty->is_float = (d->value >> 9) & 1;
@@ -112,8 +153,8 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 		uint32_t v = ty->bits == 1
 			? lkernel_new_vreg(c->k, LRC_PRED, 1, false)
 			: lkernel_new_vreg(c->k, LRC_GPR, ty->bits == 64 ? 2 : 1, false);
-		have = lmap_put(&c->regs, e->text, v, 0);
-		const LMapEntry *pw = lmap_find(&c->param_words, e->text);
+		have = lmap_put(&c->regs, lw_scoped_name(c, e->text, block), v, 0);
+		const LMapEntry *pw = block ? NULL : lmap_find(&c->param_words, e->text);
 		if (pw) {
 			if (v >= c->nvreg_cword) {
 				size_t n = 2 * (size_t)v + 16;

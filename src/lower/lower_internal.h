@@ -88,6 +88,13 @@ typedef struct LowerCtx {
 	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
 	LSharedVar *module_shared;    /* module .shared variables, declaration order */
 	size_t nmodule_shared, module_shared_cap;
+	/* Registers of nested blocks are keyed name@B (B: the block's number
+	 * in pre-order, from 1): the blocks enclosing the instruction lowered */
+	uint32_t scope[64];
+	unsigned nscope;
+	uint32_t nblocks;   /* blocks numbered so far in the walk */
+	char **owned;       /* name@B keys, freed with the kernel */
+	size_t nowned;
 	LLocalVar *locals;  /* the body's .local variables, declaration order */
 	size_t nlocals;
 	/* the instruction being lowered */
@@ -110,6 +117,8 @@ unsigned lw_vec_width(const Instr *in);
 /* The vreg of a register operand (EX_NAME naming a declared register);
  * diagnoses and returns false otherwise. */
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width);
+/* name at kernel scope (block 0), else a kernel-owned "name@block". */
+const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block);
 bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg);
 /* A register or integer constant. */
 bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o);
