@@ -341,3 +341,78 @@ LInsn *lw_alu(LowerCtx *c, SassAluForms forms, uint32_t d, unsigned dsub, uint32
 	return in;
 }
 
+/* ---- variables and special registers as operands ---- */
+
+bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space)
+{
+	int64_t add = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &add)) {
+		if (e->op == '-')
+			add = -add;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME || e->component)
+		return false;
+	const LMapEntry *v = lmap_find(&c->vars, e->text);
+	if (!v)
+		return false;
+	*off = v->value + add;
+	*space = (int)v->extra;
+	return true;
+}
+
+typedef struct SpecialReg {
+	const char *name, *component;
+	int sreg;           /* S2R code, or -1 */
+	int cbank_off;      /* c[0x0] byte offset, or -1 */
+} SpecialReg;
+
+static const SpecialReg special_regs[] = {
+	{ "%tid", ".x", 0x21, -1 }, { "%tid", ".y", 0x22, -1 }, { "%tid", ".z", 0x23, -1 },
+	{ "%ctaid", ".x", 0x25, -1 }, { "%ctaid", ".y", 0x26, -1 }, { "%ctaid", ".z", 0x27, -1 },
+	{ "%ntid", ".x", -1, 0x8 }, { "%ntid", ".y", -1, 0xc }, { "%ntid", ".z", -1, 0x10 },
+	{ "%nctaid", ".x", -1, 0x14 }, { "%nctaid", ".y", -1, 0x18 }, { "%nctaid", ".z", -1, 0x1c },
+	{ "%laneid", NULL, 0x00, -1 }, { "%clock", NULL, 0x50, -1 },
+};
+
+static const SpecialReg *find_special(const Expr *e)
+{
+	if (e->kind != EX_NAME)
+		return NULL;
+	for (size_t i = 0; i < sizeof special_regs / sizeof special_regs[0]; i++) {
+		const SpecialReg *s = &special_regs[i];
+		if (strcmp(s->name, e->text) != 0)
+			continue;
+		if ((s->component == NULL) != (e->component == NULL))
+			continue;
+		if (s->component && strcmp(s->component, e->component) != 0)
+			continue;
+		return s;
+	}
+	return NULL;
+}
+
+bool lw_is_special(const Expr *e)
+{
+	return find_special(e) != NULL;
+}
+
+bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d)
+{
+	const SpecialReg *sr = find_special(e);
+	if (!sr)
+		return false;
+	if (sr->sreg >= 0) {
+		LInsn *s2r = lw_emit(c, SF_S2R);
+		linsn_ref(s2r, SR_RD, d, 0, 1, true);
+		linsn_set(s2r, SR_SREG, sr->sreg);
+		if (sr->sreg == 0x27)
+			c->k->uses_ctaid_z = true;
+	} else {
+		LInsn *in = lw_emit(c, SF_MOV_C);
+		linsn_ref(in, SR_RD, d, 0, 1, true);
+		linsn_set(in, SR_CBANK, 0);
+		linsn_set(in, SR_COFF, (uint32_t)sr->cbank_off / 4);
+	}
+	return true;
+}

@@ -161,7 +161,7 @@ void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_sig
 /* d.dsub = the sign of s.ssub replicated (SHR by 31). */
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
 
-/* Reads the special register e (%tid.x, %ntid.y, %laneid, ...) into part 0
+/* (lower_ctx.c) Reads the special register e (%tid.x, %ntid.y, %laneid, ...) into part 0
  * of d: S2R, or MOV of its c[0x0] word, as ptxas does. False (nothing
  * emitted) when e is not one. */
 bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d);
@@ -203,8 +203,9 @@ void lw_body_local_add(LowerCtx *c, const VarDecl *d);
 /* Lays out the stack frame: .local variables by falling alignment, the
  * last declared first within one alignment; k->frame_size. */
 void lw_frame_place(LowerCtx *c);
-/* `sym`, `sym+imm` or `sym-imm` naming a variable: its offset in its
- * window (shared: from 0; local: from the stack pointer R1), *space LVAR_*. */
+/* (lower_ctx.c) `sym`, `sym+imm` or `sym-imm` naming a variable: its
+ * offset in its window (shared: from 0; local: from the stack pointer R1),
+ * *space LVAR_*. */
 bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space);
 
 /* ---- handlers, one per PTX opcode family (lower.c's table picks them) ---- */

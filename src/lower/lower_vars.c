@@ -223,21 +223,3 @@ void lw_frame_place(LowerCtx *c)
 	c->locals = NULL;
 	c->nlocals = 0;
 }
-
-bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space)
-{
-	int64_t add = 0;
-	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &add)) {
-		if (e->op == '-')
-			add = -add;
-		e = e->lhs;
-	}
-	if (e->kind != EX_NAME || e->component)
-		return false;
-	const LMapEntry *v = lmap_find(&c->vars, e->text);
-	if (!v)
-		return false;
-	*off = v->value + add;
-	*space = (int)v->extra;
-	return true;
-}
