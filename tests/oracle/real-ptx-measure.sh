@@ -14,10 +14,13 @@
 # A second table counts the files each blocker occurs in at all (fixing
 # one blocker shows the next one in the same file). Files we assemble are
 # listed by cuobjdump -sass and nvdisasm, and --verify-sched must pass:
-# a failure there is a blocker of its own ("cubin rejected by ...").
+# a failure there is a blocker of its own ("FAIL: cubin rejected by ...").
 #
-# This is a measure, not a pass/fail test: it exits 0 once it has counted
-# (77 when the CUDA 11.8 tools are absent, 2 on a setup error).
+# As a test (make check runs it): a file passes when it assembles into a
+# cubin that cuobjdump -sass, nvdisasm and --verify-sched accept, or stops
+# at an error diagnostic; it fails when a cubin is rejected, when we exit
+# with no error diagnostic, or crash. Exit 0 with no failures, 1 with
+# some, 77 when the CUDA 11.8 tools are absent, 2 on a setup error.
 #
 # Usage: tests/oracle/real-ptx-measure.sh [FILE|DIR...]
 # Environment: PROG, PTXSURF_ORACLE_DIR, JOBS (default 2), MEASURE_KEEP=1
@@ -125,11 +128,18 @@ one() {
 			return
 		fi
 	fi
-	if "$prog" $flags --verify-sched -o "$w.cubin" "$w.ptx" >"$w.log" 2>&1; then
+	"$prog" $flags --verify-sched -o "$w.cubin" "$w.ptx" >"$w.log" 2>&1
+	rc=$?
+	if [ $rc -gt 1 ]; then
+		printf 'FAIL: ptxsurf-as exits %s\t%s\n' "$rc" "$name" >"$work/verdicts/$name"
+		echo "FAIL: ptxsurf-as exits $rc" >"$work/blockers/$name"
+		return
+	fi
+	if [ $rc -eq 0 ]; then
 		if ! "$bin/cuobjdump" -sass "$w.cubin" >/dev/null 2>&1; then
-			v="cubin rejected by cuobjdump -sass"
+			v="FAIL: cubin rejected by cuobjdump -sass"
 		elif ! "$bin/nvdisasm" "$w.cubin" >/dev/null 2>&1; then
-			v="cubin rejected by nvdisasm"
+			v="FAIL: cubin rejected by nvdisasm"
 		else
 			v=assembles
 		fi
@@ -138,7 +148,7 @@ one() {
 		return
 	fi
 	b=$(first_blocker "$w.log")
-	[ -n "$b" ] || b="no error diagnostic (exit $?)"
+	[ -n "$b" ] || b="FAIL: exit 1 with no error diagnostic"
 	printf '%s\t%s\n' "$b" "$name" >"$work/verdicts/$name"
 	all_blockers "$w.log" >"$work/blockers/$name"
 }
@@ -184,4 +194,7 @@ if [ "${MEASURE_LIST:-0}" = 1 ]; then
 	echo
 	sort -t '	' -k2 "$work/all"
 fi
-exit 0
+failed=$(grep -c '^FAIL: ' "$work/all")
+grep '^FAIL: ' "$work/all"
+echo "real-ptx-measure: $((kept - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
