@@ -28,8 +28,7 @@ static void check_reg_group(const SasmInsn *in, SassRole r, unsigned count, cons
 void sasm_check_insn(const SasmInsn *in, DiagSink *d)
 {
 	const SassForm *f = in->form;
-	bool global = f->op == SOP_STG || f->op == SOP_LDG || f->op == SOP_STS || f->op == SOP_LDS ||
-	              f->op == SOP_STL || f->op == SOP_LDL;
+	bool global = f->op == SOP_STG || f->op == SOP_LDG;
 	bool has_size = sass_form_field(f, SR_SIZE) != NULL;
 	int64_t size = sass_values_get(&in->vals, SR_SIZE, 4);
 	unsigned bytes = access_bytes(size);
