@@ -11,7 +11,7 @@ static void resolve_name(void *ctx, const Expr *e)
 {
 	CheckCtx *c = ctx;
 	if (!check_is_sink(e) && !check_lookup(c, e))
-		check_error(c, e->loc, "undefined-symbol", "Unknown symbol '%s'", e->text);
+		check_error(c, e->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", e->text);
 }
 
 static void resolve_names(CheckCtx *c, const Expr *e)
@@ -39,7 +39,7 @@ static void check_mov(CheckCtx *c, const Instr *in)
 		if (strcmp(in->mods[i], ".u64") == 0)
 			u64 = true;
 	if (!u64) {
-		check_error(c, in->ops[1]->loc, "surface-operand",
+		check_error(c, in->ops[1]->loc, RULE_SURFACE_OPERAND,
 			"Indirect access to surface requires .u64 type (mov of '%s')", s->name);
 		return;
 	}
@@ -68,10 +68,10 @@ static void check_opaque_misuse(CheckCtx *c, const Instr *in)
 		if (!s)
 			continue;
 		if (in_address)
-			check_error(c, e->loc, "surface-operand", "Illegal operand type to instruction '%s' ('%s' is a %s)",
+			check_error(c, e->loc, RULE_SURFACE_OPERAND, "Illegal operand type to instruction '%s' ('%s' is a %s)",
 				in->opcode, s->name, type_info(s->type)->word);
 		else
-			check_error(c, e->loc, "surface-operand",
+			check_error(c, e->loc, RULE_SURFACE_OPERAND,
 				"Arguments mismatch for instruction '%s' ('%s' is a %s, not a value)", in->opcode, s->name,
 				type_info(s->type)->word);
 	}
@@ -109,7 +109,7 @@ static void check_kernel_address(void *ctx, const Expr *e)
 void check_instr(CheckCtx *c, const Instr *in)
 {
 	if (in->has_guard && in->guard && !check_lookup(c, in->guard))
-		check_error(c, in->guard->loc, "undefined-symbol", "Unknown symbol '%s'", in->guard->text);
+		check_error(c, in->guard->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", in->guard->text);
 	check_guard_type(c, in);
 	for (uint32_t i = 0; i < in->nops; i++)
 		resolve_names(c, in->ops[i]);
@@ -162,7 +162,7 @@ static void enter_labels(CheckCtx *c, const Stmt *s)
 		sym->range = -1;
 		Symbol *old = check_declare(c, c->labels, sym);
 		if (old != sym) {
-			Diag *d = check_error(c, s->loc, "duplicate-symbol", "Duplicate definition of label '%s'", s->u.label);
+			Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
 			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
 		}
 	}
@@ -213,7 +213,7 @@ static void declare_func(CheckCtx *c, const Func *f)
 		old->has_body = old->has_body || f->has_body;
 		return;
 	}
-	Diag *d = check_error(c, f->name_loc, "duplicate-symbol", "Duplicate definition of %s '%s'",
+	Diag *d = check_error(c, f->name_loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of %s '%s'",
 		old->kind == SYM_FUNC ? "function" : "symbol", f->name);
 	diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
 }

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static Diag *vreport(CheckCtx *c, Severity sev, SrcLoc loc, const char *rule, const char *fmt, va_list ap)
+static Diag *vreport(CheckCtx *c, Severity sev, SrcLoc loc, RuleId rule, const char *fmt, va_list ap)
 {
 	return diag_vadd(c->sink, sev, loc, rule, fmt, ap);
 }
 
-Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_error(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -24,7 +24,7 @@ Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ..
 	return d;
 }
 
-Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, RuleId rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -34,7 +34,7 @@ Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, const
 	return d;
 }
 
-Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_warning(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -43,7 +43,7 @@ Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, 
 	return d;
 }
 
-Diag *check_strict(CheckCtx *c, SrcLoc loc, const char *rule, const char *doc, const char *fmt, ...)
+Diag *check_strict(CheckCtx *c, SrcLoc loc, RuleId rule, const char *doc, const char *fmt, ...)
 {
 	if (c->rules != RULES_STRICT)
 		return NULL;
@@ -113,11 +113,11 @@ bool check_gate_fails(const CheckCtx *c, ReqId id)
 	return version_fails(c, r) || target_fails(c, r);
 }
 
-static const char *rule_of(const ReqRow *r, bool version)
+static RuleId rule_of(const ReqRow *r, bool version)
 {
 	if (r->source == REQ_SRC_DOC)
-		return version ? "version-gate-doc" : "target-gate-doc";
-	return version ? "version-gate" : "target-gate";
+		return version ? RULE_VERSION_GATE_DOC : RULE_TARGET_GATE_DOC;
+	return version ? RULE_VERSION_GATE : RULE_TARGET_GATE;
 }
 
 /* ptxas 13 accepts it below the stated version, or never enforces it. */

@@ -76,15 +76,15 @@ typedef struct CheckCtx {
 /* ---- check_ctx.c: diagnostics and gates ---- */
 /* An error that also marks the instruction as not matching its template,
  * so later form-dependent checks are skipped (as ptxas does). */
-Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_error(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_warning(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A rule only the PTX ISA document imposes: an error in RULES_STRICT (saying
  * ptxas accepts it and citing `doc`), nothing in RULES_PTXAS. */
-Diag *check_strict(CheckCtx *c, SrcLoc loc, const char *rule, const char *doc, const char *fmt, ...)
+Diag *check_strict(CheckCtx *c, SrcLoc loc, RuleId rule, const char *doc, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void check_note_version(CheckCtx *c, Diag *d);
 void check_note_target(CheckCtx *c, Diag *d);
@@ -122,7 +122,7 @@ const Expr *check_address_base(const Expr *e);
  * false if e is none, else true with its width and type checked under the
  * caller's rule. */
 bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
-	const char *opcode, const char *rule);
+	const char *opcode, RuleId rule);
 
 /* ---- check_mods.c: modifier classes (modifier_classes.def) ---- */
 /* At most one modifier of each class, exactly one of a needed class. */

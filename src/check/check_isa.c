@@ -47,11 +47,11 @@ bool check_isa_gate_fails(const CheckCtx *c, const IsaGate *g)
 	return version_fails(c, g) || target_fails(c, g);
 }
 
-static const char *rule_of(const IsaGate *g, bool version)
+static RuleId rule_of(const IsaGate *g, bool version)
 {
 	if (g->source == REQ_SRC_DOC)
-		return version ? "version-gate-doc" : "target-gate-doc";
-	return version ? "version-gate" : "target-gate";
+		return version ? RULE_VERSION_GATE_DOC : RULE_TARGET_GATE_DOC;
+	return version ? RULE_VERSION_GATE : RULE_TARGET_GATE;
 }
 
 static bool strict_only(const CheckCtx *c, const IsaGate *g, bool version)

@@ -181,7 +181,7 @@ const Expr *check_address_base(const Expr *e)
  * ldu: ptxas 13 takes one for the whole {...} when its width is the
  * instruction's .vN, with element types by the vector rule (FIT_VECTOR). */
 bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
-	const char *opcode, const char *rule)
+	const char *opcode, RuleId rule)
 {
 	const Symbol *sym = e->kind == EX_NAME && !e->component ? check_lookup(c, e) : NULL;
 	if (!sym || sym->kind != SYM_REG || !sym->vec)

@@ -19,7 +19,7 @@ void check_guard_type(CheckCtx *c, const Instr *in)
 {
 	if (in->has_guard && in->guard && check_lookup(c, in->guard) &&
 	    check_register_type(c, in->guard) != TY_PRED)
-		check_error(c, in->guard->loc, "operand-type", "Predicate expression expected (guard '%s')",
+		check_error(c, in->guard->loc, RULE_OPERAND_TYPE, "Predicate expression expected (guard '%s')",
 			in->guard->text);
 }
 
@@ -47,7 +47,7 @@ static void check_special_address(CheckCtx *c, const Instr *in, const Expr *base
 		vector |= in->mods[i][1] == 'v' && isdigit((unsigned char)in->mods[i][2]);
 	if ((opcode_is(in, "ld") || opcode_is(in, "ldu")) && !vector)
 		return;
-	check_error(c, base->loc, "operand-type", "Special register '%s' as the address of '%s' (ptxas 13 crashes on "
+	check_error(c, base->loc, RULE_OPERAND_TYPE, "Special register '%s' as the address of '%s' (ptxas 13 crashes on "
 		"this input; only a scalar ld or ldu takes one: copy it into a register with mov first)",
 		check_expr_text(c, base), in->opcode);
 }
@@ -71,7 +71,7 @@ static void check_constant_operand(CheckCtx *c, const Instr *in, const Expr *e)
 {
 	PtxType t = source_type(in);
 	if (type_info(t)->cls == TC_FLOAT)
-		check_error(c, e->loc, "operand-type", "Arguments mismatch for instruction '%s' ('%s' is an integer "
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is an integer "
 			"constant, instruction type %s)", in->opcode, e->text, type_info(t)->word);
 }
 
@@ -95,10 +95,10 @@ void check_special_operands(CheckCtx *c, const Instr *in)
 			continue;
 		}
 		if ((is_mov || is_cvt) && i == 0)
-			check_error(c, e->loc, "operand-type", "Read-only special register cannot be destination argument "
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Read-only special register cannot be destination argument "
 				"('%s')", check_expr_text(c, e));
 		else if (!reads)
-			check_error(c, e->loc, "operand-type", "Special register argument not allowed for instruction '%s' "
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Special register argument not allowed for instruction '%s' "
 				"('%s': copy it into a register with mov first)", in->opcode, check_expr_text(c, e));
 	}
 }
@@ -114,7 +114,7 @@ void check_destination(CheckCtx *c, const Instr *in)
 		return;
 	const Symbol *sym = check_lookup(c, in->ops[0]);
 	if (sym && sym->kind == SYM_VAR)
-		check_error(c, in->ops[0]->loc, "operand-type", "Argument 0 of instruction '%s': must be register ('%s' is "
+		check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument 0 of instruction '%s': must be register ('%s' is "
 			"a %s variable)", in->opcode, sym->name, sym->space == SP_PARAM ? ".param" : "memory");
 }
 
@@ -135,16 +135,16 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 			const Expr *el = d->elems[i];
 			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
 			if (sym && sym->kind == SYM_REG && sym->vec)
-				check_error(c, el->loc, "operand-type", "Illegal expression '%s' (a .v%d register is the whole "
+				check_error(c, el->loc, RULE_OPERAND_TYPE, "Illegal expression '%s' (a .v%d register is the whole "
 					"result or one element, %s.x)", el->text, sym->vec, el->text);
 		}
 		return;
 	}
-	if (d->kind != EX_NAME || check_vector_register(c, &failed, d, n, type, in->opcode, "operand-type") || !n)
+	if (d->kind != EX_NAME || check_vector_register(c, &failed, d, n, type, in->opcode, RULE_OPERAND_TYPE) || !n)
 		return;
 	const Symbol *sym = check_lookup(c, d);
 	if (sym && sym->kind == SYM_REG)
-		check_error(c, d->loc, "operand-type", "Result vector expected for '%s.v%d' ('%s' is one register)",
+		check_error(c, d->loc, RULE_OPERAND_TYPE, "Result vector expected for '%s.v%d' ('%s' is one register)",
 			in->opcode, n, check_expr_text(c, d));
 }
 
@@ -157,11 +157,11 @@ static void check_pack(CheckCtx *c, const Expr *v, PtxType type)
 {
 	const TypeInfo *ti = type_info(type);
 	if (v->nelems != 2 && v->nelems != 4) {
-		check_error(c, v->loc, "operand-type", "Illegal vector size: %u (mov packs 2 or 4 elements)", v->nelems);
+		check_error(c, v->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (mov packs 2 or 4 elements)", v->nelems);
 		return;
 	}
 	if (ti->cls != TC_BIT) {
-		check_error(c, v->loc, "operand-type", "Arguments mismatch for instruction 'mov' (packing {...} needs a "
+		check_error(c, v->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction 'mov' (packing {...} needs a "
 			".bN type, not %s)", ti->word);
 		return;
 	}
@@ -172,7 +172,7 @@ static void check_pack(CheckCtx *c, const Expr *v, PtxType type)
 		PtxType t = check_register_type(c, el);
 		if (t == TY_NONE || type_info(t)->bits * (int)v->nelems == ti->bits)
 			continue;
-		check_error(c, el->loc, "operand-type", "Arguments mismatch for instruction 'mov' ('%s' is %s: %u "
+		check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction 'mov' ('%s' is %s: %u "
 			"elements of %s make %d bits, not %d)", check_expr_text(c, el), type_info(t)->word, v->nelems,
 			type_info(t)->word, type_info(t)->bits * (int)v->nelems, ti->bits);
 		return;
@@ -235,6 +235,6 @@ void check_param_read(CheckCtx *c, const Instr *in)
 	if (!sym || sym->kind != SYM_VAR || sym->space != SP_PARAM || sym->is_input_param ||
 	    returned_into(c->func->body, sym->name))
 		return;
-	check_error(c, base->loc, "operand-type", "ld.param from '%s', a .param variable of the kernel body that no "
+	check_error(c, base->loc, RULE_OPERAND_TYPE, "ld.param from '%s', a .param variable of the kernel body that no "
 		"call returns into (ptxas 13 crashes on this input; keep the value in a register)", sym->name);
 }

@@ -17,7 +17,7 @@ static Expr *with_depth(ParseState *ps, Expr *e, unsigned child_depth)
 	unsigned d = child_depth + 1;
 	e->depth = d > UINT16_MAX ? UINT16_MAX : (uint16_t)d;
 	if (d == EXPR_MAX_DEPTH + 1)
-		diag_add(ps->diag, SEV_ERROR, e->loc, "syntax",
+		diag_add(ps->diag, SEV_ERROR, e->loc, RULE_SYNTAX,
 			 "expression nested or chained more than %d levels deep", EXPR_MAX_DEPTH);
 	return e;
 }
@@ -109,7 +109,7 @@ enum { MAX_RANGE = 1 << 24 };
 int64_t build_range(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc)
 {
 	if (overflow || val == 0 || val > MAX_RANGE) {
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX,
 			 "register range <%llu> must be between 1 and %d", (unsigned long long)val, MAX_RANGE);
 		return 1;
 	}
@@ -119,7 +119,7 @@ int64_t build_range(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc)
 int64_t build_dim(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc)
 {
 	if (overflow || val > (uint64_t)INT64_MAX / 2) {
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "array dimension is too large");
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "array dimension is too large");
 		return 1;
 	}
 	return (int64_t)val;
@@ -184,7 +184,7 @@ void build_version(ParseState *ps, const char *text, SrcLoc text_loc, SrcLoc loc
 		if (!isdigit((unsigned char)*p) && p != dot)
 			ok = false;
 	if (!ok || dot - text > 4 || strlen(dot + 1) > 4) {
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX,
 			 "malformed .version '%s': expected MAJOR.MINOR, for example '.version 7.0'", text);
 		return;
 	}
@@ -319,10 +319,10 @@ static int opcode_validate(DiagSink *sink, const Instr *in)
 	if (id < 0) {
 		const char *s = opcode_suggest(in->opcode);
 		if (s)
-			diag_add(sink, SEV_ERROR, in->opcode_loc, "unknown-opcode",
+			diag_add(sink, SEV_ERROR, in->opcode_loc, RULE_UNKNOWN_OPCODE,
 				 "unknown instruction '%s'; did you mean '%s'?", in->opcode, s);
 		else
-			diag_add(sink, SEV_ERROR, in->opcode_loc, "unknown-opcode",
+			diag_add(sink, SEV_ERROR, in->opcode_loc, RULE_UNKNOWN_OPCODE,
 				 "unknown instruction '%s'", in->opcode);
 		return -1;
 	}
@@ -335,10 +335,10 @@ static int opcode_validate(DiagSink *sink, const Instr *in)
 		char valid[512];
 		describe_valid(valid, sizeof valid, id);
 		if (s)
-			diag_add(sink, SEV_ERROR, in->mod_locs[i], "unknown-modifier",
+			diag_add(sink, SEV_ERROR, in->mod_locs[i], RULE_UNKNOWN_MODIFIER,
 				 "unknown modifier '%s' for '%s'; did you mean '%s'?", in->mods[i], in->opcode, s);
 		else
-			diag_add(sink, SEV_ERROR, in->mod_locs[i], "unknown-modifier",
+			diag_add(sink, SEV_ERROR, in->mod_locs[i], RULE_UNKNOWN_MODIFIER,
 				 "unknown modifier '%s' for '%s'%s", in->mods[i], in->opcode, valid);
 	}
 	return id;

@@ -18,7 +18,7 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	diag_add(c->sink, SEV_ERROR, loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", msg);
+	diag_add(c->sink, SEV_ERROR, loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: %s", msg);
 	c->errors++;
 	return false;
 }

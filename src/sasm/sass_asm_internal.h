@@ -45,7 +45,7 @@ typedef struct SassMatch {
 	/* the complaint of a failed attempt */
 	char err[256];
 	SrcLoc err_loc;
-	const char *err_rule;
+	RuleId err_rule;
 } SassMatch;
 
 /* The base mnemonic of a form ("SUST.D", "IADD32I", "SHF.L"). */
@@ -60,7 +60,7 @@ bool sass_match_modifiers(SassMatch *m);
 int64_t sass_enum_value(const SassForm *f, const SassField *fld, const char *text, size_t len);
 
 /* Records a complaint; always returns false. */
-bool sass_match_fail(SassMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+bool sass_match_fail(SassMatch *m, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 enum {

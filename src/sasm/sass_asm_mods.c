@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool sass_match_fail(SassMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+bool sass_match_fail(SassMatch *m, SrcLoc loc, RuleId rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -323,7 +323,7 @@ bool sass_match_modifiers(SassMatch *m)
 				int64_t v;
 				known = match_spec(m, &specs[i], p + 1, &v) > 0;
 			}
-			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax",
+			return sass_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX,
 			                       known ? "modifier '%.*s' conflicts with an earlier modifier of %s"
 			                             : "unknown modifier '%.*s' for %s",
 			                       len, p, sass_form_stem(m->f));
@@ -352,7 +352,7 @@ bool sass_match_modifiers(SassMatch *m)
 			continue;
 		int64_t d = enum_default(fld);
 		if (d < 0)
-			return sass_match_fail(m, m->s->mnemonic_loc, "sass-syntax", "%s needs a .%s modifier",
+			return sass_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX, "%s needs a .%s modifier",
 			                       sass_form_stem(m->f), sass_role_name(s->role));
 		sass_values_set(&m->v, s->role, d);
 	}

@@ -190,7 +190,7 @@ static void hazard(DiagSink *d, const SassKernelText *k, size_t i, unsigned reg,
 {
 	char name[8];
 	reg_name(reg, name, sizeof name);
-	diag_add(d, SEV_WARNING, k->insns[i].stmt->loc, "sass-hazard", fmt, name,
+	diag_add(d, SEV_WARNING, k->insns[i].stmt->loc, RULE_SASS_HAZARD, fmt, name,
 	         sass_form_stem(k->insns[other].form), k->insns[other].addr);
 }
 

@@ -189,7 +189,7 @@ static void report(Verifier *v, size_t i, const char *fmt, ...)
 	if (k->insn_locs && i < k->nlocs && k->insn_locs[i].first_line > 0)
 		loc = k->insn_locs[i];
 	const SassForm *f = v->in[i].form;
-	diag_add(v->d, SEV_ERROR, loc, "sched-hazard", "kernel '%s', instruction at 0x%04" PRIx64 " (%s): %s",
+	diag_add(v->d, SEV_ERROR, loc, RULE_SCHED_HAZARD, "kernel '%s', instruction at 0x%04" PRIx64 " (%s): %s",
 	         k->name, addr_of(i), f ? f->name : "?", msg);
 }
 
