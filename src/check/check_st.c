@@ -3,12 +3,15 @@
  * vector widths, data and address operands, and their gates. */
 #include "check/check_internal.h"
 #include "isa/opcodes.h"
+#include "base/word_index.h"
 
 #include <stdio.h>
 #include <string.h>
 
 typedef enum StClass {
-	SC_SPACE, SC_COP, SC_SEM, SC_SCOPE, SC_MMIO, SC_L1, SC_L2EVICT, SC_L2HINT, SC_VEC, SC_TYPE, SC_COUNT
+	SC_SPACE, SC_COP, SC_SEM, SC_SCOPE, SC_MMIO, SC_L1, SC_L2EVICT, SC_L2HINT, SC_VEC, SC_TYPE, SC_COUNT,
+	SC_OTHER = SC_COUNT,    /* a word of no class st has */
+	SC_NONE = -1            /* a word of the table that is no st word */
 } StClass;
 
 enum { SPACE_GLOBAL = 1, SPACE_SHARED, SPACE_SHARED_CTA, SPACE_SHARED_CLUSTER, SPACE_LOCAL, SPACE_PARAM };
@@ -20,52 +23,19 @@ typedef struct StWord {
 	StClass cls;
 	int value;
 	bool has_gate;
-	ReqId gate;
+	int gate;       /* ReqId when has_gate */
 	bool illegal;   /* a PTX word st does not take */
 } StWord;
 
+/* The ST columns of isa/surface_words.def. */
 static const StWord st_words[] = {
-	{ ".global", SC_SPACE, SPACE_GLOBAL, false, 0, false },
-	{ ".shared", SC_SPACE, SPACE_SHARED, false, 0, false },
-	{ ".shared::cta", SC_SPACE, SPACE_SHARED_CTA, true, REQ_SHARED_CTA, false },
-	{ ".shared::cluster", SC_SPACE, SPACE_SHARED_CLUSTER, true, REQ_SHARED_CLUSTER, false },
-	{ ".local", SC_SPACE, SPACE_LOCAL, false, 0, false },
-	{ ".param", SC_SPACE, SPACE_PARAM, false, 0, false },
-	{ ".param::func", SC_SPACE, SPACE_PARAM, false, 0, false },
-	{ ".wb", SC_COP, 1, false, 0, false }, { ".cg", SC_COP, 2, false, 0, false },
-	{ ".cs", SC_COP, 3, false, 0, false }, { ".wt", SC_COP, 4, false, 0, false },
-	{ ".ca", SC_COP, 0, false, 0, true }, { ".cv", SC_COP, 0, false, 0, true },
-	{ ".lu", SC_COP, 0, false, 0, true }, { ".nc", SC_COP, 0, false, 0, true },
-	{ ".weak", SC_SEM, SEM_WEAK, true, REQ_ST_WEAK, false },
-	{ ".relaxed", SC_SEM, SEM_RELAXED, true, REQ_ST_RELAXED, false },
-	{ ".release", SC_SEM, SEM_RELEASE, true, REQ_ST_RELEASE, false },
-	{ ".volatile", SC_SEM, SEM_VOLATILE, false, 0, false },
-	{ ".acquire", SC_SEM, 0, false, 0, true }, { ".acq_rel", SC_SEM, 0, false, 0, true },
-	{ ".sc", SC_SEM, 0, false, 0, true },
-	{ ".cta", SC_SCOPE, SCOPE_CTA, false, 0, false },
-	{ ".cluster", SC_SCOPE, SCOPE_CLUSTER, true, REQ_CLUSTER_SCOPE, false },
-	{ ".gpu", SC_SCOPE, SCOPE_GPU, false, 0, false },
-	{ ".sys", SC_SCOPE, SCOPE_SYS, false, 0, false },
-	{ ".mmio", SC_MMIO, 1, true, REQ_ST_MMIO, false },
-	{ ".L1::evict_normal", SC_L1, 1, true, REQ_L1_EVICT_NORMAL, false },
-	{ ".L1::evict_unchanged", SC_L1, 2, true, REQ_L1_EVICT_UNCHANGED, false },
-	{ ".L1::evict_first", SC_L1, 3, true, REQ_L1_EVICT_FIRST, false },
-	{ ".L1::evict_last", SC_L1, 4, true, REQ_L1_EVICT_LAST, false },
-	{ ".L1::no_allocate", SC_L1, 5, true, REQ_L1_NO_ALLOCATE, false },
-	{ ".L2::evict_first", SC_L2EVICT, 1, false, 0, false },
-	{ ".L2::evict_last", SC_L2EVICT, 2, false, 0, false },
-	{ ".L2::evict_normal", SC_L2EVICT, 3, false, 0, false },
-	{ ".L2::evict_unchanged", SC_L2EVICT, 0, false, 0, true },
-	{ ".L2::no_allocate", SC_L2EVICT, 0, false, 0, true },
-	{ ".L2::cache_hint", SC_L2HINT, 1, true, REQ_L2_CACHE_HINT, false },
-	{ ".L2::64B", SC_L2HINT, 0, false, 0, true }, { ".L2::128B", SC_L2HINT, 0, false, 0, true },
-	{ ".L2::256B", SC_L2HINT, 0, false, 0, true },
-	{ ".v2", SC_VEC, 2, false, 0, false }, { ".v4", SC_VEC, 4, false, 0, false },
-	{ ".v8", SC_VEC, 8, false, 0, false },
-	{ ".const", SC_SPACE, 0, false, 0, true }, { ".tex", SC_SPACE, 0, false, 0, true },
-	{ ".sat", SC_COUNT, 0, false, 0, true }, { ".ftz", SC_COUNT, 0, false, 0, true },
-	{ ".trap", SC_COUNT, 0, false, 0, true }, { ".clamp", SC_COUNT, 0, false, 0, true },
-	{ ".uni", SC_COUNT, 0, false, 0, true }, { ".param::entry", SC_COUNT, 0, false, 0, true },
+#define SW(word, su, st, sass) { word, st },
+#define ST(cls, value, gate) SC_##cls, value, (gate) >= 0, gate, (value) == 0
+#define SQ(word, gate, texture_only, txq, desc_offset)
+#include "isa/surface_words.def"
+#undef SW
+#undef ST
+#undef SQ
 };
 
 typedef struct StCheck {
@@ -108,10 +78,11 @@ static const char *short_word(CheckCtx *c, const char *w)
 
 static const StWord *find_st_word(const char *w)
 {
-	for (size_t i = 0; i < sizeof st_words / sizeof st_words[0]; i++)
-		if (strcmp(st_words[i].word, w) == 0)
-			return &st_words[i];
-	return NULL;
+	if (!*w)
+		return NULL;
+	static WordIndex ix;
+	int i = WORD_INDEX_FIND(&ix, st_words, StWord, word, w);
+	return i >= 0 && st_words[i].cls != SC_NONE ? &st_words[i] : NULL;
 }
 
 static bool legal_st_type(PtxType t)

@@ -16,7 +16,8 @@
 typedef enum SurfInsn { SI_SULD, SI_SUST, SI_SURED, SI_SUQ } SurfInsn;
 
 typedef enum ModClass {
-	MC_MODE, MC_GEOM, MC_COP, MC_VEC, MC_TYPE, MC_CLAMP, MC_REDOP, MC_QUERY, MC_OTHER, MC_COUNT
+	MC_MODE, MC_GEOM, MC_COP, MC_VEC, MC_TYPE, MC_CLAMP, MC_REDOP, MC_QUERY, MC_OTHER, MC_COUNT,
+	MC_NONE = -1    /* a word of the table that is no surface word */
 } ModClass;
 
 enum { MODE_B = 1, MODE_P };
@@ -31,29 +32,15 @@ typedef struct SurfWord {
 	int value;
 } SurfWord;
 
+/* The SU columns of isa/surface_words.def. */
 static const SurfWord surf_words[] = {
-	{ ".b", MC_MODE, MODE_B }, { ".p", MC_MODE, MODE_P },
-	{ ".1d", MC_GEOM, G_1D }, { ".2d", MC_GEOM, G_2D }, { ".3d", MC_GEOM, G_3D },
-	{ ".a1d", MC_GEOM, G_A1D }, { ".a2d", MC_GEOM, G_A2D }, { ".1d_buffer", MC_GEOM, G_1D_BUFFER },
-	{ ".4d", MC_GEOM, G_4D }, { ".5d", MC_GEOM, G_A1D }, { ".cube", MC_GEOM, G_CUBE }, { ".acube", MC_GEOM, G_ACUBE },
-	{ ".2dms", MC_GEOM, G_2DMS }, { ".a2dms", MC_GEOM, G_A2DMS },
-	{ ".ca", MC_COP, COP_CA }, { ".cg", MC_COP, COP_CG }, { ".cs", MC_COP, COP_CS }, { ".cv", MC_COP, COP_CV },
-	{ ".wb", MC_COP, COP_WB }, { ".wt", MC_COP, COP_WT }, { ".lu", MC_COP, COP_LU },
-	{ ".v2", MC_VEC, 2 }, { ".v4", MC_VEC, 4 }, { ".v8", MC_VEC, 8 },
-	{ ".trap", MC_CLAMP, CL_TRAP }, { ".clamp", MC_CLAMP, CL_CLAMP }, { ".zero", MC_CLAMP, CL_ZERO },
-	{ ".wrap", MC_CLAMP, CL_WRAP },
-	{ ".add", MC_REDOP, OP_ADD }, { ".min", MC_REDOP, OP_MIN }, { ".max", MC_REDOP, OP_MAX },
-	{ ".and", MC_REDOP, OP_AND }, { ".or", MC_REDOP, OP_OR }, { ".inc", MC_REDOP, OP_INC },
-	{ ".dec", MC_REDOP, OP_DEC }, { ".exch", MC_REDOP, OP_EXCH }, { ".xor", MC_REDOP, OP_XOR },
-	{ ".popc", MC_REDOP, OP_POPC }, { ".cas", MC_REDOP, OP_CAS },
-	/* PTX words with no meaning on surfaces: "Illegal modifier", not "Unknown". */
-	{ ".sat", MC_OTHER, 0 }, { ".ftz", MC_OTHER, 0 }, { ".relaxed", MC_OTHER, 0 }, { ".acquire", MC_OTHER, 0 },
-	{ ".release", MC_OTHER, 0 }, { ".weak", MC_OTHER, 0 }, { ".volatile", MC_OTHER, 0 }, { ".gpu", MC_OTHER, 0 },
-	{ ".cta", MC_OTHER, 0 }, { ".sys", MC_OTHER, 0 }, { ".cluster", MC_OTHER, 0 }, { ".global", MC_OTHER, 0 },
-	{ ".shared", MC_OTHER, 0 }, { ".nc", MC_OTHER, 0 }, { ".rn", MC_OTHER, 0 }, { ".uni", MC_OTHER, 0 },
-	{ ".L1::evict_last", MC_OTHER, 0 }, { ".L1::evict_first", MC_OTHER, 0 },
-	{ ".L1::evict_normal", MC_OTHER, 0 }, { ".L1::no_allocate", MC_OTHER, 0 },
-	{ ".L2::cache_hint", MC_OTHER, 0 },
+#define SW(word, su, st, sass) { word, su },
+#define SU(cls, value) MC_##cls, value
+#define SQ(word, gate, texture_only, txq, desc_offset)
+#include "isa/surface_words.def"
+#undef SW
+#undef SU
+#undef SQ
 };
 
 /* suq queries: documented surface queries and the texture-only ones ptxas
@@ -61,21 +48,16 @@ static const SurfWord surf_words[] = {
 typedef struct SurfQuery {
 	const char *word;
 	bool has_gate;
-	ReqId gate;
+	int gate;               /* ReqId when has_gate */
 	bool texture_only;
 } SurfQuery;
 
 static const SurfQuery surf_queries[] = {
-	{ ".width", false, 0, false }, { ".height", false, 0, false }, { ".depth", false, 0, false },
-	{ ".channel_data_type", true, REQ_ATTR_CHANNEL_DATA_TYPE, false },
-	{ ".channel_order", true, REQ_ATTR_CHANNEL_ORDER, false },
-	{ ".array_size", true, REQ_ATTR_ARRAY_SIZE, false },
-	{ ".memory_layout", true, REQ_ATTR_MEMORY_LAYOUT, false },
-	{ ".normalized_coords", false, 0, true }, { ".filter_mode", false, 0, true },
-	{ ".addr_mode_0", false, 0, true }, { ".addr_mode_1", false, 0, true }, { ".addr_mode_2", false, 0, true },
-	{ ".force_unnormalized_coords", true, REQ_ATTR_FORCE_UNNORMALIZED, true },
-	{ ".num_mipmap_levels", true, REQ_ATTR_NUM_MIPMAP_LEVELS, true },
-	{ ".num_samples", true, REQ_ATTR_NUM_SAMPLES, true },
+#define SW(word, su, st, sass)
+#define SQ(word, gate, texture_only, txq, desc_offset) { word, (gate) >= 0, gate, texture_only },
+#include "isa/surface_words.def"
+#undef SW
+#undef SQ
 };
 
 /* Where each modifier class stands in the document's syntax line. */
@@ -123,7 +105,7 @@ static const SurfWord *find_word(const char *w)
 	/* This runs for every modifier of every surface instruction. */
 	static WordIndex ix;
 	int i = WORD_INDEX_FIND(&ix, surf_words, SurfWord, word, w);
-	return i >= 0 ? &surf_words[i] : NULL;
+	return i >= 0 && surf_words[i].cls != MC_NONE ? &surf_words[i] : NULL;
 }
 
 static const SurfQuery *find_query(const char *w)
