@@ -1,27 +1,24 @@
-/* The checker's internals. Read the files top-down; each calls only the
- * files below it (tests/link-layering.sh fails on a cycle):
+/* The checker's internals, and the order to read its files in.
  *
- *   check.c              the entry, check_module; check_stream.c is the same
- *                        one item at a time, req_report.c reruns it on other
- *                        targets
- *   check_module.c       the header rules (.version, .target, .address_size)
- *   check_body.c         the walk over items and bodies (scopes, labels,
- *                        undefined names) and the dispatch of each
- *                        instruction to the rule files, in emission order
- *   rule files           one concern each, one rule id in one file where the
- *                        rule is not an instruction family's own:
- *                        check_decl, check_func_dirs, check_isa (isa_gates.def
- *                        via isa_gates.c), check_surface, check_st,
- *                        check_operand_type, check_operands (operand-count),
- *                        check_mods (modifier-class), check_order,
- *                        check_load_width, check_sync
- *   shared helpers       check_operand.c (names, operand kinds and texts),
- *                        check_mods.c's modifier_of_class
- *   check_ctx.c          diagnostics, notes and requirements.def gates
- *   symtab.c             scopes
+ * check_module (check.c) sets up one CheckCtx, judges the module header
+ * (check_module.c) and hands every item to check_body.c, which walks
+ * functions and blocks (scopes, labels, undefined names) and passes each
+ * instruction to the rule files in the order their diagnostics come out.
+ * check_stream.c drives the same walk one item at a time as the parser
+ * completes them; req_report.c reruns check_module against other targets.
  *
- * A rule file reports through check_ctx.c only: no rule calls another, so
- * one rule's findings are found by reading one file. */
+ * A rule file holds the checks of one rule or one instruction family:
+ * check_decl, check_func_dirs, check_isa (isa_gates.def, matched by
+ * isa_gates.c), check_surface, check_st, check_operand_type (operand-type),
+ * check_operands (operand-count), check_mods (modifier-class), check_order,
+ * check_load_width, check_sync. Rule files never call each other's checks;
+ * they share the helpers below them: check_operand.c (names, operand kinds
+ * and texts, the .vN register test), check_mods.c's modifier_of_class, and
+ * at the bottom check_ctx.c (diagnostics, notes, requirements.def gates)
+ * and symtab.c (scopes). So the files read top-down, entry -> walk -> rules
+ * -> helpers, and tests/link-layering.sh fails on any call back up.
+ *
+ * The declarations below are grouped by the file that defines them. */
 #ifndef PTXSURF_CHECK_INTERNAL_H
 #define PTXSURF_CHECK_INTERNAL_H
 
