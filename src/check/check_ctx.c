@@ -83,28 +83,41 @@ void check_note_target(CheckCtx *c, Diag *d)
 		diag_note(c->sink, d, c->target_loc, ".target %s declared here", c->target_name);
 }
 
-static bool applies(const CheckCtx *c, const ReqRow *r)
+bool check_gate_applies(const CheckCtx *c, ReqSource source)
 {
-	return c->rules == RULES_STRICT || (r->source & REQ_SRC_PTXAS);
+	return c->rules == RULES_STRICT || (source & REQ_SRC_PTXAS);
 }
 
-/* The version threshold in force: ptxas's real one in RULES_PTXAS, the
- * stricter of the two otherwise. */
-static PtxVersion version_threshold(const CheckCtx *c, const ReqRow *r)
+PtxVersion check_gate_threshold(const CheckCtx *c, PtxVersion stated, PtxVersion ptxas)
 {
 	if (c->rules == RULES_PTXAS)
-		return r->ptxas_version;
-	return r->min_version > r->ptxas_version ? r->min_version : r->ptxas_version;
+		return ptxas;
+	return stated > ptxas ? stated : ptxas;
+}
+
+RuleId check_gate_rule(ReqSource source, bool version)
+{
+	if (source == REQ_SRC_DOC)
+		return version ? RULE_VERSION_GATE_DOC : RULE_TARGET_GATE_DOC;
+	return version ? RULE_VERSION_GATE : RULE_TARGET_GATE;
+}
+
+bool check_gate_strict_only(const CheckCtx *c, ReqSource source, PtxVersion ptxas, bool version)
+{
+	if (source == REQ_SRC_DOC)
+		return true;
+	return version && c->version >= ptxas;
 }
 
 static bool version_fails(const CheckCtx *c, const ReqRow *r)
 {
-	return applies(c, r) && c->has_version && r->min_version && c->version < version_threshold(c, r);
+	return check_gate_applies(c, r->source) && c->has_version && r->min_version &&
+	       c->version < check_gate_threshold(c, r->min_version, r->ptxas_version);
 }
 
 static bool target_fails(const CheckCtx *c, const ReqRow *r)
 {
-	return applies(c, r) && c->target && r->min_sm && c->target->sm < r->min_sm;
+	return check_gate_applies(c, r->source) && c->target && r->min_sm && c->target->sm < r->min_sm;
 }
 
 bool check_gate_fails(const CheckCtx *c, ReqId id)
@@ -113,19 +126,9 @@ bool check_gate_fails(const CheckCtx *c, ReqId id)
 	return version_fails(c, r) || target_fails(c, r);
 }
 
-static RuleId rule_of(const ReqRow *r, bool version)
-{
-	if (r->source == REQ_SRC_DOC)
-		return version ? RULE_VERSION_GATE_DOC : RULE_TARGET_GATE_DOC;
-	return version ? RULE_VERSION_GATE : RULE_TARGET_GATE;
-}
-
-/* ptxas 13 accepts it below the stated version, or never enforces it. */
 static bool strict_only(const CheckCtx *c, const ReqRow *r, bool version)
 {
-	if (r->source == REQ_SRC_DOC)
-		return true;
-	return version && c->version >= r->ptxas_version;
+	return check_gate_strict_only(c, r->source, r->ptxas_version, version);
 }
 
 static void emit_version(CheckCtx *c, const ReqRow *r, SrcLoc loc, const char *use)
@@ -134,7 +137,7 @@ static void emit_version(CheckCtx *c, const ReqRow *r, SrcLoc loc, const char *u
 	req_subject(r, r->version_form, use, subj, sizeof subj);
 	ptx_version_str(r->min_version, need, sizeof need);
 	ptx_version_str(c->version, have, sizeof have);
-	Diag *d = diag_add(c->sink, SEV_ERROR, loc, rule_of(r, true),
+	Diag *d = diag_add(c->sink, SEV_ERROR, loc, check_gate_rule(r->source, true),
 		"%s requires PTX ISA .version %s or later (the file declares .version %s)%s", subj, need, have,
 		strict_only(c, r, true) ? "; PTX ISA rule, ptxas 13 accepts it" : "");
 	check_note_version(c, d);
@@ -146,7 +149,7 @@ static void emit_target(CheckCtx *c, const ReqRow *r, SrcLoc loc, const char *us
 {
 	char subj[160];
 	req_subject(r, r->target_form, use, subj, sizeof subj);
-	Diag *d = diag_add(c->sink, SEV_ERROR, loc, rule_of(r, false),
+	Diag *d = diag_add(c->sink, SEV_ERROR, loc, check_gate_rule(r->source, false),
 		"%s requires .target sm_%d or higher (the file declares .target %s)%s", subj, r->min_sm,
 		c->target_name, strict_only(c, r, false) ? "; PTX ISA rule, ptxas 13 accepts it" : "");
 	check_note_target(c, d);

@@ -91,6 +91,16 @@ void check_note_target(CheckCtx *c, Diag *d);
 bool check_gate(CheckCtx *c, ReqId id, SrcLoc loc, const char *use);
 /* True if the row would fail (no diagnostics). */
 bool check_gate_fails(const CheckCtx *c, ReqId id);
+/* The parts of a verdict both gate tables share (requirements.def rows
+ * here, isa_gates.def rows in check_isa.c): whether a row of `source`
+ * applies in this rules mode; the version in force (ptxas's real one in
+ * RULES_PTXAS, the stricter of the stated and the real one otherwise);
+ * the rule a failure reports; whether ptxas 13 accepts what fails (a
+ * document-only row, or a version ptxas does not enforce). */
+bool check_gate_applies(const CheckCtx *c, ReqSource source);
+PtxVersion check_gate_threshold(const CheckCtx *c, PtxVersion stated, PtxVersion ptxas);
+RuleId check_gate_rule(ReqSource source, bool version);
+bool check_gate_strict_only(const CheckCtx *c, ReqSource source, PtxVersion ptxas, bool version);
 /* a then b in buf, cut to size - 1 bytes as snprintf would: names such
  * as "suld.b" are built for every instruction, where snprintf shows. */
 void check_concat(char *buf, size_t size, const char *a, const char *b);
@@ -136,6 +146,13 @@ void check_header(CheckCtx *c);
 void check_module_items(CheckCtx *c);
 /* One module variable or function, after the ISA gates of every item. */
 void check_item(CheckCtx *c, const Item *it);
+
+/* Where the instruction's modifier i is written (the opcode when the
+ * instruction was built without modifier locations). */
+static inline SrcLoc check_mod_loc(const Instr *in, int i)
+{
+	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
+}
 
 /* Called a dozen times per instruction with different names: comparing
  * the first letter first leaves strcmp to the few that share it. */

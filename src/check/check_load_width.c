@@ -21,7 +21,7 @@ void check_load_width(CheckCtx *c, const Instr *in)
 		return;
 	int tbits = type_info(type)->bits, bits = n * tbits;
 	bool wide_form = !ldu && ((n == 8 && tbits == 32) || (n == 4 && tbits == 64));
-	SrcLoc at = in->mod_locs ? in->mod_locs[vec_at] : in->opcode_loc;
+	SrcLoc at = check_mod_loc(in, vec_at);
 	if (n == 8 && tbits < 32)
 		/* ptxas 13 (sm_100a) segfaults on these in some runs and accepts
 		 * them in others, the same file alike: both modes reject them. */

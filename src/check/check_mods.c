@@ -176,11 +176,6 @@ const char *modifier_class_words(const Instr *in, const char *noun)
 	return words;
 }
 
-static SrcLoc mod_loc(const Instr *in, uint32_t i)
-{
-	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
-}
-
 /* One report per class and instruction, at the second word (the first one
  * is what the writer most likely meant) or, for a missing word, at the
  * opcode. */
@@ -208,10 +203,10 @@ void check_modifier_classes(CheckCtx *c, const Instr *in)
 			const ClassRow *r = &rows[oc->row[k]];
 			const char *was = in->mods[first[k]];
 			if (strcmp(was, mod) == 0)
-				check_error(c, mod_loc(in, i), RULE_MODIFIER_CLASS, "Duplicate %s modifier for instruction '%s'",
+				check_error(c, check_mod_loc(in, i), RULE_MODIFIER_CLASS, "Duplicate %s modifier for instruction '%s'",
 					mod, in->opcode);
 			else
-				check_error(c, mod_loc(in, i), RULE_MODIFIER_CLASS, "Multiple %s modifiers specified for "
+				check_error(c, check_mod_loc(in, i), RULE_MODIFIER_CLASS, "Multiple %s modifiers specified for "
 					"instruction '%s' ('%s' and '%s'; at most one of %s)", r->noun, in->opcode, was, mod,
 					r->words);
 		}

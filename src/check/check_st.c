@@ -49,7 +49,7 @@ typedef struct StCheck {
 
 static SrcLoc st_loc(const StCheck *s, int i)
 {
-	return s->in->mod_locs ? s->in->mod_locs[i] : s->in->opcode_loc;
+	return check_mod_loc(s->in, i);
 }
 
 static SrcLoc class_loc(const StCheck *s, StClass cls)

@@ -90,7 +90,7 @@ typedef struct SurfCheck {
 
 static SrcLoc mod_loc(const SurfCheck *s, int i)
 {
-	return s->in->mod_locs ? s->in->mod_locs[i] : s->in->opcode_loc;
+	return check_mod_loc(s->in, i);
 }
 
 static SrcLoc class_loc(const SurfCheck *s, ModClass cls)
