@@ -19,64 +19,6 @@ static void resolve_names(CheckCtx *c, const Expr *e)
 	expr_for_each_name(e, resolve_name, c);
 }
 
-static const Symbol *opaque_symbol(CheckCtx *c, const Expr *e)
-{
-	const Symbol *s = check_lookup(c, e);
-	return s && s->kind == SYM_VAR && type_is_opaque(s->type) ? s : NULL;
-}
-
-/* mov.u64 %rd, surfref takes the address of a surface descriptor: that
- * already is indirect surface access for ptxas, and only .u64 may hold it. */
-static void check_mov(CheckCtx *c, const Instr *in)
-{
-	if (in->nops != 2)
-		return;
-	const Symbol *s = opaque_symbol(c, in->ops[1]);
-	if (!s || s->type != TY_SURFREF)
-		return;
-	bool u64 = false;
-	for (uint32_t i = 0; i < in->nmods; i++)
-		if (strcmp(in->mods[i], ".u64") == 0)
-			u64 = true;
-	if (!u64) {
-		check_error(c, in->ops[1]->loc, RULE_SURFACE_OPERAND,
-			"Indirect access to surface requires .u64 type (mov of '%s')", s->name);
-		return;
-	}
-	check_gate(c, REQ_INDIRECT_SURFACE, in->ops[1]->loc, NULL);
-}
-
-/* Instructions that may name an opaque variable as an operand. */
-static bool takes_opaque_operands(const Instr *in)
-{
-	static const char *const names[] = {
-		"suld", "sust", "sured", "suq", "tex", "tld4", "txq", "istypep", "mov", "cvta", "call",
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (opcode_is(in, names[i]))
-			return true;
-	return false;
-}
-
-static void check_opaque_misuse(CheckCtx *c, const Instr *in)
-{
-	for (uint32_t i = 0; i < in->nops; i++) {
-		const Expr *op = in->ops[i];
-		bool in_address = op->kind == EX_ADDRESS && op->nelems == 1;
-		const Expr *e = in_address ? op->elems[0] : op;
-		const Symbol *s = opaque_symbol(c, e);
-		if (!s)
-			continue;
-		if (in_address)
-			check_error(c, e->loc, RULE_SURFACE_OPERAND, "Illegal operand type to instruction '%s' ('%s' is a %s)",
-				in->opcode, s->name, type_info(s->type)->word);
-		else
-			check_error(c, e->loc, RULE_SURFACE_OPERAND,
-				"Arguments mismatch for instruction '%s' ('%s' is a %s, not a value)", in->opcode, s->name,
-				type_info(s->type)->word);
-	}
-}
-
 /* txq reads the same descriptor attributes as suq and the opaque
  * initializers, under the same gates (requirements.def ATTR_* rows). */
 static void check_txq_attributes(CheckCtx *c, const Instr *in)
@@ -137,40 +79,17 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_special_operands(c, in);
 	}
 	if (opcode_is(in, "mov")) {
-		check_mov(c, in);
+		check_surface_mov(c, in);
 		check_mov_pack(c, in);
 	}
 	else if (opcode_is(in, "txq"))
 		check_txq_attributes(c, in);
-	if (!takes_opaque_operands(in) && !opcode_is(in, "st"))
-		check_opaque_misuse(c, in);
-}
-
-/* Labels are scoped like declarations (ptxas: a label defined in a nested
- * block is unknown outside it, and sibling blocks may reuse a name), but a
- * branch may name a label further down its block: so each block's labels
- * are entered before its statements are checked. */
-static void enter_labels(CheckCtx *c, const Stmt *s)
-{
-	for (; s; s = s->next) {
-		if (s->kind != ST_LABEL)
-			continue;
-		Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
-		sym->kind = SYM_LABEL;
-		sym->name = s->u.label;
-		sym->loc = s->loc;
-		sym->range = -1;
-		Symbol *old = check_declare(c, c->labels, sym);
-		if (old != sym) {
-			Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
-			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
-		}
-	}
+	check_opaque_operands(c, in);
 }
 
 static void check_stmts(CheckCtx *c, const Stmt *s)
 {
-	enter_labels(c, s);
+	check_label_decls(c, s);
 	for (; s; s = s->next) {
 		switch (s->kind) {
 		case ST_INSTR:
@@ -197,30 +116,9 @@ static void check_stmts(CheckCtx *c, const Stmt *s)
 	}
 }
 
-static void declare_func(CheckCtx *c, const Func *f)
-{
-	Symbol *sym = ARENA_NEW(&c->arena, Symbol);
-	sym->kind = SYM_FUNC;
-	sym->name = f->name;
-	sym->loc = f->name_loc;
-	sym->range = -1;
-	sym->is_kernel = f->is_entry;
-	sym->has_body = f->has_body;
-	Symbol *old = check_declare(c, c->module_scope, sym);
-	if (old == sym)
-		return;
-	if (old->kind == SYM_FUNC && !(old->has_body && f->has_body)) {
-		old->has_body = old->has_body || f->has_body;
-		return;
-	}
-	Diag *d = check_error(c, f->name_loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of %s '%s'",
-		old->kind == SYM_FUNC ? "function" : "symbol", f->name);
-	diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
-}
-
 static void check_func(CheckCtx *c, const Func *f)
 {
-	declare_func(c, f);
+	check_func_decl(c, f);
 	Scope *fscope = scope_new(&c->item_arena, c->module_scope);
 	c->func = f;
 	for (uint32_t i = 0; i < f->nrets; i++)

@@ -1,6 +1,7 @@
 /* Declarations: state spaces and types of variables, parameters and
  * registers; the placement rules of the opaque .surfref/.texref/.samplerref
- * types and their static field initializers. */
+ * types and their static field initializers; every name a module or a
+ * body defines twice (rule duplicate-symbol has this file alone). */
 #include "check/check_internal.h"
 
 #include <string.h>
@@ -314,4 +315,49 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		if (opaque && dc->init)
 			check_opaque_init(c, dc, info.type);
 	}
+}
+
+/* Labels are scoped like declarations (ptxas: a label defined in a nested
+ * block is unknown outside it, and sibling blocks may reuse a name), but a
+ * branch may name a label further down its block: so each block's labels
+ * are entered before its statements are checked. */
+void check_label_decls(CheckCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind != ST_LABEL)
+			continue;
+		Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
+		sym->kind = SYM_LABEL;
+		sym->name = s->u.label;
+		sym->loc = s->loc;
+		sym->range = -1;
+		Symbol *old = check_declare(c, c->labels, sym);
+		if (old != sym) {
+			Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
+			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
+		}
+	}
+}
+
+/* A function name in the module scope: a declaration may precede its
+ * definition, once. */
+void check_func_decl(CheckCtx *c, const Func *f)
+{
+	Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+	sym->kind = SYM_FUNC;
+	sym->name = f->name;
+	sym->loc = f->name_loc;
+	sym->range = -1;
+	sym->is_kernel = f->is_entry;
+	sym->has_body = f->has_body;
+	Symbol *old = check_declare(c, c->module_scope, sym);
+	if (old == sym)
+		return;
+	if (old->kind == SYM_FUNC && !(old->has_body && f->has_body)) {
+		old->has_body = old->has_body || f->has_body;
+		return;
+	}
+	Diag *d = check_error(c, f->name_loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of %s '%s'",
+		old->kind == SYM_FUNC ? "function" : "symbol", f->name);
+	diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
 }

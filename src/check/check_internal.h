@@ -167,12 +167,19 @@ typedef enum DeclPlace {
 	DECL_MODULE, DECL_ENTRY_PARAM, DECL_FUNC_PARAM, DECL_FUNC_RET, DECL_BODY,
 } DeclPlace;
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into);
+/* The labels of one block, entered before its statements so a branch may
+ * name one further down. */
+void check_label_decls(CheckCtx *c, const Stmt *s);
+void check_func_decl(CheckCtx *c, const Func *f);
 /* check_func_dirs.c: launch-bound directives on a .func, calling-convention
  * ones on an .entry. */
 void check_func_dirs(CheckCtx *c, const Func *f);
 void check_proto_dirs(CheckCtx *c, const CallProto *p);
-/* check_surface.c, check_st.c */
+/* check_surface.c: the surface instructions; mov of a .surfref; an
+ * opaque variable as the operand of any other instruction. check_st.c */
 void check_surface_instr(CheckCtx *c, const Instr *in);
+void check_surface_mov(CheckCtx *c, const Instr *in);
+void check_opaque_operands(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
 /* check_sync.c: vote and shfl without .sync on a new .version and .target. */
 void check_sync_required(CheckCtx *c, const Instr *in);

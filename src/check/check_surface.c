@@ -1,5 +1,7 @@
 /* suld.b, sust.b, sust.p, sured.b, sured.p and suq: modifiers, operand
- * shapes and types, and their version/target gates.
+ * shapes and types, and their version/target gates; and a .surfref or
+ * other opaque variable where another instruction names it (rule
+ * surface-operand has this file alone).
  *
  * The order of work follows ptxas: modifiers are classified first (unknown,
  * illegal, duplicated, missing), then the "template" (types and operand
@@ -804,6 +806,69 @@ static void check_gates(SurfCheck *s)
 	if (s->indirect) {
 		const Expr *addr = s->in->ops[s->insn == SI_SUST || s->insn == SI_SURED ? 0 : 1];
 		check_gate(c, REQ_INDIRECT_SURFACE, addr->elems[0]->loc, n);
+	}
+}
+
+/* ---- opaque variables outside the surface instructions ---- */
+static const Symbol *opaque_symbol(CheckCtx *c, const Expr *e)
+{
+	const Symbol *s = check_lookup(c, e);
+	return s && s->kind == SYM_VAR && type_is_opaque(s->type) ? s : NULL;
+}
+
+/* mov.u64 %rd, surfref takes the address of a surface descriptor: that
+ * already is indirect surface access for ptxas, and only .u64 may hold it. */
+void check_surface_mov(CheckCtx *c, const Instr *in)
+{
+	if (in->nops != 2)
+		return;
+	const Symbol *s = opaque_symbol(c, in->ops[1]);
+	if (!s || s->type != TY_SURFREF)
+		return;
+	bool u64 = false;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], ".u64") == 0)
+			u64 = true;
+	if (!u64) {
+		check_error(c, in->ops[1]->loc, RULE_SURFACE_OPERAND,
+			"Indirect access to surface requires .u64 type (mov of '%s')", s->name);
+		return;
+	}
+	check_gate(c, REQ_INDIRECT_SURFACE, in->ops[1]->loc, NULL);
+}
+
+/* Instructions that may name an opaque variable as an operand. */
+static bool takes_opaque_operands(const Instr *in)
+{
+	static const char *const names[] = {
+		"suld", "sust", "sured", "suq", "tex", "tld4", "txq", "istypep", "mov", "cvta", "call",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (opcode_is(in, names[i]))
+			return true;
+	return false;
+}
+
+/* Every other instruction names an opaque variable at most inside an
+ * address, which is no surface access either. */
+void check_opaque_operands(CheckCtx *c, const Instr *in)
+{
+	if (takes_opaque_operands(in) || opcode_is(in, "st"))
+		return;
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *op = in->ops[i];
+		bool in_address = op->kind == EX_ADDRESS && op->nelems == 1;
+		const Expr *e = in_address ? op->elems[0] : op;
+		const Symbol *s = opaque_symbol(c, e);
+		if (!s)
+			continue;
+		if (in_address)
+			check_error(c, e->loc, RULE_SURFACE_OPERAND, "Illegal operand type to instruction '%s' ('%s' is a %s)",
+				in->opcode, s->name, type_info(s->type)->word);
+		else
+			check_error(c, e->loc, RULE_SURFACE_OPERAND,
+				"Arguments mismatch for instruction '%s' ('%s' is a %s, not a value)", in->opcode, s->name,
+				type_info(s->type)->word);
 	}
 }
 
