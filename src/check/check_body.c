@@ -19,25 +19,6 @@ static void resolve_names(CheckCtx *c, const Expr *e)
 	expr_for_each_name(e, resolve_name, c);
 }
 
-/* txq reads the same descriptor attributes as suq and the opaque
- * initializers, under the same gates (requirements.def ATTR_* rows). */
-static void check_txq_attributes(CheckCtx *c, const Instr *in)
-{
-	static const struct { const char *mod; ReqId req; } attrs[] = {
-		{ ".channel_data_type", REQ_ATTR_CHANNEL_DATA_TYPE },
-		{ ".channel_order", REQ_ATTR_CHANNEL_ORDER },
-		{ ".array_size", REQ_ATTR_ARRAY_SIZE },
-		{ ".memory_layout", REQ_ATTR_MEMORY_LAYOUT },
-		{ ".force_unnormalized_coords", REQ_ATTR_FORCE_UNNORMALIZED },
-		{ ".num_mipmap_levels", REQ_ATTR_NUM_MIPMAP_LEVELS },
-		{ ".num_samples", REQ_ATTR_NUM_SAMPLES },
-	};
-	for (uint32_t i = 0; i < in->nmods; i++)
-		for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++)
-			if (strcmp(in->mods[i], attrs[k].mod) == 0)
-				check_gate(c, attrs[k].req, in->mod_locs[i], NULL);
-}
-
 /* Naming an .entry as a value (mov.u64 %rd, kernel) takes its address,
  * which dynamic parallelism needs and ptxas gates. */
 static void check_kernel_address(void *ctx, const Expr *e)

@@ -176,10 +176,13 @@ void check_func_decl(CheckCtx *c, const Func *f);
 void check_func_dirs(CheckCtx *c, const Func *f);
 void check_proto_dirs(CheckCtx *c, const CallProto *p);
 /* check_surface.c: the surface instructions; mov of a .surfref; an
- * opaque variable as the operand of any other instruction. check_st.c */
+ * opaque variable as the operand of any other instruction; txq's
+ * attribute gates. check_st.c: st. */
 void check_surface_instr(CheckCtx *c, const Instr *in);
 void check_surface_mov(CheckCtx *c, const Instr *in);
 void check_opaque_operands(CheckCtx *c, const Instr *in);
+/* The gates of the descriptor attributes txq reads (those of suq). */
+void check_txq_attributes(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
 /* check_sync.c: vote and shfl without .sync on a new .version and .target. */
 void check_sync_required(CheckCtx *c, const Instr *in);

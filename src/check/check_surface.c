@@ -809,6 +809,17 @@ static void check_gates(SurfCheck *s)
 	}
 }
 
+/* txq reads the same descriptor attributes as suq, under the same gates
+ * (the SQ rows of isa/surface_words.def). */
+void check_txq_attributes(CheckCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const SurfQuery *q = find_query(in->mods[i]);
+		if (q && q->has_gate)
+			check_gate(c, q->gate, check_mod_loc(in, (int)i), NULL);
+	}
+}
+
 /* ---- opaque variables outside the surface instructions ---- */
 static const Symbol *opaque_symbol(CheckCtx *c, const Expr *e)
 {
