@@ -70,6 +70,21 @@ typedef struct CheckCtx {
 	LookupMemo memo[LOOKUP_MEMO];
 } CheckCtx;
 
+/* ---- inline: instruction words ---- */
+/* Where the instruction's modifier i is written (the opcode when the
+ * instruction was built without modifier locations). */
+static inline SrcLoc check_mod_loc(const Instr *in, int i)
+{
+	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
+}
+
+/* Called a dozen times per instruction with different names: comparing
+ * the first letter first leaves strcmp to the few that share it. */
+static inline bool opcode_is(const Instr *in, const char *name)
+{
+	return in->opcode[0] == name[0] && strcmp(in->opcode, name) == 0;
+}
+
 /* ---- check_ctx.c: diagnostics and gates ---- */
 /* An error that also marks the instruction as not matching its template,
  * so later form-dependent checks are skipped (as ptxas does). */
@@ -146,20 +161,6 @@ void check_header(CheckCtx *c);
 void check_module_items(CheckCtx *c);
 /* One module variable or function, after the ISA gates of every item. */
 void check_item(CheckCtx *c, const Item *it);
-
-/* Where the instruction's modifier i is written (the opcode when the
- * instruction was built without modifier locations). */
-static inline SrcLoc check_mod_loc(const Instr *in, int i)
-{
-	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
-}
-
-/* Called a dozen times per instruction with different names: comparing
- * the first letter first leaves strcmp to the few that share it. */
-static inline bool opcode_is(const Instr *in, const char *name)
-{
-	return in->opcode[0] == name[0] && strcmp(in->opcode, name) == 0;
-}
 
 /* ---- the rule files, as check_body.c calls them ---- */
 /* check_decl.c */
