@@ -176,11 +176,6 @@ const char *modifier_class_words(const Instr *in, const char *noun)
 	return words;
 }
 
-static SrcLoc mod_loc(const Instr *in, uint32_t i)
-{
-	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
-}
-
 /* One report per class and instruction, at the second word (the first one
  * is what the writer most likely meant) or, for a missing word, at the
  * opcode. */
@@ -208,10 +203,10 @@ void check_modifier_classes(CheckCtx *c, const Instr *in)
 			const ClassRow *r = &rows[oc->row[k]];
 			const char *was = in->mods[first[k]];
 			if (strcmp(was, mod) == 0)
-				check_error(c, mod_loc(in, i), "modifier-class", "Duplicate %s modifier for instruction '%s'",
+				check_error(c, check_mod_loc(in, i), RULE_MODIFIER_CLASS, "Duplicate %s modifier for instruction '%s'",
 					mod, in->opcode);
 			else
-				check_error(c, mod_loc(in, i), "modifier-class", "Multiple %s modifiers specified for "
+				check_error(c, check_mod_loc(in, i), RULE_MODIFIER_CLASS, "Multiple %s modifiers specified for "
 					"instruction '%s' ('%s' and '%s'; at most one of %s)", r->noun, in->opcode, was, mod,
 					r->words);
 		}
@@ -219,7 +214,7 @@ void check_modifier_classes(CheckCtx *c, const Instr *in)
 	for (uint32_t k = 0; k < oc->nrows; k++) {
 		const ClassRow *r = &rows[oc->row[k]];
 		if (r->needed && !(seen & (1u << k)))
-			check_error(c, in->opcode_loc, "modifier-class", "Missing %s modifier for instruction '%s' (it "
+			check_error(c, in->opcode_loc, RULE_MODIFIER_CLASS, "Missing %s modifier for instruction '%s' (it "
 				"takes one of %s)", r->noun, in->opcode, r->words);
 	}
 }

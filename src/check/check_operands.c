@@ -144,10 +144,10 @@ void check_operand_count(CheckCtx *c, const Instr *in)
 		const char *name = instr_name(c, in);
 		const char *s = in->nops == 1 ? "" : "s";
 		if (r->min == r->max)
-			check_error(c, in->opcode_loc, "operand-count", "Arguments mismatch for instruction '%s' "
+			check_error(c, in->opcode_loc, RULE_OPERAND_COUNT, "Arguments mismatch for instruction '%s' "
 				"(%u operand%s, expected %u)", name, (unsigned)in->nops, s, (unsigned)r->min);
 		else
-			check_error(c, in->opcode_loc, "operand-count", "Arguments mismatch for instruction '%s' "
+			check_error(c, in->opcode_loc, RULE_OPERAND_COUNT, "Arguments mismatch for instruction '%s' "
 				"(%u operand%s, expected %u to %u)", name, (unsigned)in->nops, s, (unsigned)r->min,
 				(unsigned)r->max);
 		return;

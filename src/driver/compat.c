@@ -92,13 +92,13 @@ static void check_cuda(DiagSink *s, const CudaRelease *r, PtxVersion v, const Ta
 {
 	char buf[8], maxbuf[8];
 	if (v > r->max_ptx)
-		diag_add(s, SEV_ERROR, vloc, "cuda-version",
+		diag_add(s, SEV_ERROR, vloc, RULE_CUDA_VERSION,
 			 "CUDA %s accepts PTX ISA up to .version %s; the module is checked as .version %s",
 			 r->version, ptx_version_str(r->max_ptx, maxbuf, sizeof maxbuf),
 			 ptx_version_str(v, buf, sizeof buf));
 	if (!cuda_release_supports(r, t)) {
 		const TargetInfo *lo = cuda_release_min_target(r), *hi = cuda_release_max_target(r);
-		diag_add(s, SEV_ERROR, tloc, "cuda-target", "CUDA %s does not support .target %s (it supports %s to %s)",
+		diag_add(s, SEV_ERROR, tloc, RULE_CUDA_TARGET, "CUDA %s does not support .target %s (it supports %s to %s)",
 			 r->version, t->name, lo ? lo->name : "?", hi ? hi->name : "?");
 	}
 }
@@ -107,7 +107,7 @@ int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 {
 	const Item *ver = header_item(m, IT_VERSION), *tgt = header_item(m, IT_TARGET);
 	if (!ver || !tgt || tgt->u.target.n == 0) {
-		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, "module-header",
+		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, RULE_MODULE_HEADER,
 			 "--targets and --ptx-version need a module with .version and .target lines");
 		return EXIT_DIAGNOSTICS;
 	}
@@ -116,7 +116,7 @@ int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 		: PTX_VERSION_OF(ver->u.version.major, ver->u.version.minor);
 	size_t n = o->ntargets ? o->ntargets : 1;
 	if (!o->ntargets && !own) {
-		diag_add(d, SEV_ERROR, tgt->loc, "target-unknown", "unknown .target '%s'", tgt->u.target.names[0]);
+		diag_add(d, SEV_ERROR, tgt->loc, RULE_TARGET_UNKNOWN, "unknown .target '%s'", tgt->u.target.names[0]);
 		return EXIT_DIAGNOSTICS;
 	}
 	TargetResult *res = calloc(n, sizeof *res);
@@ -159,13 +159,13 @@ int compat_fix(Module *m, DiagSink *d, const Options *o, const char *path)
 {
 	Item *ver = (Item *)header_item(m, IT_VERSION), *tgt = (Item *)header_item(m, IT_TARGET);
 	if (!ver || !tgt || tgt->u.target.n == 0) {
-		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, "module-header",
+		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, RULE_MODULE_HEADER,
 			 "--fix-version needs a module with .version and .target lines to rewrite");
 		return EXIT_DIAGNOSTICS;
 	}
 	const TargetInfo *target = ptx_target_lookup(tgt->u.target.names[0]);
 	if (!target) {
-		diag_add(d, SEV_ERROR, tgt->u.target.locs[0], "target-unknown", "unknown .target '%s'",
+		diag_add(d, SEV_ERROR, tgt->u.target.locs[0], RULE_TARGET_UNKNOWN, "unknown .target '%s'",
 			 tgt->u.target.names[0]);
 		return EXIT_DIAGNOSTICS;
 	}
@@ -177,13 +177,13 @@ int compat_fix(Module *m, DiagSink *d, const Options *o, const char *path)
 			target = r.min_target;
 		req_report_fini(&r);
 		if (!ok) {
-			diag_add(d, SEV_ERROR, tgt->loc, "target-gate", "no target satisfies the module's requirements");
+			diag_add(d, SEV_ERROR, tgt->loc, RULE_TARGET_GATE, "no target satisfies the module's requirements");
 			return EXIT_DIAGNOSTICS;
 		}
 	}
 	PtxVersion v = req_min_version_for(m, &o->check, target);
 	if (!v) {
-		diag_add(d, SEV_ERROR, ver->loc, "version-gate",
+		diag_add(d, SEV_ERROR, ver->loc, RULE_VERSION_GATE,
 			 "no PTX ISA version satisfies the module's requirements for .target %s", target->name);
 		return EXIT_DIAGNOSTICS;
 	}
@@ -193,7 +193,7 @@ int compat_fix(Module *m, DiagSink *d, const Options *o, const char *path)
 	char *out = NULL, err[512];
 	size_t outlen = 0;
 	if (fixup_rewrite(d->src, d->srclen, edits, o->fix_target ? 2 : 1, &out, &outlen, err, sizeof err) != 0) {
-		diag_add(d, SEV_ERROR, ver->loc, "io", "cannot rewrite the header: %s", err);
+		diag_add(d, SEV_ERROR, ver->loc, RULE_IO, "cannot rewrite the header: %s", err);
 		return EXIT_DIAGNOSTICS;
 	}
 	const char *dest = o->output ? o->output : path;

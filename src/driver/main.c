@@ -227,7 +227,7 @@ static int process(const char *path, const Options *o, Report *rep)
 		/* through the sink, so JSON and SARIF reports carry it too */
 		DiagSink d;
 		diag_init(&d, path, "", 0);
-		diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, "io", "%s", err);
+		diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "%s", err);
 		report_file(rep, &d);
 		diag_fini(&d);
 		return EXIT_USAGE;

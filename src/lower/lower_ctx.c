@@ -5,6 +5,7 @@
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
+#include "isa/ptx_types.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	diag_add(c->sink, SEV_ERROR, loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", msg);
+	diag_add(c->sink, SEV_ERROR, loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: %s", msg);
 	c->errors++;
 	return false;
 }
@@ -26,19 +27,29 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 PtxTy ptx_type_of_word(const char *w)
 {
 	PtxTy t = { 0, false, false };
-	if (lw_streq(w, ".pred")) {
+	const TypeInfo *ti = type_info(type_from_word(w));
+	switch (ti->cls) {
+	case TC_PRED:
 		t.bits = 1;
-		return t;
+		break;
+	case TC_BIT:
+	case TC_UNSIGNED:
+	case TC_SIGNED:
+		if (ti->bits <= 64) {
+			t.bits = (unsigned)ti->bits;
+			t.is_signed = ti->cls == TC_SIGNED;
+		}
+		break;
+	case TC_FLOAT:
+		/* sm_50 has no bfloat16: .bf16 is no .f16 to the lowering */
+		if (ti->type != TY_BF16) {
+			t.bits = (unsigned)ti->bits;
+			t.is_float = true;
+		}
+		break;
+	default:
+		break;
 	}
-	if (w[0] != '.' || !strchr("bsuf", w[1]))
-		return t;
-	char *end;
-	long bits = strtol(w + 2, &end, 10);
-	if (*end || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
-		return t;
-	t.bits = (unsigned)bits;
-	t.is_signed = w[1] == 's';
-	t.is_float = w[1] == 'f';
 	return t;
 }
 

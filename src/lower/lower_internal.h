@@ -20,7 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A PTX scalar type as the lowering needs it. */
+/* A PTX scalar type as the lowering needs it: the view ptx_type_of_word
+ * takes of isa/ptx_types.c's table. */
 typedef struct PtxTy {
 	unsigned bits;      /* 8, 16, 32, 64; 1 for .pred; 0 = not a type word */
 	bool is_signed;
@@ -79,6 +80,8 @@ typedef struct LowerCtx {
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The types the sm_50 lowering handles: .pred (bits 1), .b/.u/.s of 8 to
+ * 64 bits, .f16/.f32/.f64; bits 0 for any other word. */
 PtxTy ptx_type_of_word(const char *w);
 /* The last type word among the instruction's modifiers (bits 0 if none). */
 PtxTy lw_instr_type(const Instr *in);

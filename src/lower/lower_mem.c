@@ -19,8 +19,15 @@ static int size_code_of_bytes(unsigned bytes)
 	}
 }
 
+/* STG cache operators: the st_cop column of isa/surface_words.def (-1: none). */
 static const struct { const char *word; int cop; } st_cops[] = {
-	{ ".wb", 0 }, { ".cg", 1 }, { ".cs", 2 }, { ".wt", 3 },
+#define SW(word, su, st, sass) { word, sass },
+#define SASS(geom, coords, arrayed, redop, clamp, ld_cop, st_cop) st_cop
+#define SQ(word, gate, texture_only, txq, desc_offset)
+#include "isa/surface_words.def"
+#undef SW
+#undef SASS
+#undef SQ
 };
 
 /* The address [reg], [reg+imm] or [reg-imm]. */
@@ -75,7 +82,7 @@ bool lower_st(LowerCtx *c, const Instr *in)
 		bool known = strcmp(w, ".global") == 0 || strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 ||
 		             ptx_type_of_word(w).bits != 0;
 		for (size_t j = 0; j < sizeof st_cops / sizeof st_cops[0]; j++)
-			if (strcmp(w, st_cops[j].word) == 0) {
+			if (st_cops[j].cop >= 0 && strcmp(w, st_cops[j].word) == 0) {
 				cop = st_cops[j].cop;
 				known = true;
 			}

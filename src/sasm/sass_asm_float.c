@@ -25,7 +25,7 @@ static bool float_value(SasmMatch *m, const SasmOperand *op, uint32_t *bits)
 		float f = (float)op->value;
 		memcpy(bits, &f, sizeof *bits);
 	} else {
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a float immediate",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a float immediate",
 		                       sass_op_mnemonic(m->f->op));
 	}
 	if (op->neg)
@@ -52,7 +52,7 @@ static bool float_imm(SasmMatch *m, const SasmOperand *op, SassRole neg, SassRol
 		return true;
 	}
 	if (bits & 0xfff)
-		return sasm_match_fail(m, op->loc, "sass-range",
+		return sasm_match_fail(m, op->loc, RULE_SASS_RANGE,
 		                       "%s: this float needs more than the 20-bit immediate's 11 mantissa bits",
 		                       sass_op_mnemonic(m->f->op));
 	sass_values_set(&m->v, SR_IMM, bits >> 12);
@@ -70,7 +70,7 @@ static bool float_src(SasmMatch *m, bool is_a, SassRole neg, SassRole abs)
 		return float_imm(m, op, neg, abs);
 	bool want_const = !is_a && m->f->bkind == SASS_B_CONST;
 	if (op->kind != (want_const ? SOK_CONST : SOK_REG))
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s as %s", sass_op_mnemonic(m->f->op),
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a %s as %s", sass_op_mnemonic(m->f->op),
 		                       want_const ? "constant c[bank][offset]" : "register", is_a ? "A" : "B");
 	Suffixes sfx;
 	if (!sasm_no_prefix(m, op, neg != SR_COUNT, false, false, abs != SR_COUNT) ||
@@ -94,7 +94,7 @@ static bool match_ffma_c(SasmMatch *m)
 		return false;
 	bool want_const = m->f->bkind == SASS_B_RC;
 	if (op->kind != (want_const ? SOK_CONST : SOK_REG))
-		return sasm_match_fail(m, op->loc, "sass-syntax", "FFMA: expected a %s as C",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "FFMA: expected a %s as C",
 		                       want_const ? "constant c[bank][offset]" : "register");
 	Suffixes sfx;
 	if (!sasm_no_prefix(m, op, true, false, false, false) ||

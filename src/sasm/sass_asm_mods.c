@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool sasm_match_fail(SasmMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+bool sasm_match_fail(SasmMatch *m, SrcLoc loc, RuleId rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -269,7 +269,7 @@ bool sasm_match_modifiers(SasmMatch *m)
 				int64_t v;
 				known = match_spec(m, &specs[i], p + 1, &v) > 0;
 			}
-			return sasm_match_fail(m, m->s->mnemonic_loc, "sass-syntax",
+			return sasm_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX,
 			                       known ? "modifier '%.*s' conflicts with an earlier modifier of %s"
 			                             : "unknown modifier '%.*s' for %s",
 			                       len, p, sass_op_mnemonic(m->f->op));
@@ -298,7 +298,7 @@ bool sasm_match_modifiers(SasmMatch *m)
 			continue;
 		int64_t d = enum_default(fld);
 		if (d < 0)
-			return sasm_match_fail(m, m->s->mnemonic_loc, "sass-syntax", "%s needs a .%s modifier",
+			return sasm_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX, "%s needs a .%s modifier",
 			                       sass_op_mnemonic(m->f->op), sass_role_name(s->role));
 		sass_values_set(&m->v, s->role, d);
 	}

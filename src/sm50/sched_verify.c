@@ -159,7 +159,7 @@ static void report(Verifier *v, size_t i, const char *fmt, ...)
 	if (k->insn_locs && i < k->nlocs && k->insn_locs[i].first_line > 0)
 		loc = k->insn_locs[i];
 	const SassForm *f = v->in[i].form;
-	diag_add(v->d, k->as_warning ? SEV_WARNING : SEV_ERROR, loc, k->as_warning ? "sass-hazard" : "sched-hazard",
+	diag_add(v->d, k->as_warning ? SEV_WARNING : SEV_ERROR, loc, k->as_warning ? RULE_SASS_HAZARD : RULE_SCHED_HAZARD,
 	         "kernel '%s', instruction at 0x%04" PRIx64 " (%s): %s", k->name, sass_insn_addr(i), f ? sass_op_mnemonic(f->op) : "?", msg);
 }
 
