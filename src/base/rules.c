@@ -1,4 +1,5 @@
 #include "base/rules.h"
+#include "base/once.h"
 
 #include <string.h>
 
@@ -20,9 +21,13 @@ bool rule_is_fatal(const char *id)
 
 const RuleInfo *rules_all(size_t *n)
 {
+	static OnceFlag fatal_marked;
 	*n = sizeof rules / sizeof rules[0];
-	for (size_t i = 0; i < *n; i++)
-		rules[i].fatal = is_fatal(rules[i].id);
+	if (once_claim(&fatal_marked)) {
+		for (size_t i = 0; i < *n; i++)
+			rules[i].fatal = is_fatal(rules[i].id);
+		once_done(&fatal_marked);
+	}
 	return rules;
 }
 

@@ -21,7 +21,7 @@ int word_index_find(WordIndex *ix, const void *table, size_t n, size_t stride, s
 		}
 		return -1;
 	}
-	if (!ix->ready) {
+	if (once_claim(&ix->ready)) {
 		for (size_t i = 0; i < n; i++) {
 			const char *s = word_at(table, stride, offset, i);
 			if (!*s)
@@ -34,7 +34,7 @@ int word_index_find(WordIndex *ix, const void *table, size_t n, size_t stride, s
 			if (!dup)
 				ix->row[j] = (int16_t)(i + 1);
 		}
-		ix->ready = true;
+		once_done(&ix->ready);
 	}
 	size_t j = intern_hash(w, strlen(w)) & (WORD_INDEX_CAP - 1);
 	for (; ix->row[j]; j = (j + 1) & (WORD_INDEX_CAP - 1))

@@ -1,6 +1,7 @@
 /* Liveness, dead-code removal and linear-scan register allocation. */
 #include "lower/regalloc.h"
 
+#include "base/once.h"
 #include "base/xalloc.h"
 
 #include <stdio.h>
@@ -488,8 +489,8 @@ static unsigned alignment_of(unsigned width);
 static const SassForm *copy_form(void)
 {
 	static const SassForm *mov_r;
-	if (!mov_r)
-		mov_r = sass_form_by_name("MOV_R");
+	static OnceFlag looked_up;
+	ONCE(&looked_up, mov_r = sass_form_by_name("MOV_R"));
 	return mov_r;
 }
 
