@@ -2,6 +2,7 @@
  * (parse -> check -> ...), renders the diagnostics and writes the output. */
 #include "driver/api_internal.h"
 #include "driver/compat.h"
+#include "driver/lsp.h"
 #include "base/input.h"
 #include "driver/options.h"
 #include "base/output.h"
@@ -252,6 +253,8 @@ int main(int argc, char **argv)
 	int rc = options_parse(argc, argv, &o);
 	if (rc < 0 && o.mode == MODE_DISASSEMBLE)
 		rc = disassemble(&o);
+	else if (rc < 0 && o.mode == MODE_LSP)
+		rc = lsp_serve(stdin, stdout);
 	else if (rc < 0 && o.mode == MODE_RULES_REFERENCE) {
 		rules_doc_markdown(stdout);
 		rc = EXIT_CLEAN;
