@@ -55,7 +55,14 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all check unit unit-bins clean install uninstall deps example bench check-sanitize fuzz
-all: $(PROG) $(SO)
+COMPLETIONS := $(B)/completions/ptxsurf-as.bash $(B)/completions/_ptxsurf-as
+all: $(PROG) $(SO) $(COMPLETIONS)
+
+# Shell completions: templates filled from the rule, target and release tables.
+$(B)/completions/%: completions/%.in tools/gen-completions.sh src/base/rules.def src/isa/targets.def \
+		src/isa/cuda_releases.def
+	@mkdir -p $(@D)
+	sh tools/gen-completions.sh $< > $@.tmp && mv $@.tmp $@
 
 $(PROG): $(B)/obj/driver/main.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -118,7 +125,7 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 
 # ---- tests -------------------------------------------------------------
 # `make check` runs every suite and ends with one "N passed, N failed" line.
-check: $(PROG) $(SO) $(UNIT_BIN)
+check: $(PROG) $(SO) $(COMPLETIONS) $(UNIT_BIN)
 	@PROG=$(abspath $(PROG)) B=$(B) LIB_CFLAGS="$(CFLAGS)" LIB_LDFLAGS="$(LDFLAGS)" MAKE="$(MAKE)" \
 		sh tests/run-all.sh
 
@@ -160,7 +167,7 @@ $(B)/ptxsurf.pc: Makefile include/ptxsurf.h
 
 # The pc file names PREFIX: rebuild it on every install.
 .PHONY: $(B)/ptxsurf.pc
-install: $(PROG) $(SO) $(LIB) $(B)/ptxsurf.pc
+install: $(PROG) $(SO) $(LIB) $(B)/ptxsurf.pc $(COMPLETIONS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/ptxsurf-as
@@ -171,8 +178,8 @@ install: $(PROG) $(SO) $(LIB) $(B)/ptxsurf.pc
 	ln -sf $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libptxsurf.so
 	install -m 644 $(B)/ptxsurf.pc $(DESTDIR)$(PKGCONFIGDIR)/ptxsurf.pc
-	install -m 644 completions/ptxsurf-as.bash $(DESTDIR)$(BASHCOMPDIR)/ptxsurf-as
-	install -m 644 completions/_ptxsurf-as $(DESTDIR)$(ZSHCOMPDIR)/_ptxsurf-as
+	install -m 644 $(B)/completions/ptxsurf-as.bash $(DESTDIR)$(BASHCOMPDIR)/ptxsurf-as
+	install -m 644 $(B)/completions/_ptxsurf-as $(DESTDIR)$(ZSHCOMPDIR)/_ptxsurf-as
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ptxsurf-as $(DESTDIR)$(MANDIR)/ptxsurf-as.1 \
