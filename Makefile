@@ -154,6 +154,7 @@ example: $(PROG)
 
 bench: $(PROG)
 	@PROG=$(abspath $(PROG)) B=$(B) CC="$(CC)" FLEX="$(FLEX)" BENCH_CFLAGS="$(ALL_CFLAGS)" sh bench/run.sh
+	@PROG=$(abspath $(PROG)) sh bench/lsp.sh
 
 deps:
 	@sh tools/install-deps.sh
