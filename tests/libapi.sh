@@ -36,6 +36,10 @@ others=$(nm -D --defined-only "$lib/libptxsurf.so" | awk '$2 ~ /^[TDBRVW]$/ && $
 nexported=$(nm -D --defined-only "$lib/libptxsurf.so" | grep -c ' T ptxsurf_')
 declared=$(grep -c '^PTXSURF_API' include/ptxsurf.h)
 [ "$nexported" -eq "$declared" ] && ok || bad "$nexported ptxsurf_ functions exported, $declared declared"
+# the library never prints to the standard streams nor exits
+calls=$(nm -D --undefined-only "$lib/libptxsurf.so" | awk '{ sub(/@.*/, "", $2); print $2 }' |
+	grep -xE 'stdout|stderr|exit|_exit|puts|printf|vprintf|putchar|perror' | tr '\n' ' ')
+[ -z "$calls" ] && ok || bad "libptxsurf.so uses $calls"
 grep -q '^prefix=/usr$' "$lib/pkgconfig/ptxsurf.pc" && ok || bad "ptxsurf.pc does not say prefix=/usr"
 
 export PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root"
