@@ -75,8 +75,8 @@ $(LIB): $(LIB_OBJ)
 # options, reports and language server): nothing in it prints or exits.
 CLI_OBJ  := $(addprefix $(B)/obj/driver/,options.o compat.o report.o rules_doc.o) \
 	    $(patsubst src/%.c,$(B)/obj/%.o,$(wildcard src/driver/lsp*.c))
-$(SO): $(filter-out $(CLI_OBJ),$(LIB_OBJ))
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $^ $(LDLIBS)
+$(SO): $(filter-out $(CLI_OBJ),$(LIB_OBJ)) Makefile
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $(filter %.o,$^) $(LDLIBS)
 	ln -sf $(SO_REAL) $(B)/$(SONAME)
 	ln -sf $(SONAME) $(B)/libptxsurf.so
 

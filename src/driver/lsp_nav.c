@@ -387,9 +387,11 @@ static void write_gate(const IsaGate *g, bool applies, FILE *md)
 	fputc('\n', md);
 }
 
-/* requirements.def rows named after the opcode: the surface instructions and st */
-static void write_req_rows(const char *opcode, FILE *md)
+/* requirements.def rows named after an opcode or word (the surface
+ * instructions, st, the packed types); returns how many. */
+static size_t write_req_rows(const char *opcode, FILE *md)
 {
+	size_t shown = 0;
 	size_t n, k = strlen(opcode);
 	const ReqRow *rows = req_rows(&n);
 	for (size_t i = 0; i < n; i++) {
@@ -405,7 +407,9 @@ static void write_req_rows(const char *opcode, FILE *md)
 		if (r->min_sm)
 			fprintf(md, "; `.target` sm_%d or later", r->min_sm);
 		fputc('\n', md);
+		shown++;
 	}
+	return shown;
 }
 
 static void hover_instr(LspDoc *d, const Instr *in, FILE *md)
@@ -442,7 +446,7 @@ static void hover_rows(const char *what, const char *word, const IsaGate *const 
 	fprintf(md, "**%s** %s\n\n", word, what);
 	for (size_t i = 0; i < n; i++)
 		write_gate(rows[i], true, md);
-	if (!n)
+	if (!write_req_rows(word, md) && !n)
 		fputs("No version or target gate.\n", md);
 }
 
