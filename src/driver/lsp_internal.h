@@ -1,6 +1,7 @@
-/* The language server's pieces: the message loop (lsp.c), the open
- * documents and their positions (lsp_docs.c), diagnostics (lsp_diag.c),
- * hover, definition and document symbols (lsp_nav.c). */
+/* The language server's pieces: the message loop (lsp.c), outgoing
+ * messages (lsp_out.c), settings (lsp_settings.c), the open documents and
+ * their positions (lsp_docs.c), diagnostics (lsp_diag.c), hover,
+ * definition and document symbols (lsp_nav.c). */
 #ifndef PTXSURF_LSP_INTERNAL_H
 #define PTXSURF_LSP_INTERNAL_H
 
@@ -43,7 +44,7 @@ typedef struct LspServer {
 	LspDoc *docs;
 } LspServer;
 
-/* ---- messages (lsp.c) ---- */
+/* ---- messages (lsp_out.c) and settings (lsp_settings.c) ---- */
 /* The body of a message: a memstream the caller writes the JSON into. */
 typedef struct LspOut {
 	char *buf;
