@@ -13,7 +13,8 @@
  *   the context and of the caller's input buffer.
  * - Thread safety: the library has no mutable global state. Separate
  *   contexts (and their results) may be used from separate threads at the
- *   same time; one context must not be used by two threads at once.
+ *   same time; one context, or one result, must not be used by two threads
+ *   at once (reading a result's diagnostics sorts them on first use).
  * - The library never prints and never exits. Calls that can fail return
  *   a ptxsurf_status; ptxsurf_context_error() tells why in a sentence.
  *   Out of memory inside a call makes it return PTXSURF_ERROR_NOMEM (what
