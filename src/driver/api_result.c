@@ -73,7 +73,8 @@ PTXSURF_API char *ptxsurf_result_text(const ptxsurf_result *cr, int color)
 	ptxsurf_result *r = (ptxsurf_result *)cr;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	/* volatile: read again after a longjmp */
+	FILE *volatile f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
 	XdieTrap trap;

@@ -9,6 +9,7 @@
 #include "driver/lsp_internal.h"
 #include "base/json.h"
 #include "check/isa_gates.h"
+#include "isa/cuda_releases.h"
 #include "isa/opcodes.h"
 #include "isa/requirements.h"
 
@@ -18,6 +19,7 @@
 
 typedef enum HitKind {
 	HIT_NONE, HIT_OPCODE, HIT_NAME, HIT_DECL, HIT_FUNC, HIT_LABEL, HIT_SPEC, HIT_DIRECTIVE,
+	HIT_VERSION, HIT_TARGET,    /* the module header */
 } HitKind;
 
 typedef struct Hit {
@@ -31,6 +33,8 @@ typedef struct Hit {
 	const Stmt *label;          /* HIT_LABEL */
 	const DeclSpec *spec;       /* HIT_SPEC */
 	const Directive *dir;       /* HIT_DIRECTIVE */
+	const Item *header;         /* HIT_VERSION, HIT_TARGET */
+	const char *target;         /* HIT_TARGET: the name */
 	SrcLoc loc;
 } Hit;
 
@@ -173,6 +177,19 @@ static bool find_at(const Module *m, Pos p, Hit *h)
 			return find_vardecl(&it->u.var, p, h);
 		if (it->kind == IT_DIRECTIVE)
 			return find_directive(&it->u.dir, p, h);
+		if (it->kind == IT_VERSION) {
+			*h = (Hit){ .kind = HIT_VERSION, .header = it, .loc = it->loc };
+			return true;
+		}
+		if (it->kind == IT_TARGET) {
+			for (uint32_t i = 0; i < it->u.target.n; i++)
+				if (contains(it->u.target.locs[i], p)) {
+					*h = (Hit){ .kind = HIT_TARGET, .header = it, .target = it->u.target.names[i],
+						    .loc = it->u.target.locs[i] };
+					return true;
+				}
+			return false;
+		}
 		if (it->kind != IT_FUNC)
 			return false;
 		const Func *f = &it->u.func;
@@ -461,6 +478,36 @@ static void hover_sreg(const char *name, FILE *md)
 	hover_rows("special register", name, hits, k, md);
 }
 
+/* .version X.Y: the CUDA release that first accepts it (cuda_releases.def) */
+static void hover_version(const Item *it, FILE *md)
+{
+	PtxVersion v = PTX_VERSION_OF(it->u.version.major, it->u.version.minor);
+	char buf[8];
+	ptx_version_str(v, buf, sizeof buf);
+	const CudaRelease *r = cuda_release_first_for_ptx(v);
+	fprintf(md, "**.version %s**: PTX ISA %s", buf, buf);
+	if (r)
+		fprintf(md, ", accepted from CUDA %s on", r->version);
+	else if (!ptx_version_is_legal(v))
+		fputs(", not a version ptxas 13 knows", md);
+	fputs(" (`src/isa/cuda_releases.def`)\n", md);
+}
+
+/* .target sm_NN: the oldest .version that accepts it (targets.def) */
+static void hover_target(const char *name, FILE *md)
+{
+	const TargetInfo *t = ptx_target_lookup(name);
+	if (!t) {
+		fprintf(md, "**%s**: not a target ptxas 13 knows\n", name);
+		return;
+	}
+	char buf[8];
+	fprintf(md, "**.target %s**: needs `.version %s` or later (`src/isa/targets.def`)%s\n", t->name,
+		ptx_version_str(t->min_version, buf, sizeof buf),
+		t->family == 'a' ? "; architecture-specific: its features run on this GPU only"
+		: t->family == 'f' ? "; family-specific: its features run on this family only" : "");
+}
+
 static void hover_def(LspDoc *d, const char *name, const Def *def, FILE *md)
 {
 	source_line(d, def->loc.first_line, md);
@@ -499,6 +546,10 @@ void lsp_hover(LspServer *s, LspDoc *d, int line1, int col1, FILE *f)
 	const char *name = hit_name(&h);
 	if (h.kind == HIT_OPCODE) {
 		hover_instr(d, h.instr, md);
+	} else if (h.kind == HIT_VERSION) {
+		hover_version(h.header, md);
+	} else if (h.kind == HIT_TARGET) {
+		hover_target(h.target, md);
 	} else if (h.kind == HIT_SPEC) {
 		size_t n = isa_gates_of_word(h.spec->word, &rows);
 		hover_rows("(declaration word)", h.spec->word, rows, n, md);

@@ -89,8 +89,10 @@ U=file:///w/f16.ptx
 	msg "$(at 7 definition $U 14 17)"    # g_arr
 	msg "$(at 8 hover $U 10 8)"          # the .f16x2 type word
 	msg '{"jsonrpc":"2.0","id":9,"method":"textDocument/documentSymbol","params":{"textDocument":{"uri":"file:///w/f16.ptx"}}}'
-	msg "$(at 10 hover $U 0 0)"          # .version: nothing to say
+	msg "$(at 10 hover $U 0 0)"          # .version 4.2
+	msg "$(at 13 hover $U 1 10)"         # sm_52
 	msg "$(at 11 hover $U 400 0)"        # past the end
+	msg "$(at 14 hover $U 6 0)"          # the opening brace
 	msg "$(at 12 hover file:///w/other.ptx 1 1)"
 	msg "$shutdown"; msg "$exit_msg"
 } | run basic
@@ -106,7 +108,9 @@ has basic '"id":6,"result":\{"contents":\{"kind":"markdown","value":"```ptx\\nld
 has basic '"id":7,"result":\{"uri":"file:///w/f16.ptx","range":\{"start":\{"line":3,"character":13\}' "definition of a module variable"
 has basic '"id":8,"result":\{"contents":\{"kind":"markdown","value":"\*\*\.f16x2\*\* \(declaration word\)\\n\\n- \*\*\.f16x2 packed data-type\*\*: PTX ISA 4\.2 or later; `\.target` sm_53 or later' "hover on a type word: its gate from isa_gates.def"
 has basic '"id":9,"result":\[\{"name":"g_arr","detail":"\.global \.u32","kind":13,.*\{"name":"helper","detail":"\.func \(declaration\)","kind":12,.*\{"name":"k","detail":"\.entry","kind":12,.*"children":\[\{"name":"p","detail":"\.param \.u64","kind":13' "document symbols: variables, functions, entries, parameters"
-has basic '"id":10,"result":null' "hover where there is nothing"
+has basic '"id":10,"result":\{"contents":\{"kind":"markdown","value":"\*\*\.version 4\.2\*\*: PTX ISA 4\.2, accepted from CUDA 7\.0 on' "hover on .version: the first CUDA release"
+has basic '"id":13,"result":\{"contents":\{"kind":"markdown","value":"\*\*\.target sm_52\*\*: needs `\.version 4\.1` or later' "hover on a target: its oldest .version"
+has basic '"id":14,"result":null' "hover where there is nothing"
 has basic '"id":11,"result":null' "hover past the end"
 has basic '"id":12,"result":null' "hover in a document that is not open"
 has basic '"id":99,"result":null' "shutdown"
