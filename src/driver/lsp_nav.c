@@ -234,6 +234,8 @@ typedef struct Def {
 /* %r<40> declares %r0 ... %r39. */
 static bool declares(const Declarator *d, const char *name)
 {
+	if (!d->name)
+		return false;   /* after a syntax error */
 	if (d->range < 0)
 		return strcmp(d->name, name) == 0;
 	size_t n = strlen(d->name);
@@ -261,7 +263,7 @@ static bool in_vardecl(const VarDecl *v, const char *name, DefKind kind, Def *ou
 static bool in_stmts(const Stmt *s, const char *name, Def *out)
 {
 	for (; s; s = s->next) {
-		if (s->kind == ST_LABEL && strcmp(s->u.label, name) == 0) {
+		if (s->kind == ST_LABEL && s->u.label && strcmp(s->u.label, name) == 0) {
 			*out = (Def){ DEF_LABEL, s->loc, NULL, NULL, NULL };
 			return true;
 		}
@@ -289,7 +291,7 @@ static bool resolve(const Module *m, const Func *fn, const char *name, Def *out)
 	for (const Item *it = m->items; it; it = it->next) {
 		if (it->kind == IT_VAR && in_vardecl(&it->u.var, name, DEF_VAR, out))
 			return true;
-		if (it->kind == IT_FUNC && strcmp(it->u.func.name, name) == 0) {
+		if (it->kind == IT_FUNC && it->u.func.name && strcmp(it->u.func.name, name) == 0) {
 			if (it->u.func.has_body) {
 				*out = (Def){ DEF_FUNC, it->u.func.name_loc, NULL, NULL, &it->u.func };
 				return true;
