@@ -1,4 +1,5 @@
 #include "base/rules.h"
+#include "base/once.h"
 
 #include <string.h>
 
@@ -22,9 +23,13 @@ const char *rule_name(RuleId rule)
 
 const RuleInfo *rules_all(size_t *n)
 {
+	static OnceFlag fatal_marked;
 	*n = sizeof rules / sizeof rules[0];
-	for (size_t i = 0; i < *n; i++)
-		rules[i].fatal = rule_is_fatal((RuleId)(i + 1));
+	if (once_claim(&fatal_marked)) {
+		for (size_t i = 0; i < *n; i++)
+			rules[i].fatal = rule_is_fatal((RuleId)(i + 1));
+		once_done(&fatal_marked);
+	}
 	return rules;
 }
 

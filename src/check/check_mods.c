@@ -6,6 +6,7 @@
  * specified"), so both rules modes report them. */
 #include "check/check_internal.h"
 #include "isa/opcodes.h"
+#include "base/once.h"
 #include "base/xalloc.h"
 
 #include <stdint.h>
@@ -47,7 +48,7 @@ typedef struct OpcodeClasses {
 } OpcodeClasses;
 
 static OpcodeClasses classes[MAX_OPCODES];
-static bool index_built;
+static OnceFlag index_built;
 
 static void add_word(OpcodeClasses *oc, const char *w, size_t len, uint32_t bit)
 {
@@ -122,7 +123,6 @@ static void build_index(void)
 	}
 	for (size_t id = 0; id < nops; id++)
 		sort_words(&classes[id]);
-	index_built = true;
 }
 
 /* The rows of the opcode that the modifier is a word of (bit mask). */
@@ -142,8 +142,7 @@ static const OpcodeClasses *classes_of(const Instr *in)
 {
 	if (in->opcode_id < 0 || in->opcode_id >= MAX_OPCODES)
 		return NULL;
-	if (!index_built)
-		build_index();
+	ONCE(&index_built, build_index());
 	return &classes[in->opcode_id];
 }
 

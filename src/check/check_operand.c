@@ -3,6 +3,7 @@
  * immediates, address bases, message texts, and the .vN register test
  * st and ld share. Diagnostics here carry the caller's rule. */
 #include "check/check_internal.h"
+#include "base/once.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -38,7 +39,22 @@ static const Special specials[] = {
 	{ "%envreg", TY_B32, true, false }, { "%pm", TY_U32, true, false }, { "WARP_SZ", TY_U32, false, true },
 };
 
+/* Filled once and then only read: contexts on other threads share them. */
 static Symbol special_symbols[sizeof specials / sizeof specials[0]];
+static OnceFlag special_symbols_filled;
+
+static void fill_special_symbols(void)
+{
+	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
+		Symbol *sym = &special_symbols[i];
+		sym->kind = SYM_SPECIAL;
+		sym->name = specials[i].name;
+		sym->space = SP_SREG;
+		sym->type = specials[i].type;
+		sym->range = -1;
+		sym->is_constant = specials[i].constant;
+	}
+}
 
 static const Symbol *lookup_special(const char *name)
 {
@@ -56,14 +72,8 @@ static const Symbol *lookup_special(const char *name)
 		} else if (strcmp(name, s->name) != 0) {
 			continue;
 		}
-		Symbol *sym = &special_symbols[i];
-		sym->kind = SYM_SPECIAL;
-		sym->name = s->name;
-		sym->space = SP_SREG;
-		sym->type = s->type;
-		sym->range = -1;
-		sym->is_constant = s->constant;
-		return sym;
+		ONCE(&special_symbols_filled, fill_special_symbols());
+		return &special_symbols[i];
 	}
 	return NULL;
 }

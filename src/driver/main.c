@@ -1,7 +1,8 @@
 /* ptxsurf-as: command-line driver. Reads each input, runs the passes
  * (parse -> check -> ...), renders the diagnostics and writes the output. */
+#include "driver/api_internal.h"
 #include "driver/compat.h"
-#include "emit/disasm_file.h"
+#include "driver/lsp.h"
 #include "base/input.h"
 #include "driver/options.h"
 #include "base/output.h"
@@ -9,7 +10,6 @@
 #include "front/print.h"
 #include "driver/rules_doc.h"
 #include "sasm/sass_asm.h"
-#include "driver/stream.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,32 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct Stats {
-	unsigned funcs, entries, instrs, vars;
-} Stats;
-
-static void count_stmts(const Stmt *s, Stats *st)
-{
-	for (; s; s = s->next) {
-		if (s->kind == ST_INSTR)
-			st->instrs++;
-		else if (s->kind == ST_BLOCK)
-			count_stmts(s->u.block, st);
-	}
-}
-
-static void count_item(const Item *it, Stats *st)
-{
-	if (it->kind == IT_VAR)
-		st->vars += it->u.var.ndecls;
-	if (it->kind == IT_FUNC) {
-		st->funcs++;
-		st->entries += it->u.func.is_entry;
-		count_stmts(it->u.func.body, st);
-	}
-}
-
-static void print_summary(const char *filename, Stats st, const DiagSink *d, FILE *out)
+static void print_summary(const char *filename, ApiStats st, const DiagSink *d, FILE *out)
 {
 	fprintf(out, "%s: %u entr%s, %u function%s, %u module variable%s, %u instruction%s; "
 		"%u error%s, %u warning%s\n",
@@ -119,21 +94,6 @@ static int write_outputs(const Options *o, const char *input, const uint8_t *ima
 	return status;
 }
 
-static int assemble(const Module *m, DiagSink *d, const Options *o, const char *input)
-{
-	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
-	                       .verify_sched = o->verify_sched };
-	uint8_t *image = NULL;
-	size_t len = 0;
-	char *listing = NULL;
-	int status = EXIT_DIAGNOSTICS;
-	if (assemble_module(m, d, &ao, &image, &len, &listing) == 0)
-		status = write_outputs(o, input, image, len, listing);
-	free(image);
-	free(listing);
-	return status;
-}
-
 static bool is_sass_input(const char *path, const Options *o)
 {
 	if (o->input_sass >= 0)
@@ -166,57 +126,23 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 	return status;
 }
 
-typedef struct Streamed {
-	const Options *o;
-	const char *path;
-	Report *rep;
-	StreamJob job;
-	Stats stats;
-	int status;
-} Streamed;
-
-static void count_streamed(void *ctx, const Item *it)
-{
-	Streamed *st = ctx;
-	count_item(it, &st->stats);
-}
-
-static void restart_count(void *ctx)
-{
-	Streamed *st = ctx;
-	st->stats = (Stats){ 0 };
-}
-
-/* The module streamed through: write what was assembled, then report, as
- * the whole-module path does. */
-static void streamed_done(void *ctx, Module *m, DiagSink *d)
-{
-	Streamed *st = ctx;
-	st->status = diag_errors(d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
-	if (st->o->mode == MODE_ASSEMBLE && st->status == EXIT_CLEAN)
-		st->status = write_outputs(st->o, st->path, st->job.image, st->job.image_len, st->job.listing);
-	report_file(st->rep, d);
-	if (st->o->verbose)
-		print_summary(m->filename, st->stats, d, stderr);
-}
-
-/* --check and assembly parse, check (and lower) one top-level item at a
- * time (stream.h). False, with nothing reported or written, when the
- * module needs the whole-module path after all. */
-static bool process_streaming(InputFile *in, const char *path, const Options *o, Report *rep, int *status)
+/* --check and assembly: the library's pipeline (api_run), then the
+ * outputs written and the diagnostics reported. */
+static int process_pipeline(InputFile *in, const char *path, const Options *o, Report *rep)
 {
 	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
 	                       .verify_sched = o->verify_sched };
-	Streamed st = { .o = o, .path = path, .rep = rep,
-	                .job = { .check = &o->check, .assemble = o->mode == MODE_ASSEMBLE ? &ao : NULL,
-	                         .observe = count_streamed, .restart = restart_count } };
-	st.job.observe_ctx = &st;
-	bool done = stream_file(in->name, in->data, in->len, o->max_errors, &o->policy, &st.job, streamed_done, &st);
-	free(st.job.image);
-	free(st.job.listing);
-	if (done)
-		*status = st.status;
-	return done;
+	ApiRun run = { .check = &o->check, .policy = &o->policy, .limit = o->max_errors,
+	               .assemble = o->mode == MODE_ASSEMBLE ? &ao : NULL, .want_stats = o->verbose };
+	ptxsurf_result *r = api_run(&run, in->name, in->data, in->len);
+	int status = diag_errors(&r->sink) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (o->mode == MODE_ASSEMBLE && status == EXIT_CLEAN)
+		status = write_outputs(o, path, r->image, r->image_len, r->listing);
+	report_file(rep, &r->sink);
+	if (o->verbose)
+		print_summary(in->name, r->stats, &r->sink, stderr);
+	ptxsurf_result_free(r);
+	return status;
 }
 
 static int process(const char *path, const Options *o, Report *rep)
@@ -237,11 +163,12 @@ static int process(const char *path, const Options *o, Report *rep)
 		input_free(&in);
 		return status;
 	}
-	int status = EXIT_CLEAN;
-	if ((o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) && process_streaming(&in, path, o, rep, &status)) {
+	if (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) {
+		int status = process_pipeline(&in, path, o, rep);
 		input_free(&in);
 		return status;
 	}
+	int status = EXIT_CLEAN;
 	Module m;
 	module_init(&m, in.name);
 	DiagSink d;
@@ -262,14 +189,10 @@ static int process(const char *path, const Options *o, Report *rep)
 		check_module(&m, &d, &o->check);
 	if (diag_errors(&d))
 		status = EXIT_DIAGNOSTICS;
-	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
-		status = assemble(&m, &d, o, path);
 
 	report_file(rep, &d);
 	if (o->verbose) {
-		Stats st = { 0 };
-		for (const Item *it = m.items; it; it = it->next)
-			count_item(it, &st);
+		ApiStats st = api_count_items(m.items);
 		print_summary(m.filename, st, &d, stderr);
 	}
 
@@ -293,27 +216,35 @@ static int disassemble(const Options *o)
 		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
 		return EXIT_USAGE;
 	}
+	ptxsurf_context *ctx = ptxsurf_context_create();
 	char *text = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	int rc = mem ? disasm_file((const uint8_t *)in.data, in.len, mem, err, sizeof err) : -1;
-	if (mem)
-		fclose(mem);
+	ptxsurf_status rc = ctx ? ptxsurf_disassemble(ctx, in.data, in.len, &text, &len) : PTXSURF_ERROR_NOMEM;
 	int status = EXIT_CLEAN;
-	if (rc != 0) {
-		fprintf(stderr, "ptxsurf-as: error: %s: %s\n", in.name, mem ? err : "out of memory");
+	if (rc != PTXSURF_OK) {
+		fprintf(stderr, "ptxsurf-as: error: %s: %s\n", in.name,
+			rc == PTXSURF_ERROR_NOMEM ? "out of memory" : ptxsurf_context_error(ctx));
 		status = EXIT_DIAGNOSTICS;
 	} else if (output_write_atomic(o->output ? o->output : "-", text, len, err, sizeof err) != 0) {
 		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
 		status = EXIT_USAGE;
 	}
-	free(text);
+	ptxsurf_free(text);
+	ptxsurf_context_destroy(ctx);
 	input_free(&in);
 	return status;
 }
 
 int main(int argc, char **argv)
 {
+	/* The library never exits: out of memory (or an internal limit) ends
+	 * the command here. */
+	static XdieTrap fatal;
+	if (setjmp(fatal.env)) {
+		fprintf(stderr, "ptxsurf-as: fatal: %s\n", fatal.msg);
+		exit(2);
+	}
+	xdie_trap(&fatal);
 	Options o = { .mode = MODE_ASSEMBLE, .input_sass = -1 };
 	/* stderr is unbuffered by default: one write per character of every
 	 * caret line. Diagnostics are flushed at exit. */
@@ -322,6 +253,8 @@ int main(int argc, char **argv)
 	int rc = options_parse(argc, argv, &o);
 	if (rc < 0 && o.mode == MODE_DISASSEMBLE)
 		rc = disassemble(&o);
+	else if (rc < 0 && o.mode == MODE_LSP)
+		rc = lsp_serve(stdin, stdout);
 	else if (rc < 0 && o.mode == MODE_RULES_REFERENCE) {
 		rules_doc_markdown(stdout);
 		rc = EXIT_CLEAN;

@@ -38,6 +38,8 @@ static const char usage_text[] =
 	"                       place, or to -o FILE); --fix-target also lowers .target\n"
 	"  --disassemble FILE   print a cubin or raw sm_50 stream as nvdisasm -hex does\n"
 	"  --print-rules-reference  print the rule and requirement tables (docs/rules.md)\n"
+	"  --lsp                serve the Language Server Protocol on standard input and\n"
+	"                       output (docs/lsp.md)\n"
 	"  --rules=strict       reject what the PTX ISA documents or ptxas forbid (default)\n"
 	"  --rules=ptxas        mirror the verdicts of NVIDIA ptxas 13 exactly\n"
 	"  --diagnostics-format=text|json|sarif\n"
@@ -201,6 +203,8 @@ int options_parse(int argc, char **argv, Options *o)
 			}
 			o->disassemble = v;
 			o->mode = MODE_DISASSEMBLE;
+		} else if (strcmp(a, "--lsp") == 0) {
+			o->mode = MODE_LSP;
 		} else if (strcmp(a, "--print-rules-reference") == 0) {
 			o->mode = MODE_RULES_REFERENCE;
 		} else if (starts_with(a, "--format=", &v)) {
@@ -288,7 +292,9 @@ int options_parse(int argc, char **argv, Options *o)
 	 * --check or assembly flag given with them does not undo that. */
 	if ((o->ntargets || o->ptx_version || o->cuda) && (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE))
 		o->mode = MODE_TARGETS;
-	if (o->ninputs == 0 && o->mode != MODE_DISASSEMBLE && o->mode != MODE_RULES_REFERENCE)
+	if (o->mode == MODE_LSP && o->ninputs)
+		return usage_error("%s", "--lsp takes no input files: the editor sends the documents");
+	if (o->ninputs == 0 && o->mode != MODE_DISASSEMBLE && o->mode != MODE_RULES_REFERENCE && o->mode != MODE_LSP)
 		return usage_error("%s", "no input files");
 	if (o->output && o->ninputs > 1 && !(o->mode == MODE_CHECK && o->report != REPORT_TEXT))
 		return usage_error("%s", "-o cannot be used with several input files");

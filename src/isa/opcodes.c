@@ -1,6 +1,7 @@
 #include "isa/opcodes.h"
 #include "base/hash.h"
 #include "base/intern.h"
+#include "base/once.h"
 #include "base/xalloc.h"
 
 #include <stdint.h>
@@ -33,7 +34,7 @@ typedef struct PairSlot {
 } PairSlot;
 
 static struct {
-	bool ready;
+	OnceFlag ready;
 	ModSet sets[NROWS];
 	PairSlot *slots;
 	size_t cap;
@@ -50,10 +51,8 @@ static uint32_t pair_hash(int op, const char *mod, size_t n)
 
 _Static_assert(NROWS * 2 <= 1024, "the opcode name table must stay at most half full");
 
-static void init_tables(void)
+static void build_tables(void)
 {
-	if (T.ready)
-		return;
 	size_t total = 0;
 	for (int i = 0; i < NROWS; i++) {
 		const char *s = rows[i].modifiers;
@@ -102,7 +101,11 @@ static void init_tables(void)
 			j = (j + 1) & (NAME_CAP - 1);
 		T.by_name[j] = i;
 	}
-	T.ready = true;
+}
+
+static void init_tables(void)
+{
+	ONCE(&T.ready, build_tables());
 }
 
 size_t opcode_count(void) { return NROWS; }

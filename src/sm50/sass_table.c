@@ -2,6 +2,7 @@
  * encoding notes and were checked form by form against nvdisasm 11.8 with
  * tests/oracle/sass-forms.sh; value names are nvdisasm's spelling. */
 #include "sm50/sass_table.h"
+#include "base/once.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -254,12 +255,12 @@ int sass_form_field_index(const SassForm *f, SassRole r)
 	 * first use: the lowering sets a field value by role for every operand
 	 * it emits, and a search of up to 16 fields each time adds up */
 	static uint8_t pos[COUNT_OF(sass_forms)][SR_COUNT];
-	static bool built;
-	if (!built) {
+	static OnceFlag built;
+	if (once_claim(&built)) {
 		for (size_t i = 0; i < sass_form_count; i++)
 			for (unsigned j = 0; j < sass_forms[i].nfields; j++)
 				pos[i][sass_forms[i].fields[j].role] = (uint8_t)(j + 1);
-		built = true;
+		once_done(&built);
 	}
 	return (int)pos[f - sass_forms][r] - 1;
 }
