@@ -6,19 +6,6 @@
 
 #include <string.h>
 
-/* STG/SUST size code of an access of `bytes` total bytes. */
-static int size_code_of_bytes(unsigned bytes)
-{
-	switch (bytes) {
-	case 1: return 0;
-	case 2: return 2;
-	case 4: return 4;
-	case 8: return 5;
-	case 16: return 6;
-	default: return -1;
-	}
-}
-
 /* STG cache operators: the st_cop column of isa/surface_words.def (-1: none). */
 static const struct { const char *word; int cop; } st_cops[] = {
 #define SW(word, su, st, sass) { word, sass },
@@ -94,7 +81,7 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	unsigned vec = lw_vec_width(in);
 	int size = vec == 1 && t.bits == 8 ? (t.is_signed ? 1 : 0)
 	         : vec == 1 && t.bits == 16 ? (t.is_signed ? 3 : 2)
-	         : size_code_of_bytes(vec * t.bits / 8);
+	         : sass_size_code(vec * t.bits / 8);
 	if (size < 0 || t.bits < 8)
 		return lw_unsupported(c, in->loc, "st.global of %u bytes", vec * t.bits / 8);
 	uint32_t base;
@@ -156,7 +143,7 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	/* ptxas -O3: 128-bit loads without .cg/.lu/.cs/.cv are .U.128 (size 7) */
 	int size = vec == 1 && t.bits == 8 ? (t.is_signed ? 1 : 0)
 	         : vec == 1 && t.bits == 16 ? (t.is_signed ? 3 : 2)
-	         : bytes == 16 && u128 ? 7 : size_code_of_bytes(bytes);
+	         : bytes == 16 && u128 ? 7 : sass_size_code(bytes);
 	if (size < 0 || t.bits < 8)
 		return lw_unsupported(c, in->loc, "ld.global of %u bytes", bytes);
 	uint32_t base;

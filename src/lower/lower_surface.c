@@ -223,18 +223,6 @@ static bool surface_address(LowerCtx *c, const Expr *a, const SurfMods *m, SurfI
 	return true;
 }
 
-static int size_code(unsigned vec, unsigned bits)
-{
-	switch (vec * bits / 8) {
-	case 1: return 0;
-	case 2: return 2;
-	case 4: return 4;
-	case 8: return 5;
-	case 16: return 6;
-	default: return -1;
-	}
-}
-
 /* A surface instruction's two forms: the surface index as an immediate,
  * and in a register (_R). */
 typedef struct SuForms {
@@ -258,7 +246,7 @@ static LInsn *emit_su(LowerCtx *c, SuForms forms, const SurfIndex *si, const Sur
 
 static bool data_bits_ok(LowerCtx *c, const Instr *in, const SurfMods *m)
 {
-	if (m->type.bits < 8 || m->type.bits > 64 || size_code(m->vec, m->type.bits) < 0)
+	if (m->type.bits < 8 || m->type.bits > 64 || sass_size_code(m->vec * m->type.bits / 8) < 0)
 		return lw_unsupported(c, in->loc, "%s with %u-bit %s data", in->opcode, m->vec * m->type.bits,
 		                      m->vec > 1 ? "vector" : "scalar");
 	return true;
@@ -297,7 +285,7 @@ bool lower_suld(LowerCtx *c, const Instr *in)
 	LInsn *ld = emit_su(c, SU_FORMS(SULD_D), &si, &m, coords);
 	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
 	linsn_set(ld, SR_BA, 1);
-	linsn_set(ld, SR_SIZE, size_code(m.vec, m.type.bits));
+	linsn_set(ld, SR_SIZE, sass_size_code(m.vec * m.type.bits / 8));
 	linsn_set(ld, SR_COP, m.cop);
 	if (n == 1)
 		return true;
@@ -339,7 +327,7 @@ bool lower_sust(LowerCtx *c, const Instr *in)
 		linsn_set(st, SR_RGBA, m.vec == 1 ? 0x1 : m.vec == 2 ? 0x3 : 0xf);
 	} else {
 		linsn_set(st, SR_BA, 1);
-		linsn_set(st, SR_SIZE, size_code(m.vec, m.type.bits));
+		linsn_set(st, SR_SIZE, sass_size_code(m.vec * m.type.bits / 8));
 	}
 	return true;
 }

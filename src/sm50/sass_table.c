@@ -229,6 +229,18 @@ const SassForm sass_forms[SF_COUNT] = {
 
 const size_t sass_form_count = COUNT_OF(sass_forms);
 
+int sass_size_code(unsigned bytes)
+{
+	switch (bytes) {
+	case 1: return 0;
+	case 2: return 2;
+	case 4: return 4;
+	case 8: return 5;
+	case 16: return 6;
+	default: return -1;
+	}
+}
+
 const char *sass_op_mnemonic(SassOp op)
 {
 	static const char *const mnemonics[] = {

@@ -151,6 +151,12 @@ typedef enum SassOp {
 #undef X
 } SassOp;
 
+/* The size field of a memory access (STG, LDG, SUST.D, SULD.D) for an
+ * access of `bytes` unsigned bytes: U8 0, U16 2, 32 bits 4, 64 5, 128 6;
+ * -1 for a size with no code. The signed 8/16-bit loads (S8 1, S16 3) are
+ * the caller's choice. */
+int sass_size_code(unsigned bytes);
+
 /* The base mnemonic of a family ("SUST.D", "IADD32I", "SHF.L"). */
 const char *sass_op_mnemonic(SassOp op);
 
