@@ -21,6 +21,7 @@ typedef enum LowerSel {
 	SEL_PRED,       /* the instruction type is .pred (and.pred, mov.pred) */
 	SEL_GLOBAL,     /* the .global state space */
 	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
+	SEL_HI,         /* the .hi modifier (mul.hi, mad.hi) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -33,7 +34,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
 	{ "add", SEL_FLOAT, lower_fadd, 3, 3 }, { "add", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
-	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_ANY, lower_mul, 3, 3 },
+	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_HI, lower_mul_hi, 3, 3 },
+	{ "mul", SEL_ANY, lower_mul, 3, 3 },
 	{ "mad", SEL_ANY, lower_mad, 4, 4 },
 	{ "shl", SEL_ANY, lower_shift, 3, 3 }, { "shr", SEL_ANY, lower_shift, 3, 3 },
 	{ "and", SEL_PRED, lower_pred_logic, 3, 3 }, { "and", SEL_ANY, lower_logic, 3, 3 },
@@ -50,6 +52,11 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "st", SEL_ANY, lower_st, 2, 2 }, { "suld", SEL_ANY, lower_suld, 2, 2 },
 	{ "sust", SEL_ANY, lower_sust, 2, 2 }, { "sured", SEL_ANY, lower_sured, 2, 2 },
 	{ "suq", SEL_ANY, lower_suq, 2, 2 },
+	/* ---- issue 17: integer bit operations (lower_bits.c) ---- */
+	{ "popc", SEL_ANY, lower_popc, 2, 2 }, { "clz", SEL_ANY, lower_clz, 2, 2 },
+	{ "bfind", SEL_ANY, lower_bfind, 2, 2 }, { "brev", SEL_ANY, lower_brev, 2, 2 },
+	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 },
+	{ "prmt", SEL_ANY, lower_prmt, 4, 4 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -59,6 +66,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_FLOAT: return lw_instr_type(in).is_float;
 	case SEL_PRED: return lw_instr_type(in).bits == 1;
 	case SEL_GLOBAL: return lw_has_mod(in, ".global");
+	case SEL_HI: return lw_has_mod(in, ".hi");
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

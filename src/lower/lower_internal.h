@@ -185,6 +185,15 @@ bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);
 bool lower_sured(LowerCtx *c, const Instr *in);
 bool lower_suq(LowerCtx *c, const Instr *in);
+/* Issue 17: integer bit operations and mul.hi (lower_bits.c). */
+bool lower_popc(LowerCtx *c, const Instr *in);
+bool lower_clz(LowerCtx *c, const Instr *in);
+bool lower_bfind(LowerCtx *c, const Instr *in);
+bool lower_brev(LowerCtx *c, const Instr *in);
+bool lower_bfe(LowerCtx *c, const Instr *in);
+bool lower_bfi(LowerCtx *c, const Instr *in);
+bool lower_prmt(LowerCtx *c, const Instr *in);
+bool lower_mul_hi(LowerCtx *c, const Instr *in);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables

@@ -88,6 +88,9 @@ static const ModSpec fsetp_mods[] = { ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ),
 static const ModSpec conv_mods[] = {
 	FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), ENUM_MOD(SR_RND), END_MODS,
 };
+/* issue 17's families */
+static const ModSpec flo_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("SH", SR_SH), END_MODS };
+static const ModSpec prmt_mods[] = { ENUM_MOD(SR_PMODE), END_MODS };
 
 static const ModSpec *family_mods(SassOp op)
 {
@@ -117,6 +120,8 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA: return fmul_mods;
 	case SOP_FSETP: return fsetp_mods;
 	case SOP_I2F: case SOP_F2I: return conv_mods;
+	case SOP_FLO: return flo_mods;
+	case SOP_PRMT: return prmt_mods;
 	default: return no_mods;
 	}
 }

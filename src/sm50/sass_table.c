@@ -175,6 +175,13 @@ ENUM(e_f2i_type, "INVALID%u");
 static const char *const e_float_type_names[] = { NULL, "F16", "F32", "F64" };
 ENUM(e_float_type, NULL);
 
+/* ---- issue 17: value names of the instruction families ---- */
+
+/* PRMT byte-select modes; 0 (the selector register's four nibbles) prints
+ * nothing, 7 is nvdisasm's INVALIDPMODE7. */
+static const char *const e_pmode_names[] = { "", "F4E", "B4E", "RC8", "ECL", "ECR", "RC16" };
+ENUM(e_pmode, "INVALIDPMODE%u");
+
 /* ---- field shorthands ---------------------------------------------------- */
 
 #define FLD(role, kind, lo, w)  { role, kind, lo, w, 0, 0, NULL }
@@ -294,6 +301,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_HSEL_C] = "hsel_c", [SR_PA] = "pa", [SR_PA_NOT] = "pa_not", [SR_PB] = "pb",
 	[SR_PB_NOT] = "pb_not", [SR_BOP2] = "bop2", [SR_ABSA] = "absa", [SR_ABSB] = "absb",
 	[SR_FTZ] = "ftz", [SR_FMZ] = "fmz", [SR_RND] = "rnd", [SR_SCALE] = "scale",
+	[SR_SH] = "sh", [SR_PMODE] = "pmode",
 };
 
 const char *sass_role_name(SassRole r)

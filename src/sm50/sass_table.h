@@ -96,6 +96,9 @@ typedef enum SassRole {
 	SR_FMZ,         /* FMUL/FFMA: .FTZ or .FMZ (0 * anything = 0) */
 	SR_RND,         /* float rounding (RN RM RP RZ; F2I: FLOOR CEIL TRUNC) */
 	SR_SCALE,       /* FMUL result scale (.D2 ... .M2) */
+	/* ---- issue 17: instruction families (integer, float, barriers, warp) ---- */
+	SR_SH,          /* FLO .SH: the shift amount instead of the bit position */
+	SR_PMODE,       /* PRMT byte-select mode (.F4E ... .RC16) */
 	SR_COUNT
 } SassRole;
 
@@ -143,7 +146,13 @@ typedef struct SassField {
 	X(SHF_R, "SHF.R") X(LEA, "LEA") X(LEA_HI, "LEA.HI") X(IADD3, "IADD3") \
 	X(I2I, "I2I") X(PSETP, "PSETP") X(FADD, "FADD") X(FADD32I, "FADD32I") \
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
-	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I")
+	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
+	SASS_OPS_FAM(X)
+
+/* Issue 17's families (integer bit operations, double precision, barriers,
+ * warp operations), kept apart so parallel additions merge cleanly. */
+#define SASS_OPS_FAM(X) \
+	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
