@@ -19,7 +19,7 @@ typedef struct Access {
 
 static bool is_varlat(const LInsn *in)
 {
-	return in->form->cls == SASS_CLASS_VARLAT;
+	return in->form->cls == SASS_CLASS_VARLAT || in->form->cls == SASS_CLASS_VARLAT_ALU;
 }
 
 static bool is_flow(const LInsn *in)

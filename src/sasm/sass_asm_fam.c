@@ -23,11 +23,36 @@ static bool match_prmt(SasmMatch *m)
 	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_c(m);
 }
 
+/* F2F Rd[.CC], -|B[.H1]|: a register or constant source, .H1 the high
+ * half of an F16 one. */
+static bool match_f2f(SasmMatch *m)
+{
+	if (!sasm_take_rd_cc(m))
+		return false;
+	const SasmOperand *op = sasm_take_next(m, "source");
+	if (op == NULL)
+		return false;
+	bool want_const = m->f->bkind == SASS_B_CONST;
+	if (op->kind != (want_const ? SOK_CONST : SOK_REG))
+		return sasm_match_fail(m, op->loc, "sass-syntax", "F2F: expected a %s source",
+		                       want_const ? "constant" : "register");
+	Suffixes sfx;
+	bool half = sass_values_get(&m->v, SR_STYPE, 0) == 1;
+	if (!sasm_no_prefix(m, op, true, false, false, true) ||
+	    !sasm_read_suffixes(m, op, half ? SUF_H1 : 0, &sfx))
+		return false;
+	sass_values_set(&m->v, SR_NEGB, op->neg);
+	sass_values_set(&m->v, SR_ABSB, op->abs);
+	sass_values_set(&m->v, SR_HB, sfx.h1);
+	return want_const ? sasm_set_const(m, op) : sasm_set_value(m, SR_RB, op->reg, op->loc, "source register");
+}
+
 bool sasm_match_fam(SasmMatch *m)
 {
 	switch (m->f->op) {
 	case SOP_POPC: case SOP_FLO: return match_count_bits(m);
 	case SOP_PRMT: return match_prmt(m);
+	case SOP_F2F: return match_f2f(m);
 	default: return false;
 	}
 }

@@ -91,6 +91,16 @@ static const ModSpec conv_mods[] = {
 /* issue 17's families */
 static const ModSpec flo_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("SH", SR_SH), END_MODS };
 static const ModSpec prmt_mods[] = { ENUM_MOD(SR_PMODE), END_MODS };
+static const ModSpec dfloat_mods[] = { ENUM_MOD(SR_RND), END_MODS };
+static const ModSpec dsetp_mods[] = { ENUM_MOD(SR_CMP), ENUM_MOD(SR_BOP), END_MODS };
+/* F2F's integral roundings set RND and RNDINT; .PASS is a mode between
+ * equal types (RM) */
+static const ModSpec f2f_mods[] = {
+	FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), ENUM_MOD(SR_RND),
+	PAIR_MOD("ROUND", SR_RND, 0, SR_RNDINT, 1), PAIR_MOD("FLOOR", SR_RND, 1, SR_RNDINT, 1),
+	PAIR_MOD("CEIL", SR_RND, 2, SR_RNDINT, 1), PAIR_MOD("TRUNC", SR_RND, 3, SR_RNDINT, 1),
+	VALUE_MOD("PASS", SR_RND, 1, 0), FLAG_MOD("SAT", SR_SAT), END_MODS,
+};
 
 static const ModSpec *family_mods(SassOp op)
 {
@@ -122,6 +132,9 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_I2F: case SOP_F2I: return conv_mods;
 	case SOP_FLO: return flo_mods;
 	case SOP_PRMT: return prmt_mods;
+	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: return dfloat_mods;
+	case SOP_DSETP: return dsetp_mods;
+	case SOP_F2F: return f2f_mods;
 	default: return no_mods;
 	}
 }

@@ -694,6 +694,7 @@ bool sass_slot_allowed(const SassForm *f, uint32_t slot)
 	case SASS_CLASS_ALU: return !barriers && !(c.reuse & 8);
 	case SASS_CLASS_FLOW: return !barriers;
 	case SASS_CLASS_VARLAT: return true;
+	case SASS_CLASS_VARLAT_ALU: return !(c.reuse & 8);
 	}
 	return false;
 }

@@ -217,6 +217,7 @@ ENUM(e_pmode, "INVALIDPMODE%u");
 #define SURED_OP     ENUMF(SR_SUOP, 24, 3, e_suop)
 
 #define V SASS_CLASS_VARLAT
+#define W SASS_CLASS_VARLAT_ALU
 #define A SASS_CLASS_ALU
 #define C SASS_CLASS_FLOW
 
@@ -230,6 +231,7 @@ const SassForm sass_forms[SF_COUNT] = {
 #undef ROW
 
 #undef V
+#undef W
 #undef A
 #undef C
 
@@ -301,7 +303,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_HSEL_C] = "hsel_c", [SR_PA] = "pa", [SR_PA_NOT] = "pa_not", [SR_PB] = "pb",
 	[SR_PB_NOT] = "pb_not", [SR_BOP2] = "bop2", [SR_ABSA] = "absa", [SR_ABSB] = "absb",
 	[SR_FTZ] = "ftz", [SR_FMZ] = "fmz", [SR_RND] = "rnd", [SR_SCALE] = "scale",
-	[SR_SH] = "sh", [SR_PMODE] = "pmode",
+	[SR_SH] = "sh", [SR_PMODE] = "pmode", [SR_RNDINT] = "rndint",
 };
 
 const char *sass_role_name(SassRole r)

@@ -99,6 +99,7 @@ typedef enum SassRole {
 	/* ---- issue 17: instruction families (integer, float, barriers, warp) ---- */
 	SR_SH,          /* FLO .SH: the shift amount instead of the bit position */
 	SR_PMODE,       /* PRMT byte-select mode (.F4E ... .RC16) */
+	SR_RNDINT,      /* F2F: round to an integral value (.ROUND .FLOOR .CEIL .TRUNC) */
 	SR_COUNT
 } SassRole;
 
@@ -152,7 +153,9 @@ typedef struct SassField {
 /* Issue 17's families (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
 #define SASS_OPS_FAM(X) \
-	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT")
+	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT") \
+	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
+	X(F2F, "F2F")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
@@ -170,6 +173,7 @@ typedef enum SassClass {
 	SASS_CLASS_ALU,
 	SASS_CLASS_FLOW,
 	SASS_CLASS_VARLAT,
+	SASS_CLASS_VARLAT_ALU,  /* variable latency, but no reuse bit 3 (FP64 unit) */
 } SassClass;
 
 /* How the second ALU operand is encoded; decides which reuse bits print.
