@@ -22,6 +22,8 @@ typedef enum LowerSel {
 	SEL_GLOBAL,     /* the .global state space */
 	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
 	SEL_HI,         /* the .hi modifier (mul.hi, mad.hi) */
+	SEL_F64,        /* the instruction type is .f64 */
+	SEL_CVT_F2F,    /* a conversion with an .f64 side, or between two float types */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -31,7 +33,13 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
 	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_ANY, lower_ld, 2, 2 },
+	{ "cvt", SEL_CVT_F2F, lower_cvt_f2f, 2, 2 },
 	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
+	{ "add", SEL_F64, lower_dadd, 3, 3 }, { "sub", SEL_F64, lower_dadd, 3, 3 },
+	{ "mul", SEL_F64, lower_dmul, 3, 3 }, { "fma", SEL_F64, lower_dfma, 4, 4 },
+	{ "mad", SEL_F64, lower_dfma, 4, 4 }, { "neg", SEL_F64, lower_dneg_abs, 2, 2 },
+	{ "abs", SEL_F64, lower_dneg_abs, 2, 2 }, { "min", SEL_F64, lower_dminmax, 3, 3 },
+	{ "max", SEL_F64, lower_dminmax, 3, 3 }, { "setp", SEL_F64, lower_dsetp, 3, 4 },
 	{ "add", SEL_FLOAT, lower_fadd, 3, 3 }, { "add", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_HI, lower_mul_hi, 3, 3 },
@@ -67,6 +75,17 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_PRED: return lw_instr_type(in).bits == 1;
 	case SEL_GLOBAL: return lw_has_mod(in, ".global");
 	case SEL_HI: return lw_has_mod(in, ".hi");
+	case SEL_F64: return lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_CVT_F2F: {
+		unsigned floats = 0;
+		bool f64 = false;
+		for (uint32_t i = 0; i < in->nmods; i++) {
+			PtxTy t = ptx_type_of_word(in->mods[i]);
+			floats += t.is_float;
+			f64 |= t.is_float && t.bits == 64;
+		}
+		return f64 || floats == 2;
+	}
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)
@@ -422,6 +441,9 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	free(c->vreg_cword);
 	c->vreg_cword = NULL;
 	c->nvreg_cword = 0;
+	free(c->vreg_cpair);
+	c->vreg_cpair = NULL;
+	c->nvreg_cpair = 0;
 	lmap_fini(&c->slots);
 }
 

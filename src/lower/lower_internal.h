@@ -67,6 +67,8 @@ typedef struct LowerCtx {
 	LMap param_words;   /* 32-bit register -> offset of the param it only ever holds */
 	int64_t *vreg_cword;/* vreg -> c[0x0] byte offset of the param word it holds, or -1 */
 	size_t nvreg_cword;
+	int64_t *vreg_cpair;/* 64-bit vreg -> c[0x0] byte offset of the 64-bit param it holds, or -1 */
+	size_t nvreg_cpair;
 	LMap module_surfrefs;
 	LMap slots;         /* surfref -> slot index */
 	/* the instruction being lowered */
@@ -113,6 +115,8 @@ LInsn *lw_alu(LowerCtx *c, SassAluForms forms, uint32_t d, unsigned dsub, uint32
 bool fits_simm20(int64_t v);
 /* The c[0x0] byte offset of the parameter word vreg always holds, or -1. */
 int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg);
+/* The same for a 64-bit vreg and a 64-bit parameter (f64 operands). */
+int64_t lw_vreg_cpair(const LowerCtx *c, uint32_t vreg);
 /* ---- lower_seq.c: short sequences the handler files share ---- */
 
 /* XMAD d = a(.H1 if ha) * b(.H1 if hb) + cvreg.csub (RZ when cvreg < 0); b
@@ -194,6 +198,14 @@ bool lower_bfe(LowerCtx *c, const Instr *in);
 bool lower_bfi(LowerCtx *c, const Instr *in);
 bool lower_prmt(LowerCtx *c, const Instr *in);
 bool lower_mul_hi(LowerCtx *c, const Instr *in);
+/* Issue 17: double precision (lower_double.c). */
+bool lower_dadd(LowerCtx *c, const Instr *in);
+bool lower_dmul(LowerCtx *c, const Instr *in);
+bool lower_dfma(LowerCtx *c, const Instr *in);
+bool lower_dneg_abs(LowerCtx *c, const Instr *in);
+bool lower_dminmax(LowerCtx *c, const Instr *in);
+bool lower_dsetp(LowerCtx *c, const Instr *in);
+bool lower_cvt_f2f(LowerCtx *c, const Instr *in);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables

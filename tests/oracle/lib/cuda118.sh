@@ -70,7 +70,7 @@ sass_masked() {
 	}
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
-		          "POPC FLO PRMT BFE BFI", f, " ")
+		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -96,7 +96,7 @@ sass_masked() {
 		op = substr(h, 1, 2)
 		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
 			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
-		if (fam == "FFMA" || fam == "BFI" || fam == "PRMT")
+		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT")
 			h = clear_39(h)                               # C (B of the RC form)
 		print $1 "\t" fam "\t" h "\t" $3
 	}' "$1"
