@@ -65,6 +65,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "bfind", SEL_ANY, lower_bfind, 2, 2 }, { "brev", SEL_ANY, lower_brev, 2, 2 },
 	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 },
 	{ "prmt", SEL_ANY, lower_prmt, 4, 4 },
+	/* ---- issue 17: barriers and fences (lower_sync.c) ---- */
+	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
+	{ "membar", SEL_ANY, lower_membar, 0, 0 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -185,7 +188,8 @@ static void collect(LowerCtx *c, const Stmt *s)
 
 static bool writes_first_operand(const Instr *in)
 {
-	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call" };
+	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
+	                                        "bar", "barrier", "membar" };
 	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
 		if (strcmp(in->opcode, no_dest[i]) == 0)
 			return false;

@@ -47,12 +47,29 @@ static bool match_f2f(SasmMatch *m)
 	return want_const ? sasm_set_const(m, op) : sasm_set_value(m, SR_RB, op->reg, op->loc, "source register");
 }
 
+/* BAR.op A[, B]: immediates or registers as the form says; an absent
+ * count is 0 (all threads). */
+static bool match_bar(SasmMatch *m)
+{
+	bool id_imm = sass_form_field(m->f, SR_BARID) != NULL;
+	if (!(id_imm ? sasm_take_imm(m, SR_BARID, "barrier") : sasm_take_reg(m, SR_RA, -1, 0, NULL, "barrier")))
+		return false;
+	if (sass_form_field(m->f, SR_RB))
+		return sasm_take_reg(m, SR_RB, -1, 0, NULL, "thread count");
+	if (m->next < m->s->nops)
+		return sasm_take_imm(m, SR_BARCNT, "thread count");
+	sass_values_set(&m->v, SR_BARCNT, 0);
+	return true;
+}
+
 bool sasm_match_fam(SasmMatch *m)
 {
 	switch (m->f->op) {
 	case SOP_POPC: case SOP_FLO: return match_count_bits(m);
 	case SOP_PRMT: return match_prmt(m);
 	case SOP_F2F: return match_f2f(m);
+	case SOP_BAR: return match_bar(m);
+	case SOP_MEMBAR: return true;
 	default: return false;
 	}
 }

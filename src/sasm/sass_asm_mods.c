@@ -91,6 +91,8 @@ static const ModSpec conv_mods[] = {
 /* issue 17's families */
 static const ModSpec flo_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("SH", SR_SH), END_MODS };
 static const ModSpec prmt_mods[] = { ENUM_MOD(SR_PMODE), END_MODS };
+static const ModSpec bar_mods[] = { ENUM_MOD(SR_BARMODE), END_MODS };
+static const ModSpec membar_mods[] = { ENUM_MOD(SR_MBLEVEL), ENUM_MOD(SR_IVALL), END_MODS };
 static const ModSpec dfloat_mods[] = { ENUM_MOD(SR_RND), END_MODS };
 static const ModSpec dsetp_mods[] = { ENUM_MOD(SR_CMP), ENUM_MOD(SR_BOP), END_MODS };
 /* F2F's integral roundings set RND and RNDINT; .PASS is a mode between
@@ -135,6 +137,8 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: return dfloat_mods;
 	case SOP_DSETP: return dsetp_mods;
 	case SOP_F2F: return f2f_mods;
+	case SOP_BAR: return bar_mods;
+	case SOP_MEMBAR: return membar_mods;
 	default: return no_mods;
 	}
 }

@@ -146,6 +146,26 @@ static void print_f2f(Text *t, const SassForm *f, const SassValues *v)
 	put(t, "%s", abs ? "|" : "");
 }
 
+/* ---- barriers and fences ---- */
+
+/* BAR.op A[, B]: .SYNC leaves out an immediate count of 0 (all threads). */
+static void print_bar(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "BAR");
+	put_enum(t, f, v, SR_BARMODE);
+	put(t, " ");
+	if (sass_form_field(f, SR_BARID))
+		put(t, "0x%x", (unsigned)get(v, SR_BARID));
+	else
+		put_reg(t, get(v, SR_RA));
+	if (sass_form_field(f, SR_RB)) {
+		put(t, ", ");
+		put_reg(t, get(v, SR_RB));
+	} else if (get(v, SR_BARCNT) != 0 || get(v, SR_BARMODE) != 0) {
+		put(t, ", 0x%x", (unsigned)get(v, SR_BARCNT));
+	}
+}
+
 bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	switch (f->op) {
@@ -156,6 +176,12 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 	case SOP_DMUL: case SOP_DFMA: print_dmul_dfma(t, f, v, slot); return true;
 	case SOP_DSETP: print_dsetp(t, f, v); return true;
 	case SOP_F2F: print_f2f(t, f, v); return true;
+	case SOP_BAR: print_bar(t, f, v); return true;
+	case SOP_MEMBAR:
+		put(t, "MEMBAR");
+		put_enum(t, f, v, SR_MBLEVEL);
+		put_enum(t, f, v, SR_IVALL);
+		return true;
 	default: return false;
 	}
 }

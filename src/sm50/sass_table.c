@@ -182,6 +182,15 @@ ENUM(e_float_type, NULL);
 static const char *const e_pmode_names[] = { "", "F4E", "B4E", "RC8", "ECL", "ECR", "RC16" };
 ENUM(e_pmode, "INVALIDPMODE%u");
 
+/* BAR operations the table models; RED (2) and SCAN (3) take a predicate
+ * and a reduction, which these rows hold at PT and 0. */
+static const char *const e_barmode_names[] = { "SYNC", "ARV" };
+ENUM(e_barmode, NULL);
+static const char *const e_mblevel_names[] = { "CTA", "GL", "SYS", "VC" };
+ENUM(e_mblevel, NULL);
+static const char *const e_ivall_names[] = { "", "IVALLD", "IVALLT", "IVALLTD" };
+ENUM(e_ivall, NULL);
+
 /* ---- field shorthands ---------------------------------------------------- */
 
 #define FLD(role, kind, lo, w)  { role, kind, lo, w, 0, 0, NULL }
@@ -304,6 +313,8 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_PB_NOT] = "pb_not", [SR_BOP2] = "bop2", [SR_ABSA] = "absa", [SR_ABSB] = "absb",
 	[SR_FTZ] = "ftz", [SR_FMZ] = "fmz", [SR_RND] = "rnd", [SR_SCALE] = "scale",
 	[SR_SH] = "sh", [SR_PMODE] = "pmode", [SR_RNDINT] = "rndint",
+	[SR_BARMODE] = "barmode", [SR_BARID] = "barid", [SR_BARCNT] = "barcnt", [SR_MBLEVEL] = "mblevel",
+	[SR_IVALL] = "ivall",
 };
 
 const char *sass_role_name(SassRole r)

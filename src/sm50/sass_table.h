@@ -100,6 +100,11 @@ typedef enum SassRole {
 	SR_SH,          /* FLO .SH: the shift amount instead of the bit position */
 	SR_PMODE,       /* PRMT byte-select mode (.F4E ... .RC16) */
 	SR_RNDINT,      /* F2F: round to an integral value (.ROUND .FLOOR .CEIL .TRUNC) */
+	SR_BARMODE,     /* BAR operation (.SYNC .ARV) */
+	SR_BARID,       /* BAR immediate barrier number */
+	SR_BARCNT,      /* BAR immediate thread count (0: all, omitted by .SYNC) */
+	SR_MBLEVEL,     /* MEMBAR scope (.CTA .GL .SYS .VC) */
+	SR_IVALL,       /* MEMBAR cache invalidation (.IVALLD ...) */
 	SR_COUNT
 } SassRole;
 
@@ -155,7 +160,7 @@ typedef struct SassField {
 #define SASS_OPS_FAM(X) \
 	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT") \
 	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
-	X(F2F, "F2F")
+	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
