@@ -62,6 +62,31 @@ static bool match_bar(SasmMatch *m)
 	return true;
 }
 
+/* MUFU.fn Rd, -|Ra| and RRO.op Rd, -|B|. */
+static bool match_mufu_rro(SasmMatch *m)
+{
+	bool is_rro = m->f->op == SOP_RRO, want_const = m->f->bkind == SASS_B_CONST;
+	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
+		return false;
+	const SasmOperand *op = sasm_take_next(m, "source");
+	if (op == NULL)
+		return false;
+	if (op->kind != (want_const ? SOK_CONST : SOK_REG))
+		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s source",
+		                       sass_op_mnemonic(m->f->op), want_const ? "constant" : "register");
+	Suffixes sfx;
+	if (!sasm_no_prefix(m, op, true, false, false, true) ||
+	    !sasm_read_suffixes(m, op, is_rro && !want_const ? SUF_REUSE : 0, &sfx))
+		return false;
+	sass_values_set(&m->v, is_rro ? SR_NEGB : SR_NEGA, op->neg);
+	sass_values_set(&m->v, is_rro ? SR_ABSB : SR_ABSA, op->abs);
+	if (sfx.reuse)
+		m->reuse |= 2;
+	if (want_const)
+		return sasm_set_const(m, op);
+	return sasm_set_value(m, is_rro ? SR_RB : SR_RA, op->reg, op->loc, "source register");
+}
+
 bool sasm_match_fam(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -70,6 +95,7 @@ bool sasm_match_fam(SasmMatch *m)
 	case SOP_F2F: return match_f2f(m);
 	case SOP_BAR: return match_bar(m);
 	case SOP_MEMBAR: return true;
+	case SOP_MUFU: case SOP_RRO: return match_mufu_rro(m);
 	default: return false;
 	}
 }

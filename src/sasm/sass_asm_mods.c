@@ -93,6 +93,8 @@ static const ModSpec flo_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD(
 static const ModSpec prmt_mods[] = { ENUM_MOD(SR_PMODE), END_MODS };
 static const ModSpec bar_mods[] = { ENUM_MOD(SR_BARMODE), END_MODS };
 static const ModSpec membar_mods[] = { ENUM_MOD(SR_MBLEVEL), ENUM_MOD(SR_IVALL), END_MODS };
+static const ModSpec mufu_mods[] = { ENUM_MOD(SR_MUFUOP), FLAG_MOD("SAT", SR_SAT), END_MODS };
+static const ModSpec rro_mods[] = { ENUM_MOD(SR_RROOP), END_MODS };
 static const ModSpec dfloat_mods[] = { ENUM_MOD(SR_RND), END_MODS };
 static const ModSpec dsetp_mods[] = { ENUM_MOD(SR_CMP), ENUM_MOD(SR_BOP), END_MODS };
 /* F2F's integral roundings set RND and RNDINT; .PASS is a mode between
@@ -139,6 +141,8 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_F2F: return f2f_mods;
 	case SOP_BAR: return bar_mods;
 	case SOP_MEMBAR: return membar_mods;
+	case SOP_MUFU: return mufu_mods;
+	case SOP_RRO: return rro_mods;
 	default: return no_mods;
 	}
 }

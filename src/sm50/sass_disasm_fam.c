@@ -166,6 +166,39 @@ static void print_bar(Text *t, const SassForm *f, const SassValues *v)
 	}
 }
 
+/* ---- special functions ---- */
+
+/* nvdisasm prints no reuse flag on MUFU's source */
+static void print_mufu(Text *t, const SassForm *f, const SassValues *v)
+{
+	bool abs = get(v, SR_ABSA) != 0;
+	put(t, "MUFU");
+	put_enum(t, f, v, SR_MUFUOP);
+	put_flag(t, v, SR_SAT, ".SAT");
+	put(t, " ");
+	put_reg(t, get(v, SR_RD));
+	put(t, ", %s%s", get(v, SR_NEGA) ? "-" : "", abs ? "|" : "");
+	put_reg(t, get(v, SR_RA));
+	put(t, "%s", abs ? "|" : "");
+}
+
+static void print_rro(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	bool abs = get(v, SR_ABSB) != 0;
+	put(t, "RRO");
+	put_enum(t, f, v, SR_RROOP);
+	put(t, " ");
+	put_reg(t, get(v, SR_RD));
+	put(t, ", %s%s", get(v, SR_NEGB) ? "-" : "", abs ? "|" : "");
+	if (f->bkind == SASS_B_CONST)
+		put_const(t, v, "");
+	else
+		put_reg(t, get(v, SR_RB));
+	put(t, "%s", abs ? "|" : "");
+	if (f->bkind == SASS_B_REG)
+		put_reuse(t, slot, REUSE_B);
+}
+
 bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	switch (f->op) {
@@ -177,6 +210,8 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 	case SOP_DSETP: print_dsetp(t, f, v); return true;
 	case SOP_F2F: print_f2f(t, f, v); return true;
 	case SOP_BAR: print_bar(t, f, v); return true;
+	case SOP_MUFU: print_mufu(t, f, v); return true;
+	case SOP_RRO: print_rro(t, f, v, slot); return true;
 	case SOP_MEMBAR:
 		put(t, "MEMBAR");
 		put_enum(t, f, v, SR_MBLEVEL);

@@ -190,6 +190,10 @@ static const char *const e_mblevel_names[] = { "CTA", "GL", "SYS", "VC" };
 ENUM(e_mblevel, NULL);
 static const char *const e_ivall_names[] = { "", "IVALLD", "IVALLT", "IVALLTD" };
 ENUM(e_ivall, NULL);
+static const char *const e_mufuop_names[] = { "COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H" };
+ENUM(e_mufuop, NULL);   /* 8-15: nvdisasm names them INVALIDMUFUOPCODEn */
+static const char *const e_rroop_names[] = { "SINCOS", "EX2" };
+ENUM(e_rroop, NULL);
 
 /* ---- field shorthands ---------------------------------------------------- */
 
@@ -314,7 +318,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_FTZ] = "ftz", [SR_FMZ] = "fmz", [SR_RND] = "rnd", [SR_SCALE] = "scale",
 	[SR_SH] = "sh", [SR_PMODE] = "pmode", [SR_RNDINT] = "rndint",
 	[SR_BARMODE] = "barmode", [SR_BARID] = "barid", [SR_BARCNT] = "barcnt", [SR_MBLEVEL] = "mblevel",
-	[SR_IVALL] = "ivall",
+	[SR_IVALL] = "ivall", [SR_MUFUOP] = "mufuop", [SR_RROOP] = "rroop",
 };
 
 const char *sass_role_name(SassRole r)

@@ -105,6 +105,8 @@ typedef enum SassRole {
 	SR_BARCNT,      /* BAR immediate thread count (0: all, omitted by .SYNC) */
 	SR_MBLEVEL,     /* MEMBAR scope (.CTA .GL .SYS .VC) */
 	SR_IVALL,       /* MEMBAR cache invalidation (.IVALLD ...) */
+	SR_MUFUOP,      /* MUFU function (.COS .SIN .EX2 .LG2 .RCP .RSQ ...) */
+	SR_RROOP,       /* RRO range reduction (.SINCOS .EX2) */
 	SR_COUNT
 } SassRole;
 
@@ -160,7 +162,8 @@ typedef struct SassField {
 #define SASS_OPS_FAM(X) \
 	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT") \
 	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
-	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR")
+	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR") \
+	X(MUFU, "MUFU") X(RRO, "RRO")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
