@@ -68,6 +68,11 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- issue 17: barriers and fences (lower_sync.c) ---- */
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 },
+	/* ---- issue 17: special functions (lower_sfu.c) ---- */
+	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
+	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
+	{ "rcp", SEL_ANY, lower_sfu, 2, 2 }, { "sqrt", SEL_ANY, lower_sfu, 2, 2 },
+	{ "rsqrt", SEL_ANY, lower_sfu, 2, 2 }, { "div", SEL_FLOAT, lower_fdiv, 3, 3 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)

@@ -209,6 +209,9 @@ bool lower_cvt_f2f(LowerCtx *c, const Instr *in);
 /* Issue 17: barriers and fences (lower_sync.c). */
 bool lower_bar(LowerCtx *c, const Instr *in);
 bool lower_membar(LowerCtx *c, const Instr *in);
+/* Issue 17: special functions and float division (lower_sfu.c). */
+bool lower_sfu(LowerCtx *c, const Instr *in);
+bool lower_fdiv(LowerCtx *c, const Instr *in);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables

@@ -70,7 +70,7 @@ sass_masked() {
 	}
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
-		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR", f, " ")
+		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
