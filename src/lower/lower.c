@@ -73,6 +73,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
 	{ "rcp", SEL_ANY, lower_sfu, 2, 2 }, { "sqrt", SEL_ANY, lower_sfu, 2, 2 },
 	{ "rsqrt", SEL_ANY, lower_sfu, 2, 2 }, { "div", SEL_FLOAT, lower_fdiv, 3, 3 },
+	/* ---- issue 17: integer division (lower_div.c) ---- */
+	{ "div", SEL_ANY, lower_idiv, 3, 3 }, { "rem", SEL_ANY, lower_idiv, 3, 3 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)

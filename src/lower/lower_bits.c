@@ -316,9 +316,7 @@ bool lower_prmt(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* mul.hi.{u,s}32: ptxas's four partial products of 16-bit halves,
- *   t0 = a.lo*b.lo, t1 = a.lo*b.hi, t3 = a.hi*b.lo + t0.hi (.CHI),
- *   t2 = a.hi*b.hi (signed: .CSFU), d = ((t3 + t1) >> 16) + t2 (IADD3.RS). */
+/* mul.hi.{u,s}32: ptxas's partial products (lw_mul_hi32). */
 bool lower_mul_hi(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
@@ -334,24 +332,6 @@ bool lower_mul_hi(LowerCtx *c, const Instr *in)
 		a = b;
 		b = x;
 	}
-	uint32_t av = reg_part(c, &a, 0), bv = reg_part(c, &b, 0);
-	uint32_t t0 = lw_temp(c, 1), t1 = lw_temp(c, 1), t2 = lw_temp(c, 1), t3 = lw_temp(c, 1);
-	lw_xmad(c, t0, av, false, bv, false, -1, 0);
-	linsn_set(lw_xmad(c, t1, av, false, bv, true, -1, 0), SR_SB, t.is_signed);
-	LInsn *x3 = lw_xmad(c, t3, av, true, bv, false, (int)t0, 0);
-	linsn_set(x3, SR_SA, t.is_signed);
-	linsn_set(x3, SR_CMODE, 2);
-	LInsn *x2 = lw_xmad(c, t2, av, true, bv, true, -1, 0);
-	if (t.is_signed) {
-		linsn_set(x2, SR_SA, 1);
-		linsn_set(x2, SR_SB, 1);
-		linsn_set(x2, SR_CMODE, 3);
-	}
-	LInsn *sum = lw_emit(c, SF_IADD3_R);
-	linsn_ref(sum, SR_RD, d, 0, 1, true);
-	linsn_ref(sum, SR_RA, t3, 0, 1, false);
-	linsn_ref(sum, SR_RB, t1, 0, 1, false);
-	linsn_ref(sum, SR_RC, t2, 0, 1, false);
-	linsn_set(sum, SR_SHIFTMODE, 1);
+	lw_mul_hi32(c, d, reg_part(c, &a, 0), reg_part(c, &b, 0), t.is_signed, -1);
 	return true;
 }

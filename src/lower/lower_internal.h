@@ -128,6 +128,9 @@ void lw_mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32
 /* d = a * b + c[bank][off] (mod 2^32): XMAD with a constant C, XMAD.MRG,
  * XMAD.PSL.CBCC, as ptxas computes the suq descriptor address. */
 void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off);
+/* d = high 32 bits of a * b (+ addend vreg when addend >= 0): XMADs and
+ * IADD3.RS (issue 17). */
+void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed, int addend);
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
@@ -212,6 +215,8 @@ bool lower_membar(LowerCtx *c, const Instr *in);
 /* Issue 17: special functions and float division (lower_sfu.c). */
 bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
+/* Issue 17: integer division and remainder (lower_div.c). */
+bool lower_idiv(LowerCtx *c, const Instr *in);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables
