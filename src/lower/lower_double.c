@@ -356,8 +356,14 @@ bool lower_cvt_f2f(LowerCtx *c, const Instr *in)
 	Opnd s;
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &s))
 		return false;
-	if (s.kind != OPND_REG)
-		return lw_unsupported(c, in->ops[1]->loc, "cvt of an immediate");
+	if (s.kind != OPND_REG && st.bits == 64)
+		return lw_unsupported(c, in->ops[1]->loc, "cvt of a 64-bit immediate");
+	if (s.kind != OPND_REG) {
+		/* a 32-bit immediate source goes through a register (MOV32I) */
+		uint32_t t = lw_temp(c, 1);
+		lw_mov32i(c, t, 0, (uint32_t)s.imm);
+		s = (Opnd){ OPND_REG, t, 1, 0 };
+	}
 	unsigned dparts = dt.bits == 64 ? 2 : 1, sparts = st.bits == 64 ? 2 : 1;
 	if (dw < dparts || s.width < sparts)
 		return lw_unsupported(c, in->loc, "cvt with a 64-bit value in a 32-bit register");
