@@ -11,8 +11,9 @@
 #      once register and predicate fields are masked (bits 19:0 but FSETP's
 #      neg/abs bits 7:6, the index register 46:39 of register-form surface
 #      instructions, register B 27:20 of the register forms, the C (or RC
-#      layout's B) register 46:39 of FFMA, DFMA, BFI and PRMT), and each PSETP word one of ptxas -O0 (predicate registers
-#      other than PT masked); instructions are paired per kernel and opcode;
+#      layout's B) register 46:39 of FFMA, DFMA, BFI and PRMT), and each
+#      PSETP word one of ptxas -O0 (predicate registers other than PT
+#      masked); instructions are paired per kernel and opcode;
 #  (c) cuobjdump -sass accepts the cubin we write.
 #
 # Usage: tests/oracle/encode-ptxas.sh [FILE.ptx...]
