@@ -106,6 +106,19 @@ static const LMapEntry *find_reg_decl(const LowerCtx *c, const char *name)
 	return idx < e->extra ? e : NULL;
 }
 
+/* map[v] = off, growing the map (-1 where nothing is recorded). */
+static void record_cword(int64_t **map, size_t *n, uint32_t v, int64_t off)
+{
+	if (v >= *n) {
+		size_t m = 2 * (size_t)v + 16;
+		*map = xrealloc(*map, m * sizeof **map);
+		for (size_t i = *n; i < m; i++)
+			(*map)[i] = -1;
+		*n = m;
+	}
+	(*map)[v] = off;
+}
+
 static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 {
 	ty->bits = 0;
@@ -124,16 +137,11 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 			: lkernel_new_vreg(c->k, LRC_GPR, ty->bits == 64 ? 2 : 1, false);
 		have = lmap_put(&c->regs, e->text, v, 0);
 		const LMapEntry *pw = lmap_find(&c->param_words, e->text);
-		if (pw) {
-			if (v >= c->nvreg_cword) {
-				size_t n = 2 * (size_t)v + 16;
-				c->vreg_cword = xrealloc(c->vreg_cword, n * sizeof *c->vreg_cword);
-				for (size_t i = c->nvreg_cword; i < n; i++)
-					c->vreg_cword[i] = -1;
-				c->nvreg_cword = n;
-			}
-			c->vreg_cword[v] = SASS_PARAM_CBANK_BASE + pw->value;
-		}
+		if (pw)
+			record_cword(&c->vreg_cword, &c->nvreg_cword, v, SASS_PARAM_CBANK_BASE + pw->value);
+		const LMapEntry *ph = ty->bits == 64 ? lmap_find(&c->param_handles, e->text) : NULL;
+		if (ph)
+			record_cword(&c->vreg_cpair, &c->nvreg_cpair, v, SASS_PARAM_CBANK_BASE + ph->value);
 	}
 	*vreg = (uint32_t)have->value;
 	return true;
@@ -241,6 +249,11 @@ void lw_opnd_part(LowerCtx *c, const Opnd *o, unsigned sub, uint32_t *vreg, unsi
 int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg)
 {
 	return vreg < c->nvreg_cword ? c->vreg_cword[vreg] : -1;
+}
+
+int64_t lw_vreg_cpair(const LowerCtx *c, uint32_t vreg)
+{
+	return vreg < c->nvreg_cpair ? c->vreg_cpair[vreg] : -1;
 }
 
 bool fits_simm20(int64_t v)

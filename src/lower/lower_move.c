@@ -12,14 +12,22 @@ typedef struct SpecialReg {
 	const char *name, *component;
 	int sreg;           /* S2R code, or -1 */
 	int cbank_off;      /* c[0x0] byte offset, or -1 */
+	int bfe;            /* BFE.U32 control (len << 8 | pos) applied to the S2R value, or 0 */
 } SpecialReg;
 
 static const SpecialReg special_regs[] = {
-	{ "%tid", ".x", 0x21, -1 }, { "%tid", ".y", 0x22, -1 }, { "%tid", ".z", 0x23, -1 },
-	{ "%ctaid", ".x", 0x25, -1 }, { "%ctaid", ".y", 0x26, -1 }, { "%ctaid", ".z", 0x27, -1 },
-	{ "%ntid", ".x", -1, 0x8 }, { "%ntid", ".y", -1, 0xc }, { "%ntid", ".z", -1, 0x10 },
-	{ "%nctaid", ".x", -1, 0x14 }, { "%nctaid", ".y", -1, 0x18 }, { "%nctaid", ".z", -1, 0x1c },
-	{ "%laneid", NULL, 0x00, -1 }, { "%clock", NULL, 0x50, -1 },
+	{ "%tid", ".x", 0x21, -1, 0 }, { "%tid", ".y", 0x22, -1, 0 }, { "%tid", ".z", 0x23, -1, 0 },
+	{ "%ctaid", ".x", 0x25, -1, 0 }, { "%ctaid", ".y", 0x26, -1, 0 }, { "%ctaid", ".z", 0x27, -1, 0 },
+	{ "%ntid", ".x", -1, 0x8, 0 }, { "%ntid", ".y", -1, 0xc, 0 }, { "%ntid", ".z", -1, 0x10, 0 },
+	{ "%nctaid", ".x", -1, 0x14, 0 }, { "%nctaid", ".y", -1, 0x18, 0 }, { "%nctaid", ".z", -1, 0x1c, 0 },
+	{ "%laneid", NULL, 0x00, -1, 0 }, { "%clock", NULL, 0x50, -1, 0 },
+	/* the lane masks, and the fields of SR_VIRTID/SR_VIRTCFG
+	 * ptxas extracts for %smid, %warpid and %nsmid */
+	{ "%lanemask_eq", NULL, 0x38, -1, 0 }, { "%lanemask_lt", NULL, 0x39, -1, 0 },
+	{ "%lanemask_le", NULL, 0x3a, -1, 0 }, { "%lanemask_gt", NULL, 0x3b, -1, 0 },
+	{ "%lanemask_ge", NULL, 0x3c, -1, 0 },
+	{ "%smid", NULL, 0x03, -1, 0x914 }, { "%warpid", NULL, 0x03, -1, 0x608 },
+	{ "%nsmid", NULL, 0x02, -1, 0x914 },
 };
 
 static const SpecialReg *find_special(const Expr *e)
@@ -98,6 +106,12 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 			linsn_set(s2r, SR_SREG, sr->sreg);
 			if (sr->sreg == 0x27)
 				c->k->uses_ctaid_z = true;
+			if (sr->bfe) {
+				LInsn *f = lw_emit(c, SF_BFE_I);
+				linsn_ref(f, SR_RD, d, 0, 1, true);
+				linsn_ref(f, SR_RA, d, 0, 1, false);
+				linsn_set(f, SR_IMM, sr->bfe);
+			}
 		} else {
 			mov_const_bank(c, d, 0, (uint32_t)sr->cbank_off);
 		}

@@ -99,6 +99,8 @@ bool sasm_take_rd_cc(SasmMatch *m);
 bool sasm_take_name(SasmMatch *m, SassRole r, const char *what);
 /* Operands of the float families (sass_asm_float.c). */
 bool sasm_match_float(SasmMatch *m);
+/* Operands of the instruction families beyond the surface slice (sass_asm_fam.c). */
+bool sasm_match_fam(SasmMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 

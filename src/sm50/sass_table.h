@@ -96,6 +96,17 @@ typedef enum SassRole {
 	SR_FMZ,         /* FMUL/FFMA: .FTZ or .FMZ (0 * anything = 0) */
 	SR_RND,         /* float rounding (RN RM RP RZ; F2I: FLOOR CEIL TRUNC) */
 	SR_SCALE,       /* FMUL result scale (.D2 ... .M2) */
+	/* ---- instruction families (integer, float, barriers, warp) ---- */
+	SR_SH,          /* FLO .SH: the shift amount instead of the bit position */
+	SR_PMODE,       /* PRMT byte-select mode (.F4E ... .RC16) */
+	SR_RNDINT,      /* F2F: round to an integral value (.ROUND .FLOOR .CEIL .TRUNC) */
+	SR_BARMODE,     /* BAR operation (.SYNC .ARV) */
+	SR_BARID,       /* BAR immediate barrier number */
+	SR_BARCNT,      /* BAR immediate thread count (0: all, omitted by .SYNC) */
+	SR_MBLEVEL,     /* MEMBAR scope (.CTA .GL .SYS .VC) */
+	SR_IVALL,       /* MEMBAR cache invalidation (.IVALLD ...) */
+	SR_MUFUOP,      /* MUFU function (.COS .SIN .EX2 .LG2 .RCP .RSQ ...) */
+	SR_RROOP,       /* RRO range reduction (.SINCOS .EX2) */
 	SR_COUNT
 } SassRole;
 
@@ -143,7 +154,16 @@ typedef struct SassField {
 	X(SHF_R, "SHF.R") X(LEA, "LEA") X(LEA_HI, "LEA.HI") X(IADD3, "IADD3") \
 	X(I2I, "I2I") X(PSETP, "PSETP") X(FADD, "FADD") X(FADD32I, "FADD32I") \
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
-	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I")
+	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
+	SASS_OPS_FAM(X)
+
+/* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
+ * warp operations), kept apart so parallel additions merge cleanly. */
+#define SASS_OPS_FAM(X) \
+	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT") \
+	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
+	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR") \
+	X(MUFU, "MUFU") X(RRO, "RRO")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
@@ -167,6 +187,7 @@ typedef enum SassClass {
 	SASS_CLASS_ALU,
 	SASS_CLASS_FLOW,
 	SASS_CLASS_VARLAT,
+	SASS_CLASS_VARLAT_ALU,  /* variable latency, but no reuse bit 3 (FP64 unit) */
 } SassClass;
 
 /* How the second ALU operand is encoded; decides which reuse bits print.

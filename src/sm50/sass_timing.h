@@ -28,6 +28,7 @@ enum {
 	SCHED_FLOW_STALL = 15,      /* ptxas: EXIT and BRA always stall 15 */
 	SCHED_NBARRIERS = 6,
 	SCHED_DEPBAR_STALL = 3,     /* ptxas: DEPBAR.LE stalls 3 */
+	SCHED_SYNC_STALL = 15,      /* ptxas: BAR and MEMBAR.GL/.SYS stall 15 (kept for MEMBAR.CTA too) */
 };
 
 /* Hazard resources: general registers, predicates, the carry flag. */

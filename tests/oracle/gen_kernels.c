@@ -483,6 +483,100 @@ static void gen_pressure(void)
 	out("\tst.global.u32 [%%rd%d], %%r%d;\n", addr, acc);
 }
 
+/* Issue 17's families: integer bit operations, mul.hi, div/rem, the
+ * special functions and double precision (float values made from and
+ * turned back into %r values with cvt), barriers and fences. */
+static int next_f, next_fd;
+
+static void pos_len(char *buf, size_t n)
+{
+	if (chance(40))
+		src(buf, n, C_R, false);
+	else
+		snprintf(buf, n, "%u", rnd(33));
+}
+
+static void gen_fam(void)
+{
+	static const char *const prmt_modes[] = { "", "", "", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16" };
+	static const char *const sfu[] = { "sin.approx", "cos.approx", "ex2.approx", "lg2.approx", "rcp.approx",
+		"sqrt.approx", "rsqrt.approx" };
+	static const char *const dops[] = { "add", "sub", "mul", "min", "max", "fma.rn", "neg", "abs" };
+	char a[24], b[24], c[24], e[24];
+	ensure(C_R);
+	src(a, sizeof a, C_R, false);
+	src(b, sizeof b, C_R, chance(20));
+	const char *su = chance(50) ? "u" : "s";
+	switch (rnd(12)) {
+	case 0: out("\tpopc.b32 %%r%d, %s;\n", fresh(C_R), a); break;
+	case 1: out("\tclz.b32 %%r%d, %s;\n", fresh(C_R), a); break;
+	case 2: out("\tbrev.b32 %%r%d, %s;\n", fresh(C_R), a); break;
+	case 3: out("\tbfind%s.%s32 %%r%d, %s;\n", chance(30) ? ".shiftamt" : "", su, fresh(C_R), a); break;
+	case 4:
+		pos_len(c, sizeof c);
+		pos_len(e, sizeof e);
+		out("\tbfe.%s32 %%r%d, %s, %s, %s;\n", su, fresh(C_R), a, c, e);
+		break;
+	case 5:
+		pos_len(c, sizeof c);
+		pos_len(e, sizeof e);
+		out("\tbfi.b32 %%r%d, %s, %s, %s, %s;\n", fresh(C_R), a, b, c, e);
+		break;
+	case 6: {
+		const char *m = PICK(prmt_modes);
+		if (*m == '\0' && chance(50))
+			snprintf(c, sizeof c, "%u", rnd(0x10000));
+		else
+			src(c, sizeof c, C_R, false);
+		out("\tprmt.b32%s %%r%d, %s, %s, %s;\n", m, fresh(C_R), a, b, c);
+		break;
+	}
+	case 7: out("\tmul.hi.%s32 %%r%d, %s, %s;\n", su, fresh(C_R), a, b); break;
+	case 8: out("\t%s.%s32 %%r%d, %s, %s;\n", chance(50) ? "div" : "rem", su, fresh(C_R), a, b); break;
+	case 9: {
+		int x = ++next_f, y = ++next_f, z = ++next_f;
+		out("\tcvt.rn.f32.%s32 %%f%d, %s;\n", su, x, a);
+		if (chance(25)) {
+			src(b, sizeof b, C_R, false);
+			out("\tcvt.rn.f32.s32 %%f%d, %s;\n", y, b);
+			out("\tdiv.%s.f32 %%f%d, %%f%d, %%f%d;\n", chance(50) ? "approx" : "full", z, x, y);
+		} else {
+			out("\t%s%s.f32 %%f%d, %%f%d;\n", PICK(sfu), chance(40) ? ".ftz" : "", z, x);
+		}
+		out("\tcvt.rzi.%s32.f32 %%r%d, %%f%d;\n", su, fresh(C_R), z);
+		break;
+	}
+	case 10: {
+		int x = ++next_fd, y = ++next_fd, z = ++next_fd, w = ++next_fd;
+		const char *op = PICK(dops);
+		out("\tcvt.rn.f64.%s32 %%fd%d, %s;\n", su, x, a);
+		src(b, sizeof b, C_R, false);
+		out("\tcvt.rn.f64.u32 %%fd%d, %s;\n", y, b);
+		if (strcmp(op, "neg") == 0 || strcmp(op, "abs") == 0)
+			out("\t%s.f64 %%fd%d, %%fd%d;\n", op, z, x);
+		else if (strcmp(op, "fma.rn") == 0)
+			out("\tfma.rn.f64 %%fd%d, %%fd%d, %%fd%d, %%fd%d;\n", z, x, y, x);
+		else
+			out("\t%s.f64 %%fd%d, %%fd%d, %%fd%d;\n", op, z, x, y);
+		if (chance(30))
+			out("\tsetp.%s.f64 %%p%d, %%fd%d, %%fd%d;\n", chance(50) ? "lt" : "geu", fresh(C_P), z, y);
+		if (chance(30)) {
+			out("\tcvt.rn.f32.f64 %%f%d, %%fd%d;\n", ++next_f, z);
+			out("\tcvt.f64.f32 %%fd%d, %%f%d;\n", w, next_f);
+			z = w;
+		}
+		out("\tcvt.rzi.%s32.f64 %%r%d, %%fd%d;\n", su, fresh(C_R), z);
+		break;
+	}
+	default:
+		if (chance(50))
+			out("\tbar.sync 0;\n");
+		else
+			out("\tmembar.%s;\n", chance(50) ? "cta" : "gl");
+		break;
+	}
+}
+
 static void stmt_list(int n, int nest)
 {
 	for (int i = 0; i < n && budget > 0; i++, budget--) {
@@ -495,7 +589,8 @@ static void stmt_list(int n, int nest)
 		else if (r < 40) gen_suq();
 		else if (r < 50) gen_st();
 		else if (r < 56) gen_ld();
-		else if (r < 70) gen_alu32();
+		else if (r < 64) gen_alu32();
+		else if (r < 70) gen_fam();
 		else if (r < 77) gen_alu64();
 		else if (r < 80) gen_cvt16();
 		else if (r < 85) gen_setp();
@@ -511,7 +606,7 @@ static void gen_kernel(int k)
 {
 	kernel_no = k;
 	memset(depth, 0, sizeof depth);
-	next_r = next_rd = next_rs = next_p = next_label = 0;
+	next_r = next_rd = next_rs = next_p = next_label = next_f = next_fd = 0;
 	nparams = 1 + (int)rnd(6);
 	for (int i = 0; i < nparams; i++) {
 		int kind = i == 0 ? 0 : (int)rnd(4);
@@ -530,8 +625,8 @@ static void gen_kernel(int k)
 		".maxnreg 128", ".maxntid 512, 1, 1\n.maxnreg 200" };
 	if (chance(25))
 		out("%s\n", PICK(bounds));
-	out("{\n\t.reg .pred %%p<%d>;\n\t.reg .b16 %%rs<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n\n",
-	    400, 400, 600, 400);
+	out("{\n\t.reg .pred %%p<%d>;\n\t.reg .b16 %%rs<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n"
+	    "\t.reg .f32 %%f<%d>;\n\t.reg .f64 %%fd<%d>;\n\n", 400, 400, 600, 400, 400, 400);
 	/* parameters, clang order (last first) or nvcc order */
 	bool reverse = chance(50);
 	int bound = -1;
