@@ -93,14 +93,28 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB) $(CHECK_LIBS)
 
+# The sm_50 simulator of the differential tests (tests/sim, docs/simulator.md):
+# test-only code that links the library for the cubin reader and form table.
+SIM_SRC  := $(wildcard tests/sim/*.c)
+SIM_OBJ  := $(SIM_SRC:tests/sim/%.c=$(B)/obj/tests-sim/%.o)
+SIM_BIN  := $(B)/tests/ptxsurf-sim
+
+$(B)/obj/tests-sim/%.o: tests/sim/%.c $(GEN_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(SIM_BIN): $(SIM_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(SIM_OBJ) $(LIB) -lm $(LDLIBS)
+
 -include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d)
 
 # ---- tests -------------------------------------------------------------
 # `make check` runs every suite and ends with one "N passed, N failed" line.
-check: $(PROG) $(UNIT_BIN)
+check: $(PROG) $(UNIT_BIN) $(SIM_BIN)
 	@PROG=$(abspath $(PROG)) B=$(B) LIB_CFLAGS="$(CFLAGS)" sh tests/run-all.sh
 
-unit-bins: $(UNIT_BIN)
+unit-bins: $(UNIT_BIN) $(SIM_BIN)
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do $$t || exit 1; done
