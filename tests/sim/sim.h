@@ -67,6 +67,7 @@ typedef struct SimLaunch {
 	/* Model the control words' latency contract (sim_timing.c). */
 	bool timing;
 	uint64_t max_steps;         /* warp instruction issues per block; 0: a default */
+	bool trace;                 /* every issue to stderr: address, control slot, form */
 } SimLaunch;
 
 typedef struct SimTiming SimTiming;

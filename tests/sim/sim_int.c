@@ -222,18 +222,22 @@ static void exec_iadd3(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t 
 	sim_set(t, sim_val(in, SR_RD, 255), a + b + c);
 }
 
-/* I2I: integer to integer of the encoded sizes, .SAT clamps to the
- * destination's range. Types: signed | size << 1 (8, 16, 32 bits). */
+/* I2I: integer to integer of the encoded sizes: |x|, then -x, then .SAT
+ * clamps to the destination's range. Types: signed | size << 1 (8, 16, 32 bits). */
 static void exec_i2i(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t b)
 {
 	int64_t st = sim_val(in, SR_STYPE, 4), dt = sim_val(in, SR_DTYPE, 4);
-	if (sim_val(in, SR_CC, 0) || sim_val(in, SR_NEGB, 0) || sim_val(in, SR_ABS, 0))
-		return (void)no(m, in, "I2I with .CC, negation or |x|");
+	if (sim_val(in, SR_CC, 0))
+		return (void)no(m, in, "I2I.CC");
 	b >>= 8 * sim_val(in, SR_BYTESEL, 0);
 	unsigned sbits = 8u << (st >> 1), dbits = 8u << (dt >> 1);
 	int64_t v = sbits >= 32 ? ((st & 1) ? (int64_t)(int32_t)b : (int64_t)b)
 	          : (st & 1) ? (int64_t)((int32_t)(b << (32 - sbits)) >> (32 - sbits))
 	          : (int64_t)(b & ((1u << sbits) - 1));
+	if (sim_val(in, SR_ABS, 0) && v < 0)
+		v = -v;
+	if (sim_val(in, SR_NEGB, 0))
+		v = -v;
 	if (sim_val(in, SR_SAT, 0)) {
 		int64_t lo = (dt & 1) ? -((int64_t)1 << (dbits - 1)) : 0;
 		int64_t hi = (dt & 1) ? ((int64_t)1 << (dbits - 1)) - 1 : ((int64_t)1 << dbits) - 1;

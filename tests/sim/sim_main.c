@@ -25,7 +25,7 @@
 
 enum {
 	BUFFER_BYTES = 4096,
-	SURFACE_WIDTH_BYTES = 256, SURFACE_HEIGHT = 8, SURFACE_DEPTH = 4,
+	SURFACE_WIDTH_BYTES = 4096, SURFACE_HEIGHT = 32, SURFACE_DEPTH = 4,
 	DESC_TABLE_ENTRIES = 64, DESC_BYTES = 0x40,
 	CB_DESC_TABLE = 0xc0,
 	SURFREF_HEADER_BASE = 0x10,
@@ -57,7 +57,7 @@ static void fill_random(SimRegion *r, uint64_t seed)
 static int usage(void)
 {
 	fprintf(stderr, "usage: ptxsurf-sim [--kernel NAME] [--grid X,Y,Z] [--block X,Y,Z] [--seed N]\n"
-	                "                   [--no-timing] [--allow-races] [--dump] FILE.cubin\n");
+	                "                   [--no-timing] [--allow-races] [--dump] [--trace]\n                   FILE.cubin\n");
 	return 2;
 }
 
@@ -187,7 +187,7 @@ static uint8_t *read_file(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
 	const char *kernel = NULL, *path = NULL;
-	SimLaunch l = { { 1, 1, 1 }, { 1, 1, 1 }, true, true, 0 };
+	SimLaunch l = { { 1, 1, 1 }, { 1, 1, 1 }, true, true, 0, false };
 	uint64_t seed = 1;
 	bool dump = false;
 	for (int i = 1; i < argc; i++) {
@@ -199,6 +199,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--no-timing")) l.timing = false;
 		else if (!strcmp(a, "--allow-races")) l.fail_on_races = false;
 		else if (!strcmp(a, "--dump")) dump = true;
+		else if (!strcmp(a, "--trace")) l.trace = true;
 		else if (a[0] == '-' || path) return usage();
 		else path = a;
 	}

@@ -223,12 +223,18 @@ static uint8_t *surface_cell(SimMachine *m, const SimInsn *in, const SimThread *
 	return s->bytes + xb + (uint64_t)y * s->width_bytes + (uint64_t)z * s->width_bytes * s->height;
 }
 
-static uint32_t surface_reduce(int64_t op, bool sg, uint32_t old, uint32_t d)
+/* SURED.D data types: U32 S32 U64 F32.FTZ.RN - S64 SD32 SD64 (SD: the
+ * sign does not matter, for ADD/AND/OR/XOR). */
+static bool sured_signed(int64_t ty) { return ty == 1 || ty == 5; }
+static bool sured_wide(int64_t ty) { return ty == 2 || ty == 5 || ty == 7; }
+
+static uint64_t surface_reduce(int64_t op, bool sg, bool wide, uint64_t old, uint64_t d)
 {
+	int64_t so = wide ? (int64_t)old : (int32_t)old, sd = wide ? (int64_t)d : (int32_t)d;
 	switch (op) {
 	case 0: return old + d;
-	case 1: return sg ? ((int32_t)old < (int32_t)d ? old : d) : (old < d ? old : d);
-	case 2: return sg ? ((int32_t)old > (int32_t)d ? old : d) : (old > d ? old : d);
+	case 1: return sg ? (so < sd ? old : d) : (old < d ? old : d);
+	case 2: return sg ? (so > sd ? old : d) : (old > d ? old : d);
 	case 3: return old >= d ? 0 : old + 1;
 	case 4: return old == 0 || old > d ? d : old - 1;
 	case 5: return old & d;
@@ -251,11 +257,11 @@ static void exec_surface(SimMachine *m, const SimInsn *in, SimThread *t)
 		n = SIM_TEXEL_BYTES;
 	} else if (op == SOP_SURED_D) {
 		int64_t ty = sim_val(in, SR_SUTYPE, 0);
-		if (ty != 0 && ty != 1) {
+		if (ty == 3 || ty == 4) {
 			sim_fail(m, in, "SURED data type %lld is not modelled", (long long)ty);
 			return;
 		}
-		n = 4;
+		n = sured_wide(ty) ? 8 : 4;
 	} else {
 		n = access_bytes(sim_val(in, SR_SIZE, 4));
 	}
@@ -284,11 +290,15 @@ static void exec_surface(SimMachine *m, const SimInsn *in, SimThread *t)
 	if (dropped)
 		return;
 	if (op == SOP_SURED_D || op == SOP_SURED_P) {
-		uint32_t old;
-		memcpy(&old, cell, 4);
-		bool sg = op == SOP_SURED_D && sim_val(in, SR_SUTYPE, 0) == 1;
-		uint32_t nv = surface_reduce(sim_val(in, SR_SUOP, 0), sg, old, sim_reg(t, rb));
-		memcpy(cell, &nv, 4);
+		int64_t ty = op == SOP_SURED_D ? sim_val(in, SR_SUTYPE, 0) : 0;
+		uint64_t old = 0, d = sim_reg(t, rb);
+		memcpy(&old, cell, n);
+		if (n == 8)
+			d |= (uint64_t)sim_reg(t, rb == 255 ? 255 : rb + 1) << 32;
+		uint64_t nv = surface_reduce(sim_val(in, SR_SUOP, 0), sured_signed(ty), n == 8, old, d);
+		if (n == 4)
+			nv = (uint32_t)nv;
+		memcpy(cell, &nv, n);
 		/* reductions commute: no race record */
 		return;
 	}

@@ -69,7 +69,14 @@ uint32_t sim_operand_b(SimMachine *m, const SimInsn *in, const SimThread *t)
 	}
 }
 
-static size_t index_of(uint32_t addr) { return (addr / 32) * 3 + (addr % 32) / 8 - 1; }
+/* A branch to a control word's address enters its group at the first
+ * instruction (ptxas -O0 branches to group starts). */
+static size_t index_of(uint32_t addr)
+{
+	if (addr % 32 == 0)
+		addr += 8;
+	return (addr / 32) * 3 + (addr % 32) / 8 - 1;
+}
 
 /* Control flow and special registers; false when the op is none of them. */
 static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
@@ -79,7 +86,7 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 		if (sim_val(in, SR_COND, 0xf) != 0xf)
 			return sim_fail(m, in, "conditional-code branches are not modelled"), true;
 		int64_t target = (int64_t)in->addr + 8 + sim_val(in, SR_IMM, 0);
-		if (target < 8 || target % 8 || target % 32 == 0 || index_of((uint32_t)target) >= m->ninsns)
+		if (target < 0 || target % 8 || index_of((uint32_t)target) >= m->ninsns)
 			return sim_fail(m, in, "branch target 0x%llx is not an instruction", (long long)target), true;
 		*next = index_of((uint32_t)target);
 		return true;
@@ -137,6 +144,11 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 		                (unsigned long long)m->launch.max_steps);
 	if (!in->form)
 		return sim_fail(m, in, "no form of the table matches this word");
+	if (m->launch.trace) {
+		char ctrl[16] = "?";
+		sass_ctrl_format(&in->ctrl, ctrl, sizeof ctrl);
+		fprintf(stderr, "%s+%04x %s %s\n", m->kernel, in->addr, ctrl, in->form->name);
+	}
 	if (m->timing)
 		sim_timing_issue(m, in, w, n, pc);
 	for (unsigned i = 0; i < n && !m->failed; i++)

@@ -30,9 +30,13 @@ struct SimTiming {
 	int rem[NRES];              /* cycles until a fixed-latency result is ready */
 	uint8_t wmask[NRES], rmask[NRES];
 	uint32_t wage[NRES], rage[NRES];  /* operations on the barrier when it was set */
-	bool unguarded[NRES];       /* late read with no barrier at all */
+	uint8_t unguarded[NRES];    /* late read with no barrier at all: the reader's unit */
 	uint32_t writer[NRES], reader[NRES];   /* instruction addresses */
 	uint32_t ops[NBARRIERS];    /* operations issued on each barrier */
+	/* in-order pipes: the latest operation on each barrier and its pipe's
+	 * issue count then; a late read's pipe issue count */
+	uint8_t bar_pipe[NBARRIERS];
+	uint32_t bar_seq[NBARRIERS], pipe_seq[4], useq[NRES];
 	uint32_t lane_poison[SIM_WARP];
 	bool lane_ran[SIM_WARP];
 	SassRegUse use;
@@ -66,6 +70,23 @@ static uint8_t unit_mark(const SassForm *f)
 	}
 }
 
+/* The memory pipe handles its operations in issue order: an unguarded
+ * late read of a store is done before a later memory operation's result
+ * is written (ptxas 11.8 -O3 relies on it: a SULD overwrites the address
+ * register of an earlier SUST that has no read barrier). */
+static uint8_t pipe_of(const SassForm *f)
+{
+	switch (f->op) {
+	case SOP_LDG: case SOP_STG: case SOP_SULD_D: case SOP_SULD_P: case SOP_SUST_D:
+	case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_TXQ: case SOP_TXQ_B:
+		return 1;
+	case SOP_I2F: case SOP_F2I:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
 static bool has(const uint64_t set[4], unsigned r) { return set[r / 64] >> (r % 64) & 1; }
 
 /* Calls fn for every resource of the read (or write) set of u. */
@@ -74,6 +95,8 @@ static bool has(const uint64_t set[4], unsigned r) { return set[r / 64] >> (r % 
 		if (r < SIM_NREGS ? has((u)->which##s, r) \
 		    : r < RES_CC ? ((u)->pred_##which##s >> (r - RES_PRED) & 1) : (u)->cc_##which)
 
+/* Waiting on a barrier also completes the unguarded late reads of older
+ * operations of the pipe of the barrier's latest operation. */
 static void clear_waited(SimTiming *s, unsigned wait)
 {
 	for (unsigned r = 0; wait && r < NRES; r++) {
@@ -81,6 +104,9 @@ static void clear_waited(SimTiming *s, unsigned wait)
 			s->wmask[r] = 0;
 		if (s->rmask[r] && !(s->rmask[r] & ~wait))
 			s->rmask[r] = 0;
+		for (unsigned b = 0; s->unguarded[r] && b < NBARRIERS; b++)
+			if ((wait >> b & 1) && s->bar_pipe[b] == s->unguarded[r] && s->useq[r] < s->bar_seq[b])
+				s->unguarded[r] = 0;
 	}
 }
 
@@ -147,7 +173,9 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 			         rn, s->writer[r]);
 			return;
 		}
-		if (s->rmask[r] || s->unguarded[r]) {
+		bool in_order = s->unguarded[r] && u->varlat && s->unguarded[r] == pipe_of(in->form) &&
+		                s->unguarded[r] != 3 && !s->rmask[r];
+		if ((s->rmask[r] || s->unguarded[r]) && !in_order) {
 			res_name(r, rn, sizeof rn);
 			sim_fail(m, in, "overwrites %s while the instruction at 0x%04x may still read it",
 			         rn, s->reader[r]);
@@ -175,7 +203,14 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 	FOR_RES(u, write, r)
 		writes = true;
 	uint8_t mark = writes ? unit_mark(in->form) : 0;
+	uint8_t pipe = pipe_of(in->form);
 	if (u->varlat) {
+		s->pipe_seq[pipe]++;
+		for (unsigned b = 0; b < NBARRIERS; b++)
+			if (b == c->wbar || b == c->rbar) {
+				s->bar_pipe[b] = pipe;
+				s->bar_seq[b] = s->pipe_seq[pipe];
+			}
 		if (wbar)
 			age(s, c->wbar);
 		if (wbar && mark)
@@ -195,13 +230,14 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 				s->rmask[r] = (uint8_t)(1u << b);
 				s->rage[r] = s->ops[b];
 			} else {
-				s->unguarded[r] = true;
+				s->unguarded[r] = pipe;
+				s->useq[r] = s->pipe_seq[pipe];
 			}
 		}
 	}
 	FOR_RES(u, write, r) {
 		s->writer[r] = in->addr;
-		s->unguarded[r] = false;
+		s->unguarded[r] = 0;
 		s->rmask[r] = 0;
 		if (u->varlat) {
 			s->rem[r] = 0;
