@@ -30,13 +30,15 @@ struct SimTiming {
 	int rem[NRES];              /* cycles until a fixed-latency result is ready */
 	uint8_t wmask[NRES], rmask[NRES];
 	uint32_t wage[NRES], rage[NRES];  /* operations on the barrier when it was set */
-	uint8_t unguarded[NRES];    /* late read with no barrier at all: the reader's unit */
+	bool unguarded[NRES];       /* late read with no barrier at all */
 	uint32_t writer[NRES], reader[NRES];   /* instruction addresses */
 	uint32_t ops[NBARRIERS];    /* operations issued on each barrier */
 	/* in-order pipes: the latest operation on each barrier and its pipe's
 	 * issue count then; a late read's pipe issue count */
 	uint8_t bar_pipe[NBARRIERS];
-	uint32_t bar_seq[NBARRIERS], pipe_seq[4], useq[NRES];
+	uint32_t bar_seq[NBARRIERS], pipe_seq[4];
+	uint8_t rpipe[NRES];        /* the pipe of a pending late read */
+	uint32_t useq[NRES];        /* ... and its issue count in that pipe */
 	uint32_t lane_poison[SIM_WARP];
 	bool lane_ran[SIM_WARP];
 	SassRegUse use;
@@ -70,10 +72,12 @@ static uint8_t unit_mark(const SassForm *f)
 	}
 }
 
-/* The memory pipe handles its operations in issue order: an unguarded
- * late read of a store is done before a later memory operation's result
- * is written (ptxas 11.8 -O3 relies on it: a SULD overwrites the address
- * register of an earlier SUST that has no read barrier). */
+/* A pipe handles its operations in issue order: the late reads of one are
+ * done before a later operation of the same pipe writes its result, and
+ * when a barrier of a later operation of the pipe is waited on. ptxas 11.8
+ * -O3 relies on both: a SULD overwrites the address register of an earlier
+ * SUST that has no read barrier; a MOV overwrites an LDG's address after
+ * waiting only on the read barrier of a later LDG. */
 static uint8_t pipe_of(const SassForm *f)
 {
 	switch (f->op) {
@@ -95,8 +99,8 @@ static bool has(const uint64_t set[4], unsigned r) { return set[r / 64] >> (r % 
 		if (r < SIM_NREGS ? has((u)->which##s, r) \
 		    : r < RES_CC ? ((u)->pred_##which##s >> (r - RES_PRED) & 1) : (u)->cc_##which)
 
-/* Waiting on a barrier also completes the unguarded late reads of older
- * operations of the pipe of the barrier's latest operation. */
+/* Waiting on a barrier also completes the late reads of the operations of
+ * its latest operation's pipe issued up to that one. */
 static void clear_waited(SimTiming *s, unsigned wait)
 {
 	for (unsigned r = 0; wait && r < NRES; r++) {
@@ -104,9 +108,9 @@ static void clear_waited(SimTiming *s, unsigned wait)
 			s->wmask[r] = 0;
 		if (s->rmask[r] && !(s->rmask[r] & ~wait))
 			s->rmask[r] = 0;
-		for (unsigned b = 0; s->unguarded[r] && b < NBARRIERS; b++)
-			if ((wait >> b & 1) && s->bar_pipe[b] == s->unguarded[r] && s->useq[r] < s->bar_seq[b])
-				s->unguarded[r] = 0;
+		for (unsigned b = 0; (s->rmask[r] || s->unguarded[r]) && b < NBARRIERS; b++)
+			if ((wait >> b & 1) && s->bar_pipe[b] == s->rpipe[r] && s->useq[r] <= s->bar_seq[b])
+				s->rmask[r] = 0, s->unguarded[r] = false;
 	}
 }
 
@@ -173,8 +177,7 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 			         rn, s->writer[r]);
 			return;
 		}
-		bool in_order = s->unguarded[r] && u->varlat && s->unguarded[r] == pipe_of(in->form) &&
-		                s->unguarded[r] != 3 && !s->rmask[r];
+		bool in_order = u->varlat && s->rpipe[r] == pipe_of(in->form) && s->rpipe[r] != 3;
 		if ((s->rmask[r] || s->unguarded[r]) && !in_order) {
 			res_name(r, rn, sizeof rn);
 			sim_fail(m, in, "overwrites %s while the instruction at 0x%04x may still read it",
@@ -225,19 +228,20 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 			if (r >= SIM_NREGS)
 				continue;
 			s->reader[r] = in->addr;
+			s->rpipe[r] = pipe;
+			s->useq[r] = s->pipe_seq[pipe];
 			if (rbar || (wbar && writes)) {
 				unsigned b = rbar ? c->rbar : c->wbar;
 				s->rmask[r] = (uint8_t)(1u << b);
 				s->rage[r] = s->ops[b];
 			} else {
-				s->unguarded[r] = pipe;
-				s->useq[r] = s->pipe_seq[pipe];
+				s->unguarded[r] = true;
 			}
 		}
 	}
 	FOR_RES(u, write, r) {
 		s->writer[r] = in->addr;
-		s->unguarded[r] = 0;
+		s->unguarded[r] = false;
 		s->rmask[r] = 0;
 		if (u->varlat) {
 			s->rem[r] = 0;
