@@ -95,17 +95,23 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 
 # The sm_50 simulator of the differential tests (tests/sim, docs/simulator.md):
 # test-only code that links the library for the cubin reader and form table.
-SIM_SRC  := $(wildcard tests/sim/*.c)
+# The simulator is every tests/sim/*.c but the programs' mains; the mutation
+# tool (ptxsurf-mutate) shares nothing with it but the library.
+SIM_SRC  := $(filter-out %_main.c,$(wildcard tests/sim/*.c))
 SIM_OBJ  := $(SIM_SRC:tests/sim/%.c=$(B)/obj/tests-sim/%.o)
-SIM_BIN  := $(B)/tests/ptxsurf-sim
+SIM_BIN  := $(B)/tests/ptxsurf-sim $(B)/tests/ptxsurf-mutate
 
 $(B)/obj/tests-sim/%.o: tests/sim/%.c $(GEN_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(SIM_BIN): $(SIM_OBJ) $(LIB)
+$(B)/tests/ptxsurf-sim: $(B)/obj/tests-sim/sim_main.o $(SIM_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(SIM_OBJ) $(LIB) -lm $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+$(B)/tests/ptxsurf-mutate: $(B)/obj/tests-sim/mutate_main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
 -include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d)
 

@@ -1,0 +1,137 @@
+#!/bin/sh
+# The mutation check of the differential tests (docs/simulator.md): do
+# they bite? For every kernel ptxsurf-as assembles from the golden kernels
+# (tests/cases/encode), every mutant ptxsurf-mutate makes of our machine
+# code -- one source register, comparison, immediate, stall count or
+# scoreboard barrier changed at a time -- runs on the simulator with the
+# inputs sim-diff.sh uses (launches of 1 and 2x64 threads, seeds 1 and 2,
+# the latency contract on). A mutant is caught when some run writes other
+# bytes than our unmutated code (which sim-diff.sh shows equal to ptxas's)
+# or stops (a fault, poison reaching memory, a hazard).
+#
+# A survivor is judged independently: a functional mutant runs on six more
+# input seeds, and one that changes a written value there is MISSED (the
+# standard inputs are too weak), else equivalent (no input tells it apart);
+# a stall or barrier mutant goes through ptxsurf-as --verify-sched (the
+# static model of the same contract), and one it rejects is MISSED (the
+# two models disagree), else equivalent. Caught timing mutants the static
+# verifier accepts are counted as well (the dynamic model is stricter), and
+# survivors whose listing the SASS front end cannot read back (a relocated
+# MOV32I) are counted as unjudged.
+#
+# Usage: tests/sim/mutate.sh [FILE.ptx...]
+# Environment: PROG, SIM, MUTATE (default $B/tests/ptxsurf-mutate), B,
+# MUTATE_STEP (every N-th file; make check uses a sample), MUTATE_KEEP=1.
+# Prints per kind: mutants, caught, equivalent, missed, and the share
+# caught of the mutants that change a written value; then
+# "mutate: N passed, M failed" (M: missed mutants). Exit 1 if any is missed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+prog=${PROG:-./ptxsurf-as}
+sim=${SIM:-${B:-build}/tests/ptxsurf-sim}
+mut=${MUTATE:-${B:-build}/tests/ptxsurf-mutate}
+step=${MUTATE_STEP:-1}
+for v in prog sim mut; do
+	eval "p=\$$v"
+	case $p in /*) ;; *) p=$root/$p ;; esac
+	[ -x "$p" ] || { echo "mutate: $p is not built" >&2; exit 2; }
+	eval "$v=\$p"
+done
+[ $# -eq 0 ] && set -- "$root"/tests/cases/encode/*.ptx
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mutate.XXXXXX") || exit 2
+if [ "${MUTATE_KEEP:-0}" = 1 ]; then echo "mutate: keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
+
+launches="1,1,1:1,1,1 2,1,1:32,2,1"
+seeds="1 2"
+more_seeds="3 4 5 6 7 8"
+: >"$work/tally"
+
+# run CUBIN KERNEL SEEDS OUTPREFIX: one output file per launch and seed
+run() {
+	for l in $launches; do
+		for s in $3; do
+			"$sim" --kernel "$2" --grid "${l%%:*}" --block "${l#*:}" --seed "$s" "$1" >"$4.$l.$s" 2>&1
+			# the message names the cubin: keep only what it says
+			sed -i 's/^ptxsurf-sim: [^:]*: /ptxsurf-sim: /' "$4.$l.$s"
+		done
+	done
+}
+
+# differs PREFIX_A PREFIX_B SEEDS: some run of the two wrote or ended otherwise
+differs() {
+	for l in $launches; do
+		for s in $3; do
+			cmp -s "$1.$l.$s" "$2.$l.$s" || return 0
+		done
+	done
+	return 1
+}
+
+i=0
+for f in "$@"; do
+	i=$((i + 1))
+	[ $(( (i - 1) % step )) -eq 0 ] || continue
+	name=$(basename "$f" .ptx)
+	d=$work/$name
+	mkdir -p "$d"
+	"$prog" --color=never -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>/dev/null || continue
+	for k in $(sed -n 's/.*Function : //p' "$d/ours.lst"); do
+		run "$d/ours.cubin" "$k" "$seeds $more_seeds" "$d/ref.$k"
+		"$mut" --list "$d/ours.cubin" "$k" >"$d/$k.mutants" || exit 2
+		while read -r idx kind addr what; do
+			m=$d/m.cubin
+			"$mut" "$d/ours.cubin" "$k" "$idx" "$m" || exit 2
+			run "$m" "$k" "$seeds" "$d/mut"
+			if differs "$d/ref.$k" "$d/mut" "$seeds"; then
+				verdict=caught
+				if [ "$kind" = stall ] || [ "$kind" = barrier ]; then
+					"$prog" --disassemble "$m" >"$d/m.sass" 2>/dev/null &&
+						"$prog" --color=never --verify-sched --format=raw -o /dev/null "$d/m.sass" >/dev/null 2>&1 &&
+						verdict=caught-stricter
+				fi
+			elif [ "$kind" = stall ] || [ "$kind" = barrier ]; then
+				verdict=equivalent
+				"$prog" --disassemble "$m" >"$d/m.sass" 2>/dev/null
+				"$prog" --color=never --verify-sched --format=raw -o /dev/null "$d/m.sass" >"$d/v.err" 2>&1
+				if grep -q 'sched-hazard' "$d/v.err"; then
+					verdict=missed
+					echo "MISSED: $name $k $addr $what: --verify-sched rejects it, the simulator ran it:" \
+					     "$(grep -m1 'error:.*sched-hazard' "$d/v.err" | sed 's/.*error: //')"
+				elif grep -q 'error:' "$d/v.err"; then
+					# the SASS front end cannot read the listing back (a
+					# relocated MOV32I): nothing judges this survivor
+					verdict=unjudged
+				fi
+			else
+				run "$m" "$k" "$more_seeds" "$d/mut"
+				verdict=equivalent
+				if differs "$d/ref.$k" "$d/mut" "$more_seeds"; then
+					verdict=missed
+					echo "MISSED: $name $k $addr $what: seeds 1 and 2 do not show it, later seeds do"
+				fi
+			fi
+			echo "$kind $verdict" >>"$work/tally"
+		done <"$d/$k.mutants"
+	done
+done
+
+fail=0 pass=0
+for kind in source comparison immediate stall barrier; do
+	awk -v k="$kind" '
+		$1 == k { n++; v[$2]++ }
+		END {
+			c = v["caught"] + v["caught-stricter"]; m = v["missed"] + 0
+			printf "mutate: %-10s %5d mutants, %5d caught, %5d equivalent, %3d missed", k, n, c, v["equivalent"], m
+			if (v["unjudged"]) printf ", %d unjudged", v["unjudged"]
+			if (c + m > 0) printf "; %.1f%% of the value-changing ones caught", 100 * c / (c + m)
+			if (v["caught-stricter"]) printf " (%d that --verify-sched accepts)", v["caught-stricter"]
+			printf "\n"
+		}' "$work/tally"
+done
+pass=$(grep -c ' caught' "$work/tally")
+fail=$(grep -c ' missed' "$work/tally")
+echo "mutate: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
