@@ -4,8 +4,8 @@
 # (tests/cases/encode), every mutant ptxsurf-mutate makes of our machine
 # code -- one source register, comparison, immediate, stall count or
 # scoreboard barrier changed at a time -- runs on the simulator with the
-# inputs sim-diff.sh uses (launches of 1 and 2x64 threads, seeds 1 and 2,
-# the latency contract on). A mutant is caught when some run writes other
+# inputs sim-diff.sh uses (launches of 1 and 2x64 threads -- a racy one as
+# two threads alone --, seeds 1 and 2, the latency contract on). A mutant is caught when some run writes other
 # bytes than our unmutated code (which sim-diff.sh shows equal to ptxas's)
 # or stops (a fault, poison reaching memory, a hazard).
 #
@@ -49,20 +49,38 @@ seeds="1 2"
 more_seeds="3 4 5 6 7 8"
 : >"$work/tally"
 
+# sim_spec CUBIN KERNEL SPEC SEED: one run; SPEC is GRID:BLOCK[:THREAD]
+sim_spec() {
+	g=${3%%:*} rest=${3#*:} b=${3#*:} th=
+	case $rest in *:*) b=${rest%%:*} th=${rest#*:} ;; esac
+	"$sim" --kernel "$2" --grid "$g" --block "$b" ${th:+--thread "$th"} --seed "$4" "$1" 2>&1 |
+		sed 's/^ptxsurf-sim: [^:]*: /ptxsurf-sim: /'   # the message names the cubin
+}
+
+# specs_for CUBIN KERNEL: the launches sim-diff.sh compares -- a racy one
+# as its threads 32 and 127 alone
+specs_for() {
+	for l in $launches; do
+		if sim_spec "$1" "$2" "$l" 1 | grep -q 'data race'; then
+			echo "$l:32 $l:127"
+		else
+			echo "$l"
+		fi
+	done
+}
+
 # run CUBIN KERNEL SEEDS OUTPREFIX: one output file per launch and seed
 run() {
-	for l in $launches; do
+	for l in $specs; do
 		for s in $3; do
-			"$sim" --kernel "$2" --grid "${l%%:*}" --block "${l#*:}" --seed "$s" "$1" >"$4.$l.$s" 2>&1
-			# the message names the cubin: keep only what it says
-			sed -i 's/^ptxsurf-sim: [^:]*: /ptxsurf-sim: /' "$4.$l.$s"
+			sim_spec "$1" "$2" "$l" "$s" >"$4.$l.$s"
 		done
 	done
 }
 
 # differs PREFIX_A PREFIX_B SEEDS: some run of the two wrote or ended otherwise
 differs() {
-	for l in $launches; do
+	for l in $specs; do
 		for s in $3; do
 			cmp -s "$1.$l.$s" "$2.$l.$s" || return 0
 		done
@@ -79,6 +97,7 @@ for f in "$@"; do
 	mkdir -p "$d"
 	"$prog" --color=never -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>/dev/null || continue
 	for k in $(sed -n 's/.*Function : //p' "$d/ours.lst"); do
+		specs=$(specs_for "$d/ours.cubin" "$k")
 		run "$d/ours.cubin" "$k" "$seeds $more_seeds" "$d/ref.$k"
 		"$mut" --list "$d/ours.cubin" "$k" >"$d/$k.mutants" || exit 2
 		while read -r idx kind addr what; do

@@ -68,6 +68,9 @@ typedef struct SimLaunch {
 	bool timing;
 	uint64_t max_steps;         /* warp instruction issues per block; 0: a default */
 	bool trace;                 /* every issue to stderr: address, control slot, form */
+	/* >= 0: only the thread with this id in the grid runs (the others
+	 * exit at once), for kernels where every thread writes one place */
+	int64_t only_thread;
 } SimLaunch;
 
 typedef struct SimTiming SimTiming;

@@ -12,6 +12,7 @@
  *    0x10 + j, its slot in c[0x0] filled as the driver fills it;
  *  - c[0x0][0xc0] points at a table of random surface descriptors (suq's
  *    descriptor lookups read it).
+ * --thread N runs only thread N of the grid (in block order, x fastest).
  * Output: one line per region with its FNV-1a 64 digest, or with --dump
  * every byte in hex; exit 1 with the simulator's message on a failure. */
 #include "sim.h"
@@ -187,7 +188,7 @@ static uint8_t *read_file(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
 	const char *kernel = NULL, *path = NULL;
-	SimLaunch l = { { 1, 1, 1 }, { 1, 1, 1 }, true, true, 0, false };
+	SimLaunch l = { { 1, 1, 1 }, { 1, 1, 1 }, true, true, 0, false, -1 };
 	uint64_t seed = 1;
 	bool dump = false;
 	for (int i = 1; i < argc; i++) {
@@ -200,6 +201,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--allow-races")) l.fail_on_races = false;
 		else if (!strcmp(a, "--dump")) dump = true;
 		else if (!strcmp(a, "--trace")) l.trace = true;
+		else if (!strcmp(a, "--thread") && i + 1 < argc) l.only_thread = strtoll(argv[++i], NULL, 0);
 		else if (a[0] == '-' || path) return usage();
 		else path = a;
 	}

@@ -210,7 +210,8 @@ int sim_run(SimMachine *m, const SimLaunch *l)
 					t->tid[2] = i / (l->block[0] * l->block[1]);
 					t->lane = i % SIM_WARP;
 					t->flat = block_id * nthreads + i;
-					t->state = SIM_RUNNING;
+					t->state = l->only_thread < 0 || t->flat == l->only_thread ? SIM_RUNNING
+					                                                         : SIM_EXITED;
 				}
 				run_block(m, threads, nthreads);
 			}

@@ -150,15 +150,25 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 	/* the guard predicate is a source of every instruction */
 	int64_t pg = sim_val(in, SR_PG, 7);
 	for (unsigned i = 0; i < n; i++) {
-		s->lane_ran[i] = w[i].state == SIM_RUNNING && w[i].pc == pc;
 		s->lane_poison[i] = 0;
+		s->lane_ran[i] = false;
+		if (w[i].state != SIM_RUNNING || w[i].pc != pc)
+			continue;
+		/* the guard decides whether the lane runs: it must be sound */
+		uint32_t gp = 0;
+		if (pg < SIM_NPREDS && (s->wmask[RES_PRED + pg] || s->rem[RES_PRED + pg] > 0))
+			gp = s->writer[RES_PRED + pg] << 16 | in->addr;
+		if (pg < SIM_NPREDS && !gp)
+			gp = w[i].poison[RES_PRED + pg];
+		if (gp) {
+			sim_fail(m, in, "a poisoned guard predicate: produced at 0x%04x, read too early at 0x%04x "
+			         "(the control words do not wait long enough)", gp >> 16, gp & 0xffff);
+			return;
+		}
+		s->lane_ran[i] = sim_pred(&w[i], pg, sim_val(in, SR_PG_NOT, 0));
 		if (!s->lane_ran[i])
 			continue;
 		uint32_t p = late;
-		if (pg < SIM_NPREDS && (s->wmask[RES_PRED + pg] || s->rem[RES_PRED + pg] > 0) && !p)
-			p = s->writer[RES_PRED + pg] << 16 | in->addr;
-		if (pg < SIM_NPREDS && !p)
-			p = w[i].poison[RES_PRED + pg];
 		FOR_RES(u, read, r)
 			if (!p)
 				p = w[i].poison[r];
