@@ -15,9 +15,13 @@
 # a stall or barrier mutant goes through ptxsurf-as --verify-sched (the
 # static model of the same contract), and one it rejects is MISSED (the
 # two models disagree), else equivalent. Caught timing mutants the static
-# verifier accepts are counted as well (the dynamic model is stricter), and
-# survivors whose listing the SASS front end cannot read back (a relocated
-# MOV32I) are counted as unjudged.
+# verifier accepts are counted as well (the dynamic model is stricter);
+# survivors are counted apart when no run issues the mutated instruction
+# (unreached: the kernel faults or branches before it), when the simulator
+# catches them without its in-order pipe rule (the two models differ only
+# there: ptxas relies on the rule, --verify-sched does not grant it), and
+# when the SASS front end cannot read their listing back (a relocated
+# MOV32I: unjudged).
 #
 # Usage: tests/sim/mutate.sh [FILE.ptx...]
 # Environment: PROG, SIM, MUTATE (default $B/tests/ptxsurf-mutate), B,
@@ -49,11 +53,14 @@ seeds="1 2"
 more_seeds="3 4 5 6 7 8"
 : >"$work/tally"
 
-# sim_spec CUBIN KERNEL SPEC SEED: one run; SPEC is GRID:BLOCK[:THREAD]
+# sim_spec CUBIN KERNEL SPEC SEED [OPTION...]: one run; SPEC is
+# GRID:BLOCK[:THREAD]
 sim_spec() {
 	g=${3%%:*} rest=${3#*:} b=${3#*:} th=
 	case $rest in *:*) b=${rest%%:*} th=${rest#*:} ;; esac
-	"$sim" --kernel "$2" --grid "$g" --block "$b" ${th:+--thread "$th"} --seed "$4" "$1" 2>&1 |
+	_c=$1 _k=$2 _s=$4
+	shift 4
+	"$sim" --kernel "$_k" --grid "$g" --block "$b" ${th:+--thread "$th"} --seed "$_s" "$@" "$_c" 2>&1 |
 		sed 's/^ptxsurf-sim: [^:]*: /ptxsurf-sim: /'   # the message names the cubin
 }
 
@@ -99,6 +106,9 @@ for f in "$@"; do
 	for k in $(sed -n 's/.*Function : //p' "$d/ours.lst"); do
 		specs=$(specs_for "$d/ours.cubin" "$k")
 		run "$d/ours.cubin" "$k" "$seeds $more_seeds" "$d/ref.$k"
+		# the addresses the runs issue
+		for l in $specs; do sim_spec "$d/ours.cubin" "$k" "$l" 1 --trace; done |
+			sed -n 's/^[^ ]*+\([0-9a-f]*\) .*/0x\1/p' | sort -u >"$d/$k.reached"
 		"$mut" --list "$d/ours.cubin" "$k" >"$d/$k.mutants" || exit 2
 		while read -r idx kind addr what; do
 			m=$d/m.cubin
@@ -111,12 +121,18 @@ for f in "$@"; do
 						"$prog" --color=never --verify-sched --format=raw -o /dev/null "$d/m.sass" >/dev/null 2>&1 &&
 						verdict=caught-stricter
 				fi
+			elif ! grep -qx "$addr" "$d/$k.reached"; then
+				verdict=unreached   # no run issues it: nothing can tell
 			elif [ "$kind" = stall ] || [ "$kind" = barrier ]; then
 				verdict=equivalent
 				"$prog" --disassemble "$m" >"$d/m.sass" 2>/dev/null
 				"$prog" --color=never --verify-sched --format=raw -o /dev/null "$d/m.sass" >"$d/v.err" 2>&1
 				if grep -q 'sched-hazard' "$d/v.err"; then
 					verdict=missed
+					for l in $specs; do
+						sim_spec "$m" "$k" "$l" 1 --no-pipe-order | grep -q '^ptxsurf-sim: ' && verdict=pipe-order
+					done
+					[ "$verdict" = missed ] &&
 					echo "MISSED: $name $k $addr $what: --verify-sched rejects it, the simulator ran it:" \
 					     "$(grep -m1 'error:.*sched-hazard' "$d/v.err" | sed 's/.*error: //')"
 				elif grep -q 'error:' "$d/v.err"; then
@@ -144,7 +160,9 @@ for kind in source comparison immediate stall barrier; do
 		END {
 			c = v["caught"] + v["caught-stricter"]; m = v["missed"] + 0
 			printf "mutate: %-10s %5d mutants, %5d caught, %5d equivalent, %3d missed", k, n, c, v["equivalent"], m
+			if (v["unreached"]) printf ", %d unreached", v["unreached"]
 			if (v["unjudged"]) printf ", %d unjudged", v["unjudged"]
+			if (v["pipe-order"]) printf ", %d hazards only without pipe order", v["pipe-order"]
 			if (c + m > 0) printf "; %.1f%% of the value-changing ones caught", 100 * c / (c + m)
 			if (v["caught-stricter"]) printf " (%d that --verify-sched accepts)", v["caught-stricter"]
 			printf "\n"

@@ -64,8 +64,11 @@ typedef struct SimLaunch {
 	/* Two threads writing one byte is a data race: the result would
 	 * depend on the order the simulator picked, so it fails the run. */
 	bool fail_on_races;
-	/* Model the control words' latency contract (sim_timing.c). */
+	/* Model the control words' latency contract (sim_timing.c), and in it
+	 * the in-order pipes ptxas relies on (off: the static verifier's
+	 * stricter model). */
 	bool timing;
+	bool pipe_order;
 	uint64_t max_steps;         /* warp instruction issues per block; 0: a default */
 	bool trace;                 /* every issue to stderr: address, control slot, form */
 	/* >= 0: only the thread with this id in the grid runs (the others

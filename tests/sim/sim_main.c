@@ -58,7 +58,8 @@ static void fill_random(SimRegion *r, uint64_t seed)
 static int usage(void)
 {
 	fprintf(stderr, "usage: ptxsurf-sim [--kernel NAME] [--grid X,Y,Z] [--block X,Y,Z] [--seed N]\n"
-	                "                   [--no-timing] [--allow-races] [--dump] [--trace]\n                   FILE.cubin\n");
+	                "                   [--no-timing] [--no-pipe-order] [--allow-races] [--dump]\n"
+	                "                   [--trace] [--thread N] FILE.cubin\n");
 	return 2;
 }
 
@@ -188,7 +189,8 @@ static uint8_t *read_file(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
 	const char *kernel = NULL, *path = NULL;
-	SimLaunch l = { { 1, 1, 1 }, { 1, 1, 1 }, true, true, 0, false, -1 };
+	SimLaunch l = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .fail_on_races = true,
+	                .timing = true, .pipe_order = true, .only_thread = -1 };
 	uint64_t seed = 1;
 	bool dump = false;
 	for (int i = 1; i < argc; i++) {
@@ -198,6 +200,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--block") && i + 1 < argc) { if (!parse_dim(argv[++i], l.block)) return usage(); }
 		else if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--no-timing")) l.timing = false;
+		else if (!strcmp(a, "--no-pipe-order")) l.pipe_order = false;
 		else if (!strcmp(a, "--allow-races")) l.fail_on_races = false;
 		else if (!strcmp(a, "--dump")) dump = true;
 		else if (!strcmp(a, "--trace")) l.trace = true;

@@ -101,14 +101,14 @@ static bool has(const uint64_t set[4], unsigned r) { return set[r / 64] >> (r % 
 
 /* Waiting on a barrier also completes the late reads of the operations of
  * its latest operation's pipe issued up to that one. */
-static void clear_waited(SimTiming *s, unsigned wait)
+static void clear_waited(SimTiming *s, unsigned wait, bool pipe_order)
 {
 	for (unsigned r = 0; wait && r < NRES; r++) {
 		if (s->wmask[r] && !(s->wmask[r] & ~wait))
 			s->wmask[r] = 0;
 		if (s->rmask[r] && !(s->rmask[r] & ~wait))
 			s->rmask[r] = 0;
-		for (unsigned b = 0; (s->rmask[r] || s->unguarded[r]) && b < NBARRIERS; b++)
+		for (unsigned b = 0; pipe_order && (s->rmask[r] || s->unguarded[r]) && b < NBARRIERS; b++)
 			if ((wait >> b & 1) && s->bar_pipe[b] == s->rpipe[r] && s->useq[r] <= s->bar_seq[b])
 				s->rmask[r] = 0, s->unguarded[r] = false;
 	}
@@ -138,7 +138,7 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 	SimTiming *s = m->timing;
 	SassRegUse *u = &s->use;
 	char rn[8];
-	clear_waited(s, in->ctrl.wait);
+	clear_waited(s, in->ctrl.wait, m->launch.pipe_order);
 	sass_form_regs(in->form, &in->v, u);
 	/* a source read too early: the pair producer -> reader */
 	uint32_t late = 0;
@@ -187,7 +187,8 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 			         rn, s->writer[r]);
 			return;
 		}
-		bool in_order = u->varlat && s->rpipe[r] == pipe_of(in->form) && s->rpipe[r] != 3;
+		bool in_order = m->launch.pipe_order && u->varlat && s->rpipe[r] == pipe_of(in->form) &&
+		                s->rpipe[r] != 3;
 		if ((s->rmask[r] || s->unguarded[r]) && !in_order) {
 			res_name(r, rn, sizeof rn);
 			sim_fail(m, in, "overwrites %s while the instruction at 0x%04x may still read it",
@@ -277,9 +278,8 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 					s->rmask[r] = 0;
 			}
 		}
-		clear_waited(s, (unsigned)sim_val(in, SR_WMASK, 0));
+		clear_waited(s, (unsigned)sim_val(in, SR_WMASK, 0), m->launch.pipe_order);
 	}
 	for (unsigned r = 0; r < NRES; r++)
 		s->rem[r] = s->rem[r] > (int)c->stall ? s->rem[r] - (int)c->stall : 0;
-	(void)pc;
 }
