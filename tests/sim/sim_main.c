@@ -4,8 +4,8 @@
  * The inputs are a function of the seed and of what the PTX declares, so
  * two cubins of one PTX file -- ours and ptxas's -- get identical inputs:
  *  - every 8-byte parameter i holds (i+1) << 24, the base of a 4 KiB
- *    buffer of random bytes, and is also the bindless handle of a random
- *    surface (a .u64 parameter may be either);
+ *    buffer of random words (fill_values), and is also the bindless
+ *    handle of a surface of such words (a .u64 parameter may be either);
  *  - other parameters hold random bytes, 4-byte ones below 256 (loop
  *    bounds and indices stay small);
  *  - each .surfref, in name order j, is the surface with header index
@@ -55,6 +55,31 @@ static void fill_random(SimRegion *r, uint64_t seed)
 		r->bytes[i] = (uint8_t)mix(&seed);
 }
 
+/* Data words a kernel computes with: a quarter random bits, a quarter
+ * small integers (-16..16), a quarter small floats (k/4, |k| <= 64), a
+ * quarter edge values, so comparisons, min/max and float arithmetic see
+ * ties, signs and boundaries, not only huge random numbers. */
+static void fill_values(SimRegion *r, uint64_t seed)
+{
+	static const uint32_t edges[] = { 0, 1, 2, 100, 255, 256, 0x7fffffff, 0x80000000, 0xffffffff,
+	                                  0x3f800000 /* 1.0f */, 0xbf800000 /* -1.0f */ };
+	for (uint32_t i = 0; i + 4 <= r->size; i += 4) {
+		uint64_t x = mix(&seed);
+		uint32_t v = (uint32_t)(x >> 32);
+		switch (x & 3) {
+		case 0: break;
+		case 1: v = (uint32_t)((int32_t)(v % 33) - 16); break;
+		case 2: {
+			float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
+			memcpy(&v, &f, 4);
+			break;
+		}
+		default: v = edges[v % (sizeof edges / sizeof edges[0])]; break;
+		}
+		memcpy(r->bytes + i, &v, 4);
+	}
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: ptxsurf-sim [--kernel NAME] [--grid X,Y,Z] [--block X,Y,Z] [--seed N]\n"
@@ -85,7 +110,7 @@ static SimRegion *add_surface(SimMachine *m, const char *name, uint32_t handle, 
 	if (!s)
 		return NULL;
 	s->width_bytes = SURFACE_WIDTH_BYTES, s->height = SURFACE_HEIGHT, s->depth = SURFACE_DEPTH;
-	fill_random(s, name_seed(seed, name));
+	fill_values(s, name_seed(seed, name));
 	return s;
 }
 
@@ -107,7 +132,7 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 			SimRegion *b = sim_add_region(m, SIM_BUFFER, name, base, BUFFER_BYTES);
 			if (!b)
 				return -1;
-			fill_random(b, name_seed(seed, name));
+			fill_values(b, name_seed(seed, name));
 			snprintf(name, sizeof name, "param%zu.surface", i);
 			if (!add_surface(m, name, (uint32_t)base, seed))
 				return -1;
