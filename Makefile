@@ -98,22 +98,22 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 # The simulator is every tests/sim/*.c but the programs' mains; the mutation
 # tool (ptxsurf-mutate) shares nothing with it but the library.
 SIM_SRC  := $(filter-out %_main.c,$(wildcard tests/sim/*.c))
-SIM_OBJ  := $(SIM_SRC:tests/sim/%.c=$(B)/obj/tests-sim/%.o)
+SIM_OBJ  := $(SIM_SRC:tests/sim/%.c=$(B)/tests/obj/%.o)
 SIM_BIN  := $(B)/tests/ptxsurf-sim $(B)/tests/ptxsurf-mutate
 
-$(B)/obj/tests-sim/%.o: tests/sim/%.c $(GEN_HDR)
+$(B)/tests/obj/%.o: tests/sim/%.c $(GEN_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tests/ptxsurf-sim: $(B)/obj/tests-sim/sim_main.o $(SIM_OBJ) $(LIB)
+$(B)/tests/ptxsurf-sim: $(B)/tests/obj/sim_main.o $(SIM_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
-$(B)/tests/ptxsurf-mutate: $(B)/obj/tests-sim/mutate_main.o $(LIB)
+$(B)/tests/ptxsurf-mutate: $(B)/tests/obj/mutate_main.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
--include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d)
+-include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d $(B)/tests/obj/*.d)
 
 # ---- tests -------------------------------------------------------------
 # `make check` runs every suite and ends with one "N passed, N failed" line.

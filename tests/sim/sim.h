@@ -123,6 +123,18 @@ typedef struct SimThread {
 int sim_load(SimMachine *m, const CubinImage *img, const char *kernel);
 void sim_free(SimMachine *m);
 
+/* ---- sim_state.c: what every instruction family reads ---- */
+/* Stops the run with a message naming the instruction (printf format). */
+bool sim_fail(SimMachine *m, const SimInsn *in, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+uint32_t sim_reg(const SimThread *t, int64_t r);
+void sim_set(SimThread *t, int64_t r, uint32_t v);
+bool sim_pred(const SimThread *t, int64_t p, bool negate);
+int64_t sim_val(const SimInsn *in, SassRole r, int64_t dflt);
+uint32_t sim_cword(SimMachine *m, const SimInsn *in, unsigned bank, int64_t byte_off);
+/* Operand B of an ALU form: register, constant or immediate as encoded. */
+uint32_t sim_operand_b(SimMachine *m, const SimInsn *in, const SimThread *t);
+
 /* ---- sim_memory.c ---- */
 /* Adds a region of `size` bytes (zeroed); NULL with m->error when full. */
 SimRegion *sim_add_region(SimMachine *m, SimRegionKind kind, const char *name, uint64_t base,
@@ -134,20 +146,10 @@ uint8_t *sim_global(SimMachine *m, const SimInsn *in, uint64_t addr, uint32_t n)
 void sim_note_write(SimMachine *m, const SimInsn *in, SimRegion *r, const uint8_t *p, uint32_t n,
                     const SimThread *t);
 SimRegion *sim_surface(SimMachine *m, const SimInsn *in, uint32_t handle);
-uint32_t sim_cword(SimMachine *m, const SimInsn *in, unsigned bank, int64_t byte_off);
 
 /* ---- sim_run.c ---- */
 /* Runs the loaded kernel over launch l. Returns 0, or -1 with m->error. */
 int sim_run(SimMachine *m, const SimLaunch *l);
-/* Stops the run with a message naming the instruction (printf format). */
-bool sim_fail(SimMachine *m, const SimInsn *in, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-uint32_t sim_reg(const SimThread *t, int64_t r);
-void sim_set(SimThread *t, int64_t r, uint32_t v);
-bool sim_pred(const SimThread *t, int64_t p, bool negate);
-int64_t sim_val(const SimInsn *in, SassRole r, int64_t dflt);
-/* Operand B of an ALU form: register, constant or immediate as encoded. */
-uint32_t sim_operand_b(SimMachine *m, const SimInsn *in, const SimThread *t);
 
 /* ---- the instruction families; each returns false when it does not
  * know in->form's op, and sets m->failed on an unmodelled modifier ---- */

@@ -83,17 +83,6 @@ SimRegion *sim_surface(SimMachine *m, const SimInsn *in, uint32_t handle)
 	return NULL;
 }
 
-uint32_t sim_cword(SimMachine *m, const SimInsn *in, unsigned bank, int64_t off)
-{
-	if (bank >= SIM_CBANKS || off < 0 || off % 4 || off + 4 > (int64_t)m->cbank_size[bank]) {
-		sim_fail(m, in, "constant c[0x%x][0x%llx] is outside the bank", bank, (long long)off);
-		return 0;
-	}
-	uint32_t v;
-	memcpy(&v, m->cbank[bank] + off, 4);
-	return v;
-}
-
 /* ---- global memory instructions ---- */
 
 static uint32_t access_bytes(int64_t size)
