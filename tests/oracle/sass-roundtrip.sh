@@ -71,8 +71,8 @@ make -s B="$B" "$B/libptxsurf.a" >/dev/null || { echo "sass-roundtrip: cannot bu
 # `sassrt --words CODE` exits 3 when an instruction word of raw code is not
 # in the sm_50 table (such code cannot be listed for reassembly).
 cat >"$WORK/sassrt.c" <<'EOF'
-#include "sass_asm.h"
-#include "sass_encode.h"
+#include "sasm/sass_asm.h"
+#include "sm50/sass_encode.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
