@@ -16,8 +16,10 @@
 # static model of the same contract), and one it rejects is MISSED (the
 # two models disagree), else equivalent. Caught timing mutants the static
 # verifier accepts are counted as well (the dynamic model is stricter);
-# survivors are counted apart when no run issues the mutated instruction
-# (unreached: the kernel faults or branches before it), when the simulator
+# survivors are counted apart when no run executes the mutated instruction
+# (unreached: the kernel faults or branches before it, or its guard is
+# off in every run; for a timing mutant, the instruction --verify-sched
+# names as the hazard's reader), when the simulator
 # catches them without its in-order pipe rule (the two models differ only
 # there: ptxas relies on the rule, --verify-sched does not grant it), and
 # when the SASS front end cannot read their listing back (a relocated
@@ -106,9 +108,9 @@ for f in "$@"; do
 	for k in $(sed -n 's/.*Function : //p' "$d/ours.lst"); do
 		specs=$(specs_for "$d/ours.cubin" "$k")
 		run "$d/ours.cubin" "$k" "$seeds $more_seeds" "$d/ref.$k"
-		# the addresses the runs issue
+		# the addresses the runs execute (some lane's guard on)
 		for l in $specs; do sim_spec "$d/ours.cubin" "$k" "$l" 1 --trace; done |
-			sed -n 's/^[^ ]*+\([0-9a-f]*\) .*/0x\1/p' | sort -u >"$d/$k.reached"
+			sed -n 's/^[^ ]*+\([0-9a-f]*\) .* lanes=[1-9][0-9]*$/0x\1/p' | sort -u >"$d/$k.reached"
 		"$mut" --list "$d/ours.cubin" "$k" >"$d/$k.mutants" || exit 2
 		while read -r idx kind addr what; do
 			m=$d/m.cubin
@@ -122,12 +124,15 @@ for f in "$@"; do
 						verdict=caught-stricter
 				fi
 			elif ! grep -qx "$addr" "$d/$k.reached"; then
-				verdict=unreached   # no run issues it: nothing can tell
+				verdict=unreached   # no run executes it: nothing can tell
 			elif [ "$kind" = stall ] || [ "$kind" = barrier ]; then
 				verdict=equivalent
 				"$prog" --disassemble "$m" >"$d/m.sass" 2>/dev/null
 				"$prog" --color=never --verify-sched --format=raw -o /dev/null "$d/m.sass" >"$d/v.err" 2>&1
-				if grep -q 'sched-hazard' "$d/v.err"; then
+				reader=$(grep -m1 'error:.*sched-hazard' "$d/v.err" | sed -n 's/.*instruction at \(0x[0-9a-f]*\).*/\1/p')
+				if [ -n "$reader" ] && ! grep -qx "$reader" "$d/$k.reached"; then
+					verdict=unreached   # the hazard's reader never executes
+				elif grep -q 'sched-hazard' "$d/v.err"; then
 					verdict=missed
 					for l in $specs; do
 						sim_spec "$m" "$k" "$l" 1 --no-pipe-order | grep -q '^ptxsurf-sim: ' && verdict=pipe-order

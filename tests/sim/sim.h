@@ -70,7 +70,8 @@ typedef struct SimLaunch {
 	bool timing;
 	bool pipe_order;
 	uint64_t max_steps;         /* warp instruction issues per block; 0: a default */
-	bool trace;                 /* every issue to stderr: address, control slot, form */
+	bool trace;                 /* every issue to stderr: address, control slot, form,
+	                             * lanes whose guard was on */
 	/* >= 0: only the thread with this id in the grid runs (the others
 	 * exit at once), for kernels where every thread writes one place */
 	int64_t only_thread;

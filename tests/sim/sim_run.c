@@ -75,10 +75,12 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 	}
 }
 
-static void exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
+/* Runs `in` for thread t; false when its guard is off. */
+static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	size_t next = (size_t)(in - m->insns) + 1;
-	if (sim_pred(t, sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0))) {
+	bool on = sim_pred(t, sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0));
+	if (on) {
 		if (!exec_flow(m, in, t, &next) && !sim_exec_int(m, in, t) &&
 		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t))
 			sim_fail(m, in, "the simulator does not model %s", in->form->name);
@@ -86,6 +88,7 @@ static void exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 	if (t->state == SIM_RUNNING && next >= m->ninsns)
 		sim_fail(m, in, "ran off the end of the code");
 	t->pc = next;
+	return on;
 }
 
 /* Issues the instruction at the lowest pc of the warp's running threads,
@@ -104,16 +107,17 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 		                (unsigned long long)m->launch.max_steps);
 	if (!in->form)
 		return sim_fail(m, in, "no form of the table matches this word");
+	if (m->timing)
+		sim_timing_issue(m, in, w, n, pc);
+	unsigned on = 0;
+	for (unsigned i = 0; i < n && !m->failed; i++)
+		if (w[i].state == SIM_RUNNING && w[i].pc == pc)
+			on += exec_one(m, in, &w[i]);
 	if (m->launch.trace) {
 		char ctrl[16] = "?";
 		sass_ctrl_format(&in->ctrl, ctrl, sizeof ctrl);
-		fprintf(stderr, "%s+%04x %s %s\n", m->kernel, in->addr, ctrl, in->form->name);
+		fprintf(stderr, "%s+%04x %s %s lanes=%u\n", m->kernel, in->addr, ctrl, in->form->name, on);
 	}
-	if (m->timing)
-		sim_timing_issue(m, in, w, n, pc);
-	for (unsigned i = 0; i < n && !m->failed; i++)
-		if (w[i].state == SIM_RUNNING && w[i].pc == pc)
-			exec_one(m, in, &w[i]);
 	if (m->timing && !m->failed)
 		sim_timing_retire(m, in, w, n, pc);
 	return !m->failed;
