@@ -6,8 +6,9 @@
  *  - every 8-byte parameter i holds (i+1) << 24, the base of a 4 KiB
  *    buffer of random words (fill_values), and is also the bindless
  *    handle of a surface of such words (a .u64 parameter may be either);
- *  - other parameters hold random bytes, 4-byte ones below 256 (loop
- *    bounds and indices stay small);
+ *  - a 4-byte parameter holds a number below 256 for an odd seed (loop
+ *    bounds and indices stay small) and a float k/4 (|k| <= 64) for an
+ *    even one; other parameters random bytes;
  *  - each .surfref, in name order j, is the surface with header index
  *    0x10 + j, its slot in c[0x0] filled as the driver fills it;
  *  - c[0x0][0xc0] points at a table of random surface descriptors (suq's
@@ -136,11 +137,18 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 			snprintf(name, sizeof name, "param%zu.surface", i);
 			if (!add_surface(m, name, (uint32_t)base, seed))
 				return -1;
+		} else if (p->size == 4) {
+			/* an odd seed gives a count below 256, an even one a float
+			 * k/4: the cubin does not say which the parameter is */
+			uint32_t v = (uint32_t)mix(&st) & 0xff;
+			if (seed % 2 == 0) {
+				float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
+				memcpy(&v, &f, 4);
+			}
+			memcpy(dst, &v, 4);
 		} else {
 			for (uint32_t j = 0; j < p->size; j++)
 				dst[j] = (uint8_t)mix(&st);
-			if (p->size == 4)
-				memset(dst + 1, 0, 3);
 		}
 	}
 	const char **names = xmalloc((img->nsurfrefs + 1) * sizeof *names);
