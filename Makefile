@@ -125,15 +125,35 @@ $(B)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(LIB) $(CHECK_LIBS)
 
--include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d)
+# The sm_50 simulator of the differential tests (tests/sim, docs/simulator.md):
+# test-only code that links the library for the cubin reader and form table.
+# The simulator is every tests/sim/*.c but the programs' mains; the mutation
+# tool (ptxsurf-mutate) shares nothing with it but the library.
+SIM_SRC  := $(filter-out %_main.c,$(wildcard tests/sim/*.c))
+SIM_OBJ  := $(SIM_SRC:tests/sim/%.c=$(B)/tests/obj/%.o)
+SIM_BIN  := $(B)/tests/ptxsurf-sim $(B)/tests/ptxsurf-mutate
+
+$(B)/tests/obj/%.o: tests/sim/%.c $(GEN_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/ptxsurf-sim: $(B)/tests/obj/sim_main.o $(SIM_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+$(B)/tests/ptxsurf-mutate: $(B)/tests/obj/mutate_main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+-include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d $(B)/tests/obj/*.d)
 
 # ---- tests -------------------------------------------------------------
 # `make check` runs every suite and ends with one "N passed, N failed" line.
-check: $(PROG) $(SO) $(COMPLETIONS) $(UNIT_BIN)
+check: $(PROG) $(SO) $(COMPLETIONS) $(UNIT_BIN) $(SIM_BIN)
 	@PROG=$(abspath $(PROG)) B=$(B) LIB_CFLAGS="$(CFLAGS)" LIB_LDFLAGS="$(LDFLAGS)" MAKE="$(MAKE)" \
 		sh tests/run-all.sh
 
-unit-bins: $(UNIT_BIN)
+unit-bins: $(UNIT_BIN) $(SIM_BIN)
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do $$t || exit 1; done

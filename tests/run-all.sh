@@ -55,6 +55,8 @@ for t in tests/run-io.sh tests/docs-fresh.sh tests/rule-coverage.sh tests/verify
 	[ -f "$t" ] && run_suite "$(basename "$t" .sh)" sh "$t"
 done
 run_suite opcodes sh tests/opcodes/check-opcodes.sh tests/corpus/*.ptx
+run_suite sim-selftest sh tests/sim/sim-selftest.sh
+run_suite sim sh tests/sim/sim-diff.sh
 for t in tests/oracle/*.sh; do
 	case $t in */fetch-*) continue ;; esac
 	[ -f "$t" ] || continue
