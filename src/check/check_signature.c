@@ -1,0 +1,194 @@
+/* Rule operand-type, register and immediate typing: every operand of the
+ * opcodes in isa/operand_sigs.def against the instruction's types, as
+ * ptxas 13 judges them ("Arguments mismatch for instruction 'add'",
+ * "Result register required for instruction 'add'"). The messages say
+ * what the operand is and what would be right. */
+#include "check/check_internal.h"
+#include "isa/opcodes.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct OpSig {
+	const char *opcode, *form, *roles;
+} OpSig;
+
+static const OpSig op_sigs[] = {
+#define OPSIG(opcode, form, roles) { opcode, form, roles },
+#include "isa/operand_sigs.def"
+#undef OPSIG
+};
+enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0] };
+
+/* The first row of each opcode id (N_SIGS: none), built once: the checker
+ * asks for every instruction, so a row is found without comparing names. */
+static const short *first_rows(void)
+{
+	static short *rows;
+	if (rows)
+		return rows;
+	size_t n = opcode_count();
+	short *r = malloc(n * sizeof *r);
+	if (!r)
+		return NULL;
+	for (size_t id = 0; id < n; id++) {
+		r[id] = N_SIGS;
+		for (int i = 0; i < N_SIGS; i++)
+			if (strcmp(op_sigs[i].opcode, opcode_name((int)id)) == 0) {
+				r[id] = (short)i;
+				break;
+			}
+	}
+	rows = r;
+	return rows;
+}
+
+static bool has_mod(const Instr *in, const char *word)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], word) == 0)
+			return true;
+	return false;
+}
+
+static const OpSig *sig_of(const Instr *in)
+{
+	const short *rows = first_rows();
+	if (!rows || in->opcode_id < 0 || (size_t)in->opcode_id >= opcode_count())
+		return NULL;
+	for (int i = rows[in->opcode_id]; i < N_SIGS && strcmp(op_sigs[i].opcode, in->opcode) == 0; i++)
+		if (!op_sigs[i].form[0] || has_mod(in, op_sigs[i].form))
+			return &op_sigs[i];
+	return NULL;
+}
+
+/* Types the rule judges: packed and .bf16 types have rules of their own. */
+static bool judged_type(PtxType t)
+{
+	const TypeInfo *ti = type_info(t);
+	return t != TY_NONE && t != TY_BF16 && ti->cls != TC_PACKED && ti->cls != TC_OPAQUE;
+}
+
+/* The same type of another width (mul.wide's result): TY_NONE if none. */
+static PtxType type_of_width(PtxType t, int bits)
+{
+	TypeClass cls = type_info(t)->cls;
+	for (int i = TY_NONE + 1; i < TY_COUNT; i++)
+		if (type_info((PtxType)i)->cls == cls && type_info((PtxType)i)->bits == bits)
+			return (PtxType)i;
+	return TY_NONE;
+}
+
+/* Exact fit for arithmetic: the same width; a bit type takes any kind,
+ * an integer type integer or bit registers, a float type anything but an
+ * integer register; predicates only predicates. */
+static bool exact_fit(PtxType insn, PtxType reg)
+{
+	const TypeInfo *it = type_info(insn), *rt = type_info(reg);
+	if (it->cls == TC_PRED || rt->cls == TC_PRED)
+		return insn == reg;
+	if (rt->bits != it->bits)
+		return false;
+	switch (it->cls) {
+	case TC_UNSIGNED:
+	case TC_SIGNED:
+		return rt->cls != TC_FLOAT;
+	case TC_FLOAT:
+		return rt->cls != TC_UNSIGNED && rt->cls != TC_SIGNED;
+	default:
+		return true;
+	}
+}
+
+/* What would fit, for the message. */
+static const char *wanted(const TypeInfo *ti, bool relaxed)
+{
+	switch (ti->cls) {
+	case TC_PRED: return "a predicate register";
+	case TC_BIT: return relaxed ? "a register at least that wide" : "a register of that width";
+	case TC_UNSIGNED:
+	case TC_SIGNED: return relaxed ? "an integer or .bN register at least that wide" :
+		"an integer or .bN register of that width";
+	default: return relaxed ? "a float register of that width or a .bN register at least that wide" :
+		"a float or .bN register of that width";
+	}
+}
+
+static bool is_int_literal(const Expr *e)
+{
+	return e->kind == EX_INT || (e->kind == EX_UNARY && e->lhs && e->lhs->kind == EX_INT);
+}
+
+static bool is_float_literal(const Expr *e)
+{
+	return e->kind == EX_FLOAT || (e->kind == EX_UNARY && e->lhs && e->lhs->kind == EX_FLOAT);
+}
+
+/* One operand against its role letter; t is the type it is judged by. */
+static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t at, char role, PtxType t)
+{
+	const Expr *e = in->ops[at];
+	bool written = role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
+	bool relaxed = role == 'c' || role == 'C' || role == 'l';
+	if (written && (is_int_literal(e) || is_float_literal(e) || e->kind == EX_ADDRESS)) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Result register required for instruction '%s%s' (operand %u, "
+			"'%s', is written: name a register)", in->opcode, sig->form, at + 1, check_expr_text(c, e));
+		return;
+	}
+	if (!judged_type(t))
+		return;
+	const TypeInfo *ti = type_info(t);
+	if (is_int_literal(e) || is_float_literal(e)) {
+		bool fits = is_int_literal(e) ? ti->cls != TC_FLOAT : check_immediate_fits(e, t);
+		if (!fits && ti->cls != TC_PRED)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is %s "
+				"immediate; operand %u is %s: write %s)", in->opcode, sig->form, check_expr_text(c, e),
+				is_int_literal(e) ? "an integer" : "a float", at + 1, ti->word,
+				ti->cls == TC_FLOAT ? "a float literal (0f3F800000, 1.0)" : "an integer literal");
+		return;
+	}
+	if (e->kind != EX_NAME || e->component || check_is_sink(e))
+		return;
+	const Symbol *s = check_lookup(c, e);
+	if (!s || s->kind != SYM_REG || s->vec)
+		return;
+	bool fits = relaxed ? type_register_fits(t, s->type, FIT_RELAXED) : exact_fit(t, s->type);
+	if (fits)
+		return;
+	check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is %s; operand %u "
+		"needs %s: %s)", in->opcode, sig->form, e->text, type_info(s->type)->word, at + 1, ti->word,
+		wanted(ti, relaxed));
+}
+
+void check_operand_signature(CheckCtx *c, const Instr *in)
+{
+	const OpSig *sig = sig_of(in);
+	if (!sig)
+		return;
+	PtxType first = TY_NONE, last = TY_NONE;
+	int ntypes = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxType t = type_from_word(in->mods[i]);
+		if (t == TY_NONE)
+			continue;
+		if (!ntypes++)
+			first = t;
+		last = t;
+	}
+	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
+		return;
+	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
+		char role = sig->roles[i];
+		PtxType t = last;
+		switch (role) {
+		case '-': continue;
+		case 'c': t = first; break;
+		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
+		case 'u': case 'U': t = TY_B32; break;
+		case 'P': case 'p': t = TY_PRED; break;
+		default: break;
+		}
+		check_role(c, in, sig, i, role, t);
+	}
+}
