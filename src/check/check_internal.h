@@ -198,6 +198,9 @@ void check_param_read(CheckCtx *c, const Instr *in);
 /* check_signature.c (rule operand-type): register widths and kinds and
  * immediates against the instruction types, by isa/operand_sigs.def. */
 void check_operand_signature(CheckCtx *c, const Instr *in);
+/* Rounding modifiers cvt requires or forbids by its two types; none on
+ * integer add, sub, mul, mad, div. */
+void check_rounding(CheckCtx *c, const Instr *in);
 /* check_load_width.c: the widest vector ld and ldu take. */
 void check_load_width(CheckCtx *c, const Instr *in);
 /* check_order.c: memory orders and scopes of ld and mbarrier. */

@@ -192,3 +192,88 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 		check_role(c, in, sig, i, role, t);
 	}
 }
+
+/* ---- rounding ---- */
+/* Rounding modifiers as ptxas 13 requires and forbids them, by the types
+ * the instruction converts between (cvt) or computes in (add, sub, mul,
+ * mad, div with an integer type take none). */
+static int rounding_kind(const char *w)
+{
+	static const char *const fl[] = { ".rn", ".rz", ".rm", ".rp" }, *const in[] = { ".rni", ".rzi", ".rmi", ".rpi" };
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(w, fl[i]) == 0)
+			return 1;
+		if (strcmp(w, in[i]) == 0)
+			return 2;
+	}
+	return 0;
+}
+
+enum { RND_NONE, RND_FLOAT, RND_INT, RND_FORBIDDEN = 4 };
+
+/* What cvt from src to dst takes: a needed rounding kind (RND_FLOAT,
+ * RND_INT), or the optional integer rounding of a same-width float
+ * conversion (RND_INT | RND_FORBIDDEN: integer allowed, not needed), or
+ * none (RND_FORBIDDEN). */
+static int cvt_rounding(const TypeInfo *dst, const TypeInfo *src)
+{
+	bool df = dst->cls == TC_FLOAT, sf = src->cls == TC_FLOAT;
+	if (df && sf)
+		return dst->bits < src->bits ? RND_FLOAT : dst->bits == src->bits ? (RND_INT | RND_FORBIDDEN) : RND_FORBIDDEN;
+	if (sf)
+		return RND_INT;
+	if (df)
+		return RND_FLOAT;
+	return RND_FORBIDDEN;
+}
+
+void check_rounding(CheckCtx *c, const Instr *in)
+{
+	bool cvt = opcode_is(in, "cvt");
+	if (!cvt && !opcode_is(in, "add") && !opcode_is(in, "sub") && !opcode_is(in, "mul") && !opcode_is(in, "mad") &&
+	    !opcode_is(in, "div"))
+		return;
+	PtxType types[3];
+	int ntypes = 0, kind = 0, at = -1;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxType t = type_from_word(in->mods[i]);
+		if (t != TY_NONE && ntypes < 3)
+			types[ntypes++] = t;
+		int k = rounding_kind(in->mods[i]);
+		if (k && at < 0) {
+			kind = k;
+			at = (int)i;
+		}
+	}
+	if (ntypes != (cvt ? 2 : 1))
+		return;
+	for (int i = 0; i < ntypes; i++)
+		if (!judged_type(types[i]) || type_info(types[i])->cls == TC_PRED ||
+		    (cvt && type_info(types[i])->cls == TC_BIT))
+			return;
+	if (!cvt) {
+		TypeClass cls = type_info(types[0])->cls;
+		if (at >= 0 && cls != TC_FLOAT)
+			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
+				"'%s' ('%s' with the integer type %s: drop it)", in->opcode, in->mods[at],
+				type_info(types[0])->word);
+		return;
+	}
+	int rule = cvt_rounding(type_info(types[0]), type_info(types[1]));
+	int need = rule & (RND_FLOAT | RND_INT);
+	const char *conv = type_info(types[1])->cls == TC_FLOAT ? (type_info(types[0])->cls == TC_FLOAT ?
+		"between float types" : "from float to integer") : (type_info(types[0])->cls == TC_FLOAT ?
+		"from integer to float" : "between integer types");
+	if (at < 0) {
+		if (need && !(rule & RND_FORBIDDEN))
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction 'cvt' "
+				"(%s%s needs %s)", type_info(types[0])->word, type_info(types[1])->word,
+				need == RND_FLOAT ? ".rn, .rz, .rm or .rp" : ".rni, .rzi, .rmi or .rpi");
+		return;
+	}
+	if (kind != need)
+		check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction 'cvt' "
+			"('%s' in a conversion %s, %s%s: %s)", in->mods[at], conv, type_info(types[0])->word,
+			type_info(types[1])->word, !need ? "it takes none" : need == RND_FLOAT ?
+			"write .rn, .rz, .rm or .rp" : "write .rni, .rzi, .rmi or .rpi");
+}

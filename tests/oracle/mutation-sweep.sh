@@ -42,7 +42,7 @@ sweep_ptxas() {
 
 # ours MODE FILE: accept, reject or crash (death by a signal).
 sweep_ours() {
-	"$PROG" --check --rules="$1" --color=never "$2" >/dev/null 2>"$2.$1"
+	"$PROG" --check --rules="$1" --color=never "$2" >/dev/null 2>"$2.ours-$1"
 	_rc=$?
 	if [ $_rc -eq 0 ]; then echo accept; elif [ $_rc -gt 128 ]; then echo crash; else echo reject; fi
 }
@@ -57,7 +57,7 @@ if [ "${1:-}" = "--one" ]; then
 	[ "$theirs" = crash ] && theirs=reject
 	echo "R $theirs $ours $strict $desc"
 	if [ "$theirs" != "$ours" ] && [ "${MSGS:-}" = 1 ]; then
-		echo "M $desc | ptxas: $(grep -m1 -E 'error|fatal' "$f.ptxas") | ours: $(grep -m1 error "$f.ptxas" "$f.ptxas" >/dev/null; grep -m1 -E 'error|warning' "$f.ptxas.ours" 2>/dev/null || grep -m1 error "$f.ptxas" 2>/dev/null; true)"
+		echo "M $desc | ptxas: $(grep -m1 -E 'error|fatal' "$f.ptxas") | ours: $(grep -m1 error "$f.ours-ptxas")"
 	fi
 	exit 0
 fi
