@@ -60,6 +60,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_special_operands(c, in);
 		check_operand_signature(c, in);
 		check_rounding(c, in);
+		check_memory_address(c, in);
 	}
 	if (opcode_is(in, "mov")) {
 		check_surface_mov(c, in);

@@ -201,6 +201,9 @@ void check_operand_signature(CheckCtx *c, const Instr *in);
 /* Rounding modifiers cvt requires or forbids by its two types; none on
  * integer add, sub, mul, mad, div. */
 void check_rounding(CheckCtx *c, const Instr *in);
+/* check_address.c (rule operand-type): address forms and state spaces of
+ * ld, ldu, atom, red and prefetch. */
+void check_memory_address(CheckCtx *c, const Instr *in);
 /* check_load_width.c: the widest vector ld and ldu take. */
 void check_load_width(CheckCtx *c, const Instr *in);
 /* check_order.c: memory orders and scopes of ld and mbarrier. */

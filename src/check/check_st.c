@@ -436,13 +436,14 @@ static void check_address(StCheck *s, const Expr *addr)
 	}
 	const Expr *e = addr->elems[0];
 	const Expr *base = e;
-	if (e->kind == EX_BINARY) {
-		if (e->op != '+' || !check_is_immediate(e->rhs)) {
+	/* [reg+imm+imm]: ptxas 13 adds up the offsets. */
+	while (base->kind == EX_BINARY) {
+		if (base->op != '+' || !check_is_immediate(base->rhs)) {
 			st_fail(s, e->loc, RULE_ST_OPERAND, "Illegal address expression (expected [reg], [reg+imm], [var] or "
 				"[var+imm]; write [x+-4] for a negative offset)");
 			return;
 		}
-		base = e->lhs;
+		base = base->lhs;
 	}
 	if (check_is_immediate(base)) {
 		if (st_space(s) != SP_LOCAL)
