@@ -43,6 +43,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_param_read(c, in);
 	check_destination(c, in);
 	check_load_vector(c, in);
+	check_vector_sizes(c, in);
 	check_load_width(c, in);
 	check_memory_order(c, in);
 	check_modifier_classes(c, in);
