@@ -336,6 +336,11 @@ static void check_data(StCheck *s, const Expr *e)
 		check_value(s, e, false);
 		return;
 	}
+	/* Triton's one-element braces, st.global.b32 [a], {%r4}: one value. */
+	if (!n && e->nelems == 1) {
+		check_value(s, e->elems[0], true);
+		return;
+	}
 	if ((int)e->nelems != n) {
 		st_fail(s, e->loc, RULE_ST_OPERAND, "Argument vector size mismatch for instruction 'st' (%u values, %s)",
 			e->nelems, n ? "expected as many as .vN says" : "no .vN modifier");
