@@ -83,6 +83,9 @@ static void check_space(CheckCtx *c, const Instr *in, const Expr *base, StateSpa
 
 void check_memory_address(CheckCtx *c, const Instr *in)
 {
+	char o = in->opcode[0];
+	if (o != 'l' && o != 'a' && o != 'r' && o != 'p')
+		return;
 	bool ld = opcode_is(in, "ld") || opcode_is(in, "ldu");
 	if (!ld && !opcode_is(in, "atom") && !opcode_is(in, "red") && !opcode_is(in, "prefetch"))
 		return;

@@ -60,7 +60,6 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_operand_count(c, in);
 		check_special_operands(c, in);
 		check_operand_signature(c, in);
-		check_rounding(c, in);
 		check_memory_address(c, in);
 	}
 	if (opcode_is(in, "mov")) {

@@ -196,12 +196,10 @@ void check_load_vector(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
-/* check_signature.c (rule operand-type): register widths and kinds and
- * immediates against the instruction types, by isa/operand_sigs.def. */
+/* check_signature.c (rule operand-type): register widths and kinds,
+ * immediates and rounding modifiers against the instruction types, by
+ * isa/operand_sigs.def. */
 void check_operand_signature(CheckCtx *c, const Instr *in);
-/* Rounding modifiers cvt requires or forbids by its two types; none on
- * integer add, sub, mul, mad, div. */
-void check_rounding(CheckCtx *c, const Instr *in);
 /* check_address.c (rule operand-type): address forms and state spaces of
  * ld, ldu, atom, red and prefetch. */
 void check_memory_address(CheckCtx *c, const Instr *in);

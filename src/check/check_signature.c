@@ -12,10 +12,11 @@
 
 typedef struct OpSig {
 	const char *opcode, *form, *roles;
+	char rounding;
 } OpSig;
 
 static const OpSig op_sigs[] = {
-#define OPSIG(opcode, form, roles) { opcode, form, roles },
+#define OPSIG(opcode, form, roles, rounding) { opcode, form, roles, rounding },
 #include "isa/operand_sigs.def"
 #undef OPSIG
 };
@@ -161,38 +162,6 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 		wanted(ti, relaxed));
 }
 
-void check_operand_signature(CheckCtx *c, const Instr *in)
-{
-	const OpSig *sig = sig_of(in);
-	if (!sig)
-		return;
-	PtxType first = TY_NONE, last = TY_NONE;
-	int ntypes = 0;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		PtxType t = type_from_word(in->mods[i]);
-		if (t == TY_NONE)
-			continue;
-		if (!ntypes++)
-			first = t;
-		last = t;
-	}
-	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
-		return;
-	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
-		char role = sig->roles[i];
-		PtxType t = last;
-		switch (role) {
-		case '-': continue;
-		case 'c': t = first; break;
-		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
-		case 'u': case 'U': t = TY_B32; break;
-		case 'P': case 'p': t = TY_PRED; break;
-		default: break;
-		}
-		check_role(c, in, sig, i, role, t);
-	}
-}
-
 /* ---- rounding ---- */
 /* Rounding modifiers as ptxas 13 requires and forbids them, by the types
  * the instruction converts between (cvt) or computes in (add, sub, mul,
@@ -227,53 +196,76 @@ static int cvt_rounding(const TypeInfo *dst, const TypeInfo *src)
 	return RND_FORBIDDEN;
 }
 
-void check_rounding(CheckCtx *c, const Instr *in)
+/* The first rounding word of the instruction, and the types it was
+ * judged with: row 'I' takes none on an integer type, row 'C' by cvt's
+ * two types (dst, src). */
+static void check_rounding(CheckCtx *c, const Instr *in, char rule_kind, int at, PtxType dst, PtxType src)
 {
-	bool cvt = opcode_is(in, "cvt");
-	if (!cvt && !opcode_is(in, "add") && !opcode_is(in, "sub") && !opcode_is(in, "mul") && !opcode_is(in, "mad") &&
-	    !opcode_is(in, "div"))
-		return;
-	PtxType types[3];
-	int ntypes = 0, kind = 0, at = -1;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		PtxType t = type_from_word(in->mods[i]);
-		if (t != TY_NONE && ntypes < 3)
-			types[ntypes++] = t;
-		int k = rounding_kind(in->mods[i]);
-		if (k && at < 0) {
-			kind = k;
-			at = (int)i;
-		}
-	}
-	if (ntypes != (cvt ? 2 : 1))
-		return;
-	for (int i = 0; i < ntypes; i++)
-		if (!judged_type(types[i]) || type_info(types[i])->cls == TC_PRED ||
-		    (cvt && type_info(types[i])->cls == TC_BIT))
-			return;
-	if (!cvt) {
-		TypeClass cls = type_info(types[0])->cls;
-		if (at >= 0 && cls != TC_FLOAT)
+	int kind = at >= 0 ? rounding_kind(in->mods[at]) : 0;
+	if (rule_kind == 'I') {
+		TypeClass cls = type_info(dst)->cls;
+		if (at >= 0 && cls != TC_FLOAT && cls != TC_PRED)
 			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
-				"'%s' ('%s' with the integer type %s: drop it)", in->opcode, in->mods[at],
-				type_info(types[0])->word);
+				"'%s' ('%s' with the integer type %s: drop it)", in->opcode, in->mods[at], type_info(dst)->word);
 		return;
 	}
-	int rule = cvt_rounding(type_info(types[0]), type_info(types[1]));
+	if (type_info(dst)->cls == TC_BIT || type_info(src)->cls == TC_BIT || type_info(dst)->cls == TC_PRED ||
+	    type_info(src)->cls == TC_PRED)
+		return;
+	int rule = cvt_rounding(type_info(dst), type_info(src));
 	int need = rule & (RND_FLOAT | RND_INT);
-	const char *conv = type_info(types[1])->cls == TC_FLOAT ? (type_info(types[0])->cls == TC_FLOAT ?
-		"between float types" : "from float to integer") : (type_info(types[0])->cls == TC_FLOAT ?
+	const char *conv = type_info(src)->cls == TC_FLOAT ? (type_info(dst)->cls == TC_FLOAT ?
+		"between float types" : "from float to integer") : (type_info(dst)->cls == TC_FLOAT ?
 		"from integer to float" : "between integer types");
 	if (at < 0) {
 		if (need && !(rule & RND_FORBIDDEN))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction 'cvt' "
-				"(%s%s needs %s)", type_info(types[0])->word, type_info(types[1])->word,
+				"(%s%s needs %s)", type_info(dst)->word, type_info(src)->word,
 				need == RND_FLOAT ? ".rn, .rz, .rm or .rp" : ".rni, .rzi, .rmi or .rpi");
 		return;
 	}
 	if (kind != need)
 		check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction 'cvt' "
-			"('%s' in a conversion %s, %s%s: %s)", in->mods[at], conv, type_info(types[0])->word,
-			type_info(types[1])->word, !need ? "it takes none" : need == RND_FLOAT ?
+			"('%s' in a conversion %s, %s%s: %s)", in->mods[at], conv, type_info(dst)->word,
+			type_info(src)->word, !need ? "it takes none" : need == RND_FLOAT ?
 			"write .rn, .rz, .rm or .rp" : "write .rni, .rzi, .rmi or .rpi");
+}
+
+void check_operand_signature(CheckCtx *c, const Instr *in)
+{
+	const OpSig *sig = sig_of(in);
+	if (!sig)
+		return;
+	PtxType first = TY_NONE, last = TY_NONE;
+	int ntypes = 0, rounding_at = -1;
+	bool judged = true;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (w[1] == 'r' && rounding_at < 0 && sig->rounding != '-' && rounding_kind(w))
+			rounding_at = (int)i;
+		PtxType t = type_from_word(w);
+		if (t == TY_NONE)
+			continue;
+		judged &= judged_type(t);
+		if (!ntypes++)
+			first = t;
+		last = t;
+	}
+	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
+		return;
+	if (sig->rounding != '-' && judged && ntypes == (sig->rounding == 'C' ? 2 : 1))
+		check_rounding(c, in, sig->rounding, rounding_at, first, last);
+	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
+		char role = sig->roles[i];
+		PtxType t = last;
+		switch (role) {
+		case '-': continue;
+		case 'c': t = first; break;
+		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
+		case 'u': case 'U': t = TY_B32; break;
+		case 'P': case 'p': t = TY_PRED; break;
+		default: break;
+		}
+		check_role(c, in, sig, i, role, t);
+	}
 }
