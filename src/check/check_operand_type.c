@@ -159,6 +159,14 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 {
 	if (opcode_is(in, "mov"))
 		return;
+	/* tex.v2/.v4: the braced result holds as many registers. */
+	if (opcode_is(in, "tex") && in->nops && in->ops[0]->kind == EX_VECTOR) {
+		int vec_at = modifier_of_class(in, "vector");
+		int n = vec_at >= 0 ? in->mods[vec_at][2] - '0' : 0;
+		if (n && in->ops[0]->nelems != (uint32_t)n)
+			check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' "
+				"({...} has %u elements, %s takes %d)", in->opcode, in->ops[0]->nelems, in->mods[vec_at], n);
+	}
 	for (uint32_t i = 0; i < in->nops; i++) {
 		const Expr *e = in->ops[i];
 		if (e->kind == EX_VECTOR && e->nelems >= 5 && e->nelems <= 7)

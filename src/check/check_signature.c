@@ -149,9 +149,22 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 				ti->cls == TC_FLOAT ? "a float literal (0f3F800000, 1.0)" : "an integer literal");
 		return;
 	}
-	if (e->kind != EX_NAME || e->component || check_is_sink(e))
+	if (e->kind != EX_NAME || check_is_sink(e))
 		return;
 	const Symbol *s = check_lookup(c, e);
+	if (s && role == 's' && ti->cls == TC_FLOAT && (s->kind == SYM_VAR || s->kind == SYM_FUNC)) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is an address; "
+			"%s takes it with .u%d or .b%d, not %s)", in->opcode, sig->form, e->text, in->opcode, c->address_bits,
+			c->address_bits, ti->word);
+		return;
+	}
+	if (s && s->kind == SYM_SPECIAL && role == 's' && ti->cls == TC_FLOAT) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Special register argument not allowed for instruction '%s' with "
+			"%s ('%s' is an integer: %s.u32)", in->opcode, ti->word, check_expr_text(c, e), in->opcode);
+		return;
+	}
+	if (e->component)
+		return;
 	if (!s || s->kind != SYM_REG || s->vec)
 		return;
 	bool fits = relaxed ? type_register_fits(t, s->type, FIT_RELAXED) : exact_fit(t, s->type);
@@ -199,10 +212,24 @@ static int cvt_rounding(const TypeInfo *dst, const TypeInfo *src)
 /* The first rounding word of the instruction, and the types it was
  * judged with: row 'I' takes none on an integer type, row 'C' by cvt's
  * two types (dst, src). */
-static void check_rounding(CheckCtx *c, const Instr *in, char rule_kind, int at, PtxType dst, PtxType src)
+static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, char rule_kind, int at, PtxType dst,
+			   PtxType src)
 {
 	int kind = at >= 0 ? rounding_kind(in->mods[at]) : 0;
-	if (rule_kind == 'I') {
+	TypeClass dcls = type_info(dst)->cls;
+	if (rule_kind == 'L' && dcls == TC_FLOAT) {
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s%s' (%s: "
+			"this form takes integer types; a float %s has no .lo, .hi or .wide)", in->opcode, sig_form, type_info(dst)->word,
+			in->opcode);
+		return;
+	}
+	if (rule_kind == 'F') {
+		if (at < 0 && (dst == TY_F32 || dst == TY_F64))
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
+				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);
+		return;
+	}
+	if (rule_kind == 'I' || rule_kind == 'L') {
 		TypeClass cls = type_info(dst)->cls;
 		if (at >= 0 && cls != TC_FLOAT && cls != TC_PRED)
 			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
@@ -231,8 +258,34 @@ static void check_rounding(CheckCtx *c, const Instr *in, char rule_kind, int at,
 			"write .rn, .rz, .rm or .rp" : "write .rni, .rzi, .rmi or .rpi");
 }
 
+/* True if every modifier is a type, a rounding, .ftz or .sat: cvt's
+ * forms with words this table does not know (.pack, .e4m3x2...) are left
+ * to the modifier rules. */
+static bool only_plain_words(const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (type_from_word(w) == TY_NONE && !rounding_kind(w) && strcmp(w, ".ftz") != 0 && strcmp(w, ".sat") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* d|p results (setp, shfl, tld4...): the part after '|' is a predicate. */
+static void check_predicate_output(CheckCtx *c, const Instr *in)
+{
+	const Expr *e = in->nops ? in->ops[0] : NULL;
+	if (!e || e->kind != EX_BINARY || e->op != '|' || !e->rhs || e->rhs->kind != EX_NAME || check_is_sink(e->rhs))
+		return;
+	const Symbol *s = check_lookup(c, e->rhs);
+	if (s && s->kind == SYM_REG && s->type != TY_PRED)
+		check_error(c, e->rhs->loc, RULE_OPERAND_TYPE, "Predicate output expected for instruction '%s' ('%s' is %s; "
+			"after '|' comes a .pred register)", in->opcode, e->rhs->text, type_info(s->type)->word);
+}
+
 void check_operand_signature(CheckCtx *c, const Instr *in)
 {
+	check_predicate_output(c, in);
 	const OpSig *sig = sig_of(in);
 	if (!sig)
 		return;
@@ -251,10 +304,13 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 			first = t;
 		last = t;
 	}
+	if (sig->roles[0] == 'c' && ntypes == 1 && only_plain_words(in))
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for 'cvt' (one "
+			"type; cvt names the result type and then the source type, cvt.u32.u64)");
 	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
 		return;
 	if (sig->rounding != '-' && judged && ntypes == (sig->rounding == 'C' ? 2 : 1))
-		check_rounding(c, in, sig->rounding, rounding_at, first, last);
+		check_rounding(c, in, sig->form, sig->rounding, rounding_at, first, last);
 	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
 		char role = sig->roles[i];
 		PtxType t = last;
