@@ -158,7 +158,7 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 			c->address_bits, ti->word);
 		return;
 	}
-	if (s && s->kind == SYM_SPECIAL && role == 's' && ti->cls == TC_FLOAT) {
+	if (s && s->kind == SYM_SPECIAL && !s->is_constant && role == 's' && ti->cls == TC_FLOAT) {
 		check_error(c, e->loc, RULE_OPERAND_TYPE, "Special register argument not allowed for instruction '%s' with "
 			"%s ('%s' is an integer: %s.u32)", in->opcode, ti->word, check_expr_text(c, e), in->opcode);
 		return;
