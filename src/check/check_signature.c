@@ -229,7 +229,31 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);
 		return;
 	}
-	if (rule_kind == 'I' || rule_kind == 'L') {
+	if ((rule_kind == 'A' || rule_kind == 'D') && (dst == TY_F32 || dst == TY_F64)) {
+		int approx = -1, full = -1;
+		for (uint32_t i = 0; i < in->nmods; i++) {
+			if (strcmp(in->mods[i], ".approx") == 0)
+				approx = (int)i;
+			else if (strcmp(in->mods[i], ".full") == 0)
+				full = (int)i;
+		}
+		bool rcp = opcode_is(in, "rcp");
+		if (dst == TY_F64 && approx >= 0 && !rcp) {
+			check_error(c, check_mod_loc(in, approx), RULE_OPERAND_TYPE, "Illegal modifier '.approx' for instruction "
+				"'%s' (%s.f64 takes .rn, .rz, .rm or .rp)", in->opcode, in->opcode);
+			return;
+		}
+		bool approx_ok = dst == TY_F32 || rcp;
+		if (at < 0 && approx < 0 && !(full >= 0 && rule_kind == 'D' && dst == TY_F32))
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier %srequired for instruction '%s' "
+				"(%s%s needs .rn, .rz, .rm or .rp%s)", approx_ok ? "or '.approx' modifier " : "", in->opcode,
+				in->opcode, type_info(dst)->word, !approx_ok ? "" : rule_kind == 'D' ? ", .approx or .full" :
+				" or .approx");
+		return;
+	}
+	if (rule_kind == 'A')
+		return;
+	if (rule_kind == 'I' || rule_kind == 'L' || rule_kind == 'D') {
 		TypeClass cls = type_info(dst)->cls;
 		if (at >= 0 && cls != TC_FLOAT && cls != TC_PRED)
 			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
