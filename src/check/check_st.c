@@ -432,6 +432,17 @@ static void check_address_register(StCheck *s, const Expr *e, const Symbol *sym)
 	}
 }
 
+/* A float anywhere in an offset: ptxas 13 wants an integer constant. */
+static bool has_float_literal(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EX_FLOAT)
+		return true;
+	return (e->kind == EX_UNARY || e->kind == EX_BINARY) && (has_float_literal(e->lhs) ||
+		(e->kind == EX_BINARY && has_float_literal(e->rhs)));
+}
+
 static void check_address(StCheck *s, const Expr *addr)
 {
 	CheckCtx *c = s->c;
@@ -441,6 +452,11 @@ static void check_address(StCheck *s, const Expr *addr)
 	}
 	const Expr *e = addr->elems[0];
 	const Expr *base = e;
+	if (addr->kind == EX_ADDRESS && addr->nelems == 1 && has_float_literal(addr->elems[0])) {
+		st_fail(s, addr->elems[0]->loc, RULE_ST_OPERAND, "Integer constant expression expected in the address of 'st' "
+			"(the offset is a float)");
+		return;
+	}
 	/* [reg+imm+imm]: ptxas 13 adds up the offsets. */
 	while (base->kind == EX_BINARY) {
 		if (base->op != '+' || !check_is_immediate(base->rhs)) {
