@@ -43,6 +43,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_param_read(c, in);
 	check_destination(c, in);
 	check_load_vector(c, in);
+	check_vector_sizes(c, in);
 	check_load_width(c, in);
 	check_memory_order(c, in);
 	check_modifier_classes(c, in);
@@ -58,6 +59,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 	else {
 		check_operand_count(c, in);
 		check_special_operands(c, in);
+		check_operand_signature(c, in);
+		check_memory_address(c, in);
 	}
 	if (opcode_is(in, "mov")) {
 		check_surface_mov(c, in);

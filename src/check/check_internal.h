@@ -11,7 +11,7 @@
  * check_decl, check_func_dirs, check_isa (isa_gates.def, matched by
  * isa_gates.c), check_surface, check_st, check_operand_type (operand-type),
  * check_operands (operand-count), check_mods (modifier-class), check_order,
- * check_load_width, check_sync. Rule files never call each other's checks;
+ * check_load_width, check_sync, check_signature (operand_sigs.def). Rule files never call each other's checks;
  * they share the helpers below them: check_operand.c (names, operand kinds
  * and texts, the .vN register test), check_mods.c's modifier_of_class, and
  * at the bottom check_ctx.c (diagnostics, notes, requirements.def gates)
@@ -193,8 +193,16 @@ void check_guard_type(CheckCtx *c, const Instr *in);
 void check_special_operands(CheckCtx *c, const Instr *in);
 void check_destination(CheckCtx *c, const Instr *in);
 void check_load_vector(CheckCtx *c, const Instr *in);
+void check_vector_sizes(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
+/* check_signature.c (rule operand-type): register widths and kinds,
+ * immediates and rounding modifiers against the instruction types, by
+ * isa/operand_sigs.def. */
+void check_operand_signature(CheckCtx *c, const Instr *in);
+/* check_address.c (rule operand-type): address forms and state spaces of
+ * ld, ldu, atom, red and prefetch. */
+void check_memory_address(CheckCtx *c, const Instr *in);
 /* check_load_width.c: the widest vector ld and ldu take. */
 void check_load_width(CheckCtx *c, const Instr *in);
 /* check_order.c: memory orders and scopes of ld and mbarrier. */

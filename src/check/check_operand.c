@@ -182,7 +182,7 @@ const Expr *check_address_base(const Expr *e)
 	if (e->kind != EX_ADDRESS || e->nelems != 1)
 		return NULL;
 	e = e->elems[0];
-	if (e->kind == EX_BINARY)
+	while (e && e->kind == EX_BINARY)
 		e = e->lhs;
 	return e && e->kind == EX_NAME ? e : NULL;
 }

@@ -119,6 +119,62 @@ void check_destination(CheckCtx *c, const Instr *in)
 }
 
 /* ---- ld/ldu result ---- */
+/* The registers of a {...} result are one width (ptxas 13: Incompatible
+ * elements of vector expression) and not both integer and float (Vector
+ * with elements of different types); .bN mixes with either. */
+static void check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
+{
+	const TypeInfo *first = NULL;
+	for (uint32_t i = 0; i < d->nelems; i++) {
+		const Expr *el = d->elems[i];
+		if (el->kind != EX_NAME || el->component || check_is_sink(el))
+			continue;
+		const Symbol *sym = check_lookup(c, el);
+		if (!sym || sym->kind != SYM_REG || sym->vec)
+			continue;
+		const TypeInfo *ti = type_info(sym->type);
+		if (!first) {
+			first = ti;
+			continue;
+		}
+		if (ti->bits != first->bits) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s, an "
+				"earlier element %s: every element of %s's result is one width)", el->text, ti->word, first->word,
+				in->opcode);
+			return;
+		}
+		bool fi = first->cls == TC_FLOAT, ff = ti->cls == TC_FLOAT;
+		bool ii = first->cls == TC_UNSIGNED || first->cls == TC_SIGNED, ti_int = ti->cls == TC_UNSIGNED || ti->cls == TC_SIGNED;
+		if ((fi && ti_int) || (ii && ff)) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Vector with elements of different types are not allowed in %s "
+				"instruction ('%s' is %s, an earlier element %s)", in->opcode, el->text, ti->word, first->word);
+			return;
+		}
+	}
+}
+
+/* Braced operands of 5, 6 or 7 elements: no instruction takes one (ptxas 13:
+ * Illegal vector size). mov's packing words its own message. */
+void check_vector_sizes(CheckCtx *c, const Instr *in)
+{
+	if (opcode_is(in, "mov"))
+		return;
+	/* tex.v2/.v4: the braced result holds as many registers. */
+	if (opcode_is(in, "tex") && in->nops && in->ops[0]->kind == EX_VECTOR) {
+		int vec_at = modifier_of_class(in, "vector");
+		int n = vec_at >= 0 ? in->mods[vec_at][2] - '0' : 0;
+		if (n && in->ops[0]->nelems != (uint32_t)n)
+			check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' "
+				"({...} has %u elements, %s takes %d)", in->opcode, in->ops[0]->nelems, in->mods[vec_at], n);
+	}
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		if (e->kind == EX_VECTOR && e->nelems >= 5 && e->nelems <= 7)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (braced operands have 1, 2, 4, 8 or "
+				"more elements as the instruction's shape needs)", e->nelems);
+	}
+}
+
 /* The result operand of ld and ldu: a whole vector register, {...} of
  * scalars, or with no .vN one scalar (a vector register's element too). */
 void check_load_vector(CheckCtx *c, const Instr *in)
@@ -131,6 +187,13 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 	bool failed = false;
 	const Expr *d = in->ops[0];
 	if (d->kind == EX_VECTOR) {
+		if (d->nelems != (uint32_t)(n ? n : 1)) {
+			check_error(c, d->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' ({...} has "
+				"%u elements, %s%s%s takes %d)", in->opcode, d->nelems, in->opcode, n ? " with " : " without .vN",
+				n ? in->mods[vec_at] : "", n ? n : 1);
+			return;
+		}
+		check_load_elements(c, in, d);
 		for (uint32_t i = 0; i < d->nelems; i++) {
 			const Expr *el = d->elems[i];
 			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;

@@ -336,6 +336,11 @@ static void check_data(StCheck *s, const Expr *e)
 		check_value(s, e, false);
 		return;
 	}
+	/* Triton's one-element braces, st.global.b32 [a], {%r4}: one value. */
+	if (!n && e->nelems == 1) {
+		check_value(s, e->elems[0], true);
+		return;
+	}
 	if ((int)e->nelems != n) {
 		st_fail(s, e->loc, RULE_ST_OPERAND, "Argument vector size mismatch for instruction 'st' (%u values, %s)",
 			e->nelems, n ? "expected as many as .vN says" : "no .vN modifier");
@@ -427,6 +432,17 @@ static void check_address_register(StCheck *s, const Expr *e, const Symbol *sym)
 	}
 }
 
+/* A float anywhere in an offset: ptxas 13 wants an integer constant. */
+static bool has_float_literal(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EX_FLOAT)
+		return true;
+	return (e->kind == EX_UNARY || e->kind == EX_BINARY) && (has_float_literal(e->lhs) ||
+		(e->kind == EX_BINARY && has_float_literal(e->rhs)));
+}
+
 static void check_address(StCheck *s, const Expr *addr)
 {
 	CheckCtx *c = s->c;
@@ -436,13 +452,19 @@ static void check_address(StCheck *s, const Expr *addr)
 	}
 	const Expr *e = addr->elems[0];
 	const Expr *base = e;
-	if (e->kind == EX_BINARY) {
-		if (e->op != '+' || !check_is_immediate(e->rhs)) {
+	if (addr->kind == EX_ADDRESS && addr->nelems == 1 && has_float_literal(addr->elems[0])) {
+		st_fail(s, addr->elems[0]->loc, RULE_ST_OPERAND, "Integer constant expression expected in the address of 'st' "
+			"(the offset is a float)");
+		return;
+	}
+	/* [reg+imm+imm]: ptxas 13 adds up the offsets. */
+	while (base->kind == EX_BINARY) {
+		if (base->op != '+' || !check_is_immediate(base->rhs)) {
 			st_fail(s, e->loc, RULE_ST_OPERAND, "Illegal address expression (expected [reg], [reg+imm], [var] or "
 				"[var+imm]; write [x+-4] for a negative offset)");
 			return;
 		}
-		base = e->lhs;
+		base = base->lhs;
 	}
 	if (check_is_immediate(base)) {
 		if (st_space(s) != SP_LOCAL)
