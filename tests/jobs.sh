@@ -29,7 +29,7 @@ mixed="tests/cases/check/$(ls tests/cases/check | grep '\.ptx$' | head -n 1) tes
 	tests/cases/sass/annotations.sass tests/cases/sass/syntax-errors.sass $(head -n 20 "$tmp/asm" | tr '\n' ' ')"
 [ "$(wc -l <"$tmp/all")" -gt 300 ] && ok || bad "too few inputs found: $(wc -l <"$tmp/all")"
 
-# same NAME PROG ARGS...: runs ARGS in a fresh copy of the asm inputs with
+# same NAME PROG ARGS...: runs ARGS in a fresh copy of the inputs with
 # -j 1, -j 2 and -j 4, and compares stdout, stderr, status and the files
 # written.
 same() {
@@ -38,8 +38,11 @@ same() {
 	for j in 1 2 4; do
 		d=$tmp/run-$j
 		rm -rf "$d"
-		mkdir -p "$d/tests"
-		cp -r "$root/tests/corpus" "$root/tests/cases" "$d/tests/"
+		mkdir -p "$d"
+		# the inputs named, at their paths in the tree (outputs land next to them)
+		for a in "$@"; do
+			case $a in -*) ;; *) [ -f "$a" ] && echo "$a" ;; esac
+		done | xargs cp --parents -t "$d/"
 		(cd "$d" && TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0" \
 			"$prog" -j $j "$@" >"$tmp/out-$j" 2>"$tmp/err-$j"; echo $? >"$tmp/rc-$j")
 		(cd "$d" && find . -type f | sort | xargs cksum) >"$tmp/files-$j"
