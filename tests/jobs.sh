@@ -28,6 +28,9 @@ ls tests/corpus/*sm_50*.ptx tests/cases/encode/*.ptx >"$tmp/asm"
 mixed="tests/cases/check/$(ls tests/cases/check | grep '\.ptx$' | head -n 1) tests/no-such-file.ptx
 	tests/cases/sass/annotations.sass tests/cases/sass/syntax-errors.sass $(head -n 20 "$tmp/asm" | tr '\n' ' ')"
 [ "$(wc -l <"$tmp/all")" -gt 300 ] && ok || bad "too few inputs found: $(wc -l <"$tmp/all")"
+# more SASS files (done by the main thread) in a row than the pool runs ahead
+sass12=$(for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf 'tests/cases/sass/annotations.sass '; done)
+interleaved="$(head -n 3 "$tmp/asm" | tr '\n' ' ') $sass12 $sass12 $(sed -n '4,9p' "$tmp/asm" | tr '\n' ' ')"
 
 # same NAME PROG ARGS...: runs ARGS in a fresh copy of the inputs with
 # -j 1, -j 2 and -j 4, and compares stdout, stderr, status and the files
@@ -44,7 +47,7 @@ same() {
 			case $a in -*) ;; *) [ -f "$a" ] && echo "$a" ;; esac
 		done | xargs cp --parents -t "$d/"
 		(cd "$d" && TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0" \
-			"$prog" -j $j "$@" >"$tmp/out-$j" 2>"$tmp/err-$j"; echo $? >"$tmp/rc-$j")
+			timeout "${JOBS_TIMEOUT:-300}" "$prog" -j $j "$@" >"$tmp/out-$j" 2>"$tmp/err-$j"; echo $? >"$tmp/rc-$j")
 		(cd "$d" && find . -type f | sort | xargs cksum) >"$tmp/files-$j"
 	done
 	if grep -q 'ThreadSanitizer' "$tmp/err-2" "$tmp/err-4"; then
@@ -75,6 +78,7 @@ runs() {
 	same "listing" "$prog" -S $(cat "$tmp/asm")
 	same "mixed inputs" "$prog" $mixed
 	same "mixed inputs, check" "$prog" --check $mixed
+	same "24 SASS files between PTX files" "$prog" --check $interleaved
 }
 runs "$PROG"
 

@@ -102,6 +102,10 @@ FilePool *file_pool_start(const char *const *paths, const bool *wanted, int npat
 FileResult file_pool_take(FilePool *p, int i)
 {
 	pthread_mutex_lock(&p->lock);
+	/* Files the caller did itself (not wanted) move the window too:
+	 * without this, file i could lie beyond it and never start. */
+	p->taken = i;
+	pthread_cond_broadcast(&p->changed);
 	while (!p->done[i])
 		pthread_cond_wait(&p->changed, &p->lock);
 	p->taken = i + 1;
