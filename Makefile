@@ -65,7 +65,7 @@ $(B)/completions/%: completions/%.in tools/gen-completions.sh src/base/rules.def
 	sh tools/gen-completions.sh $< > $@.tmp && mv $@.tmp $@
 
 $(PROG): $(B)/obj/driver/main.o $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -pthread -o $@ $^ $(LDLIBS)
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
@@ -73,7 +73,7 @@ $(LIB): $(LIB_OBJ)
 
 # The shared library leaves out what only the command line uses (its
 # options, reports and language server): nothing in it prints or exits.
-CLI_OBJ  := $(addprefix $(B)/obj/driver/,options.o compat.o report.o rules_doc.o) \
+CLI_OBJ  := $(addprefix $(B)/obj/driver/,options.o compat.o report.o rules_doc.o file_pool.o) \
 	    $(patsubst src/%.c,$(B)/obj/%.o,$(wildcard src/driver/lsp*.c))
 $(SO): $(filter-out $(CLI_OBJ),$(LIB_OBJ)) Makefile
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $(filter %.o,$^) $(LDLIBS)

@@ -2,6 +2,7 @@
  * (parse -> check -> ...), renders the diagnostics and writes the output. */
 #include "driver/api_internal.h"
 #include "driver/compat.h"
+#include "driver/file_pool.h"
 #include "driver/lsp.h"
 #include "base/input.h"
 #include "driver/options.h"
@@ -126,45 +127,79 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 	return status;
 }
 
-/* --check and assembly: the library's pipeline (api_run), then the
- * outputs written and the diagnostics reported. */
-static int process_pipeline(InputFile *in, const char *path, const Options *o, Report *rep)
+/* The options of the library's pipeline (api_run) for --check and
+ * assembly; `ao` must outlive the run. */
+static ApiRun pipeline_run(const Options *o, AssembleOptions *ao)
 {
-	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
-	                       .verify_sched = o->verify_sched };
-	ApiRun run = { .check = &o->check, .policy = &o->policy, .limit = o->max_errors,
-	               .assemble = o->mode == MODE_ASSEMBLE ? &ao : NULL, .want_stats = o->verbose };
-	ptxsurf_result *r = api_run(&run, in->name, in->data, in->len);
+	*ao = (AssembleOptions){ .format = o->format, .want_listing = o->listing,
+	                         .verify_sched = o->verify_sched };
+	return (ApiRun){ .check = &o->check, .policy = &o->policy, .limit = o->max_errors,
+	                 .assemble = o->mode == MODE_ASSEMBLE ? ao : NULL, .want_stats = o->verbose };
+}
+
+/* --check and assembly: the pipeline's result (made here, or by a -j
+ * worker), then the outputs written and the diagnostics reported. */
+static int finish_pipeline(ptxsurf_result *r, const char *name, const char *path, const Options *o,
+                           Report *rep)
+{
 	int status = diag_errors(&r->sink) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
 	if (o->mode == MODE_ASSEMBLE && status == EXIT_CLEAN)
 		status = write_outputs(o, path, r->image, r->image_len, r->listing);
 	report_file(rep, &r->sink);
 	if (o->verbose)
-		print_summary(in->name, r->stats, &r->sink, stderr);
+		print_summary(name, r->stats, &r->sink, stderr);
 	ptxsurf_result_free(r);
 	return status;
+}
+
+static int report_read_error(const char *path, const char *err, Report *rep)
+{
+	/* through the sink, so JSON and SARIF reports carry it too */
+	DiagSink d;
+	diag_init(&d, path, "", 0);
+	diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "%s", err);
+	report_file(rep, &d);
+	diag_fini(&d);
+	return EXIT_USAGE;
+}
+
+/* A file a -j worker read and ran through the pipeline. */
+static int finish_pooled(FileResult fr, const char *path, const Options *o, Report *rep)
+{
+	if (fr.fatal[0]) {
+		fflush(stdout);
+		fprintf(stderr, "ptxsurf-as: fatal: %s\n", fr.fatal);
+		exit(2);
+	}
+	if (fr.read_failed)
+		return report_read_error(path, fr.err, rep);
+	int status = finish_pipeline(fr.result, fr.in.name, path, o, rep);
+	input_free(&fr.in);
+	return status;
+}
+
+/* The files a -j worker can take: --check and assembly of PTX. The other
+ * modes print as they go and stay on the main thread. */
+static bool pooled_mode(const char *path, const Options *o)
+{
+	return (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) && !is_sass_input(path, o);
 }
 
 static int process(const char *path, const Options *o, Report *rep)
 {
 	InputFile in;
 	char err[512];
-	if (input_read(&in, path, err, sizeof err) != 0) {
-		/* through the sink, so JSON and SARIF reports carry it too */
-		DiagSink d;
-		diag_init(&d, path, "", 0);
-		diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "%s", err);
-		report_file(rep, &d);
-		diag_fini(&d);
-		return EXIT_USAGE;
-	}
+	if (input_read(&in, path, err, sizeof err) != 0)
+		return report_read_error(path, err, rep);
 	if (is_sass_input(path, o)) {
 		int status = process_sass(&in, path, o, rep);
 		input_free(&in);
 		return status;
 	}
 	if (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) {
-		int status = process_pipeline(&in, path, o, rep);
+		AssembleOptions ao;
+		ApiRun run = pipeline_run(o, &ao);
+		int status = finish_pipeline(api_run(&run, in.name, in.data, in.len), in.name, path, o, rep);
 		input_free(&in);
 		return status;
 	}
@@ -278,11 +313,26 @@ int main(int argc, char **argv)
 	Report rep;
 	report_begin(&rep, diag_format, docf ? docf : stderr, o.color);
 	int worst = EXIT_CLEAN;
+	FilePool *pool = NULL;
+	bool *pooled = NULL;
+	AssembleOptions ao;
+	ApiRun run = pipeline_run(&o, &ao);
+	if (o.jobs > 1 && o.ninputs > 1 && (pooled = calloc((size_t)o.ninputs, sizeof *pooled))) {
+		int n = 0;
+		for (int i = 0; i < o.ninputs; i++)
+			n += pooled[i] = pooled_mode(o.inputs[i], &o);
+		if (n > 1)
+			pool = file_pool_start(o.inputs, pooled, o.ninputs, o.jobs < n ? o.jobs : n, &run);
+	}
 	for (int i = 0; i < o.ninputs; i++) {
-		int r = process(o.inputs[i], &o, &rep);
+		int r = pool && pooled[i] ? finish_pooled(file_pool_take(pool, i), o.inputs[i], &o, &rep)
+		                          : process(o.inputs[i], &o, &rep);
 		if (r > worst)
 			worst = r;
 	}
+	if (pool)
+		file_pool_finish(pool);
+	free(pooled);
 	report_end(&rep);
 	if (docf) {
 		fclose(docf);

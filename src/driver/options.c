@@ -51,6 +51,9 @@ static const char usage_text[] =
 	"                       the NO_COLOR environment variable means never\n"
 	"  --max-errors=N       stop listing errors after N per file (0 = no limit)\n"
 	"  -v, --verbose        print a summary of each file\n"
+	"  -j N, --jobs=N       check and assemble up to N input files at once (default:\n"
+	"                       the number of online CPUs; -j 1 one after another); the\n"
+	"                       output is the same, in input order, whatever N\n"
 	"  -h, --help           show this help\n"
 	"  --version            show the version\n"
 	"\n"
@@ -276,6 +279,20 @@ int options_parse(int argc, char **argv, Options *o)
 			if (!*v || *end || n > 1000000)
 				return usage_error("--max-errors needs a number from 0 to 1000000, not '%s'", v);
 			o->max_errors = (unsigned)n;
+		} else if (strcmp(a, "-j") == 0 || starts_with(a, "--jobs=", &v) ||
+			   (a[0] == '-' && a[1] == 'j' && a[2])) {
+			if (strcmp(a, "-j") == 0) {
+				if (++i >= argc)
+					return usage_error("%s", "-j needs a number of jobs, for example -j 4");
+				v = argv[i];
+			} else if (a[1] == 'j') {
+				v = a + 2;
+			}
+			char *end;
+			unsigned long n = strtoul(v, &end, 10);
+			if (!*v || *end || n < 1 || n > 1024)
+				return usage_error("-j needs a number of jobs from 1 to 1024, not '%s'", v);
+			o->jobs = (int)n;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			o->verbose = true;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -298,6 +315,10 @@ int options_parse(int argc, char **argv, Options *o)
 		return usage_error("%s", "no input files");
 	if (o->output && o->ninputs > 1 && !(o->mode == MODE_CHECK && o->report != REPORT_TEXT))
 		return usage_error("%s", "-o cannot be used with several input files");
+	if (o->jobs == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		o->jobs = cpus < 1 ? 1 : cpus > 1024 ? 1024 : (int)cpus;
+	}
 	if (strcmp(color, "always") == 0)
 		o->color = true;
 	else if (strcmp(color, "auto") == 0)

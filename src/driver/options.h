@@ -39,6 +39,7 @@ typedef struct Options {
 	const struct CudaRelease *cuda;   /* --cuda X.Y */
 	bool fix_version, fix_target;
 	const char *disassemble;    /* --disassemble FILE */
+	int jobs;                   /* -j N: files checked/assembled at once (>= 1) */
 	const char **inputs;
 	int ninputs;
 } Options;
