@@ -81,7 +81,7 @@ static size_t put_utf8(char *o, uint32_t c)
 	return 4;
 }
 
-/* At the opening quote. Escapes never grow the text (\uXXXX is 6 bytes
+/* At the opening quote. Escapes never grow the text (a \u escape is 6 bytes
  * for at most 3, a surrogate pair 12 for 4), so the raw length bounds it. */
 static const char *string(Reader *r, size_t *len)
 {
