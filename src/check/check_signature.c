@@ -4,6 +4,8 @@
  * "Result register required for instruction 'add'"). The messages say
  * what the operand is and what would be right. */
 #include "check/check_internal.h"
+#include "base/once.h"
+#include "base/xalloc.h"
 #include "isa/opcodes.h"
 
 #include <stdint.h>
@@ -24,25 +26,31 @@ enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0] };
 
 /* The first row of each opcode id (N_SIGS: none), built once: the checker
  * asks for every instruction, so a row is found without comparing names. */
-static const short *first_rows(void)
+/* Room for every opcode of ptx_opcodes.def (as check_mods.c's table). */
+enum { OPCODE_ROWS_MAX = 256 };
+static short first_row[OPCODE_ROWS_MAX];
+static OnceFlag first_row_built;
+
+static void build_first_rows(void)
 {
-	static short *rows;
-	if (rows)
-		return rows;
 	size_t n = opcode_count();
-	short *r = malloc(n * sizeof *r);
-	if (!r)
-		return NULL;
+	if (n > OPCODE_ROWS_MAX)
+		xdie("ptx_opcodes.def: more than %d opcodes", OPCODE_ROWS_MAX);
 	for (size_t id = 0; id < n; id++) {
-		r[id] = N_SIGS;
+		first_row[id] = N_SIGS;
 		for (int i = 0; i < N_SIGS; i++)
 			if (strcmp(op_sigs[i].opcode, opcode_name((int)id)) == 0) {
-				r[id] = (short)i;
+				first_row[id] = (short)i;
 				break;
 			}
 	}
-	rows = r;
-	return rows;
+}
+
+/* Filled once and then only read: contexts on other threads share it. */
+static const short *first_rows(void)
+{
+	ONCE(&first_row_built, build_first_rows());
+	return first_row;
 }
 
 static bool has_mod(const Instr *in, const char *word)
@@ -56,7 +64,7 @@ static bool has_mod(const Instr *in, const char *word)
 static const OpSig *sig_of(const Instr *in)
 {
 	const short *rows = first_rows();
-	if (!rows || in->opcode_id < 0 || (size_t)in->opcode_id >= opcode_count())
+	if (in->opcode_id < 0 || (size_t)in->opcode_id >= opcode_count() || (size_t)in->opcode_id >= OPCODE_ROWS_MAX)
 		return NULL;
 	for (int i = rows[in->opcode_id]; i < N_SIGS && strcmp(op_sigs[i].opcode, in->opcode) == 0; i++)
 		if (!op_sigs[i].form[0] || has_mod(in, op_sigs[i].form))
