@@ -45,7 +45,7 @@ static bool d_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		return lw_opnd(c, e, o);
 	if (e->kind == EX_FLOAT || e->kind == EX_INT)
 		return lw_unsupported(c, e->loc, "this .f64 operand (registers and 0d literals are supported)");
-	o->kind = OPND_REG;
+	*o = (Opnd){.kind = OPND_REG};
 	if (!lw_reg(c, e, &o->vreg, &o->width))
 		return false;
 	if (o->width != 2)
