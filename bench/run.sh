@@ -9,6 +9,7 @@
 #   PTXAS118=/path/to/ptxas               CUDA 11.8 ptxas for the assembly table
 #                                         (default: tests/oracle/fetch-nvidia-tools.sh)
 #   BENCH_ASM_SIZES="1000 1000000"        sizes for the assembly table
+#   BENCH_FULL=1                          shapes table at 20 MB instead of 2 MB
 # Times are wall-clock seconds, best of 3 runs for ptxsurf-as (1 run for
 # ptxas above 10 MB); "cpu" is user+system time. Ratios are ptxas / ours
 # (wall, then CPU: the CPU ratio is the steadier one on a busy machine).
@@ -157,3 +158,8 @@ for size in $ASM_SIZES; do
 		"$((orss / 1024))" "$over" "$pt" "$pcpu" "$ratio" "$cratio" "$ccpu" "$ceiling"
 done
 [ -n "$PTXAS118" ] || echo "NOTE: CUDA 11.8 ptxas not available: assembly ratios skipped"
+
+# The input shapes of issue 18 (one huge function, many functions, a tree
+# of files, one big kernel to assemble) and -j 2 on trees of files.
+echo
+PROG="$PROG" PTXAS="$PTXAS" PTXAS118="$PTXAS118" BENCH_DIR="$out" sh bench/shapes.sh

@@ -134,7 +134,7 @@ module
 item
 	: K_VERSION FLOATLIT            { build_version(ps, $2, @2, @$); }
 	| K_VERSION INTLIT              {
-		diag_add(ps->diag, SEV_ERROR, @2, "syntax",
+		diag_add(ps->diag, SEV_ERROR, @2, RULE_SYNTAX,
 			 ".version needs MAJOR.MINOR, for example '.version 7.0' (found '%s')", $2.text);
 	  }
 	| K_TARGET target_list          { build_target(ps, &$2, @$); }
@@ -525,28 +525,28 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Pars
 			snprintf(want + w, sizeof want - w, ", ...");
 	}
 	if (la == YYSYMBOL_YYEOF) {
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected end of file%s%s",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected end of file%s%s",
 			 n > 0 ? "; expected " : "", want);
 		return 0;
 	}
 	if (wants_semi && ps->prev_tok.last_line > 0 && loc.first_line > ps->prev_tok.last_line) {
 		SrcLoc at = { ps->prev_tok.last_line, ps->prev_tok.last_column,
 			      ps->prev_tok.last_line, ps->prev_tok.last_column };
-		diag_add(ps->diag, SEV_ERROR, at, "syntax", "expected ';' at the end of this statement");
+		diag_add(ps->diag, SEV_ERROR, at, RULE_SYNTAX, "expected ';' at the end of this statement");
 		return 0;
 	}
 	int len = ps->tok_len > 40 ? 40 : (int)ps->tok_len;
 	if (token_desc(la)[0] == '\'') /* punctuation: its name is its text */
 		len = 0;
 	if (len == 0 && n > 0)
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s; expected %s", token_desc(la), want);
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected %s; expected %s", token_desc(la), want);
 	else if (len == 0)
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s", token_desc(la));
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected %s", token_desc(la));
 	else if (n > 0)
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s '%.*s'%s; expected %s",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected %s '%.*s'%s; expected %s",
 			 token_desc(la), len, ps->tok_text, (int)ps->tok_len > len ? "..." : "", want);
 	else
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s '%.*s'%s",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected %s '%.*s'%s",
 			 token_desc(la), len, ps->tok_text, (int)ps->tok_len > len ? "..." : "");
 	return 0;
 }
@@ -560,6 +560,6 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 		ps->syntax_error = true;
 		return;
 	}
-	diag_add(ps->diag, SEV_ERROR, *loc, "syntax", "%s: input is nested too deeply (%s)",
+	diag_add(ps->diag, SEV_ERROR, *loc, RULE_SYNTAX, "%s: input is nested too deeply (%s)",
 		 "cannot parse", msg);
 }

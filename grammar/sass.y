@@ -42,7 +42,7 @@ static void add_suffix(SasmParseState *ps, SasmOperand *op, const char *suffix, 
 	if (op->nsuffix < SASM_MAX_SUFFIXES)
 		op->suffix[op->nsuffix++] = suffix;
 	else
-		diag_add(ps->diag, SEV_ERROR, loc, "sass-syntax", "too many suffixes on one operand");
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_SYNTAX, "too many suffixes on one operand");
 }
 
 static SasmOperand address(SasmParseState *ps, SasmOperand base, int64_t off, SrcLoc loc);
@@ -152,7 +152,7 @@ atom
 	| WORD '[' NUM ']' '[' addr_base addr_offset ']'
 	                                { $$ = address(ps, $6, $7, @$); $$.kind = SOK_CONST; $$.bank = (int64_t)$3.val;
 	                                  if (strcmp($1, "c") != 0)
-	                                    diag_add(ps->diag, SEV_ERROR, @1, "sass-syntax",
+	                                    diag_add(ps->diag, SEV_ERROR, @1, RULE_SASS_SYNTAX,
 	                                             "constant operands are written c[bank][offset], not %s[...]", $1); }
 	| '[' addr_base addr_offset ']' { $$ = address(ps, $2, $3, @$); $$.kind = SOK_MEM; }
 	| '{' list_items '}'            { $$ = (SasmOperand){ .kind = SOK_LIST, .loc = @$, .list = $2 }; }
@@ -195,7 +195,7 @@ static void start_insn(SasmParseState *ps)
 static void add_operand(SasmParseState *ps, const SasmOperand *op)
 {
 	if (ps->cur.nops == SASM_MAX_OPERANDS) {
-		diag_add(ps->diag, SEV_ERROR, op->loc, "sass-syntax", "too many operands (at most %d)",
+		diag_add(ps->diag, SEV_ERROR, op->loc, RULE_SASS_SYNTAX, "too many operands (at most %d)",
 		         SASM_MAX_OPERANDS);
 		return;
 	}
@@ -213,7 +213,7 @@ static SasmOperand address(SasmParseState *ps, SasmOperand base, int64_t off, Sr
 		memcpy(a.suffix, base.suffix, sizeof a.suffix);
 		a.nsuffix = base.nsuffix;
 	} else {
-		diag_add(ps->diag, SEV_ERROR, base.loc, "sass-syntax",
+		diag_add(ps->diag, SEV_ERROR, base.loc, RULE_SASS_SYNTAX,
 		         "an address is [register + offset] or [offset]; '%s' is no register",
 		         base.name ? base.name : "?");
 	}
@@ -252,16 +252,16 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Sasm
 	if (wants_semi && ps->last_loc.last_line > 0 && loc.first_line > ps->last_loc.last_line) {
 		SrcLoc at = { ps->last_loc.last_line, ps->last_loc.last_column,
 		              ps->last_loc.last_line, ps->last_loc.last_column };
-		diag_add(ps->diag, SEV_ERROR, at, "syntax", "expected ';' at the end of this instruction");
+		diag_add(ps->diag, SEV_ERROR, at, RULE_SYNTAX, "expected ';' at the end of this instruction");
 		return 0;
 	}
 	if (la == YYSYMBOL_YYEOF)
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected end of file%s%s",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected end of file%s%s",
 		         n > 0 ? "; expected " : "", want);
 	else if (n > 0)
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s; expected %s", yysymbol_name(la), want);
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected %s; expected %s", yysymbol_name(la), want);
 	else
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "unexpected %s", yysymbol_name(la));
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "unexpected %s", yysymbol_name(la));
 	return 0;
 }
 
@@ -269,5 +269,5 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Sasm
 static void sass_error(SrcLoc *loc, yyscan_t scanner, SasmParseState *ps, const char *msg)
 {
 	(void)scanner;
-	diag_add(ps->diag, SEV_ERROR, *loc, "syntax", "cannot parse: %s", msg);
+	diag_add(ps->diag, SEV_ERROR, *loc, RULE_SYNTAX, "cannot parse: %s", msg);
 }

@@ -3,7 +3,9 @@
 # what `ptxsurf-as --print-rules-reference` writes from the rule registry,
 # the requirement table and the target table, and the golden tests
 # tests/cases/check/operand-count-{pass,fail}-TARGET.ptx what
-# `gen_operand_probes --cases` writes from src/isa/operand_counts.def.
+# `gen_operand_probes --cases` writes from src/isa/operand_counts.def,
+# src/base/rule_sites.def what tools/gen-rule-sites.sh finds in the sources,
+# and docs/architecture.md must name every file under src/.
 # Usage: PROG=./ptxsurf-as sh tests/docs-fresh.sh
 PROG=${PROG:-./ptxsurf-as}
 case $PROG in /*) ;; */*) PROG=$(pwd)/$PROG ;; esac
@@ -51,6 +53,30 @@ else
 	failed=$((failed + 1))
 fi
 rm -rf "$gdir"
+
+# Where each rule is reported (docs/rules.md prints it).
+if sh tools/gen-rule-sites.sh >"$tmp" && cmp -s "$tmp" src/base/rule_sites.def; then
+	passed=$((passed + 1))
+else
+	echo "FAIL: src/base/rule_sites.def is stale (a rule is reported from other files now):"
+	diff -u src/base/rule_sites.def "$tmp" | head -n 20
+	echo "regenerate it with:  sh tools/gen-rule-sites.sh > src/base/rule_sites.def"
+	echo "  and then:  $PROG --print-rules-reference > docs/rules.md  (after rebuilding)"
+	failed=$((failed + 1))
+fi
+
+# The architecture page's folder table names every source file.
+missing=""
+for f in src/*/*; do
+	b=$(basename "$f")
+	grep -q "\b${b%.*}\b" docs/architecture.md || missing="$missing ${f#src/}"
+done
+if [ -z "$missing" ]; then
+	passed=$((passed + 1))
+else
+	echo "FAIL: docs/architecture.md does not name:$missing"
+	failed=$((failed + 1))
+fi
 
 echo "docs-fresh: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

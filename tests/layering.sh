@@ -5,20 +5,7 @@
 # to front/, lexer/sass.l and grammar/sass.y to sasm/. Prints each violation.
 cd "$(dirname "$0")/.." || exit 1
 
-allowed() {
-	case $1 in
-	base)   echo "base" ;;
-	isa)    echo "base isa" ;;
-	front)  echo "base isa front" ;;
-	check)  echo "base isa front check" ;;
-	sm50)   echo "base sm50" ;;
-	emit)   echo "base sm50 emit" ;;
-	lower)  echo "base isa front sm50 lower" ;;
-	sasm)   echo "base sm50 emit sasm" ;;
-	driver) echo "base isa front check sm50 emit lower sasm driver" ;;
-	*)      echo "" ;;
-	esac
-}
+. tests/layers.sh
 
 folder_of() {
 	case $1 in

@@ -42,19 +42,7 @@ END {
 	}
 }' "$tmp/syms" | sort >"$tmp/edges"
 
-allowed() {
-	case $1 in
-	base)   echo "base" ;;
-	isa)    echo "base isa" ;;
-	front)  echo "base isa front" ;;
-	check)  echo "base isa front check" ;;
-	sm50)   echo "base sm50" ;;
-	emit)   echo "base sm50 emit" ;;
-	lower)  echo "base isa front sm50 lower" ;;
-	sasm)   echo "base sm50 emit sasm" ;;
-	driver) echo "base isa front check sm50 emit lower sasm driver" ;;
-	esac
-}
+. tests/layers.sh
 bad=0 ok=0
 while read -r from to ff tf sym; do
 	case " $(allowed "$ff") " in

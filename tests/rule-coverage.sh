@@ -12,7 +12,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 passed=0 failed=0
-ids=$(sed -n 's/^RULE("\([a-z0-9-]*\)",.*/\1/p' src/base/rules.def)
+ids=$(sed -n 's/^RULE([A-Z0-9_]*, "\([a-z0-9-]*\)",.*/\1/p' src/base/rules.def)
 [ -n "$ids" ] || { echo "rule-coverage: no rules read from src/base/rules.def"; echo "rule-coverage: 0 passed, 1 failed"; exit 1; }
 
 clean_pass() { # clean_pass EXPECTED ID

@@ -47,10 +47,17 @@ run_suite cases sh tests/run-cases.sh
 run_suite corpus sh tests/run-corpus.sh
 run_suite layering sh tests/layering.sh
 run_suite link-layering sh tests/link-layering.sh "$B/obj"
+run_suite libapi sh tests/libapi.sh
+run_suite lsp-protocol sh tests/lsp/protocol.sh
+run_suite lsp-client sh tests/lsp/client.sh
+run_suite completions sh tests/completions.sh
+run_suite jobs sh tests/jobs.sh
 for t in tests/run-io.sh tests/docs-fresh.sh tests/rule-coverage.sh tests/verify-sched.sh; do
 	[ -f "$t" ] && run_suite "$(basename "$t" .sh)" sh "$t"
 done
 run_suite opcodes sh tests/opcodes/check-opcodes.sh tests/corpus/*.ptx
+run_suite sim-selftest sh tests/sim/sim-selftest.sh
+run_suite sim sh tests/sim/sim-diff.sh
 for t in tests/oracle/*.sh; do
 	case $t in */fetch-*) continue ;; esac
 	[ -f "$t" ] || continue

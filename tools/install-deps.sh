@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs what building and testing ptxsurf-as needs on Debian/Ubuntu when it
 # is missing: a C compiler, make, flex, bison, pkg-config and the Check unit
-# test library; with --sanitizers also valgrind (make check-sanitize). Uses
+# test library, and node with npm (test tooling only: tests/lsp/client.sh
+# drives the language server through an npm LSP client library); with
+# --sanitizers also valgrind (make check-sanitize). Uses
 # apt-get directly as root, or through sudo otherwise.
 set -e
 missing=""
@@ -13,6 +15,8 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v flex >/dev/null 2>&1 || missing="$missing flex"
 command -v bison >/dev/null 2>&1 || missing="$missing bison"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists check 2>/dev/null; then
 	missing="$missing check"
 fi

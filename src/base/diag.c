@@ -51,13 +51,14 @@ static bool listed(const char *const *v, size_t n, const char *rule)
 }
 
 /* Applies the policy; false means the diagnostic is dropped. */
-static bool apply_policy(const DiagPolicy *p, const char *rule, Severity *sev)
+static bool apply_policy(const DiagPolicy *p, RuleId rule, Severity *sev)
 {
-	if (!p || !rule)
+	const char *name = rule_name(rule);
+	if (!p || !name)
 		return true;
-	if (!rule_is_fatal(rule) && listed(p->disabled, p->ndisabled, rule))
+	if (!rule_is_fatal(rule) && listed(p->disabled, p->ndisabled, name))
 		return false;
-	if (*sev == SEV_WARNING && (p->werror || listed(p->as_error, p->nas_error, rule)))
+	if (*sev == SEV_WARNING && (p->werror || listed(p->as_error, p->nas_error, name)))
 		*sev = SEV_ERROR;
 	return true;
 }
@@ -71,7 +72,7 @@ static void link(DiagSink *s, Diag *d)
 	s->tail = d;
 }
 
-Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, va_list ap)
+Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, RuleId rule, const char *fmt, va_list ap)
 {
 	Diag *d = ARENA_NEW(&s->arena, Diag);
 	if (!apply_policy(s->policy, rule, &sev)) {
@@ -82,7 +83,8 @@ Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const c
 	}
 	d->sev = sev;
 	d->loc = loc;
-	d->rule = rule;
+	d->id = rule;
+	d->rule = rule_name(rule);
 	d->msg = vformat(&s->arena, fmt, ap);
 	d->seq = s->seq++;
 	s->count[sev]++;
@@ -95,7 +97,7 @@ Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const c
 	return d;
 }
 
-Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, RuleId rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

@@ -4,6 +4,7 @@
 #define PTXSURF_DIAG_H
 
 #include "base/arena.h"
+#include "base/rule_id.h"
 #include "base/srcloc.h"
 
 #include <stdarg.h>
@@ -17,7 +18,8 @@ typedef struct Diag Diag;
 struct Diag {
 	Severity sev;
 	SrcLoc loc;          /* loc.first_line == 0: not tied to a line */
-	const char *rule;    /* stable rule id, printed as [rule] */
+	RuleId id;           /* the rule (rules.def) */
+	const char *rule;    /* its stable text, printed as [rule]: rule_name(id) */
 	const char *msg;
 	Diag *notes;         /* attached notes, in order */
 	Diag *next;
@@ -57,9 +59,9 @@ void diag_init(DiagSink *s, const char *filename, const char *src, size_t len);
 void diag_init_like(DiagSink *s, const DiagSink *like);
 void diag_fini(DiagSink *s);
 
-Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *diag_add(DiagSink *s, Severity sev, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, const char *rule, const char *fmt, va_list ap);
+Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, RuleId rule, const char *fmt, va_list ap);
 void diag_note(DiagSink *s, Diag *parent, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

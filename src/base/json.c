@@ -1,9 +1,10 @@
 #include "base/json.h"
 
 #include <stddef.h>
+#include <string.h>
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
+/* Length of the valid UTF-8 sequence at s (avail bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
 {
 	size_t n;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
@@ -13,6 +14,8 @@ static size_t utf8_len(const unsigned char *s)
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
 		n = 4;
 	else
+		return 0;
+	if (n > avail)
 		return 0;
 	/* The second byte's range excludes overlong forms (E0, F0), UTF-16
 	 * surrogates (ED) and values above U+10FFFF (F4). */
@@ -28,9 +31,14 @@ static size_t utf8_len(const unsigned char *s)
 
 void json_string(FILE *out, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	json_string_n(out, str, strlen(str));
+}
+
+void json_string_n(FILE *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 	fputc('"', out);
-	while (*s) {
+	while (s < end) {
 		unsigned char c = *s;
 		if (c == '"' || c == '\\') {
 			fputc('\\', out);
@@ -42,7 +50,7 @@ void json_string(FILE *out, const char *str)
 		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
 		} else if (c >= 0x80) {
-			size_t n = utf8_len(s);
+			size_t n = utf8_len(s, (size_t)(end - s));
 			if (n == 0) {
 				fprintf(out, "\\u%04x", c);
 			} else {

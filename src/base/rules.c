@@ -1,28 +1,35 @@
 #include "base/rules.h"
+#include "base/once.h"
 
 #include <string.h>
 
 static RuleInfo rules[] = {
-#define RULE(id, level, s, f) { id, level, s, f, false },
+#define RULE(name, id, level, s, f) { id, level, s, f, false },
 #include "base/rules.def"
 #undef RULE
 };
 
-static bool is_fatal(const char *id)
+_Static_assert(sizeof rules / sizeof rules[0] == RULE_COUNT - 1, "one row per RuleId after RULE_NONE");
+
+bool rule_is_fatal(RuleId rule)
 {
-	return strcmp(id, "syntax") == 0 || strcmp(id, "lexical") == 0 || strcmp(id, "io") == 0;
+	return rule == RULE_SYNTAX || rule == RULE_LEXICAL || rule == RULE_IO;
 }
 
-bool rule_is_fatal(const char *id)
+const char *rule_name(RuleId rule)
 {
-	return id && is_fatal(id);
+	return rule > RULE_NONE && rule < RULE_COUNT ? rules[rule - 1].id : NULL;
 }
 
 const RuleInfo *rules_all(size_t *n)
 {
+	static OnceFlag fatal_marked;
 	*n = sizeof rules / sizeof rules[0];
-	for (size_t i = 0; i < *n; i++)
-		rules[i].fatal = is_fatal(rules[i].id);
+	if (once_claim(&fatal_marked)) {
+		for (size_t i = 0; i < *n; i++)
+			rules[i].fatal = rule_is_fatal((RuleId)(i + 1));
+		once_done(&fatal_marked);
+	}
 	return rules;
 }
 

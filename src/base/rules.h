@@ -4,6 +4,7 @@
 #define PTXSURF_RULES_H
 
 #include "base/diag.h"
+#include "base/rule_id.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,9 +17,12 @@ typedef struct RuleInfo {
 	bool fatal;          /* cannot be silenced: nothing after it makes sense */
 } RuleInfo;
 
+/* The rows in rules.def order: rules_all()[id - 1] is rule id's. */
 const RuleInfo *rules_all(size_t *n);
 const RuleInfo *rule_find(const char *id);   /* NULL if unknown */
 int rule_index(const char *id);              /* -1 if unknown */
-bool rule_is_fatal(const char *id);          /* syntax, lexical, io */
+/* The printed id of a rule ("operand-type"); NULL for RULE_NONE. */
+const char *rule_name(RuleId rule);
+bool rule_is_fatal(RuleId rule);             /* syntax, lexical, io */
 
 #endif

@@ -22,7 +22,7 @@ int word_index_find(WordIndex *ix, const void *table, size_t n, size_t stride, s
 		}
 		return -1;
 	}
-	if (!ix->ready) {
+	if (once_claim(&ix->ready)) {
 		for (size_t i = 0; i < n; i++) {
 			const char *s = word_at(table, stride, offset, i);
 			if (!*s)
@@ -35,7 +35,7 @@ int word_index_find(WordIndex *ix, const void *table, size_t n, size_t stride, s
 			if (!dup)
 				ix->row[j] = (int16_t)(i + 1);
 		}
-		ix->ready = true;
+		once_done(&ix->ready);
 	}
 	size_t j = hash_bytes(w, strlen(w)) & (WORD_INDEX_CAP - 1);
 	for (; ix->row[j]; j = (j + 1) & (WORD_INDEX_CAP - 1))

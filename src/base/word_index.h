@@ -4,6 +4,8 @@
 #ifndef PTXSURF_WORD_INDEX_H
 #define PTXSURF_WORD_INDEX_H
 
+#include "base/once.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,7 +14,7 @@ enum { WORD_INDEX_CAP = 256 };
 
 /* Zero-initialised (static) and built on the first lookup. */
 typedef struct WordIndex {
-	bool ready;
+	OnceFlag ready;
 	int16_t row[WORD_INDEX_CAP];    /* row number + 1; 0: empty */
 } WordIndex;
 

@@ -5,15 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Per thread: a context on another thread has its own entry point. */
+static _Thread_local XdieTrap *current_trap;
+
+XdieTrap *xdie_trap(XdieTrap *t)
+{
+	XdieTrap *prev = current_trap;
+	current_trap = t;
+	return prev;
+}
+
 _Noreturn void xdie(const char *fmt, ...)
 {
+	XdieTrap *t = current_trap;
+	if (!t)
+		abort();
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("ptxsurf-as: fatal: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
 	va_end(ap);
-	exit(2);
+	longjmp(t->env, 1);
 }
 
 void *xmalloc(size_t n)

@@ -1,6 +1,7 @@
 /* Declarations: state spaces and types of variables, parameters and
  * registers; the placement rules of the opaque .surfref/.texref/.samplerref
- * types and their static field initializers. */
+ * types and their static field initializers; every name a module or a
+ * body defines twice (rule duplicate-symbol has this file alone). */
 #include "check/check_internal.h"
 
 #include <string.h>
@@ -101,14 +102,14 @@ static void check_opaque_init(CheckCtx *c, const Declarator *dc, PtxType type)
 	const Expr *init = dc->init;
 	check_gate(c, REQ_OPAQUE_INIT, init->loc, NULL);
 	if (init->kind != EX_VECTOR) {
-		check_error(c, init->loc, "opaque-init", "Initial value type mismatch (a %s takes { field = value, ... })",
+		check_error(c, init->loc, RULE_OPAQUE_INIT, "Initial value type mismatch (a %s takes { field = value, ... })",
 			type_info(type)->word);
 		return;
 	}
 	for (uint32_t i = 0; i < init->nelems; i++) {
 		const Expr *f = init->elems[i];
 		if (f->kind != EX_FIELD) {
-			check_error(c, f->loc, "opaque-init", "Initial value type mismatch (expected field = value)");
+			check_error(c, f->loc, RULE_OPAQUE_INIT, "Initial value type mismatch (expected field = value)");
 			continue;
 		}
 		const OpaqueField *of = NULL;
@@ -116,7 +117,7 @@ static void check_opaque_init(CheckCtx *c, const Declarator *dc, PtxType type)
 			if (strcmp(opaque_fields[k].name, f->text) == 0 && (opaque_fields[k].kinds & kind_bit(type)))
 				of = &opaque_fields[k];
 		if (!of) {
-			check_error(c, f->loc, "opaque-init", "Unrecognized field name '%s' in opaque struct initializer",
+			check_error(c, f->loc, RULE_OPAQUE_INIT, "Unrecognized field name '%s' in opaque struct initializer",
 				f->text);
 			continue;
 		}
@@ -124,7 +125,7 @@ static void check_opaque_init(CheckCtx *c, const Declarator *dc, PtxType type)
 			check_gate(c, of->gate, f->loc, NULL);
 		for (uint32_t j = 0; j < i; j++)
 			if (init->elems[j]->kind == EX_FIELD && strcmp(init->elems[j]->text, f->text) == 0)
-				check_strict(c, f->loc, "opaque-init",
+				check_strict(c, f->loc, RULE_OPAQUE_INIT,
 					"PTX ISA 5.3: each opaque field is a single attribute",
 					"Field '%s' initialized twice", f->text);
 		const Expr *v = f->lhs;
@@ -132,13 +133,13 @@ static void check_opaque_init(CheckCtx *c, const Declarator *dc, PtxType type)
 			continue;
 		if (v->kind == EX_NAME && !of->symbolic_values) {
 			const Symbol *sym = check_lookup(c, v);
-			check_error(c, v->loc, "opaque-init", "Unrecognized initial value symbol '%s'%s", v->text,
+			check_error(c, v->loc, RULE_OPAQUE_INIT, "Unrecognized initial value symbol '%s'%s", v->text,
 				sym && sym->kind == SYM_VAR ? " (ptxas 13 crashes on this initializer)" : "");
 			continue;
 		}
 		int64_t val;
 		if (!of->symbolic_values && (v->kind == EX_FLOAT || !expr_const_int(v, &val) || val < 0))
-			check_strict(c, v->loc, "opaque-init", "PTX ISA 5.3: opaque attributes are unsigned integers",
+			check_strict(c, v->loc, RULE_OPAQUE_INIT, "PTX ISA 5.3: opaque attributes are unsigned integers",
 				"Field '%s' needs a non-negative integer value", f->text);
 	}
 }
@@ -148,35 +149,35 @@ static void check_opaque_decl(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 	const char *name = d->ndecls ? d->decls[0].name : "?";
 	check_gate(c, REQ_OPAQUE_TYPE, info->type_loc, NULL);
 	if (place == DECL_BODY) {
-		check_error(c, d->loc, "opaque-decl", "Texture/surface variable must be at module or entry parameter scope");
+		check_error(c, d->loc, RULE_OPAQUE_DECL, "Texture/surface variable must be at module or entry parameter scope");
 		return;
 	}
 	if (info->vec)
-		check_error(c, d->loc, "opaque-decl", "Vector type only allowed over basic types");
+		check_error(c, d->loc, RULE_OPAQUE_DECL, "Vector type only allowed over basic types");
 	if (info->is_common)
-		check_error(c, d->loc, "opaque-decl", "Illegal type for .common symbol");
+		check_error(c, d->loc, RULE_OPAQUE_DECL, "Illegal type for .common symbol");
 	if (place == DECL_MODULE) {
 		if (info->space == SP_NONE)
-			check_error(c, d->loc, "opaque-decl", "No variable storage specified for '%s'", name);
+			check_error(c, d->loc, RULE_OPAQUE_DECL, "No variable storage specified for '%s'", name);
 		else if (info->space == SP_PARAM)
-			check_error(c, info->space_loc, "opaque-decl",
+			check_error(c, info->space_loc, RULE_OPAQUE_DECL,
 				"Variable '%s' cannot be allocated in .param state space; texture and surface variables "
 				"must be declared in .global space (parameter variables may not be declared at module scope)",
 				name);
 		else if (info->space != SP_GLOBAL)
-			check_error(c, info->space_loc, "opaque-decl",
+			check_error(c, info->space_loc, RULE_OPAQUE_DECL,
 				"Texture and surface variables must be declared in .global space (not %s)", info->space_word);
 	} else if (place == DECL_ENTRY_PARAM) {
 		if (info->space != SP_PARAM)
-			check_error(c, info->space_loc, "opaque-decl", "Entry parameter '%s' must have .param state space",
+			check_error(c, info->space_loc, RULE_OPAQUE_DECL, "Entry parameter '%s' must have .param state space",
 				name);
 	} else {
-		check_error(c, info->space_loc, "opaque-decl", "Variable '%s' cannot be allocated in .param state space "
+		check_error(c, info->space_loc, RULE_OPAQUE_DECL, "Variable '%s' cannot be allocated in .param state space "
 			"(opaque parameters are allowed on .entry only)", name);
 	}
 	/* Unified mode (the default) has no separate samplers. */
 	if (info->type == TY_SAMPLERREF && c->texmode != TOPT_TEXMODE_INDEPENDENT) {
-		Diag *dg = check_error(c, info->type_loc, "opaque-decl",
+		Diag *dg = check_error(c, info->type_loc, RULE_OPAQUE_DECL,
 			"Instruction or declaration violates .target texmode_unified setting");
 		check_note_target(c, dg);
 	}
@@ -190,19 +191,19 @@ static void check_unsized(CheckCtx *c, const Declarator *dc, const DeclInfo *inf
 {
 	for (uint32_t k = 1; k < dc->ndims; k++)
 		if (dc->dims[k] < 0) {
-			check_error(c, dc->loc, "declaration", "Only the first dimension of array '%s' may be left unsized",
+			check_error(c, dc->loc, RULE_DECLARATION, "Only the first dimension of array '%s' may be left unsized",
 				dc->name);
 			return;
 		}
 	if (dc->ndims == 0 || dc->dims[0] >= 0)
 		return;
 	if (place == DECL_ENTRY_PARAM)
-		check_error(c, dc->loc, "declaration", "Parameter to entry function cannot be an incomplete array ('%s')",
+		check_error(c, dc->loc, RULE_DECLARATION, "Parameter to entry function cannot be an incomplete array ('%s')",
 			dc->name);
 	else if (place == DECL_FUNC_RET)
-		check_error(c, dc->loc, "declaration", "Output parameter cannot be an incomplete array ('%s')", dc->name);
+		check_error(c, dc->loc, RULE_DECLARATION, "Output parameter cannot be an incomplete array ('%s')", dc->name);
 	else if (place != DECL_FUNC_PARAM && !info->is_extern && !dc->init)
-		check_error(c, dc->loc, "declaration", "Non-external variable '%s' has incomplete type (give its size, "
+		check_error(c, dc->loc, RULE_DECLARATION, "Non-external variable '%s' has incomplete type (give its size, "
 			"an initializer, or declare it .extern)", dc->name);
 }
 
@@ -216,11 +217,11 @@ static void check_spec_order(CheckCtx *c, const VarDecl *d, StateSpace space)
 		const DeclSpec *s = &d->specs[i];
 		bool vec = s->word[0] == '.' && s->word[1] == 'v' && s->word[2] >= '0' && s->word[2] <= '9';
 		if (vec && (i + 1 == d->nspecs || type_from_word(d->specs[i + 1].word) == TY_NONE)) {
-			check_error(c, s->loc, "declaration", "Vector width '%s' must be followed by the type", s->word);
+			check_error(c, s->loc, RULE_DECLARATION, "Vector width '%s' must be followed by the type", s->word);
 			return;
 		}
 		if (typed && space != SP_PARAM) {
-			check_error(c, s->loc, "declaration", "'%s' after the type (the type is the last specifier of a "
+			check_error(c, s->loc, RULE_DECLARATION, "'%s' after the type (the type is the last specifier of a "
 				"declaration)", s->word);
 			return;
 		}
@@ -235,13 +236,13 @@ static void check_param_shape(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 {
 	const char *name = d->ndecls ? d->decls[0].name : "?";
 	if (info->space == SP_PARAM && info->vec)
-		check_error(c, d->loc, "declaration", "Variable '%s' cannot be allocated in .param state space (a .param "
+		check_error(c, d->loc, RULE_DECLARATION, "Variable '%s' cannot be allocated in .param state space (a .param "
 			"is never a vector: use an array or .align with .b8[])", name);
 	if (place == DECL_ENTRY_PARAM || info->space != SP_PARAM)
 		return;     /* elsewhere .ptr already stands after the type, out of order */
 	for (uint32_t i = 0; i < d->nspecs; i++)
 		if (strcmp(d->specs[i].word, ".ptr") == 0) {
-			check_error(c, d->specs[i].loc, "declaration", "Illegal placement of kernel parameter attribute "
+			check_error(c, d->specs[i].loc, RULE_DECLARATION, "Illegal placement of kernel parameter attribute "
 				"'.ptr' ('%s' is no .entry parameter)", name);
 			return;
 		}
@@ -255,7 +256,7 @@ static void check_body_linkage(CheckCtx *c, const VarDecl *d)
 	for (uint32_t i = 0; i < d->nspecs; i++)
 		for (size_t k = 0; k < sizeof linkage / sizeof linkage[0]; k++)
 			if (strcmp(d->specs[i].word, linkage[k]) == 0)
-				check_error(c, d->specs[i].loc, "declaration", "Linkage directive '%s' is not allowed inside a "
+				check_error(c, d->specs[i].loc, RULE_DECLARATION, "Linkage directive '%s' is not allowed inside a "
 					"function body (declare the variable at module scope)", linkage[k]);
 }
 
@@ -275,9 +276,9 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 	if (opaque)
 		check_opaque_decl(c, d, &info, place);
 	else if (info.space == SP_NONE && place != DECL_FUNC_RET)
-		check_error(c, d->loc, "declaration", "No variable storage specified");
+		check_error(c, d->loc, RULE_DECLARATION, "No variable storage specified");
 	else if (place == DECL_MODULE && info.space == SP_PARAM)
-		check_error(c, info.space_loc, "declaration", "Parameter variables may not be declared at module scope");
+		check_error(c, info.space_loc, RULE_DECLARATION, "Parameter variables may not be declared at module scope");
 
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
@@ -300,13 +301,13 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 				/* An .extern declaration is resolved by a .visible definition
 				 * only; a module-private one would hide the external symbol. */
 				if (old->is_extern && !info.is_extern && !info.is_visible) {
-					Diag *dg = check_error(c, dc->loc, "duplicate-symbol", "'.extern' variable '%s' cannot be "
+					Diag *dg = check_error(c, dc->loc, RULE_DUPLICATE_SYMBOL, "'.extern' variable '%s' cannot be "
 						"resolved by a '.static' definition (declare it .visible)", dc->name);
 					diag_note(c->sink, dg, old->loc, ".extern declaration of '%s' is here", old->name);
 				}
 				old->is_extern = old->is_extern && info.is_extern;
 			} else {
-				Diag *dg = check_error(c, dc->loc, "duplicate-symbol", "Duplicate definition of %s '%s'",
+				Diag *dg = check_error(c, dc->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of %s '%s'",
 					sym->kind == SYM_REG ? "register" : "variable", dc->name);
 				diag_note(c->sink, dg, old->loc, "previous definition of '%s' is here", old->name);
 			}
@@ -314,4 +315,49 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		if (opaque && dc->init)
 			check_opaque_init(c, dc, info.type);
 	}
+}
+
+/* Labels are scoped like declarations (ptxas: a label defined in a nested
+ * block is unknown outside it, and sibling blocks may reuse a name), but a
+ * branch may name a label further down its block: so each block's labels
+ * are entered before its statements are checked. */
+void check_label_decls(CheckCtx *c, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind != ST_LABEL)
+			continue;
+		Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
+		sym->kind = SYM_LABEL;
+		sym->name = s->u.label;
+		sym->loc = s->loc;
+		sym->range = -1;
+		Symbol *old = check_declare(c, c->labels, sym);
+		if (old != sym) {
+			Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
+			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
+		}
+	}
+}
+
+/* A function name in the module scope: a declaration may precede its
+ * definition, once. */
+void check_func_decl(CheckCtx *c, const Func *f)
+{
+	Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+	sym->kind = SYM_FUNC;
+	sym->name = f->name;
+	sym->loc = f->name_loc;
+	sym->range = -1;
+	sym->is_kernel = f->is_entry;
+	sym->has_body = f->has_body;
+	Symbol *old = check_declare(c, c->module_scope, sym);
+	if (old == sym)
+		return;
+	if (old->kind == SYM_FUNC && !(old->has_body && f->has_body)) {
+		old->has_body = old->has_body || f->has_body;
+		return;
+	}
+	Diag *d = check_error(c, f->name_loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of %s '%s'",
+		old->kind == SYM_FUNC ? "function" : "symbol", f->name);
+	diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
 }

@@ -36,10 +36,10 @@ static void check_cluster_dirs(CheckCtx *c, uint32_t ndirs, const Directive *dir
 	const Directive *req = find_dir(ndirs, dirs, ".reqnctapercluster");
 	const Directive *rank = find_dir(ndirs, dirs, ".maxclusterrank");
 	if (bac && (!req || !find_dir(ndirs, dirs, ".reqntid")))
-		check_error(c, bac->loc, "func-directive", ".reqntid and .reqnctapercluster directive(s) required for "
+		check_error(c, bac->loc, RULE_FUNC_DIRECTIVE, ".reqntid and .reqnctapercluster directive(s) required for "
 			"directive '.blocksareclusters'");
 	if (req && rank)
-		check_error(c, rank->loc, "func-directive", "Conflicting directives: .reqnctapercluster and "
+		check_error(c, rank->loc, RULE_FUNC_DIRECTIVE, "Conflicting directives: .reqnctapercluster and "
 			".maxclusterrank cannot both be specified");
 }
 
@@ -52,14 +52,14 @@ static void check_dirs(CheckCtx *c, const char *kind, const char *name, bool is_
 			if (strcmp(func_dirs[k].name, d->name) != 0)
 				continue;
 			if (func_dirs[k].on_entry != is_entry)
-				check_error(c, d->loc, "func-directive", "Directive '%s' applies only to %s, not to %s '%s'",
+				check_error(c, d->loc, RULE_FUNC_DIRECTIVE, "Directive '%s' applies only to %s, not to %s '%s'",
 					d->name, func_dirs[k].on_entry ? ".entry functions" : ".func functions and call prototypes",
 					kind, name);
 			else if (func_dirs[k].no_rets && nrets)
-				check_error(c, d->loc, "func-directive", "Invalid directive '%s' for %s '%s' (it has return "
+				check_error(c, d->loc, RULE_FUNC_DIRECTIVE, "Invalid directive '%s' for %s '%s' (it has return "
 					"parameters)", d->name, kind, name);
 			else if (func_dirs[k].removed_in && c->has_version && c->version >= func_dirs[k].removed_in)
-				check_error(c, d->loc, "func-directive", "Deprecated feature: '%s directive' not supported as of "
+				check_error(c, d->loc, RULE_FUNC_DIRECTIVE, "Deprecated feature: '%s directive' not supported as of "
 					"PTX version %d.%d", d->name, PTX_VERSION_MAJOR(func_dirs[k].removed_in),
 					PTX_VERSION_MINOR(func_dirs[k].removed_in));
 			break;

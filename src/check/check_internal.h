@@ -1,16 +1,24 @@
-/* Shared state and helpers of the checker passes (check_*.c).
+/* The checker's internals, and the order to read its files in.
  *
- * Rule ids the checker emits (stable; printed as [rule]):
- *   version-gate, target-gate       a requirements.def row fails
- *   version-gate-doc, target-gate-doc   a document-only row fails (strict mode)
- *   version-unsupported             .version not accepted by ptxas 13
- *   target-unknown, target-version, target-option   .target list rules
- *   address-size, module-header     .address_size value, missing/duplicate directives
- *   undefined-symbol, duplicate-symbol, operand-type (guard predicates)
- *   declaration, opaque-decl, opaque-init   variables, .surfref/.texref/.samplerref
- *   surface-modifier, surface-type, surface-operand, surface-order (strict only)
- *   st-modifier, st-operand, st-address
- *   operand-count                   operand_counts.def rows (all other opcodes) */
+ * check_module (check.c) sets up one CheckCtx, judges the module header
+ * (check_module.c) and hands every item to check_body.c, which walks
+ * functions and blocks (scopes, labels, undefined names) and passes each
+ * instruction to the rule files in the order their diagnostics come out.
+ * check_stream.c drives the same walk one item at a time as the parser
+ * completes them; req_report.c reruns check_module against other targets.
+ *
+ * A rule file holds the checks of one rule or one instruction family:
+ * check_decl, check_func_dirs, check_isa (isa_gates.def, matched by
+ * isa_gates.c), check_surface, check_st, check_operand_type (operand-type),
+ * check_operands (operand-count), check_mods (modifier-class), check_order,
+ * check_load_width, check_sync, check_signature (operand_sigs.def). Rule files never call each other's checks;
+ * they share the helpers below them: check_operand.c (names, operand kinds
+ * and texts, the .vN register test), check_mods.c's modifier_of_class, and
+ * at the bottom check_ctx.c (diagnostics, notes, requirements.def gates)
+ * and symtab.c (scopes). So the files read top-down, entry -> walk -> rules
+ * -> helpers, and tests/link-layering.sh fails on any call back up.
+ *
+ * The declarations below are grouped by the file that defines them. */
 #ifndef PTXSURF_CHECK_INTERNAL_H
 #define PTXSURF_CHECK_INTERNAL_H
 
@@ -20,6 +28,7 @@
 #include "isa/targets.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 /* One remembered name resolution (see check_lookup). */
 typedef struct LookupMemo {
@@ -61,83 +70,62 @@ typedef struct CheckCtx {
 	LookupMemo memo[LOOKUP_MEMO];
 } CheckCtx;
 
-/* ---- diagnostics ---- */
+/* ---- inline: instruction words ---- */
+/* Where the instruction's modifier i is written (the opcode when the
+ * instruction was built without modifier locations). */
+static inline SrcLoc check_mod_loc(const Instr *in, int i)
+{
+	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
+}
+
+/* Called a dozen times per instruction with different names: comparing
+ * the first letter first leaves strcmp to the few that share it. */
+static inline bool opcode_is(const Instr *in, const char *name)
+{
+	return in->opcode[0] == name[0] && strcmp(in->opcode, name) == 0;
+}
+
+/* ---- check_ctx.c: diagnostics and gates ---- */
 /* An error that also marks the instruction as not matching its template,
  * so later form-dependent checks are skipped (as ptxas does). */
-Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_template_error(CheckCtx *c, bool *template_failed, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-Diag *check_error(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_error(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-Diag *check_warning(CheckCtx *c, SrcLoc loc, const char *rule, const char *fmt, ...)
+Diag *check_warning(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A rule only the PTX ISA document imposes: an error in RULES_STRICT (saying
  * ptxas accepts it and citing `doc`), nothing in RULES_PTXAS. */
-Diag *check_strict(CheckCtx *c, SrcLoc loc, const char *rule, const char *doc, const char *fmt, ...)
+Diag *check_strict(CheckCtx *c, SrcLoc loc, RuleId rule, const char *doc, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void check_note_version(CheckCtx *c, Diag *d);
 void check_note_target(CheckCtx *c, Diag *d);
-
 /* Evaluates one requirement row at loc: emits the version and/or target
  * diagnostics that fail under the current rules mode. `use` names the
  * instruction for rows worded with it. Returns true if the gate passes. */
 bool check_gate(CheckCtx *c, ReqId id, SrcLoc loc, const char *use);
 /* True if the row would fail (no diagnostics). */
 bool check_gate_fails(const CheckCtx *c, ReqId id);
+/* The parts of a verdict both gate tables share (requirements.def rows
+ * here, isa_gates.def rows in check_isa.c): whether a row of `source`
+ * applies in this rules mode; the version in force (ptxas's real one in
+ * RULES_PTXAS, the stricter of the stated and the real one otherwise);
+ * the rule a failure reports; whether ptxas 13 accepts what fails (a
+ * document-only row, or a version ptxas does not enforce). */
+bool check_gate_applies(const CheckCtx *c, ReqSource source);
+PtxVersion check_gate_threshold(const CheckCtx *c, PtxVersion stated, PtxVersion ptxas);
+RuleId check_gate_rule(ReqSource source, bool version);
+bool check_gate_strict_only(const CheckCtx *c, ReqSource source, PtxVersion ptxas, bool version);
+/* a then b in buf, cut to size - 1 bytes as snprintf would: names such
+ * as "suld.b" are built for every instruction, where snprintf shows. */
+void check_concat(char *buf, size_t size, const char *a, const char *b);
 
-/* ---- passes ---- */
-void check_header(CheckCtx *c);
-void check_module_items(CheckCtx *c);
-/* One module variable or function, after the ISA gates of every item. */
-void check_item(CheckCtx *c, const Item *it);
-
-typedef enum DeclPlace {
-	DECL_MODULE, DECL_ENTRY_PARAM, DECL_FUNC_PARAM, DECL_FUNC_RET, DECL_BODY,
-} DeclPlace;
-void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into);
-
-void check_instr(CheckCtx *c, const Instr *in);
-void check_surface_instr(CheckCtx *c, const Instr *in);
-void check_st_instr(CheckCtx *c, const Instr *in);
-/* Launch-bound directives on a .func, calling-convention ones on an .entry
- * (check_func_dirs.c). */
-void check_func_dirs(CheckCtx *c, const Func *f);
-void check_proto_dirs(CheckCtx *c, const CallProto *p);
-/* vote and shfl without .sync on a new .version and .target (check_sync.c). */
-void check_sync_required(CheckCtx *c, const Instr *in);
-/* ld.param in an .entry from a body .param no call returns into
- * (check_param_read.c). */
-void check_param_read(CheckCtx *c, const Instr *in);
-/* mov packing {a, b} into a .bN register or out of it (check_mov_pack.c). */
-void check_mov_pack(CheckCtx *c, const Instr *in);
-/* A variable where an instruction writes a register (check_dest.c). */
-void check_destination(CheckCtx *c, const Instr *in);
-/* A .vN register as a whole {...} operand of st (data) or ld/ldu (result):
- * false if e is none, else true with its width and type checked
- * (check_vector_reg.c). */
-bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
-	const char *opcode, const char *rule);
-void check_load_vector(CheckCtx *c, const Instr *in);
-/* The widest vector ld and ldu take (check_load_width.c). */
-void check_load_width(CheckCtx *c, const Instr *in);
-/* The base name of [name] or [name+imm], else NULL. */
-const Expr *check_address_base(const Expr *e);
-/* Memory orders and scopes of ld and mbarrier (check_order.c). */
-void check_memory_order(CheckCtx *c, const Instr *in);
-/* At most one modifier of each class, exactly one of a needed class
- * (modifier_classes.def, check_mods.c). */
-void check_modifier_classes(CheckCtx *c, const Instr *in);
-/* The modifier classes of the instruction's opcode (modifier_classes.def,
- * "state space", "scope", "memory order", ...): the index of its modifier
- * of that class, or -1; the class's words, or NULL. Other checks ask these
- * instead of listing the words again. */
-int modifier_of_class(const Instr *in, const char *noun);
-const char *modifier_class_words(const Instr *in, const char *noun);
-/* Operand count of every other instruction (operand_counts.def). */
-void check_operand_count(CheckCtx *c, const Instr *in);
-
-/* ---- operands ---- */
+/* ---- check_operand.c: operands ---- */
 /* The symbol an EX_NAME refers to, or NULL (special registers included). */
 const Symbol *check_lookup(CheckCtx *c, const Expr *name);
+/* Drops the remembered lookups: a symbol was declared, or the names and
+ * scopes of the previous item may have been freed. */
+void check_forget_lookups(CheckCtx *c);
 /* scope_add, forgetting remembered lookups the new symbol may change. */
 Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym);
 /* Declared type of a register operand (EX_NAME naming a register), else TY_NONE. */
@@ -148,10 +136,79 @@ bool check_is_immediate(const Expr *e);
  * float literals only for float types, or for a bit type of exactly the
  * literal's width (0f: 32 bits; 0d and decimal: 64 bits), as ptxas 13 does. */
 bool check_immediate_fits(const Expr *e, PtxType t);
-/* a then b in buf, cut to size - 1 bytes as snprintf would: names such
- * as "suld.b" are built for every instruction, where snprintf shows. */
-void check_concat(char *buf, size_t size, const char *a, const char *b);
 /* Texts for messages: "%rd1", "g+4", ... */
 const char *check_expr_text(CheckCtx *c, const Expr *e);
+/* The base name of [name] or [name+imm], else NULL. */
+const Expr *check_address_base(const Expr *e);
+/* A .vN register as a whole {...} operand of st (data) or ld/ldu (result):
+ * false if e is none, else true with its width and type checked under the
+ * caller's rule. */
+bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
+	const char *opcode, RuleId rule);
+
+/* ---- check_mods.c: modifier classes (modifier_classes.def) ---- */
+/* At most one modifier of each class, exactly one of a needed class. */
+void check_modifier_classes(CheckCtx *c, const Instr *in);
+/* The modifier classes of the instruction's opcode ("state space",
+ * "scope", "memory order", ...): the index of its modifier of that class,
+ * or -1; the class's words, or NULL. Other checks ask these instead of
+ * listing the words again. */
+int modifier_of_class(const Instr *in, const char *noun);
+const char *modifier_class_words(const Instr *in, const char *noun);
+
+/* ---- check_module.c, check_body.c: the header and the walk ---- */
+void check_header(CheckCtx *c);
+void check_module_items(CheckCtx *c);
+/* One module variable or function, after the ISA gates of every item. */
+void check_item(CheckCtx *c, const Item *it);
+
+/* ---- the rule files, as check_body.c calls them ---- */
+/* check_decl.c */
+typedef enum DeclPlace {
+	DECL_MODULE, DECL_ENTRY_PARAM, DECL_FUNC_PARAM, DECL_FUNC_RET, DECL_BODY,
+} DeclPlace;
+void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into);
+/* The labels of one block, entered before its statements so a branch may
+ * name one further down. */
+void check_label_decls(CheckCtx *c, const Stmt *s);
+void check_func_decl(CheckCtx *c, const Func *f);
+/* check_func_dirs.c: launch-bound directives on a .func, calling-convention
+ * ones on an .entry. */
+void check_func_dirs(CheckCtx *c, const Func *f);
+void check_proto_dirs(CheckCtx *c, const CallProto *p);
+/* check_surface.c: the surface instructions; mov of a .surfref; an
+ * opaque variable as the operand of any other instruction; txq's
+ * attribute gates. check_st.c: st. */
+void check_surface_instr(CheckCtx *c, const Instr *in);
+void check_surface_mov(CheckCtx *c, const Instr *in);
+void check_opaque_operands(CheckCtx *c, const Instr *in);
+/* The gates of the descriptor attributes txq reads (those of suq). */
+void check_txq_attributes(CheckCtx *c, const Instr *in);
+void check_st_instr(CheckCtx *c, const Instr *in);
+/* check_sync.c: vote and shfl without .sync on a new .version and .target. */
+void check_sync_required(CheckCtx *c, const Instr *in);
+/* check_operand_type.c (rule operand-type): the guard, special registers,
+ * the destination, ld/ldu results, mov packing, ld.param in an .entry. */
+void check_guard_type(CheckCtx *c, const Instr *in);
+void check_special_operands(CheckCtx *c, const Instr *in);
+void check_destination(CheckCtx *c, const Instr *in);
+void check_load_vector(CheckCtx *c, const Instr *in);
+void check_vector_sizes(CheckCtx *c, const Instr *in);
+void check_mov_pack(CheckCtx *c, const Instr *in);
+void check_param_read(CheckCtx *c, const Instr *in);
+/* check_signature.c (rule operand-type): register widths and kinds,
+ * immediates and rounding modifiers against the instruction types, by
+ * isa/operand_sigs.def. */
+void check_operand_signature(CheckCtx *c, const Instr *in);
+/* check_address.c (rule operand-type): address forms and state spaces of
+ * ld, ldu, atom, red and prefetch. */
+void check_memory_address(CheckCtx *c, const Instr *in);
+/* check_load_width.c: the widest vector ld and ldu take. */
+void check_load_width(CheckCtx *c, const Instr *in);
+/* check_order.c: memory orders and scopes of ld and mbarrier. */
+void check_memory_order(CheckCtx *c, const Instr *in);
+/* check_operands.c: operand count of every other instruction
+ * (operand_counts.def). */
+void check_operand_count(CheckCtx *c, const Instr *in);
 
 #endif

@@ -9,17 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool applies(const CheckCtx *c, const IsaGate *g)
-{
-	return c->rules == RULES_STRICT || (g->source & REQ_SRC_PTXAS);
-}
-
-/* ptxas's real threshold in RULES_PTXAS, the stricter one otherwise. */
+/* The row's own version threshold (check_gate_threshold). */
 static PtxVersion version_threshold(const CheckCtx *c, const IsaGate *g)
 {
-	if (c->rules == RULES_PTXAS)
-		return g->ptxas_version;
-	return g->min_version > g->ptxas_version ? g->min_version : g->ptxas_version;
+	return check_gate_threshold(c, g->min_version, g->ptxas_version);
 }
 
 /* The version a target entry "sm_NN@v" adds for the module's target (0:
@@ -32,14 +25,14 @@ static PtxVersion target_version(const CheckCtx *c, const IsaGate *g)
 
 static bool version_fails(const CheckCtx *c, const IsaGate *g)
 {
-	if (!applies(c, g) || !c->has_version)
+	if (!check_gate_applies(c, g->source) || !c->has_version)
 		return false;
 	return (g->min_version && c->version < version_threshold(c, g)) || c->version < target_version(c, g);
 }
 
 static bool target_fails(const CheckCtx *c, const IsaGate *g)
 {
-	return applies(c, g) && c->target && !isa_gate_target_ok(g, c->target);
+	return check_gate_applies(c, g->source) && c->target && !isa_gate_target_ok(g, c->target);
 }
 
 bool check_isa_gate_fails(const CheckCtx *c, const IsaGate *g)
@@ -47,18 +40,9 @@ bool check_isa_gate_fails(const CheckCtx *c, const IsaGate *g)
 	return version_fails(c, g) || target_fails(c, g);
 }
 
-static const char *rule_of(const IsaGate *g, bool version)
-{
-	if (g->source == REQ_SRC_DOC)
-		return version ? "version-gate-doc" : "target-gate-doc";
-	return version ? "version-gate" : "target-gate";
-}
-
 static bool strict_only(const CheckCtx *c, const IsaGate *g, bool version)
 {
-	if (g->source == REQ_SRC_DOC)
-		return true;
-	return version && c->version >= g->ptxas_version;
+	return check_gate_strict_only(c, g->source, g->ptxas_version, version);
 }
 
 /* req_subject words messages from a requirement row; the fields it reads
@@ -82,7 +66,7 @@ static void emit_version(CheckCtx *c, const IsaGate *g, SrcLoc loc, const char *
 	subject(g, g->version_form, use, subj, sizeof subj);
 	ptx_version_str(by_target ? tv : g->min_version, need, sizeof need);
 	ptx_version_str(c->version, have, sizeof have);
-	Diag *d = diag_add(c->sink, SEV_ERROR, loc, rule_of(g, true),
+	Diag *d = diag_add(c->sink, SEV_ERROR, loc, check_gate_rule(g->source, true),
 		"%s requires PTX ISA .version %s or later%s%s (the file declares .version %s)%s", subj, need,
 		by_target ? " on .target " : "", by_target ? c->target_name : "", have,
 		so ? "; PTX ISA rule, ptxas 13 accepts it" : "");
@@ -102,10 +86,10 @@ static void emit_target(CheckCtx *c, const IsaGate *g, SrcLoc loc, const char *u
 	subject(g, g->target_form, use, subj, sizeof subj);
 	Diag *d;
 	if (isa_gate_family_only(g))
-		d = diag_add(c->sink, SEV_ERROR, loc, rule_of(g, false),
+		d = diag_add(c->sink, SEV_ERROR, loc, check_gate_rule(g->source, false),
 			"%s not supported on .target '%s' (it needs one of: %s)%s", subj, c->target_name, g->targets, tail);
 	else
-		d = diag_add(c->sink, SEV_ERROR, loc, rule_of(g, false),
+		d = diag_add(c->sink, SEV_ERROR, loc, check_gate_rule(g->source, false),
 			"%s requires .target sm_%d or higher (the file declares .target %s)%s", subj, isa_gate_min_sm(g),
 			c->target_name, tail);
 	check_note_target(c, d);

@@ -21,17 +21,17 @@ void check_load_width(CheckCtx *c, const Instr *in)
 		return;
 	int tbits = type_info(type)->bits, bits = n * tbits;
 	bool wide_form = !ldu && ((n == 8 && tbits == 32) || (n == 4 && tbits == 64));
-	SrcLoc at = in->mod_locs ? in->mod_locs[vec_at] : in->opcode_loc;
+	SrcLoc at = check_mod_loc(in, vec_at);
 	if (n == 8 && tbits < 32)
 		/* ptxas 13 (sm_100a) segfaults on these in some runs and accepts
 		 * them in others, the same file alike: both modes reject them. */
-		check_error(c, at, "vector-width", ".v8 of a %d-bit type (%s): ptxas 13 crashes on it in some runs; .v8 "
+		check_error(c, at, RULE_VECTOR_WIDTH, ".v8 of a %d-bit type (%s): ptxas 13 crashes on it in some runs; .v8 "
 			"takes 32-bit types (use .v4 of a type twice as wide)", tbits, type_info(type)->word);
 	else if (bits > 256 || (bits > 128 && !wide_form))
-		check_error(c, at, "vector-width", "Vector type too large, exceeds 128 bit limit (.v%d%s is %d bits; %s)",
+		check_error(c, at, RULE_VECTOR_WIDTH, "Vector type too large, exceeds 128 bit limit (.v%d%s is %d bits; %s)",
 			n, type_info(type)->word, bits,
 			ldu ? "ldu loads at most 128" : "256 only as .v8 of a 32-bit type or .v4 of a 64-bit type");
 	else if (bits == 256 && space && strcmp(space, ".global") != 0)
-		check_error(c, at, "vector-width", "global state space expected for feature '256 bit wide load/store' "
+		check_error(c, at, RULE_VECTOR_WIDTH, "global state space expected for feature '256 bit wide load/store' "
 			"(not %s)", space);
 }

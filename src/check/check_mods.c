@@ -6,6 +6,7 @@
  * specified"), so both rules modes report them. */
 #include "check/check_internal.h"
 #include "isa/opcodes.h"
+#include "base/once.h"
 #include "base/xalloc.h"
 
 #include <stdint.h>
@@ -47,7 +48,7 @@ typedef struct OpcodeClasses {
 } OpcodeClasses;
 
 static OpcodeClasses classes[MAX_OPCODES];
-static bool index_built;
+static OnceFlag index_built;
 
 static void add_word(OpcodeClasses *oc, const char *w, size_t len, uint32_t bit)
 {
@@ -122,7 +123,6 @@ static void build_index(void)
 	}
 	for (size_t id = 0; id < nops; id++)
 		sort_words(&classes[id]);
-	index_built = true;
 }
 
 /* The rows of the opcode that the modifier is a word of (bit mask). */
@@ -142,8 +142,7 @@ static const OpcodeClasses *classes_of(const Instr *in)
 {
 	if (in->opcode_id < 0 || in->opcode_id >= MAX_OPCODES)
 		return NULL;
-	if (!index_built)
-		build_index();
+	ONCE(&index_built, build_index());
 	return &classes[in->opcode_id];
 }
 
@@ -176,11 +175,6 @@ const char *modifier_class_words(const Instr *in, const char *noun)
 	return words;
 }
 
-static SrcLoc mod_loc(const Instr *in, uint32_t i)
-{
-	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
-}
-
 /* One report per class and instruction, at the second word (the first one
  * is what the writer most likely meant) or, for a missing word, at the
  * opcode. */
@@ -208,10 +202,10 @@ void check_modifier_classes(CheckCtx *c, const Instr *in)
 			const ClassRow *r = &rows[oc->row[k]];
 			const char *was = in->mods[first[k]];
 			if (strcmp(was, mod) == 0)
-				check_error(c, mod_loc(in, i), "modifier-class", "Duplicate %s modifier for instruction '%s'",
+				check_error(c, check_mod_loc(in, i), RULE_MODIFIER_CLASS, "Duplicate %s modifier for instruction '%s'",
 					mod, in->opcode);
 			else
-				check_error(c, mod_loc(in, i), "modifier-class", "Multiple %s modifiers specified for "
+				check_error(c, check_mod_loc(in, i), RULE_MODIFIER_CLASS, "Multiple %s modifiers specified for "
 					"instruction '%s' ('%s' and '%s'; at most one of %s)", r->noun, in->opcode, was, mod,
 					r->words);
 		}
@@ -219,7 +213,7 @@ void check_modifier_classes(CheckCtx *c, const Instr *in)
 	for (uint32_t k = 0; k < oc->nrows; k++) {
 		const ClassRow *r = &rows[oc->row[k]];
 		if (r->needed && !(seen & (1u << k)))
-			check_error(c, in->opcode_loc, "modifier-class", "Missing %s modifier for instruction '%s' (it "
+			check_error(c, in->opcode_loc, RULE_MODIFIER_CLASS, "Missing %s modifier for instruction '%s' (it "
 				"takes one of %s)", r->noun, in->opcode, r->words);
 	}
 }

@@ -10,7 +10,7 @@ static void check_version(CheckCtx *c, const Item *it)
 	const char *text = it->u.version.text;
 	char buf[8];
 	if (it->u.version.minor < 0 || it->u.version.minor > 9 || !ptx_version_is_legal(v)) {
-		check_error(c, it->loc, "version-unsupported", "Unsupported .version %s; current version is '%s'",
+		check_error(c, it->loc, RULE_VERSION_UNSUPPORTED, "Unsupported .version %s; current version is '%s'",
 			text, ptx_version_str(ptx_version_newest(), buf, sizeof buf));
 		return;
 	}
@@ -34,20 +34,20 @@ static void check_target_option(CheckCtx *c, TargetOption opt, SrcLoc loc, const
 	case TOPT_TEXMODE_UNIFIED:
 	case TOPT_TEXMODE_INDEPENDENT:
 		if (c->texmode && c->texmode != opt)
-			check_error(c, loc, "target-option", "texmode_unified and texmode_independent are mutually exclusive");
+			check_error(c, loc, RULE_TARGET_OPTION, "texmode_unified and texmode_independent are mutually exclusive");
 		c->texmode = opt;
 		check_gate(c, opt == TOPT_TEXMODE_UNIFIED ? REQ_TEXMODE_UNIFIED : REQ_TEXMODE_INDEPENDENT, loc, NULL);
 		break;
 	case TOPT_DEBUG:
 		if (check_gate(c, REQ_TARGET_DEBUG, loc, NULL) && !has_debug_sections(c))
-			check_error(c, loc, "target-option", "Debug information not found in presence of .target debug "
+			check_error(c, loc, RULE_TARGET_OPTION, "Debug information not found in presence of .target debug "
 				"(no .section .debug_* in the module)");
 		break;
 	case TOPT_MAP_F64_TO_F32: {
 		/* Only meaningful for targets without double precision. */
 		const TargetInfo *first_f64 = ptx_target_lookup("sm_13");
 		if (c->target && c->target->sm >= first_f64->sm) {
-			Diag *d = check_error(c, loc, "target-option", "Directive %s is not supported with .target %s or "
+			Diag *d = check_error(c, loc, RULE_TARGET_OPTION, "Directive %s is not supported with .target %s or "
 				"higher (the file declares .target %s)", name, first_f64->name, c->target_name);
 			check_note_target(c, d);
 		}
@@ -66,22 +66,22 @@ static void check_target(CheckCtx *c, const Item *it)
 		SrcLoc loc = it->u.target.locs ? it->u.target.locs[i] : it->loc;
 		if (ptx_target_option(name) != TOPT_NONE) {
 			if (i == 0)
-				check_error(c, loc, "target-unknown", "Target architecture not defined at start of file (the "
+				check_error(c, loc, RULE_TARGET_UNKNOWN, "Target architecture not defined at start of file (the "
 					".target list must start with the architecture, not '%s')", name);
 			continue;
 		}
 		const TargetInfo *t = ptx_target_lookup(name);
 		if (!t) {
 			if (ptx_target_name_is_arch_shaped(name))
-				check_error(c, loc, "target-unknown", "Unsupported .target '%s'", name);
+				check_error(c, loc, RULE_TARGET_UNKNOWN, "Unsupported .target '%s'", name);
 			else
-				check_error(c, loc, "target-unknown",
+				check_error(c, loc, RULE_TARGET_UNKNOWN,
 					"Target architecture not defined at start of file ('%s' is no sm_NN or compute_NN name)",
 					name);
 			continue;
 		}
 		if (arch) {
-			check_error(c, loc, "target-unknown", "Multiple architectures in .target ('%s' and '%s')", arch, name);
+			check_error(c, loc, RULE_TARGET_UNKNOWN, "Multiple architectures in .target ('%s' and '%s')", arch, name);
 			continue;
 		}
 		arch = name;
@@ -102,13 +102,13 @@ static void check_address_size(CheckCtx *c, const Item *it)
 	check_gate(c, REQ_ADDRESS_SIZE, it->loc, NULL);
 	int64_t bits = it->u.address_size.bits;
 	if (bits != 32 && bits != 64) {
-		check_error(c, it->loc, "address-size", "Illegal value for .address_size directive (must be 32 or 64)");
+		check_error(c, it->loc, RULE_ADDRESS_SIZE, "Illegal value for .address_size directive (must be 32 or 64)");
 		return;
 	}
 	c->address_bits = (int)bits;
 	if (bits == 32) {
 		/* ptxas 13 parses the module and then refuses to compile it. */
-		Diag *d = check_error(c, it->loc, "address-size",
+		Diag *d = check_error(c, it->loc, RULE_ADDRESS_SIZE,
 			"32-Bit compilation is no longer supported (ptxas 13 rejects .address_size 32)");
 		check_note_target(c, d);
 	}
@@ -121,19 +121,19 @@ void check_header(CheckCtx *c)
 		switch (it->kind) {
 		case IT_VERSION:
 			if (version)
-				check_error(c, it->loc, "module-header", "Duplicate .version directive");
+				check_error(c, it->loc, RULE_MODULE_HEADER, "Duplicate .version directive");
 			else
 				version = it;
 			break;
 		case IT_TARGET:
 			if (target)
-				check_error(c, it->loc, "module-header", "Duplicate .target directive");
+				check_error(c, it->loc, RULE_MODULE_HEADER, "Duplicate .target directive");
 			else
 				target = it;
 			break;
 		case IT_ADDRESS_SIZE:
 			if (asize)
-				check_error(c, it->loc, "module-header", "Duplicate .address_size directive");
+				check_error(c, it->loc, RULE_MODULE_HEADER, "Duplicate .address_size directive");
 			else
 				asize = it;
 			break;
@@ -143,16 +143,16 @@ void check_header(CheckCtx *c)
 	}
 	SrcLoc nowhere = { 0, 0, 0, 0 };
 	if (!version)
-		check_error(c, nowhere, "module-header", "Missing .version directive at start of file");
+		check_error(c, nowhere, RULE_MODULE_HEADER, "Missing .version directive at start of file");
 	else
 		check_version(c, version);
 	if (!target)
-		check_error(c, nowhere, "module-header", "Target architecture not defined at start of file");
+		check_error(c, nowhere, RULE_MODULE_HEADER, "Target architecture not defined at start of file");
 	else
 		check_target(c, target);
 	if (c->has_version && c->target && c->version < c->target->min_version) {
 		char need[8];
-		Diag *d = check_error(c, c->target_loc, "target-version",
+		Diag *d = check_error(c, c->target_loc, RULE_TARGET_VERSION,
 			"PTX .version %s does not support .target %s (needs .version %s or later)", c->version_text,
 			c->target_name, ptx_version_str(c->target->min_version, need, sizeof need));
 		check_note_version(c, d);

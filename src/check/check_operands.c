@@ -4,6 +4,7 @@
  * instructions and st check their counts with their forms and have no row. */
 #include "check/check_internal.h"
 #include "isa/opcodes.h"
+#include "base/once.h"
 #include "isa/operand_counts.h"
 
 #include <stdint.h>
@@ -46,7 +47,7 @@ const char *operand_count_name_words(const char *opcode)
 enum { MAX_OPCODES = 256 };
 static uint16_t by_opcode[NROWS];
 static uint16_t group_start[MAX_OPCODES + 1];
-static bool index_built;
+static OnceFlag index_built;
 
 static void build_index(void)
 {
@@ -65,7 +66,6 @@ static void build_index(void)
 	for (size_t i = 0; i < NROWS; i++)
 		if (ids[i] >= 0 && (size_t)ids[i] < n)
 			by_opcode[group_start[ids[i]] + fill[ids[i]]++] = (uint16_t)i;
-	index_built = true;
 }
 
 /* Is `word` (length len) one of the space-separated words of `list`? */
@@ -133,8 +133,7 @@ void check_operand_count(CheckCtx *c, const Instr *in)
 {
 	if (in->opcode_id < 0 || in->opcode_id >= MAX_OPCODES)
 		return;
-	if (!index_built)
-		build_index();
+	ONCE(&index_built, build_index());
 	for (size_t k = group_start[in->opcode_id]; k < group_start[in->opcode_id + 1]; k++) {
 		const OperandCountRow *r = &rows[by_opcode[k]];
 		if (!row_matches(r, in))
@@ -144,10 +143,10 @@ void check_operand_count(CheckCtx *c, const Instr *in)
 		const char *name = instr_name(c, in);
 		const char *s = in->nops == 1 ? "" : "s";
 		if (r->min == r->max)
-			check_error(c, in->opcode_loc, "operand-count", "Arguments mismatch for instruction '%s' "
+			check_error(c, in->opcode_loc, RULE_OPERAND_COUNT, "Arguments mismatch for instruction '%s' "
 				"(%u operand%s, expected %u)", name, (unsigned)in->nops, s, (unsigned)r->min);
 		else
-			check_error(c, in->opcode_loc, "operand-count", "Arguments mismatch for instruction '%s' "
+			check_error(c, in->opcode_loc, RULE_OPERAND_COUNT, "Arguments mismatch for instruction '%s' "
 				"(%u operand%s, expected %u to %u)", name, (unsigned)in->nops, s, (unsigned)r->min,
 				(unsigned)r->max);
 		return;

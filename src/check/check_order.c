@@ -91,11 +91,6 @@ static Found find_modifiers(const Instr *in)
 	return f;
 }
 
-static SrcLoc mod_loc(const Instr *in, int i)
-{
-	return in->mod_locs ? in->mod_locs[i] : in->opcode_loc;
-}
-
 /* The load-only rules; .nc is a cache operator that even .weak excludes
  * and that needs .global. */
 static void check_load(CheckCtx *c, const Instr *in, const Found *f, const char *name)
@@ -106,27 +101,27 @@ static void check_load(CheckCtx *c, const Instr *in, const Found *f, const char 
 	bool ordered = order && strcmp(order, ".weak") != 0;
 	bool nc = cop && strcmp(cop, ".nc") == 0;
 	if (cop && (ordered || (order && nc)))
-		check_error(c, mod_loc(in, f->cop), "memory-order", "Modifier '%s' cannot be combined with modifier '%s'",
+		check_error(c, check_mod_loc(in, f->cop), RULE_MEMORY_ORDER, "Modifier '%s' cannot be combined with modifier '%s'",
 			order, cop);
 	if (nc && (!space || strcmp(space, ".global") != 0))
-		check_error(c, mod_loc(in, f->cop), "memory-order", "Modifier '.nc' requires .global space");
+		check_error(c, check_mod_loc(in, f->cop), RULE_MEMORY_ORDER, "Modifier '.nc' requires .global space");
 	bool unordered_space = space && word_in_list(unordered_spaces, space);
 	if (ordered && unordered_space)
-		check_error(c, mod_loc(in, f->space), "memory-order", "Modifier '%s' cannot be applied to '%s' space", order,
+		check_error(c, check_mod_loc(in, f->space), RULE_MEMORY_ORDER, "Modifier '%s' cannot be applied to '%s' space", order,
 			space);
 	if (f->mmio < 0)
 		return;
-	SrcLoc at = mod_loc(in, f->mmio);
+	SrcLoc at = check_mod_loc(in, f->mmio);
 	if (!order || strcmp(order, ".relaxed") != 0)
-		check_error(c, at, "memory-order", "Modifier '.mmio' requires modifier '.relaxed' for instruction '%s'",
+		check_error(c, at, RULE_MEMORY_ORDER, "Modifier '.mmio' requires modifier '.relaxed' for instruction '%s'",
 			name);
 	if (f->scope < 0)
-		check_error(c, at, "memory-order", "Modifier '.mmio' requires scope with '%s' instruction (.sys)", name);
+		check_error(c, at, RULE_MEMORY_ORDER, "Modifier '.mmio' requires scope with '%s' instruction (.sys)", name);
 	else if (strcmp(in->mods[f->scope], ".sys") != 0)
-		check_error(c, mod_loc(in, f->scope), "memory-order", "Modifier '.mmio' cannot be combined with modifier "
+		check_error(c, check_mod_loc(in, f->scope), RULE_MEMORY_ORDER, "Modifier '.mmio' cannot be combined with modifier "
 			"'%s' (only .sys)", in->mods[f->scope]);
 	if (space && strcmp(space, ".global") != 0)
-		check_error(c, at, "memory-order", "Modifier '.mmio' cannot be applied to '%s' space", space);
+		check_error(c, at, RULE_MEMORY_ORDER, "Modifier '.mmio' cannot be applied to '%s' space", space);
 }
 
 void check_memory_order(CheckCtx *c, const Instr *in)
@@ -144,22 +139,22 @@ void check_memory_order(CheckCtx *c, const Instr *in)
 	const char *scope = f.scope >= 0 ? in->mods[f.scope] : NULL;
 	bool scopeless = order && word_in_list(scopeless_orders, order);
 	if (order && !word_in_list(r->orders, order))
-		check_error(c, mod_loc(in, f.order), "memory-order", "Illegal modifier '%s' for instruction '%s'%s%s%s",
+		check_error(c, check_mod_loc(in, f.order), RULE_MEMORY_ORDER, "Illegal modifier '%s' for instruction '%s'%s%s%s",
 			order, name, *r->orders ? " (it takes " : " (it takes no memory order)", r->orders,
 			*r->orders ? ")" : "");
 	if (scope && !r->scoped) {
-		check_error(c, mod_loc(in, f.scope), "memory-order", "Illegal modifier '%s' for instruction '%s' (it takes "
+		check_error(c, check_mod_loc(in, f.scope), RULE_MEMORY_ORDER, "Illegal modifier '%s' for instruction '%s' (it takes "
 			"no scope)", scope, name);
 	} else if (r->scoped) {
 		const char *scopes = modifier_class_words(in, "scope");
 		if (order && !scopeless && !scope)
-			check_error(c, mod_loc(in, f.order), "memory-order", "Modifier '%s' requires scope with '%s' "
+			check_error(c, check_mod_loc(in, f.order), RULE_MEMORY_ORDER, "Modifier '%s' requires scope with '%s' "
 				"instruction (%s)", order, name, scopes ? scopes : "");
 		if (order && scopeless && scope)
-			check_error(c, mod_loc(in, f.scope), "memory-order", "Modifier '%s' cannot be combined with "
+			check_error(c, check_mod_loc(in, f.scope), RULE_MEMORY_ORDER, "Modifier '%s' cannot be combined with "
 				"modifier '%s'", order, scope);
 		if (scope && !order && f.mmio < 0)
-			check_error(c, mod_loc(in, f.scope), "memory-order", "Modifier '%s' requires %s with '%s' "
+			check_error(c, check_mod_loc(in, f.scope), RULE_MEMORY_ORDER, "Modifier '%s' requires %s with '%s' "
 				"instruction (%s)", scope, r->noun, name, r->orders);
 	}
 	if (r->load)

@@ -3,12 +3,15 @@
  * vector widths, data and address operands, and their gates. */
 #include "check/check_internal.h"
 #include "isa/opcodes.h"
+#include "base/word_index.h"
 
 #include <stdio.h>
 #include <string.h>
 
 typedef enum StClass {
-	SC_SPACE, SC_COP, SC_SEM, SC_SCOPE, SC_MMIO, SC_L1, SC_L2EVICT, SC_L2HINT, SC_VEC, SC_TYPE, SC_COUNT
+	SC_SPACE, SC_COP, SC_SEM, SC_SCOPE, SC_MMIO, SC_L1, SC_L2EVICT, SC_L2HINT, SC_VEC, SC_TYPE, SC_COUNT,
+	SC_OTHER = SC_COUNT,    /* a word of no class st has */
+	SC_NONE = -1            /* a word of the table that is no st word */
 } StClass;
 
 enum { SPACE_GLOBAL = 1, SPACE_SHARED, SPACE_SHARED_CTA, SPACE_SHARED_CLUSTER, SPACE_LOCAL, SPACE_PARAM };
@@ -20,52 +23,19 @@ typedef struct StWord {
 	StClass cls;
 	int value;
 	bool has_gate;
-	ReqId gate;
+	int gate;       /* ReqId when has_gate */
 	bool illegal;   /* a PTX word st does not take */
 } StWord;
 
+/* The ST columns of isa/surface_words.def. */
 static const StWord st_words[] = {
-	{ ".global", SC_SPACE, SPACE_GLOBAL, false, 0, false },
-	{ ".shared", SC_SPACE, SPACE_SHARED, false, 0, false },
-	{ ".shared::cta", SC_SPACE, SPACE_SHARED_CTA, true, REQ_SHARED_CTA, false },
-	{ ".shared::cluster", SC_SPACE, SPACE_SHARED_CLUSTER, true, REQ_SHARED_CLUSTER, false },
-	{ ".local", SC_SPACE, SPACE_LOCAL, false, 0, false },
-	{ ".param", SC_SPACE, SPACE_PARAM, false, 0, false },
-	{ ".param::func", SC_SPACE, SPACE_PARAM, false, 0, false },
-	{ ".wb", SC_COP, 1, false, 0, false }, { ".cg", SC_COP, 2, false, 0, false },
-	{ ".cs", SC_COP, 3, false, 0, false }, { ".wt", SC_COP, 4, false, 0, false },
-	{ ".ca", SC_COP, 0, false, 0, true }, { ".cv", SC_COP, 0, false, 0, true },
-	{ ".lu", SC_COP, 0, false, 0, true }, { ".nc", SC_COP, 0, false, 0, true },
-	{ ".weak", SC_SEM, SEM_WEAK, true, REQ_ST_WEAK, false },
-	{ ".relaxed", SC_SEM, SEM_RELAXED, true, REQ_ST_RELAXED, false },
-	{ ".release", SC_SEM, SEM_RELEASE, true, REQ_ST_RELEASE, false },
-	{ ".volatile", SC_SEM, SEM_VOLATILE, false, 0, false },
-	{ ".acquire", SC_SEM, 0, false, 0, true }, { ".acq_rel", SC_SEM, 0, false, 0, true },
-	{ ".sc", SC_SEM, 0, false, 0, true },
-	{ ".cta", SC_SCOPE, SCOPE_CTA, false, 0, false },
-	{ ".cluster", SC_SCOPE, SCOPE_CLUSTER, true, REQ_CLUSTER_SCOPE, false },
-	{ ".gpu", SC_SCOPE, SCOPE_GPU, false, 0, false },
-	{ ".sys", SC_SCOPE, SCOPE_SYS, false, 0, false },
-	{ ".mmio", SC_MMIO, 1, true, REQ_ST_MMIO, false },
-	{ ".L1::evict_normal", SC_L1, 1, true, REQ_L1_EVICT_NORMAL, false },
-	{ ".L1::evict_unchanged", SC_L1, 2, true, REQ_L1_EVICT_UNCHANGED, false },
-	{ ".L1::evict_first", SC_L1, 3, true, REQ_L1_EVICT_FIRST, false },
-	{ ".L1::evict_last", SC_L1, 4, true, REQ_L1_EVICT_LAST, false },
-	{ ".L1::no_allocate", SC_L1, 5, true, REQ_L1_NO_ALLOCATE, false },
-	{ ".L2::evict_first", SC_L2EVICT, 1, false, 0, false },
-	{ ".L2::evict_last", SC_L2EVICT, 2, false, 0, false },
-	{ ".L2::evict_normal", SC_L2EVICT, 3, false, 0, false },
-	{ ".L2::evict_unchanged", SC_L2EVICT, 0, false, 0, true },
-	{ ".L2::no_allocate", SC_L2EVICT, 0, false, 0, true },
-	{ ".L2::cache_hint", SC_L2HINT, 1, true, REQ_L2_CACHE_HINT, false },
-	{ ".L2::64B", SC_L2HINT, 0, false, 0, true }, { ".L2::128B", SC_L2HINT, 0, false, 0, true },
-	{ ".L2::256B", SC_L2HINT, 0, false, 0, true },
-	{ ".v2", SC_VEC, 2, false, 0, false }, { ".v4", SC_VEC, 4, false, 0, false },
-	{ ".v8", SC_VEC, 8, false, 0, false },
-	{ ".const", SC_SPACE, 0, false, 0, true }, { ".tex", SC_SPACE, 0, false, 0, true },
-	{ ".sat", SC_COUNT, 0, false, 0, true }, { ".ftz", SC_COUNT, 0, false, 0, true },
-	{ ".trap", SC_COUNT, 0, false, 0, true }, { ".clamp", SC_COUNT, 0, false, 0, true },
-	{ ".uni", SC_COUNT, 0, false, 0, true }, { ".param::entry", SC_COUNT, 0, false, 0, true },
+#define SW(word, su, st, sass) { word, st },
+#define ST(cls, value, gate) SC_##cls, value, (gate) >= 0, gate, (value) == 0
+#define SQ(word, gate, texture_only, txq, desc_offset)
+#include "isa/surface_words.def"
+#undef SW
+#undef ST
+#undef SQ
 };
 
 typedef struct StCheck {
@@ -79,7 +49,7 @@ typedef struct StCheck {
 
 static SrcLoc st_loc(const StCheck *s, int i)
 {
-	return s->in->mod_locs ? s->in->mod_locs[i] : s->in->opcode_loc;
+	return check_mod_loc(s->in, i);
 }
 
 static SrcLoc class_loc(const StCheck *s, StClass cls)
@@ -108,10 +78,11 @@ static const char *short_word(CheckCtx *c, const char *w)
 
 static const StWord *find_st_word(const char *w)
 {
-	for (size_t i = 0; i < sizeof st_words / sizeof st_words[0]; i++)
-		if (strcmp(st_words[i].word, w) == 0)
-			return &st_words[i];
-	return NULL;
+	if (!*w)
+		return NULL;
+	static WordIndex ix;
+	int i = WORD_INDEX_FIND(&ix, st_words, StWord, word, w);
+	return i >= 0 && st_words[i].cls != SC_NONE ? &st_words[i] : NULL;
 }
 
 static bool legal_st_type(PtxType t)
@@ -137,17 +108,17 @@ static void classify(StCheck *s)
 			if (!w) {
 				const char *hint = modifier_suggest(opcode_lookup("st"), word);
 				if (hint)
-					st_fail(s, loc, "st-modifier", "Unknown modifier '%s'; did you mean '%s'?", word, hint);
+					st_fail(s, loc, RULE_ST_MODIFIER, "Unknown modifier '%s'; did you mean '%s'?", word, hint);
 				else
-					st_fail(s, loc, "st-modifier", "Unknown modifier '%s'", word);
+					st_fail(s, loc, RULE_ST_MODIFIER, "Unknown modifier '%s'", word);
 				continue;
 			}
 			if (w->illegal) {
 				if (w->cls == SC_SPACE)
-					st_fail(s, loc, "st-modifier", "State space incorrect for instruction 'st' (%s is read-only "
+					st_fail(s, loc, RULE_ST_MODIFIER, "State space incorrect for instruction 'st' (%s is read-only "
 						"for st)", word);
 				else
-					st_fail(s, loc, "st-modifier", "Illegal modifier '%s' for instruction 'st'", word);
+					st_fail(s, loc, RULE_ST_MODIFIER, "Illegal modifier '%s' for instruction 'st'", word);
 				continue;
 			}
 			cls = w->cls;
@@ -156,34 +127,34 @@ static void classify(StCheck *s)
 			const char *prev = in->mods[s->pos[cls]];
 			switch (cls) {
 			case SC_TYPE:
-				st_fail(s, loc, "st-modifier", "Unexpected instruction types specified for 'st' ('%s' after '%s')",
+				st_fail(s, loc, RULE_ST_MODIFIER, "Unexpected instruction types specified for 'st' ('%s' after '%s')",
 					word, prev);
 				break;
 			case SC_SPACE:
-				st_fail(s, loc, "st-modifier", "Unexpected number of state spaces specified in instruction 'st' "
+				st_fail(s, loc, RULE_ST_MODIFIER, "Unexpected number of state spaces specified in instruction 'st' "
 					"('%s' after '%s')", word, prev);
 				break;
 			case SC_COP:
-				st_fail(s, loc, "st-modifier", "Multiple cache operation modifiers specified ('%s' after '%s')",
+				st_fail(s, loc, RULE_ST_MODIFIER, "Multiple cache operation modifiers specified ('%s' after '%s')",
 					word, prev);
 				break;
 			case SC_VEC:
-				st_fail(s, loc, "st-modifier", "Multiple vector modifiers specified ('%s' after '%s')", word,
+				st_fail(s, loc, RULE_ST_MODIFIER, "Multiple vector modifiers specified ('%s' after '%s')", word,
 					prev);
 				break;
 			case SC_SCOPE:
-				st_fail(s, loc, "st-modifier", "Multiple scope modifiers specified ('%s' after '%s')", word, prev);
+				st_fail(s, loc, RULE_ST_MODIFIER, "Multiple scope modifiers specified ('%s' after '%s')", word, prev);
 				break;
 			case SC_SEM:
-				st_fail(s, loc, "st-modifier", "Duplicate %s modifier (memory ordering already given by '%s')",
+				st_fail(s, loc, RULE_ST_MODIFIER, "Duplicate %s modifier (memory ordering already given by '%s')",
 					word, prev);
 				break;
 			case SC_L1:
-				st_fail(s, loc, "st-modifier", "Duplicate '.L1::eviction_priority' modifier specified for "
+				st_fail(s, loc, RULE_ST_MODIFIER, "Duplicate '.L1::eviction_priority' modifier specified for "
 					"instruction 'st' ('%s' after '%s')", word, prev);
 				break;
 			default:
-				st_fail(s, loc, "st-modifier", "Duplicate modifier '%s' (after '%s')", word, prev);
+				st_fail(s, loc, RULE_ST_MODIFIER, "Duplicate modifier '%s' (after '%s')", word, prev);
 				break;
 			}
 			continue;
@@ -195,7 +166,7 @@ static void classify(StCheck *s)
 			s->w[cls] = w;
 	}
 	if (s->w[SC_VEC] && s->type && s->pos[SC_TYPE] != s->pos[SC_VEC] + 1)
-		check_warning(s->c, class_loc(s, SC_VEC), "st-modifier",
+		check_warning(s->c, class_loc(s, SC_VEC), RULE_ST_MODIFIER,
 			"Vector Type not specified properly ('%s' is not directly followed by the type)", word_of(s, SC_VEC));
 }
 
@@ -211,44 +182,44 @@ static void check_modifier_combinations(StCheck *s)
 	const StWord *sem = s->w[SC_SEM], *scope = s->w[SC_SCOPE], *cop = s->w[SC_COP];
 	const StWord *l1 = s->w[SC_L1], *mmio = s->w[SC_MMIO], *space = s->w[SC_SPACE];
 	if (sem && (sem->value == SEM_RELAXED || sem->value == SEM_RELEASE) && !scope)
-		check_error(c, class_loc(s, SC_SEM), "st-modifier", "Modifier '%s' requires scope with 'st' instruction",
+		check_error(c, class_loc(s, SC_SEM), RULE_ST_MODIFIER, "Modifier '%s' requires scope with 'st' instruction",
 			sem->word);
 	if (sem && (sem->value == SEM_WEAK || sem->value == SEM_VOLATILE) && scope)
-		check_error(c, class_loc(s, SC_SCOPE), "st-modifier", "Modifier '%s' cannot be combined with modifier '%s'",
+		check_error(c, class_loc(s, SC_SCOPE), RULE_ST_MODIFIER, "Modifier '%s' cannot be combined with modifier '%s'",
 			sem->word, scope->word);
 	if (scope && !sem && !mmio && !s->template_failed)
-		check_error(c, class_loc(s, SC_SCOPE), "st-modifier",
+		check_error(c, class_loc(s, SC_SCOPE), RULE_ST_MODIFIER,
 			"Modifier '%s' requires memory order with 'st' instruction (.relaxed or .release)", scope->word);
 	if (sem && cop && sem->value != SEM_WEAK)
-		check_error(c, class_loc(s, SC_COP), "st-modifier", "Modifier '%s' cannot be combined with modifier '%s'",
+		check_error(c, class_loc(s, SC_COP), RULE_ST_MODIFIER, "Modifier '%s' cannot be combined with modifier '%s'",
 			sem->word, cop->word);
 	if (mmio) {
 		if (!sem || sem->value != SEM_RELAXED)
-			check_error(c, class_loc(s, SC_MMIO), "st-modifier",
+			check_error(c, class_loc(s, SC_MMIO), RULE_ST_MODIFIER,
 				"Modifier '.mmio' requires modifier '.relaxed' for instruction 'st'");
 		if (!scope)
-			check_error(c, class_loc(s, SC_MMIO), "st-modifier", "Modifier '.mmio' requires scope with 'st' "
+			check_error(c, class_loc(s, SC_MMIO), RULE_ST_MODIFIER, "Modifier '.mmio' requires scope with 'st' "
 				"instruction (.sys)");
 		else if (scope->value != SCOPE_SYS)
-			check_error(c, class_loc(s, SC_SCOPE), "st-modifier", "Modifier '.mmio' cannot be combined with "
+			check_error(c, class_loc(s, SC_SCOPE), RULE_ST_MODIFIER, "Modifier '.mmio' cannot be combined with "
 				"modifier '%s' (only .sys)", scope->word);
 		if (l1)
-			check_error(c, class_loc(s, SC_L1), "st-modifier", "Modifier '%s' cannot be combined with modifier "
+			check_error(c, class_loc(s, SC_L1), RULE_ST_MODIFIER, "Modifier '%s' cannot be combined with modifier "
 				"'.mmio'", short_word(c, l1->word));
 	}
 	if (l1 && cop)
-		check_error(c, class_loc(s, SC_L1), "st-modifier", "Modifier '%s' cannot be combined with modifier '%s'",
+		check_error(c, class_loc(s, SC_L1), RULE_ST_MODIFIER, "Modifier '%s' cannot be combined with modifier '%s'",
 			short_word(c, l1->word), cop->word);
 	if (space && space->value == SPACE_LOCAL) {
 		if (sem && sem->value != SEM_WEAK)
-			check_error(c, class_loc(s, SC_SEM), "st-modifier", "Modifier '%s' cannot be applied to '.local' space",
+			check_error(c, class_loc(s, SC_SEM), RULE_ST_MODIFIER, "Modifier '%s' cannot be applied to '.local' space",
 				sem->word);
 		if (mmio)
-			check_error(c, class_loc(s, SC_MMIO), "st-modifier", "Modifier '.mmio' cannot be applied to '.local' "
+			check_error(c, class_loc(s, SC_MMIO), RULE_ST_MODIFIER, "Modifier '.mmio' cannot be applied to '.local' "
 				"space");
 	}
 	if (s->w[SC_L2EVICT] && s->type && vec_bits(s) != 256)
-		check_error(c, class_loc(s, SC_L2EVICT), "st-modifier",
+		check_error(c, class_loc(s, SC_L2EVICT), RULE_ST_MODIFIER,
 			"Instruction 'st' requires '.v8.b32/.v4.b64' type with '%s' modifier.", s->w[SC_L2EVICT]->word);
 }
 
@@ -260,17 +231,17 @@ static void check_vector_width(StCheck *s)
 	int bits = vec_bits(s), n = s->w[SC_VEC]->value, tbits = type_info(s->type)->bits;
 	bool wide_form = (n == 8 && tbits == 32) || (n == 4 && tbits == 64);
 	if (bits > 256 || (bits == 256 && !wide_form)) {
-		check_error(c, class_loc(s, SC_VEC), "st-modifier", "Vector type too large, exceeds 128 bit limit "
+		check_error(c, class_loc(s, SC_VEC), RULE_ST_MODIFIER, "Vector type too large, exceeds 128 bit limit "
 			"(.v%d%s is %d bits)", n, type_info(s->type)->word, bits);
 		return;
 	}
 	if (bits == 256) {
 		check_gate(c, REQ_ST_256BIT, class_loc(s, SC_VEC), "st");
 		if (!s->w[SC_SPACE] || s->w[SC_SPACE]->value != SPACE_GLOBAL)
-			check_error(c, class_loc(s, SC_VEC), "st-modifier",
+			check_error(c, class_loc(s, SC_VEC), RULE_ST_MODIFIER,
 				"global state space expected for feature '256 bit wide load/store'");
 	} else if (n == 8) {
-		check_strict(c, class_loc(s, SC_VEC), "st-modifier",
+		check_strict(c, class_loc(s, SC_VEC), RULE_ST_MODIFIER,
 			"PTX ISA 9.7.9.10 st: .v8 is supported only for .b32, .u32, .s32 and .f32",
 			".v8 with %s (%d bits)", type_info(s->type)->word, bits);
 	}
@@ -297,7 +268,7 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 {
 	CheckCtx *c = s->c;
 	if (check_is_sink(e)) {
-		st_fail(s, e->loc, "st-operand", "Sink '_' not allowed as a source operand");
+		st_fail(s, e->loc, RULE_ST_OPERAND, "Sink '_' not allowed as a source operand");
 		return TY_NONE;
 	}
 	if (check_is_immediate(e)) {
@@ -306,10 +277,10 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 		while (lit->kind == EX_UNARY)
 			lit = lit->lhs;
 		if (lit->kind == EX_INT && type_info(s->type)->cls == TC_FLOAT)
-			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (integer immediate '%s' for "
+			st_fail(s, e->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' (integer immediate '%s' for "
 				"%s; write it as a float)", check_expr_text(c, e), type_info(s->type)->word);
 		else if (!check_immediate_fits(e, s->type))
-			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (float immediate '%s' for "
+			st_fail(s, e->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' (float immediate '%s' for "
 				"%s)", check_expr_text(c, e), type_info(s->type)->word);
 		return TY_NONE;
 	}
@@ -318,34 +289,34 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 	const Symbol *sym = check_lookup(c, e);
 	if (e->kind != EX_NAME || !sym) {
 		if (e->kind != EX_NAME)
-			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' (data must be a register or "
+			st_fail(s, e->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' (data must be a register or "
 				"an immediate)");
 		s->template_failed = true;
 		return TY_NONE;
 	}
 	if (sym->is_constant) {
 		if (type_info(s->type)->cls == TC_FLOAT)
-			st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is an integer constant, "
+			st_fail(s, e->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' ('%s' is an integer constant, "
 				"instruction type %s)", e->text, type_info(s->type)->word);
 		return sym->type;
 	}
 	if (sym->vec && !e->component) {
-		st_fail(s, e->loc, "st-operand", "Illegal expression '%s' (a .v%d register is the whole data operand "
+		st_fail(s, e->loc, RULE_ST_OPERAND, "Illegal expression '%s' (a .v%d register is the whole data operand "
 			"or one element, %s.x)", e->text, sym->vec, e->text);
 		return TY_NONE;
 	}
 	if (sym->kind == SYM_SPECIAL && !in_vector) {
-		st_fail(s, e->loc, "st-operand", "Special register argument not allowed for instruction 'st' ('%s')",
+		st_fail(s, e->loc, RULE_ST_OPERAND, "Special register argument not allowed for instruction 'st' ('%s')",
 			sym->name);
 		return TY_NONE;
 	}
 	if (sym->kind != SYM_REG && sym->kind != SYM_SPECIAL) {
-		st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is not a register)",
+		st_fail(s, e->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' ('%s' is not a register)",
 			e->text);
 		return TY_NONE;
 	}
 	if (!type_register_fits(s->type, sym->type, in_vector ? FIT_VECTOR : FIT_RELAXED))
-		st_fail(s, e->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is %s, instruction type %s)",
+		st_fail(s, e->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' ('%s' is %s, instruction type %s)",
 			e->text, type_info(sym->type)->word, type_info(s->type)->word);
 	return sym->type;
 }
@@ -355,18 +326,23 @@ static void check_data(StCheck *s, const Expr *e)
 	CheckCtx *c = s->c;
 	int n = s->w[SC_VEC] ? s->w[SC_VEC]->value : 0;
 	if (e->kind != EX_VECTOR) {
-		if (check_vector_register(c, &s->template_failed, e, n, s->type, "st", "st-operand"))
+		if (check_vector_register(c, &s->template_failed, e, n, s->type, "st", RULE_ST_OPERAND))
 			return;
 		if (n) {
-			st_fail(s, e->loc, "st-operand", "Argument vector size mismatch for instruction 'st' (.v%d needs {...} "
+			st_fail(s, e->loc, RULE_ST_OPERAND, "Argument vector size mismatch for instruction 'st' (.v%d needs {...} "
 				"of %d values)", n, n);
 			return;
 		}
 		check_value(s, e, false);
 		return;
 	}
+	/* Triton's one-element braces, st.global.b32 [a], {%r4}: one value. */
+	if (!n && e->nelems == 1) {
+		check_value(s, e->elems[0], true);
+		return;
+	}
 	if ((int)e->nelems != n) {
-		st_fail(s, e->loc, "st-operand", "Argument vector size mismatch for instruction 'st' (%u values, %s)",
+		st_fail(s, e->loc, RULE_ST_OPERAND, "Argument vector size mismatch for instruction 'st' (%u values, %s)",
 			e->nelems, n ? "expected as many as .vN says" : "no .vN modifier");
 		return;
 	}
@@ -381,10 +357,10 @@ static void check_data(StCheck *s, const Expr *e)
 			if (t == TY_NONE)
 				check_value(s, el, true);
 			else if (ti->bits != fi->bits)
-				st_fail(s, el->loc, "st-operand", "Incompatible elements of vector expression ('%s' is %s, "
+				st_fail(s, el->loc, RULE_ST_OPERAND, "Incompatible elements of vector expression ('%s' is %s, "
 					"the first element %s)", el->text, ti->word, fi->word);
 			else if (fi->cls != TC_BIT && ti->cls != fi->cls && (ti->cls == TC_FLOAT || fi->cls == TC_FLOAT))
-				st_fail(s, el->loc, "st-operand", "Vector with elements of different types are not allowed in "
+				st_fail(s, el->loc, RULE_ST_OPERAND, "Vector with elements of different types are not allowed in "
 					"st instruction ('%s' is %s, the first element %s)", el->text, ti->word, fi->word);
 			continue;
 		}
@@ -414,17 +390,17 @@ static void check_param_in_kernel(StCheck *s, const Expr *e)
 	CheckCtx *c = s->c;
 	const TargetInfo *crash_from = ptx_target_lookup("sm_90");
 	if (c->rules == RULES_STRICT) {
-		check_error(c, e->loc, "st-operand", "st.param inside an .entry: kernel parameters are read-only "
+		check_error(c, e->loc, RULE_ST_OPERAND, "st.param inside an .entry: kernel parameters are read-only "
 			"(PTX ISA 9.7.9.10 st: st.param writes device-function parameters)");
 		return;
 	}
 	if (check_gate_fails(c, REQ_ST_PARAM_KERNEL)) {
-		Diag *d = check_error(c, e->loc, "st-operand", "State space incorrect for instruction 'st' (st.param in a "
+		Diag *d = check_error(c, e->loc, RULE_ST_OPERAND, "State space incorrect for instruction 'st' (st.param in a "
 			"kernel needs .target sm_%d or higher; the file declares .target %s)",
 			req_row(REQ_ST_PARAM_KERNEL)->min_sm, c->target_name);
 		check_note_target(c, d);
 	} else if (c->target && c->target->sm >= crash_from->sm) {
-		Diag *d = check_error(c, e->loc, "st-operand", "st.param through a register inside an .entry (ptxas 13 "
+		Diag *d = check_error(c, e->loc, RULE_ST_OPERAND, "st.param through a register inside an .entry (ptxas 13 "
 			"crashes on it for .target %s and newer)", crash_from->name);
 		check_note_target(c, d);
 	}
@@ -435,7 +411,7 @@ static void check_address_register(StCheck *s, const Expr *e, const Symbol *sym)
 	CheckCtx *c = s->c;
 	const TypeInfo *ti = type_info(sym->type);
 	if (ti->cls == TC_FLOAT || ti->cls == TC_PRED || ti->cls == TC_PACKED) {
-		st_fail(s, e->loc, "st-operand", "Illegal to use symbol '%s' of type %s as address operand. Use integer or "
+		st_fail(s, e->loc, RULE_ST_OPERAND, "Illegal to use symbol '%s' of type %s as address operand. Use integer or "
 			"bit only.", e->text, ti->word);
 		return;
 	}
@@ -446,40 +422,57 @@ static void check_address_register(StCheck *s, const Expr *e, const Symbol *sym)
 		/* ptxas 13 notices this after parsing and then refuses 32-bit code
 		 * (a 16-bit address only gets the warning). */
 		if (ti->bits == 32) {
-			check_error(c, e->loc, "st-address", "Program uses 32-bit address '%s' which is conflicting with "
+			check_error(c, e->loc, RULE_ST_ADDRESS, "Program uses 32-bit address '%s' which is conflicting with "
 				".address_size %d (ptxas 13: 32-Bit compilation is no longer supported)", e->text,
 				c->address_bits);
 		} else {
-			check_warning(c, e->loc, "st-address", "Program uses %d-bit address '%s' which is conflicting with "
+			check_warning(c, e->loc, RULE_ST_ADDRESS, "Program uses %d-bit address '%s' which is conflicting with "
 				".address_size %d", ti->bits, e->text, c->address_bits);
 		}
 	}
+}
+
+/* A float anywhere in an offset: ptxas 13 wants an integer constant. */
+static bool has_float_literal(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EX_FLOAT)
+		return true;
+	return (e->kind == EX_UNARY || e->kind == EX_BINARY) && (has_float_literal(e->lhs) ||
+		(e->kind == EX_BINARY && has_float_literal(e->rhs)));
 }
 
 static void check_address(StCheck *s, const Expr *addr)
 {
 	CheckCtx *c = s->c;
 	if (addr->kind != EX_ADDRESS || addr->nelems != 1) {
-		st_fail(s, addr->loc, "st-operand", "Address expected for argument 0 of instruction 'st'");
+		st_fail(s, addr->loc, RULE_ST_OPERAND, "Address expected for argument 0 of instruction 'st'");
 		return;
 	}
 	const Expr *e = addr->elems[0];
 	const Expr *base = e;
-	if (e->kind == EX_BINARY) {
-		if (e->op != '+' || !check_is_immediate(e->rhs)) {
-			st_fail(s, e->loc, "st-operand", "Illegal address expression (expected [reg], [reg+imm], [var] or "
+	if (addr->kind == EX_ADDRESS && addr->nelems == 1 && has_float_literal(addr->elems[0])) {
+		st_fail(s, addr->elems[0]->loc, RULE_ST_OPERAND, "Integer constant expression expected in the address of 'st' "
+			"(the offset is a float)");
+		return;
+	}
+	/* [reg+imm+imm]: ptxas 13 adds up the offsets. */
+	while (base->kind == EX_BINARY) {
+		if (base->op != '+' || !check_is_immediate(base->rhs)) {
+			st_fail(s, e->loc, RULE_ST_OPERAND, "Illegal address expression (expected [reg], [reg+imm], [var] or "
 				"[var+imm]; write [x+-4] for a negative offset)");
 			return;
 		}
-		base = e->lhs;
+		base = base->lhs;
 	}
 	if (check_is_immediate(base)) {
 		if (st_space(s) != SP_LOCAL)
-			st_fail(s, base->loc, "st-operand", "Immediate addresses allowed only for .local state space");
+			st_fail(s, base->loc, RULE_ST_OPERAND, "Immediate addresses allowed only for .local state space");
 		return;
 	}
 	if (base->kind != EX_NAME) {
-		st_fail(s, base->loc, "st-operand", "Illegal address expression");
+		st_fail(s, base->loc, RULE_ST_OPERAND, "Illegal address expression");
 		return;
 	}
 	const Symbol *sym = check_lookup(c, base);
@@ -490,7 +483,7 @@ static void check_address(StCheck *s, const Expr *addr)
 	if (sym->kind == SYM_SPECIAL) {
 		/* ptxas 13 parses "[%clock64]" and then dies with SIGSEGV; "[%tid]"
 		 * is an illegal type to it and "[%tid.x]" a syntax error. */
-		st_fail(s, base->loc, "st-operand", "Special register '%s' as the address of 'st' (ptxas 13 rejects or crashes on "
+		st_fail(s, base->loc, RULE_ST_OPERAND, "Special register '%s' as the address of 'st' (ptxas 13 rejects or crashes on "
 			"this input; copy it into a register with mov first)", check_expr_text(c, base));
 		return;
 	}
@@ -499,13 +492,13 @@ static void check_address(StCheck *s, const Expr *addr)
 		return;
 	}
 	if (sym->kind == SYM_VAR && type_is_opaque(sym->type)) {
-		st_fail(s, base->loc, "st-operand", "Illegal operand type to instruction 'st' ('%s' is a %s)", sym->name,
+		st_fail(s, base->loc, RULE_ST_OPERAND, "Illegal operand type to instruction 'st' ('%s' is a %s)", sym->name,
 			type_info(sym->type)->word);
 		return;
 	}
 	StateSpace sp = st_space(s);
 	if (sym->kind == SYM_VAR && sp != SP_NONE && sym->space != SP_NONE && sym->space != sp) {
-		st_fail(s, base->loc, "st-operand", "State space mismatch between instruction and address in instruction "
+		st_fail(s, base->loc, RULE_ST_OPERAND, "State space mismatch between instruction and address in instruction "
 			"'st' ('%s' is in %s)", sym->name, sym->space == SP_GLOBAL ? ".global" : sym->space == SP_SHARED ?
 			".shared" : sym->space == SP_LOCAL ? ".local" : sym->space == SP_CONST ? ".const" : "another space");
 		return;
@@ -513,12 +506,12 @@ static void check_address(StCheck *s, const Expr *addr)
 	if (sym->kind == SYM_VAR && sym->is_input_param && sym->space == SP_PARAM) {
 		/* PTX ISA (parameter state space): a function reads its input parameters
 		 * with ld.param and writes only its return parameters. */
-		check_error(c, base->loc, "st-operand", "Illegal to write to function input parameter '%s' (st.param writes "
+		check_error(c, base->loc, RULE_ST_OPERAND, "Illegal to write to function input parameter '%s' (st.param writes "
 			"return parameters and call arguments only)", sym->name);
 		return;
 	}
 	if (sym->kind != SYM_VAR)
-		st_fail(s, base->loc, "st-operand", "Arguments mismatch for instruction 'st' ('%s' is no variable or "
+		st_fail(s, base->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' ('%s' is no variable or "
 			"address register)", sym->name);
 }
 
@@ -528,12 +521,12 @@ static void check_operands(StCheck *s)
 	const Instr *in = s->in;
 	bool hint = s->w[SC_L2HINT] != NULL;
 	if (in->nops == 3 && !hint) {
-		st_fail(s, in->ops[2]->loc, "st-operand", ".L2::cache_hint modifier required for instruction 'st' with 3 "
+		st_fail(s, in->ops[2]->loc, RULE_ST_OPERAND, ".L2::cache_hint modifier required for instruction 'st' with 3 "
 			"arguments");
 		return;
 	}
 	if (in->nops != (hint ? 3u : 2u)) {
-		st_fail(s, in->loc, "st-operand", "Arguments mismatch for instruction 'st' (%u operands, expected %d)",
+		st_fail(s, in->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' (%u operands, expected %d)",
 			in->nops, hint ? 3 : 2);
 		return;
 	}
@@ -542,7 +535,7 @@ static void check_operands(StCheck *s)
 	if (hint) {
 		PtxType pt = check_register_type(c, in->ops[2]);
 		if (type_info(pt)->bits != 64 || type_info(pt)->cls == TC_FLOAT)
-			st_fail(s, in->ops[2]->loc, "st-operand", "Arguments mismatch for instruction 'st' (the cache policy "
+			st_fail(s, in->ops[2]->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' (the cache policy "
 				"must be a 64-bit register)");
 	}
 }
@@ -576,11 +569,11 @@ void check_st_instr(CheckCtx *c, const Instr *in)
 	s.in = in;
 	classify(&s);
 	if (!s.type) {
-		st_fail(&s, in->opcode_loc, "st-modifier", "Unexpected instruction types specified for 'st' (no type given)");
+		st_fail(&s, in->opcode_loc, RULE_ST_MODIFIER, "Unexpected instruction types specified for 'st' (no type given)");
 		return;
 	}
 	if (!legal_st_type(s.type)) {
-		st_fail(&s, class_loc(&s, SC_TYPE), "st-modifier", "Unexpected instruction types specified for 'st' ('%s')",
+		st_fail(&s, class_loc(&s, SC_TYPE), RULE_ST_MODIFIER, "Unexpected instruction types specified for 'st' ('%s')",
 			type_info(s.type)->word);
 		return;
 	}

@@ -1,5 +1,7 @@
 /* suld.b, sust.b, sust.p, sured.b, sured.p and suq: modifiers, operand
- * shapes and types, and their version/target gates.
+ * shapes and types, and their version/target gates; and a .surfref or
+ * other opaque variable where another instruction names it (rule
+ * surface-operand has this file alone).
  *
  * The order of work follows ptxas: modifiers are classified first (unknown,
  * illegal, duplicated, missing), then the "template" (types and operand
@@ -16,7 +18,8 @@
 typedef enum SurfInsn { SI_SULD, SI_SUST, SI_SURED, SI_SUQ } SurfInsn;
 
 typedef enum ModClass {
-	MC_MODE, MC_GEOM, MC_COP, MC_VEC, MC_TYPE, MC_CLAMP, MC_REDOP, MC_QUERY, MC_OTHER, MC_COUNT
+	MC_MODE, MC_GEOM, MC_COP, MC_VEC, MC_TYPE, MC_CLAMP, MC_REDOP, MC_QUERY, MC_OTHER, MC_COUNT,
+	MC_NONE = -1    /* a word of the table that is no surface word */
 } ModClass;
 
 enum { MODE_B = 1, MODE_P };
@@ -31,29 +34,15 @@ typedef struct SurfWord {
 	int value;
 } SurfWord;
 
+/* The SU columns of isa/surface_words.def. */
 static const SurfWord surf_words[] = {
-	{ ".b", MC_MODE, MODE_B }, { ".p", MC_MODE, MODE_P },
-	{ ".1d", MC_GEOM, G_1D }, { ".2d", MC_GEOM, G_2D }, { ".3d", MC_GEOM, G_3D },
-	{ ".a1d", MC_GEOM, G_A1D }, { ".a2d", MC_GEOM, G_A2D }, { ".1d_buffer", MC_GEOM, G_1D_BUFFER },
-	{ ".4d", MC_GEOM, G_4D }, { ".5d", MC_GEOM, G_A1D }, { ".cube", MC_GEOM, G_CUBE }, { ".acube", MC_GEOM, G_ACUBE },
-	{ ".2dms", MC_GEOM, G_2DMS }, { ".a2dms", MC_GEOM, G_A2DMS },
-	{ ".ca", MC_COP, COP_CA }, { ".cg", MC_COP, COP_CG }, { ".cs", MC_COP, COP_CS }, { ".cv", MC_COP, COP_CV },
-	{ ".wb", MC_COP, COP_WB }, { ".wt", MC_COP, COP_WT }, { ".lu", MC_COP, COP_LU },
-	{ ".v2", MC_VEC, 2 }, { ".v4", MC_VEC, 4 }, { ".v8", MC_VEC, 8 },
-	{ ".trap", MC_CLAMP, CL_TRAP }, { ".clamp", MC_CLAMP, CL_CLAMP }, { ".zero", MC_CLAMP, CL_ZERO },
-	{ ".wrap", MC_CLAMP, CL_WRAP },
-	{ ".add", MC_REDOP, OP_ADD }, { ".min", MC_REDOP, OP_MIN }, { ".max", MC_REDOP, OP_MAX },
-	{ ".and", MC_REDOP, OP_AND }, { ".or", MC_REDOP, OP_OR }, { ".inc", MC_REDOP, OP_INC },
-	{ ".dec", MC_REDOP, OP_DEC }, { ".exch", MC_REDOP, OP_EXCH }, { ".xor", MC_REDOP, OP_XOR },
-	{ ".popc", MC_REDOP, OP_POPC }, { ".cas", MC_REDOP, OP_CAS },
-	/* PTX words with no meaning on surfaces: "Illegal modifier", not "Unknown". */
-	{ ".sat", MC_OTHER, 0 }, { ".ftz", MC_OTHER, 0 }, { ".relaxed", MC_OTHER, 0 }, { ".acquire", MC_OTHER, 0 },
-	{ ".release", MC_OTHER, 0 }, { ".weak", MC_OTHER, 0 }, { ".volatile", MC_OTHER, 0 }, { ".gpu", MC_OTHER, 0 },
-	{ ".cta", MC_OTHER, 0 }, { ".sys", MC_OTHER, 0 }, { ".cluster", MC_OTHER, 0 }, { ".global", MC_OTHER, 0 },
-	{ ".shared", MC_OTHER, 0 }, { ".nc", MC_OTHER, 0 }, { ".rn", MC_OTHER, 0 }, { ".uni", MC_OTHER, 0 },
-	{ ".L1::evict_last", MC_OTHER, 0 }, { ".L1::evict_first", MC_OTHER, 0 },
-	{ ".L1::evict_normal", MC_OTHER, 0 }, { ".L1::no_allocate", MC_OTHER, 0 },
-	{ ".L2::cache_hint", MC_OTHER, 0 },
+#define SW(word, su, st, sass) { word, su },
+#define SU(cls, value) MC_##cls, value
+#define SQ(word, gate, texture_only, txq, desc_offset)
+#include "isa/surface_words.def"
+#undef SW
+#undef SU
+#undef SQ
 };
 
 /* suq queries: documented surface queries and the texture-only ones ptxas
@@ -61,21 +50,16 @@ static const SurfWord surf_words[] = {
 typedef struct SurfQuery {
 	const char *word;
 	bool has_gate;
-	ReqId gate;
+	int gate;               /* ReqId when has_gate */
 	bool texture_only;
 } SurfQuery;
 
 static const SurfQuery surf_queries[] = {
-	{ ".width", false, 0, false }, { ".height", false, 0, false }, { ".depth", false, 0, false },
-	{ ".channel_data_type", true, REQ_ATTR_CHANNEL_DATA_TYPE, false },
-	{ ".channel_order", true, REQ_ATTR_CHANNEL_ORDER, false },
-	{ ".array_size", true, REQ_ATTR_ARRAY_SIZE, false },
-	{ ".memory_layout", true, REQ_ATTR_MEMORY_LAYOUT, false },
-	{ ".normalized_coords", false, 0, true }, { ".filter_mode", false, 0, true },
-	{ ".addr_mode_0", false, 0, true }, { ".addr_mode_1", false, 0, true }, { ".addr_mode_2", false, 0, true },
-	{ ".force_unnormalized_coords", true, REQ_ATTR_FORCE_UNNORMALIZED, true },
-	{ ".num_mipmap_levels", true, REQ_ATTR_NUM_MIPMAP_LEVELS, true },
-	{ ".num_samples", true, REQ_ATTR_NUM_SAMPLES, true },
+#define SW(word, su, st, sass)
+#define SQ(word, gate, texture_only, txq, desc_offset) { word, (gate) >= 0, gate, texture_only },
+#include "isa/surface_words.def"
+#undef SW
+#undef SQ
 };
 
 /* Where each modifier class stands in the document's syntax line. */
@@ -108,7 +92,7 @@ typedef struct SurfCheck {
 
 static SrcLoc mod_loc(const SurfCheck *s, int i)
 {
-	return s->in->mod_locs ? s->in->mod_locs[i] : s->in->opcode_loc;
+	return check_mod_loc(s->in, i);
 }
 
 static SrcLoc class_loc(const SurfCheck *s, ModClass cls)
@@ -123,7 +107,7 @@ static const SurfWord *find_word(const char *w)
 	/* This runs for every modifier of every surface instruction. */
 	static WordIndex ix;
 	int i = WORD_INDEX_FIND(&ix, surf_words, SurfWord, word, w);
-	return i >= 0 ? &surf_words[i] : NULL;
+	return i >= 0 && surf_words[i].cls != MC_NONE ? &surf_words[i] : NULL;
 }
 
 static const SurfQuery *find_query(const char *w)
@@ -150,7 +134,7 @@ static void check_order(SurfCheck *s, ModClass cls, int i)
 		return;
 	if (rank < s->max_rank && !s->order_reported) {
 		s->order_reported = true;
-		check_strict(s->c, mod_loc(s, i), "surface-order",
+		check_strict(s->c, mod_loc(s, i), RULE_SURFACE_ORDER,
 			"PTX ISA 9.7.11: modifiers follow the syntax line's order",
 			"Modifier '%s' is out of the order '%s.%s'", s->in->mods[i], s->name, syntax_of(s)->syntax);
 	}
@@ -180,24 +164,24 @@ static bool class_allowed(SurfCheck *s, const SurfWord *w, int i)
 	switch (w->cls) {
 	case MC_MODE:
 		if (s->insn == SI_SUQ || w->value == s->val[MC_MODE]) {
-			fail(s, loc, "surface-modifier", "Illegal modifier 'Component' for instruction '%s' ('%s')", s->name, word);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier 'Component' for instruction '%s' ('%s')", s->name, word);
 			return false;
 		}
-		fail(s, loc, "surface-modifier", "Unknown modifier '%s' (the mode is already %s)", word, s->name);
+		fail(s, loc, RULE_SURFACE_MODIFIER, "Unknown modifier '%s' (the mode is already %s)", word, s->name);
 		return false;
 	case MC_GEOM:
 		if (s->insn == SI_SUQ) {
-			fail(s, loc, "surface-modifier", "Illegal modifier 'dimension' for instruction 'suq' ('%s')", word);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier 'dimension' for instruction 'suq' ('%s')", word);
 			return false;
 		}
 		if (w->value == G_2DMS || w->value == G_A2DMS) {
-			fail(s, loc, "surface-modifier",
+			fail(s, loc, RULE_SURFACE_MODIFIER,
 				"Illegal modifier 'Multi-sample geometry' for instruction '%s' ('%s')", s->name, word);
 			return false;
 		}
 		if (w->value == G_CUBE || w->value == G_ACUBE ||
 		    (s->insn == SI_SURED && (w->value == G_A1D || w->value == G_A2D))) {
-			fail(s, loc, "surface-modifier", "Illegal modifier '%s' for instruction '%s'", word, s->name);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier '%s' for instruction '%s'", word, s->name);
 			if (w->value == G_A1D || w->value == G_A2D)
 				check_gate(s->c, REQ_ARRAY_GEOMETRY, loc, s->name);
 			return false;
@@ -208,37 +192,37 @@ static bool class_allowed(SurfCheck *s, const SurfWord *w, int i)
 			  (s->insn == SI_SUST && (w->value == COP_WB || w->value == COP_CG ||
 						  w->value == COP_CS || w->value == COP_WT));
 		if (!ok)
-			fail(s, loc, "surface-modifier", "Illegal modifier '%s' for instruction '%s'", word, s->name);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier '%s' for instruction '%s'", word, s->name);
 		return ok;
 	}
 	case MC_VEC:
 		if (s->insn == SI_SURED || s->insn == SI_SUQ) {
-			fail(s, loc, "surface-modifier", "Vector qualifier is not allowed for instruction '%s'", s->name);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Vector qualifier is not allowed for instruction '%s'", s->name);
 			return false;
 		}
 		if (w->value == 8) {
-			fail(s, loc, "surface-modifier", "Illegal vector size: 8 (surface instructions take .v2 or .v4)");
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal vector size: 8 (surface instructions take .v2 or .v4)");
 			return false;
 		}
 		return true;
 	case MC_CLAMP:
 		if (s->insn == SI_SUQ) {
-			fail(s, loc, "surface-modifier", "Illegal modifier 'Clamp' for instruction 'suq' ('%s')", word);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier 'Clamp' for instruction 'suq' ('%s')", word);
 			return false;
 		}
 		if (w->value == CL_WRAP) {
-			fail(s, loc, "surface-modifier", "Illegal modifier 'Clamp' for instruction '%s' ('%s')", s->name, word);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier 'Clamp' for instruction '%s' ('%s')", s->name, word);
 			return false;
 		}
 		return true;
 	case MC_REDOP:
 		if (s->insn != SI_SURED || w->value == OP_CAS) {
-			fail(s, loc, "surface-modifier", "Illegal modifier '%s' for instruction '%s'", word, s->name);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier '%s' for instruction '%s'", word, s->name);
 			return false;
 		}
 		return true;
 	default:
-		fail(s, loc, "surface-modifier", "Illegal modifier '%s' for instruction '%s'", word, s->name);
+		fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier '%s' for instruction '%s'", word, s->name);
 		return false;
 	}
 }
@@ -262,15 +246,15 @@ static void classify_mods(SurfCheck *s, uint32_t first)
 		} else {
 			const SurfWord *w = find_word(word);
 			if (!w && find_query(word)) {
-				fail(s, loc, "surface-modifier", "Illegal modifier '%s' for instruction '%s'", word, s->name);
+				fail(s, loc, RULE_SURFACE_MODIFIER, "Illegal modifier '%s' for instruction '%s'", word, s->name);
 				continue;
 			}
 			if (!w) {
 				const char *hint = modifier_suggest(opcode_lookup(in->opcode), word);
 				if (hint)
-					fail(s, loc, "surface-modifier", "Unknown modifier '%s'; did you mean '%s'?", word, hint);
+					fail(s, loc, RULE_SURFACE_MODIFIER, "Unknown modifier '%s'; did you mean '%s'?", word, hint);
 				else
-					fail(s, loc, "surface-modifier", "Unknown modifier '%s'", word);
+					fail(s, loc, RULE_SURFACE_MODIFIER, "Unknown modifier '%s'", word);
 				continue;
 			}
 			if (!class_allowed(s, w, i))
@@ -280,10 +264,10 @@ static void classify_mods(SurfCheck *s, uint32_t first)
 		}
 		if (s->val[cls]) {
 			if (cls == MC_TYPE)
-				fail(s, loc, "surface-type", "Unexpected instruction types specified for '%s' (second type '%s')",
+				fail(s, loc, RULE_SURFACE_TYPE, "Unexpected instruction types specified for '%s' (second type '%s')",
 					s->name, word);
 			else
-				fail(s, loc, "surface-modifier", "%s ('%s' after '%s')", multiple_message(cls), word,
+				fail(s, loc, RULE_SURFACE_MODIFIER, "%s ('%s' after '%s')", multiple_message(cls), word,
 					in->mods[s->pos[cls]]);
 			continue;
 		}
@@ -297,7 +281,7 @@ static void classify_mods(SurfCheck *s, uint32_t first)
 	}
 	/* ptxas wants .vN immediately before the type (a warning only). */
 	if (s->val[MC_VEC] && s->val[MC_TYPE] && s->pos[MC_TYPE] != s->pos[MC_VEC] + 1)
-		check_warning(s->c, class_loc(s, MC_VEC), "surface-modifier",
+		check_warning(s->c, class_loc(s, MC_VEC), RULE_SURFACE_MODIFIER,
 			"Vector Type not specified properly ('%s' is not directly followed by the type)",
 			in->mods[s->pos[MC_VEC]]);
 }
@@ -307,17 +291,17 @@ static void check_missing(SurfCheck *s)
 	SrcLoc loc = s->in->opcode_loc;
 	if (s->insn == SI_SUQ) {
 		if (!s->val[MC_QUERY])
-			fail(s, loc, "surface-modifier", "Query modifier required for instruction 'suq'");
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Query modifier required for instruction 'suq'");
 	} else {
 		if (s->insn == SI_SURED && !s->val[MC_REDOP])
-			fail(s, loc, "surface-modifier", "Reduction operation is required for instruction '%s'", s->name);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Reduction operation is required for instruction '%s'", s->name);
 		if (!s->val[MC_GEOM])
-			fail(s, loc, "surface-modifier", "Geometry modifier required for instruction '%s'", s->name);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Geometry modifier required for instruction '%s'", s->name);
 		if (!s->val[MC_CLAMP])
-			fail(s, loc, "surface-modifier", "Clamp modifier required for instruction '%s'", s->name);
+			fail(s, loc, RULE_SURFACE_MODIFIER, "Clamp modifier required for instruction '%s'", s->name);
 	}
 	if (!s->val[MC_TYPE])
-		fail(s, loc, "surface-type", "Unexpected instruction types specified for '%s' (no type given)", s->name);
+		fail(s, loc, RULE_SURFACE_TYPE, "Unexpected instruction types specified for '%s' (no type given)", s->name);
 }
 
 /* sured op/type combinations (identical in the document and ptxas 13). */
@@ -362,12 +346,12 @@ static void check_type(SurfCheck *s)
 	case SI_SULD:
 	case SI_SUST:
 		if (s->val[MC_MODE] == MODE_P ? t != TY_B32 : (t != TY_B8 && t != TY_B16 && t != TY_B32 && t != TY_B64))
-			fail(s, loc, "surface-type", "Unexpected instruction types specified for '%s' ('%s'; expected %s)",
+			fail(s, loc, RULE_SURFACE_TYPE, "Unexpected instruction types specified for '%s' ('%s'; expected %s)",
 				s->name, tw, s->val[MC_MODE] == MODE_P ? ".b32" : ".b8, .b16, .b32 or .b64");
 		return;
 	case SI_SUQ:
 		if (t != TY_B32)
-			fail(s, loc, "surface-type", "Unexpected instruction types specified for 'suq' ('%s'; expected .b32)", tw);
+			fail(s, loc, RULE_SURFACE_TYPE, "Unexpected instruction types specified for 'suq' ('%s'; expected .b32)", tw);
 		return;
 	case SI_SURED:
 		break;
@@ -375,13 +359,13 @@ static void check_type(SurfCheck *s)
 	int op = s->val[MC_REDOP];
 	RedVerdict v = sured_combo(s->val[MC_MODE], op, t);
 	if (v == RED_UNEXPECTED) {
-		fail(s, loc, "surface-type", "Unexpected instruction types specified for '%s' ('%s'; expected %s)", s->name,
+		fail(s, loc, RULE_SURFACE_TYPE, "Unexpected instruction types specified for '%s' ('%s'; expected %s)", s->name,
 			tw, s->val[MC_MODE] == MODE_P ? ".b32 or .b64" : ".u32, .s32, .u64, .s64 or .b32");
 		return;
 	}
 	if (op && is_crashing_op(op)) {
 		/* ptxas 13 crashes (SIGSEGV) on these; they are atom/red ops, not sured ops. */
-		check_error(s->c, class_loc(s, MC_REDOP), "surface-modifier",
+		check_error(s->c, class_loc(s, MC_REDOP), RULE_SURFACE_MODIFIER,
 			"Illegal reduction operation '%s' for instruction '%s' (sured takes .add, .min, .max, .and, .or; "
 			"ptxas 13 crashes on this input)", s->in->mods[s->pos[MC_REDOP]], s->name);
 		s->template_failed = true;
@@ -395,7 +379,7 @@ static void check_type_combination(SurfCheck *s)
 	if (s->insn != SI_SURED || !op || !s->type || is_crashing_op(op))
 		return;
 	if (sured_combo(s->val[MC_MODE], op, s->type) == RED_INCORRECT)
-		check_error(s->c, class_loc(s, MC_TYPE), "surface-type",
+		check_error(s->c, class_loc(s, MC_TYPE), RULE_SURFACE_TYPE,
 			"Incorrect type '%s' for operation '%s' in instruction '%s'", type_info(s->type)->word,
 			s->in->mods[s->pos[MC_REDOP]], s->name);
 }
@@ -411,12 +395,12 @@ static void check_handle(SurfCheck *s, const Expr *e, int argno)
 {
 	CheckCtx *c = s->c;
 	if (check_is_immediate(e)) {
-		fail(s, e->loc, "surface-operand", "Argument %d of instruction '%s': .surfref or .u64 register expected",
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Argument %d of instruction '%s': .surfref or .u64 register expected",
 			argno, s->name);
 		return;
 	}
 	if (e->kind != EX_NAME) {
-		fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' (the surface must be a "
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (the surface must be a "
 			".surfref or a .u64 register)", s->name);
 		return;
 	}
@@ -427,12 +411,12 @@ static void check_handle(SurfCheck *s, const Expr *e, int argno)
 	}
 	if (sym->kind == SYM_VAR && sym->type == TY_SURFREF) {
 		if (sym->is_array)
-			fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is an array of "
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ('%s' is an array of "
 				".surfref)", s->name, sym->name);
 		return;
 	}
 	if (sym->kind == SYM_VAR && (type_is_opaque(sym->type) || sym->space == SP_PARAM)) {
-		fail(s, e->loc, "surface-operand", "Argument %d of instruction '%s': .surfref or .u64 register expected "
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Argument %d of instruction '%s': .surfref or .u64 register expected "
 			"('%s' is a %s%s)", argno, s->name, sym->name, sym->space == SP_PARAM ? ".param " : "",
 			type_info(sym->type)->word);
 		return;
@@ -444,7 +428,7 @@ static void check_handle(SurfCheck *s, const Expr *e, int argno)
 		s->indirect = true;
 		return;
 	}
-	fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is a %s %s; the surface must "
+	fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ('%s' is a %s %s; the surface must "
 		"be a .surfref or a .u64 register)", s->name, e->text, type_info(sym->type)->word,
 		sym->kind == SYM_REG ? "register" : sym->kind == SYM_VAR ? "variable" : "name");
 }
@@ -475,7 +459,7 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 	if (e->kind == EX_NAME) {
 		PtxType t = check_register_type(c, e);
 		if (check_is_sink(e)) {
-			fail(s, e->loc, "surface-operand", "Sink '_' not allowed as a source operand");
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Sink '_' not allowed as a source operand");
 			return;
 		}
 		const Symbol *sym = check_lookup(c, e);
@@ -485,35 +469,35 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 		}
 		if (sym->kind == SYM_SPECIAL) {
 			/* as a vector element ({%tid.x}) ptxas takes it like a register */
-			fail(s, e->loc, "surface-operand", "Special register argument not allowed for instruction '%s' ('%s' "
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Special register argument not allowed for instruction '%s' ('%s' "
 				"as the coordinate; write {%s} or copy it with mov)", s->name, check_expr_text(c, e),
 				check_expr_text(c, e));
 			return;
 		}
 		if (!is_int32_register(t)) {
-			fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' (coordinate '%s' must be "
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (coordinate '%s' must be "
 				"a .b32/.u32/.s32 register)", s->name, e->text);
 			return;
 		}
 		if (need > 1 && s->insn != SI_SULD && s->insn != SI_SUQ) {
 			/* ptxas 13 accepts this for suld but dies with SIGSEGV on
 			 * sust and sured, so both modes reject those. */
-			Diag *d = fail(s, e->loc, "surface-operand", "Scalar coordinate '%s' for geometry '%s' (expected a "
+			Diag *d = fail(s, e->loc, RULE_SURFACE_OPERAND, "Scalar coordinate '%s' for geometry '%s' (expected a "
 				"%d-element vector; ptxas 13 crashes on this input)", e->text, gw, need);
 			diag_note(c->sink, d, e->loc, "PTX ISA 9.7.11: only 1d coordinates may be a scalar");
 		} else if (need > 1) {
-			check_strict(c, e->loc, "surface-operand", "PTX ISA 9.7.11: only 1d coordinates may be a scalar",
+			check_strict(c, e->loc, RULE_SURFACE_OPERAND, "PTX ISA 9.7.11: only 1d coordinates may be a scalar",
 				"Scalar coordinate '%s' for geometry '%s' (expected a %d-element vector)", e->text, gw, need);
 		}
 		return;
 	}
 	if (e->kind != EX_VECTOR) {
-		fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' (coordinates must be a "
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (coordinates must be a "
 			"register or a vector {...})", s->name);
 		return;
 	}
 	if (!legal_vector_size(e->nelems)) {
-		fail(s, e->loc, "surface-operand", "Illegal vector size: %u", e->nelems);
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Illegal vector size: %u", e->nelems);
 		return;
 	}
 	int first_bits = 0;
@@ -521,18 +505,18 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 	for (uint32_t i = 0; i < e->nelems; i++) {
 		const Expr *el = e->elems[i];
 		if (check_is_sink(el)) {
-			fail(s, el->loc, "surface-operand", "Sink '_' not allowed as a source operand");
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Sink '_' not allowed as a source operand");
 			continue;
 		}
 		if (el->kind == EX_FLOAT || (el->kind == EX_UNARY && el->lhs && el->lhs->kind == EX_FLOAT)) {
-			fail(s, el->loc, "surface-operand", "Arguments mismatch for instruction '%s' (float coordinate '%s')",
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (float coordinate '%s')",
 				s->name, check_expr_text(c, el));
 			continue;
 		}
 		if (check_is_immediate(el))
 			continue;
 		if (el->kind != EX_NAME) {
-			fail(s, el->loc, "surface-operand", "Illegal expression in coordinate vector");
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Illegal expression in coordinate vector");
 			continue;
 		}
 		const Symbol *sym = check_lookup(c, el);
@@ -541,7 +525,7 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 			continue;
 		}
 		if (sym->kind != SYM_REG && sym->kind != SYM_SPECIAL) {
-			fail(s, el->loc, "surface-operand", "Illegal expression '%s' (coordinates must be registers or "
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Illegal expression '%s' (coordinates must be registers or "
 				"integers)", el->text);
 			continue;
 		}
@@ -550,21 +534,21 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 			first_checked = true;
 			first_bits = bits;
 			if (!is_int32_register(sym->type))
-				fail(s, el->loc, "surface-operand", "Arguments mismatch for instruction '%s' (coordinate '%s' "
+				fail(s, el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (coordinate '%s' "
 					"is %s; coordinates are .b32/.u32/.s32)", s->name, el->text,
 					type_info(sym->type)->word);
 		} else if (bits != first_bits) {
-			fail(s, el->loc, "surface-operand", "Incompatible elements of vector expression ('%s' is %s)",
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Incompatible elements of vector expression ('%s' is %s)",
 				el->text, type_info(sym->type)->word);
 		}
 	}
 	if (!need)
 		return;
 	if ((int)e->nelems < need)
-		fail(s, e->loc, "surface-operand", "Operand vector size doesn't match geometry for instruction '%s' "
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Operand vector size doesn't match geometry for instruction '%s' "
 			"(%s takes %d coordinates, got %u)", s->name, gw, need, e->nelems);
 	else if ((int)e->nelems > need)
-		check_strict(c, e->loc, "surface-operand", "PTX ISA 9.7.11: the coordinate vector length is fixed by "
+		check_strict(c, e->loc, RULE_SURFACE_OPERAND, "PTX ISA 9.7.11: the coordinate vector length is fixed by "
 			"the geometry", "Coordinate vector has %u elements; %s takes %d", e->nelems, gw, need);
 }
 
@@ -580,15 +564,15 @@ static void check_data_vector(SurfCheck *s, const Expr *e, bool is_dest, int vec
 		const Expr *el = e->elems[i];
 		if (check_is_sink(el)) {
 			if (!is_dest)
-				fail(s, el->loc, "surface-operand", "Sink '_' not allowed as a source operand");
+				fail(s, el->loc, RULE_SURFACE_OPERAND, "Sink '_' not allowed as a source operand");
 			all_registers = false;
 			continue;
 		}
 		if (check_is_immediate(el)) {
 			if (is_dest)
-				fail(s, el->loc, "surface-operand", "Result register required for instruction '%s'", s->name);
+				fail(s, el->loc, RULE_SURFACE_OPERAND, "Result register required for instruction '%s'", s->name);
 			else if (!check_immediate_fits(el, t))
-				fail(s, el->loc, "surface-operand", "Arguments mismatch for instruction '%s' (float immediate "
+				fail(s, el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (float immediate "
 					"'%s' for %s)", s->name, check_expr_text(c, el), type_info(t)->word);
 			all_registers = false;
 			continue;
@@ -599,29 +583,29 @@ static void check_data_vector(SurfCheck *s, const Expr *e, bool is_dest, int vec
 			return;
 		}
 		if (sym->kind != SYM_REG) {
-			fail(s, el->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is not a register)",
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ('%s' is not a register)",
 				s->name, el->text);
 			return;
 		}
 		int bits = type_info(sym->type)->bits;
 		if (first_bits && bits != first_bits) {
-			fail(s, el->loc, "surface-operand", "Incompatible elements of vector expression ('%s' is %s)", el->text,
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Incompatible elements of vector expression ('%s' is %s)", el->text,
 				type_info(sym->type)->word);
 			return;
 		}
 		first_bits = bits;
 		total_bits += bits;
 		if (vec && !type_register_fits(t, sym->type, rule))
-			fail(s, el->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is %s, "
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ('%s' is %s, "
 				"instruction type %s)", s->name, el->text, type_info(sym->type)->word, type_info(t)->word);
 		if (type_info(sym->type)->cls == TC_PRED) {
-			fail(s, el->loc, "surface-operand", "Arguments mismatch for instruction '%s' (predicate '%s')",
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (predicate '%s')",
 				s->name, el->text);
 			return;
 		}
 	}
 	if (!vec && all_registers && total_bits < type_info(t)->bits)
-		fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' ({...} holds %d bits, "
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ({...} holds %d bits, "
 			"instruction type %s)", s->name, total_bits, type_info(t)->word);
 }
 
@@ -636,39 +620,39 @@ static void check_data(SurfCheck *s, const Expr *e, bool is_dest)
 		return;
 	if (e->kind == EX_VECTOR) {
 		if (s->insn == SI_SURED || s->insn == SI_SUQ) {
-			fail(s, e->loc, "surface-operand", "Vector operand is not allowed for instruction '%s'", s->name);
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Vector operand is not allowed for instruction '%s'", s->name);
 			return;
 		}
 		if (!legal_vector_size(e->nelems)) {
-			fail(s, e->loc, "surface-operand", "Illegal vector size: %u", e->nelems);
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Illegal vector size: %u", e->nelems);
 			return;
 		}
 		if (vec && (int)e->nelems != vec)
-			fail(s, e->loc, "surface-operand", "Argument vector size mismatch for instruction '%s' (.v%d takes "
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Argument vector size mismatch for instruction '%s' (.v%d takes "
 				"%d elements, got %u)", s->name, vec, vec, e->nelems);
 		else if (!vec && e->nelems > 1)
-			check_strict(c, e->loc, "surface-operand", "PTX ISA 9.7.11: a vector operand needs the .v2/.v4 "
+			check_strict(c, e->loc, RULE_SURFACE_OPERAND, "PTX ISA 9.7.11: a vector operand needs the .v2/.v4 "
 				"modifier", "Vector operand of %u elements without a .v%u modifier", e->nelems, e->nelems);
 		check_data_vector(s, e, is_dest, vec, t, rule);
 		return;
 	}
 	if (check_is_sink(e)) {
 		if (is_dest)
-			fail(s, e->loc, "surface-operand", "Result discard mode is not allowed for instruction '%s'", s->name);
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Result discard mode is not allowed for instruction '%s'", s->name);
 		else
-			fail(s, e->loc, "surface-operand", "Sink '_' not allowed as a source operand");
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Sink '_' not allowed as a source operand");
 		return;
 	}
 	if (check_is_immediate(e)) {
 		if (is_dest)
-			fail(s, e->loc, "surface-operand", "Result register required for instruction '%s'", s->name);
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Result register required for instruction '%s'", s->name);
 		else if (!check_immediate_fits(e, t))
-			fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' (float immediate '%s' for "
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (float immediate '%s' for "
 				"%s)", s->name, check_expr_text(c, e), type_info(t)->word);
 		return;
 	}
 	if (e->kind != EX_NAME) {
-		fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s'", s->name);
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s'", s->name);
 		return;
 	}
 	const Symbol *sym = check_lookup(c, e);
@@ -678,15 +662,15 @@ static void check_data(SurfCheck *s, const Expr *e, bool is_dest)
 	}
 	if (sym->kind != SYM_REG) {
 		if (s->insn == SI_SUST)
-			fail(s, e->loc, "surface-operand", "Argument 2 of instruction '%s': must be register ('%s')",
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Argument 2 of instruction '%s': must be register ('%s')",
 				s->name, e->text);
 		else
-			fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is not a register)",
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ('%s' is not a register)",
 				s->name, e->text);
 		return;
 	}
 	if (vec && is_dest) {
-		fail(s, e->loc, "surface-operand", "Result vector expected: argument vector size mismatch for instruction "
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Result vector expected: argument vector size mismatch for instruction "
 			"'%s' (.v%d needs {...} of %d registers)", s->name, vec, vec);
 		return;
 	}
@@ -698,20 +682,20 @@ static void check_data(SurfCheck *s, const Expr *e, bool is_dest)
 		int reg_bits = type_info(sym->type)->bits, elem_bits = type_info(t)->bits;
 		bool crashes = s->val[MC_MODE] == MODE_P ? reg_bits >= elem_bits : reg_bits == elem_bits;
 		if (reg_bits < elem_bits) {
-			fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is %s, narrower than "
+			fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ('%s' is %s, narrower than "
 				"one %s element of .v%d)", s->name, e->text, type_info(sym->type)->word, type_info(t)->word, vec);
 		} else if (crashes) {
-			Diag *d = fail(s, e->loc, "surface-operand", "Scalar register '%s' where .v%d expects a %d-element "
+			Diag *d = fail(s, e->loc, RULE_SURFACE_OPERAND, "Scalar register '%s' where .v%d expects a %d-element "
 				"vector (ptxas 13 crashes on this input)", e->text, vec, vec);
 			diag_note(c->sink, d, e->loc, "PTX ISA 9.7.11: .v2/.v4 data is a vector operand");
 		} else {
-			check_strict(c, e->loc, "surface-operand", "PTX ISA 9.7.11: .v2/.v4 data is a vector operand",
+			check_strict(c, e->loc, RULE_SURFACE_OPERAND, "PTX ISA 9.7.11: .v2/.v4 data is a vector operand",
 				"Scalar register '%s' where .v%d expects a %d-element vector", e->text, vec, vec);
 		}
 		return;
 	}
 	if (!type_register_fits(t, sym->type, rule))
-		fail(s, e->loc, "surface-operand", "Arguments mismatch for instruction '%s' ('%s' is %s, instruction type "
+		fail(s, e->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' ('%s' is %s, instruction type "
 			"%s)", s->name, e->text, type_info(sym->type)->word, type_info(t)->word);
 }
 
@@ -722,19 +706,19 @@ static void check_operands(SurfCheck *s)
 	uint32_t addr_elems = s->insn == SI_SUQ ? 1 : 2;
 	int addr_arg = addr_first ? 0 : 1;
 	if (in->nops != 2) {
-		fail(s, in->loc, "surface-operand", "Arguments mismatch for instruction '%s' (%u operands, expected 2)",
+		fail(s, in->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (%u operands, expected 2)",
 			s->name, in->nops);
 		return;
 	}
 	const Expr *addr = in->ops[addr_arg];
 	const Expr *data = in->ops[addr_first ? 1 : 0];
 	if (addr->kind != EX_ADDRESS) {
-		fail(s, addr->loc, "surface-operand", "Address expected for argument %d of instruction '%s'", addr_arg,
+		fail(s, addr->loc, RULE_SURFACE_OPERAND, "Address expected for argument %d of instruction '%s'", addr_arg,
 			s->name);
 		return;
 	}
 	if (addr->nelems != addr_elems) {
-		fail(s, addr->loc, "surface-operand", "Illegal Addressing Mode in instruction '%s' (expected [%s])", s->name,
+		fail(s, addr->loc, RULE_SURFACE_OPERAND, "Illegal Addressing Mode in instruction '%s' (expected [%s])", s->name,
 			addr_elems == 1 ? "surface" : "surface, coordinates");
 		return;
 	}
@@ -762,13 +746,13 @@ static void check_gates(SurfCheck *s)
 	SrcLoc op = s->in->opcode_loc;
 	check_gate(c, insn_gate(s), op, n);
 	if (s->val[MC_VEC] && s->type && s->val[MC_VEC] * type_info(s->type)->bits > 128)
-		check_error(c, class_loc(s, MC_VEC), "surface-modifier",
+		check_error(c, class_loc(s, MC_VEC), RULE_SURFACE_MODIFIER,
 			"Vector type too large, exceeds 128 bit limit (.v%d%s is %d bits)", s->val[MC_VEC],
 			type_info(s->type)->word, s->val[MC_VEC] * type_info(s->type)->bits);
 	if (s->val[MC_COP]) {
 		check_gate(c, REQ_CACHE_OPERATION, class_loc(s, MC_COP), n);
 		if (s->val[MC_MODE] == MODE_P)
-			check_strict(c, class_loc(s, MC_COP), "surface-modifier",
+			check_strict(c, class_loc(s, MC_COP), RULE_SURFACE_MODIFIER,
 				"PTX ISA 9.7.11.2: sust.p.{1d,2d,3d}.vec.b32.clamp has no cache operation",
 				"Cache operation '%s' on sust.p", s->in->mods[s->pos[MC_COP]]);
 	}
@@ -787,7 +771,7 @@ static void check_gates(SurfCheck *s)
 	} else if (g == G_A1D || g == G_A2D) {
 		if (s->val[MC_MODE] == MODE_P && s->insn == SI_SUST) {
 			check_gate(c, REQ_SUST_P_ARRAY, gl, n);
-			check_strict(c, gl, "surface-modifier", "PTX ISA 9.7.11.2: sust.p takes .1d, .2d or .3d",
+			check_strict(c, gl, RULE_SURFACE_MODIFIER, "PTX ISA 9.7.11.2: sust.p takes .1d, .2d or .3d",
 				"Array geometry '%s' on sust.p", s->in->mods[s->pos[MC_GEOM]]);
 		} else {
 			check_gate(c, REQ_SURF_ARRAY, gl, n);
@@ -795,11 +779,11 @@ static void check_gates(SurfCheck *s)
 		check_gate(c, REQ_ARRAY_GEOMETRY, gl, n);
 		/* ptxas 13 reads the undocumented .5d as .a1d. */
 		if (strcmp(s->in->mods[s->pos[MC_GEOM]], ".5d") == 0)
-			check_strict(c, gl, "surface-modifier", "PTX ISA 9.7.11: .geom is one of .1d, .2d, .3d, .a1d, .a2d",
+			check_strict(c, gl, RULE_SURFACE_MODIFIER, "PTX ISA 9.7.11: .geom is one of .1d, .2d, .3d, .a1d, .a2d",
 				"Undocumented geometry '.5d' (ptxas 13 treats it as .a1d)");
 	} else if (g == G_1D_BUFFER || g == G_4D) {
 		check_gate(c, REQ_SURF_1D_BUFFER, gl, n);
-		check_strict(c, gl, "surface-modifier", "PTX ISA 9.7.11: .geom is one of .1d, .2d, .3d, .a1d, .a2d",
+		check_strict(c, gl, RULE_SURFACE_MODIFIER, "PTX ISA 9.7.11: .geom is one of .1d, .2d, .3d, .a1d, .a2d",
 			"Undocumented geometry '%s'", s->in->mods[s->pos[MC_GEOM]]);
 	}
 	switch (s->val[MC_CLAMP]) {
@@ -825,6 +809,80 @@ static void check_gates(SurfCheck *s)
 	}
 }
 
+/* txq reads the same descriptor attributes as suq, under the same gates
+ * (the SQ rows of isa/surface_words.def). */
+void check_txq_attributes(CheckCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const SurfQuery *q = find_query(in->mods[i]);
+		if (q && q->has_gate)
+			check_gate(c, q->gate, check_mod_loc(in, (int)i), NULL);
+	}
+}
+
+/* ---- opaque variables outside the surface instructions ---- */
+static const Symbol *opaque_symbol(CheckCtx *c, const Expr *e)
+{
+	const Symbol *s = check_lookup(c, e);
+	return s && s->kind == SYM_VAR && type_is_opaque(s->type) ? s : NULL;
+}
+
+/* mov.u64 %rd, surfref takes the address of a surface descriptor: that
+ * already is indirect surface access for ptxas, and only .u64 may hold it. */
+void check_surface_mov(CheckCtx *c, const Instr *in)
+{
+	if (in->nops != 2)
+		return;
+	const Symbol *s = opaque_symbol(c, in->ops[1]);
+	if (!s || s->type != TY_SURFREF)
+		return;
+	bool u64 = false;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], ".u64") == 0)
+			u64 = true;
+	if (!u64) {
+		check_error(c, in->ops[1]->loc, RULE_SURFACE_OPERAND,
+			"Indirect access to surface requires .u64 type (mov of '%s')", s->name);
+		return;
+	}
+	check_gate(c, REQ_INDIRECT_SURFACE, in->ops[1]->loc, NULL);
+}
+
+/* Instructions that may name an opaque variable as an operand. */
+static bool takes_opaque_operands(const Instr *in)
+{
+	static const char *const names[] = {
+		"suld", "sust", "sured", "suq", "tex", "tld4", "txq", "istypep", "mov", "cvta", "call",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (opcode_is(in, names[i]))
+			return true;
+	return false;
+}
+
+/* Every other instruction names an opaque variable at most inside an
+ * address, which is no surface access either. */
+void check_opaque_operands(CheckCtx *c, const Instr *in)
+{
+	if (takes_opaque_operands(in) || opcode_is(in, "st"))
+		return;
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *op = in->ops[i];
+		bool in_address = op->kind == EX_ADDRESS && op->nelems == 1;
+		const Expr *e = in_address ? op->elems[0] : op;
+		const Symbol *s = opaque_symbol(c, e);
+		if (!s)
+			continue;
+		if (in_address)
+			check_error(c, e->loc, RULE_SURFACE_OPERAND, "Illegal operand type to instruction '%s' ('%s' is a %s)",
+				in->opcode, s->name, type_info(s->type)->word);
+		else
+			check_error(c, e->loc, RULE_SURFACE_OPERAND,
+				"Arguments mismatch for instruction '%s' ('%s' is a %s, not a value)", in->opcode, s->name,
+				type_info(s->type)->word);
+	}
+}
+
 void check_surface_instr(CheckCtx *c, const Instr *in)
 {
 	SurfCheck s;
@@ -841,13 +899,13 @@ void check_surface_instr(CheckCtx *c, const Instr *in)
 		if (!w || w->cls != MC_MODE || (s.insn == SI_SULD && w->value == MODE_P)) {
 			SrcLoc loc = in->nmods ? mod_loc(&s, 0) : in->opcode_loc;
 			if (in->nmods && !w && type_from_word(in->mods[0]) == TY_NONE)
-				check_error(c, loc, "surface-modifier", "Unknown modifier '%s'", in->mods[0]);
+				check_error(c, loc, RULE_SURFACE_MODIFIER, "Unknown modifier '%s'", in->mods[0]);
 			if (w && w->cls == MC_MODE)
-				check_error(c, in->opcode_loc, "surface-modifier",
+				check_error(c, in->opcode_loc, RULE_SURFACE_MODIFIER,
 					"Not a name of any known instruction: '%s%s' (suld has only the .b mode)", in->opcode,
 					in->mods[0]);
 			else
-				check_error(c, in->opcode_loc, "surface-modifier",
+				check_error(c, in->opcode_loc, RULE_SURFACE_MODIFIER,
 					"Not a name of any known instruction: '%s' (the first modifier must be the mode %s)",
 					in->opcode, s.insn == SI_SULD ? ".b" : ".b or .p");
 			return;
@@ -859,7 +917,7 @@ void check_surface_instr(CheckCtx *c, const Instr *in)
 	}
 	classify_mods(&s, first);
 	if (s.query && s.query->texture_only) {
-		check_error(c, class_loc(&s, MC_QUERY), "surface-modifier",
+		check_error(c, class_loc(&s, MC_QUERY), RULE_SURFACE_MODIFIER,
 			"Illegal query modifier for instruction 'suq' ('%s' is a texture query)", s.query->word);
 		if (s.query->has_gate)
 			check_gate(c, s.query->gate, class_loc(&s, MC_QUERY), "suq");

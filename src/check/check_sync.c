@@ -22,7 +22,7 @@ void check_sync_required(CheckCtx *c, const Instr *in)
 	for (uint32_t i = 0; i < in->nmods; i++)
 		if (strcmp(in->mods[i], ".sync") == 0)
 			return;
-	Diag *d = check_error(c, in->opcode_loc, "sync-required", "Instruction '%s' without '.sync' is not supported on "
+	Diag *d = check_error(c, in->opcode_loc, RULE_SYNC_REQUIRED, "Instruction '%s' without '.sync' is not supported on "
 		".target sm_%d and higher from PTX ISA version 6.4 (use %s.sync with a member mask)", in->opcode,
 		REMOVED_FROM_SM, in->opcode);
 	check_note_target(c, d);

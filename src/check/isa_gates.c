@@ -1,6 +1,7 @@
 #include "check/isa_gates.h"
 
 #include "isa/opcodes.h"
+#include "base/once.h"
 #include "base/xalloc.h"
 
 #include <ctype.h>
@@ -33,7 +34,7 @@ static size_t n_by_opcode;
 /* Rows of opcode id k: by_opcode[opcode_start[k]] up to opcode_start[k + 1]
  * (every instruction asks, so no search). */
 static size_t *opcode_start;
-static bool by_opcode_built;
+static OnceFlag by_opcode_built;
 
 static void build_opcode_index(void)
 {
@@ -61,13 +62,11 @@ static void build_opcode_index(void)
 			k++;
 		opcode_start[id] = k;
 	}
-	by_opcode_built = true;
 }
 
 size_t isa_gates_of_opcode(int opcode_id, const IsaGate *const **rows)
 {
-	if (!by_opcode_built)
-		build_opcode_index();
+	ONCE(&by_opcode_built, build_opcode_index());
 	if (opcode_id < 0 || (size_t)opcode_id >= opcode_count()) {
 		*rows = by_opcode;
 		return 0;
@@ -79,7 +78,7 @@ size_t isa_gates_of_opcode(int opcode_id, const IsaGate *const **rows)
 /* Rows grouped by kind, built on first use. */
 static const IsaGate *by_kind[IG_COUNT];
 static size_t kind_start[IGK_SECTION + 2];
-static bool by_kind_built;
+static OnceFlag by_kind_built;
 
 static void build_kind_index(void)
 {
@@ -91,13 +90,11 @@ static void build_kind_index(void)
 				by_kind[k++] = &gates[i];
 	}
 	kind_start[IGK_SECTION + 1] = k;
-	by_kind_built = true;
 }
 
 size_t isa_gates_of_kind(IsaGateKind kind, const IsaGate *const **rows)
 {
-	if (!by_kind_built)
-		build_kind_index();
+	ONCE(&by_kind_built, build_kind_index());
 	*rows = by_kind + kind_start[kind];
 	return kind_start[kind + 1] - kind_start[kind];
 }
@@ -110,7 +107,7 @@ static size_t n_by_word;
  * .loc or .maxntid used to be tried against all rows. */
 static const IsaGate *by_dir[IG_COUNT];
 static size_t n_by_dir;
-static bool by_word_built;
+static OnceFlag by_word_built;
 
 /* By spelling, then table order, so rows of one spelling keep the order in
  * which a scan of the whole table would meet them. */
@@ -131,7 +128,6 @@ static void build_word_index(void)
 	}
 	qsort(by_word, n_by_word, sizeof by_word[0], cmp_word_row);
 	qsort(by_dir, n_by_dir, sizeof by_dir[0], cmp_word_row);
-	by_word_built = true;
 }
 
 static size_t rows_spelled(const IsaGate *const *index, size_t n, const char *word, const IsaGate *const **rows)
@@ -153,15 +149,13 @@ static size_t rows_spelled(const IsaGate *const *index, size_t n, const char *wo
 
 size_t isa_gates_of_word(const char *word, const IsaGate *const **rows)
 {
-	if (!by_word_built)
-		build_word_index();
+	ONCE(&by_word_built, build_word_index());
 	return rows_spelled(by_word, n_by_word, word, rows);
 }
 
 size_t isa_gates_of_directive(const char *name, const IsaGate *const **rows)
 {
-	if (!by_word_built)
-		build_word_index();
+	ONCE(&by_word_built, build_word_index());
 	return rows_spelled(by_dir, n_by_dir, name, rows);
 }
 
@@ -190,7 +184,7 @@ typedef struct RowWords {
 } RowWords;
 
 static RowWords row_words[IG_COUNT];
-static bool row_words_built;
+static OnceFlag row_words_built;
 
 static void build_row_words(void)
 {
@@ -214,7 +208,6 @@ static void build_row_words(void)
 			p += n;
 		}
 	}
-	row_words_built = true;
 }
 
 /* Is the n-byte word w one of the instruction's modifiers? */
@@ -238,8 +231,7 @@ bool isa_gate_matches_instr(const IsaGate *g, const Instr *in)
 
 bool isa_gate_matches_mods(const IsaGate *g, const Instr *in)
 {
-	if (!row_words_built)
-		build_row_words();
+	ONCE(&row_words_built, build_row_words());
 	const RowWords *w = &row_words[g->id];
 	if (w->more_than >= 0 && in->nops <= (uint32_t)w->more_than)
 		return false;
@@ -350,7 +342,7 @@ static bool glob_digits(const char *pat, const char *s)
 
 /* Which (second, third) character pairs of a name some SREG row spells. */
 static uint8_t sreg_pairs[256 * 256 / 8];
-static bool sreg_pairs_built;
+static OnceFlag sreg_pairs_built;
 
 static void build_sreg_pairs(void)
 {
@@ -361,15 +353,13 @@ static void build_sreg_pairs(void)
 		unsigned key = (unsigned char)m[1] << 8 | (unsigned char)m[2];
 		sreg_pairs[key / 8] |= (uint8_t)(1u << (key % 8));
 	}
-	sreg_pairs_built = true;
 }
 
 bool isa_sreg_may_match(const char *name)
 {
 	if (!name || name[0] != '%' || !name[1])
 		return false;
-	if (!sreg_pairs_built)
-		build_sreg_pairs();
+	ONCE(&sreg_pairs_built, build_sreg_pairs());
 	unsigned key = (unsigned char)name[1] << 8 | (unsigned char)name[2];
 	return sreg_pairs[key / 8] & (1u << (key % 8));
 }
@@ -460,7 +450,7 @@ typedef struct RowTargets {
 } RowTargets;
 
 static RowTargets row_targets[IG_COUNT];
-static bool row_targets_built;
+static OnceFlag row_targets_built;
 
 static void build_row_targets(void)
 {
@@ -474,13 +464,11 @@ static void build_row_targets(void)
 			rt->since[rt->n++] = since;
 		}
 	}
-	row_targets_built = true;
 }
 
 PtxVersion isa_gate_target_since(const IsaGate *g, const TargetInfo *have)
 {
-	if (!row_targets_built)
-		build_row_targets();
+	ONCE(&row_targets_built, build_row_targets());
 	const RowTargets *rt = &row_targets[g->id];
 	if (!rt->n)
 		return 0;

@@ -4,15 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
-bool rule_is_version_gate(const char *rule)
+bool rule_is_version_gate(RuleId rule)
 {
-	return rule && (strcmp(rule, "version-gate") == 0 || strcmp(rule, "version-gate-doc") == 0 ||
-			strcmp(rule, "target-version") == 0);
+	return rule == RULE_VERSION_GATE || rule == RULE_VERSION_GATE_DOC || rule == RULE_TARGET_VERSION;
 }
 
-bool rule_is_target_gate(const char *rule)
+bool rule_is_target_gate(RuleId rule)
 {
-	return rule && (strcmp(rule, "target-gate") == 0 || strcmp(rule, "target-gate-doc") == 0);
+	return rule == RULE_TARGET_GATE || rule == RULE_TARGET_GATE_DOC;
 }
 
 static Item *find_item(Module *m, ItemKind kind)
@@ -89,7 +88,7 @@ static unsigned gate_errors(Module *m, const CheckOptions *opt, PtxVersion v, co
 	unsigned n = 0;
 	for (const Diag *d = s->head; d; d = d->next)
 		if (d->sev == SEV_ERROR &&
-		    (kind == GATE_VERSION ? rule_is_version_gate(d->rule) : rule_is_target_gate(d->rule)))
+		    (kind == GATE_VERSION ? rule_is_version_gate(d->id) : rule_is_target_gate(d->id)))
 			n++;
 	if (!keep)
 		diag_fini(&scratch);
@@ -204,12 +203,12 @@ static int message_len(const char *msg)
 	return p ? (int)(p - msg) : (int)strlen(msg);
 }
 
-static void print_reasons(DiagSink *s, const char *what, bool (*is_gate)(const char *), FILE *out)
+static void print_reasons(DiagSink *s, const char *what, bool (*is_gate)(RuleId), FILE *out)
 {
 	size_t n;
 	Diag **v = diag_sorted(s, &n);
 	for (size_t i = 0; i < n; i++)
-		if (v[i]->sev == SEV_ERROR && is_gate(v[i]->rule))
+		if (v[i]->sev == SEV_ERROR && is_gate(v[i]->id))
 			fprintf(out, "%s:%d:%d: %s: %.*s [%s]\n", s->filename, v[i]->loc.first_line,
 				v[i]->loc.first_column, what, message_len(v[i]->msg), v[i]->msg, v[i]->rule);
 }
@@ -227,13 +226,13 @@ void req_report_print_text(const ReqReport *r, FILE *out)
 	print_reasons((DiagSink *)&r->target_reasons, "needs .target", rule_is_target_gate, out);
 }
 
-static void json_reasons(DiagSink *s, bool (*is_gate)(const char *), FILE *out)
+static void json_reasons(DiagSink *s, bool (*is_gate)(RuleId), FILE *out)
 {
 	size_t n, k = 0;
 	Diag **v = diag_sorted(s, &n);
 	fputc('[', out);
 	for (size_t i = 0; i < n; i++) {
-		if (v[i]->sev != SEV_ERROR || !is_gate(v[i]->rule))
+		if (v[i]->sev != SEV_ERROR || !is_gate(v[i]->id))
 			continue;
 		fprintf(out, "%s\n    { \"line\": %d, \"column\": %d, \"rule\": ", k++ ? "," : "",
 			v[i]->loc.first_line, v[i]->loc.first_column);

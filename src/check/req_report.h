@@ -39,7 +39,7 @@ void req_report_print_text(const ReqReport *r, FILE *out);
 void req_report_print_json(const ReqReport *r, const char *filename, FILE *out);
 
 /* Whether a diagnostic rule is a version gate or a target gate. */
-bool rule_is_version_gate(const char *rule);
-bool rule_is_target_gate(const char *rule);
+bool rule_is_version_gate(RuleId rule);
+bool rule_is_target_gate(RuleId rule);
 
 #endif

@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The encoder, lister or cubin writer failed on code the lowering made:
+ * for the user, a construct the sm_50 back end does not assemble. */
 static void internal_error(DiagSink *sink, const LKernel *k, const char *what, const char *msg)
 {
-	diag_add(sink, SEV_ERROR, k->loc, "encoder-internal", "kernel '%s': %s: %s", k->name, what, msg);
+	diag_add(sink, SEV_ERROR, k->loc, RULE_ENCODER_UNSUPPORTED, "kernel '%s': %s: %s", k->name, what, msg);
 }
 
 /* ptxas starts every kernel by loading the stack pointer, and makes room
@@ -72,12 +74,12 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 	memset(out, 0, sizeof *out);
 	prepend_stack_init(k);
 	if (regalloc_kernel(k, err, sizeof err) != 0) {
-		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", err);
+		diag_add(sink, SEV_ERROR, k->loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: %s", err);
 		return -1;
 	}
 	lkernel_compact_const2(k);
 	if (k->maxreg_count && k->regcount > k->maxreg_count) {
-		diag_add(sink, SEV_ERROR, k->loc, "encoder-unsupported", "not supported by the sm_50 encoder: "
+		diag_add(sink, SEV_ERROR, k->loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: "
 		         "kernel '%s' needs %u registers, more than its limit of %u (.maxnreg, or what "
 		         ".maxntid/.reqntid threads leave each; there is no spilling)",
 		         k->name, k->regcount, k->maxreg_count);
@@ -157,7 +159,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	int rc = cubin_write(&cm, image, len, err, sizeof err);
 	if (rc != 0) {
 		SrcLoc none = { 0, 0, 0, 0 };
-		diag_add(sink, SEV_ERROR, none, "encoder-internal", "cubin writer: %s", err);
+		diag_add(sink, SEV_ERROR, none, RULE_ENCODER_UNSUPPORTED, "cubin writer: %s", err);
 	}
 	for (size_t i = 0; i < lm->nkernels; i++)
 		free(slots[i]);

@@ -1,4 +1,5 @@
 #include "driver/compat.h"
+#include "driver/api_internal.h"
 #include "isa/cuda_releases.h"
 #include "driver/fixup.h"
 #include "base/output.h"
@@ -19,14 +20,6 @@ int compat_requirements(Module *m, DiagSink *d, const Options *o, FILE *out)
 	int status = r.ok ? EXIT_CLEAN : EXIT_DIAGNOSTICS;
 	req_report_fini(&r);
 	return status;
-}
-
-static const Item *header_item(const Module *m, ItemKind kind)
-{
-	for (const Item *it = m->items; it; it = it->next)
-		if (it->kind == kind)
-			return it;
-	return NULL;
 }
 
 typedef struct TargetResult {
@@ -86,28 +79,11 @@ static void print_json(TargetResult *res, size_t n, const char *file, FILE *out)
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
-/* What a CUDA release's ptxas would refuse before looking at the body. */
-static void check_cuda(DiagSink *s, const CudaRelease *r, PtxVersion v, const TargetInfo *t,
-		       SrcLoc vloc, SrcLoc tloc)
-{
-	char buf[8], maxbuf[8];
-	if (v > r->max_ptx)
-		diag_add(s, SEV_ERROR, vloc, "cuda-version",
-			 "CUDA %s accepts PTX ISA up to .version %s; the module is checked as .version %s",
-			 r->version, ptx_version_str(r->max_ptx, maxbuf, sizeof maxbuf),
-			 ptx_version_str(v, buf, sizeof buf));
-	if (!cuda_release_supports(r, t)) {
-		const TargetInfo *lo = cuda_release_min_target(r), *hi = cuda_release_max_target(r);
-		diag_add(s, SEV_ERROR, tloc, "cuda-target", "CUDA %s does not support .target %s (it supports %s to %s)",
-			 r->version, t->name, lo ? lo->name : "?", hi ? hi->name : "?");
-	}
-}
-
 int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 {
-	const Item *ver = header_item(m, IT_VERSION), *tgt = header_item(m, IT_TARGET);
+	const Item *ver = api_header_item(m, IT_VERSION), *tgt = api_header_item(m, IT_TARGET);
 	if (!ver || !tgt || tgt->u.target.n == 0) {
-		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, "module-header",
+		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, RULE_MODULE_HEADER,
 			 "--targets and --ptx-version need a module with .version and .target lines");
 		return EXIT_DIAGNOSTICS;
 	}
@@ -116,7 +92,7 @@ int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 		: PTX_VERSION_OF(ver->u.version.major, ver->u.version.minor);
 	size_t n = o->ntargets ? o->ntargets : 1;
 	if (!o->ntargets && !own) {
-		diag_add(d, SEV_ERROR, tgt->loc, "target-unknown", "unknown .target '%s'", tgt->u.target.names[0]);
+		diag_add(d, SEV_ERROR, tgt->loc, RULE_TARGET_UNKNOWN, "unknown .target '%s'", tgt->u.target.names[0]);
 		return EXIT_DIAGNOSTICS;
 	}
 	TargetResult *res = calloc(n, sizeof *res);
@@ -129,7 +105,7 @@ int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 		diag_init(&res[i].sink, d->filename, d->src, d->srclen);
 		res[i].sink.policy = d->policy;
 		if (o->cuda)
-			check_cuda(&res[i].sink, o->cuda, version, res[i].target, ver->loc, tgt->loc);
+			api_check_cuda(&res[i].sink, o->cuda, version, res[i].target, ver->loc, tgt->loc);
 		check_module_as(m, &res[i].sink, &o->check, version, res[i].target);
 		if (diag_errors(&res[i].sink))
 			status = EXIT_DIAGNOSTICS;
@@ -157,43 +133,15 @@ int compat_targets(Module *m, DiagSink *d, const Options *o, FILE *out)
 
 int compat_fix(Module *m, DiagSink *d, const Options *o, const char *path)
 {
-	Item *ver = (Item *)header_item(m, IT_VERSION), *tgt = (Item *)header_item(m, IT_TARGET);
-	if (!ver || !tgt || tgt->u.target.n == 0) {
-		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 1 }, "module-header",
-			 "--fix-version needs a module with .version and .target lines to rewrite");
-		return EXIT_DIAGNOSTICS;
-	}
-	const TargetInfo *target = ptx_target_lookup(tgt->u.target.names[0]);
-	if (!target) {
-		diag_add(d, SEV_ERROR, tgt->u.target.locs[0], "target-unknown", "unknown .target '%s'",
-			 tgt->u.target.names[0]);
-		return EXIT_DIAGNOSTICS;
-	}
-	if (o->fix_target) {
-		ReqReport r;
-		req_report_compute(m, d->filename, d->src, d->srclen, &o->check, &r);
-		bool ok = r.ok;
-		if (ok)
-			target = r.min_target;
-		req_report_fini(&r);
-		if (!ok) {
-			diag_add(d, SEV_ERROR, tgt->loc, "target-gate", "no target satisfies the module's requirements");
-			return EXIT_DIAGNOSTICS;
-		}
-	}
-	PtxVersion v = req_min_version_for(m, &o->check, target);
-	if (!v) {
-		diag_add(d, SEV_ERROR, ver->loc, "version-gate",
-			 "no PTX ISA version satisfies the module's requirements for .target %s", target->name);
-		return EXIT_DIAGNOSTICS;
-	}
 	char vtext[8];
-	ptx_version_str(v, vtext, sizeof vtext);
-	FixupEdit edits[2] = { { ver->u.version.text_loc, vtext }, { tgt->u.target.locs[0], target->name } };
+	FixupEdit edits[2];
+	if (!api_fix_edits(m, d, &o->check, o->fix_target, vtext, edits))
+		return EXIT_DIAGNOSTICS;
+	const Item *ver = api_header_item(m, IT_VERSION);
 	char *out = NULL, err[512];
 	size_t outlen = 0;
 	if (fixup_rewrite(d->src, d->srclen, edits, o->fix_target ? 2 : 1, &out, &outlen, err, sizeof err) != 0) {
-		diag_add(d, SEV_ERROR, ver->loc, "io", "cannot rewrite the header: %s", err);
+		diag_add(d, SEV_ERROR, ver->loc, RULE_IO, "cannot rewrite the header: %s", err);
 		return EXIT_DIAGNOSTICS;
 	}
 	const char *dest = o->output ? o->output : path;
@@ -207,6 +155,6 @@ int compat_fix(Module *m, DiagSink *d, const Options *o, const char *path)
 	}
 	if (o->verbose)
 		fprintf(stderr, "%s: .version %s%s%s\n", d->filename, vtext, o->fix_target ? ", .target " : "",
-			o->fix_target ? target->name : "");
+			o->fix_target ? edits[1].text : "");
 	return EXIT_CLEAN;
 }

@@ -1,7 +1,9 @@
 /* ptxsurf-as: command-line driver. Reads each input, runs the passes
  * (parse -> check -> ...), renders the diagnostics and writes the output. */
+#include "driver/api_internal.h"
 #include "driver/compat.h"
-#include "emit/disasm_file.h"
+#include "driver/file_pool.h"
+#include "driver/lsp.h"
 #include "base/input.h"
 #include "driver/options.h"
 #include "base/output.h"
@@ -9,7 +11,6 @@
 #include "front/print.h"
 #include "driver/rules_doc.h"
 #include "sasm/sass_asm.h"
-#include "driver/stream.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,32 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct Stats {
-	unsigned funcs, entries, instrs, vars;
-} Stats;
-
-static void count_stmts(const Stmt *s, Stats *st)
-{
-	for (; s; s = s->next) {
-		if (s->kind == ST_INSTR)
-			st->instrs++;
-		else if (s->kind == ST_BLOCK)
-			count_stmts(s->u.block, st);
-	}
-}
-
-static void count_item(const Item *it, Stats *st)
-{
-	if (it->kind == IT_VAR)
-		st->vars += it->u.var.ndecls;
-	if (it->kind == IT_FUNC) {
-		st->funcs++;
-		st->entries += it->u.func.is_entry;
-		count_stmts(it->u.func.body, st);
-	}
-}
-
-static void print_summary(const char *filename, Stats st, const DiagSink *d, FILE *out)
+static void print_summary(const char *filename, ApiStats st, const DiagSink *d, FILE *out)
 {
 	fprintf(out, "%s: %u entr%s, %u function%s, %u module variable%s, %u instruction%s; "
 		"%u error%s, %u warning%s\n",
@@ -119,21 +95,6 @@ static int write_outputs(const Options *o, const char *input, const uint8_t *ima
 	return status;
 }
 
-static int assemble(const Module *m, DiagSink *d, const Options *o, const char *input)
-{
-	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
-	                       .verify_sched = o->verify_sched };
-	uint8_t *image = NULL;
-	size_t len = 0;
-	char *listing = NULL;
-	int status = EXIT_DIAGNOSTICS;
-	if (assemble_module(m, d, &ao, &image, &len, &listing) == 0)
-		status = write_outputs(o, input, image, len, listing);
-	free(image);
-	free(listing);
-	return status;
-}
-
 static bool is_sass_input(const char *path, const Options *o)
 {
 	if (o->input_sass >= 0)
@@ -166,82 +127,83 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 	return status;
 }
 
-typedef struct Streamed {
-	const Options *o;
-	const char *path;
-	Report *rep;
-	StreamJob job;
-	Stats stats;
-	int status;
-} Streamed;
-
-static void count_streamed(void *ctx, const Item *it)
+/* The options of the library's pipeline (api_run) for --check and
+ * assembly; `ao` must outlive the run. */
+static ApiRun pipeline_run(const Options *o, AssembleOptions *ao)
 {
-	Streamed *st = ctx;
-	count_item(it, &st->stats);
+	*ao = (AssembleOptions){ .format = o->format, .want_listing = o->listing,
+	                         .verify_sched = o->verify_sched };
+	return (ApiRun){ .check = &o->check, .policy = &o->policy, .limit = o->max_errors,
+	                 .assemble = o->mode == MODE_ASSEMBLE ? ao : NULL, .want_stats = o->verbose };
 }
 
-static void restart_count(void *ctx)
+/* --check and assembly: the pipeline's result (made here, or by a -j
+ * worker), then the outputs written and the diagnostics reported. */
+static int finish_pipeline(ptxsurf_result *r, const char *name, const char *path, const Options *o,
+                           Report *rep)
 {
-	Streamed *st = ctx;
-	st->stats = (Stats){ 0 };
+	int status = diag_errors(&r->sink) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
+	if (o->mode == MODE_ASSEMBLE && status == EXIT_CLEAN)
+		status = write_outputs(o, path, r->image, r->image_len, r->listing);
+	report_file(rep, &r->sink);
+	if (o->verbose)
+		print_summary(name, r->stats, &r->sink, stderr);
+	ptxsurf_result_free(r);
+	return status;
 }
 
-/* The module streamed through: write what was assembled, then report, as
- * the whole-module path does. */
-static void streamed_done(void *ctx, Module *m, DiagSink *d)
+static int report_read_error(const char *path, const char *err, Report *rep)
 {
-	Streamed *st = ctx;
-	st->status = diag_errors(d) ? EXIT_DIAGNOSTICS : EXIT_CLEAN;
-	if (st->o->mode == MODE_ASSEMBLE && st->status == EXIT_CLEAN)
-		st->status = write_outputs(st->o, st->path, st->job.image, st->job.image_len, st->job.listing);
-	report_file(st->rep, d);
-	if (st->o->verbose)
-		print_summary(m->filename, st->stats, d, stderr);
+	/* through the sink, so JSON and SARIF reports carry it too */
+	DiagSink d;
+	diag_init(&d, path, "", 0);
+	diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "%s", err);
+	report_file(rep, &d);
+	diag_fini(&d);
+	return EXIT_USAGE;
 }
 
-/* --check and assembly parse, check (and lower) one top-level item at a
- * time (stream.h). False, with nothing reported or written, when the
- * module needs the whole-module path after all. */
-static bool process_streaming(InputFile *in, const char *path, const Options *o, Report *rep, int *status)
+/* A file a -j worker read and ran through the pipeline. */
+static int finish_pooled(FileResult fr, const char *path, const Options *o, Report *rep)
 {
-	AssembleOptions ao = { .format = o->format, .want_listing = o->listing,
-	                       .verify_sched = o->verify_sched };
-	Streamed st = { .o = o, .path = path, .rep = rep,
-	                .job = { .check = &o->check, .assemble = o->mode == MODE_ASSEMBLE ? &ao : NULL,
-	                         .observe = count_streamed, .restart = restart_count } };
-	st.job.observe_ctx = &st;
-	bool done = stream_file(in->name, in->data, in->len, o->max_errors, &o->policy, &st.job, streamed_done, &st);
-	free(st.job.image);
-	free(st.job.listing);
-	if (done)
-		*status = st.status;
-	return done;
+	if (fr.fatal[0]) {
+		fflush(stdout);
+		fprintf(stderr, "ptxsurf-as: fatal: %s\n", fr.fatal);
+		exit(2);
+	}
+	if (fr.read_failed)
+		return report_read_error(path, fr.err, rep);
+	int status = finish_pipeline(fr.result, fr.in.name, path, o, rep);
+	input_free(&fr.in);
+	return status;
+}
+
+/* The files a -j worker can take: --check and assembly of PTX. The other
+ * modes print as they go and stay on the main thread. */
+static bool pooled_mode(const char *path, const Options *o)
+{
+	return (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) && !is_sass_input(path, o);
 }
 
 static int process(const char *path, const Options *o, Report *rep)
 {
 	InputFile in;
 	char err[512];
-	if (input_read(&in, path, err, sizeof err) != 0) {
-		/* through the sink, so JSON and SARIF reports carry it too */
-		DiagSink d;
-		diag_init(&d, path, "", 0);
-		diag_add(&d, SEV_ERROR, (SrcLoc){ 0 }, "io", "%s", err);
-		report_file(rep, &d);
-		diag_fini(&d);
-		return EXIT_USAGE;
-	}
+	if (input_read(&in, path, err, sizeof err) != 0)
+		return report_read_error(path, err, rep);
 	if (is_sass_input(path, o)) {
 		int status = process_sass(&in, path, o, rep);
 		input_free(&in);
 		return status;
 	}
-	int status = EXIT_CLEAN;
-	if ((o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) && process_streaming(&in, path, o, rep, &status)) {
+	if (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE) {
+		AssembleOptions ao;
+		ApiRun run = pipeline_run(o, &ao);
+		int status = finish_pipeline(api_run(&run, in.name, in.data, in.len), in.name, path, o, rep);
 		input_free(&in);
 		return status;
 	}
+	int status = EXIT_CLEAN;
 	Module m;
 	module_init(&m, in.name);
 	DiagSink d;
@@ -262,14 +224,10 @@ static int process(const char *path, const Options *o, Report *rep)
 		check_module(&m, &d, &o->check);
 	if (diag_errors(&d))
 		status = EXIT_DIAGNOSTICS;
-	if (status == EXIT_CLEAN && o->mode == MODE_ASSEMBLE)
-		status = assemble(&m, &d, o, path);
 
 	report_file(rep, &d);
 	if (o->verbose) {
-		Stats st = { 0 };
-		for (const Item *it = m.items; it; it = it->next)
-			count_item(it, &st);
+		ApiStats st = api_count_items(m.items);
 		print_summary(m.filename, st, &d, stderr);
 	}
 
@@ -293,27 +251,35 @@ static int disassemble(const Options *o)
 		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
 		return EXIT_USAGE;
 	}
+	ptxsurf_context *ctx = ptxsurf_context_create();
 	char *text = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	int rc = mem ? disasm_file((const uint8_t *)in.data, in.len, mem, err, sizeof err) : -1;
-	if (mem)
-		fclose(mem);
+	ptxsurf_status rc = ctx ? ptxsurf_disassemble(ctx, in.data, in.len, &text, &len) : PTXSURF_ERROR_NOMEM;
 	int status = EXIT_CLEAN;
-	if (rc != 0) {
-		fprintf(stderr, "ptxsurf-as: error: %s: %s\n", in.name, mem ? err : "out of memory");
+	if (rc != PTXSURF_OK) {
+		fprintf(stderr, "ptxsurf-as: error: %s: %s\n", in.name,
+			rc == PTXSURF_ERROR_NOMEM ? "out of memory" : ptxsurf_context_error(ctx));
 		status = EXIT_DIAGNOSTICS;
 	} else if (output_write_atomic(o->output ? o->output : "-", text, len, err, sizeof err) != 0) {
 		fprintf(stderr, "ptxsurf-as: error: %s\n", err);
 		status = EXIT_USAGE;
 	}
-	free(text);
+	ptxsurf_free(text);
+	ptxsurf_context_destroy(ctx);
 	input_free(&in);
 	return status;
 }
 
 int main(int argc, char **argv)
 {
+	/* The library never exits: out of memory (or an internal limit) ends
+	 * the command here. */
+	static XdieTrap fatal;
+	if (setjmp(fatal.env)) {
+		fprintf(stderr, "ptxsurf-as: fatal: %s\n", fatal.msg);
+		exit(2);
+	}
+	xdie_trap(&fatal);
 	Options o = { .mode = MODE_ASSEMBLE, .input_sass = -1 };
 	/* stderr is unbuffered by default: one write per character of every
 	 * caret line. Diagnostics are flushed at exit. */
@@ -322,6 +288,8 @@ int main(int argc, char **argv)
 	int rc = options_parse(argc, argv, &o);
 	if (rc < 0 && o.mode == MODE_DISASSEMBLE)
 		rc = disassemble(&o);
+	else if (rc < 0 && o.mode == MODE_LSP)
+		rc = lsp_serve(stdin, stdout);
 	else if (rc < 0 && o.mode == MODE_RULES_REFERENCE) {
 		rules_doc_markdown(stdout);
 		rc = EXIT_CLEAN;
@@ -345,11 +313,26 @@ int main(int argc, char **argv)
 	Report rep;
 	report_begin(&rep, diag_format, docf ? docf : stderr, o.color);
 	int worst = EXIT_CLEAN;
+	FilePool *pool = NULL;
+	bool *pooled = NULL;
+	AssembleOptions ao;
+	ApiRun run = pipeline_run(&o, &ao);
+	if (o.jobs > 1 && o.ninputs > 1 && (pooled = calloc((size_t)o.ninputs, sizeof *pooled))) {
+		int n = 0;
+		for (int i = 0; i < o.ninputs; i++)
+			n += pooled[i] = pooled_mode(o.inputs[i], &o);
+		if (n > 1)
+			pool = file_pool_start(o.inputs, pooled, o.ninputs, o.jobs < n ? o.jobs : n, &run);
+	}
 	for (int i = 0; i < o.ninputs; i++) {
-		int r = process(o.inputs[i], &o, &rep);
+		int r = pool && pooled[i] ? finish_pooled(file_pool_take(pool, i), o.inputs[i], &o, &rep)
+		                          : process(o.inputs[i], &o, &rep);
 		if (r > worst)
 			worst = r;
 	}
+	if (pool)
+		file_pool_finish(pool);
+	free(pooled);
 	report_end(&rep);
 	if (docf) {
 		fclose(docf);

@@ -38,6 +38,8 @@ static const char usage_text[] =
 	"                       place, or to -o FILE); --fix-target also lowers .target\n"
 	"  --disassemble FILE   print a cubin or raw sm_50 stream as nvdisasm -hex does\n"
 	"  --print-rules-reference  print the rule and requirement tables (docs/rules.md)\n"
+	"  --lsp                serve the Language Server Protocol on standard input and\n"
+	"                       output (docs/lsp.md)\n"
 	"  --rules=strict       reject what the PTX ISA documents or ptxas forbid (default)\n"
 	"  --rules=ptxas        mirror the verdicts of NVIDIA ptxas 13 exactly\n"
 	"  --diagnostics-format=text|json|sarif\n"
@@ -49,6 +51,9 @@ static const char usage_text[] =
 	"                       the NO_COLOR environment variable means never\n"
 	"  --max-errors=N       stop listing errors after N per file (0 = no limit)\n"
 	"  -v, --verbose        print a summary of each file\n"
+	"  -j N, --jobs=N       check and assemble up to N input files at once (default:\n"
+	"                       the number of online CPUs; -j 1 one after another); the\n"
+	"                       output is the same, in input order, whatever N\n"
 	"  -h, --help           show this help\n"
 	"  --version            show the version\n"
 	"\n"
@@ -201,6 +206,8 @@ int options_parse(int argc, char **argv, Options *o)
 			}
 			o->disassemble = v;
 			o->mode = MODE_DISASSEMBLE;
+		} else if (strcmp(a, "--lsp") == 0) {
+			o->mode = MODE_LSP;
 		} else if (strcmp(a, "--print-rules-reference") == 0) {
 			o->mode = MODE_RULES_REFERENCE;
 		} else if (starts_with(a, "--format=", &v)) {
@@ -272,6 +279,20 @@ int options_parse(int argc, char **argv, Options *o)
 			if (!*v || *end || n > 1000000)
 				return usage_error("--max-errors needs a number from 0 to 1000000, not '%s'", v);
 			o->max_errors = (unsigned)n;
+		} else if (strcmp(a, "-j") == 0 || starts_with(a, "--jobs=", &v) ||
+			   (a[0] == '-' && a[1] == 'j' && a[2])) {
+			if (strcmp(a, "-j") == 0) {
+				if (++i >= argc)
+					return usage_error("%s", "-j needs a number of jobs, for example -j 4");
+				v = argv[i];
+			} else if (a[1] == 'j') {
+				v = a + 2;
+			}
+			char *end;
+			unsigned long n = strtoul(v, &end, 10);
+			if (!*v || *end || n < 1 || n > 1024)
+				return usage_error("-j needs a number of jobs from 1 to 1024, not '%s'", v);
+			o->jobs = (int)n;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			o->verbose = true;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -288,10 +309,16 @@ int options_parse(int argc, char **argv, Options *o)
 	 * --check or assembly flag given with them does not undo that. */
 	if ((o->ntargets || o->ptx_version || o->cuda) && (o->mode == MODE_CHECK || o->mode == MODE_ASSEMBLE))
 		o->mode = MODE_TARGETS;
-	if (o->ninputs == 0 && o->mode != MODE_DISASSEMBLE && o->mode != MODE_RULES_REFERENCE)
+	if (o->mode == MODE_LSP && o->ninputs)
+		return usage_error("%s", "--lsp takes no input files: the editor sends the documents");
+	if (o->ninputs == 0 && o->mode != MODE_DISASSEMBLE && o->mode != MODE_RULES_REFERENCE && o->mode != MODE_LSP)
 		return usage_error("%s", "no input files");
 	if (o->output && o->ninputs > 1 && !(o->mode == MODE_CHECK && o->report != REPORT_TEXT))
 		return usage_error("%s", "-o cannot be used with several input files");
+	if (o->jobs == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		o->jobs = cpus < 1 ? 1 : cpus > 1024 ? 1024 : (int)cpus;
+	}
 	if (strcmp(color, "always") == 0)
 		o->color = true;
 	else if (strcmp(color, "auto") == 0)

@@ -15,7 +15,7 @@ enum { EXIT_CLEAN = 0, EXIT_DIAGNOSTICS = 1, EXIT_USAGE = 2 };
 
 typedef enum Mode {
 	MODE_ASSEMBLE, MODE_CHECK, MODE_EMIT_PTX, MODE_REQUIREMENTS, MODE_TARGETS, MODE_FIX,
-	MODE_DISASSEMBLE, MODE_RULES_REFERENCE,
+	MODE_DISASSEMBLE, MODE_RULES_REFERENCE, MODE_LSP,
 } Mode;
 
 typedef struct Options {
@@ -39,6 +39,7 @@ typedef struct Options {
 	const struct CudaRelease *cuda;   /* --cuda X.Y */
 	bool fix_version, fix_target;
 	const char *disassemble;    /* --disassemble FILE */
+	int jobs;                   /* -j N: files checked/assembled at once (>= 1) */
 	const char **inputs;
 	int ninputs;
 } Options;

@@ -1,10 +1,12 @@
 #include "driver/rules_doc.h"
 #include "isa/requirements.h"
+#include "base/rule_id.h"
 #include "base/rules.h"
 #include "isa/targets.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 static const char *severity_name(Severity s)
 {
@@ -56,6 +58,29 @@ static void version_cell(FILE *out, PtxVersion v)
 		fputs(ptx_version_str(v, buf, sizeof buf), out);
 }
 
+/* The files that report each rule (base/rule_sites.def, generated from the
+ * sources by tools/gen-rule-sites.sh). */
+static const char *const rule_sites[] = {
+#define RULE_SITE(name, files) [RULE_##name] = files,
+#include "base/rule_sites.def"
+#undef RULE_SITE
+};
+
+static void write_sites(FILE *out, RuleId id)
+{
+	const char *files = (size_t)id < sizeof rule_sites / sizeof rule_sites[0] ? rule_sites[id] : NULL;
+	if (files == NULL || *files == '\0')
+		return;
+	fputs("Enforced in", out);
+	for (const char *p = files; *p;) {
+		size_t n = strcspn(p, " ");
+		fprintf(out, "%s`%.*s`", p == files ? " " : ", ", (int)n, p);
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputs(".\n\n", out);
+}
+
 static void write_rules(FILE *out)
 {
 	size_t n;
@@ -70,6 +95,7 @@ static void write_rules(FILE *out)
 		fprintf(out, "*%s*, default severity **%s**%s.\n\n", rules[i].short_desc,
 			severity_name(rules[i].level), rules[i].fatal ? ", fatal" : "");
 		fprintf(out, "%s\n\n", rules[i].full_desc);
+		write_sites(out, (RuleId)(i + 1));
 	}
 }
 

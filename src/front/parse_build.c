@@ -3,6 +3,7 @@
 #include "base/xalloc.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,7 @@ static Expr *with_depth(ParseState *ps, Expr *e, unsigned child_depth)
 	unsigned d = child_depth + 1;
 	e->depth = d > UINT16_MAX ? UINT16_MAX : (uint16_t)d;
 	if (d == EXPR_MAX_DEPTH + 1)
-		diag_add(ps->diag, SEV_ERROR, e->loc, "syntax",
+		diag_add(ps->diag, SEV_ERROR, e->loc, RULE_SYNTAX,
 			 "expression nested or chained more than %d levels deep", EXPR_MAX_DEPTH);
 	return e;
 }
@@ -108,7 +109,7 @@ enum { MAX_RANGE = 1 << 24 };
 int64_t build_range(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc)
 {
 	if (overflow || val == 0 || val > MAX_RANGE) {
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX,
 			 "register range <%llu> must be between 1 and %d", (unsigned long long)val, MAX_RANGE);
 		return 1;
 	}
@@ -118,7 +119,7 @@ int64_t build_range(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc)
 int64_t build_dim(ParseState *ps, uint64_t val, bool overflow, SrcLoc loc)
 {
 	if (overflow || val > (uint64_t)INT64_MAX / 2) {
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax", "array dimension is too large");
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX, "array dimension is too large");
 		return 1;
 	}
 	return (int64_t)val;
@@ -183,7 +184,7 @@ void build_version(ParseState *ps, const char *text, SrcLoc text_loc, SrcLoc loc
 		if (!isdigit((unsigned char)*p) && p != dot)
 			ok = false;
 	if (!ok || dot - text > 4 || strlen(dot + 1) > 4) {
-		diag_add(ps->diag, SEV_ERROR, loc, "syntax",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SYNTAX,
 			 "malformed .version '%s': expected MAJOR.MINOR, for example '.version 7.0'", text);
 		return;
 	}
@@ -275,6 +276,72 @@ static Stmt *new_stmt(ParseState *ps, StmtKind kind, SrcLoc loc)
 	s->kind = kind;
 	s->loc = loc;
 	return s;
+}
+
+/* Short lists are shown whole; long ones (mma has hundreds) are not. */
+enum { LIST_MAX = 16 };
+
+static void describe_valid(char *buf, size_t size, int id)
+{
+	const char *const *mods;
+	size_t n = opcode_modifiers(id, &mods);
+	size_t w = 0;
+	buf[0] = 0;
+	if (n == 0) {
+		snprintf(buf, size, "; '%s' takes no modifiers", opcode_name(id));
+		return;
+	}
+	if (n > LIST_MAX)
+		return;
+	w += (size_t)snprintf(buf, size, "; valid modifiers are");
+	for (size_t i = 0; i < n && w < size; i++)
+		w += (size_t)snprintf(buf + w, size - w, " %s", mods[i]);
+}
+
+/* The checker validates every modifier of these instructions itself, with
+ * ptxas's wording and per-form rules (illegal vs unknown, the crash-prone
+ * sured operations), so the parser leaves their modifiers to it. */
+static bool checker_owns_modifiers(const char *opcode)
+{
+	static const char *const owned[] = { "suld", "sust", "sured", "suq", "st" };
+	if (opcode[0] != 's') /* all of them: most opcodes are out at once */
+		return false;
+	for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
+		if (strcmp(opcode, owned[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Reports an unknown opcode or modifier; returns the opcode id or -1. */
+static int opcode_validate(DiagSink *sink, const Instr *in)
+{
+	int id = opcode_lookup(in->opcode);
+	if (id < 0) {
+		const char *s = opcode_suggest(in->opcode);
+		if (s)
+			diag_add(sink, SEV_ERROR, in->opcode_loc, RULE_UNKNOWN_OPCODE,
+				 "unknown instruction '%s'; did you mean '%s'?", in->opcode, s);
+		else
+			diag_add(sink, SEV_ERROR, in->opcode_loc, RULE_UNKNOWN_OPCODE,
+				 "unknown instruction '%s'", in->opcode);
+		return -1;
+	}
+	if (checker_owns_modifiers(in->opcode))
+		return id;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		if (opcode_has_modifier(id, in->mods[i]))
+			continue;
+		const char *s = modifier_suggest(id, in->mods[i]);
+		char valid[512];
+		describe_valid(valid, sizeof valid, id);
+		if (s)
+			diag_add(sink, SEV_ERROR, in->mod_locs[i], RULE_UNKNOWN_MODIFIER,
+				 "unknown modifier '%s' for '%s'; did you mean '%s'?", in->mods[i], in->opcode, s);
+		else
+			diag_add(sink, SEV_ERROR, in->mod_locs[i], RULE_UNKNOWN_MODIFIER,
+				 "unknown modifier '%s' for '%s'%s", in->mods[i], in->opcode, valid);
+	}
+	return id;
 }
 
 Stmt *build_instr(ParseState *ps, const char *opcode, SrcLoc opcode_loc, WordVec *mods,

@@ -42,13 +42,13 @@ static unsigned run(ParseState *ps, char *buf, size_t len)
 	yyscan_t scanner;
 	if (ptx_lex_init_extra(ps, &scanner) != 0) {
 		intern_fini(&ps->names);
-		diag_add(d, SEV_ERROR, (SrcLoc){ 0 }, "io", "cannot initialise the scanner");
+		diag_add(d, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "cannot initialise the scanner");
 		return 1;
 	}
 	/* Scan in place: flex needs the two trailing NULs the caller provides. */
 	YY_BUFFER_STATE b = ptx__scan_buffer(buf, len + 2, scanner);
 	if (!b) {
-		diag_add(d, SEV_ERROR, (SrcLoc){ 0 }, "io", "cannot set up the scan buffer");
+		diag_add(d, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "cannot set up the scan buffer");
 	} else {
 		if (ps->fast)
 			ptx_parse_fast(scanner, ps);

@@ -11,9 +11,9 @@ static void print_exprs(Expr *const *v, uint32_t n, FILE *out)
 	}
 }
 
-static const char *op_text(int op)
+/* A one-character operator is spelled into `one`, the caller's. */
+static const char *op_text(int op, char one[2])
 {
-	static char one[2];
 	switch (op) {
 	case OP_SHL: return "<<";
 	case OP_SHR: return ">>";
@@ -30,6 +30,7 @@ static const char *op_text(int op)
  * reproduces the same tree. */
 void ptx_print_expr(const Expr *e, FILE *out)
 {
+	char one[2];
 	switch (e->kind) {
 	case EX_INT:
 	case EX_FLOAT:
@@ -43,13 +44,13 @@ void ptx_print_expr(const Expr *e, FILE *out)
 			fputs(e->component, out);
 		break;
 	case EX_UNARY:
-		fputs(op_text(e->op), out);
+		fputs(op_text(e->op, one), out);
 		ptx_print_expr(e->lhs, out);
 		break;
 	case EX_BINARY:
 		ptx_print_expr(e->lhs, out);
 		/* `7%3` would scan as 7 and the identifier %3: keep % apart */
-		fputs(e->op == '%' ? " % " : op_text(e->op), out);
+		fputs(e->op == '%' ? " % " : op_text(e->op, one), out);
 		ptx_print_expr(e->rhs, out);
 		break;
 	case EX_VECTOR:

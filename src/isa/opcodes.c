@@ -1,6 +1,7 @@
 #include "isa/opcodes.h"
 #include "base/hash.h"
 #include "base/intern.h"
+#include "base/once.h"
 #include "base/xalloc.h"
 
 #include <stdint.h>
@@ -33,7 +34,7 @@ typedef struct PairSlot {
 } PairSlot;
 
 static struct {
-	bool ready;
+	OnceFlag ready;
 	ModSet sets[NROWS];
 	PairSlot *slots;
 	size_t cap;
@@ -50,10 +51,8 @@ static uint32_t pair_hash(int op, const char *mod, size_t n)
 
 _Static_assert(NROWS * 2 <= 1024, "the opcode name table must stay at most half full");
 
-static void init_tables(void)
+static void build_tables(void)
 {
-	if (T.ready)
-		return;
 	size_t total = 0;
 	for (int i = 0; i < NROWS; i++) {
 		const char *s = rows[i].modifiers;
@@ -102,7 +101,11 @@ static void init_tables(void)
 			j = (j + 1) & (NAME_CAP - 1);
 		T.by_name[j] = i;
 	}
-	T.ready = true;
+}
+
+static void init_tables(void)
+{
+	ONCE(&T.ready, build_tables());
 }
 
 size_t opcode_count(void) { return NROWS; }
@@ -197,69 +200,4 @@ const char *modifier_suggest(int id, const char *mod)
 	const char *const *mods;
 	size_t n = opcode_modifiers(id, &mods);
 	return closest(mod, mods, n);
-}
-
-/* Short lists are shown whole; long ones (mma has hundreds) are not. */
-enum { LIST_MAX = 16 };
-
-static void describe_valid(char *buf, size_t size, int id)
-{
-	const char *const *mods;
-	size_t n = opcode_modifiers(id, &mods);
-	size_t w = 0;
-	buf[0] = 0;
-	if (n == 0) {
-		snprintf(buf, size, "; '%s' takes no modifiers", rows[id].name);
-		return;
-	}
-	if (n > LIST_MAX)
-		return;
-	w += (size_t)snprintf(buf, size, "; valid modifiers are");
-	for (size_t i = 0; i < n && w < size; i++)
-		w += (size_t)snprintf(buf + w, size - w, " %s", mods[i]);
-}
-
-/* The checker validates every modifier of these instructions itself, with
- * ptxas's wording and per-form rules (illegal vs unknown, the crash-prone
- * sured operations), so the parser leaves their modifiers to it. */
-static bool checker_owns_modifiers(const char *opcode)
-{
-	static const char *const owned[] = { "suld", "sust", "sured", "suq", "st" };
-	if (opcode[0] != 's') /* all of them: most opcodes are out at once */
-		return false;
-	for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
-		if (strcmp(opcode, owned[i]) == 0)
-			return true;
-	return false;
-}
-
-int opcode_validate(DiagSink *sink, const Instr *in)
-{
-	int id = opcode_lookup(in->opcode);
-	if (id < 0) {
-		const char *s = opcode_suggest(in->opcode);
-		if (s)
-			diag_add(sink, SEV_ERROR, in->opcode_loc, "unknown-opcode",
-				 "unknown instruction '%s'; did you mean '%s'?", in->opcode, s);
-		else
-			diag_add(sink, SEV_ERROR, in->opcode_loc, "unknown-opcode",
-				 "unknown instruction '%s'", in->opcode);
-		return -1;
-	}
-	if (checker_owns_modifiers(in->opcode))
-		return id;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		if (opcode_has_modifier(id, in->mods[i]))
-			continue;
-		const char *s = modifier_suggest(id, in->mods[i]);
-		char valid[512];
-		describe_valid(valid, sizeof valid, id);
-		if (s)
-			diag_add(sink, SEV_ERROR, in->mod_locs[i], "unknown-modifier",
-				 "unknown modifier '%s' for '%s'; did you mean '%s'?", in->mods[i], in->opcode, s);
-		else
-			diag_add(sink, SEV_ERROR, in->mod_locs[i], "unknown-modifier",
-				 "unknown modifier '%s' for '%s'%s", in->mods[i], in->opcode, valid);
-	}
-	return id;
 }

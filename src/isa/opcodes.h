@@ -1,11 +1,8 @@
 /* The PTX opcode table (src/isa/ptx_opcodes.def): every instruction name and the
- * modifier tokens that may follow it. The parser uses it to reject unknown
- * opcodes and modifiers with a suggestion; the checker refines it per form. */
+ * modifier tokens that may follow it. The parser (front/parse_build.c) uses it to
+ * reject unknown opcodes and modifiers with a suggestion; the checker refines it per form. */
 #ifndef PTXSURF_OPCODES_H
 #define PTXSURF_OPCODES_H
-
-#include "front/ast.h"
-#include "base/diag.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,8 +17,5 @@ size_t opcode_modifiers(int id, const char *const **mods);
 /* Closest known spelling within a small edit distance, or NULL. */
 const char *opcode_suggest(const char *name);
 const char *modifier_suggest(int id, const char *mod);
-
-/* Reports an unknown opcode or modifier; returns the opcode id or -1. */
-int opcode_validate(DiagSink *sink, const Instr *in);
 
 #endif

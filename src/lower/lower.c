@@ -24,6 +24,9 @@ typedef enum LowerSel {
 	SEL_LOCAL,      /* the .local state space */
 	SEL_GENERIC,    /* no state space: a generic address */
 	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
+	SEL_HI,         /* the .hi modifier (mul.hi, mad.hi) */
+	SEL_F64,        /* the instruction type is .f64 */
+	SEL_CVT_F2F,    /* a conversion with an .f64 side, or between two float types */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -37,10 +40,17 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "ld", SEL_GENERIC, lower_ld_generic, 2, 2 }, { "st", SEL_GENERIC, lower_st_generic, 2, 2 },
 	{ "ld", SEL_ANY, lower_ld, 2, 2 }, { "st", SEL_SHARED, lower_st_window, 2, 2 },
 	{ "st", SEL_LOCAL, lower_st_window, 2, 2 },
+	{ "cvt", SEL_CVT_F2F, lower_cvt_f2f, 2, 2 },
 	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
+	{ "add", SEL_F64, lower_dadd, 3, 3 }, { "sub", SEL_F64, lower_dadd, 3, 3 },
+	{ "mul", SEL_F64, lower_dmul, 3, 3 }, { "fma", SEL_F64, lower_dfma, 4, 4 },
+	{ "mad", SEL_F64, lower_dfma, 4, 4 }, { "neg", SEL_F64, lower_dneg_abs, 2, 2 },
+	{ "abs", SEL_F64, lower_dneg_abs, 2, 2 }, { "min", SEL_F64, lower_dminmax, 3, 3 },
+	{ "max", SEL_F64, lower_dminmax, 3, 3 }, { "setp", SEL_F64, lower_dsetp, 3, 4 },
 	{ "add", SEL_FLOAT, lower_fadd, 3, 3 }, { "add", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
-	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_ANY, lower_mul, 3, 3 },
+	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_HI, lower_mul_hi, 3, 3 },
+	{ "mul", SEL_ANY, lower_mul, 3, 3 },
 	{ "mad", SEL_ANY, lower_mad, 4, 4 },
 	{ "shl", SEL_ANY, lower_shift, 3, 3 }, { "shr", SEL_ANY, lower_shift, 3, 3 },
 	{ "and", SEL_PRED, lower_pred_logic, 3, 3 }, { "and", SEL_ANY, lower_logic, 3, 3 },
@@ -57,6 +67,21 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "st", SEL_ANY, lower_st, 2, 2 }, { "suld", SEL_ANY, lower_suld, 2, 2 },
 	{ "sust", SEL_ANY, lower_sust, 2, 2 }, { "sured", SEL_ANY, lower_sured, 2, 2 },
 	{ "suq", SEL_ANY, lower_suq, 2, 2 },
+	/* ---- integer bit operations (lower_bits.c) ---- */
+	{ "popc", SEL_ANY, lower_popc, 2, 2 }, { "clz", SEL_ANY, lower_clz, 2, 2 },
+	{ "bfind", SEL_ANY, lower_bfind, 2, 2 }, { "brev", SEL_ANY, lower_brev, 2, 2 },
+	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 },
+	{ "prmt", SEL_ANY, lower_prmt, 4, 4 },
+	/* ---- barriers and fences (lower_sync.c) ---- */
+	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
+	{ "membar", SEL_ANY, lower_membar, 0, 0 },
+	/* ---- special functions (lower_sfu.c) ---- */
+	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
+	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
+	{ "rcp", SEL_ANY, lower_sfu, 2, 2 }, { "sqrt", SEL_ANY, lower_sfu, 2, 2 },
+	{ "rsqrt", SEL_ANY, lower_sfu, 2, 2 }, { "div", SEL_FLOAT, lower_fdiv, 3, 3 },
+	/* ---- integer division (lower_div.c) ---- */
+	{ "div", SEL_ANY, lower_idiv, 3, 3 }, { "rem", SEL_ANY, lower_idiv, 3, 3 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -71,6 +96,18 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_GENERIC:
 		return !lw_has_mod(in, ".global") && !lw_has_mod(in, ".shared") && !lw_has_mod(in, ".local") &&
 		       !lw_has_mod(in, ".param") && !lw_has_mod(in, ".const");
+	case SEL_HI: return lw_has_mod(in, ".hi");
+	case SEL_F64: return lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_CVT_F2F: {
+		unsigned floats = 0;
+		bool f64 = false;
+		for (uint32_t i = 0; i < in->nmods; i++) {
+			PtxTy t = ptx_type_of_word(in->mods[i]);
+			floats += t.is_float;
+			f64 |= t.is_float && t.bits == 64;
+		}
+		return f64 || floats == 2;
+	}
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)
@@ -192,7 +229,8 @@ static void collect(LowerCtx *c, const Stmt *s)
 
 static bool writes_first_operand(const Instr *in)
 {
-	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call" };
+	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
+	                                        "bar", "barrier", "membar" };
 	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
 		if (strcmp(in->opcode, no_dest[i]) == 0)
 			return false;
@@ -457,6 +495,9 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	free(c->vreg_cword);
 	c->vreg_cword = NULL;
 	c->nvreg_cword = 0;
+	free(c->vreg_cpair);
+	c->vreg_cpair = NULL;
+	c->nvreg_cpair = 0;
 	lmap_fini(&c->slots);
 	lmap_fini(&c->vars);
 	for (size_t i = 0; i < c->nowned; i++)

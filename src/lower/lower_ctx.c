@@ -6,6 +6,7 @@
 #include "lower/regalloc.h"
 
 #include "base/xalloc.h"
+#include "isa/ptx_types.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	diag_add(c->sink, SEV_ERROR, loc, "encoder-unsupported", "not supported by the sm_50 encoder: %s", msg);
+	diag_add(c->sink, SEV_ERROR, loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: %s", msg);
 	c->errors++;
 	return false;
 }
@@ -27,19 +28,29 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 PtxTy ptx_type_of_word(const char *w)
 {
 	PtxTy t = { 0, false, false };
-	if (lw_streq(w, ".pred")) {
+	const TypeInfo *ti = type_info(type_from_word(w));
+	switch (ti->cls) {
+	case TC_PRED:
 		t.bits = 1;
-		return t;
+		break;
+	case TC_BIT:
+	case TC_UNSIGNED:
+	case TC_SIGNED:
+		if (ti->bits <= 64) {
+			t.bits = (unsigned)ti->bits;
+			t.is_signed = ti->cls == TC_SIGNED;
+		}
+		break;
+	case TC_FLOAT:
+		/* sm_50 has no bfloat16: .bf16 is no .f16 to the lowering */
+		if (ti->type != TY_BF16) {
+			t.bits = (unsigned)ti->bits;
+			t.is_float = true;
+		}
+		break;
+	default:
+		break;
 	}
-	if (w[0] != '.' || !strchr("bsuf", w[1]))
-		return t;
-	char *end;
-	long bits = strtol(w + 2, &end, 10);
-	if (*end || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
-		return t;
-	t.bits = (unsigned)bits;
-	t.is_signed = w[1] == 's';
-	t.is_float = w[1] == 'f';
 	return t;
 }
 
@@ -119,6 +130,19 @@ const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block)
 	return key;
 }
 
+/* map[v] = off, growing the map (-1 where nothing is recorded). */
+static void record_cword(int64_t **map, size_t *n, uint32_t v, int64_t off)
+{
+	if (v >= *n) {
+		size_t m = 2 * (size_t)v + 16;
+		*map = xrealloc(*map, m * sizeof **map);
+		for (size_t i = *n; i < m; i++)
+			(*map)[i] = -1;
+		*n = m;
+	}
+	(*map)[v] = off;
+}
+
 static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 {
 	ty->bits = 0;
@@ -155,16 +179,11 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 			: lkernel_new_vreg(c->k, LRC_GPR, ty->bits == 64 ? 2 : 1, false);
 		have = lmap_put(&c->regs, lw_scoped_name(c, e->text, block), v, 0);
 		const LMapEntry *pw = block ? NULL : lmap_find(&c->param_words, e->text);
-		if (pw) {
-			if (v >= c->nvreg_cword) {
-				size_t n = 2 * (size_t)v + 16;
-				c->vreg_cword = xrealloc(c->vreg_cword, n * sizeof *c->vreg_cword);
-				for (size_t i = c->nvreg_cword; i < n; i++)
-					c->vreg_cword[i] = -1;
-				c->nvreg_cword = n;
-			}
-			c->vreg_cword[v] = SASS_PARAM_CBANK_BASE + pw->value;
-		}
+		if (pw)
+			record_cword(&c->vreg_cword, &c->nvreg_cword, v, SASS_PARAM_CBANK_BASE + pw->value);
+		const LMapEntry *ph = block || ty->bits != 64 ? NULL : lmap_find(&c->param_handles, e->text);
+		if (ph)
+			record_cword(&c->vreg_cpair, &c->nvreg_cpair, v, SASS_PARAM_CBANK_BASE + ph->value);
 	}
 	*vreg = (uint32_t)have->value;
 	return true;
@@ -300,6 +319,11 @@ int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg)
 	return vreg < c->nvreg_cword ? c->vreg_cword[vreg] : -1;
 }
 
+int64_t lw_vreg_cpair(const LowerCtx *c, uint32_t vreg)
+{
+	return vreg < c->nvreg_cpair ? c->vreg_cpair[vreg] : -1;
+}
+
 bool fits_simm20(int64_t v)
 {
 	return v >= -0x80000 && v <= 0x7ffff;
@@ -365,14 +389,22 @@ typedef struct SpecialReg {
 	const char *name, *component;
 	int sreg;           /* S2R code, or -1 */
 	int cbank_off;      /* c[0x0] byte offset, or -1 */
+	int bfe;            /* BFE.U32 control (len << 8 | pos) applied to the S2R value, or 0 */
 } SpecialReg;
 
 static const SpecialReg special_regs[] = {
-	{ "%tid", ".x", 0x21, -1 }, { "%tid", ".y", 0x22, -1 }, { "%tid", ".z", 0x23, -1 },
-	{ "%ctaid", ".x", 0x25, -1 }, { "%ctaid", ".y", 0x26, -1 }, { "%ctaid", ".z", 0x27, -1 },
-	{ "%ntid", ".x", -1, 0x8 }, { "%ntid", ".y", -1, 0xc }, { "%ntid", ".z", -1, 0x10 },
-	{ "%nctaid", ".x", -1, 0x14 }, { "%nctaid", ".y", -1, 0x18 }, { "%nctaid", ".z", -1, 0x1c },
-	{ "%laneid", NULL, 0x00, -1 }, { "%clock", NULL, 0x50, -1 },
+	{ "%tid", ".x", 0x21, -1, 0 }, { "%tid", ".y", 0x22, -1, 0 }, { "%tid", ".z", 0x23, -1, 0 },
+	{ "%ctaid", ".x", 0x25, -1, 0 }, { "%ctaid", ".y", 0x26, -1, 0 }, { "%ctaid", ".z", 0x27, -1, 0 },
+	{ "%ntid", ".x", -1, 0x8, 0 }, { "%ntid", ".y", -1, 0xc, 0 }, { "%ntid", ".z", -1, 0x10, 0 },
+	{ "%nctaid", ".x", -1, 0x14, 0 }, { "%nctaid", ".y", -1, 0x18, 0 }, { "%nctaid", ".z", -1, 0x1c, 0 },
+	{ "%laneid", NULL, 0x00, -1, 0 }, { "%clock", NULL, 0x50, -1, 0 },
+	/* the lane masks, and the fields of SR_VIRTID/SR_VIRTCFG
+	 * ptxas extracts for %smid, %warpid and %nsmid */
+	{ "%lanemask_eq", NULL, 0x38, -1, 0 }, { "%lanemask_lt", NULL, 0x39, -1, 0 },
+	{ "%lanemask_le", NULL, 0x3a, -1, 0 }, { "%lanemask_gt", NULL, 0x3b, -1, 0 },
+	{ "%lanemask_ge", NULL, 0x3c, -1, 0 },
+	{ "%smid", NULL, 0x03, -1, 0x914 }, { "%warpid", NULL, 0x03, -1, 0x608 },
+	{ "%nsmid", NULL, 0x02, -1, 0x914 },
 };
 
 static const SpecialReg *find_special(const Expr *e)
@@ -408,6 +440,12 @@ bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d)
 		linsn_set(s2r, SR_SREG, sr->sreg);
 		if (sr->sreg == 0x27)
 			c->k->uses_ctaid_z = true;
+		if (sr->bfe) {
+			LInsn *f = lw_emit(c, SF_BFE_I);
+			linsn_ref(f, SR_RD, d, 0, 1, true);
+			linsn_ref(f, SR_RA, d, 0, 1, false);
+			linsn_set(f, SR_IMM, sr->bfe);
+		}
 	} else {
 		LInsn *in = lw_emit(c, SF_MOV_C);
 		linsn_ref(in, SR_RD, d, 0, 1, true);

@@ -1,6 +1,7 @@
 /* The .nv.constant2 words: ptxas 11.8 -O3's constant pool for the field
- * offsets of the suq descriptor lookups (lower_surface.c) and the 32-bit
- * addends of mad.lo (lower_arith.c), and what dead-code removal leaves. */
+ * offsets of the suq descriptor lookups (lower_surface.c), the 32-bit
+ * addends of mad.lo (lower_arith.c) and the constant bit-field positions
+ * of bfe/bfi (lower_bits.c), and what dead-code removal leaves. */
 #include "lower/lower.h"
 
 #include "base/xalloc.h"
@@ -22,10 +23,11 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value)
 
 /* ptxas 11.8 -O3 allocates a .nv.constant2 word only to a value code that
  * is kept reads, in order of first use, so a lookup or mad that regalloc's
- * dead-code removal dropped must not keep its word: the surviving XMAD_RC
- * reads of c[0x2] are renumbered in program order and the word list is
- * rebuilt from them. (The weak .nv.surfrefDescSize symbol stays:
- * k->desc_size_symbol.) Only these XMADs address bank 2. */
+ * dead-code removal dropped must not keep its word: the surviving reads of
+ * c[0x2] (XMAD_RC, BFI_RC: every constant operand in bank 2 comes from
+ * lkernel_const2_slot) are renumbered in program order and the word list
+ * is rebuilt from them. (The weak .nv.surfrefDescSize symbol stays:
+ * k->desc_size_symbol.) */
 void lkernel_compact_const2(LKernel *k)
 {
 	if (k->ndesc_fields == 0)
@@ -34,7 +36,7 @@ void lkernel_compact_const2(LKernel *k)
 	uint32_t *kept = xcalloc(k->ndesc_fields, sizeof *kept);
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn *in = &k->insns[i];
-		if (in->form != &sass_forms[SF_XMAD_RC] || linsn_get(in, SR_CBANK, 0) != LK_CONST2_BANK)
+		if (!sass_form_field(in->form, SR_CBANK) || linsn_get(in, SR_CBANK, 0) != LK_CONST2_BANK)
 			continue;
 		uint32_t field = k->desc_fields[linsn_get(in, SR_COFF, 0)];
 		size_t slot = 0;

@@ -20,7 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A PTX scalar type as the lowering needs it. */
+/* A PTX scalar type as the lowering needs it: the view ptx_type_of_word
+ * takes of isa/ptx_types.c's table. */
 typedef struct PtxTy {
 	unsigned bits;      /* 8, 16, 32, 64; 1 for .pred; 0 = not a type word */
 	bool is_signed;
@@ -83,6 +84,8 @@ typedef struct LowerCtx {
 	LMap param_words;   /* 32-bit register -> offset of the param it only ever holds */
 	int64_t *vreg_cword;/* vreg -> c[0x0] byte offset of the param word it holds, or -1 */
 	size_t nvreg_cword;
+	int64_t *vreg_cpair;/* 64-bit vreg -> c[0x0] byte offset of the 64-bit param it holds, or -1 */
+	size_t nvreg_cpair;
 	LMap module_surfrefs;
 	LMap slots;         /* surfref -> slot index */
 	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
@@ -107,6 +110,8 @@ typedef struct LowerCtx {
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The types the sm_50 lowering handles: .pred (bits 1), .b/.u/.s of 8 to
+ * 64 bits, .f16/.f32/.f64; bits 0 for any other word. */
 PtxTy ptx_type_of_word(const char *w);
 /* The last type word among the instruction's modifiers (bits 0 if none). */
 PtxTy lw_instr_type(const Instr *in);
@@ -143,6 +148,8 @@ LInsn *lw_alu(LowerCtx *c, SassAluForms forms, uint32_t d, unsigned dsub, uint32
 bool fits_simm20(int64_t v);
 /* The c[0x0] byte offset of the parameter word vreg always holds, or -1. */
 int64_t lw_vreg_cword(const LowerCtx *c, uint32_t vreg);
+/* The same for a 64-bit vreg and a 64-bit parameter (f64 operands). */
+int64_t lw_vreg_cpair(const LowerCtx *c, uint32_t vreg);
 /* ---- lower_seq.c: short sequences the handler files share ---- */
 
 /* XMAD d = a(.H1 if ha) * b(.H1 if hb) + cvreg.csub (RZ when cvreg < 0); b
@@ -154,6 +161,9 @@ void lw_mul_lo32_tail(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, uint32
 /* d = a * b + c[bank][off] (mod 2^32): XMAD with a constant C, XMAD.MRG,
  * XMAD.PSL.CBCC, as ptxas computes the suq descriptor address. */
 void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned bank, uint32_t off);
+/* d = high 32 bits of a * b (+ addend vreg when addend >= 0): XMADs and
+ * IADD3.RS. */
+void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed, int addend);
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
@@ -245,6 +255,31 @@ bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);
 bool lower_sured(LowerCtx *c, const Instr *in);
 bool lower_suq(LowerCtx *c, const Instr *in);
+/* integer bit operations and mul.hi (lower_bits.c). */
+bool lower_popc(LowerCtx *c, const Instr *in);
+bool lower_clz(LowerCtx *c, const Instr *in);
+bool lower_bfind(LowerCtx *c, const Instr *in);
+bool lower_brev(LowerCtx *c, const Instr *in);
+bool lower_bfe(LowerCtx *c, const Instr *in);
+bool lower_bfi(LowerCtx *c, const Instr *in);
+bool lower_prmt(LowerCtx *c, const Instr *in);
+bool lower_mul_hi(LowerCtx *c, const Instr *in);
+/* double precision (lower_double.c). */
+bool lower_dadd(LowerCtx *c, const Instr *in);
+bool lower_dmul(LowerCtx *c, const Instr *in);
+bool lower_dfma(LowerCtx *c, const Instr *in);
+bool lower_dneg_abs(LowerCtx *c, const Instr *in);
+bool lower_dminmax(LowerCtx *c, const Instr *in);
+bool lower_dsetp(LowerCtx *c, const Instr *in);
+bool lower_cvt_f2f(LowerCtx *c, const Instr *in);
+/* barriers and fences (lower_sync.c). */
+bool lower_bar(LowerCtx *c, const Instr *in);
+bool lower_membar(LowerCtx *c, const Instr *in);
+/* special functions and float division (lower_sfu.c). */
+bool lower_sfu(LowerCtx *c, const Instr *in);
+bool lower_fdiv(LowerCtx *c, const Instr *in);
+/* integer division and remainder (lower_div.c). */
+bool lower_idiv(LowerCtx *c, const Instr *in);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables

@@ -9,21 +9,15 @@
 #include <stdint.h>
 #include <string.h>
 
-/* STG/SUST size code of an access of `bytes` total bytes. */
-static int size_code_of_bytes(unsigned bytes)
-{
-	switch (bytes) {
-	case 1: return 0;
-	case 2: return 2;
-	case 4: return 4;
-	case 8: return 5;
-	case 16: return 6;
-	default: return -1;
-	}
-}
-
+/* STG cache operators: the st_cop column of isa/surface_words.def (-1: none). */
 static const struct { const char *word; int cop; } st_cops[] = {
-	{ ".wb", 0 }, { ".cg", 1 }, { ".cs", 2 }, { ".wt", 3 },
+#define SW(word, su, st, sass) { word, sass },
+#define SASS(geom, coords, arrayed, redop, clamp, ld_cop, st_cop) st_cop
+#define SQ(word, gate, texture_only, txq, desc_offset)
+#include "isa/surface_words.def"
+#undef SW
+#undef SASS
+#undef SQ
 };
 
 /* The address [reg], [reg+imm] or [reg-imm]. */
@@ -78,7 +72,7 @@ bool lower_st(LowerCtx *c, const Instr *in)
 		bool known = strcmp(w, ".global") == 0 || strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0 ||
 		             ptx_type_of_word(w).bits != 0;
 		for (size_t j = 0; j < sizeof st_cops / sizeof st_cops[0]; j++)
-			if (strcmp(w, st_cops[j].word) == 0) {
+			if (st_cops[j].cop >= 0 && strcmp(w, st_cops[j].word) == 0) {
 				cop = st_cops[j].cop;
 				known = true;
 			}
@@ -90,7 +84,7 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	unsigned vec = lw_vec_width(in);
 	int size = vec == 1 && t.bits == 8 ? (t.is_signed ? 1 : 0)
 	         : vec == 1 && t.bits == 16 ? (t.is_signed ? 3 : 2)
-	         : size_code_of_bytes(vec * t.bits / 8);
+	         : sass_size_code(vec * t.bits / 8);
 	if (size < 0 || t.bits < 8)
 		return lw_unsupported(c, in->loc, "st.global of %u bytes", vec * t.bits / 8);
 	uint32_t base;
@@ -181,7 +175,7 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	/* ptxas -O3: 128-bit loads without .cg/.lu/.cs/.cv are .U.128 (size 7) */
 	int size = vec == 1 && t.bits == 8 ? (t.is_signed ? 1 : 0)
 	         : vec == 1 && t.bits == 16 ? (t.is_signed ? 3 : 2)
-	         : bytes == 16 && u128 ? 7 : size_code_of_bytes(bytes);
+	         : bytes == 16 && u128 ? 7 : sass_size_code(bytes);
 	if (size < 0 || t.bits < 8)
 		return lw_unsupported(c, in->loc, "ld.global of %u bytes", bytes);
 	uint32_t base;
@@ -281,7 +275,7 @@ static int window_size(PtxTy t, unsigned vec)
 		return t.is_signed ? 1 : 0;
 	if (vec == 1 && t.bits == 16)
 		return t.is_signed ? 3 : 2;
-	return size_code_of_bytes(vec * t.bits / 8);
+	return sass_size_code(vec * t.bits / 8);
 }
 
 /* The state space of an ld/st the table sent here (.shared or .local). */
@@ -425,7 +419,7 @@ static bool generic_mods(LowerCtx *c, const Instr *in, bool load, int *cop)
 				known = true;
 			}
 		for (size_t j = 0; !load && j < sizeof st_cops / sizeof st_cops[0]; j++)
-			if (strcmp(w, st_cops[j].word) == 0) {
+			if (st_cops[j].cop >= 0 && strcmp(w, st_cops[j].word) == 0) {
 				*cop = st_cops[j].cop;
 				known = true;
 			}

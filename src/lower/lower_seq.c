@@ -262,3 +262,29 @@ bool lw_store_data(LowerCtx *c, const Expr *e, unsigned vec, unsigned bits, uint
 			lw_mov(c, *out, i * per + p, elems[i], p);
 	return true;
 }
+
+/* d = the high 32 bits of a * b (+ addend when addend >= 0), ptxas's four
+ * partial products of 16-bit halves (mul.hi, div, rem):
+ *   t0 = a.lo*b.lo, t1 = a.lo*b.hi, t3 = a.hi*b.lo + t0.hi (.CHI),
+ *   t2 = a.hi*b.hi (+ addend; signed: .CSFU), d = ((t3 + t1) >> 16) + t2. */
+void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed, int addend)
+{
+	uint32_t t0 = lw_temp(c, 1), t1 = lw_temp(c, 1), t2 = lw_temp(c, 1), t3 = lw_temp(c, 1);
+	lw_xmad(c, t0, a, false, b, false, -1, 0);
+	linsn_set(lw_xmad(c, t1, a, false, b, true, -1, 0), SR_SB, is_signed);
+	LInsn *x3 = lw_xmad(c, t3, a, true, b, false, (int)t0, 0);
+	linsn_set(x3, SR_SA, is_signed);
+	linsn_set(x3, SR_CMODE, 2);
+	LInsn *x2 = lw_xmad(c, t2, a, true, b, true, addend, 0);
+	if (is_signed) {
+		linsn_set(x2, SR_SA, 1);
+		linsn_set(x2, SR_SB, 1);
+		linsn_set(x2, SR_CMODE, 3);
+	}
+	LInsn *sum = lw_emit(c, SF_IADD3_R);
+	linsn_ref(sum, SR_RD, d, 0, 1, true);
+	linsn_ref(sum, SR_RA, t3, 0, 1, false);
+	linsn_ref(sum, SR_RB, t1, 0, 1, false);
+	linsn_ref(sum, SR_RC, t2, 0, 1, false);
+	linsn_set(sum, SR_SHIFTMODE, 1);
+}

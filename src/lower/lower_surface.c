@@ -27,31 +27,39 @@ typedef struct SurfMods {
 	const char *query_word;
 } SurfMods;
 
-static const struct { const char *word; int geom; unsigned ncoords; bool arrayed; } geoms[] = {
-	{ ".1d", 0, 1, false }, { ".a1d", 2, 2, true }, { ".2d", 3, 2, false },
-	{ ".a2d", 4, 3, true }, { ".3d", 5, 3, false },
+/* The SASS columns of isa/surface_words.def: geometry (with the
+ * coordinates SASS reads and whether the array index moves last), SURED
+ * operation, clamp mode and cache operation codes; -1: not that kind of
+ * word for the lowering. suld: .ca/.cs/none -> 0, .cg -> CG, .cv -> CV;
+ * sust: .wb/none -> 0, .cg .cs .wt. */
+typedef struct SurfWordCodes {
+	const char *word;
+	int geom;
+	unsigned ncoords;
+	bool arrayed;
+	int redop, clamp, suld, sust;
+} SurfWordCodes;
+
+static const SurfWordCodes words[] = {
+#define SW(word, su, st, sass) { word, sass },
+#define SASS(geom, coords, arrayed, redop, clamp, ld_cop, st_cop) geom, coords, arrayed, redop, clamp, ld_cop, st_cop
+#define SQ(word, gate, texture_only, txq, desc_offset)
+#include "isa/surface_words.def"
+#undef SW
+#undef SASS
+#undef SQ
 };
 
-static const struct { const char *word; int code; } redops[] = {
-	{ ".add", 0 }, { ".min", 1 }, { ".max", 2 }, { ".and", 5 }, { ".or", 6 },
-};
-
-static const struct { const char *word; int code; } clamps[] = {
-	{ ".zero", 0 }, { ".clamp", 1 }, { ".trap", 2 },
-};
-
-/* suld: .ca/.cs/none -> 0, .cg -> CG, .cv -> CV; sust: .wb/none -> 0, .cg .cs .wt. */
-static const struct { const char *word; int suld, sust; } cops[] = {
-	{ ".ca", 0, -1 }, { ".cs", 0, 2 }, { ".cg", 1, 1 }, { ".cv", 3, -1 }, { ".wb", -1, 0 },
-	{ ".wt", -1, 3 },
-};
-
-/* suq queries ptxas 11.8 answers from the surface descriptor the driver
+/* suq queries (isa/surface_words.def): .width and .height are TXQ queries;
+ * the others ptxas 11.8 answers from the surface descriptor the driver
  * keeps at c[0x0][0xc0] (one .nv.surfrefDescSize-byte entry per header
- * index): the byte offset of each field in an entry. */
-static const struct { const char *word; int offset; } desc_fields[] = {
-	{ ".depth", 0x08 }, { ".channel_data_type", 0x0c }, { ".channel_order", 0x10 },
-	{ ".memory_layout", 0x14 }, { ".array_size", 0x1c },
+ * index), at the byte offset of the field in an entry. */
+static const struct { const char *word; int txq, offset; } queries[] = {
+#define SW(word, su, st, sass)
+#define SQ(word, gate, texture_only, txq, desc_offset) { word, txq, desc_offset },
+#include "isa/surface_words.def"
+#undef SW
+#undef SQ
 };
 
 enum {
@@ -74,31 +82,32 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 			m->is_p = w[1] == 'p';
 			known = true;
 		}
-		for (size_t j = 0; j < sizeof geoms / sizeof geoms[0]; j++)
-			if (lw_streq(w, geoms[j].word)) {
-				m->geom = geoms[j].geom;
-				m->ncoords = geoms[j].ncoords;
-				m->arrayed = geoms[j].arrayed;
+		for (size_t j = 0; j < sizeof words / sizeof words[0]; j++) {
+			const SurfWordCodes *sw = &words[j];
+			if (!lw_streq(w, sw->word))
+				continue;
+			if (sw->geom >= 0) {
+				m->geom = sw->geom;
+				m->ncoords = sw->ncoords;
+				m->arrayed = sw->arrayed;
 				known = true;
 			}
-		for (size_t j = 0; j < sizeof redops / sizeof redops[0]; j++)
-			if (kind == SK_SURED && lw_streq(w, redops[j].word)) {
-				m->redop = redops[j].code;
+			if (kind == SK_SURED && sw->redop >= 0) {
+				m->redop = sw->redop;
 				known = true;
 			}
-		for (size_t j = 0; j < sizeof clamps / sizeof clamps[0]; j++)
-			if (lw_streq(w, clamps[j].word)) {
-				m->clamp = clamps[j].code;
+			if (sw->clamp >= 0) {
+				m->clamp = sw->clamp;
 				known = true;
 			}
-		for (size_t j = 0; j < sizeof cops / sizeof cops[0]; j++)
-			if (lw_streq(w, cops[j].word)) {
-				int v = kind == SK_SULD ? cops[j].suld : kind == SK_SUST ? cops[j].sust : -1;
+			if (sw->suld >= 0 || sw->sust >= 0) {
+				int v = kind == SK_SULD ? sw->suld : kind == SK_SUST ? sw->sust : -1;
 				if (v < 0)
 					return lw_unsupported(c, at, "%s cache operator '%s'", in->opcode, w);
 				m->cop = v;
 				known = true;
 			}
+		}
 		if (lw_streq(w, ".v2") || lw_streq(w, ".v4")) {
 			m->vec = w[2] - '0';
 			known = true;
@@ -109,11 +118,13 @@ static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
 		}
 		if (kind == SK_SUQ && !known) {
 			m->query_word = w;
-			m->query = lw_streq(w, ".width") ? 1 : lw_streq(w, ".height") ? 2 : 0;
+			m->query = 0;
 			m->field = -1;
-			for (size_t j = 0; j < sizeof desc_fields / sizeof desc_fields[0]; j++)
-				if (lw_streq(w, desc_fields[j].word))
-					m->field = desc_fields[j].offset;
+			for (size_t j = 0; j < sizeof queries / sizeof queries[0]; j++)
+				if (lw_streq(w, queries[j].word)) {
+					m->query = queries[j].txq;
+					m->field = queries[j].offset;
+				}
 			known = true;
 		}
 		if (!known)
@@ -212,18 +223,6 @@ static bool surface_address(LowerCtx *c, const Expr *a, const SurfMods *m, SurfI
 	return true;
 }
 
-static int size_code(unsigned vec, unsigned bits)
-{
-	switch (vec * bits / 8) {
-	case 1: return 0;
-	case 2: return 2;
-	case 4: return 4;
-	case 8: return 5;
-	case 16: return 6;
-	default: return -1;
-	}
-}
-
 /* A surface instruction's two forms: the surface index as an immediate,
  * and in a register (_R). */
 typedef struct SuForms {
@@ -247,7 +246,7 @@ static LInsn *emit_su(LowerCtx *c, SuForms forms, const SurfIndex *si, const Sur
 
 static bool data_bits_ok(LowerCtx *c, const Instr *in, const SurfMods *m)
 {
-	if (m->type.bits < 8 || m->type.bits > 64 || size_code(m->vec, m->type.bits) < 0)
+	if (m->type.bits < 8 || m->type.bits > 64 || sass_size_code(m->vec * m->type.bits / 8) < 0)
 		return lw_unsupported(c, in->loc, "%s with %u-bit %s data", in->opcode, m->vec * m->type.bits,
 		                      m->vec > 1 ? "vector" : "scalar");
 	return true;
@@ -286,7 +285,7 @@ bool lower_suld(LowerCtx *c, const Instr *in)
 	LInsn *ld = emit_su(c, SU_FORMS(SULD_D), &si, &m, coords);
 	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
 	linsn_set(ld, SR_BA, 1);
-	linsn_set(ld, SR_SIZE, size_code(m.vec, m.type.bits));
+	linsn_set(ld, SR_SIZE, sass_size_code(m.vec * m.type.bits / 8));
 	linsn_set(ld, SR_COP, m.cop);
 	if (n == 1)
 		return true;
@@ -328,7 +327,7 @@ bool lower_sust(LowerCtx *c, const Instr *in)
 		linsn_set(st, SR_RGBA, m.vec == 1 ? 0x1 : m.vec == 2 ? 0x3 : 0xf);
 	} else {
 		linsn_set(st, SR_BA, 1);
-		linsn_set(st, SR_SIZE, size_code(m.vec, m.type.bits));
+		linsn_set(st, SR_SIZE, sass_size_code(m.vec * m.type.bits / 8));
 	}
 	return true;
 }

@@ -489,10 +489,7 @@ static unsigned alignment_of(unsigned width);
 
 static const SassForm *copy_form(void)
 {
-	static const SassForm *mov_r;
-	if (!mov_r)
-		mov_r = &sass_forms[SF_MOV_R];
-	return mov_r;
+	return &sass_forms[SF_MOV_R];
 }
 
 /* Whether the instruction is MOV_R a <- b, unguarded, between general

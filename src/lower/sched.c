@@ -19,7 +19,7 @@ typedef struct Access {
 
 static bool is_varlat(const LInsn *in)
 {
-	return in->form->cls == SASS_CLASS_VARLAT;
+	return in->form->cls == SASS_CLASS_VARLAT || in->form->cls == SASS_CLASS_VARLAT_ALU;
 }
 
 static bool is_flow(const LInsn *in)
@@ -381,6 +381,8 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 			c.stall = SCHED_FLOW_STALL;
 			c.yield = in->form->op == SOP_BRA ? 0 : 1;
 		}
+		if (in->form->op == SOP_BAR || in->form->op == SOP_MEMBAR)
+			c.stall = SCHED_SYNC_STALL;
 		bool block_end = j + 1 == k->ninsns || start[j + 1] || is_flow(in);
 		apply_issue(s, in, &a, &c);
 		if (block_end && (unsigned)max_rem(s) > c.stall)

@@ -91,7 +91,7 @@ static void param_stmt(Assembly *a, SasmKernelText *k, const SasmStmt *s)
 	if (align == 0)
 		align = size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1;
 	if (size <= 0 || size > 4096 || (align & (align - 1)) != 0 || align > 256) {
-		diag_add(a->d, SEV_ERROR, s->loc, "sass-kernel",
+		diag_add(a->d, SEV_ERROR, s->loc, RULE_SASS_KERNEL,
 		         ".param takes a size in bytes (1-4096) and an optional power-of-two alignment");
 		return;
 	}
@@ -113,7 +113,7 @@ static void resolve_targets(Assembly *a, SasmKernelText *k)
 			while (j < a->nlabels && strcmp(a->labels[j].name, in->target_label) != 0)
 				j++;
 			if (j == a->nlabels) {
-				diag_add(a->d, SEV_ERROR, in->target_loc, "sass-label",
+				diag_add(a->d, SEV_ERROR, in->target_loc, RULE_SASS_LABEL,
 				         "branch to undefined label '%s'", in->target_label);
 				continue;
 			}
@@ -123,13 +123,13 @@ static void resolve_targets(Assembly *a, SasmKernelText *k)
 			    (int64_t)in->addr + 8 + sass_values_get(&given, SR_IMM, 0) == target - 8)
 				target -= 8;
 		} else if (target % 8 != 0) {
-			diag_add(a->d, SEV_WARNING, in->target_loc, "sass-align",
+			diag_add(a->d, SEV_WARNING, in->target_loc, RULE_SASS_ALIGN,
 			         "branch target 0x%" PRIx64 " is not an instruction address (a multiple of 8)",
 			         (uint64_t)target);
 		}
 		int64_t rel = target - (int64_t)(in->addr + 8);
 		if (!sass_field_accepts(sass_form_field(in->form, SR_IMM), rel)) {
-			diag_add(a->d, SEV_ERROR, in->target_loc, "sass-range",
+			diag_add(a->d, SEV_ERROR, in->target_loc, RULE_SASS_RANGE,
 			         "branch target is too far away for the signed 24-bit offset");
 			continue;
 		}
@@ -144,7 +144,7 @@ static void word_only_insn(Assembly *a, SasmKernelText *k, const SasmStmt *s)
 	SasmInsn in = { .stmt = s, .has_word = true, .word = s->word };
 	in.form = sass_decode(s->word, &in.vals);
 	if (in.form == NULL) {
-		diag_add(a->d, SEV_ERROR, s->loc, "sass-syntax",
+		diag_add(a->d, SEV_ERROR, s->loc, RULE_SASS_SYNTAX,
 		         "0x%016" PRIx64 " inside a group of three instructions is no sm_50 instruction "
 		         "(a control word comes before every three instructions)", s->word);
 		return;
@@ -178,7 +178,7 @@ static void collect(Assembly *a, SasmParseState *ps)
 		case SST_LABEL:
 			for (size_t j = 0; j < a->nlabels; j++)
 				if (strcmp(a->labels[j].name, s->name) == 0)
-					diag_add(a->d, SEV_ERROR, s->loc, "sass-label", "label '%s' is defined twice", s->name);
+					diag_add(a->d, SEV_ERROR, s->loc, RULE_SASS_LABEL, "label '%s' is defined twice", s->name);
 			a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof *a->labels);
 			a->labels[a->nlabels++] = (struct Label){ s->name, insn_addr(k->ninsns), s->loc, false };
 			block_start = true;
@@ -198,11 +198,11 @@ static void collect(Assembly *a, SasmParseState *ps)
 			for (size_t j = 0; j < a->nlabels; j++)
 				a->labels[j].has_alt |= a->labels[j].addr == insn_addr(k->ninsns);
 			if (k->group_has_ctrl[k->ninsns / 3])
-				diag_add(a->d, SEV_ERROR, s->loc, "sass-ctrl", "two control words for one group");
+				diag_add(a->d, SEV_ERROR, s->loc, RULE_SASS_CTRL, "two control words for one group");
 			k->group_ctrl[k->ninsns / 3] = s->word;
 			k->group_has_ctrl[k->ninsns / 3] = true;
 			if (s->word >> 63)
-				diag_add(a->d, SEV_ERROR, s->loc, "sass-ctrl", "bit 63 of a control word must be 0");
+				diag_add(a->d, SEV_ERROR, s->loc, RULE_SASS_CTRL, "bit 63 of a control word must be 0");
 			break;
 		case SST_INSN: {
 			SasmInsn in;
@@ -229,7 +229,7 @@ static void collect(Assembly *a, SasmParseState *ps)
 			break;
 		case SST_REGCOUNT:
 			if (s->num[0] > 255)
-				diag_add(a->d, SEV_ERROR, s->loc, "sass-range", ".regcount is at most 255");
+				diag_add(a->d, SEV_ERROR, s->loc, RULE_SASS_RANGE, ".regcount is at most 255");
 			k->regcount = (uint32_t)s->num[0];
 			k->has_regcount = true;
 			break;
@@ -302,7 +302,7 @@ static uint64_t hidden_bits(Assembly *a, const SasmInsn *in, uint32_t slot, uint
 	    sass_format_guard(&in->vals, g1, sizeof g1) >= 0 && sass_format_guard(&vals, g2, sizeof g2) >= 0 &&
 	    strcmp(mine, theirs) == 0 && strcmp(g1, g2) == 0)
 		return given;
-	diag_add(a->d, SEV_WARNING, in->stmt->loc, "sass-ctrl",
+	diag_add(a->d, SEV_WARNING, in->stmt->loc, RULE_SASS_CTRL,
 	         "instruction assembles to 0x%016" PRIx64 ", not the 0x%016" PRIx64 " its comment gives",
 	         word, given);
 	return word;
@@ -311,7 +311,7 @@ static uint64_t hidden_bits(Assembly *a, const SasmInsn *in, uint32_t slot, uint
 static int encode_kernel(Assembly *a, SasmKernelText *k)
 {
 	if (k->ninsns == 0) {
-		diag_add(a->d, SEV_ERROR, k->loc, "sass-kernel", "kernel %s has no instructions",
+		diag_add(a->d, SEV_ERROR, k->loc, RULE_SASS_KERNEL, "kernel %s has no instructions",
 		         k->name ? k->name : "(unnamed)");
 		return -1;
 	}
@@ -341,14 +341,14 @@ static int encode_kernel(Assembly *a, SasmKernelText *k)
 			char err[160];
 			slots[j] = k->slots[i];
 			if (sass_encode(in->form, &in->vals, &words[j], err, sizeof err) != 0) {
-				diag_add(a->d, SEV_ERROR, in->stmt->loc, "sass-range", "%s", err);
+				diag_add(a->d, SEV_ERROR, in->stmt->loc, RULE_SASS_RANGE, "%s", err);
 				rc = -1;
 				words[j] = 0;
 			} else if (in->has_word && in->word != words[j]) {
 				words[j] = hidden_bits(a, in, slots[j], words[j]);
 			}
 			if (!sass_slot_allowed(in->form, slots[j])) {
-				diag_add(a->d, SEV_ERROR, in->stmt->loc, "sass-ctrl",
+				diag_add(a->d, SEV_ERROR, in->stmt->loc, RULE_SASS_CTRL,
 				         "%s is a fixed-latency instruction: it can set no scoreboard barrier%s",
 				         sass_op_mnemonic(in->form->op), in->form->cls == SASS_CLASS_ALU ? " and no reuse flag 3" : "");
 				rc = -1;
@@ -387,7 +387,7 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 	for (size_t i = 0; i < a->nkernels && rc == 0; i++) {
 		SasmKernelText *k = &a->kernels[i];
 		if (k->name == NULL) {
-			diag_add(a->d, SEV_ERROR, k->loc, "sass-kernel",
+			diag_add(a->d, SEV_ERROR, k->loc, RULE_SASS_KERNEL,
 			         "a cubin needs kernel names: start the code with .kernel NAME");
 			rc = -1;
 			break;
@@ -421,7 +421,7 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 		};
 		char err[200];
 		if (cubin_write(&m, image, len, err, sizeof err) != 0) {
-			diag_add(a->d, SEV_ERROR, (SrcLoc){ 0 }, "sass-kernel", "cannot build the cubin: %s", err);
+			diag_add(a->d, SEV_ERROR, (SrcLoc){ 0 }, RULE_SASS_KERNEL, "cannot build the cubin: %s", err);
 			rc = -1;
 		}
 	}
@@ -462,7 +462,7 @@ static int build_listing(Assembly *a, char **listing)
 		if (a->kernels[i].name && a->nkernels > 1)
 			fprintf(out, "// kernel %s\n", a->kernels[i].name);
 		if (sass_disasm_stream(a->kernels[i].code, a->kernels[i].code_size, 0, out, err, sizeof err) != 0) {
-			diag_add(a->d, SEV_ERROR, (SrcLoc){ 0 }, "sass-ctrl", "cannot list the code: %s", err);
+			diag_add(a->d, SEV_ERROR, (SrcLoc){ 0 }, RULE_SASS_CTRL, "cannot list the code: %s", err);
 			rc = -1;
 		}
 	}
@@ -511,7 +511,7 @@ int sasm_assemble_buffer(const char *filename, char *buf, size_t len, DiagSink *
 	sasm_parse_buffer(&ps, buf, len);
 	collect(&a, &ps);
 	if (diag_errors(sink) == before && a.nkernels == 0)
-		diag_add(sink, SEV_ERROR, (SrcLoc){ 0 }, "sass-kernel", "the input holds no instructions");
+		diag_add(sink, SEV_ERROR, (SrcLoc){ 0 }, RULE_SASS_KERNEL, "the input holds no instructions");
 	for (size_t i = 0; i < a.nkernels && diag_errors(sink) == before; i++)
 		encode_kernel(&a, &a.kernels[i]);
 	int rc = diag_errors(sink) == before ? 0 : 1;

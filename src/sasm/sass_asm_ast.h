@@ -18,7 +18,7 @@ typedef enum SasmOperandKind {
 	SOK_REG,        /* R0..R254, RZ (255) */
 	SOK_PRED,       /* P0..P6, PT (7) */
 	SOK_IMM,        /* integer */
-	SOK_FLOAT,      /* float literal (1.5, 2.5e+09, +INF, -QNAN): value = its f32 bits */
+	SOK_FLOAT,      /* float literal (1.5, 2.5e+09, +INF, -QNAN): value = its f64 bits */
 	SOK_NAME,       /* any other word: SR_TID.X, CC.LT, a query, a label */
 	SOK_CONST,      /* c[bank][Ra + off] */
 	SOK_MEM,        /* [Ra + off], [off] */

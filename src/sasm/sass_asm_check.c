@@ -19,7 +19,7 @@ static void check_reg_group(const SasmInsn *in, SassRole r, unsigned count, cons
 	int64_t reg = sass_values_get(&in->vals, r, 255);
 	if (count < 2 || reg == 255 || reg % count == 0)
 		return;
-	diag_add(d, SEV_ERROR, in->stmt->loc, "sass-regalign",
+	diag_add(d, SEV_ERROR, in->stmt->loc, RULE_SASS_REGALIGN,
 	         "%s: the %s R%d is not %s-aligned: a %s starts at a register number divisible by %u",
 	         sass_op_mnemonic(in->form->op), what, (int)reg, count == 2 ? "pair" : "quad",
 	         count == 2 ? "register pair" : "register quad", count);
@@ -37,7 +37,7 @@ void sasm_check_insn(const SasmInsn *in, DiagSink *d)
 		if (sass_values_get(&in->vals, SR_RA, 255) == 255)
 			off &= 0xffffff;
 		if (off % (int64_t)bytes != 0)
-			diag_add(d, SEV_ERROR, in->stmt->loc, "sass-align",
+			diag_add(d, SEV_ERROR, in->stmt->loc, RULE_SASS_ALIGN,
 			         "%s: offset %s0x%" PRIx64 " is not a multiple of the %u-byte access size "
 			         "(the hardware would align the address down)",
 			         sass_op_mnemonic(f->op), off < 0 ? "-" : "", (uint64_t)(off < 0 ? -off : off), bytes);
@@ -47,7 +47,7 @@ void sasm_check_insn(const SasmInsn *in, DiagSink *d)
 	if (f->op == SOP_LDC) {
 		int64_t off = sass_values_get(&in->vals, SR_COFF, 0);
 		if (off % (int64_t)bytes != 0)
-			diag_add(d, SEV_ERROR, in->stmt->loc, "sass-align",
+			diag_add(d, SEV_ERROR, in->stmt->loc, RULE_SASS_ALIGN,
 			         "LDC: constant offset 0x%" PRIx64 " is not a multiple of the %u-byte access size",
 			         (uint64_t)off, bytes);
 	}

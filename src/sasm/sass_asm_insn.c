@@ -17,7 +17,7 @@ static bool match_guard(SasmMatch *m)
 	}
 	SasmOperand p;
 	if (!sasm_classify_reg(s->guard_name, &p) || p.kind != SOK_PRED || strchr(s->guard_name, '.'))
-		return sasm_match_fail(m, s->guard_loc, "sass-syntax",
+		return sasm_match_fail(m, s->guard_loc, RULE_SASS_SYNTAX,
 		                       "guard '%s' is no predicate: write @P0..@P6, @PT or @!Pn", s->guard_name);
 	sass_values_set(&m->v, SR_PG, p.reg);
 	sass_values_set(&m->v, SR_PG_NOT, s->guard_not);
@@ -31,7 +31,7 @@ static bool surface_address(SasmMatch *m)
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_MEM || op->reg == SASM_NO_REG || op->value != 0 || op->nsuffix)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected the coordinate register as [Ra]",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected the coordinate register as [Ra]",
 		                       sass_op_mnemonic(m->f->op));
 	return sasm_set_value(m, SR_RA, op->reg, op->loc, "coordinate register");
 }
@@ -65,7 +65,7 @@ static bool match_txq(SasmMatch *m)
 		if (op == NULL)
 			return false;
 		if (op->kind != SOK_IMM || op->value != 0)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "TXQ.B takes its header from Ra: write 0x0 here");
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "TXQ.B takes its header from Ra: write 0x0 here");
 	}
 	return sasm_take_imm(m, SR_QMASK, "component mask");
 }
@@ -79,12 +79,12 @@ static bool address_of_width(SasmMatch *m, unsigned bits)
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_MEM || op->nsuffix)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected an address [Ra + offset]",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected an address [Ra + offset]",
 		                       sass_op_mnemonic(m->f->op));
 	int64_t off = op->value;
 	if (op->reg == SASM_NO_REG || op->reg == 255) {
 		if (off < 0 || off > (int64_t)((UINT64_C(1) << bits) - 1))
-			return sasm_match_fail(m, op->loc, "sass-range",
+			return sasm_match_fail(m, op->loc, RULE_SASS_RANGE,
 			                       "%s: absolute address %s0x%llx is outside the unsigned %u-bit range 0x0-0x%llx",
 			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
 			                       (unsigned long long)(off < 0 ? -off : off), bits,
@@ -94,7 +94,7 @@ static bool address_of_width(SasmMatch *m, unsigned bits)
 		sass_values_set(&m->v, SR_RA, 255);
 	} else {
 		if (off < -(int64_t)(UINT64_C(1) << (bits - 1)) || off >= (int64_t)(UINT64_C(1) << (bits - 1)))
-			return sasm_match_fail(m, op->loc, "sass-range",
+			return sasm_match_fail(m, op->loc, RULE_SASS_RANGE,
 			                       "%s: offset %s0x%llx is outside the signed %u-bit range -0x%llx..0x%llx",
 			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
 			                       (unsigned long long)(off < 0 ? -off : off), bits,
@@ -140,7 +140,7 @@ static bool match_ldc(SasmMatch *m)
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_CONST || op->nsuffix)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "LDC: expected c[bank][Ra + offset]");
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "LDC: expected c[bank][Ra + offset]");
 	return sasm_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
 	       sasm_set_value(m, SR_RA, op->reg == SASM_NO_REG ? 255 : op->reg, op->loc, "register") &&
 	       sasm_set_value(m, SR_COFF, op->value, op->loc, "constant offset");
@@ -174,7 +174,7 @@ static bool set_neg(SasmMatch *m, bool neg_a, bool neg_b)
 {
 	int64_t mod = sass_values_get(&m->v, SR_NEG, 0);
 	if ((neg_a && neg_b) || ((neg_a || neg_b) && mod == 3))
-		return sasm_match_fail(m, m->s->loc, "sass-syntax",
+		return sasm_match_fail(m, m->s->loc, RULE_SASS_SYNTAX,
 		                       "%s negates one operand at most, and not with .PO", sass_op_mnemonic(m->f->op));
 	sass_values_set(&m->v, SR_NEG, neg_a ? 2 : neg_b ? 1 : mod);
 	return true;
@@ -251,10 +251,10 @@ static bool match_xmad(SasmMatch *m)
 		if (op == NULL)
 			return false;
 		if (op->kind != SOK_IMM || op->nsuffix)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "XMAD: expected an immediate as B");
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "XMAD: expected an immediate as B");
 		int64_t v = op->neg ? -op->value : op->value;
 		if (v < -0x8000 || v > 0xffff || (v < 0 && !sass_values_get(&m->v, SR_SB, 0)))
-			return sasm_match_fail(m, op->loc, "sass-range", "XMAD: immediate B does not fit 16 bits");
+			return sasm_match_fail(m, op->loc, RULE_SASS_RANGE, "XMAD: immediate B does not fit 16 bits");
 		sass_values_set(&m->v, SR_IMM, v & 0xffff);
 	} else if (!sasm_take_b(m, false, false, 0, SUF_H1, &mod, &sb)) {
 		return false;
@@ -262,7 +262,7 @@ static bool match_xmad(SasmMatch *m)
 	if (sass_form_field(m->f, SR_HB))
 		sass_values_set(&m->v, SR_HB, sb.h1);
 	else if (sb.h1)
-		return sasm_match_fail(m, m->s->loc, "sass-syntax", "XMAD: this form has no .H1 on B");
+		return sasm_match_fail(m, m->s->loc, RULE_SASS_SYNTAX, "XMAD: this form has no .H1 on B");
 	return sasm_take_c(m);
 }
 
@@ -327,7 +327,7 @@ static bool iadd3_reg(SasmMatch *m, SassRole reg, SassRole neg, SassRole hsel, i
 	if (sfx.other != NULL) {
 		v = sasm_enum_value(m->f, sass_form_field(m->f, hsel), sfx.other + 1, strlen(sfx.other + 1));
 		if (v < 0)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "IADD3: unknown half select '%s'", sfx.other);
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "IADD3: unknown half select '%s'", sfx.other);
 	}
 	sass_values_set(&m->v, hsel, v);
 	return true;
@@ -363,7 +363,7 @@ static bool match_convert(SasmMatch *m)
 	bool want_imm = m->f->bkind == SASS_B_IMM, has_bytesel = sass_form_field(m->f, SR_BYTESEL) != NULL;
 	SasmOperandKind want = want_imm ? SOK_IMM : m->f->bkind == SASS_B_CONST ? SOK_CONST : SOK_REG;
 	if (op->kind != want)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a %s source", stem,
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a %s source", stem,
 		                       want_imm ? "immediate" : want == SOK_CONST ? "constant" : "register");
 	if (!sasm_no_prefix(m, op, true, false, false, !want_imm) ||
 	    !sasm_read_suffixes(m, op, (has_bytesel ? SUF_BYTE | SUF_OTHER : 0) |
@@ -378,10 +378,10 @@ static bool match_convert(SasmMatch *m)
 		sfx.bytesel = sfx.other[12] - '0';
 		spelled_half = true;
 	} else if (sfx.other != NULL) {
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s'", stem, sfx.other);
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: unexpected suffix '%s'", stem, sfx.other);
 	}
 	if (sfx.bytesel && half != spelled_half)
-		return sasm_match_fail(m, op->loc, "sass-syntax",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX,
 		                       "%s: a 16-bit source selects .H1, an 8-bit or 32-bit one .B1-.B3", stem);
 	sass_values_set(&m->v, SR_NEGB, want_imm ? sfx.neg : op->neg);
 	sass_values_set(&m->v, sass_form_field(m->f, SR_ABS) ? SR_ABS : SR_ABSB, want_imm ? sfx.abs : op->abs);
@@ -413,7 +413,7 @@ static bool match_bra(SasmMatch *m)
 		const SassField *fld = sass_form_field(m->f, SR_COND);
 		int64_t v = sasm_enum_value(m->f, fld, op->name + 3, strlen(op->name + 3));
 		if (v < 0)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "BRA: unknown condition '%s'", op->name);
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "BRA: unknown condition '%s'", op->name);
 		sass_values_set(&m->v, SR_COND, v);
 		op = sasm_take_next(m, "target");
 	}
@@ -424,7 +424,7 @@ static bool match_bra(SasmMatch *m)
 	} else if (op->kind == SOK_NAME && !op->neg && !op->inv && !op->not_ && !op->abs) {
 		m->out->target_label = op->name;
 	} else {
-		return sasm_match_fail(m, op->loc, "sass-syntax", "BRA: expected a label or an address as target");
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "BRA: expected a label or an address as target");
 	}
 	sass_values_set(&m->v, SR_IMM, 0);
 	return true;
@@ -444,9 +444,9 @@ static bool match_depbar(SasmMatch *m)
 	if (m->next < m->s->nops) {
 		const SasmOperand *op = sasm_take_next(m, "{barriers}");
 		if (op->kind != SOK_LIST)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "DEPBAR: expected a barrier list {n,...}");
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "DEPBAR: expected a barrier list {n,...}");
 		if (op->list & ~0x3fu)
-			return sasm_match_fail(m, op->loc, "sass-barrier", "DEPBAR: barriers are 0 to 5");
+			return sasm_match_fail(m, op->loc, RULE_SASS_BARRIER, "DEPBAR: barriers are 0 to 5");
 		sass_values_set(&m->v, SR_WMASK, op->list);
 	}
 	return true;
@@ -486,6 +486,8 @@ static bool match_operands(SasmMatch *m)
 	case SOP_DEPBAR: return match_depbar(m);
 	case SOP_FADD: case SOP_FADD32I: case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA:
 	case SOP_FMNMX: case SOP_FSETP: return sasm_match_float(m);
+	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: case SOP_DSETP: return sasm_match_float(m);
+	default: return sasm_match_fam(m);
 	}
 	return false;
 }
@@ -509,7 +511,7 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 		memset(out, 0, sizeof *out);
 		bool ok = sasm_match_modifiers(&m) && match_guard(&m) && match_operands(&m);
 		if (ok && m.next < s->nops)
-			ok = sasm_match_fail(&m, s->ops[m.next].loc, "sass-syntax", "%s: too many operands",
+			ok = sasm_match_fail(&m, s->ops[m.next].loc, RULE_SASS_SYNTAX, "%s: too many operands",
 			                     sass_op_mnemonic(f->op));
 		if (ok) {
 			out->stmt = s;
@@ -518,7 +520,7 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 			out->reuse = m.reuse;
 			return true;
 		}
-		int progress = (int)m.next * 2 + (m.err_rule && strcmp(m.err_rule, "sass-syntax") != 0);
+		int progress = (int)m.next * 2 + (m.err_rule && m.err_rule != RULE_SASS_SYNTAX);
 		if (progress > best_progress) {
 			best_progress = progress;
 			best = m;
@@ -526,7 +528,7 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 	}
 	if (!stem_seen) {
 		int len = dot ? (int)(dot - s->mnemonic) : (int)strlen(s->mnemonic);
-		diag_add(d, SEV_ERROR, s->mnemonic_loc, "sass-syntax",
+		diag_add(d, SEV_ERROR, s->mnemonic_loc, RULE_SASS_SYNTAX,
 		         "unknown instruction '%.*s' (not in the sm_50 instruction table)", len, s->mnemonic);
 		return false;
 	}

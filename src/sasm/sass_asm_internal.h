@@ -54,7 +54,7 @@ typedef struct SasmMatch {
 	/* the complaint of a failed attempt */
 	char err[256];
 	SrcLoc err_loc;
-	const char *err_rule;
+	RuleId err_rule;
 } SasmMatch;
 
 
@@ -67,7 +67,7 @@ bool sasm_match_modifiers(SasmMatch *m);
 int64_t sasm_enum_value(const SassForm *f, const SassField *fld, const char *text, size_t len);
 
 /* Records a complaint; always returns false. */
-bool sasm_match_fail(SasmMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+bool sasm_match_fail(SasmMatch *m, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 enum {
@@ -99,6 +99,8 @@ bool sasm_take_rd_cc(SasmMatch *m);
 bool sasm_take_name(SasmMatch *m, SassRole r, const char *what);
 /* Operands of the float families (sass_asm_float.c). */
 bool sasm_match_float(SasmMatch *m);
+/* Operands of the instruction families beyond the surface slice (sass_asm_fam.c). */
+bool sasm_match_fam(SasmMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool sasm_match_fail(SasmMatch *m, SrcLoc loc, const char *rule, const char *fmt, ...)
+bool sasm_match_fail(SasmMatch *m, SrcLoc loc, RuleId rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -89,6 +89,23 @@ static const ModSpec fsetp_mods[] = { ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ),
 static const ModSpec conv_mods[] = {
 	FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), ENUM_MOD(SR_RND), END_MODS,
 };
+/* the instruction families beyond the surface slice */
+static const ModSpec flo_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("SH", SR_SH), END_MODS };
+static const ModSpec prmt_mods[] = { ENUM_MOD(SR_PMODE), END_MODS };
+static const ModSpec bar_mods[] = { ENUM_MOD(SR_BARMODE), END_MODS };
+static const ModSpec membar_mods[] = { ENUM_MOD(SR_MBLEVEL), ENUM_MOD(SR_IVALL), END_MODS };
+static const ModSpec mufu_mods[] = { ENUM_MOD(SR_MUFUOP), FLAG_MOD("SAT", SR_SAT), END_MODS };
+static const ModSpec rro_mods[] = { ENUM_MOD(SR_RROOP), END_MODS };
+static const ModSpec dfloat_mods[] = { ENUM_MOD(SR_RND), END_MODS };
+static const ModSpec dsetp_mods[] = { ENUM_MOD(SR_CMP), ENUM_MOD(SR_BOP), END_MODS };
+/* F2F's integral roundings set RND and RNDINT; .PASS is a mode between
+ * equal types (RM) */
+static const ModSpec f2f_mods[] = {
+	FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_DTYPE), ENUM_MOD(SR_STYPE), ENUM_MOD(SR_RND),
+	PAIR_MOD("ROUND", SR_RND, 0, SR_RNDINT, 1), PAIR_MOD("FLOOR", SR_RND, 1, SR_RNDINT, 1),
+	PAIR_MOD("CEIL", SR_RND, 2, SR_RNDINT, 1), PAIR_MOD("TRUNC", SR_RND, 3, SR_RNDINT, 1),
+	VALUE_MOD("PASS", SR_RND, 1, 0), FLAG_MOD("SAT", SR_SAT), END_MODS,
+};
 
 static const ModSpec *family_mods(SassOp op)
 {
@@ -119,6 +136,15 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA: return fmul_mods;
 	case SOP_FSETP: return fsetp_mods;
 	case SOP_I2F: case SOP_F2I: return conv_mods;
+	case SOP_FLO: return flo_mods;
+	case SOP_PRMT: return prmt_mods;
+	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: return dfloat_mods;
+	case SOP_DSETP: return dsetp_mods;
+	case SOP_F2F: return f2f_mods;
+	case SOP_BAR: return bar_mods;
+	case SOP_MEMBAR: return membar_mods;
+	case SOP_MUFU: return mufu_mods;
+	case SOP_RRO: return rro_mods;
 	default: return no_mods;
 	}
 }
@@ -274,7 +300,7 @@ bool sasm_match_modifiers(SasmMatch *m)
 				int64_t v;
 				known = match_spec(m, &specs[i], p + 1, &v) > 0;
 			}
-			return sasm_match_fail(m, m->s->mnemonic_loc, "sass-syntax",
+			return sasm_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX,
 			                       known ? "modifier '%.*s' conflicts with an earlier modifier of %s"
 			                             : "unknown modifier '%.*s' for %s",
 			                       len, p, sass_op_mnemonic(m->f->op));
@@ -303,7 +329,7 @@ bool sasm_match_modifiers(SasmMatch *m)
 			continue;
 		int64_t d = enum_default(fld);
 		if (d < 0)
-			return sasm_match_fail(m, m->s->mnemonic_loc, "sass-syntax", "%s needs a .%s modifier",
+			return sasm_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX, "%s needs a .%s modifier",
 			                       sass_op_mnemonic(m->f->op), sass_role_name(s->role));
 		sass_values_set(&m->v, s->role, d);
 	}

@@ -10,13 +10,13 @@
 const SasmOperand *sasm_take_next(SasmMatch *m, const char *what)
 {
 	if (m->next >= m->s->nops) {
-		sasm_match_fail(m, m->s->loc, "sass-syntax", "%s: missing operand (%s)",
+		sasm_match_fail(m, m->s->loc, RULE_SASS_SYNTAX, "%s: missing operand (%s)",
 		                sass_op_mnemonic(m->f->op), what);
 		return NULL;
 	}
 	const SasmOperand *op = &m->s->ops[m->next++];
 	if (op->kind == SOK_IMM && op->overflow) {
-		sasm_match_fail(m, op->loc, "sass-range", "%s: the number does not fit any field (more than 63 bits)",
+		sasm_match_fail(m, op->loc, RULE_SASS_RANGE, "%s: the number does not fit any field (more than 63 bits)",
 		                sass_op_mnemonic(m->f->op));
 		return NULL;
 	}
@@ -40,7 +40,7 @@ bool sasm_read_suffixes(SasmMatch *m, const SasmOperand *op, unsigned allow, Suf
 		else if ((allow & SUF_ABS) && strcmp(s, ".ABS") == 0) out->abs = true;
 		else if ((allow & SUF_OTHER) && out->other == NULL) out->other = s;
 		else
-			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: unexpected suffix '%s' on this operand",
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: unexpected suffix '%s' on this operand",
 			                       sass_op_mnemonic(m->f->op), s);
 	}
 	return true;
@@ -49,7 +49,7 @@ bool sasm_read_suffixes(SasmMatch *m, const SasmOperand *op, unsigned allow, Suf
 bool sasm_no_prefix(SasmMatch *m, const SasmOperand *op, bool neg_ok, bool inv_ok, bool not_ok, bool abs_ok)
 {
 	if ((op->neg && !neg_ok) || (op->inv && !inv_ok) || (op->not_ && !not_ok) || (op->abs && !abs_ok))
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: this operand takes no %s",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: this operand takes no %s",
 		                       sass_op_mnemonic(m->f->op), op->neg ? "'-'" : op->inv ? "'~'" : op->not_ ? "'!'" : "|...|");
 	return true;
 }
@@ -59,10 +59,10 @@ bool sasm_set_value(SasmMatch *m, SassRole r, int64_t value, SrcLoc loc, const c
 {
 	const SassField *fld = sass_form_field(m->f, r);
 	if (fld == NULL)
-		return sasm_match_fail(m, loc, "sass-syntax", "%s has no %s", sass_op_mnemonic(m->f->op), what);
+		return sasm_match_fail(m, loc, RULE_SASS_SYNTAX, "%s has no %s", sass_op_mnemonic(m->f->op), what);
 	if (!sass_field_accepts(fld, value)) {
 		int bits = fld->width + fld->hi_width;
-		return sasm_match_fail(m, loc, "sass-range", "%s %s 0x%llx%s does not fit its %d-bit %s field",
+		return sasm_match_fail(m, loc, RULE_SASS_RANGE, "%s %s 0x%llx%s does not fit its %d-bit %s field",
 		                       sass_op_mnemonic(m->f->op), what, (unsigned long long)(value < 0 ? -value : value),
 		                       value < 0 ? " (negative)" : "", bits,
 		                       fld->kind == SASS_FK_SIMM ? "signed" : "unsigned");
@@ -79,7 +79,7 @@ bool sasm_take_reg(SasmMatch *m, SassRole r, int reuse_bit, unsigned allow, Suff
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_REG)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a register (%s)",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a register (%s)",
 		                       sass_op_mnemonic(m->f->op), what);
 	Suffixes local;
 	if (sfx == NULL)
@@ -97,7 +97,7 @@ bool sasm_take_pred(SasmMatch *m, SassRole r, SassRole not_role, const char *wha
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_PRED || op->nsuffix)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a predicate (%s)",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a predicate (%s)",
 		                       sass_op_mnemonic(m->f->op), what);
 	if (!sasm_no_prefix(m, op, false, false, not_role != SR_COUNT, false))
 		return false;
@@ -113,7 +113,7 @@ static const SasmOperand *take_number(SasmMatch *m, const char *what)
 	if (op == NULL)
 		return NULL;
 	if (op->kind != SOK_IMM || op->nsuffix || !sasm_no_prefix(m, op, true, false, false, false)) {
-		sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a number (%s)", sass_op_mnemonic(m->f->op), what);
+		sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a number (%s)", sass_op_mnemonic(m->f->op), what);
 		return NULL;
 	}
 	return op;
@@ -133,7 +133,7 @@ bool sasm_take_imm32(SasmMatch *m, SassRole r, const char *what)
 		return false;
 	int64_t v = op->neg ? -op->value : op->value;
 	if (v < INT32_MIN || v > (int64_t)UINT32_MAX)
-		return sasm_match_fail(m, op->loc, "sass-range", "%s: %s does not fit 32 bits",
+		return sasm_match_fail(m, op->loc, RULE_SASS_RANGE, "%s: %s does not fit 32 bits",
 		                       sass_op_mnemonic(m->f->op), what);
 	sass_values_set(&m->v, r, (int64_t)(uint32_t)v);
 	return true;
@@ -143,10 +143,10 @@ bool sasm_take_imm32(SasmMatch *m, SassRole r, const char *what)
 bool sasm_set_const(SasmMatch *m, const SasmOperand *op)
 {
 	if (op->reg != SASM_NO_REG)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: this constant operand takes no register",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: this constant operand takes no register",
 		                       sass_op_mnemonic(m->f->op));
 	if (op->value % 4 != 0)
-		return sasm_match_fail(m, op->loc, "sass-align", "%s: constant offset 0x%llx is not a multiple of 4",
+		return sasm_match_fail(m, op->loc, RULE_SASS_ALIGN, "%s: constant offset 0x%llx is not a multiple of 4",
 		                       sass_op_mnemonic(m->f->op), (unsigned long long)op->value);
 	return sasm_set_value(m, SR_CBANK, op->bank, op->loc, "constant bank") &&
 	       sasm_set_value(m, SR_COFF, op->value / 4, op->loc, "constant offset");
@@ -167,7 +167,7 @@ bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 	case SASS_B_REG:
 	case SASS_B_RC:
 		if (op->kind != SOK_REG)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a register as B",
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a register as B",
 			                       sass_op_mnemonic(m->f->op));
 		if (!sasm_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
 		    !sasm_read_suffixes(m, op, SUF_REUSE | reg_allow, &sfx))
@@ -180,7 +180,7 @@ bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 		break;
 	case SASS_B_CONST:
 		if (op->kind != SOK_CONST)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as B",
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a constant c[bank][offset] as B",
 			                       sass_op_mnemonic(m->f->op));
 		if (!sasm_no_prefix(m, op, prefix_neg, prefix_inv, false, false) ||
 		    !sasm_read_suffixes(m, op, reg_allow & SUF_H1, &sfx) || !sasm_set_const(m, op))
@@ -189,7 +189,7 @@ bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 		break;
 	case SASS_B_IMM:
 		if (op->kind != SOK_IMM)
-			return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected an immediate as B",
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected an immediate as B",
 			                       sass_op_mnemonic(m->f->op));
 		if (!sasm_no_prefix(m, op, true, false, false, false) || !sasm_read_suffixes(m, op, suffix_flag, &sfx))
 			return false;
@@ -198,7 +198,7 @@ bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 			return false;
 		break;
 	case SASS_B_NONE:
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s takes no B operand", sass_op_mnemonic(m->f->op));
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s takes no B operand", sass_op_mnemonic(m->f->op));
 	}
 	*modified = mod;
 	if (sfx_out)
@@ -215,7 +215,7 @@ bool sasm_take_c(SasmMatch *m)
 	if (op == NULL)
 		return false;
 	if (op->kind != SOK_CONST || !sasm_no_prefix(m, op, false, false, false, false))
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a constant c[bank][offset] as C",
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a constant c[bank][offset] as C",
 		                       sass_op_mnemonic(m->f->op));
 	return sasm_set_const(m, op);
 }
@@ -229,7 +229,7 @@ bool sasm_take_rd_cc(SasmMatch *m)
 	if (sass_form_field(m->f, SR_CC))
 		sass_values_set(&m->v, SR_CC, sfx.cc);
 	else if (sfx.cc)
-		return sasm_match_fail(m, m->s->loc, "sass-syntax", "%s cannot write the condition code",
+		return sasm_match_fail(m, m->s->loc, RULE_SASS_SYNTAX, "%s cannot write the condition code",
 		                       sass_op_mnemonic(m->f->op));
 	return true;
 }
@@ -247,11 +247,11 @@ bool sasm_take_name(SasmMatch *m, SassRole r, const char *what)
 		snprintf(buf, sizeof buf, "%lld", (long long)op->value);
 		text = buf;
 	} else if (op->kind != SOK_NAME || op->neg || op->inv || op->not_ || op->abs) {
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: expected a name (%s)", sass_op_mnemonic(m->f->op), what);
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a name (%s)", sass_op_mnemonic(m->f->op), what);
 	}
 	int64_t v = sasm_enum_value(m->f, sass_form_field(m->f, r), text, strlen(text));
 	if (v < 0)
-		return sasm_match_fail(m, op->loc, "sass-syntax", "%s: unknown %s '%s'", sass_op_mnemonic(m->f->op), what, text);
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: unknown %s '%s'", sass_op_mnemonic(m->f->op), what, text);
 	sass_values_set(&m->v, r, v);
 	return true;
 }

@@ -18,12 +18,12 @@ unsigned sasm_parse_buffer(SasmParseState *ps, char *buf, size_t len)
 	unsigned before = diag_errors(ps->diag);
 	yyscan_t scanner;
 	if (sass_lex_init_extra(ps, &scanner) != 0) {
-		diag_add(ps->diag, SEV_ERROR, (SrcLoc){ 0 }, "io", "cannot initialise the scanner");
+		diag_add(ps->diag, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "cannot initialise the scanner");
 		return 1;
 	}
 	YY_BUFFER_STATE b = sass__scan_buffer(buf, len + 2, scanner);
 	if (!b) {
-		diag_add(ps->diag, SEV_ERROR, (SrcLoc){ 0 }, "io", "cannot set up the scan buffer");
+		diag_add(ps->diag, SEV_ERROR, (SrcLoc){ 0 }, RULE_IO, "cannot set up the scan buffer");
 	} else {
 		sass_parse(scanner, ps);
 		sass__delete_buffer(b, scanner);
@@ -92,7 +92,7 @@ SasmOperand sasm_operand_word(SasmParseState *ps, const char *word, SrcLoc loc)
 		if (op.nsuffix < SASM_MAX_SUFFIXES)
 			op.suffix[op.nsuffix++] = intern(&ps->names, p, n);
 		else
-			diag_add(ps->diag, SEV_ERROR, loc, "sass-syntax", "too many suffixes on '%s'", word);
+			diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_SYNTAX, "too many suffixes on '%s'", word);
 		p = next;
 	}
 	return op;
@@ -114,7 +114,7 @@ static bool parse_index(const char *s, int *out)
 
 static void barrier_error(SasmParseState *ps, SrcLoc loc, const char *text)
 {
-	diag_add(ps->diag, SEV_ERROR, loc, "sass-barrier",
+	diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_BARRIER,
 	         "scoreboard barrier in '%s' is out of range: barriers are 0 to 5", text);
 }
 
@@ -129,10 +129,10 @@ void sasm_add_annotation(SasmParseState *ps, const char *text, SrcLoc loc)
 	int n;
 	if (text[0] != '&' && text[0] != '?') {
 		if (s->has_notation)
-			diag_add(ps->diag, SEV_ERROR, loc, "sass-syntax",
+			diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_SYNTAX,
 			         "the control notation '%s' is given twice for one instruction", text);
 		else if (sass_ctrl_parse(text, &s->notation) != 0)
-			diag_add(ps->diag, SEV_ERROR, loc, "sass-barrier",
+			diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_BARRIER,
 			         "bad control notation '%s': expected wait:rbar:wbar:Y:stall with barriers 0-5", text);
 		else if ((s->notation.rbar > 5 && s->notation.rbar != 7) ||
 		         (s->notation.wbar > 5 && s->notation.wbar != 7) || s->notation.wait > 0x3f)
@@ -152,7 +152,7 @@ void sasm_add_annotation(SasmParseState *ps, const char *text, SrcLoc loc)
 		if (n > 5)
 			barrier_error(ps, loc, text);
 		else if (*slot >= 0 && *slot != n)
-			diag_add(ps->diag, SEV_ERROR, loc, "sass-barrier",
+			diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_BARRIER,
 			         "an instruction sets one %s barrier; '%s' contradicts &%.2s%d",
 			         text[1] == 'r' ? "read" : "write", text, text + 1, *slot);
 		else
@@ -161,14 +161,14 @@ void sasm_add_annotation(SasmParseState *ps, const char *text, SrcLoc loc)
 		char *end;
 		long v = strtol(text + 5, &end, 10);
 		if ((*end != '\0' && strcmp(end, "_END_GROUP") != 0) || v > 15)
-			diag_add(ps->diag, SEV_ERROR, loc, "sass-range",
+			diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_RANGE,
 			         "'%s': the stall count is 0 to 15 (?WAIT0 ... ?WAIT15)", text);
 		else
 			s->stall = (int)v;
 	} else if (strcmp(text, "?YIELD") == 0) {
 		s->yield = true;
 	} else {
-		diag_add(ps->diag, SEV_ERROR, loc, "sass-syntax",
+		diag_add(ps->diag, SEV_ERROR, loc, RULE_SASS_SYNTAX,
 		         "unknown scheduling annotation '%s' (expected &req_N, &rdN, &wrN, ?WAITn or ?YIELD)", text);
 	}
 }

@@ -4,172 +4,14 @@
 #include "sm50/sass_disasm.h"
 
 #include "sm50/sass_ctrl.h"
+#include "sm50/sass_disasm_fam.h"
+#include "sm50/sass_disasm_text.h"
 #include "sm50/sass_float.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- a bounded string builder ------------------------------------------- */
-
-typedef struct Text {
-	char *buf;
-	size_t cap, len;
-	bool overflow;
-} Text;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void put(Text *t, const char *fmt, ...)
-{
-	if (t->overflow)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-	va_end(ap);
-	if (k < 0 || (size_t)k >= t->cap - t->len)
-		t->overflow = true;
-	else
-		t->len += (size_t)k;
-}
-
-/* ---- operands and modifiers --------------------------------------------- */
-
-static int64_t get(const SassValues *v, SassRole r)
-{
-	return sass_values_get(v, r, 0);
-}
-
-/* The spelling of enum value `value`: its name, or the fallback spelling.
- * Values the decoder would reject (possible only when the caller built the
- * values by hand) print as "?n" rather than crash. */
-static void put_enum_value(Text *t, const SassEnum *e, unsigned value, const char *dot)
-{
-	if (value < e->count && e->names[value] != NULL) {
-		if (e->names[value][0] != '\0')
-			put(t, "%s%s", dot, e->names[value]);
-	} else if (e->fallback != NULL) {
-		char tmp[48];
-		snprintf(tmp, sizeof tmp, e->fallback, value);
-		put(t, "%s%s", dot, tmp);
-	} else {
-		put(t, "%s?%u", dot, value);
-	}
-}
-
-/* ".NAME" of the form's enum field with role r; nothing for the default. */
-static void put_enum(Text *t, const SassForm *f, const SassValues *v, SassRole r)
-{
-	const SassField *fld = sass_form_field(f, r);
-	if (fld != NULL)
-		put_enum_value(t, fld->values, (unsigned)get(v, r), ".");
-}
-
-static void put_flag(Text *t, const SassValues *v, SassRole r, const char *text)
-{
-	if (get(v, r))
-		put(t, "%s", text);
-}
-
-static void put_reg(Text *t, int64_t reg)
-{
-	if (reg == 255)
-		put(t, "RZ");
-	else
-		put(t, "R%d", (int)reg);
-}
-
-static void put_pred(Text *t, int64_t pred, bool negated)
-{
-	put(t, "%s", negated ? "!" : "");
-	if (pred == 7)
-		put(t, "PT");
-	else
-		put(t, "P%d", (int)pred);
-}
-
-/* Hex with a leading minus for negative values, as nvdisasm writes them. */
-static void put_signed_hex(Text *t, int64_t value)
-{
-	if (value < 0)
-		put(t, "-0x%" PRIx64, (uint64_t)0 - (uint64_t)value);
-	else
-		put(t, "0x%" PRIx64, (uint64_t)value);
-}
-
-static void put_reuse(Text *t, uint32_t slot, unsigned operand)
-{
-	SassCtrl c;
-	sass_ctrl_unpack_slot(slot, &c);
-	if ((c.reuse >> operand) & 1)
-		put(t, ".reuse");
-}
-
-enum { REUSE_A = 0, REUSE_B = 1, REUSE_C = 2 };
-
-/* c[bank][offset] of an ALU operand: the offset field counts 4-byte words.
- * XMAD's B operand is printed with a space between the brackets. */
-static void put_const(Text *t, const SassValues *v, const char *gap)
-{
-	put(t, "c[0x%x]%s[", (unsigned)get(v, SR_CBANK), gap);
-	put_signed_hex(t, get(v, SR_COFF) * 4);
-	put(t, "]");
-}
-
-/* Operand B of the _R/_C/_I ALU forms. A negated or inverted register or
- * constant gets a prefix ("-", "~"); an immediate keeps its value and gets
- * a suffix instead (".NEG", ".INV"). */
-static void put_b(Text *t, const SassForm *f, const SassValues *v, uint32_t slot,
-                  bool modified, const char *prefix, const char *suffix)
-{
-	switch (f->bkind) {
-	case SASS_B_REG:
-	case SASS_B_RC:
-		put(t, ", %s", modified ? prefix : "");
-		put_reg(t, get(v, SR_RB));
-		put_reuse(t, slot, REUSE_B);
-		break;
-	case SASS_B_CONST:
-		put(t, ", %s", modified ? prefix : "");
-		put_const(t, v, "");
-		break;
-	case SASS_B_IMM:
-		put(t, ", ");
-		put_signed_hex(t, get(v, SR_IMM));
-		put(t, "%s", modified ? suffix : "");
-		break;
-	case SASS_B_NONE:
-		break;
-	}
-}
-
-static void put_b_plain(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
-{
-	put_b(t, f, v, slot, false, "", "");
-}
-
-static void put_ra(Text *t, const SassValues *v, uint32_t slot, const char *prefix)
-{
-	put(t, "%s", prefix);
-	put_reg(t, get(v, SR_RA));
-	put_reuse(t, slot, REUSE_A);
-}
-
-/* C operand of the forms with a third source: Rc, or the constant of the
- * "RC" layouts. */
-static void put_c(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
-{
-	put(t, ", ");
-	if (f->bkind == SASS_B_RC) {
-		put_const(t, v, "");
-	} else {
-		put_reg(t, get(v, SR_RC));
-		put_reuse(t, slot, REUSE_C);
-	}
-}
 
 /* ---- the families --------------------------------------------------------- */
 
@@ -380,12 +222,6 @@ static void print_s2r(Text *t, const SassForm *f, const SassValues *v)
 	put_reg(t, get(v, SR_RD));
 	put(t, ", ");
 	put_enum_value(t, sass_form_field(f, SR_SREG)->values, (unsigned)get(v, SR_SREG), "");
-}
-
-static void put_rd_cc(Text *t, const SassValues *v)
-{
-	put_reg(t, get(v, SR_RD));
-	put_flag(t, v, SR_CC, ".CC");
 }
 
 /* IADD/ISCADD negation field: 1 negates B, 2 negates A, 3 is .PO (plus one). */
@@ -878,6 +714,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_FMNMX: print_fmnmx(&t, f, v, slot); break;
 	case SOP_FSETP: print_fsetp(&t, f, v, slot); break;
 	case SOP_I2F: case SOP_F2I: print_i2f_f2i(&t, f, v); break;
+	default: sass_format_fam(&t, f, v, slot); break;
 	}
 	return t.overflow ? -1 : (int)t.len;
 }
@@ -906,6 +743,7 @@ bool sass_slot_allowed(const SassForm *f, uint32_t slot)
 	case SASS_CLASS_ALU: return !barriers && !(c.reuse & 8);
 	case SASS_CLASS_FLOW: return !barriers;
 	case SASS_CLASS_VARLAT: return true;
+	case SASS_CLASS_VARLAT_ALU: return !(c.reuse & 8);
 	}
 	return false;
 }

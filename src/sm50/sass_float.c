@@ -21,3 +21,18 @@ int sass_float_text(uint32_t bits, char *buf, size_t n)
 	double d = f, mag = d < 0 ? -d : d;
 	return snprintf(buf, n, mag >= 1e9 ? "%.20e" : "%.20g", d);
 }
+
+int sass_double_text(uint64_t bits, char *buf, size_t n)
+{
+	const char *sign = (bits >> 63) ? "-" : "+";
+	uint64_t exp = (bits >> 52) & 0x7ff, mant = bits & ((UINT64_C(1) << 52) - 1);
+	/* unlike the f32 spelling, a double NaN without the quiet bit is SNAN */
+	if (exp == 0x7ff)
+		return snprintf(buf, n, "%s%s ", sign, !mant ? "INF" : mant >> 51 ? "QNAN" : "SNAN");
+	if (bits == UINT64_C(1) << 63)
+		return snprintf(buf, n, "-0.0 ");
+	double d, mag;
+	memcpy(&d, &bits, sizeof d);
+	mag = d < 0 ? -d : d;
+	return snprintf(buf, n, mag >= 1e9 ? "%.20e" : "%.20g", d);
+}

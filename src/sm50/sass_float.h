@@ -19,4 +19,14 @@ static inline uint32_t sass_fimm20_bits(int64_t field)
 	return (uint32_t)field << 12;
 }
 
+/* The text of the f64 whose bits are `bits`, by the same rules as
+ * sass_float_text but for "SNAN" (a NaN without the quiet bit) (the double-precision immediates of DADD/DMUL/DFMA/
+ * DMNMX/DSETP, whose 20-bit field holds the top 20 bits of the f64). */
+int sass_double_text(uint64_t bits, char *buf, size_t n);
+
+static inline uint64_t sass_dimm20_bits(int64_t field)
+{
+	return (uint64_t)field << 44;
+}
+
 #endif

@@ -72,10 +72,22 @@ static unsigned conv_regs(const SassForm *f, const SassValues *in, SassRole r)
 	return (is_int ? t >> 1 == 3 : t == 3) ? 2 : 1;
 }
 
+/* The FP64 unit's operands are aligned register pairs. */
+static bool is_fp64(SassOp op)
+{
+	return op == SOP_DADD || op == SOP_DMUL || op == SOP_DFMA || op == SOP_DMNMX || op == SOP_DSETP;
+}
+
+/* F2F: an F64 (format 3) is a pair. */
+static unsigned f2f_regs(const SassValues *in, SassRole r)
+{
+	return get(in, r) == 3 ? 2 : 1;
+}
+
 void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 {
 	memset(u, 0, sizeof *u);
-	u->varlat = f->cls == SASS_CLASS_VARLAT;
+	u->varlat = f->cls == SASS_CLASS_VARLAT || f->cls == SASS_CLASS_VARLAT_ALU;
 	add_pred(&u->pred_reads, get(in, SR_PG));
 	unsigned ra_regs = 1;
 	switch (f->op) {
@@ -84,16 +96,20 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
 	case SOP_SURED_D: case SOP_SURED_P: ra_regs = geom_regs(get(in, SR_GEOM)); break;
 	case SOP_TXQ_B: ra_regs = 2; break;
-	default: break;
+	default: ra_regs = is_fp64(f->op) ? 2 : 1; break;
 	}
 	add_regs(u->reads, get(in, SR_RA), ra_regs);
 	bool store = f->op == SOP_STG || f->op == SOP_STS || f->op == SOP_STL || f->op == SOP_ST ||
 	             f->op == SOP_SUST_D || f->op == SOP_SUST_P ||
 	             f->op == SOP_SURED_D || f->op == SOP_SURED_P;
 	bool conv = f->op == SOP_I2F || f->op == SOP_F2I;
-	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : conv ? conv_regs(f, in, SR_STYPE) : 1);
-	add_regs(u->reads, get(in, SR_RC), 1);
-	add_regs(u->writes, get(in, SR_RD), conv ? conv_regs(f, in, SR_DTYPE) : data_regs(f, in));
+	unsigned pair = is_fp64(f->op) ? 2 : 1;
+	add_regs(u->reads, get(in, SR_RB), store ? data_regs(f, in) : conv ? conv_regs(f, in, SR_STYPE) :
+	                                   f->op == SOP_F2F ? f2f_regs(in, SR_STYPE) : pair);
+	add_regs(u->reads, get(in, SR_RC), pair);
+	add_regs(u->writes, get(in, SR_RD), conv ? conv_regs(f, in, SR_DTYPE) :
+	                                    f->op == SOP_F2F ? f2f_regs(in, SR_DTYPE) : pair > 1 ? pair :
+	                                    data_regs(f, in));
 	add_pred(&u->pred_writes, get(in, SR_PD));
 	add_pred(&u->pred_writes, get(in, SR_PQ));
 	add_pred(&u->pred_reads, get(in, SR_PC));

@@ -2,6 +2,7 @@
  * encoding notes and were checked form by form against nvdisasm 11.8 with
  * tests/oracle/sass-forms.sh; value names are nvdisasm's spelling. */
 #include "sm50/sass_table.h"
+#include "base/once.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -178,6 +179,26 @@ ENUM(e_f2i_type, "INVALID%u");
 static const char *const e_float_type_names[] = { NULL, "F16", "F32", "F64" };
 ENUM(e_float_type, NULL);
 
+/* ---- value names of the instruction families ---- */
+
+/* PRMT byte-select modes; 0 (the selector register's four nibbles) prints
+ * nothing, 7 is nvdisasm's INVALIDPMODE7. */
+static const char *const e_pmode_names[] = { "", "F4E", "B4E", "RC8", "ECL", "ECR", "RC16" };
+ENUM(e_pmode, "INVALIDPMODE%u");
+
+/* BAR operations the table models; RED (2) and SCAN (3) take a predicate
+ * and a reduction, which these rows hold at PT and 0. */
+static const char *const e_barmode_names[] = { "SYNC", "ARV" };
+ENUM(e_barmode, NULL);
+static const char *const e_mblevel_names[] = { "CTA", "GL", "SYS", "VC" };
+ENUM(e_mblevel, NULL);
+static const char *const e_ivall_names[] = { "", "IVALLD", "IVALLT", "IVALLTD" };
+ENUM(e_ivall, NULL);
+static const char *const e_mufuop_names[] = { "COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H" };
+ENUM(e_mufuop, NULL);   /* 8-15: nvdisasm names them INVALIDMUFUOPCODEn */
+static const char *const e_rroop_names[] = { "SINCOS", "EX2" };
+ENUM(e_rroop, NULL);
+
 /* ---- field shorthands ---------------------------------------------------- */
 
 #define FLD(role, kind, lo, w)  { role, kind, lo, w, 0, 0, NULL }
@@ -213,6 +234,7 @@ ENUM(e_float_type, NULL);
 #define SURED_OP     ENUMF(SR_SUOP, 24, 3, e_suop)
 
 #define V SASS_CLASS_VARLAT
+#define W SASS_CLASS_VARLAT_ALU
 #define A SASS_CLASS_ALU
 #define C SASS_CLASS_FLOW
 
@@ -226,10 +248,23 @@ const SassForm sass_forms[SF_COUNT] = {
 #undef ROW
 
 #undef V
+#undef W
 #undef A
 #undef C
 
 const size_t sass_form_count = COUNT_OF(sass_forms);
+
+int sass_size_code(unsigned bytes)
+{
+	switch (bytes) {
+	case 1: return 0;
+	case 2: return 2;
+	case 4: return 4;
+	case 8: return 5;
+	case 16: return 6;
+	default: return -1;
+	}
+}
 
 const char *sass_op_mnemonic(SassOp op)
 {
@@ -257,12 +292,12 @@ int sass_form_field_index(const SassForm *f, SassRole r)
 	 * first use: the lowering sets a field value by role for every operand
 	 * it emits, and a search of up to 16 fields each time adds up */
 	static uint8_t pos[COUNT_OF(sass_forms)][SR_COUNT];
-	static bool built;
-	if (!built) {
+	static OnceFlag built;
+	if (once_claim(&built)) {
 		for (size_t i = 0; i < sass_form_count; i++)
 			for (unsigned j = 0; j < sass_forms[i].nfields; j++)
 				pos[i][sass_forms[i].fields[j].role] = (uint8_t)(j + 1);
-		built = true;
+		once_done(&built);
 	}
 	return (int)pos[f - sass_forms][r] - 1;
 }
@@ -297,6 +332,9 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_HSEL_C] = "hsel_c", [SR_PA] = "pa", [SR_PA_NOT] = "pa_not", [SR_PB] = "pb",
 	[SR_PB_NOT] = "pb_not", [SR_BOP2] = "bop2", [SR_ABSA] = "absa", [SR_ABSB] = "absb",
 	[SR_FTZ] = "ftz", [SR_FMZ] = "fmz", [SR_RND] = "rnd", [SR_SCALE] = "scale",
+	[SR_SH] = "sh", [SR_PMODE] = "pmode", [SR_RNDINT] = "rndint",
+	[SR_BARMODE] = "barmode", [SR_BARID] = "barid", [SR_BARCNT] = "barcnt", [SR_MBLEVEL] = "mblevel",
+	[SR_IVALL] = "ivall", [SR_MUFUOP] = "mufuop", [SR_RROOP] = "rroop",
 };
 
 const char *sass_role_name(SassRole r)

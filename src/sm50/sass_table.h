@@ -96,6 +96,17 @@ typedef enum SassRole {
 	SR_FMZ,         /* FMUL/FFMA: .FTZ or .FMZ (0 * anything = 0) */
 	SR_RND,         /* float rounding (RN RM RP RZ; F2I: FLOOR CEIL TRUNC) */
 	SR_SCALE,       /* FMUL result scale (.D2 ... .M2) */
+	/* ---- instruction families (integer, float, barriers, warp) ---- */
+	SR_SH,          /* FLO .SH: the shift amount instead of the bit position */
+	SR_PMODE,       /* PRMT byte-select mode (.F4E ... .RC16) */
+	SR_RNDINT,      /* F2F: round to an integral value (.ROUND .FLOOR .CEIL .TRUNC) */
+	SR_BARMODE,     /* BAR operation (.SYNC .ARV) */
+	SR_BARID,       /* BAR immediate barrier number */
+	SR_BARCNT,      /* BAR immediate thread count (0: all, omitted by .SYNC) */
+	SR_MBLEVEL,     /* MEMBAR scope (.CTA .GL .SYS .VC) */
+	SR_IVALL,       /* MEMBAR cache invalidation (.IVALLD ...) */
+	SR_MUFUOP,      /* MUFU function (.COS .SIN .EX2 .LG2 .RCP .RSQ ...) */
+	SR_RROOP,       /* RRO range reduction (.SINCOS .EX2) */
 	SR_COUNT
 } SassRole;
 
@@ -144,13 +155,28 @@ typedef struct SassField {
 	X(I2I, "I2I") X(PSETP, "PSETP") X(FADD, "FADD") X(FADD32I, "FADD32I") \
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
-	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST")
+	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
+	SASS_OPS_FAM(X)
+
+/* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
+ * warp operations), kept apart so parallel additions merge cleanly. */
+#define SASS_OPS_FAM(X) \
+	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT") \
+	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
+	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR") \
+	X(MUFU, "MUFU") X(RRO, "RRO")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
 	SASS_OPS(X)
 #undef X
 } SassOp;
+
+/* The size field of a memory access (STG, LDG, SUST.D, SULD.D) for an
+ * access of `bytes` unsigned bytes: U8 0, U16 2, 32 bits 4, 64 5, 128 6;
+ * -1 for a size with no code. The signed 8/16-bit loads (S8 1, S16 3) are
+ * the caller's choice. */
+int sass_size_code(unsigned bytes);
 
 /* The base mnemonic of a family ("SUST.D", "IADD32I", "SHF.L"). */
 const char *sass_op_mnemonic(SassOp op);
@@ -162,6 +188,7 @@ typedef enum SassClass {
 	SASS_CLASS_ALU,
 	SASS_CLASS_FLOW,
 	SASS_CLASS_VARLAT,
+	SASS_CLASS_VARLAT_ALU,  /* variable latency, but no reuse bit 3 (FP64 unit) */
 } SassClass;
 
 /* How the second ALU operand is encoded; decides which reuse bits print.

@@ -28,6 +28,7 @@ enum {
 	SCHED_FLOW_STALL = 15,      /* ptxas: EXIT and BRA always stall 15 */
 	SCHED_NBARRIERS = 6,
 	SCHED_DEPBAR_STALL = 3,     /* ptxas: DEPBAR.LE stalls 3 */
+	SCHED_SYNC_STALL = 15,      /* ptxas: BAR and MEMBAR.GL/.SYS stall 15 (kept for MEMBAR.CTA too) */
 };
 
 /* Hazard resources: general registers, predicates, the carry flag. */
@@ -45,7 +46,7 @@ static inline int sass_res_latency(unsigned r)
 	return r == SASS_RES_CC ? SCHED_CC_LATENCY : r >= SASS_RES_PRED ? SCHED_PRED_LATENCY : SCHED_ALU_LATENCY;
 }
 
-/* "R12", "P3" or "CC" into buf (8 bytes are enough). */
+/* "R12", "P3" or "CC" into buf (12 bytes hold any unsigned). */
 static inline const char *sass_res_name(unsigned r, char *buf, size_t n)
 {
 	if (r == SASS_RES_CC)

@@ -160,7 +160,7 @@ static void report(Verifier *v, size_t i, const char *fmt, ...)
 	if (k->insn_locs && i < k->nlocs && k->insn_locs[i].first_line > 0)
 		loc = k->insn_locs[i];
 	const SassForm *f = v->in[i].form;
-	diag_add(v->d, k->as_warning ? SEV_WARNING : SEV_ERROR, loc, k->as_warning ? "sass-hazard" : "sched-hazard",
+	diag_add(v->d, k->as_warning ? SEV_WARNING : SEV_ERROR, loc, k->as_warning ? RULE_SASS_HAZARD : RULE_SCHED_HAZARD,
 	         "kernel '%s', instruction at 0x%04" PRIx64 " (%s): %s", k->name, sass_insn_addr(i), f ? sass_op_mnemonic(f->op) : "?", msg);
 }
 
@@ -205,7 +205,7 @@ static bool report_pending_write(Verifier *v, size_t i, const VState *s, unsigne
 {
 	if (!s->wmask[r])
 		return false;
-	char rn[8];
+	char rn[12];
 	report(v, i, "%s %s before the variable-latency %s at 0x%04" PRIx64 " that writes it is waited "
 	       "for (barrier mask 0x%02x)", what, sass_res_name(r, rn, sizeof rn), sass_op_mnemonic(v->in[s->writer[r]].form->op),
 	       sass_insn_addr(s->writer[r]), s->wmask[r]);
@@ -215,7 +215,7 @@ static bool report_pending_write(Verifier *v, size_t i, const VState *s, unsigne
 static void check_insn(Verifier *v, size_t i, const VState *s)
 {
 	const Insn *x = &v->in[i];
-	char rn[8];
+	char rn[12];
 	if (!sass_slot_allowed(x->form, x->slot))
 		report(v, i, "control slot 0x%06" PRIx32 " is not allowed for this form (a fixed-latency "
 		       "instruction sets no barrier)", x->slot);

@@ -5,9 +5,17 @@
  * operations, guards, diamonds and counted loops), so the sweep meets code
  * the goldens never showed the encoder.
  *
- * Usage: gen_kernels SEED > FILE.ptx. The same seed always gives the same
- * module (a private xorshift generator, no libc rand), so a failing seed is
- * a reproducible test case. */
+ * Usage: gen_kernels [--defined] SEED > FILE.ptx. The same seed always gives
+ * the same module (a private xorshift generator, no libc rand), so a failing
+ * seed is a reproducible test case.
+ *
+ * --defined writes kernels whose results are defined for the simulator's
+ * differential tests (tests/sim/sim-diff.sh), launched as 1D grids of at
+ * most 32 threads: every global and surface access of a thread stays in its
+ * own stripe (thread (idx & 31) owns bytes [128*i, 128*i+128) of every
+ * buffer and the texels at x bytes [64*i, 64*i+64) of every surface), so
+ * no two threads touch one byte; no register is read before it is set on
+ * every path; no .reqntid (ptxas may fold %ntid into a constant). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -81,6 +89,10 @@ typedef struct Param {
 static Param params[8];
 static int nparams, kernel_no;
 static int idx_reg;        /* the thread's linear index (a %r) */
+static bool defined_mode;  /* --defined: race-free, in-bounds kernels */
+/* --defined: the thread's surface x coordinate in bytes (.b) and in
+ * texels (.p), and a small coordinate for y, z and layers */
+static int stripe_bx, stripe_px, small_coord;
 static int budget;         /* statements left in this kernel */
 
 static void stmt_list(int n, int nest);
@@ -95,7 +107,7 @@ static int coord_count(const char *g)
 /* "[handle, {coords}]" (or "[handle]" without a geometry) for a surface
  * instruction: a bound surfref or a .u64 register loaded from a parameter
  * (ptxas rejects a parameter named directly). */
-static void surf_addr(char *buf, size_t n, const char *geom)
+static void surf_addr(char *buf, size_t n, const char *geom, bool formatted)
 {
 	char h[48];
 	int choice = rnd(2);
@@ -115,7 +127,12 @@ static void surf_addr(char *buf, size_t n, const char *geom)
 	size_t len = (size_t)snprintf(buf, n, "[%s, {", h);
 	for (int i = 0; i < nc; i++) {
 		char c[24];
-		src(c, sizeof c, C_R, false);
+		/* PTX puts an array's layer first: x is coordinate 1 there */
+		int x_at = geom[0] == 'a' ? 1 : 0;
+		if (defined_mode)
+			snprintf(c, sizeof c, "%%r%d", i != x_at ? small_coord : formatted ? stripe_px : stripe_bx);
+		else
+			src(c, sizeof c, C_R, false);
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", c);
 	}
 	snprintf(buf + len, n - len, "}]");
@@ -175,11 +192,15 @@ static void gen_suld(void)
 	int cls = elem_class(b);
 	char a[160], d[96], gd[16];
 	guard(gd, sizeof gd);
-	surf_addr(a, sizeof a, g);
+	surf_addr(a, sizeof a, g, false);
 	if (gd[0])       /* a guarded load may leave its destination unset */
 		for (int i = 0; i < vec; i++)
 			ensure(cls);
 	data_list(d, sizeof d, vec, cls, true);
+	/* --defined: set the destinations first, as a false guard keeps them */
+	for (int i = 0; defined_mode && gd[0] && i < vec; i++)
+		out("\tmov.b%d %s%d, 0;\n", cls == C_RD ? 64 : cls == C_RS ? 16 : 32, class_prefix[cls],
+		    pool[cls][depth[cls] - vec + i]);
 	out("\t%ssuld.b.%s%s%s.b%d%s %s, %s;\n", gd, g, PICK(cops), vec_word(vec), b, PICK(clamps), d, a);
 }
 
@@ -198,7 +219,7 @@ static void gen_sust(void)
 	ensure(cls);
 	char a[160], d[96], gd[16];
 	guard(gd, sizeof gd);
-	surf_addr(a, sizeof a, g);
+	surf_addr(a, sizeof a, g, formatted);
 	data_list(d, sizeof d, vec, cls, false);
 	out("\t%ssust.%s.%s%s%s.b%d%s %s, %s;\n", gd, formatted ? "p" : "b", g, formatted ? "" : PICK(cops),
 	    vec_word(vec), b, PICK(clamps), a, d);
@@ -224,7 +245,7 @@ static void gen_sured(void)
 	int cls = strstr(form, "64") && !strstr(form, "b32") ? C_RD : C_R;
 	ensure(cls);
 	guard(gd, sizeof gd);
-	surf_addr(a, sizeof a, g);
+	surf_addr(a, sizeof a, g, p);
 	src(d, sizeof d, cls, false);
 	out("\t%ssured.%s.%s%s %s, %s;\n", gd, p ? "p" : "b", form, PICK(clamps), a, d);
 }
@@ -239,21 +260,29 @@ static void gen_suq(void)
 		"memory_layout" };
 	bool descriptor = true && chance(30);
 	char a[64];
-	surf_addr(a, sizeof a, NULL);
+	surf_addr(a, sizeof a, NULL, false);
 	out("\tsuq.%s.b32 %%r%d, %s;\n", descriptor ? PICK(desc) : PICK(dims), fresh(C_R), a);
 }
 
-/* A global address: a pointer plus idx * size, nvcc style. */
+/* A global address: a pointer plus idx * size, nvcc style; --defined: the
+ * thread's stripe, (idx & 31) * 128. */
 static int gen_address(int size)
 {
 	int off = fresh(C_RD), addr = fresh(C_RD);
 	char i[24];
 	src(i, sizeof i, C_R, false);
+	if (defined_mode) {
+		int lane = fresh(C_R);
+		out("\tand.b32 %%r%d, %%r%d, 31;\n", lane, idx_reg);
+		snprintf(i, sizeof i, "%%r%d", lane);
+		size = 128;
+	}
 	if (chance(50))
 		out("\tmul.wide.%s32 %%rd%d, %s, %d;\n", chance(50) ? "s" : "u", off, i, size);
 	else {
 		out("\tcvt.u64.u32 %%rd%d, %s;\n", off, i);
-		out("\tshl.b64 %%rd%d, %%rd%d, %d;\n", off, off, size == 16 ? 4 : size == 8 ? 3 : size == 4 ? 2 : 1);
+		out("\tshl.b64 %%rd%d, %%rd%d, %d;\n", off, off,
+		    size == 128 ? 7 : size == 16 ? 4 : size == 8 ? 3 : size == 4 ? 2 : 1);
 	}
 	out("\tadd.s64 %%rd%d, %%rd%d, %%rd%d;\n", addr, use(C_PTR), off);
 	return addr;
@@ -284,7 +313,8 @@ static void gen_st(void)
 	int addr = gen_address(size >= 4 ? size : 4);
 	char d[96], gd[16];
 	static const int offs[] = { 0, 0, 0, 16, 32, 64, 256, 4096, -16 };
-	int off = PICK(offs) / size * size;
+	static const int defined_offs[] = { 0, 0, 16, 32, 64, 96 };
+	int off = (defined_mode ? PICK(defined_offs) : PICK(offs)) / size * size;
 	bool zero = vec == 1 && b >= 32 && chance(10);
 	if (zero)
 		snprintf(d, sizeof d, "0");
@@ -544,6 +574,100 @@ static void gen_pressure(void)
 	out("\tst.global.u32 [%%rd%d], %%r%d;\n", addr, acc);
 }
 
+/* Issue 17's families: integer bit operations, mul.hi, div/rem, the
+ * special functions and double precision (float values made from and
+ * turned back into %r values with cvt), barriers and fences. */
+static int next_f, next_fd;
+
+static void pos_len(char *buf, size_t n)
+{
+	if (chance(40))
+		src(buf, n, C_R, false);
+	else
+		snprintf(buf, n, "%u", rnd(33));
+}
+
+static void gen_fam(void)
+{
+	static const char *const prmt_modes[] = { "", "", "", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16" };
+	static const char *const sfu[] = { "sin.approx", "cos.approx", "ex2.approx", "lg2.approx", "rcp.approx",
+		"sqrt.approx", "rsqrt.approx" };
+	static const char *const dops[] = { "add", "sub", "mul", "min", "max", "fma.rn", "neg", "abs" };
+	char a[24], b[24], c[24], e[24];
+	ensure(C_R);
+	src(a, sizeof a, C_R, false);
+	src(b, sizeof b, C_R, chance(20));
+	const char *su = chance(50) ? "u" : "s";
+	switch (rnd(12)) {
+	case 0: out("\tpopc.b32 %%r%d, %s;\n", fresh(C_R), a); break;
+	case 1: out("\tclz.b32 %%r%d, %s;\n", fresh(C_R), a); break;
+	case 2: out("\tbrev.b32 %%r%d, %s;\n", fresh(C_R), a); break;
+	case 3: out("\tbfind%s.%s32 %%r%d, %s;\n", chance(30) ? ".shiftamt" : "", su, fresh(C_R), a); break;
+	case 4:
+		pos_len(c, sizeof c);
+		pos_len(e, sizeof e);
+		out("\tbfe.%s32 %%r%d, %s, %s, %s;\n", su, fresh(C_R), a, c, e);
+		break;
+	case 5:
+		pos_len(c, sizeof c);
+		pos_len(e, sizeof e);
+		out("\tbfi.b32 %%r%d, %s, %s, %s, %s;\n", fresh(C_R), a, b, c, e);
+		break;
+	case 6: {
+		const char *m = PICK(prmt_modes);
+		if (*m == '\0' && chance(50))
+			snprintf(c, sizeof c, "%u", rnd(0x10000));
+		else
+			src(c, sizeof c, C_R, false);
+		out("\tprmt.b32%s %%r%d, %s, %s, %s;\n", m, fresh(C_R), a, b, c);
+		break;
+	}
+	case 7: out("\tmul.hi.%s32 %%r%d, %s, %s;\n", su, fresh(C_R), a, b); break;
+	case 8: out("\t%s.%s32 %%r%d, %s, %s;\n", chance(50) ? "div" : "rem", su, fresh(C_R), a, b); break;
+	case 9: {
+		int x = ++next_f, y = ++next_f, z = ++next_f;
+		out("\tcvt.rn.f32.%s32 %%f%d, %s;\n", su, x, a);
+		if (chance(25)) {
+			src(b, sizeof b, C_R, false);
+			out("\tcvt.rn.f32.s32 %%f%d, %s;\n", y, b);
+			out("\tdiv.%s.f32 %%f%d, %%f%d, %%f%d;\n", chance(50) ? "approx" : "full", z, x, y);
+		} else {
+			out("\t%s%s.f32 %%f%d, %%f%d;\n", PICK(sfu), chance(40) ? ".ftz" : "", z, x);
+		}
+		out("\tcvt.rzi.%s32.f32 %%r%d, %%f%d;\n", su, fresh(C_R), z);
+		break;
+	}
+	case 10: {
+		int x = ++next_fd, y = ++next_fd, z = ++next_fd, w = ++next_fd;
+		const char *op = PICK(dops);
+		out("\tcvt.rn.f64.%s32 %%fd%d, %s;\n", su, x, a);
+		src(b, sizeof b, C_R, false);
+		out("\tcvt.rn.f64.u32 %%fd%d, %s;\n", y, b);
+		if (strcmp(op, "neg") == 0 || strcmp(op, "abs") == 0)
+			out("\t%s.f64 %%fd%d, %%fd%d;\n", op, z, x);
+		else if (strcmp(op, "fma.rn") == 0)
+			out("\tfma.rn.f64 %%fd%d, %%fd%d, %%fd%d, %%fd%d;\n", z, x, y, x);
+		else
+			out("\t%s.f64 %%fd%d, %%fd%d, %%fd%d;\n", op, z, x, y);
+		if (chance(30))
+			out("\tsetp.%s.f64 %%p%d, %%fd%d, %%fd%d;\n", chance(50) ? "lt" : "geu", fresh(C_P), z, y);
+		if (chance(30)) {
+			out("\tcvt.rn.f32.f64 %%f%d, %%fd%d;\n", ++next_f, z);
+			out("\tcvt.f64.f32 %%fd%d, %%f%d;\n", w, next_f);
+			z = w;
+		}
+		out("\tcvt.rzi.%s32.f64 %%r%d, %%fd%d;\n", su, fresh(C_R), z);
+		break;
+	}
+	default:
+		if (chance(50))
+			out("\tbar.sync 0;\n");
+		else
+			out("\tmembar.%s;\n", chance(50) ? "cta" : "gl");
+		break;
+	}
+}
+
 static void stmt_list(int n, int nest)
 {
 	for (int i = 0; i < n && budget > 0; i++, budget--) {
@@ -556,7 +680,10 @@ static void stmt_list(int n, int nest)
 		else if (r < 40) gen_suq();
 		else if (r < 50) gen_st();
 		else if (r < 53) gen_ld();
-		else if (r < 56) gen_window();
+		else if (r < 56 && !defined_mode) gen_window();   /* the simulator has no shared/local memory yet */
+		else if (r < 56) gen_ld();
+		else if (r < 64) gen_alu32();
+		else if (r < 70 && !defined_mode) gen_fam();   /* the simulator has no model of them yet */
 		else if (r < 70) gen_alu32();
 		else if (r < 77) gen_alu64();
 		else if (r < 80) gen_cvt16();
@@ -565,6 +692,7 @@ static void stmt_list(int n, int nest)
 		else if (r < 93 && nest < 2) gen_diamond(nest);
 		else if (r < 96 && nest < 2) gen_loop(nest);
 		else if (r < 98) gen_pressure();
+		else if (defined_mode) gen_alu32();   /* shared/local/generic: not simulated yet */
 		else if (chance(70)) gen_window();
 		else gen_generic();
 	}
@@ -574,7 +702,7 @@ static void gen_kernel(int k)
 {
 	kernel_no = k;
 	memset(depth, 0, sizeof depth);
-	next_r = next_rd = next_rs = next_p = next_label = 0;
+	next_r = next_rd = next_rs = next_p = next_label = next_f = next_fd = 0;
 	nparams = 1 + (int)rnd(6);
 	for (int i = 0; i < nparams; i++) {
 		int kind = i == 0 ? 0 : (int)rnd(4);
@@ -591,10 +719,13 @@ static void gen_kernel(int k)
 	static const char *const bounds[] = { ".maxntid 128, 1, 1", ".maxntid 256, 1, 1", ".maxntid 512, 1, 1",
 		".maxntid 384, 1, 1", ".maxntid 16, 16, 1", ".reqntid 256, 1, 1", ".reqntid 320, 1, 1",
 		".maxnreg 128", ".maxntid 512, 1, 1\n.maxnreg 200" };
-	if (chance(25))
-		out("%s\n", PICK(bounds));
-	out("{\n\t.reg .pred %%p<%d>;\n\t.reg .b16 %%rs<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n",
-	    400, 400, 600, 400);
+	if (chance(25)) {
+		const char *b = PICK(bounds);
+		if (!defined_mode || !strstr(b, "reqntid"))
+			out("%s\n", b);
+	}
+	out("{\n\t.reg .pred %%p<%d>;\n\t.reg .b16 %%rs<%d>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<%d>;\n"
+	    "\t.reg .f32 %%f<%d>;\n\t.reg .f64 %%fd<%d>;\n\n", 400, 400, 600, 400, 400, 400);
 	out("\t.shared .align 16 .b8 k%dsh[128];\n\t.local .align 16 .b8 k%dlo[128];\n\n", k, k);
 	/* parameters, clang order (last first) or nvcc order */
 	bool reverse = chance(50);
@@ -627,6 +758,12 @@ static void gen_kernel(int k)
 		int m = fresh(C_R);
 		out("\tmul.lo.s32 %%r%d, %%r%d, %%r%d;\n\tadd.s32 %%r%d, %%r%d, %%r%d;\n", m, c, n, idx_reg, m, t);
 	}
+	if (defined_mode) {
+		stripe_bx = fresh(C_R), stripe_px = fresh(C_R), small_coord = fresh(C_R);
+		out("\tand.b32 %%r%d, %%r%d, 31;\n\tshl.b32 %%r%d, %%r%d, 2;\n\tshl.b32 %%r%d, %%r%d, 4;\n"
+		    "\tand.b32 %%r%d, %%r%d, 3;\n", stripe_px, idx_reg, stripe_px, stripe_px, stripe_bx, stripe_px,
+		    small_coord, idx_reg);
+	}
 	if (chance(40)) {
 		static const char *const sr[] = { "%tid.y", "%tid.z", "%ctaid.y", "%nctaid.x", "%ntid.y" };
 		out("\tmov.u32 %%r%d, %s;\n", fresh(C_R), PICK(sr));
@@ -653,11 +790,12 @@ static void gen_kernel(int k)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_kernels SEED\n");
+	defined_mode = argc == 3 && strcmp(argv[1], "--defined") == 0;
+	if (argc != 2 + defined_mode) {
+		fprintf(stderr, "usage: gen_kernels [--defined] SEED\n");
 		return 2;
 	}
-	uint64_t seed = strtoull(argv[1], NULL, 0);
+	uint64_t seed = strtoull(argv[argc - 1], NULL, 0);
 	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
 	for (int i = 0; i < 4; i++)
 		rnd(1);

@@ -5,7 +5,8 @@
 #
 # Usage: tests/oracle/sass-forms.sh [COUNT_PER_FORM] [SEED]
 # Environment: CC (default cc), PTXSURF_ORACLE_DIR (see fetch-nvidia-tools.sh),
-# SASS_FORMS_KEEP=1 keeps the work directory for inspection.
+# SASS_FORMS_KEEP=1 keeps the work directory for inspection,
+# SASS_FORMS_ONLY=REGEX tests only the forms whose names match (grep -E).
 # Exit: 0 all equal, 1 mismatches, 77 skipped (no nvdisasm), 2 setup error.
 set -u
 
@@ -50,14 +51,15 @@ fi
 gen="$work/gen_sass_words"
 if ! "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O2 -I"$root/src" -o "$gen" \
 	"$here/gen_sass_words.c" "$root/src/sm50/sass_table.c" "$root/src/sm50/sass_encode.c" \
-	"$root/src/sm50/sass_ctrl.c" "$root/src/sm50/sass_disasm.c" "$root/src/sm50/sass_float.c"; then
+	"$root/src/sm50/sass_ctrl.c" "$root/src/sm50/sass_disasm.c" "$root/src/sm50/sass_disasm_fam.c" \
+	"$root/src/sm50/sass_float.c"; then
 	echo "sass-forms: cannot build the generator" >&2
 	exit 2
 fi
 
 passed=0
 failed=0
-for form in $("$gen" --list); do
+for form in $("$gen" --list | grep -E "${SASS_FORMS_ONLY:-.}"); do
 	bin="$work/$form.bin"
 	ours="$work/$form.ours"
 	theirs="$work/$form.nvdisasm"

@@ -87,6 +87,7 @@ static int64_t sext(uint32_t v, unsigned bits)
 }
 
 #include "sass_emu_float.h"
+#include "sass_emu_fam.h"
 
 static void emu_run(Emu *e, const uint8_t *code, size_t len)
 {
@@ -131,7 +132,7 @@ static void emu_run(Emu *e, const uint8_t *code, size_t len)
 		}
 		case SOP_IADD: case SOP_IADD32I: {
 			b = f->op == SOP_IADD32I ? (uint32_t)sass_values_get(&v, SR_IMM, 0) : emu_b(e, f, &v);
-			int64_t neg = sass_values_get(&v, SR_NEG, 0);
+			int64_t neg = f->op == SOP_IADD32I && sass_values_get(&v, SR_NEGA, 0) ? 2 : sass_values_get(&v, SR_NEG, 0);
 			bool x = sass_values_get(&v, SR_X, 0);
 			uint64_t cin = x ? e->cc : 0;
 			if (neg == 1) { b = ~b; cin = x ? e->cc : 1; }
@@ -291,7 +292,7 @@ static void emu_run(Emu *e, const uint8_t *code, size_t len)
 			emu_set(e, rd, sass_values_get(&v, SR_QMASK, 1) == 1 ? EMU_SURF_W : EMU_SURF_H);
 			break;
 		default:
-			if (!emu_float_op(e, f, &v))
+			if (!emu_fam_op(e, f, &v) && !emu_float_op(e, f, &v))
 				ck_abort_msg("the interpreter does not model %s", f->name);
 		}
 		pc = next;

@@ -3,6 +3,7 @@
 #include "front/ast.h"
 #include "base/diag.h"
 #include "base/intern.h"
+#include "base/rules.h"
 #include "front/parse.h"
 #include "front/print.h"
 #include "check_main.h"
@@ -389,6 +390,30 @@ START_TEST(arena_reset_and_adopt)
 }
 END_TEST
 
+/* Every RuleId names its own rules.def row: the printed text, the index
+ * SARIF uses and the fatal flag come from the table through the enum. */
+START_TEST(rule_ids_name_their_rows)
+{
+	size_t n;
+	const RuleInfo *all = rules_all(&n);
+	ck_assert_uint_eq(n, RULE_COUNT - 1);
+	for (int id = RULE_NONE + 1; id < RULE_COUNT; id++) {
+		ck_assert_str_eq(rule_name((RuleId)id), all[id - 1].id);
+		ck_assert_int_eq(rule_index(rule_name((RuleId)id)), id - 1);
+	}
+	ck_assert_ptr_null(rule_name(RULE_NONE));
+	ck_assert_str_eq(rule_name(RULE_OPERAND_TYPE), "operand-type");
+	ck_assert_str_eq(rule_name(RULE_SCHED_HAZARD), "sched-hazard");
+	ck_assert(rule_is_fatal(RULE_SYNTAX) && !rule_is_fatal(RULE_OPERAND_TYPE));
+	DiagSink s;
+	diag_init(&s, "x.ptx", NULL, 0);
+	const Diag *d = diag_add(&s, SEV_ERROR, (SrcLoc){ 1, 1, 1, 2 }, RULE_ST_OPERAND, "m");
+	ck_assert_int_eq(d->id, RULE_ST_OPERAND);
+	ck_assert_str_eq(d->rule, "st-operand");
+	diag_fini(&s);
+}
+END_TEST
+
 /* Appending a sink behaves as if its diagnostics had been emitted into the
  * destination: same order, same counts, same --max-errors cut. */
 START_TEST(diag_append_keeps_order_and_limit)
@@ -397,10 +422,10 @@ START_TEST(diag_append_keeps_order_and_limit)
 	diag_init(&dst, "x.ptx", NULL, 0);
 	diag_init(&src, "x.ptx", NULL, 0);
 	dst.limit = src.limit = 2;
-	diag_add(&dst, SEV_ERROR, (SrcLoc){ 5, 1, 5, 2 }, "r", "first");
-	diag_add(&src, SEV_WARNING, (SrcLoc){ 1, 1, 1, 2 }, "r", "warn");
-	diag_add(&src, SEV_ERROR, (SrcLoc){ 2, 1, 2, 2 }, "r", "second");
-	diag_add(&src, SEV_ERROR, (SrcLoc){ 3, 1, 3, 2 }, "r", "third");
+	diag_add(&dst, SEV_ERROR, (SrcLoc){ 5, 1, 5, 2 }, RULE_SYNTAX, "first");
+	diag_add(&src, SEV_WARNING, (SrcLoc){ 1, 1, 1, 2 }, RULE_SYNTAX, "warn");
+	diag_add(&src, SEV_ERROR, (SrcLoc){ 2, 1, 2, 2 }, RULE_SYNTAX, "second");
+	diag_add(&src, SEV_ERROR, (SrcLoc){ 3, 1, 3, 2 }, RULE_SYNTAX, "third");
 	diag_append(&dst, &src);
 	ck_assert_uint_eq(dst.count[SEV_ERROR], 3);
 	ck_assert_uint_eq(dst.count[SEV_WARNING], 1);
@@ -505,6 +530,7 @@ static Suite *frontend_suite(void)
 	tcase_add_test(ast, interning_shares_spellings);
 	tcase_add_test(ast, arena_reset_and_adopt);
 	tcase_add_test(ast, diag_append_keeps_order_and_limit);
+	tcase_add_test(ast, rule_ids_name_their_rows);
 	tcase_add_test(ast, stream_hands_over_items);
 	suite_add_tcase(s, ast);
 	return s;

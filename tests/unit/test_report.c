@@ -300,8 +300,8 @@ START_TEST(escaping)
 	Parsed p;
 	parse_into(&p, "we\"ird\\name.ptx", ".version 8.0\n.target sm_50\n.entry k()\n{\n\tfrobnicate \"a\\\\b\";\n}\n");
 	SrcLoc loc = { 6, 1, 6, 2 };
-	diag_add(&p.d, SEV_WARNING, loc, "syntax", "ctl \x01\x1f\x7f tab\t nl\n cr\r end");
-	diag_add(&p.d, SEV_WARNING, loc, "syntax", "bad \xff \xc3( \xc0\xaf \xe2\x82 ok \xc3\xa9");
+	diag_add(&p.d, SEV_WARNING, loc, RULE_SYNTAX, "ctl \x01\x1f\x7f tab\t nl\n cr\r end");
+	diag_add(&p.d, SEV_WARNING, loc, RULE_SYNTAX, "bad \xff \xc3( \xc0\xaf \xe2\x82 ok \xc3\xa9");
 	for (int format = REPORT_JSON; format <= REPORT_SARIF; format++) {
 		char *doc = render_one((ReportFormat)format, &p.d);
 		ck_assert_ptr_nonnull(strstr(doc, "'\\\"a\\\\\\\\b\\\"'"));   /* '"a\\b"' */
@@ -326,7 +326,7 @@ START_TEST(escaping_forbidden_utf8_forms)
 	Parsed p;
 	parse_into(&p, "t.ptx", ".version 8.0\n.target sm_50\n");
 	SrcLoc loc = { 1, 1, 1, 2 };
-	diag_add(&p.d, SEV_WARNING, loc, "syntax", "surrogate \xed\xa0\x80 overlong \xe0\x80\xaf \xf0\x80\x80\xaf"
+	diag_add(&p.d, SEV_WARNING, loc, RULE_SYNTAX, "surrogate \xed\xa0\x80 overlong \xe0\x80\xaf \xf0\x80\x80\xaf"
 		 " too big \xf4\x90\x80\x80 ok \xf0\x9f\x98\x80");
 	for (int format = REPORT_JSON; format <= REPORT_SARIF; format++) {
 		char *doc = render_one((ReportFormat)format, &p.d);

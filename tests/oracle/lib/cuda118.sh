@@ -69,7 +69,8 @@ sass_masked() {
 		return substr(h, 1, 4) hc(d11) "0" hc(d9) substr(h, 8)
 	}
 	BEGIN {
-		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX", f, " ")
+		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
+		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -95,7 +96,7 @@ sass_masked() {
 		op = substr(h, 1, 2)
 		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
 			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
-		if (fam == "FFMA")
+		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT")
 			h = clear_39(h)                               # C (B of the RC form)
 		if (fam == "LD" || fam == "ST") {                 # address predicate 60:58
 			d1 = hv(substr(h, 1, 1)); d2 = hv(substr(h, 2, 1))

@@ -1,0 +1,120 @@
+#!/bin/sh
+# The input shapes of issue 18, each against NVIDIA's tools (run by
+# bench/run.sh after the size tables; also alone: sh bench/shapes.sh):
+#   huge   one function of SIZE bytes            --check vs ptxas 13 -arch=compute_75
+#   many   SIZE bytes of ~500-byte kernels       --check vs ptxas 13
+#   tree   the files of tests/corpus, one command (-j 1 and -j 2) vs ptxas 13
+#          run once per file
+#   asm    one kernel of 0.25, 1 and 2 MB assembled to sm_50 vs ptxas 11.8
+#          -O0 and -O3 -arch=sm_50
+# SIZE is 2 MB, 20 MB with BENCH_FULL=1. Columns: wall and CPU (user +
+# system) seconds, peak memory (MB, getrusage of the process and what it
+# waited for), and the ratios ptxas / ours (wall, CPU). Then -j 2 against
+# -j 1 (wall) on trees of files: the corpus, 16 generated 1 MB nvcc files
+# (--check) and 8 generated 250 KB sm_50 files (assembly). Nothing here
+# asserts a time: the numbers go to docs/performance.md.
+set -e
+PROG=${PROG:-./ptxsurf-as}
+PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
+out=${BENCH_DIR:-bench/out}
+mkdir -p "$out"
+[ -x "$out/measure" ] || ${CC:-cc} -O2 -o "$out/measure" bench/measure.c
+SIZE=2000000
+[ -n "${BENCH_FULL:-}" ] && SIZE=20000000
+PTXAS118=${PTXAS118:-}
+if [ -z "$PTXAS118" ] && bin=$(sh tests/oracle/fetch-nvidia-tools.sh 2>/dev/null); then
+	PTXAS118=$bin/ptxas
+fi
+have() { [ -n "$1" ] && [ -x "$1" ]; }
+
+# best N CMD...: the run with the least wall time, as measure prints it
+best() {
+	n=$1
+	shift
+	b=""
+	i=0
+	while [ $i -lt "$n" ]; do
+		r=$("$out/measure" "$@")
+		if [ -z "$b" ] || [ "$(echo "$r $b" | awk '{print ($1 < $5)}')" = 1 ]; then b=$r; fi
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b <= 0) print "-"; else printf "%.1fx", a / b }'; }
+mb() { awk -v k="$1" 'BEGIN { if (k == "-") print "-"; else printf "%.0f", k / 1024 }'; }
+gen() { # gen KIND SIZE [TARGET] -> path
+	f="$out/$1-$2${3:+-$3}.ptx"
+	[ -f "$f" ] || sh bench/gen-ptx.sh "$1" "$2" ${3:-} >"$f"
+	echo "$f"
+}
+# row SHAPE BYTES OURS-MEASURE THEIRS-MEASURE
+row() {
+	set -- "$1" "$2" $3 $4
+	printf '%-14s %9s %8s %8s %8s %10s %8s %8s %8s %9s\n' "$1" "$2" "$3" "$4" "$(mb "$5")" \
+		"${7:--}" "${8:--}" "$(mb "${9:--}")" "$(ratio "${7:--}" "$3")" "$(ratio "${8:--}" "$4")"
+}
+printf '%-14s %9s %8s %8s %8s %10s %8s %8s %8s %9s\n' shape bytes "ours(s)" "cpu(s)" "peak(MB)" \
+	"theirs(s)" "cpu(s)" "peak(MB)" ratio cpu-ratio
+
+for kind in huge many; do
+	f=$(gen $kind $SIZE)
+	ours=$(best 3 "$PROG" --check "$f")
+	theirs="- - - -"
+	have "$PTXAS" && theirs=$(best 1 "$PTXAS" -arch=compute_75 "$f" -o /dev/null)
+	row "$kind/check" "$(wc -c <"$f")" "$ours" "$theirs"
+done
+
+tree=$(ls tests/corpus/*.ptx)
+tbytes=$(cat $tree | wc -c)
+theirs="- - - -"
+if have "$PTXAS"; then
+	# ptxas reads one file a command: once per file, as a build would
+	printf '#!/bin/sh\nfor f in %s; do "%s" -arch=compute_75 "$f" -o /dev/null; done; exit 0\n' \
+		"$(echo $tree)" "$PTXAS" >"$out/ptxas-tree.sh"
+	theirs=$(best 1 sh "$out/ptxas-tree.sh")
+fi
+for j in 1 2; do
+	row "tree/check-j$j" "$tbytes" "$(best 3 "$PROG" -j $j --check $tree)" "$theirs"
+done
+
+for size in 250000 1000000 2000000; do
+	f=$(gen huge $size sm_50)
+	ours=$(best 1 "$PROG" "$f" -o "$out/asm-huge.cubin")
+	for o in O0 O3; do
+		theirs="- - - -"
+		have "$PTXAS118" && theirs=$(best 1 "$PTXAS118" -$o -arch=sm_50 "$f" -o "$out/asm-huge.ptxas.cubin")
+		row "asm/ptxas-$o" "$(wc -c <"$f")" "$ours" "$theirs"
+	done
+done
+have "$PTXAS" || echo "NOTE: $PTXAS not found: ptxas 13 columns empty"
+have "$PTXAS118" || echo "NOTE: CUDA 11.8 ptxas not available: assembly columns empty"
+
+# -j 2 against -j 1, wall seconds (best of 3), on trees of files.
+echo
+printf '%-22s %6s %10s %9s %9s %8s\n' "tree (-j)" files bytes "j1(s)" "j2(s)" speedup
+jrow() { # jrow NAME ARGS... (the files last)
+	name=$1
+	shift
+	j1=$(best 3 "$PROG" -j 1 "$@" | cut -d' ' -f1)
+	j2=$(best 3 "$PROG" -j 2 "$@" | cut -d' ' -f1)
+	n=0 bytes=0
+	for a in "$@"; do
+		[ -f "$a" ] && n=$((n + 1)) && bytes=$((bytes + $(wc -c <"$a")))
+	done
+	printf '%-22s %6s %10s %9s %9s %8s\n' "$name" "$n" "$bytes" "$j1" "$j2" "$(ratio "$j1" "$j2")"
+}
+jrow "corpus --check" --check $tree
+set --
+for i in $(seq 1 16); do
+	f="$out/tree-nvcc-$i.ptx"
+	[ -f "$f" ] || sh bench/gen-ptx.sh nvcc 1000000 | sed "s/nv_k/nv${i}_k/" >"$f"
+	set -- "$@" "$f"
+done
+jrow "16 x 1 MB --check" --check "$@"
+set --
+for i in $(seq 1 8); do
+	f="$out/tree-asm-$i.ptx"
+	[ -f "$f" ] || sh bench/gen-ptx.sh surface 250000 sm_50 >"$f"
+	set -- "$@" "$f"
+done
+jrow "8 x 250 KB assemble" "$@"

@@ -1,0 +1,143 @@
+/* Rule operand-type, memory addresses of ld, ldu, atom, red and prefetch
+ * (st has its own in check_st.c): the forms ptxas 13's grammar has,
+ * [reg], [reg+imm], [var], [var+imm], [imm] (.local only), where imm is an
+ * integer constant expression ([reg+4+4] and [reg+-4] too); and the state
+ * space of the variable an address names against the instruction's
+ * ("State space mismatch between instruction and address"). */
+#include "check/check_internal.h"
+
+#include <string.h>
+
+static bool has_name(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EX_NAME || e->kind == EX_ADDRESS || e->kind == EX_VECTOR)
+		return true;
+	if (e->kind == EX_UNARY)
+		return has_name(e->lhs);
+	if (e->kind == EX_BINARY)
+		return has_name(e->lhs) || has_name(e->rhs);
+	return false;
+}
+
+static bool has_float(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EX_FLOAT)
+		return true;
+	if (e->kind == EX_UNARY)
+		return has_float(e->lhs);
+	if (e->kind == EX_BINARY)
+		return has_float(e->lhs) || has_float(e->rhs);
+	return false;
+}
+
+/* The instruction's state space: SP_NONE for generic, SP_TEX for a
+ * qualified word this rule does not judge (.shared::cluster, .param::func...). */
+static StateSpace instr_space(const Instr *in)
+{
+	static const struct { const char *word; StateSpace sp; } spaces[] = {
+		{ ".global", SP_GLOBAL }, { ".shared", SP_SHARED }, { ".shared::cta", SP_SHARED }, { ".local", SP_LOCAL },
+		{ ".const", SP_CONST }, { ".param", SP_PARAM },
+	};
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
+			if (strcmp(in->mods[i], spaces[k].word) == 0)
+				return spaces[k].sp;
+		if (strncmp(in->mods[i], ".shared::", 9) == 0 || strncmp(in->mods[i], ".param::", 8) == 0 ||
+		    strncmp(in->mods[i], ".const[", 7) == 0)
+			return SP_TEX;
+	}
+	return SP_NONE;
+}
+
+static const char *space_word(StateSpace sp)
+{
+	switch (sp) {
+	case SP_GLOBAL: return ".global";
+	case SP_SHARED: return ".shared";
+	case SP_LOCAL: return ".local";
+	case SP_CONST: return ".const";
+	case SP_PARAM: return ".param";
+	default: return "generic";
+	}
+}
+
+static void check_space(CheckCtx *c, const Instr *in, const Expr *base, StateSpace sp)
+{
+	const Symbol *sym = check_lookup(c, base);
+	if (!sym || sym->kind != SYM_VAR || sp == SP_TEX)
+		return;
+	StateSpace vs = sym->space;
+	if (vs != SP_GLOBAL && vs != SP_SHARED && vs != SP_LOCAL && vs != SP_CONST && vs != SP_PARAM)
+		return;
+	/* A generic address may name any variable but a kernel's .param. */
+	bool bad = sp == SP_NONE ? vs == SP_PARAM && c->func && c->func->is_entry : sp != vs;
+	if (bad)
+		check_error(c, base->loc, RULE_OPERAND_TYPE, "State space mismatch between instruction and address in "
+			"instruction '%s' ('%s' is a %s variable, the instruction %s: write %s.%s)", in->opcode, sym->name,
+			space_word(vs), sp == SP_NONE ? "generic" : space_word(sp), in->opcode, space_word(vs) + 1);
+}
+
+void check_memory_address(CheckCtx *c, const Instr *in)
+{
+	char o = in->opcode[0];
+	if (o != 'l' && o != 'a' && o != 'r' && o != 'p')
+		return;
+	bool ld = opcode_is(in, "ld") || opcode_is(in, "ldu");
+	if (!ld && !opcode_is(in, "atom") && !opcode_is(in, "red") && !opcode_is(in, "prefetch"))
+		return;
+	uint32_t at = ld || opcode_is(in, "atom") ? 1 : 0;
+	if (in->nops <= at || in->ops[at]->kind != EX_ADDRESS || in->ops[at]->nelems != 1)
+		return;
+	const Expr *e = in->ops[at]->elems[0];
+	const char *op = in->opcode;
+	if (e->kind == EX_ADDRESS) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal address expression in instruction '%s' ([[...]]: an "
+			"address holds a register or variable and an integer offset)", op);
+		return;
+	}
+	if (has_float(e)) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Integer constant expression expected in the address of '%s' "
+			"(the offset is a float)", op);
+		return;
+	}
+	/* [base+imm+imm...]: only '+' between a name and integer constants. */
+	const Expr *base = e;
+	while (base->kind == EX_BINARY && base->op == '+' && !has_name(base->rhs))
+		base = base->lhs;
+	StateSpace sp = instr_space(in);
+	if (!has_name(base)) {
+		if (has_name(e))
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal address expression in instruction '%s' (the register "
+				"or variable comes first: [x+imm])", op);
+		else if (sp != SP_LOCAL && sp != SP_TEX)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Immediate addresses allowed only for .local state space "
+				"('%s.%s' with an immediate address)", op, sp == SP_NONE ? "generic" : space_word(sp) + 1);
+		return;
+	}
+	if (base->kind != EX_NAME) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal address expression in instruction '%s' (expected [reg], "
+			"[reg+imm], [var] or [var+imm]; write [x+-4] for a negative offset)", op);
+		return;
+	}
+	if (base->component)
+		return;
+	const Symbol *sym = check_lookup(c, base);
+	if (sym && sym->kind == SYM_REG && !sym->vec) {
+		const TypeInfo *ti = type_info(sym->type);
+		if (ti->cls == TC_FLOAT || ti->cls == TC_PRED || ti->cls == TC_PACKED)
+			check_error(c, base->loc, RULE_OPERAND_TYPE, "Illegal to use symbol '%s' of type %s as address operand. "
+				"Use integer or bit only.", base->text, ti->word);
+		/* ptxas 13 notices a 32-bit global or generic address after parsing
+		 * and then refuses 32-bit code altogether (st: check_st.c). */
+		else if (ti->bits == 32 && c->address_bits == 64 && (sp == SP_GLOBAL || sp == SP_NONE))
+			check_error(c, base->loc, RULE_OPERAND_TYPE, "Program uses 32-bit address '%s' which is conflicting with "
+				".address_size 64 (ptxas 13: 32-Bit compilation is no longer supported; use a .b64/.u64 register)",
+				base->text);
+		return;
+	}
+	check_space(c, in, base, sp);
+}

@@ -1,0 +1,209 @@
+/* What the rule files ask about operands: name resolution (declared
+ * symbols, labels and the predefined special registers), register types,
+ * immediates, address bases, message texts, and the .vN register test
+ * st and ld share. Diagnostics here carry the caller's rule. */
+#include "check/check_internal.h"
+#include "base/once.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Predefined identifiers. A `family` entry also names <prefix><digits>
+ * (%envreg0 .. %envreg31, %pm0 .. %pm7). A `constant` is no register:
+ * ptxas 13 substitutes its value, so it stands wherever an integer
+ * immediate may (st data, add operands), but not for a float. */
+typedef struct Special {
+	const char *name;
+	PtxType type;
+	bool family;
+	bool constant;
+} Special;
+
+static const Special specials[] = {
+	{ "%tid", TY_U32, false, false }, { "%ntid", TY_U32, false, false }, { "%ctaid", TY_U32, false, false },
+	{ "%nctaid", TY_U32, false, false }, { "%laneid", TY_U32, false, false }, { "%warpid", TY_U32, false, false },
+	{ "%nwarpid", TY_U32, false, false }, { "%smid", TY_U32, false, false }, { "%nsmid", TY_U32, false, false },
+	{ "%gridid", TY_U64, false, false }, { "%lanemask_eq", TY_U32, false, false }, { "%lanemask_le", TY_U32, false, false },
+	{ "%lanemask_lt", TY_U32, false, false }, { "%lanemask_ge", TY_U32, false, false }, { "%lanemask_gt", TY_U32, false, false },
+	{ "%clock", TY_U32, false, false }, { "%clock_hi", TY_U32, false, false }, { "%clock64", TY_U64, false, false },
+	{ "%globaltimer", TY_U64, false, false }, { "%globaltimer_lo", TY_U32, false, false },
+	{ "%globaltimer_hi", TY_U32, false, false }, { "%total_smem_size", TY_U32, false, false },
+	{ "%dynamic_smem_size", TY_U32, false, false }, { "%aggr_smem_size", TY_U32, false, false },
+	{ "%reserved_smem_offset_begin", TY_B32, false, false }, { "%reserved_smem_offset_end", TY_B32, false, false },
+	{ "%reserved_smem_offset_cap", TY_B32, false, false }, { "%reserved_smem_offset_", TY_B32, true, false },
+	{ "%is_explicit_cluster", TY_PRED, false, false }, { "%clusterid", TY_U32, false, false },
+	{ "%nclusterid", TY_U32, false, false }, { "%cluster_ctaid", TY_U32, false, false },
+	{ "%cluster_nctaid", TY_U32, false, false }, { "%cluster_ctarank", TY_U32, false, false },
+	{ "%cluster_nctarank", TY_U32, false, false }, { "%current_graph_exec", TY_U64, false, false },
+	{ "%envreg", TY_B32, true, false }, { "%pm", TY_U32, true, false }, { "WARP_SZ", TY_U32, false, true },
+};
+
+/* Filled once and then only read: contexts on other threads share them. */
+static Symbol special_symbols[sizeof specials / sizeof specials[0]];
+static OnceFlag special_symbols_filled;
+
+static void fill_special_symbols(void)
+{
+	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
+		Symbol *sym = &special_symbols[i];
+		sym->kind = SYM_SPECIAL;
+		sym->name = specials[i].name;
+		sym->space = SP_SREG;
+		sym->type = specials[i].type;
+		sym->range = -1;
+		sym->is_constant = specials[i].constant;
+	}
+}
+
+static const Symbol *lookup_special(const char *name)
+{
+	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
+		const Special *s = &specials[i];
+		size_t n = strlen(s->name);
+		if (s->family) {
+			if (strncmp(name, s->name, n) != 0 || !isdigit((unsigned char)name[n]))
+				continue;
+			const char *p = name + n;
+			while (isdigit((unsigned char)*p))
+				p++;
+			if (*p && strcmp(p, "_64") != 0)
+				continue;
+		} else if (strcmp(name, s->name) != 0) {
+			continue;
+		}
+		ONCE(&special_symbols_filled, fill_special_symbols());
+		return &special_symbols[i];
+	}
+	return NULL;
+}
+
+const Symbol *check_lookup(CheckCtx *c, const Expr *name)
+{
+	if (!name || name->kind != EX_NAME || !name->text)
+		return NULL;
+	/* Names are arena strings: 16-byte aligned, the low bits carry nothing. */
+	LookupMemo *m = &c->memo[((uintptr_t)name->text >> 4) % LOOKUP_MEMO];
+	if (m->name == name->text && m->scope == c->scope && m->labels == c->labels)
+		return m->sym;
+	const Symbol *s = scope_lookup(c->scope, name->text);
+	if (!s && c->labels)
+		s = scope_lookup(c->labels, name->text);
+	if (!s)
+		s = lookup_special(name->text);
+	*m = (LookupMemo){ name->text, c->scope, c->labels, s };
+	return s;
+}
+
+void check_forget_lookups(CheckCtx *c)
+{
+	memset(c->memo, 0, sizeof c->memo);
+}
+
+Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym)
+{
+	check_forget_lookups(c);
+	return scope_add(s, sym);
+}
+
+PtxType check_register_type(CheckCtx *c, const Expr *e)
+{
+	const Symbol *s = check_lookup(c, e);
+	if (!s || (s->kind != SYM_REG && s->kind != SYM_SPECIAL))
+		return TY_NONE;
+	return s->type;
+}
+
+bool check_is_sink(const Expr *e)
+{
+	return e && e->kind == EX_NAME && e->text[0] == '_' && e->text[1] == 0;
+}
+
+bool check_is_immediate(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EX_INT || e->kind == EX_FLOAT)
+		return true;
+	if (e->kind == EX_UNARY)
+		return check_is_immediate(e->lhs);
+	if (e->kind == EX_BINARY)
+		return check_is_immediate(e->lhs) && check_is_immediate(e->rhs);
+	return false;
+}
+
+static const Expr *float_literal(const Expr *e)
+{
+	while (e && e->kind == EX_UNARY)
+		e = e->lhs;
+	return e && e->kind == EX_FLOAT ? e : NULL;
+}
+
+bool check_immediate_fits(const Expr *e, PtxType t)
+{
+	const Expr *f = float_literal(e);
+	if (!f)
+		return true;
+	const TypeInfo *ti = type_info(t);
+	if (ti->cls == TC_FLOAT)
+		return true;
+	bool single = f->text && f->text[0] == '0' && (f->text[1] == 'f' || f->text[1] == 'F');
+	return ti->cls == TC_BIT && ti->bits == (single ? 32 : 64);
+}
+
+const char *check_expr_text(CheckCtx *c, const Expr *e)
+{
+	char buf[256];
+	if (!e)
+		return "?";
+	switch (e->kind) {
+	case EX_NAME:
+		if (e->component) {
+			snprintf(buf, sizeof buf, "%s%s", e->text, e->component);
+			return arena_strdup(&c->item_arena, buf);
+		}
+		return e->text;
+	case EX_INT:
+	case EX_FLOAT:
+		return e->text ? e->text : "?";
+	case EX_UNARY:
+		snprintf(buf, sizeof buf, "%c%s", e->op, check_expr_text(c, e->lhs));
+		return arena_strdup(&c->item_arena, buf);
+	case EX_BINARY:
+		snprintf(buf, sizeof buf, "%s%c%s", check_expr_text(c, e->lhs), e->op, check_expr_text(c, e->rhs));
+		return arena_strdup(&c->item_arena, buf);
+	default:
+		return "expression";
+	}
+}
+
+const Expr *check_address_base(const Expr *e)
+{
+	if (e->kind != EX_ADDRESS || e->nelems != 1)
+		return NULL;
+	e = e->elems[0];
+	while (e && e->kind == EX_BINARY)
+		e = e->lhs;
+	return e && e->kind == EX_NAME ? e : NULL;
+}
+
+/* Registers declared .v2/.v4 as the data of st or the result of ld and
+ * ldu: ptxas 13 takes one for the whole {...} when its width is the
+ * instruction's .vN, with element types by the vector rule (FIT_VECTOR). */
+bool check_vector_register(CheckCtx *c, bool *template_failed, const Expr *e, int n, PtxType type,
+	const char *opcode, RuleId rule)
+{
+	const Symbol *sym = e->kind == EX_NAME && !e->component ? check_lookup(c, e) : NULL;
+	if (!sym || sym->kind != SYM_REG || !sym->vec)
+		return false;
+	if (sym->vec != n && n)
+		check_template_error(c, template_failed, e->loc, rule, "Argument vector size mismatch for instruction "
+			"'%s' ('%s' is a .v%d register, instruction .v%d)", opcode, e->text, sym->vec, n);
+	else if (sym->vec != n)
+		check_template_error(c, template_failed, e->loc, rule, "Argument vector size mismatch for instruction "
+			"'%s' ('%s' is a .v%d register, no .vN modifier)", opcode, e->text, sym->vec);
+	else if (type != TY_NONE && !type_register_fits(type, sym->type, FIT_VECTOR))
+		check_template_error(c, template_failed, e->loc, rule, "Arguments mismatch for instruction '%s' ('%s' is "
+			".v%d%s, instruction type %s)", opcode, e->text, n, type_info(sym->type)->word, type_info(type)->word);
+	return true;
+}

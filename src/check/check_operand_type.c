@@ -1,0 +1,303 @@
+/* Rule operand-type: what kind of operand an instruction takes where,
+ * in ptxas 13's wording. One file for the rule, one section per case:
+ *   guard           the guard is a predicate register
+ *   special regs    read only through mov and integer cvt, never written,
+ *                   an address only of a scalar ld/ldu
+ *   destination     a register, not a variable, where the result goes
+ *   ld/ldu result   a .vN register or {...} as wide as the .vN
+ *   mov packing     {a, b} into or out of a .bN register
+ *   ld.param        an .entry body's .param that no call returns into
+ * check_body.c calls each at its place in check_instr. */
+#include "check/check_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* A guard must name a predicate register (an unknown name is
+ * undefined-symbol, check_body.c). */
+void check_guard_type(CheckCtx *c, const Instr *in)
+{
+	if (in->has_guard && in->guard && check_lookup(c, in->guard) &&
+	    check_register_type(c, in->guard) != TY_PRED)
+		check_error(c, in->guard->loc, RULE_OPERAND_TYPE, "Predicate expression expected (guard '%s')",
+			in->guard->text);
+}
+
+/* ---- special registers ---- */
+/* A cvt between integer types is the one conversion ptxas lets read a
+ * special register (cvt.u64.u32 %rd1, %tid.x); float ones are refused. */
+static bool cvt_is_integer(const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxType t = type_from_word(in->mods[i]);
+		if (t && type_info(t)->cls != TC_BIT && type_info(t)->cls != TC_UNSIGNED &&
+		    type_info(t)->cls != TC_SIGNED)
+			return false;
+	}
+	return true;
+}
+
+/* ptxas 13 takes a special register as the address of a scalar ld or ldu
+ * only; atom, red, prefetch and vector ld accept it and then die with
+ * SIGSEGV (st: see check_st.c). */
+static void check_special_address(CheckCtx *c, const Instr *in, const Expr *base)
+{
+	bool vector = false;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		vector |= in->mods[i][1] == 'v' && isdigit((unsigned char)in->mods[i][2]);
+	if ((opcode_is(in, "ld") || opcode_is(in, "ldu")) && !vector)
+		return;
+	check_error(c, base->loc, RULE_OPERAND_TYPE, "Special register '%s' as the address of '%s' (ptxas 13 crashes on "
+		"this input; only a scalar ld or ldu takes one: copy it into a register with mov first)",
+		check_expr_text(c, base), in->opcode);
+}
+
+/* The type a source operand is read as: the last type word (cvt's source
+ * type; the only one for most opcodes). */
+static PtxType source_type(const Instr *in)
+{
+	PtxType t = TY_NONE;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxType m = type_from_word(in->mods[i]);
+		if (m != TY_NONE)
+			t = m;
+	}
+	return t;
+}
+
+/* WARP_SZ is an integer immediate to ptxas 13: any instruction reads it,
+ * except as a float (add.f32 %f1, WARP_SZ, %f2 is an argument mismatch). */
+static void check_constant_operand(CheckCtx *c, const Instr *in, const Expr *e)
+{
+	PtxType t = source_type(in);
+	if (type_info(t)->cls == TC_FLOAT)
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is an integer "
+			"constant, instruction type %s)", in->opcode, e->text, type_info(t)->word);
+}
+
+/* ptxas 13 reads special registers only through mov and integer cvt, and
+ * never writes them; as vector elements they count as plain registers.
+ * The surface and st checkers word their own cases. */
+void check_special_operands(CheckCtx *c, const Instr *in)
+{
+	bool is_mov = opcode_is(in, "mov"), is_cvt = opcode_is(in, "cvt");
+	bool reads = is_mov || (is_cvt && cvt_is_integer(in));
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i], *base = check_address_base(e);
+		const Symbol *b = base ? check_lookup(c, base) : NULL;
+		if (b && b->kind == SYM_SPECIAL)
+			check_special_address(c, in, base);
+		const Symbol *s = e->kind == EX_NAME ? check_lookup(c, e) : NULL;
+		if (!s || s->kind != SYM_SPECIAL)
+			continue;
+		if (s->is_constant && !((is_mov || is_cvt) && i == 0)) {
+			check_constant_operand(c, in, e);
+			continue;
+		}
+		if ((is_mov || is_cvt) && i == 0)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Read-only special register cannot be destination argument "
+				"('%s')", check_expr_text(c, e));
+		else if (!reads)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Special register argument not allowed for instruction '%s' "
+				"('%s': copy it into a register with mov first)", in->opcode, check_expr_text(c, e));
+	}
+}
+
+/* ---- destination ---- */
+/* A bare variable name in the first operand position: every instruction
+ * that names one there writes it, and ptxas 13 writes registers only
+ * ("Argument 0 of instruction 'ld': must be register"). Instructions that
+ * write memory take an [address] there, calls a (list), branches a label. */
+void check_destination(CheckCtx *c, const Instr *in)
+{
+	if (in->nops == 0 || in->ops[0]->kind != EX_NAME)
+		return;
+	const Symbol *sym = check_lookup(c, in->ops[0]);
+	if (sym && sym->kind == SYM_VAR)
+		check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument 0 of instruction '%s': must be register ('%s' is "
+			"a %s variable)", in->opcode, sym->name, sym->space == SP_PARAM ? ".param" : "memory");
+}
+
+/* ---- ld/ldu result ---- */
+/* The registers of a {...} result are one width (ptxas 13: Incompatible
+ * elements of vector expression) and not both integer and float (Vector
+ * with elements of different types); .bN mixes with either. */
+static void check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
+{
+	const TypeInfo *first = NULL;
+	for (uint32_t i = 0; i < d->nelems; i++) {
+		const Expr *el = d->elems[i];
+		if (el->kind != EX_NAME || el->component || check_is_sink(el))
+			continue;
+		const Symbol *sym = check_lookup(c, el);
+		if (!sym || sym->kind != SYM_REG || sym->vec)
+			continue;
+		const TypeInfo *ti = type_info(sym->type);
+		if (!first) {
+			first = ti;
+			continue;
+		}
+		if (ti->bits != first->bits) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s, an "
+				"earlier element %s: every element of %s's result is one width)", el->text, ti->word, first->word,
+				in->opcode);
+			return;
+		}
+		bool fi = first->cls == TC_FLOAT, ff = ti->cls == TC_FLOAT;
+		bool ii = first->cls == TC_UNSIGNED || first->cls == TC_SIGNED, ti_int = ti->cls == TC_UNSIGNED || ti->cls == TC_SIGNED;
+		if ((fi && ti_int) || (ii && ff)) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Vector with elements of different types are not allowed in %s "
+				"instruction ('%s' is %s, an earlier element %s)", in->opcode, el->text, ti->word, first->word);
+			return;
+		}
+	}
+}
+
+/* Braced operands of 5, 6 or 7 elements: no instruction takes one (ptxas 13:
+ * Illegal vector size). mov's packing words its own message. */
+void check_vector_sizes(CheckCtx *c, const Instr *in)
+{
+	if (opcode_is(in, "mov"))
+		return;
+	/* tex.v2/.v4: the braced result holds as many registers. */
+	if (opcode_is(in, "tex") && in->nops && in->ops[0]->kind == EX_VECTOR) {
+		int vec_at = modifier_of_class(in, "vector");
+		int n = vec_at >= 0 ? in->mods[vec_at][2] - '0' : 0;
+		if (n && in->ops[0]->nelems != (uint32_t)n)
+			check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' "
+				"({...} has %u elements, %s takes %d)", in->opcode, in->ops[0]->nelems, in->mods[vec_at], n);
+	}
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		if (e->kind == EX_VECTOR && e->nelems >= 5 && e->nelems <= 7)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (braced operands have 1, 2, 4, 8 or "
+				"more elements as the instruction's shape needs)", e->nelems);
+	}
+}
+
+/* The result operand of ld and ldu: a whole vector register, {...} of
+ * scalars, or with no .vN one scalar (a vector register's element too). */
+void check_load_vector(CheckCtx *c, const Instr *in)
+{
+	if ((strcmp(in->opcode, "ld") != 0 && strcmp(in->opcode, "ldu") != 0) || in->nops < 2)
+		return;
+	int vec_at = modifier_of_class(in, "vector"), type_at = modifier_of_class(in, "type");
+	int n = vec_at >= 0 ? in->mods[vec_at][2] - '0' : 0;
+	PtxType type = type_at >= 0 ? type_from_word(in->mods[type_at]) : TY_NONE;
+	bool failed = false;
+	const Expr *d = in->ops[0];
+	if (d->kind == EX_VECTOR) {
+		if (d->nelems != (uint32_t)(n ? n : 1)) {
+			check_error(c, d->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' ({...} has "
+				"%u elements, %s%s%s takes %d)", in->opcode, d->nelems, in->opcode, n ? " with " : " without .vN",
+				n ? in->mods[vec_at] : "", n ? n : 1);
+			return;
+		}
+		check_load_elements(c, in, d);
+		for (uint32_t i = 0; i < d->nelems; i++) {
+			const Expr *el = d->elems[i];
+			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
+			if (sym && sym->kind == SYM_REG && sym->vec)
+				check_error(c, el->loc, RULE_OPERAND_TYPE, "Illegal expression '%s' (a .v%d register is the whole "
+					"result or one element, %s.x)", el->text, sym->vec, el->text);
+		}
+		return;
+	}
+	if (d->kind != EX_NAME || check_vector_register(c, &failed, d, n, type, in->opcode, RULE_OPERAND_TYPE) || !n)
+		return;
+	const Symbol *sym = check_lookup(c, d);
+	if (sym && sym->kind == SYM_REG)
+		check_error(c, d->loc, RULE_OPERAND_TYPE, "Result vector expected for '%s.v%d' ('%s' is one register)",
+			in->opcode, n, check_expr_text(c, d));
+}
+
+/* ---- mov packing ---- */
+/* mov that packs scalars into one register or unpacks one ({a, b}):
+ * ptxas 13 takes it only with a bit type (.b16, .b32, .b64, .b128), two or
+ * four elements, and registers that together are exactly the type's width
+ * (immediates fit any element). A .vN mov copies vectors instead. */
+static void check_pack(CheckCtx *c, const Expr *v, PtxType type)
+{
+	const TypeInfo *ti = type_info(type);
+	if (v->nelems != 2 && v->nelems != 4) {
+		check_error(c, v->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (mov packs 2 or 4 elements)", v->nelems);
+		return;
+	}
+	if (ti->cls != TC_BIT) {
+		check_error(c, v->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction 'mov' (packing {...} needs a "
+			".bN type, not %s)", ti->word);
+		return;
+	}
+	for (uint32_t i = 0; i < v->nelems; i++) {
+		const Expr *el = v->elems[i];
+		if (el->kind != EX_NAME || check_is_sink(el))
+			continue;
+		PtxType t = check_register_type(c, el);
+		if (t == TY_NONE || type_info(t)->bits * (int)v->nelems == ti->bits)
+			continue;
+		check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction 'mov' ('%s' is %s: %u "
+			"elements of %s make %d bits, not %d)", check_expr_text(c, el), type_info(t)->word, v->nelems,
+			type_info(t)->word, type_info(t)->bits * (int)v->nelems, ti->bits);
+		return;
+	}
+}
+
+void check_mov_pack(CheckCtx *c, const Instr *in)
+{
+	PtxType type = TY_NONE;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		if (in->mods[i][1] == 'v' && in->mods[i][2] >= '0' && in->mods[i][2] <= '9')
+			return;
+		PtxType t = type_from_word(in->mods[i]);
+		if (t != TY_NONE)
+			type = t;
+	}
+	if (type == TY_NONE || in->nops != 2)
+		return;
+	for (uint32_t i = 0; i < 2; i++)
+		if (in->ops[i]->kind == EX_VECTOR)
+			check_pack(c, in->ops[i], type);
+}
+
+/* ---- ld.param ---- */
+/* ld.param inside an .entry from a .param variable the body declares:
+ * ptxas 13 takes it when the variable receives a call's return value and
+ * crashes (SIGSEGV, every target) when nothing but st.param writes it, so
+ * such a file never assembles. A .func may use the same scratch freely. */
+
+/* True if some call in the statements names `name` in its return list:
+ * call (ret), f, (args) has the list first and the callee second. */
+static bool returned_into(const Stmt *s, const char *name)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK && returned_into(s->u.block, name))
+			return true;
+		if (s->kind != ST_INSTR || strcmp(s->u.instr.opcode, "call") != 0)
+			continue;
+		const Instr *in = &s->u.instr;
+		if (in->nops < 2 || in->ops[0]->kind != EX_LIST || in->ops[1]->kind != EX_NAME)
+			continue;
+		for (uint32_t i = 0; i < in->ops[0]->nelems; i++) {
+			const Expr *r = in->ops[0]->elems[i];
+			if (r->kind == EX_NAME && strcmp(r->text, name) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+void check_param_read(CheckCtx *c, const Instr *in)
+{
+	if (!c->func || !c->func->is_entry || !c->func->has_body || strcmp(in->opcode, "ld") != 0 || in->nops < 2)
+		return;
+	bool param = false;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		param |= strcmp(in->mods[i], ".param") == 0;
+	const Expr *base = param ? check_address_base(in->ops[1]) : NULL;
+	const Symbol *sym = base ? check_lookup(c, base) : NULL;
+	if (!sym || sym->kind != SYM_VAR || sym->space != SP_PARAM || sym->is_input_param ||
+	    returned_into(c->func->body, sym->name))
+		return;
+	check_error(c, base->loc, RULE_OPERAND_TYPE, "ld.param from '%s', a .param variable of the kernel body that no "
+		"call returns into (ptxas 13 crashes on this input; keep the value in a register)", sym->name);
+}

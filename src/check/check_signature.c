@@ -1,0 +1,359 @@
+/* Rule operand-type, register and immediate typing: every operand of the
+ * opcodes in isa/operand_sigs.def against the instruction's types, as
+ * ptxas 13 judges them ("Arguments mismatch for instruction 'add'",
+ * "Result register required for instruction 'add'"). The messages say
+ * what the operand is and what would be right. */
+#include "check/check_internal.h"
+#include "base/once.h"
+#include "base/xalloc.h"
+#include "isa/opcodes.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct OpSig {
+	const char *opcode, *form, *roles;
+	char rounding;
+} OpSig;
+
+static const OpSig op_sigs[] = {
+#define OPSIG(opcode, form, roles, rounding) { opcode, form, roles, rounding },
+#include "isa/operand_sigs.def"
+#undef OPSIG
+};
+enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0] };
+
+/* The first row of each opcode id (N_SIGS: none), built once: the checker
+ * asks for every instruction, so a row is found without comparing names. */
+/* Room for every opcode of ptx_opcodes.def (as check_mods.c's table). */
+enum { OPCODE_ROWS_MAX = 256 };
+static short first_row[OPCODE_ROWS_MAX];
+static OnceFlag first_row_built;
+
+static void build_first_rows(void)
+{
+	size_t n = opcode_count();
+	if (n > OPCODE_ROWS_MAX)
+		xdie("ptx_opcodes.def: more than %d opcodes", OPCODE_ROWS_MAX);
+	for (size_t id = 0; id < n; id++) {
+		first_row[id] = N_SIGS;
+		for (int i = 0; i < N_SIGS; i++)
+			if (strcmp(op_sigs[i].opcode, opcode_name((int)id)) == 0) {
+				first_row[id] = (short)i;
+				break;
+			}
+	}
+}
+
+/* Filled once and then only read: contexts on other threads share it. */
+static const short *first_rows(void)
+{
+	ONCE(&first_row_built, build_first_rows());
+	return first_row;
+}
+
+static bool has_mod(const Instr *in, const char *word)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], word) == 0)
+			return true;
+	return false;
+}
+
+static const OpSig *sig_of(const Instr *in)
+{
+	const short *rows = first_rows();
+	if (in->opcode_id < 0 || (size_t)in->opcode_id >= opcode_count() || (size_t)in->opcode_id >= OPCODE_ROWS_MAX)
+		return NULL;
+	for (int i = rows[in->opcode_id]; i < N_SIGS && strcmp(op_sigs[i].opcode, in->opcode) == 0; i++)
+		if (!op_sigs[i].form[0] || has_mod(in, op_sigs[i].form))
+			return &op_sigs[i];
+	return NULL;
+}
+
+/* Types the rule judges: packed and .bf16 types have rules of their own. */
+static bool judged_type(PtxType t)
+{
+	const TypeInfo *ti = type_info(t);
+	return t != TY_NONE && t != TY_BF16 && ti->cls != TC_PACKED && ti->cls != TC_OPAQUE;
+}
+
+/* The same type of another width (mul.wide's result): TY_NONE if none. */
+static PtxType type_of_width(PtxType t, int bits)
+{
+	TypeClass cls = type_info(t)->cls;
+	for (int i = TY_NONE + 1; i < TY_COUNT; i++)
+		if (type_info((PtxType)i)->cls == cls && type_info((PtxType)i)->bits == bits)
+			return (PtxType)i;
+	return TY_NONE;
+}
+
+/* Exact fit for arithmetic: the same width; a bit type takes any kind,
+ * an integer type integer or bit registers, a float type anything but an
+ * integer register; predicates only predicates. */
+static bool exact_fit(PtxType insn, PtxType reg)
+{
+	const TypeInfo *it = type_info(insn), *rt = type_info(reg);
+	if (it->cls == TC_PRED || rt->cls == TC_PRED)
+		return insn == reg;
+	if (rt->bits != it->bits)
+		return false;
+	switch (it->cls) {
+	case TC_UNSIGNED:
+	case TC_SIGNED:
+		return rt->cls != TC_FLOAT;
+	case TC_FLOAT:
+		return rt->cls != TC_UNSIGNED && rt->cls != TC_SIGNED;
+	default:
+		return true;
+	}
+}
+
+/* What would fit, for the message. */
+static const char *wanted(const TypeInfo *ti, bool relaxed)
+{
+	switch (ti->cls) {
+	case TC_PRED: return "a predicate register";
+	case TC_BIT: return relaxed ? "a register at least that wide" : "a register of that width";
+	case TC_UNSIGNED:
+	case TC_SIGNED: return relaxed ? "an integer or .bN register at least that wide" :
+		"an integer or .bN register of that width";
+	default: return relaxed ? "a float register of that width or a .bN register at least that wide" :
+		"a float or .bN register of that width";
+	}
+}
+
+static bool is_int_literal(const Expr *e)
+{
+	return e->kind == EX_INT || (e->kind == EX_UNARY && e->lhs && e->lhs->kind == EX_INT);
+}
+
+static bool is_float_literal(const Expr *e)
+{
+	return e->kind == EX_FLOAT || (e->kind == EX_UNARY && e->lhs && e->lhs->kind == EX_FLOAT);
+}
+
+/* One operand against its role letter; t is the type it is judged by. */
+static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t at, char role, PtxType t)
+{
+	const Expr *e = in->ops[at];
+	bool written = role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
+	bool relaxed = role == 'c' || role == 'C' || role == 'l';
+	if (written && (is_int_literal(e) || is_float_literal(e) || e->kind == EX_ADDRESS)) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Result register required for instruction '%s%s' (operand %u, "
+			"'%s', is written: name a register)", in->opcode, sig->form, at + 1, check_expr_text(c, e));
+		return;
+	}
+	if (!judged_type(t))
+		return;
+	const TypeInfo *ti = type_info(t);
+	if (is_int_literal(e) || is_float_literal(e)) {
+		bool fits = is_int_literal(e) ? ti->cls != TC_FLOAT : check_immediate_fits(e, t);
+		if (!fits && ti->cls != TC_PRED)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is %s "
+				"immediate; operand %u is %s: write %s)", in->opcode, sig->form, check_expr_text(c, e),
+				is_int_literal(e) ? "an integer" : "a float", at + 1, ti->word,
+				ti->cls == TC_FLOAT ? "a float literal (0f3F800000, 1.0)" : "an integer literal");
+		return;
+	}
+	if (e->kind != EX_NAME || check_is_sink(e))
+		return;
+	const Symbol *s = check_lookup(c, e);
+	if (s && role == 's' && ti->cls == TC_FLOAT && (s->kind == SYM_VAR || s->kind == SYM_FUNC)) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is an address; "
+			"%s takes it with .u%d or .b%d, not %s)", in->opcode, sig->form, e->text, in->opcode, c->address_bits,
+			c->address_bits, ti->word);
+		return;
+	}
+	if (s && s->kind == SYM_SPECIAL && !s->is_constant && role == 's' && ti->cls == TC_FLOAT) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Special register argument not allowed for instruction '%s' with "
+			"%s ('%s' is an integer: %s.u32)", in->opcode, ti->word, check_expr_text(c, e), in->opcode);
+		return;
+	}
+	if (e->component)
+		return;
+	if (!s || s->kind != SYM_REG || s->vec)
+		return;
+	bool fits = relaxed ? type_register_fits(t, s->type, FIT_RELAXED) : exact_fit(t, s->type);
+	if (fits)
+		return;
+	check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is %s; operand %u "
+		"needs %s: %s)", in->opcode, sig->form, e->text, type_info(s->type)->word, at + 1, ti->word,
+		wanted(ti, relaxed));
+}
+
+/* ---- rounding ---- */
+/* Rounding modifiers as ptxas 13 requires and forbids them, by the types
+ * the instruction converts between (cvt) or computes in (add, sub, mul,
+ * mad, div with an integer type take none). */
+static int rounding_kind(const char *w)
+{
+	static const char *const fl[] = { ".rn", ".rz", ".rm", ".rp" }, *const in[] = { ".rni", ".rzi", ".rmi", ".rpi" };
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(w, fl[i]) == 0)
+			return 1;
+		if (strcmp(w, in[i]) == 0)
+			return 2;
+	}
+	return 0;
+}
+
+enum { RND_NONE, RND_FLOAT, RND_INT, RND_FORBIDDEN = 4 };
+
+/* What cvt from src to dst takes: a needed rounding kind (RND_FLOAT,
+ * RND_INT), or the optional integer rounding of a same-width float
+ * conversion (RND_INT | RND_FORBIDDEN: integer allowed, not needed), or
+ * none (RND_FORBIDDEN). */
+static int cvt_rounding(const TypeInfo *dst, const TypeInfo *src)
+{
+	bool df = dst->cls == TC_FLOAT, sf = src->cls == TC_FLOAT;
+	if (df && sf)
+		return dst->bits < src->bits ? RND_FLOAT : dst->bits == src->bits ? (RND_INT | RND_FORBIDDEN) : RND_FORBIDDEN;
+	if (sf)
+		return RND_INT;
+	if (df)
+		return RND_FLOAT;
+	return RND_FORBIDDEN;
+}
+
+/* The first rounding word of the instruction, and the types it was
+ * judged with: row 'I' takes none on an integer type, row 'C' by cvt's
+ * two types (dst, src). */
+static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, char rule_kind, int at, PtxType dst,
+			   PtxType src)
+{
+	int kind = at >= 0 ? rounding_kind(in->mods[at]) : 0;
+	TypeClass dcls = type_info(dst)->cls;
+	if (rule_kind == 'L' && dcls == TC_FLOAT) {
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s%s' (%s: "
+			"this form takes integer types; a float %s has no .lo, .hi or .wide)", in->opcode, sig_form, type_info(dst)->word,
+			in->opcode);
+		return;
+	}
+	if (rule_kind == 'F') {
+		if (at < 0 && (dst == TY_F32 || dst == TY_F64))
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
+				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);
+		return;
+	}
+	if ((rule_kind == 'A' || rule_kind == 'D') && (dst == TY_F32 || dst == TY_F64)) {
+		int approx = -1, full = -1;
+		for (uint32_t i = 0; i < in->nmods; i++) {
+			if (strcmp(in->mods[i], ".approx") == 0)
+				approx = (int)i;
+			else if (strcmp(in->mods[i], ".full") == 0)
+				full = (int)i;
+		}
+		bool rcp = opcode_is(in, "rcp");
+		if (dst == TY_F64 && approx >= 0 && !rcp) {
+			check_error(c, check_mod_loc(in, approx), RULE_OPERAND_TYPE, "Illegal modifier '.approx' for instruction "
+				"'%s' (%s.f64 takes .rn, .rz, .rm or .rp)", in->opcode, in->opcode);
+			return;
+		}
+		bool approx_ok = dst == TY_F32 || rcp;
+		if (at < 0 && approx < 0 && !(full >= 0 && rule_kind == 'D' && dst == TY_F32))
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier %srequired for instruction '%s' "
+				"(%s%s needs .rn, .rz, .rm or .rp%s)", approx_ok ? "or '.approx' modifier " : "", in->opcode,
+				in->opcode, type_info(dst)->word, !approx_ok ? "" : rule_kind == 'D' ? ", .approx or .full" :
+				" or .approx");
+		return;
+	}
+	if (rule_kind == 'A')
+		return;
+	if (rule_kind == 'I' || rule_kind == 'L' || rule_kind == 'D') {
+		TypeClass cls = type_info(dst)->cls;
+		if (at >= 0 && cls != TC_FLOAT && cls != TC_PRED)
+			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
+				"'%s' ('%s' with the integer type %s: drop it)", in->opcode, in->mods[at], type_info(dst)->word);
+		return;
+	}
+	if (type_info(dst)->cls == TC_BIT || type_info(src)->cls == TC_BIT || type_info(dst)->cls == TC_PRED ||
+	    type_info(src)->cls == TC_PRED)
+		return;
+	int rule = cvt_rounding(type_info(dst), type_info(src));
+	int need = rule & (RND_FLOAT | RND_INT);
+	const char *conv = type_info(src)->cls == TC_FLOAT ? (type_info(dst)->cls == TC_FLOAT ?
+		"between float types" : "from float to integer") : (type_info(dst)->cls == TC_FLOAT ?
+		"from integer to float" : "between integer types");
+	if (at < 0) {
+		if (need && !(rule & RND_FORBIDDEN))
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction 'cvt' "
+				"(%s%s needs %s)", type_info(dst)->word, type_info(src)->word,
+				need == RND_FLOAT ? ".rn, .rz, .rm or .rp" : ".rni, .rzi, .rmi or .rpi");
+		return;
+	}
+	if (kind != need)
+		check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction 'cvt' "
+			"('%s' in a conversion %s, %s%s: %s)", in->mods[at], conv, type_info(dst)->word,
+			type_info(src)->word, !need ? "it takes none" : need == RND_FLOAT ?
+			"write .rn, .rz, .rm or .rp" : "write .rni, .rzi, .rmi or .rpi");
+}
+
+/* True if every modifier is a type, a rounding, .ftz or .sat: cvt's
+ * forms with words this table does not know (.pack, .e4m3x2...) are left
+ * to the modifier rules. */
+static bool only_plain_words(const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (type_from_word(w) == TY_NONE && !rounding_kind(w) && strcmp(w, ".ftz") != 0 && strcmp(w, ".sat") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* d|p results (setp, shfl, tld4...): the part after '|' is a predicate. */
+static void check_predicate_output(CheckCtx *c, const Instr *in)
+{
+	const Expr *e = in->nops ? in->ops[0] : NULL;
+	if (!e || e->kind != EX_BINARY || e->op != '|' || !e->rhs || e->rhs->kind != EX_NAME || check_is_sink(e->rhs))
+		return;
+	const Symbol *s = check_lookup(c, e->rhs);
+	if (s && s->kind == SYM_REG && s->type != TY_PRED)
+		check_error(c, e->rhs->loc, RULE_OPERAND_TYPE, "Predicate output expected for instruction '%s' ('%s' is %s; "
+			"after '|' comes a .pred register)", in->opcode, e->rhs->text, type_info(s->type)->word);
+}
+
+void check_operand_signature(CheckCtx *c, const Instr *in)
+{
+	check_predicate_output(c, in);
+	const OpSig *sig = sig_of(in);
+	if (!sig)
+		return;
+	PtxType first = TY_NONE, last = TY_NONE;
+	int ntypes = 0, rounding_at = -1;
+	bool judged = true;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (w[1] == 'r' && rounding_at < 0 && sig->rounding != '-' && rounding_kind(w))
+			rounding_at = (int)i;
+		PtxType t = type_from_word(w);
+		if (t == TY_NONE)
+			continue;
+		judged &= judged_type(t);
+		if (!ntypes++)
+			first = t;
+		last = t;
+	}
+	if (sig->roles[0] == 'c' && ntypes == 1 && only_plain_words(in))
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for 'cvt' (one "
+			"type; cvt names the result type and then the source type, cvt.u32.u64)");
+	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
+		return;
+	if (sig->rounding != '-' && judged && ntypes == (sig->rounding == 'C' ? 2 : 1))
+		check_rounding(c, in, sig->form, sig->rounding, rounding_at, first, last);
+	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
+		char role = sig->roles[i];
+		PtxType t = last;
+		switch (role) {
+		case '-': continue;
+		case 'c': t = first; break;
+		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
+		case 'u': case 'U': t = TY_B32; break;
+		case 'P': case 'p': t = TY_PRED; break;
+		default: break;
+		}
+		check_role(c, in, sig, i, role, t);
+	}
+}

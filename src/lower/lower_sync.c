@@ -1,0 +1,73 @@
+/* Lowering of barriers and memory fences: bar/barrier .sync and
+ * .arrive -> BAR.SYNC/BAR.ARV followed by MEMBAR.CTA, membar.cta/.gl/.sys
+ * -> MEMBAR.CTA / MEMBAR.GL.IVALLD / MEMBAR.SYS.IVALLD, bar.warp.sync ->
+ * nothing (a warp runs in lockstep on sm_50), as ptxas 11.8 emits them.
+ * ptxas also pads the code before a BAR with NOPs; those only spend time
+ * and are not reproduced. */
+#include "lower/lower_internal.h"
+
+enum { BAR_SYNC = 0, BAR_ARV = 1 };
+enum { MB_CTA = 0, MB_GL = 1, MB_SYS = 2 };
+enum { IVALL_NONE = 0, IVALL_D = 1 };
+
+static void membar(LowerCtx *c, unsigned level, unsigned ivall)
+{
+	LInsn *op = lw_emit(c, SF_MEMBAR);
+	linsn_set(op, SR_MBLEVEL, level);
+	linsn_set(op, SR_IVALL, ivall);
+}
+
+/* bar{.cta}{.sync,.arrive}{.aligned} a{, b} and barrier{...}: the barrier
+ * number an immediate or a register, the thread count an immediate. */
+bool lower_bar(LowerCtx *c, const Instr *in)
+{
+	unsigned mode = BAR_SYNC;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (lw_streq(w, ".arrive"))
+			mode = BAR_ARV;
+		else if (lw_streq(w, ".warp"))
+			return lw_has_mod(in, ".sync") && in->nops == 1 ? true :
+			       lw_unsupported(c, in->loc, "this bar.warp form");
+		else if (!lw_streq(w, ".sync") && !lw_streq(w, ".aligned") && !lw_streq(w, ".cta"))
+			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s'", in->opcode, w);
+	}
+	if (mode == BAR_ARV && in->nops != 2)
+		return lw_unsupported(c, in->loc, "%s.arrive without a thread count", in->opcode);
+	Opnd id, cnt = { OPND_IMM, 0, 1, 0 };
+	if (!lw_opnd(c, in->ops[0], &id) || (in->nops == 2 && !lw_opnd(c, in->ops[1], &cnt)))
+		return false;
+	if (cnt.kind != OPND_IMM)
+		return lw_unsupported(c, in->ops[1]->loc, "a thread count in a register");
+	if ((id.kind == OPND_IMM && (id.imm < 0 || id.imm > 15)) || cnt.imm < 0 || cnt.imm > 0xfff)
+		return lw_unsupported(c, in->loc, "this barrier number or thread count");
+	LInsn *op;
+	if (id.kind == OPND_IMM) {
+		op = lw_emit(c, SF_BAR_II);
+		linsn_set(op, SR_BARID, id.imm);
+	} else {
+		uint32_t v;
+		unsigned s;
+		lw_opnd_part(c, &id, 0, &v, &s);
+		op = lw_emit(c, SF_BAR_RI);
+		linsn_ref(op, SR_RA, v, s, 1, false);
+	}
+	linsn_set(op, SR_BARMODE, mode);
+	linsn_set(op, SR_BARCNT, cnt.imm);
+	/* ptxas orders memory after every barrier with a CTA fence */
+	membar(c, MB_CTA, IVALL_NONE);
+	return true;
+}
+
+bool lower_membar(LowerCtx *c, const Instr *in)
+{
+	static const struct { const char *word; unsigned level, ivall; } levels[] = {
+		{ ".cta", MB_CTA, IVALL_NONE }, { ".gl", MB_GL, IVALL_D }, { ".sys", MB_SYS, IVALL_D },
+	};
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+		if (in->nmods == 1 && lw_streq(in->mods[0], levels[i].word)) {
+			membar(c, levels[i].level, levels[i].ivall);
+			return true;
+		}
+	return lw_unsupported(c, in->loc, "this membar form (membar.cta, .gl and .sys are supported)");
+}

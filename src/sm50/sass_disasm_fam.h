@@ -1,0 +1,13 @@
+/* The printers of the instruction families beyond the surface slice (integer bit operations,
+ * double precision, barriers, warp operations), in nvdisasm's spelling;
+ * sass_format_insn (sass_disasm.c) hands them the forms it does not print
+ * itself. */
+#ifndef PTXSURF_SASS_DISASM_FAM_H
+#define PTXSURF_SASS_DISASM_FAM_H
+
+#include "sm50/sass_disasm_text.h"
+
+/* Prints the instruction into t; false when f is not one of these families. */
+bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t slot);
+
+#endif

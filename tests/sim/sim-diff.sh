@@ -1,0 +1,261 @@
+#!/bin/sh
+# Differential tests on the sm_50 simulator (docs/simulator.md): every
+# kernel ptxsurf-as assembles from the golden kernels (tests/cases/encode),
+# the corpus surface files (tests/corpus/*surface*) and the random kernels
+# of tests/oracle/gen_kernels.c runs on tests/sim's simulator with seeded
+# random inputs over a few launch shapes, and every byte it writes to
+# global buffers and surfaces must equal what the code of ptxas 11.8
+# (-arch=sm_50, -O0 and -O3) writes for the same PTX and inputs. Without
+# ptxas, our runs are compared with the outputs recorded in
+# tests/sim/expected/FAMILY.txt from runs where ptxas's code agreed
+# (SIM_DIFF_RECORD=1 rewrites them; ptxas needed).
+#
+# A launch where two threads write one byte is racy (its result would be
+# the simulator's choice of order): it is counted, and its threads 32 and
+# 127 run alone instead (their results are defined). A run
+# of ptxas's code that stops on a form the simulator does not model fails
+# the test unless tests/sim/known-gaps lists that file and build, so no
+# gap passes silently.
+#
+# Usage: tests/sim/sim-diff.sh [FAMILY...]   (goldens corpus sweep)
+# Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
+# SIM_SWEEP_SEEDS (random kernels, default 30), SIM_DIFF_KEEP=1,
+# SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
+# recorded outputs), STEP (every STEP-th file, for check-sanitize).
+# Prints "sim: N passed, M failed"; exit 0 all passed, 1 failures, 2 setup.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+prog=${PROG:-./ptxsurf-as}
+sim=${SIM:-${B:-build}/tests/ptxsurf-sim}
+step=${STEP:-1}
+case $prog in /*) ;; *) prog=$root/$prog ;; esac
+case $sim in /*) ;; *) sim=$root/$sim ;; esac
+for t in "$prog" "$sim"; do
+	[ -x "$t" ] || { echo "sim-diff: $t is not built" >&2; exit 2; }
+done
+
+oracle=${PTXSURF_ORACLE_DIR:-${HOME:-/tmp}/.cache/ptxsurf-oracles}/bin
+ptxas=
+if [ "${SIM_DIFF_PTXAS:-auto}" = none ]; then
+	:   # the recorded outputs only, as on a machine without ptxas
+elif [ -x "$oracle/ptxas" ]; then
+	ptxas=$oracle/ptxas
+elif d=$(sh "$root/tests/oracle/fetch-nvidia-tools.sh" 2>/dev/null) && [ -x "$d/ptxas" ]; then
+	ptxas=$d/ptxas
+fi
+record=${SIM_DIFF_RECORD:-0}
+against="ours vs ptxas -O0 and -O3"
+if [ -z "$ptxas" ]; then
+	echo "NOTE: sim-diff: ptxas 11.8 not found: our cubins are compared with the recorded outputs only"
+	against="ours vs recorded outputs"
+	[ "$record" = 1 ] && { echo "sim-diff: SIM_DIFF_RECORD=1 needs ptxas" >&2; exit 2; }
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/sim-diff.XXXXXX") || exit 2
+if [ "${SIM_DIFF_KEEP:-0}" = 1 ]; then echo "sim-diff: keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
+
+# launch shapes (GRID:BLOCK): one thread (every kernel is defined there),
+# and two blocks of 32x2 threads (warps, divergence, several blocks); the
+# random kernels own per-thread stripes for 32 threads of a 1D grid
+launches="1,1,1:1,1,1 2,1,1:32,2,1"
+sweep_launches="1,1,1:1,1,1 2,1,1:16,1,1"
+# a racy launch runs again with one thread at a time: the first of the
+# second warp (tid 0,1) and the last of the grid
+racy_threads="32 127"
+seeds="1 2"
+gaps=$here/known-gaps
+
+pass=0 fail=0 racy=0 gap=0 faults=0 uncompared=0
+# per family: kernels, input sets compared
+fam_kernels=0 fam_sets=0
+
+# run_sim CUBIN KERNEL GRID BLOCK SEED OUT: 0 ran, 1 failed (message in OUT)
+run_sim() {
+	_c=$1 _k=$2 _g=$3 _b=$4 _s=$5 _o=$6
+	shift 6
+	"$sim" --kernel "$_k" --grid "$_g" --block "$_b" --seed "$_s" "$@" "$_c" >"$_o" 2>&1
+}
+
+# fault OUT: the simulator's message without the instruction that raised it
+fault() { grep '^ptxsurf-sim: ' "$1" | head -n 1 | sed 's/^ptxsurf-sim: [^:]*: [^ ]* ([^)]*): //'; }
+
+# outcome OUT: "ok", "race" or "fail"
+outcome() {
+	if grep -q '^ptxsurf-sim: .*data race' "$1"; then echo race
+	elif grep -q '^ptxsurf-sim: ' "$1"; then echo fail
+	else echo ok; fi
+}
+
+digest() { cksum <"$1" | cut -d ' ' -f1; }
+
+# is_gap FAMILY/NAME BUILD: tests/sim/known-gaps lists that build (its
+# first field may be a shell pattern)
+is_gap() {
+	while read -r pat build _; do
+		case $pat in '#'*|'') continue ;; esac
+		# shellcheck disable=SC2254
+		case $1 in $pat) [ "$build" = "$2" ] && return 0 ;; esac
+	done <"$gaps"
+	return 1
+}
+
+# gap_fault OUT: the run stopped on a form or mode the simulator lacks
+gap_fault() { fault "$1" | grep -q -e 'no form of the table matches' -e 'not modelled' -e 'does not model'; }
+
+# compare_set: kernel $k of $d, launch $g/$b, seed $s, only thread $th when
+# set; returns 3 when our run is racy (nothing compared)
+compare_set() {
+	th_opt=${th:+--thread $th}
+	id="$name $k $g $b${th:+@$th} $s"
+	run_sim "$d/ours.cubin" "$k" "$g" "$b" "$s" "$d/ours.out" $th_opt
+	ours=$(outcome "$d/ours.out")
+	if [ "$ours" = race ]; then return 3; fi
+	# our code uses a form the simulator has no model of yet: a listed gap
+	if [ "$ours" = fail ] && gap_fault "$d/ours.out" && is_gap "$fam/$name" ours; then
+		gap=$((gap + 1))
+		echo "GAP: $fam/$id: our code not simulated (tests/sim/known-gaps): $(fault "$d/ours.out")"
+		return 0
+	fi
+	if [ "$ours" = fail ] && [ -n "$ptxas" ] && [ -z "$builds" ]; then
+		echo "FAIL: $fam/$id: our cubin: $(fault "$d/ours.out")"
+		fail=$((fail + 1)); return 0
+	fi
+	want=$(awk -v id="$id" '{ k = $1 " " $2 " " $3 " " $4 " " $5 } k == id { print $6 }' \
+	       "$here/expected/$fam.txt" 2>/dev/null)
+	ok=1 agreed=0
+	for o in $builds; do
+		run_sim "$d/$o.cubin" "$k" "$g" "$b" "$s" "$d/$o.out" $th_opt
+		theirs=$(outcome "$d/$o.out")
+		if [ "$theirs" = fail ] && gap_fault "$d/$o.out" && is_gap "$fam/$name" "$o"; then
+			gap=$((gap + 1))
+			echo "GAP: $fam/$id: ptxas -$o code not simulated (tests/sim/known-gaps): $(fault "$d/$o.out")"
+			continue
+		fi
+		if [ "$ours" = fail ]; then
+			# a fault is an outcome too: both must fault the same way
+			if [ "$theirs" = fail ] && [ "$(fault "$d/ours.out")" = "$(fault "$d/$o.out")" ]; then
+				agreed=1 faults=$((faults + 1))
+			else
+				echo "FAIL: $fam/$id: our cubin: $(fault "$d/ours.out"); ptxas -$o: $(fault "$d/$o.out")"
+				ok=0
+			fi
+			continue
+		fi
+		if [ "$theirs" = fail ]; then
+			echo "FAIL: $fam/$id: ptxas -$o code: $(grep '^ptxsurf-sim: ' "$d/$o.out" | head -n 1 | sed 's/^ptxsurf-sim: [^:]*: //')"
+			ok=0
+			continue
+		fi
+		if ! cmp -s "$d/ours.out" "$d/$o.out"; then
+			echo "FAIL: $fam/$id: ours and ptxas -$o write different bytes:"
+			run_sim "$d/ours.cubin" "$k" "$g" "$b" "$s" "$d/ours.dump" --dump $th_opt
+			run_sim "$d/$o.cubin" "$k" "$g" "$b" "$s" "$d/$o.dump" --dump $th_opt
+			diff "$d/ours.dump" "$d/$o.dump" | grep '^[<>]   ' | head -n 4
+			ok=0
+		else
+			agreed=1
+		fi
+	done
+	if [ "$ours" = fail ]; then got=$(fault "$d/ours.out" | cksum | cut -d ' ' -f1)
+	else got=$(digest "$d/ours.out"); fi
+	if [ "$ok" = 1 ] && [ "$agreed" = 0 ] && [ -z "$want" ] &&
+	   { [ -n "$ptxas" ] || { is_gap "$fam/$name" O0 && is_gap "$fam/$name" O3; }; }; then
+		# ptxas rejects the file or every build is a known gap
+		echo "UNCOMPARED: $fam/$id: no ptxas build runs and no output is recorded"
+		uncompared=$((uncompared + 1))
+		return 0
+	fi
+	if [ "$record" = 1 ] && [ "$ok" = 1 ] && [ "$agreed" = 1 ]; then
+		echo "$id $got" >>"$work/$fam.record"
+	elif [ -z "$ptxas" ] && [ -z "$want" ]; then
+		echo "FAIL: $fam/$id: no recorded output (record with ptxas: SIM_DIFF_RECORD=1)"
+		ok=0
+	elif [ -n "$want" ] && [ "$want" != "$got" ]; then
+		echo "FAIL: $fam/$id: our output differs from the recorded one" \
+		     "(${ptxas:+ptxas agrees with ours: }rerun with SIM_DIFF_RECORD=1 if the inputs changed)"
+		ok=0
+	fi
+	fam_sets=$((fam_sets + 1))
+	if [ "$ok" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+
+# compare_file FAMILY PTX NAME
+compare_file() {
+	fam=$1 f=$2 name=$3
+	d=$work/$fam/$name
+	mkdir -p "$d"
+	"$prog" --color=never -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>"$d/ours.err" || return 0
+	kernels=$(sed -n 's/.*Function : //p' "$d/ours.lst")
+	builds=
+	if [ -n "$ptxas" ]; then
+		for o in O0 O3; do
+			if "$ptxas" -arch=sm_50 -"$o" "$f" -o "$d/$o.cubin" 2>"$d/$o.err"; then
+				builds="$builds $o"
+			else
+				echo "note: $fam/$name: ptxas -$o rejects the file: $(head -n 1 "$d/$o.err")"
+			fi
+		done
+	fi
+	for k in $kernels; do
+		fam_kernels=$((fam_kernels + 1))
+		for l in $launches; do
+			g=${l%%:*} b=${l#*:}
+			for s in $seeds; do
+				th=
+				compare_set && continue
+				# every thread writes one place: run threads one at a time
+				racy=$((racy + 1))
+				for th in $racy_threads; do
+					compare_set
+				done
+			done
+		done
+	done
+}
+
+run_family() {
+	fam=$1
+	shift
+	fam_kernels=0 fam_sets=0
+	fam_pass=$pass fam_fail=$fail fam_racy=$racy fam_faults=$faults
+	i=0
+	for f in "$@"; do
+		i=$((i + 1))
+		[ $(( (i - 1) % step )) -eq 0 ] || continue
+		compare_file "$fam" "$f" "$(basename "$f" .ptx)"
+	done
+	echo "sim-diff: $fam: $fam_kernels kernels, $fam_sets input sets compared ($against;" \
+	     "$((faults - fam_faults)) of them fault the same way on both sides)," \
+	     "$((pass - fam_pass)) passed, $((fail - fam_fail)) failed, $((racy - fam_racy)) racy launches run one thread at a time"
+	if [ "$record" = 1 ]; then
+		mkdir -p "$here/expected"
+		sort "$work/$fam.record" 2>/dev/null >"$here/expected/$fam.txt"
+	fi
+}
+
+families=${*:-goldens corpus sweep}
+for fam in $families; do
+	case $fam in
+	goldens) run_family goldens "$root"/tests/cases/encode/*.ptx ;;
+	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx ;;
+	sweep)
+		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" || exit 2
+		n=0
+		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do
+			n=$((n + 1))
+			"$work/gen" --defined $n >"$work/sweep-$n.ptx" || exit 2
+		done
+		set --
+		n=0
+		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do n=$((n + 1)); set -- "$@" "$work/sweep-$n.ptx"; done
+		launches=$sweep_launches
+		run_family sweep "$@" ;;
+	*) echo "sim-diff: unknown family $fam" >&2; exit 2 ;;
+	esac
+done
+[ $((gap + uncompared)) -gt 0 ] && echo "sim-diff: $gap runs of ptxas code not simulated" \
+	"(known gaps, listed above); $uncompared input sets had nothing to compare with"
+echo "sim: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

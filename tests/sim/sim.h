@@ -1,0 +1,161 @@
+/* A functional simulator of sm_50 machine code for the differential tests
+ * (docs/simulator.md). It loads a kernel of a cubin -- ours or ptxas's --
+ * and runs it over a small grid: blocks of threads in warps of 32, each
+ * thread with its own registers, predicates and carry flag; constant banks
+ * laid out as the driver lays them out; global buffers and surfaces as
+ * typed arrays. Words are decoded with the one form table
+ * (sm50/sass_table.h); a word no form matches, or a form or modifier the
+ * simulator does not model, stops the run with a message naming it, so an
+ * unknown instruction can never pass silently.
+ *
+ * Test-only code: nothing in src/ depends on it. */
+#ifndef PTXSURF_TEST_SIM_H
+#define PTXSURF_TEST_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emit/cubin_read.h"
+#include "sm50/sass_ctrl.h"
+#include "sm50/sass_encode.h"
+
+enum {
+	SIM_WARP = 32,
+	SIM_MAX_BLOCK_THREADS = 1024,
+	SIM_MAX_REGIONS = 48,
+	SIM_NREGS = 255,            /* R0..R254; R255 is RZ */
+	SIM_NPREDS = 7,             /* P0..P6; 7 is PT */
+	SIM_CBANKS = 4,             /* c[0x0] .. c[0x3] */
+	SIM_CBANK_BYTES = 0x1000,
+};
+
+/* One decoded instruction of the kernel's .text. */
+typedef struct SimInsn {
+	uint32_t addr;              /* byte offset in .text */
+	uint64_t word;
+	const SassForm *form;       /* NULL: no form of the table matches the word */
+	SassValues v;
+	SassCtrl ctrl;              /* its slot of the control word */
+} SimInsn;
+
+/* A memory region the kernel may touch: a global buffer (base is its
+ * device address) or a surface (base is its header index, the value a
+ * bound slot or a bindless handle holds). Surfaces are 2D/3D arrays of
+ * RGBA32UI texels, 16 bytes each: width_bytes per row, height rows,
+ * depth layers (3D depth or array layers). */
+typedef enum SimRegionKind { SIM_BUFFER, SIM_SURFACE } SimRegionKind;
+
+typedef struct SimRegion {
+	SimRegionKind kind;
+	char name[48];
+	uint64_t base;
+	uint32_t size;
+	uint32_t width_bytes, height, depth;    /* surfaces only */
+	uint8_t *bytes;
+	uint32_t *writer;           /* per byte: 1 + global thread id of the last writer, 0 none */
+} SimRegion;
+
+enum { SIM_TEXEL_BYTES = 16 };
+
+/* Launch shape and the options of a run. */
+typedef struct SimLaunch {
+	uint32_t grid[3], block[3];
+	/* Two threads writing one byte is a data race: the result would
+	 * depend on the order the simulator picked, so it fails the run. */
+	bool fail_on_races;
+	/* Model the control words' latency contract (sim_timing.c), and in it
+	 * the in-order pipes ptxas relies on (off: the static verifier's
+	 * stricter model). */
+	bool timing;
+	bool pipe_order;
+	uint64_t max_steps;         /* warp instruction issues per block; 0: a default */
+	bool trace;                 /* every issue to stderr: address, control slot, form,
+	                             * lanes whose guard was on */
+	/* >= 0: only the thread with this id in the grid runs (the others
+	 * exit at once), for kernels where every thread writes one place */
+	int64_t only_thread;
+} SimLaunch;
+
+typedef struct SimTiming SimTiming;
+
+/* Everything a run reads and writes. */
+typedef struct SimMachine {
+	/* the program */
+	const char *kernel;
+	SimInsn *insns;
+	size_t ninsns;
+	uint32_t regcount;
+	/* memory */
+	uint8_t cbank[SIM_CBANKS][SIM_CBANK_BYTES];
+	uint32_t cbank_size[SIM_CBANKS];
+	SimRegion regions[SIM_MAX_REGIONS];
+	size_t nregions;
+	/* the launch being run */
+	SimLaunch launch;
+	uint32_t ctaid[3];
+	uint64_t steps;
+	SimTiming *timing;
+	/* the first failure; the run stops at it */
+	bool failed;
+	char error[600];
+} SimMachine;
+
+typedef enum SimThreadState { SIM_RUNNING, SIM_EXITED } SimThreadState;
+
+typedef struct SimThread {
+	uint32_t r[SIM_NREGS];
+	bool p[SIM_NPREDS];
+	struct { bool z, s, c, o; } cc;  /* condition code: zero, sign, carry, overflow */
+	uint32_t tid[3];
+	uint32_t lane, flat;        /* lane in the warp; thread id in the grid */
+	size_t pc;                  /* index into SimMachine.insns */
+	SimThreadState state;
+	/* Scheduling as semantics (sim_timing.c): per register, predicate and
+	 * the CC, 0 when the value is sound, else the instruction pair that
+	 * made it poison: producer address << 16 | early reader address. */
+	uint32_t poison[SIM_NREGS + SIM_NPREDS + 1];
+} SimThread;
+
+/* ---- sim_load.c ---- */
+/* Prepares *m for kernel `kernel` (NULL: the only entry) of the cubin image:
+ * decodes its code, applies the .nv.surfrefDescSize relocations, fills
+ * c[0x2] from .nv.constant2. Returns 0, or -1 with m->error set. */
+int sim_load(SimMachine *m, const CubinImage *img, const char *kernel);
+void sim_free(SimMachine *m);
+
+/* ---- sim_state.c: what every instruction family reads ---- */
+/* Stops the run with a message naming the instruction (printf format). */
+bool sim_fail(SimMachine *m, const SimInsn *in, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+uint32_t sim_reg(const SimThread *t, int64_t r);
+void sim_set(SimThread *t, int64_t r, uint32_t v);
+bool sim_pred(const SimThread *t, int64_t p, bool negate);
+int64_t sim_val(const SimInsn *in, SassRole r, int64_t dflt);
+uint32_t sim_cword(SimMachine *m, const SimInsn *in, unsigned bank, int64_t byte_off);
+/* Operand B of an ALU form: register, constant or immediate as encoded. */
+uint32_t sim_operand_b(SimMachine *m, const SimInsn *in, const SimThread *t);
+
+/* ---- sim_memory.c ---- */
+/* Adds a region of `size` bytes (zeroed); NULL with m->error when full. */
+SimRegion *sim_add_region(SimMachine *m, SimRegionKind kind, const char *name, uint64_t base,
+                          uint32_t size);
+/* The bytes [addr, addr+n) of global memory, or NULL (and m->error set)
+ * when they are not inside one buffer or are misaligned. */
+uint8_t *sim_global(SimMachine *m, const SimInsn *in, uint64_t addr, uint32_t n);
+/* Records a write of [p, p+n) of region r by thread t (race detection). */
+void sim_note_write(SimMachine *m, const SimInsn *in, SimRegion *r, const uint8_t *p, uint32_t n,
+                    const SimThread *t);
+SimRegion *sim_surface(SimMachine *m, const SimInsn *in, uint32_t handle);
+
+/* ---- sim_run.c ---- */
+/* Runs the loaded kernel over launch l. Returns 0, or -1 with m->error. */
+int sim_run(SimMachine *m, const SimLaunch *l);
+
+/* ---- the instruction families; each returns false when it does not
+ * know in->form's op, and sets m->failed on an unmodelled modifier ---- */
+bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t);
+bool sim_exec_float(SimMachine *m, const SimInsn *in, SimThread *t);
+bool sim_exec_mem(SimMachine *m, const SimInsn *in, SimThread *t);
+
+#endif

@@ -1,0 +1,127 @@
+/* Loading a kernel for the simulator: its words decoded once with the form
+ * table, the relocations the driver would apply, its constant banks. */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The byte size of one surface descriptor, which the driver patches into
+ * the MOV32I of every suq descriptor lookup (.nv.surfrefDescSize). Any
+ * value does: the simulated descriptor table is laid out with it. */
+enum { SIM_SURF_DESC_SIZE = 0x40 };
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int b = 7; b >= 0; b--)
+		v = v << 8 | p[b];
+	return v;
+}
+
+static const CubinReadKernel *find_kernel(SimMachine *m, const CubinImage *img, const char *name)
+{
+	const CubinReadKernel *only = NULL;
+	size_t nentries = 0;
+	for (size_t i = 0; i < img->nkernels; i++) {
+		const CubinReadKernel *k = &img->kernels[i];
+		if (name && strcmp(k->k.name, name) == 0)
+			return k;
+		if (k->is_entry) {
+			only = k;
+			nentries++;
+		}
+	}
+	if (name)
+		snprintf(m->error, sizeof m->error, "the cubin has no kernel '%s'", name);
+	else if (nentries != 1)
+		snprintf(m->error, sizeof m->error, "the cubin has %zu entries: name one", nentries);
+	else
+		return only;
+	m->failed = true;
+	return NULL;
+}
+
+/* The driver's relocation R_CUDA_ABS32_20: the descriptor size into the
+ * 32-bit immediate (bits 51:20) of the MOV32I at `off`. */
+static int patch_desc_size(SimMachine *m, uint32_t off)
+{
+	size_t i = (off / 32) * 3 + (off % 32) / 8 - 1;
+	if (off % 8 || off % 32 == 0 || i >= m->ninsns || !m->insns[i].form ||
+	    m->insns[i].form->op != SOP_MOV32I) {
+		snprintf(m->error, sizeof m->error,
+		         ".nv.surfrefDescSize relocation at 0x%04x is not on a MOV32I", off);
+		m->failed = true;
+		return -1;
+	}
+	SimInsn *in = &m->insns[i];
+	sass_values_set(&in->v, SR_IMM, SIM_SURF_DESC_SIZE);
+	if (sass_encode(in->form, &in->v, &in->word, m->error, sizeof m->error) != 0) {
+		m->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
+{
+	const CubinReadKernel *rk = find_kernel(m, img, kernel);
+	if (!rk)
+		return -1;
+	const CubinKernel *k = &rk->k;
+	if (img->sm != 50) {
+		snprintf(m->error, sizeof m->error, "the cubin is for sm_%d, not sm_50", img->sm);
+		m->failed = true;
+		return -1;
+	}
+	if (k->code_size % 32) {
+		snprintf(m->error, sizeof m->error, "code size %zu is not a multiple of 32", k->code_size);
+		m->failed = true;
+		return -1;
+	}
+	m->kernel = k->name;
+	m->regcount = k->regcount;
+	m->ninsns = k->code_size / 32 * 3;
+	m->insns = calloc(m->ninsns ? m->ninsns : 1, sizeof *m->insns);
+	if (!m->insns) {
+		snprintf(m->error, sizeof m->error, "out of memory");
+		m->failed = true;
+		return -1;
+	}
+	for (size_t g = 0; g < k->code_size / 32; g++) {
+		uint32_t slots[3];
+		sass_ctrl_unpack_word(le64(k->code + 32 * g), slots);
+		for (size_t s = 0; s < 3; s++) {
+			SimInsn *in = &m->insns[3 * g + s];
+			in->addr = (uint32_t)(32 * g + 8 * (s + 1));
+			in->word = le64(k->code + in->addr);
+			in->form = sass_decode(in->word, &in->v);
+			sass_ctrl_unpack_slot(slots[s], &in->ctrl);
+		}
+	}
+	for (size_t i = 0; i < k->ndesc_size_offsets; i++)
+		if (patch_desc_size(m, k->desc_size_offsets[i]))
+			return -1;
+	/* c[0x2]: ptxas's constant pool (.nv.constant2.<kernel>) */
+	if (k->ndesc_fields * 4 > SIM_CBANK_BYTES) {
+		snprintf(m->error, sizeof m->error, ".nv.constant2 has %zu words: too many", k->ndesc_fields);
+		m->failed = true;
+		return -1;
+	}
+	for (size_t i = 0; i < k->ndesc_fields; i++)
+		memcpy(m->cbank[2] + 4 * i, &k->desc_fields[i], 4);
+	m->cbank_size[2] = (uint32_t)(4 * k->ndesc_fields);
+	m->cbank_size[0] = SIM_CBANK_BYTES;
+	return 0;
+}
+
+void sim_free(SimMachine *m)
+{
+	free(m->insns);
+	m->insns = NULL;
+	for (size_t i = 0; i < m->nregions; i++) {
+		free(m->regions[i].bytes);
+		free(m->regions[i].writer);
+	}
+	m->nregions = 0;
+}

@@ -1,0 +1,278 @@
+/* ptxsurf-sim: runs one kernel of an sm_50 cubin on the simulator with
+ * seeded random inputs and prints what it wrote (docs/simulator.md).
+ *
+ * The inputs are a function of the seed and of what the PTX declares, so
+ * two cubins of one PTX file -- ours and ptxas's -- get identical inputs:
+ *  - every 8-byte parameter i holds (i+1) << 24, the base of a 4 KiB
+ *    buffer of random words (fill_values), and is also the bindless
+ *    handle of a surface of such words (a .u64 parameter may be either);
+ *  - a 4-byte parameter holds a number below 256 for an odd seed (loop
+ *    bounds and indices stay small) and a float k/4 (|k| <= 64) for an
+ *    even one; other parameters random bytes;
+ *  - each .surfref, in name order j, is the surface with header index
+ *    0x10 + j, its slot in c[0x0] filled as the driver fills it;
+ *  - c[0x0][0xc0] points at a table of random surface descriptors (suq's
+ *    descriptor lookups read it).
+ * --thread N runs only thread N of the grid (in block order, x fastest).
+ * Output: one line per region with its FNV-1a 64 digest, or with --dump
+ * every byte in hex; exit 1 with the simulator's message on a failure. */
+#include "sim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+enum {
+	BUFFER_BYTES = 4096,
+	SURFACE_WIDTH_BYTES = 4096, SURFACE_HEIGHT = 32, SURFACE_DEPTH = 4,
+	DESC_TABLE_ENTRIES = 64, DESC_BYTES = 0x40,
+	CB_DESC_TABLE = 0xc0,
+	SURFREF_HEADER_BASE = 0x10,
+};
+#define DESC_TABLE_BASE 0x7f000000ull
+
+static uint64_t mix(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t name_seed(uint64_t seed, const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ seed;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+	return h;
+}
+
+static void fill_random(SimRegion *r, uint64_t seed)
+{
+	for (uint32_t i = 0; i < r->size; i++)
+		r->bytes[i] = (uint8_t)mix(&seed);
+}
+
+/* Data words a kernel computes with: a quarter random bits, a quarter
+ * small integers (-16..16), a quarter small floats (k/4, |k| <= 64), a
+ * quarter edge values, so comparisons, min/max and float arithmetic see
+ * ties, signs and boundaries, not only huge random numbers. */
+static void fill_values(SimRegion *r, uint64_t seed)
+{
+	static const uint32_t edges[] = { 0, 1, 2, 100, 255, 256, 0x7fffffff, 0x80000000, 0xffffffff,
+	                                  0x3f800000 /* 1.0f */, 0xbf800000 /* -1.0f */ };
+	for (uint32_t i = 0; i + 4 <= r->size; i += 4) {
+		uint64_t x = mix(&seed);
+		uint32_t v = (uint32_t)(x >> 32);
+		switch (x & 3) {
+		case 0: break;
+		case 1: v = (uint32_t)((int32_t)(v % 33) - 16); break;
+		case 2: {
+			float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
+			memcpy(&v, &f, 4);
+			break;
+		}
+		default: v = edges[v % (sizeof edges / sizeof edges[0])]; break;
+		}
+		memcpy(r->bytes + i, &v, 4);
+	}
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: ptxsurf-sim [--kernel NAME] [--grid X,Y,Z] [--block X,Y,Z] [--seed N]\n"
+	                "                   [--no-timing] [--no-pipe-order] [--allow-races] [--dump]\n"
+	                "                   [--trace] [--thread N] FILE.cubin\n");
+	return 2;
+}
+
+static bool parse_dim(const char *s, uint32_t d[3])
+{
+	unsigned x = 1, y = 1, z = 1;
+	int n = sscanf(s, "%u,%u,%u", &x, &y, &z);
+	if (n < 1 || x == 0 || y == 0 || z == 0 || x > 1024 || y > 1024 || z > 64)
+		return false;
+	d[0] = x, d[1] = y, d[2] = z;
+	return true;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static SimRegion *add_surface(SimMachine *m, const char *name, uint32_t handle, uint64_t seed)
+{
+	SimRegion *s = sim_add_region(m, SIM_SURFACE, name, handle,
+	                              SURFACE_WIDTH_BYTES * SURFACE_HEIGHT * SURFACE_DEPTH);
+	if (!s)
+		return NULL;
+	s->width_bytes = SURFACE_WIDTH_BYTES, s->height = SURFACE_HEIGHT, s->depth = SURFACE_DEPTH;
+	fill_values(s, name_seed(seed, name));
+	return s;
+}
+
+/* The driver's part of c[0x0] (parameters, surface slots, descriptor
+ * table) and the regions behind it. */
+static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k, uint64_t seed)
+{
+	char name[48];
+	for (size_t i = 0; i < k->nparams; i++) {
+		const SassParam *p = &k->params[i];
+		if (SASS_PARAM_CBANK_BASE + p->offset + p->size > SIM_CBANK_BYTES)
+			return snprintf(m->error, sizeof m->error, "parameter %zu is beyond c[0x0]", i), -1;
+		uint8_t *dst = m->cbank[0] + SASS_PARAM_CBANK_BASE + p->offset;
+		uint64_t st = name_seed(seed, "param") + i;
+		if (p->size == 8) {
+			uint64_t base = (uint64_t)(i + 1) << 24;
+			memcpy(dst, &base, 8);
+			snprintf(name, sizeof name, "param%zu.buffer", i);
+			SimRegion *b = sim_add_region(m, SIM_BUFFER, name, base, BUFFER_BYTES);
+			if (!b)
+				return -1;
+			fill_values(b, name_seed(seed, name));
+			snprintf(name, sizeof name, "param%zu.surface", i);
+			if (!add_surface(m, name, (uint32_t)base, seed))
+				return -1;
+		} else if (p->size == 4) {
+			/* an odd seed gives a count below 256, an even one a float
+			 * k/4: the cubin does not say which the parameter is */
+			uint32_t v = (uint32_t)mix(&st) & 0xff;
+			if (seed % 2 == 0) {
+				float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
+				memcpy(&v, &f, 4);
+			}
+			memcpy(dst, &v, 4);
+		} else {
+			for (uint32_t j = 0; j < p->size; j++)
+				dst[j] = (uint8_t)mix(&st);
+		}
+	}
+	const char **names = xmalloc((img->nsurfrefs + 1) * sizeof *names);
+	memcpy(names, img->surfrefs, img->nsurfrefs * sizeof *names);
+	qsort(names, img->nsurfrefs, sizeof *names, by_name);
+	int rc = 0;
+	for (size_t j = 0; j < img->nsurfrefs && !rc; j++) {
+		snprintf(name, sizeof name, "surfref %s", names[j]);
+		if (!add_surface(m, name, (uint32_t)(SURFREF_HEADER_BASE + j), seed))
+			rc = -1;
+	}
+	for (size_t s = 0; s < k->nslots && !rc; s++) {
+		const char **hit = bsearch(&k->slots[s].surfref, names, img->nsurfrefs, sizeof *names, by_name);
+		uint32_t off = k->slots[s].cbank_offset;
+		if (!hit || off + 4 > SIM_CBANK_BYTES) {
+			snprintf(m->error, sizeof m->error, "surface slot at c[0x0][0x%x] is not usable", off);
+			rc = -1;
+			break;
+		}
+		uint32_t header = (uint32_t)(SURFREF_HEADER_BASE + (size_t)(hit - names));
+		memcpy(m->cbank[0] + off, &header, 4);
+	}
+	free(names);
+	if (rc)
+		return -1;
+	SimRegion *d = sim_add_region(m, SIM_BUFFER, "surface descriptors", DESC_TABLE_BASE,
+	                              DESC_TABLE_ENTRIES * DESC_BYTES);
+	if (!d)
+		return -1;
+	fill_random(d, name_seed(seed, d->name));
+	uint64_t base = DESC_TABLE_BASE;
+	memcpy(m->cbank[0] + CB_DESC_TABLE, &base, 8);
+	return 0;
+}
+
+static void print_regions(const SimMachine *m, bool dump)
+{
+	for (size_t i = 0; i < m->nregions; i++) {
+		const SimRegion *r = &m->regions[i];
+		uint64_t h = 0xcbf29ce484222325ull;
+		for (uint32_t j = 0; j < r->size; j++)
+			h = (h ^ r->bytes[j]) * 0x100000001b3ull;
+		printf("%s: %u bytes, fnv1a64 %016llx\n", r->name, r->size, (unsigned long long)h);
+		for (uint32_t j = 0; dump && j < r->size; j += 32) {
+			printf("  %s+%04x:", r->name, j);
+			for (uint32_t b = j; b < j + 32 && b < r->size; b++)
+				printf(" %02x", r->bytes[b]);
+			printf("\n");
+		}
+	}
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = xmalloc(cap);
+	size_t got;
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	const char *kernel = NULL, *path = NULL;
+	SimLaunch l = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .fail_on_races = true,
+	                .timing = true, .pipe_order = true, .only_thread = -1 };
+	uint64_t seed = 1;
+	bool dump = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--kernel") && i + 1 < argc) kernel = argv[++i];
+		else if (!strcmp(a, "--grid") && i + 1 < argc) { if (!parse_dim(argv[++i], l.grid)) return usage(); }
+		else if (!strcmp(a, "--block") && i + 1 < argc) { if (!parse_dim(argv[++i], l.block)) return usage(); }
+		else if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--no-timing")) l.timing = false;
+		else if (!strcmp(a, "--no-pipe-order")) l.pipe_order = false;
+		else if (!strcmp(a, "--allow-races")) l.fail_on_races = false;
+		else if (!strcmp(a, "--dump")) dump = true;
+		else if (!strcmp(a, "--trace")) l.trace = true;
+		else if (!strcmp(a, "--thread") && i + 1 < argc) l.only_thread = strtoll(argv[++i], NULL, 0);
+		else if (a[0] == '-' || path) return usage();
+		else path = a;
+	}
+	if (!path)
+		return usage();
+	size_t len;
+	uint8_t *buf = read_file(path, &len);
+	if (!buf) {
+		fprintf(stderr, "ptxsurf-sim: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	CubinImage img;
+	char err[256];
+	if (cubin_read(buf, len, &img, err, sizeof err)) {
+		fprintf(stderr, "ptxsurf-sim: %s: %s\n", path, err);
+		free(buf);
+		return 2;
+	}
+	SimMachine *m = xcalloc(1, sizeof *m);
+	int rc = 1;
+	if (sim_load(m, &img, kernel) == 0) {
+		const CubinKernel *k = NULL;
+		for (size_t i = 0; i < img.nkernels; i++)
+			if (!strcmp(img.kernels[i].k.name, m->kernel))
+				k = &img.kernels[i].k;
+		if (set_inputs(m, &img, k, seed) == 0 && sim_run(m, &l) == 0) {
+			print_regions(m, dump);
+			rc = 0;
+		}
+	}
+	if (rc)
+		fprintf(stderr, "ptxsurf-sim: %s: %s\n", path, m->error[0] ? m->error : "failed");
+	sim_free(m);
+	free(m);
+	cubin_image_free(&img);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,185 @@
+/* Running a loaded kernel over a grid. Blocks run one after the other;
+ * a block's warps run one after the other to their end (the forms the
+ * table has include no barrier, shuffle or vote, so no warp ever waits on
+ * another). Inside a warp the threads that diverged are reconverged by
+ * always issuing the lowest pc any running thread is at, with the threads
+ * at it: for the structured code both assemblers write this joins the
+ * paths where SSY/SYNC would, and it needs no stack.
+ *
+ * c[0x0] is laid out as the CUDA driver lays it out for sm_50 (checked
+ * against the addresses ptxas 11.8 reads): ntid.{x,y,z} at 0x8, 0xc, 0x10,
+ * nctaid.{x,y,z} at 0x14, 0x18, 0x1c, the initial stack pointer at 0x20,
+ * parameters from 0x140 (SASS_PARAM_CBANK_BASE), then the surface slots.
+ * The caller fills the parameters and slots. */
+#include "sim.h"
+#include "sim_timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	SIM_CB_NTID = 0x8,
+	SIM_CB_NCTAID = 0x14,
+	SIM_CB_STACK = 0x20,
+	SIM_STACK_TOP = 0xfffc00,   /* no local memory is modelled: any value */
+	SIM_DEFAULT_MAX_STEPS = 1 << 22,
+};
+
+/* S2R special registers (nvdisasm's numbering, sass_table.c e_sreg). */
+enum { SREG_LANEID = 0x00, SREG_TID_X = 0x21, SREG_CTAID_X = 0x25 };
+
+/* A branch to a control word's address enters its group at the first
+ * instruction (ptxas -O0 branches to group starts). */
+static size_t index_of(uint32_t addr)
+{
+	if (addr % 32 == 0)
+		addr += 8;
+	return (addr / 32) * 3 + (addr % 32) / 8 - 1;
+}
+
+/* Control flow and special registers; false when the op is none of them. */
+static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
+{
+	switch (in->form->op) {
+	case SOP_BRA: {
+		if (sim_val(in, SR_COND, 0xf) != 0xf)
+			return sim_fail(m, in, "conditional-code branches are not modelled"), true;
+		int64_t target = (int64_t)in->addr + 8 + sim_val(in, SR_IMM, 0);
+		if (target < 0 || target % 8 || index_of((uint32_t)target) >= m->ninsns)
+			return sim_fail(m, in, "branch target 0x%llx is not an instruction", (long long)target), true;
+		*next = index_of((uint32_t)target);
+		return true;
+	}
+	case SOP_EXIT:
+		t->state = SIM_EXITED;
+		return true;
+	case SOP_NOP: case SOP_DEPBAR:
+		return true;        /* timing only: sim_timing.c */
+	case SOP_S2R: {
+		int64_t sr = sim_val(in, SR_SREG, 0);
+		uint32_t v;
+		if (sr >= SREG_TID_X && sr < SREG_TID_X + 3)
+			v = t->tid[sr - SREG_TID_X];
+		else if (sr >= SREG_CTAID_X && sr < SREG_CTAID_X + 3)
+			v = m->ctaid[sr - SREG_CTAID_X];
+		else if (sr == SREG_LANEID)
+			v = t->lane;
+		else
+			return sim_fail(m, in, "special register %lld is not modelled", (long long)sr), true;
+		sim_set(t, sim_val(in, SR_RD, 255), v);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* Runs `in` for thread t; false when its guard is off. */
+static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	size_t next = (size_t)(in - m->insns) + 1;
+	bool on = sim_pred(t, sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0));
+	if (on) {
+		if (!exec_flow(m, in, t, &next) && !sim_exec_int(m, in, t) &&
+		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t))
+			sim_fail(m, in, "the simulator does not model %s", in->form->name);
+	}
+	if (t->state == SIM_RUNNING && next >= m->ninsns)
+		sim_fail(m, in, "ran off the end of the code");
+	t->pc = next;
+	return on;
+}
+
+/* Issues the instruction at the lowest pc of the warp's running threads,
+ * for the threads at that pc, in lane order. False when none runs. */
+static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
+{
+	size_t pc = SIZE_MAX;
+	for (unsigned i = 0; i < n; i++)
+		if (w[i].state == SIM_RUNNING && w[i].pc < pc)
+			pc = w[i].pc;
+	if (pc == SIZE_MAX)
+		return false;
+	const SimInsn *in = &m->insns[pc];
+	if (++m->steps > m->launch.max_steps)
+		return sim_fail(m, in, "more than %llu instructions issued: an endless loop?",
+		                (unsigned long long)m->launch.max_steps);
+	if (!in->form)
+		return sim_fail(m, in, "no form of the table matches this word");
+	if (m->timing)
+		sim_timing_issue(m, in, w, n, pc);
+	unsigned on = 0;
+	for (unsigned i = 0; i < n && !m->failed; i++)
+		if (w[i].state == SIM_RUNNING && w[i].pc == pc)
+			on += exec_one(m, in, &w[i]);
+	if (m->launch.trace) {
+		char ctrl[16] = "?";
+		sass_ctrl_format(&in->ctrl, ctrl, sizeof ctrl);
+		fprintf(stderr, "%s+%04x %s %s lanes=%u\n", m->kernel, in->addr, ctrl, in->form->name, on);
+	}
+	if (m->timing && !m->failed)
+		sim_timing_retire(m, in, w, n, pc);
+	return !m->failed;
+}
+
+static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
+{
+	for (uint32_t w0 = 0; w0 < nthreads && !m->failed; w0 += SIM_WARP) {
+		unsigned n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
+		if (m->timing)
+			sim_timing_warp_start(m);
+		while (step_warp(m, threads + w0, n))
+			;
+	}
+}
+
+int sim_run(SimMachine *m, const SimLaunch *l)
+{
+	m->launch = *l;
+	if (!m->launch.max_steps)
+		m->launch.max_steps = SIM_DEFAULT_MAX_STEPS;
+	uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
+	if (nthreads == 0 || nthreads > SIM_MAX_BLOCK_THREADS ||
+	    l->grid[0] * l->grid[1] * l->grid[2] == 0) {
+		snprintf(m->error, sizeof m->error, "bad launch shape");
+		m->failed = true;
+		return -1;
+	}
+	for (int d = 0; d < 3; d++) {
+		memcpy(m->cbank[0] + SIM_CB_NTID + 4 * d, &l->block[d], 4);
+		memcpy(m->cbank[0] + SIM_CB_NCTAID + 4 * d, &l->grid[d], 4);
+	}
+	uint32_t sp = SIM_STACK_TOP;
+	memcpy(m->cbank[0] + SIM_CB_STACK, &sp, 4);
+	SimThread *threads = calloc(nthreads, sizeof *threads);
+	if (!threads) {
+		snprintf(m->error, sizeof m->error, "out of memory");
+		m->failed = true;
+		return -1;
+	}
+	if (l->timing && sim_timing_new(m))
+		m->failed = true;
+	uint32_t block_id = 0;
+	for (uint32_t z = 0; z < l->grid[2] && !m->failed; z++)
+		for (uint32_t y = 0; y < l->grid[1] && !m->failed; y++)
+			for (uint32_t x = 0; x < l->grid[0] && !m->failed; x++, block_id++) {
+				m->ctaid[0] = x, m->ctaid[1] = y, m->ctaid[2] = z;
+				m->steps = 0;
+				memset(threads, 0, nthreads * sizeof *threads);
+				for (uint32_t i = 0; i < nthreads; i++) {
+					SimThread *t = &threads[i];
+					t->tid[0] = i % l->block[0];
+					t->tid[1] = i / l->block[0] % l->block[1];
+					t->tid[2] = i / (l->block[0] * l->block[1]);
+					t->lane = i % SIM_WARP;
+					t->flat = block_id * nthreads + i;
+					t->state = l->only_thread < 0 || t->flat == l->only_thread ? SIM_RUNNING
+					                                                         : SIM_EXITED;
+				}
+				run_block(m, threads, nthreads);
+			}
+	free(threads);
+	sim_timing_free(m);
+	return m->failed ? -1 : 0;
+}

@@ -1,0 +1,296 @@
+/* The latency contract of the control words, run dynamically (see
+ * sim_timing.h). The rules are those of the static verifier
+ * (src/sm50/sched_verify.c, --verify-sched) so the two check each other:
+ * fixed-latency results are ready SCHED_*_LATENCY cycles after issue;
+ * variable-latency results when their write barrier is waited on (wait
+ * mask, DEPBAR {..}, DEPBAR.LE); a variable-latency instruction reads its
+ * sources late, up to VARLAT_READ_SLACK cycles before they are ready, and
+ * its read barrier (or write barrier) guards them against overwriting; a
+ * load or conversion without a barrier joins the barrier of the next one
+ * of its unit that sets one (they complete in issue order). */
+#include "sim_timing.h"
+#include "lower/sched.h"
+#include "sm50/sass_regs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	RES_PRED = SIM_NREGS,
+	RES_CC = SIM_NREGS + SIM_NPREDS,
+	NRES = RES_CC + 1,
+	NBARRIERS = 6,
+	VARLAT_READ_SLACK = 4,
+	MARK_LOAD = 1 << 6,         /* pending without a barrier: joins the next load's */
+	MARK_CONV = 1 << 7,
+};
+
+struct SimTiming {
+	int rem[NRES];              /* cycles until a fixed-latency result is ready */
+	uint8_t wmask[NRES], rmask[NRES];
+	uint32_t wage[NRES], rage[NRES];  /* operations on the barrier when it was set */
+	bool unguarded[NRES];       /* late read with no barrier at all */
+	uint32_t writer[NRES], reader[NRES];   /* instruction addresses */
+	uint32_t ops[NBARRIERS];    /* operations issued on each barrier */
+	/* in-order pipes: the latest operation on each barrier and its pipe's
+	 * issue count then; a late read's pipe issue count */
+	uint8_t bar_pipe[NBARRIERS];
+	uint32_t bar_seq[NBARRIERS], pipe_seq[4];
+	uint8_t rpipe[NRES];        /* the pipe of a pending late read */
+	uint32_t useq[NRES];        /* ... and its issue count in that pipe */
+	uint32_t lane_poison[SIM_WARP];
+	bool lane_ran[SIM_WARP];
+	/* the lanes that ran the pending reader / variable-latency writer of
+	 * each resource: registers are per lane, so after a divergent branch
+	 * the other lanes may reuse them at once */
+	uint32_t rlanes[NRES], wlanes[NRES];
+	SassRegUse use;
+};
+
+int sim_timing_new(SimMachine *m)
+{
+	m->timing = calloc(1, sizeof *m->timing);
+	if (!m->timing)
+		snprintf(m->error, sizeof m->error, "out of memory");
+	return m->timing ? 0 : -1;
+}
+
+void sim_timing_free(SimMachine *m)
+{
+	free(m->timing);
+	m->timing = NULL;
+}
+
+void sim_timing_warp_start(SimMachine *m)
+{
+	memset(m->timing, 0, sizeof *m->timing);
+}
+
+static uint8_t unit_mark(const SassForm *f)
+{
+	switch (f->op) {
+	case SOP_LDG: case SOP_TXQ: case SOP_TXQ_B: case SOP_SULD_D: case SOP_SULD_P: return MARK_LOAD;
+	case SOP_I2F: case SOP_F2I: return MARK_CONV;
+	default: return 0;
+	}
+}
+
+/* A pipe handles its operations in issue order: the late reads of one are
+ * done before a later operation of the same pipe writes its result, and
+ * when a barrier of a later operation of the pipe is waited on. ptxas 11.8
+ * -O3 relies on both: a SULD overwrites the address register of an earlier
+ * SUST that has no read barrier; a MOV overwrites an LDG's address after
+ * waiting only on the read barrier of a later LDG. */
+static uint8_t pipe_of(const SassForm *f)
+{
+	switch (f->op) {
+	case SOP_LDG: case SOP_STG: case SOP_SULD_D: case SOP_SULD_P: case SOP_SUST_D:
+	case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_TXQ: case SOP_TXQ_B:
+		return 1;
+	case SOP_I2F: case SOP_F2I:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+static bool has(const uint64_t set[4], unsigned r) { return set[r / 64] >> (r % 64) & 1; }
+
+/* Calls fn for every resource of the read (or write) set of u. */
+#define FOR_RES(u, which, r) \
+	for (unsigned r = 0; r < NRES; r++) \
+		if (r < SIM_NREGS ? has((u)->which##s, r) \
+		    : r < RES_CC ? ((u)->pred_##which##s >> (r - RES_PRED) & 1) : (u)->cc_##which)
+
+/* Waiting on a barrier also completes the late reads of the operations of
+ * its latest operation's pipe issued up to that one. */
+static void clear_waited(SimTiming *s, unsigned wait, bool pipe_order)
+{
+	for (unsigned r = 0; wait && r < NRES; r++) {
+		if (s->wmask[r] && !(s->wmask[r] & ~wait))
+			s->wmask[r] = 0;
+		if (s->rmask[r] && !(s->rmask[r] & ~wait))
+			s->rmask[r] = 0;
+		for (unsigned b = 0; pipe_order && (s->rmask[r] || s->unguarded[r]) && b < NBARRIERS; b++)
+			if ((wait >> b & 1) && s->bar_pipe[b] == s->rpipe[r] && s->useq[r] <= s->bar_seq[b])
+				s->rmask[r] = 0, s->unguarded[r] = false;
+	}
+}
+
+static bool memory_or_flow(SassOp op)
+{
+	switch (op) {
+	case SOP_STG: case SOP_LDG: case SOP_LDC: case SOP_SUST_D: case SOP_SUST_P:
+	case SOP_SULD_D: case SOP_SULD_P: case SOP_SURED_D: case SOP_SURED_P:
+	case SOP_TXQ: case SOP_TXQ_B: case SOP_BRA: case SOP_EXIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void res_name(unsigned r, char *buf, size_t n)
+{
+	if (r == RES_CC) snprintf(buf, n, "CC");
+	else if (r >= RES_PRED) snprintf(buf, n, "P%u", r - RES_PRED);
+	else snprintf(buf, n, "R%u", r);
+}
+
+void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n, size_t pc)
+{
+	SimTiming *s = m->timing;
+	SassRegUse *u = &s->use;
+	char rn[8];
+	clear_waited(s, in->ctrl.wait, m->launch.pipe_order);
+	sass_form_regs(in->form, &in->v, u);
+	/* a source read too early: the pair producer -> reader */
+	uint32_t late = 0;
+	FOR_RES(u, read, r) {
+		int slack = u->varlat && r < SIM_NREGS ? VARLAT_READ_SLACK : 0;
+		if (!late && (s->wmask[r] || s->rem[r] > slack))
+			late = s->writer[r] << 16 | in->addr;
+	}
+	/* the guard predicate is a source of every instruction */
+	int64_t pg = sim_val(in, SR_PG, 7);
+	uint32_t ran = 0;
+	for (unsigned i = 0; i < n; i++) {
+		s->lane_poison[i] = 0;
+		s->lane_ran[i] = false;
+		if (w[i].state != SIM_RUNNING || w[i].pc != pc)
+			continue;
+		/* the guard decides whether the lane runs: it must be sound */
+		uint32_t gp = 0;
+		if (pg < SIM_NPREDS && (s->wmask[RES_PRED + pg] || s->rem[RES_PRED + pg] > 0))
+			gp = s->writer[RES_PRED + pg] << 16 | in->addr;
+		if (pg < SIM_NPREDS && !gp)
+			gp = w[i].poison[RES_PRED + pg];
+		if (gp) {
+			sim_fail(m, in, "a poisoned guard predicate: produced at 0x%04x, read too early at 0x%04x "
+			         "(the control words do not wait long enough)", gp >> 16, gp & 0xffff);
+			return;
+		}
+		s->lane_ran[i] = sim_pred(&w[i], pg, sim_val(in, SR_PG_NOT, 0));
+		if (!s->lane_ran[i])
+			continue;
+		ran |= 1u << i;
+		uint32_t p = late;
+		FOR_RES(u, read, r)
+			if (!p)
+				p = w[i].poison[r];
+		s->lane_poison[i] = p;
+		if (p && memory_or_flow(in->form->op)) {
+			sim_fail(m, in, "a poisoned value reaches memory or control flow: produced at 0x%04x, "
+			         "read too early at 0x%04x (the control words do not wait long enough)",
+			         p >> 16, p & 0xffff);
+			return;
+		}
+	}
+	FOR_RES(u, write, r) {
+		if (s->wmask[r] && (s->wlanes[r] & ran)) {
+			res_name(r, rn, sizeof rn);
+			sim_fail(m, in, "overwrites %s before the variable-latency write at 0x%04x was waited on",
+			         rn, s->writer[r]);
+			return;
+		}
+		bool in_order = m->launch.pipe_order && u->varlat && s->rpipe[r] == pipe_of(in->form) &&
+		                s->rpipe[r] != 3;
+		if ((s->rmask[r] || s->unguarded[r]) && !in_order && (s->rlanes[r] & ran)) {
+			res_name(r, rn, sizeof rn);
+			sim_fail(m, in, "overwrites %s while the instruction at 0x%04x may still read it",
+			         rn, s->reader[r]);
+			return;
+		}
+	}
+}
+
+static void age(SimTiming *s, unsigned b)
+{
+	s->ops[b]++;
+}
+
+void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n, size_t pc)
+{
+	SimTiming *s = m->timing;
+	const SassRegUse *u = &s->use;
+	const SassCtrl *c = &in->ctrl;
+	uint32_t ran = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (s->lane_ran[i]) {
+			ran |= 1u << i;
+			FOR_RES(u, write, r)
+				w[i].poison[r] = s->lane_poison[i];
+		}
+	bool wbar = c->wbar < NBARRIERS, rbar = c->rbar < NBARRIERS;
+	bool writes = false;
+	FOR_RES(u, write, r)
+		writes = true;
+	uint8_t mark = writes ? unit_mark(in->form) : 0;
+	uint8_t pipe = pipe_of(in->form);
+	if (u->varlat) {
+		s->pipe_seq[pipe]++;
+		for (unsigned b = 0; b < NBARRIERS; b++)
+			if (b == c->wbar || b == c->rbar) {
+				s->bar_pipe[b] = pipe;
+				s->bar_seq[b] = s->pipe_seq[pipe];
+			}
+		if (wbar)
+			age(s, c->wbar);
+		if (wbar && mark)
+			for (unsigned r = 0; r < NRES; r++)
+				if (s->wmask[r] & mark) {
+					s->wmask[r] = (uint8_t)((s->wmask[r] & ~mark) | (1u << c->wbar));
+					s->wage[r] = s->ops[c->wbar];
+				}
+		if (rbar && (!wbar || c->rbar != c->wbar))
+			age(s, c->rbar);
+		FOR_RES(u, read, r) {
+			if (r >= SIM_NREGS)
+				continue;
+			s->rlanes[r] = (s->rmask[r] || s->unguarded[r] ? s->rlanes[r] : 0) | ran;
+			s->reader[r] = in->addr;
+			s->rpipe[r] = pipe;
+			s->useq[r] = s->pipe_seq[pipe];
+			if (rbar || (wbar && writes)) {
+				unsigned b = rbar ? c->rbar : c->wbar;
+				s->rmask[r] = (uint8_t)(1u << b);
+				s->rage[r] = s->ops[b];
+			} else {
+				s->unguarded[r] = true;
+			}
+		}
+	}
+	FOR_RES(u, write, r) {
+		s->writer[r] = in->addr;
+		s->unguarded[r] = false;
+		s->rmask[r] = 0;
+		if (u->varlat) {
+			s->rem[r] = 0;
+			s->wlanes[r] = ran;
+			s->wmask[r] = wbar ? (uint8_t)(1u << c->wbar) : mark;
+			if (wbar)
+				s->wage[r] = s->ops[c->wbar];
+		} else {
+			s->wmask[r] = 0;
+			s->rem[r] = r == RES_CC ? SCHED_CC_LATENCY : r >= RES_PRED ? SCHED_PRED_LATENCY
+			                                                          : SCHED_ALU_LATENCY;
+		}
+	}
+	if (in->form->op == SOP_DEPBAR) {
+		if (sim_val(in, SR_LE, 0)) {
+			/* all but the `keep` youngest operations on barrier b are done */
+			unsigned b = (unsigned)sim_val(in, SR_SCOREBOARD, 0) % NBARRIERS;
+			uint32_t keep = (uint32_t)sim_val(in, SR_CNT, 0);
+			uint8_t bm = (uint8_t)(1u << b);
+			for (unsigned r = 0; r < NRES; r++) {
+				if (s->wmask[r] == bm && s->ops[b] - s->wage[r] >= keep)
+					s->wmask[r] = 0;
+				if (s->rmask[r] == bm && s->ops[b] - s->rage[r] >= keep)
+					s->rmask[r] = 0;
+			}
+		}
+		clear_waited(s, (unsigned)sim_val(in, SR_WMASK, 0), m->launch.pipe_order);
+	}
+	for (unsigned r = 0; r < NRES; r++)
+		s->rem[r] = s->rem[r] > (int)c->stall ? s->rem[r] - (int)c->stall : 0;
+}
