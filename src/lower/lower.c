@@ -62,7 +62,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "neg", SEL_FLOAT, lower_fneg_abs, 2, 2 }, { "neg", SEL_ANY, lower_neg, 2, 2 },
 	{ "fma", SEL_ANY, lower_ffma, 4, 4 }, { "abs", SEL_ANY, lower_fneg_abs, 2, 2 },
 	{ "min", SEL_ANY, lower_minmax, 3, 3 }, { "max", SEL_ANY, lower_minmax, 3, 3 },
-	{ "bra", SEL_ANY, lower_bra, 1, 1 }, { "ret", SEL_ANY, lower_exit, 0, 0 },
+	{ "bra", SEL_ANY, lower_bra, 1, 1 }, { "ret", SEL_ANY, lower_ret, 0, 0 },
 	{ "exit", SEL_ANY, lower_exit, 0, 0 },
 	{ "st", SEL_ANY, lower_st, 2, 2 }, { "suld", SEL_ANY, lower_suld, 2, 2 },
 	{ "sust", SEL_ANY, lower_sust, 2, 2 }, { "sured", SEL_ANY, lower_sured, 2, 2 },
@@ -82,6 +82,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "rsqrt", SEL_ANY, lower_sfu, 2, 2 }, { "div", SEL_FLOAT, lower_fdiv, 3, 3 },
 	/* ---- integer division (lower_div.c) ---- */
 	{ "div", SEL_ANY, lower_idiv, 3, 3 }, { "rem", SEL_ANY, lower_idiv, 3, 3 },
+	/* ---- issue 15: calls (lower_call.c) ---- */
+	{ "call", SEL_ANY, lower_call, 1, 4 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -129,6 +131,9 @@ static void lower_instr(LowerCtx *c, const Instr *in)
 		c->guard_vreg = (int)p;
 		c->guard_neg = in->guard_negated;
 	}
+	/* issue 15: ld/st of a .param held in registers (calls) */
+	if (c->pregs.count && lw_param_reg_access(c, in))
+		return;
 	for (size_t i = 0; i < sizeof lower_table / sizeof lower_table[0]; i++)
 		if (lw_streq(lower_table[i].opcode, in->opcode) && selects(lower_table[i].sel, in)) {
 			if (in->nops < lower_table[i].min_ops || in->nops > lower_table[i].max_ops) {
@@ -221,6 +226,8 @@ static void collect(LowerCtx *c, const Stmt *s)
 			lw_body_shared_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".local"))
 			lw_body_local_add(c, &s->u.decl);
+		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".param"))
+			lw_param_regs_declare(c, &s->u.decl, c->nscope ? c->scope[c->nscope - 1] : 0, NULL, NULL);
 		else if (s->kind == ST_DECL)
 			lw_unsupported(c, s->loc, "variables declared inside a kernel (.reg, .shared and .local "
 			               "are supported)");
@@ -442,7 +449,7 @@ static bool func_visible(const Func *f)
 	return false;
 }
 
-static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
+static void ctx_begin(LowerCtx *c, const Func *f, LKernel *k)
 {
 	memset(k, 0, sizeof *k);
 	k->name = f->name;
@@ -451,6 +458,7 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	c->k = k;
 	c->cur = NULL;
 	c->guard_vreg = -1;
+	lmap_init(&c->pregs);
 	lmap_init(&c->regdecl);
 	lmap_init(&c->regs);
 	lmap_init(&c->labels);
@@ -459,7 +467,23 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	lmap_init(&c->param_words);
 	lmap_init(&c->slots);
 	lmap_init(&c->vars);
+}
 
+/* Whether the code ends in an unguarded `op` no label follows. */
+static bool ends_in(const LKernel *k, SassOp op)
+{
+	bool ends = k->ninsns > 0 && k->insns[k->ninsns - 1].form->op == op && k->insns[k->ninsns - 1].nrefs == 0;
+	for (size_t i = 0; i < k->nlabels; i++)
+		ends &= k->label_pos[i] != k->ninsns;
+	return ends;
+}
+
+static void ctx_end(LowerCtx *c);
+
+static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
+{
+	ctx_begin(c, f, k);
+	c->in_func = false;
 	layout_params(c, f);
 	read_perf_directives(k, f);
 	c->nscope = 0;
@@ -475,17 +499,57 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 
 	/* A kernel that runs off its end, or a label after the last
 	 * instruction, needs an EXIT to land on. */
-	bool ends_in_exit = k->ninsns > 0 && k->insns[k->ninsns - 1].form->op == SOP_EXIT &&
-	                    k->insns[k->ninsns - 1].nrefs == 0;
-	bool label_at_end = false;
-	for (size_t i = 0; i < k->nlabels; i++)
-		label_at_end |= k->label_pos[i] == k->ninsns;
-	if (!ends_in_exit || label_at_end) {
+	if (!ends_in(k, SOP_EXIT)) {
 		c->cur = NULL;
 		c->guard_vreg = -1;
 		lw_emit(c, SF_EXIT);
 	}
+	lw_link_calls(c, k);
+	ctx_end(c);
+}
 
+/* issue 15: a device function, lowered into a fragment the kernels that
+ * call it link (lower_call.c). Its parameters and results are registers;
+ * state it would share with a kernel (a frame, the shared window,
+ * constant-bank words) is not supported in functions yet. */
+static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
+{
+	memset(out, 0, sizeof *out);
+	out->name = f->name;
+	out->loc = f->name_loc;
+	LKernel *k = &out->frag;
+	ctx_begin(c, f, k);
+	c->in_func = true;
+	k->params = xcalloc(1, sizeof *k->params);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
+	for (uint32_t i = 0; i < f->nrets; i++)
+		lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
+	c->nscope = 0;
+	c->nblocks = 0;
+	collect(c, f->body);
+	c->nblocks = 0;
+	lw_frame_place(c);
+	if (k->frame_size)
+		lw_unsupported(c, f->name_loc, ".local variables in .func '%s' (a stack frame per call)", f->name);
+	k->nlabels = c->labels.count;
+	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
+	lower_body(c, f->body);
+	if (k->shared_size || k->nslots || k->ndesc_fields || k->uses_surfaces)
+		lw_unsupported(c, f->name_loc, ".func '%s' uses shared variables or surfaces (supported in "
+		               "kernels only)", f->name);
+	if (!ends_in(k, SOP_RET)) {
+		c->cur = NULL;
+		c->guard_vreg = -1;
+		lw_emit(c, SF_RET);
+	}
+	c->in_func = false;
+	ctx_end(c);
+}
+
+static void ctx_end(LowerCtx *c)
+{
+	lmap_fini(&c->pregs);
 	lmap_fini(&c->regdecl);
 	lmap_fini(&c->regs);
 	lmap_fini(&c->labels);
@@ -597,8 +661,11 @@ void lower_stream_item(LowerStream *s, const Item *it)
 		if (!it->u.func.has_body)
 			break;
 		if (!it->u.func.is_entry) {
-			lw_unsupported(c, it->u.func.name_loc, ".func '%s' (only .entry kernels are lowered)",
-			               it->u.func.name);
+			if (c->nfuncs == c->funcs_cap) {
+				c->funcs_cap = c->funcs_cap ? 2 * c->funcs_cap : 8;
+				c->funcs = xrealloc(c->funcs, c->funcs_cap * sizeof *c->funcs);
+			}
+			lower_function(c, &it->u.func, &c->funcs[c->nfuncs++]);
 			break;
 		}
 		add_kernel(s, &it->u.func);
@@ -617,6 +684,7 @@ unsigned lower_stream_end(LowerStream *s)
 	}
 	lmap_fini(&c->module_surfrefs);
 	free(c->module_shared);
+	lw_funcs_free(c);
 	unsigned errors = c->errors;
 	free(s);
 	return errors;
@@ -648,6 +716,7 @@ void lower_module_free(LModule *lm)
 		for (size_t j = 0; j < k->nshared_strings; j++)
 			free(k->shared_strings[j]);
 		free(k->shared_strings);
+		lkernel_free_calls(k);
 	}
 	free(lm->kernels);
 	free(lm->surfrefs);

@@ -73,6 +73,18 @@ typedef struct LInsn {
 /* LInsn.stack_reg: the scheduler orders these accesses of R1 too. */
 enum { LSTACK_READ = 1, LSTACK_WRITE = 2 };
 
+/* ---- issue 15: calls ----
+ * A direct call of the kernel or of a device function: the CAL instruction
+ * and the placeholder vregs its argument and result copies use; linking
+ * (lower_call.c) renames them to the callee's parameter vregs. */
+typedef struct LCallSite {
+	size_t insn;            /* index of the CAL */
+	const char *callee;     /* interned */
+	SrcLoc loc;
+	uint32_t *vregs;        /* nargs argument placeholders, then nrets result ones */
+	uint32_t nargs, nrets;
+} LCallSite;
+
 typedef struct LKernel {
 	const char *name;
 	bool local_symbol;
@@ -101,6 +113,8 @@ typedef struct LKernel {
 	size_t nshared_strings;
 	uint32_t max_threads[3], req_ntid[3];
 	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */
+	LCallSite *calls;             /* issue 15: direct calls (kernel and linked functions) */
+	size_t ncalls, calls_cap;
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;

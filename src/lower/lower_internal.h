@@ -100,6 +100,14 @@ typedef struct LowerCtx {
 	size_t nowned;
 	LLocalVar *locals;  /* the body's .local variables, declaration order */
 	size_t nlocals;
+	/* issue 15: calls. .param variables held in registers (a device
+	 * function's parameters and results, a call's argument blocks): scoped
+	 * name -> vreg, extra = bytes. funcs: the device functions lowered so
+	 * far, each a fragment linked into the kernels that call it. */
+	LMap pregs;
+	bool in_func;
+	struct LFunc *funcs;
+	size_t nfuncs, funcs_cap;
 	/* the instruction being lowered */
 	const Instr *cur;
 	int guard_vreg;     /* -1: none */
@@ -280,6 +288,33 @@ bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
+
+/* ---- issue 15: device functions and calls (lower_call.c) ---- */
+
+/* A device function lowered once: its code as a kernel fragment, its
+ * parameter and result vregs in declaration order. */
+typedef struct LFunc {
+	const char *name;
+	SrcLoc loc;
+	LKernel frag;
+	uint32_t *params, nparams;
+	uint32_t *rets, nrets;
+} LFunc;
+
+/* A .param declaration held in registers (a function's parameters and
+ * results, a call's argument block) in the given block (0: the function). */
+void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32_t **order, uint32_t *n);
+/* ld/st .param naming a register-held parameter: handled (true) when in
+ * names one, false to leave it to the table. */
+bool lw_param_reg_access(LowerCtx *c, const Instr *in);
+bool lower_call(LowerCtx *c, const Instr *in);
+bool lower_ret(LowerCtx *c, const Instr *in);
+/* Appends the code of every function the kernel calls (transitively)
+ * after its own, points each CAL at it and joins the argument and result
+ * registers; diagnoses unknown callees and recursion. */
+void lw_link_calls(LowerCtx *c, LKernel *k);
+void lw_funcs_free(LowerCtx *c);
+void lkernel_free_calls(LKernel *k);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables

@@ -9,7 +9,7 @@
 
 bool linsn_is_unconditional_jump(const LInsn *in)
 {
-	if (in->form->op != SOP_BRA && in->form->op != SOP_EXIT)
+	if (in->form->op != SOP_BRA && in->form->op != SOP_EXIT && in->form->op != SOP_RET)
 		return false;
 	for (unsigned r = 0; r < in->nrefs; r++)
 		if (in->refs[r].role == SR_PG)
@@ -22,11 +22,26 @@ unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[2])
 {
 	const LInsn *in = &k->insns[i];
 	unsigned n = 0;
+	/* issue 15: CAL goes to the callee; its return sites follow the
+	 * callee's RETs (lkernel_return_sites) */
+	if (in->form->op == SOP_CAL) {
+		if (in->target >= 0)
+			succ[n++] = k->label_pos[in->target];
+		return n;
+	}
 	if (!linsn_is_unconditional_jump(in) && i + 1 < k->ninsns)
 		succ[n++] = i + 1;
 	if (in->form->op == SOP_BRA && in->target >= 0)
 		succ[n++] = k->label_pos[in->target];
 	return n;
+}
+
+/* issue 15: the instructions a RET returns to: those after each CAL of its
+ * function (RET.target and CAL.target name the function's entry label). */
+static bool returns_to(const LKernel *k, const LInsn *ret, size_t cal)
+{
+	return ret->form->op == SOP_RET && ret->target >= 0 && k->insns[cal].form->op == SOP_CAL &&
+	       k->insns[cal].target == ret->target && cal + 1 < k->ninsns;
 }
 
 static bool is_guarded(const LInsn *in)
@@ -144,6 +159,15 @@ static void blocks_build(const LKernel *k, Blocks *bl)
 				if (succ[s] >= n)
 					continue;
 				uint32_t to = bl->block_of[succ[s]];
+				if (pass)
+					bl->pred.item[fill[to]++] = (uint32_t)x;
+				else
+					bl->pred.start[to + 1]++;
+			}
+			for (size_t cal = 0; k->insns[last].form->op == SOP_RET && cal < n; cal++) {
+				if (!returns_to(k, &k->insns[last], cal))
+					continue;
+				uint32_t to = bl->block_of[cal + 1];
 				if (pass)
 					bl->pred.item[fill[to]++] = (uint32_t)x;
 				else
@@ -356,6 +380,8 @@ static bool has_side_effects(const LKernel *k, size_t i)
 	const LInsn *in = &k->insns[i];
 	switch (in->form->op) {
 	case SOP_STG: case SOP_SUST_D: case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_BRA: case SOP_EXIT: case SOP_NOP: case SOP_DEPBAR:
+		return true;
+	case SOP_CAL: case SOP_RET:
 		return true;
 	case SOP_STS: case SOP_STL: case SOP_ST:
 		return true;

@@ -694,6 +694,8 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_XMAD: print_xmad(&t, f, v, slot); break;
 	case SOP_BRA: print_bra(&t, f, v, addr); break;
 	case SOP_EXIT: put(&t, "EXIT"); break;
+	case SOP_CAL: put(&t, "CAL "); put_signed_hex(&t, (int64_t)(addr + 8 + (uint64_t)get(v, SR_IMM))); break;
+	case SOP_RET: put(&t, "RET"); break;
 	case SOP_NOP:
 		put(&t, "NOP");
 		if (get(v, SR_IMM))

@@ -156,7 +156,7 @@ typedef struct SassField {
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
-	SASS_OPS_FAM(X)
+	SASS_OPS_FAM(X) SASS_OPS_CALLS(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -165,6 +165,9 @@ typedef struct SassField {
 	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
 	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR") \
 	X(MUFU, "MUFU") X(RRO, "RRO")
+
+/* ---- issue 15: calls (CAL pushes a return address, RET pops it) ---- */
+#define SASS_OPS_CALLS(X) X(CAL, "CAL") X(RET, "RET")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

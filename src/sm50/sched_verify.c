@@ -127,16 +127,17 @@ static unsigned successors(const Verifier *v, size_t i, size_t succ[2])
 	const Insn *x = &v->in[i];
 	unsigned n = 0;
 	bool always = unguarded_insn(x);
-	if (x->form && x->form->op == SOP_BRA) {
+	if (x->form && (x->form->op == SOP_BRA || x->form->op == SOP_CAL)) {
 		int64_t target = (int64_t)sass_insn_addr(i) + 8 + sass_values_get(&x->vals, SR_IMM, 0);
 		if (target >= 8 && target % 8 == 0 && target % 32 != 0) {
 			size_t t = (size_t)(target / 32) * 3 + (size_t)(target % 32) / 8 - 1;
 			if (t < v->n)
 				succ[n++] = t;
 		}
-		if (always && sass_values_get(&x->vals, SR_COND, 0xf) == 0xf)
+		/* CAL returns to the next instruction */
+		if (x->form->op == SOP_BRA && always && sass_values_get(&x->vals, SR_COND, 0xf) == 0xf)
 			return n;
-	} else if (x->form && x->form->op == SOP_EXIT && always) {
+	} else if (x->form && (x->form->op == SOP_EXIT || x->form->op == SOP_RET) && always) {
 		return 0;
 	}
 	if (i + 1 < v->n)
@@ -375,7 +376,8 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 		for (unsigned q = 0; q < ns; q++)
 			if (succ[q] != i + 1)
 				leader[succ[q]] = true;
-		if (v.in[i].form->op == SOP_BRA || v.in[i].form->op == SOP_EXIT)
+		if (v.in[i].form->op == SOP_BRA || v.in[i].form->op == SOP_EXIT || v.in[i].form->op == SOP_CAL ||
+		    v.in[i].form->op == SOP_RET)
 			leader[i + 1] = true;
 	}
 	size_t *block_of = xcalloc(v.n, sizeof *block_of), nblocks = 0;

@@ -1,0 +1,381 @@
+/* Device functions and direct calls (issue 15).
+ *
+ * A .func is lowered once, when its body is read, into a fragment: code
+ * with its own virtual registers whose parameters and results are vregs
+ * (ld.param/st.param of them are register copies) and whose `ret` is RET.
+ * A call copies its argument block into placeholder vregs, CALs, and
+ * copies the result placeholders out. Linking a kernel appends the
+ * fragments it calls (transitively, each once) after its code, as ptxas
+ * places a kernel's internal functions in its .text, points every CAL at
+ * its callee and renames the placeholders to the callee's parameter and
+ * result vregs. The register allocator sees CAL as a jump to the callee
+ * and RET as a jump to every return site, so a value live across a call
+ * is live through the callee and no register needs saving; this keeps the
+ * call graph free of recursion (diagnosed), which needs a stack frame. */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- register-held .param variables ----------------------------------------- */
+
+static PtxTy param_type(const VarDecl *d, bool *vec, bool *opaque)
+{
+	PtxTy t = { 0, false, false };
+	*vec = *opaque = false;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		const char *w = d->specs[i].word;
+		PtxTy u = ptx_type_of_word(w);
+		if (u.bits)
+			t = u;
+		*vec |= strcmp(w, ".v2") == 0 || strcmp(w, ".v4") == 0;
+		*opaque |= strcmp(w, ".surfref") == 0 || strcmp(w, ".texref") == 0 || strcmp(w, ".samplerref") == 0 ||
+		           strcmp(w, ".ptr") == 0;
+	}
+	return t;
+}
+
+void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32_t **order, uint32_t *n)
+{
+	bool vec, opaque;
+	PtxTy t = param_type(d, &vec, &opaque);
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		const Declarator *dc = &d->decls[i];
+		uint32_t bytes = t.bits / 8;
+		for (uint32_t q = 0; q < dc->ndims; q++)
+			bytes *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 0;
+		if (vec || opaque || t.bits < 32 || t.bits == 1 || bytes == 0 || bytes > 8 || bytes % 4 != 0) {
+			lw_unsupported(c, dc->loc, ".param '%s' of this type in a call (scalar 32- and 64-bit "
+			               "parameters are supported)", dc->name);
+			bytes = 4;
+		}
+		const char *key = lw_scoped_name(c, dc->name, block);
+		if (lmap_find(&c->pregs, key)) {
+			lw_unsupported(c, dc->loc, ".param '%s' declared twice in one block", dc->name);
+			continue;
+		}
+		uint32_t v = lkernel_new_vreg(c->k, LRC_GPR, bytes / 4, false);
+		lmap_put(&c->pregs, key, v, bytes);
+		if (order) {
+			*order = xrealloc(*order, (*n + 1) * sizeof **order);
+			(*order)[(*n)++] = v;
+		}
+	}
+}
+
+/* The register-held .param `name` visible here (innermost block first). */
+static const LMapEntry *find_preg(const LowerCtx *c, const char *name)
+{
+	char key[280];
+	for (unsigned i = c->nscope; i-- > 0;) {
+		snprintf(key, sizeof key, "%s@%u", name, (unsigned)c->scope[i]);
+		const LMapEntry *e = lmap_find(&c->pregs, key);
+		if (e)
+			return e;
+	}
+	return lmap_find(&c->pregs, name);
+}
+
+/* [name] of an ld/st operand naming a register-held .param, else NULL. */
+static const LMapEntry *preg_address(const LowerCtx *c, const Expr *a, const Expr **name)
+{
+	if (a->kind != EX_ADDRESS || a->nelems != 1)
+		return NULL;
+	const Expr *e = a->elems[0];
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && e->lhs->kind == EX_NAME)
+		e = e->lhs;
+	if (e->kind != EX_NAME)
+		return NULL;
+	*name = e;
+	return find_preg(c, e->text);
+}
+
+bool lw_param_reg_access(LowerCtx *c, const Instr *in)
+{
+	bool ld = lw_streq(in->opcode, "ld");
+	if ((!ld && !lw_streq(in->opcode, "st")) || !lw_has_mod(in, ".param") || in->nops != 2)
+		return false;
+	const Expr *addr = in->ops[ld ? 1 : 0], *name = NULL;
+	const LMapEntry *p = preg_address(c, addr, &name);
+	if (!p)
+		return false;
+	if (addr->elems[0] != name)
+		return lw_unsupported(c, addr->loc, "an offset into .param '%s' held in registers", name->text) || true;
+	if (lw_vec_width(in) != 1)
+		return lw_unsupported(c, in->loc, "vector access to .param '%s'", name->text) || true;
+	PtxTy t = lw_instr_type(in);
+	if (t.bits != (unsigned)p->extra * 8)
+		return lw_unsupported(c, in->loc, "a %u-bit access to the %u-bit .param '%s'", t.bits,
+		                      (unsigned)p->extra * 8, name->text) || true;
+	uint32_t preg = (uint32_t)p->value;
+	if (ld) {
+		uint32_t d;
+		unsigned w;
+		if (!lw_reg(c, in->ops[0], &d, &w))
+			return true;
+		for (unsigned i = 0; i < w; i++)
+			lw_mov(c, d, i, preg, i);
+		return true;
+	}
+	Opnd o;
+	memset(&o, 0, sizeof o);
+	if (!lw_opnd(c, in->ops[1], &o))
+		return true;
+	for (unsigned i = 0; i < (unsigned)p->extra / 4; i++) {
+		uint32_t v;
+		unsigned sub;
+		lw_opnd_part(c, &o, i, &v, &sub);
+		lw_mov(c, preg, i, v, sub);
+	}
+	return true;
+}
+
+/* ---- call and ret ---------------------------------------------------------- */
+
+/* The names of a call's ( ... ) list (a bare name is a list of one). */
+static bool call_list(LowerCtx *c, const Expr *e, const Expr *const **items, uint32_t *n)
+{
+	if (e->kind == EX_LIST) {
+		*items = (const Expr *const *)e->elems;
+		*n = e->nelems;
+		return true;
+	}
+	if (e->kind == EX_NAME) {
+		static const Expr *one;
+		one = e;
+		*items = &one;
+		*n = 1;
+		return true;
+	}
+	return lw_unsupported(c, e->loc, "this call operand (a list of .param names is expected)");
+}
+
+/* The vreg of each .param named by a call list, as placeholders to be
+ * renamed: copies from (args) or to (results) the caller's .param vregs. */
+static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool result, uint32_t *out,
+                        uint32_t *from)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const LMapEntry *p = items[i]->kind == EX_NAME ? find_preg(c, items[i]->text) : NULL;
+		if (!p)
+			return lw_unsupported(c, items[i]->loc, "this call argument (a .param variable of the "
+			                      "calling block is expected)");
+		unsigned parts = (unsigned)p->extra / 4;
+		out[i] = lkernel_new_vreg(c->k, LRC_GPR, parts, false);
+		from[i] = (uint32_t)p->value;
+		if (!result)
+			for (unsigned q = 0; q < parts; q++)
+				lw_mov(c, out[i], q, from[i], q);
+	}
+	return true;
+}
+
+bool lower_call(LowerCtx *c, const Instr *in)
+{
+	if (c->guard_vreg >= 0)
+		return lw_unsupported(c, in->loc, "a guarded call (CAL has no predicate)");
+	unsigned at = 0;
+	const Expr *const *rets = NULL, *const *args = NULL;
+	uint32_t nrets = 0, nargs = 0;
+	if (in->ops[0]->kind == EX_LIST && !call_list(c, in->ops[at++], &rets, &nrets))
+		return false;
+	if (at >= in->nops || in->ops[at]->kind != EX_NAME)
+		return lw_unsupported(c, in->loc, "this call (a function name is expected)");
+	const Expr *callee = in->ops[at++];
+	if (callee->text[0] == '%')
+		return lw_unsupported(c, callee->loc, "calls through a register (.callprototype)");
+	if (at < in->nops && !call_list(c, in->ops[at++], &args, &nargs))
+		return false;
+	if (at < in->nops)
+		return lw_unsupported(c, in->ops[at]->loc, "calls with a list of call targets");
+	uint32_t *v = xcalloc(nargs + nrets + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
+	bool ok = call_copies(c, args, nargs, false, v, from) &&
+	          call_copies(c, rets, nrets, true, v + nargs, from + nargs);
+	if (ok) {
+		LKernel *k = c->k;
+		LInsn *cal = lw_emit(c, SF_CAL);
+		cal->keep = true;
+		if (k->ncalls == k->calls_cap) {
+			k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
+			k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
+		}
+		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets };
+		for (uint32_t i = 0; i < nrets; i++)
+			for (unsigned q = 0; q < k->vregs[v[nargs + i]].width; q++)
+				lw_mov(c, from[nargs + i], q, v[nargs + i], q);
+		v = NULL;
+	}
+	free(v);
+	free(from);
+	return ok;
+}
+
+bool lower_ret(LowerCtx *c, const Instr *in)
+{
+	lw_emit(c, c->in_func ? SF_RET : SF_EXIT);
+	return true;
+}
+
+/* ---- linking ----------------------------------------------------------------- */
+
+static LFunc *find_func(LowerCtx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nfuncs; i++)
+		if (strcmp(c->funcs[i].name, name) == 0)
+			return &c->funcs[i];
+	return NULL;
+}
+
+/* Whether f calls target, directly or through other functions (depth
+ * bounds the walk: a longer chain than there are functions is a cycle). */
+static bool reaches(LowerCtx *c, const LFunc *f, const LFunc *target, size_t depth)
+{
+	if (depth > c->nfuncs)
+		return true;
+	for (size_t i = 0; i < f->frag.ncalls; i++) {
+		const LFunc *g = find_func(c, f->frag.calls[i].callee);
+		if (g == target || (g && reaches(c, g, target, depth + 1)))
+			return true;
+	}
+	return false;
+}
+
+typedef struct Placed {
+	const LFunc *f;
+	int entry;              /* label id of its first instruction */
+	uint32_t vbase;         /* its vreg 0 in the kernel */
+} Placed;
+
+static Placed place(LKernel *k, const LFunc *f)
+{
+	const LKernel *fr = &f->frag;
+	Placed p = { f, (int)k->nlabels, (uint32_t)k->nvregs };
+	size_t ibase = k->ninsns;
+	for (size_t i = 0; i < fr->nvregs; i++) {
+		LVReg r = fr->vregs[i];
+		lkernel_new_vreg(k, r.cls, r.width, r.temp);
+	}
+	k->label_pos = xrealloc(k->label_pos, (k->nlabels + fr->nlabels + 1) * sizeof *k->label_pos);
+	k->label_pos[k->nlabels++] = ibase;
+	size_t lbase = k->nlabels;
+	for (size_t l = 0; l < fr->nlabels; l++)
+		k->label_pos[k->nlabels++] = ibase + fr->label_pos[l];
+	for (size_t i = 0; i < fr->ninsns; i++) {
+		LInsn *in = lkernel_append(k, SF_NOP, fr->insns[i].loc);
+		*in = fr->insns[i];
+		for (unsigned r = 0; r < in->nrefs; r++)
+			in->refs[r].vreg += p.vbase;
+		if (in->form->op == SOP_BRA && in->target >= 0)
+			in->target += (int)lbase;
+		if (in->form->op == SOP_RET)
+			in->target = p.entry;
+	}
+	for (size_t i = 0; i < fr->ncalls; i++) {
+		const LCallSite *cs = &fr->calls[i];
+		uint32_t n = cs->nargs + cs->nrets;
+		uint32_t *v = xcalloc(n + 1, sizeof *v);
+		for (uint32_t j = 0; j < n; j++)
+			v[j] = cs->vregs[j] + p.vbase;
+		if (k->ncalls == k->calls_cap) {
+			k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
+			k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
+		}
+		k->calls[k->ncalls++] = (LCallSite){ cs->insn + ibase, cs->callee, cs->loc, v, cs->nargs, cs->nrets };
+	}
+	k->uses_ctaid_z |= fr->uses_ctaid_z;
+	k->explicit_caching |= fr->explicit_caching;
+	return p;
+}
+
+/* The callee's vregs for a call's placeholders; false (diagnosed) when the
+ * lists do not match its declaration. */
+static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Placed *p, uint32_t *rename)
+{
+	const LFunc *f = p->f;
+	if (cs->nargs != f->nparams || cs->nrets != f->nrets)
+		return lw_unsupported(c, cs->loc, "call to '%s' with %u argument%s and %u result%s (it declares "
+		                      "%u and %u)", f->name, cs->nargs, cs->nargs == 1 ? "" : "s", cs->nrets,
+		                      cs->nrets == 1 ? "" : "s", f->nparams, f->nrets);
+	for (uint32_t j = 0; j < cs->nargs + cs->nrets; j++) {
+		uint32_t to = p->vbase + (j < cs->nargs ? f->params[j] : f->rets[j - cs->nargs]);
+		if (k->vregs[to].width != k->vregs[cs->vregs[j]].width)
+			return lw_unsupported(c, cs->loc, "call to '%s': a .param of another size than the "
+			                      "function declares", f->name);
+		rename[cs->vregs[j]] = to;
+	}
+	return true;
+}
+
+void lw_link_calls(LowerCtx *c, LKernel *k)
+{
+	if (k->ncalls == 0)
+		return;
+	Placed *placed = NULL;
+	size_t nplaced = 0;
+	uint32_t *rename = NULL;
+	size_t nrename = 0;
+	for (size_t i = 0; i < k->ncalls; i++) {
+		LCallSite cs = k->calls[i];
+		LFunc *f = find_func(c, cs.callee);
+		if (!f) {
+			lw_unsupported(c, cs.loc, "call to '%s': its body is not in this module before the call "
+			               "(an external function needs relocatable output, -c)", cs.callee);
+			continue;
+		}
+		if (reaches(c, f, f, 0)) {
+			lw_unsupported(c, cs.loc, "recursive call of '%s' (calls are lowered without a stack "
+			               "frame)", cs.callee);
+			continue;
+		}
+		size_t j = 0;
+		while (j < nplaced && placed[j].f != f)
+			j++;
+		if (j == nplaced) {
+			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
+			placed[nplaced++] = place(k, f);
+		}
+		if (nrename < k->nvregs) {
+			rename = xrealloc(rename, k->nvregs * sizeof *rename);
+			for (size_t v = nrename; v < k->nvregs; v++)
+				rename[v] = (uint32_t)v;
+			nrename = k->nvregs;
+		}
+		k->insns[cs.insn].target = placed[j].entry;
+		bind(c, k, &cs, &placed[j], rename);
+	}
+	for (size_t i = 0; i < k->ninsns && rename; i++)
+		for (unsigned r = 0; r < k->insns[i].nrefs; r++)
+			if (k->insns[i].refs[r].vreg < nrename)
+				k->insns[i].refs[r].vreg = rename[k->insns[i].refs[r].vreg];
+	free(rename);
+	free(placed);
+}
+
+void lkernel_free_calls(LKernel *k)
+{
+	for (size_t i = 0; i < k->ncalls; i++)
+		free(k->calls[i].vregs);
+	free(k->calls);
+	k->calls = NULL;
+	k->ncalls = k->calls_cap = 0;
+}
+
+void lw_funcs_free(LowerCtx *c)
+{
+	for (size_t i = 0; i < c->nfuncs; i++) {
+		LFunc *f = &c->funcs[i];
+		lkernel_free_calls(&f->frag);
+		free(f->frag.insns);
+		free(f->frag.vregs);
+		free(f->frag.label_pos);
+		free(f->frag.params);
+		free(f->params);
+		free(f->rets);
+	}
+	free(c->funcs);
+	c->funcs = NULL;
+	c->nfuncs = c->funcs_cap = 0;
+}
