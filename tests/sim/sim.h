@@ -26,6 +26,7 @@ enum {
 	SIM_MAX_REGIONS = 48,
 	SIM_NREGS = 255,            /* R0..R254; R255 is RZ */
 	SIM_NPREDS = 7,             /* P0..P6; 7 is PT */
+	SIM_CALL_DEPTH = 32,        /* issue 15: CAL nesting a thread may reach */
 	SIM_CBANKS = 4,             /* c[0x0] .. c[0x3] */
 	SIM_CBANK_BYTES = 0x1000,
 };
@@ -111,6 +112,9 @@ typedef struct SimThread {
 	uint32_t lane, flat;        /* lane in the warp; thread id in the grid */
 	size_t pc;                  /* index into SimMachine.insns */
 	SimThreadState state;
+	/* issue 15: the return addresses CAL pushed (instruction indices) */
+	size_t calls[SIM_CALL_DEPTH];
+	unsigned ncalls;
 	/* Scheduling as semantics (sim_timing.c): per register, predicate and
 	 * the CC, 0 when the value is sound, else the instruction pair that
 	 * made it poison: producer address << 16 | early reader address. */

@@ -54,6 +54,22 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 	case SOP_EXIT:
 		t->state = SIM_EXITED;
 		return true;
+	/* ---- issue 15: calls: a per-thread stack of return addresses ---- */
+	case SOP_CAL: {
+		int64_t target = (int64_t)in->addr + 8 + sim_val(in, SR_IMM, 0);
+		if (target < 0 || target % 8 || index_of((uint32_t)target) >= m->ninsns)
+			return sim_fail(m, in, "call target 0x%llx is not an instruction", (long long)target), true;
+		if (t->ncalls == SIM_CALL_DEPTH)
+			return sim_fail(m, in, "calls nested deeper than %d", SIM_CALL_DEPTH), true;
+		t->calls[t->ncalls++] = *next;
+		*next = index_of((uint32_t)target);
+		return true;
+	}
+	case SOP_RET:
+		if (t->ncalls == 0)
+			return sim_fail(m, in, "RET with no CAL to return to"), true;
+		*next = t->calls[--t->ncalls];
+		return true;
 	case SOP_NOP: case SOP_DEPBAR:
 		return true;        /* timing only: sim_timing.c */
 	case SOP_S2R: {

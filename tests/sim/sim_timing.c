@@ -124,6 +124,7 @@ static bool memory_or_flow(SassOp op)
 	case SOP_STG: case SOP_LDG: case SOP_LDC: case SOP_SUST_D: case SOP_SUST_P:
 	case SOP_SULD_D: case SOP_SULD_P: case SOP_SURED_D: case SOP_SURED_P:
 	case SOP_TXQ: case SOP_TXQ_B: case SOP_BRA: case SOP_EXIT:
+	case SOP_CAL: case SOP_RET:
 		return true;
 	default:
 		return false;
