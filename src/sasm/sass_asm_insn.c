@@ -402,6 +402,8 @@ static bool match_psetp(SasmMatch *m)
 	       sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
+static bool take_target(SasmMatch *m, const SasmOperand *op, const char *mnemonic);
+
 /* BRA [CC.cond,] target: a label, `(label) or an absolute address. */
 static bool match_bra(SasmMatch *m)
 {
@@ -417,6 +419,19 @@ static bool match_bra(SasmMatch *m)
 		sass_values_set(&m->v, SR_COND, v);
 		op = sasm_take_next(m, "target");
 	}
+	return take_target(m, op, "BRA");
+}
+
+/* issue 15: CAL target: a label or an absolute address, as BRA's. */
+static bool match_cal(SasmMatch *m)
+{
+	const SasmOperand *op = sasm_take_next(m, "target");
+	return op != NULL && take_target(m, op, "CAL");
+}
+
+/* A branch or call target (resolved to SR_IMM by sass_asm.c). */
+static bool take_target(SasmMatch *m, const SasmOperand *op, const char *mnemonic)
+{
 	m->out->has_target = true;
 	m->out->target_loc = op->loc;
 	if (op->kind == SOK_IMM && op->nsuffix == 0 && !op->inv && !op->not_ && !op->abs) {
@@ -424,7 +439,8 @@ static bool match_bra(SasmMatch *m)
 	} else if (op->kind == SOK_NAME && !op->neg && !op->inv && !op->not_ && !op->abs) {
 		m->out->target_label = op->name;
 	} else {
-		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "BRA: expected a label or an address as target");
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a label or an address as target",
+		                       mnemonic);
 	}
 	sass_values_set(&m->v, SR_IMM, 0);
 	return true;
@@ -478,6 +494,8 @@ static bool match_operands(SasmMatch *m)
 	case SOP_PSETP: return match_psetp(m);
 	case SOP_BRA: return match_bra(m);
 	case SOP_EXIT: return true;
+	case SOP_CAL: return match_cal(m);
+	case SOP_RET: return true;
 	case SOP_NOP:
 		if (m->next < m->s->nops)
 			return sasm_take_imm(m, SR_IMM, "immediate");
