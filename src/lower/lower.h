@@ -115,6 +115,7 @@ typedef struct LKernel {
 	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */
 	LCallSite *calls;             /* issue 15: direct calls (kernel and linked functions) */
 	size_t ncalls, calls_cap;
+	uint32_t call_depth;          /* the longest chain of nested calls (CRS stack entries) */
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;

@@ -309,10 +309,27 @@ static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Place
 	return true;
 }
 
+/* The longest chain of calls from f's code, f's own call counted. */
+static uint32_t call_depth(LowerCtx *c, const LFunc *f, size_t bound)
+{
+	uint32_t d = 0;
+	for (size_t i = 0; i < f->frag.ncalls && bound <= c->nfuncs; i++) {
+		const LFunc *g = find_func(c, f->frag.calls[i].callee);
+		uint32_t e = g ? call_depth(c, g, bound + 1) : 0;
+		d = e > d ? e : d;
+	}
+	return d + 1;
+}
+
 void lw_link_calls(LowerCtx *c, LKernel *k)
 {
 	if (k->ncalls == 0)
 		return;
+	for (size_t i = 0; i < k->ncalls; i++) {
+		const LFunc *f = find_func(c, k->calls[i].callee);
+		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : 1;
+		k->call_depth = d > k->call_depth ? d : k->call_depth;
+	}
 	Placed *placed = NULL;
 	size_t nplaced = 0;
 	uint32_t *rename = NULL;

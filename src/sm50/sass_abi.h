@@ -14,6 +14,11 @@
 /* c[0x0][0x0 .. 0x13f] belongs to the driver; kernel parameters follow. */
 #define SASS_PARAM_CBANK_BASE 0x140u
 
+/* issue 15: bytes of the CRS (call/reconvergence) stack one level of CAL
+ * nesting takes: ptxas 11.8 records EIATTR_CRS_STACK_SIZE 0x10, 0x20, 0x30
+ * for call chains 1, 2 and 3 deep (kernels without SSY). */
+#define SASS_CRS_CALL_BYTES 16u
+
 /* One kernel parameter. Its ordinal is its index in the kernel's parameter
  * list (PTX declaration order). Names are not part of a cubin. */
 typedef struct SassParam {
