@@ -480,7 +480,9 @@ static bool ends_in(const LKernel *k, SassOp op)
 
 static void ctx_end(LowerCtx *c);
 
-static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
+/* Returns whether the kernel's calls are linked (else its callees' bodies
+ * follow in the module: lower_stream_end links it). */
+static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 {
 	ctx_begin(c, f, k);
 	c->in_func = false;
@@ -504,8 +506,8 @@ static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 		c->guard_vreg = -1;
 		lw_emit(c, SF_EXIT);
 	}
-	lw_link_calls(c, k);
 	ctx_end(c);
+	return lw_link_calls(c, k, false);
 }
 
 /* issue 15: a device function, lowered into a fragment the kernels that
@@ -583,6 +585,10 @@ struct LowerStream {
 	LKernelDone done;
 	void *arg;
 	size_t kernels_cap, surfrefs_cap;
+	/* issue 15: kernels from this one on wait for lower_stream_end (a
+	 * callee's body follows them); done() keeps module order */
+	size_t first_deferred;
+	bool deferring;
 };
 
 LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg)
@@ -634,8 +640,12 @@ static void add_kernel(LowerStream *s, const Func *f)
 		lm->kernels = xrealloc(lm->kernels, s->kernels_cap * sizeof *lm->kernels);
 	}
 	LKernel *k = &lm->kernels[lm->nkernels++];
-	lower_kernel(c, f, k);
-	if (s->done && c->errors == 0)
+	bool linked = lower_kernel(c, f, k);
+	if (!linked && !s->deferring) {
+		s->deferring = true;
+		s->first_deferred = lm->nkernels - 1;
+	}
+	if (s->done && c->errors == 0 && !s->deferring)
 		s->done(k, s->arg);
 }
 
@@ -678,6 +688,12 @@ void lower_stream_item(LowerStream *s, const Item *it)
 unsigned lower_stream_end(LowerStream *s)
 {
 	LowerCtx *c = &s->c;
+	for (size_t i = s->first_deferred; s->deferring && i < c->lm->nkernels; i++) {
+		LKernel *k = &c->lm->kernels[i];
+		lw_link_calls(c, k, true);
+		if (s->done && c->errors == 0)
+			s->done(k, s->arg);
+	}
 	if (c->lm->target_sm > 50) {
 		SrcLoc none = { 0, 0, 0, 0 };
 		lw_unsupported(c, none, ".target sm_%d (only sm_50 SASS is generated)", c->lm->target_sm);

@@ -47,9 +47,13 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 		uint32_t bytes = t.bits / 8;
 		for (uint32_t q = 0; q < dc->ndims; q++)
 			bytes *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 0;
-		if (vec || opaque || t.bits < 32 || t.bits == 1 || bytes == 0 || bytes > 8 || bytes % 4 != 0) {
-			lw_unsupported(c, dc->loc, ".param '%s' of this type in a call (scalar 32- and 64-bit "
-			               "parameters are supported)", dc->name);
+		/* byte arrays (llc's aggregates) take whole registers */
+		bytes = (bytes + 3) / 4 * 4;
+		if (bytes == 12)
+			bytes = 16;     /* register groups are 1, 2 or 4 parts */
+		if (vec || opaque || t.bits == 1 || bytes == 0 || bytes > 4 * LPARAM_MAX_PARTS) {
+			lw_unsupported(c, dc->loc, ".param '%s' of this type in a call (scalars and arrays of up to "
+			               "%d bytes are supported)", dc->name, 4 * LPARAM_MAX_PARTS);
 			bytes = 4;
 		}
 		const char *key = lw_scoped_name(c, dc->name, block);
@@ -79,18 +83,38 @@ static const LMapEntry *find_preg(const LowerCtx *c, const char *name)
 	return lmap_find(&c->pregs, name);
 }
 
-/* [name] of an ld/st operand naming a register-held .param, else NULL. */
-static const LMapEntry *preg_address(const LowerCtx *c, const Expr *a, const Expr **name)
+/* [name] or [name+imm] of an ld/st operand naming a register-held .param,
+ * else NULL; *off: the byte offset, -1 when it is no constant. */
+static const LMapEntry *preg_address(const LowerCtx *c, const Expr *a, const Expr **name, int64_t *off)
 {
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return NULL;
 	const Expr *e = a->elems[0];
-	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && e->lhs->kind == EX_NAME)
+	*off = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && e->lhs->kind == EX_NAME) {
+		if (!expr_const_int(e->rhs, off))
+			*off = -1;
+		else if (e->op == '-')
+			*off = -*off;
 		e = e->lhs;
+	}
 	if (e->kind != EX_NAME)
 		return NULL;
 	*name = e;
 	return find_preg(c, e->text);
+}
+
+/* The registers of an ld/st data operand: one element or a { } vector. */
+static unsigned data_elems(const Expr *e, const Expr **elems)
+{
+	if (e->kind != EX_VECTOR) {
+		elems[0] = e;
+		return 1;
+	}
+	unsigned n = e->nelems < 4 ? e->nelems : 4;
+	for (unsigned i = 0; i < n; i++)
+		elems[i] = e->elems[i];
+	return n;
 }
 
 bool lw_param_reg_access(LowerCtx *c, const Instr *in)
@@ -99,36 +123,40 @@ bool lw_param_reg_access(LowerCtx *c, const Instr *in)
 	if ((!ld && !lw_streq(in->opcode, "st")) || !lw_has_mod(in, ".param") || in->nops != 2)
 		return false;
 	const Expr *addr = in->ops[ld ? 1 : 0], *name = NULL;
-	const LMapEntry *p = preg_address(c, addr, &name);
+	int64_t off;
+	const LMapEntry *p = preg_address(c, addr, &name, &off);
 	if (!p)
 		return false;
-	if (addr->elems[0] != name)
-		return lw_unsupported(c, addr->loc, "an offset into .param '%s' held in registers", name->text) || true;
-	if (lw_vec_width(in) != 1)
-		return lw_unsupported(c, in->loc, "vector access to .param '%s'", name->text) || true;
 	PtxTy t = lw_instr_type(in);
-	if (t.bits != (unsigned)p->extra * 8)
-		return lw_unsupported(c, in->loc, "a %u-bit access to the %u-bit .param '%s'", t.bits,
-		                      (unsigned)p->extra * 8, name->text) || true;
+	const Expr *elems[4];
+	unsigned n = data_elems(in->ops[ld ? 0 : 1], elems), parts = t.bits / 32;
+	/* whole 32-bit registers of the .param: an access of 32 or 64 bits per
+	 * element at a multiple of 4 bytes */
+	if (t.bits < 32 || off < 0 || off % 4 != 0 || (uint64_t)off + n * t.bits / 8 > (uint64_t)p->extra)
+		return lw_unsupported(c, in->loc, "this access to .param '%s' held in registers (32- and 64-bit "
+		                      "elements at a multiple of 4 bytes within it are supported)", name->text) || true;
 	uint32_t preg = (uint32_t)p->value;
-	if (ld) {
-		uint32_t d;
-		unsigned w;
-		if (!lw_reg(c, in->ops[0], &d, &w))
+	for (unsigned e = 0; e < n; e++) {
+		unsigned first = (unsigned)off / 4 + e * parts;
+		if (ld) {
+			uint32_t d;
+			unsigned w;
+			if (!lw_reg(c, elems[e], &d, &w))
+				return true;
+			for (unsigned i = 0; i < w && i < parts; i++)
+				lw_mov(c, d, i, preg, first + i);
+			continue;
+		}
+		Opnd o;
+		memset(&o, 0, sizeof o);
+		if (!lw_opnd(c, elems[e], &o))
 			return true;
-		for (unsigned i = 0; i < w; i++)
-			lw_mov(c, d, i, preg, i);
-		return true;
-	}
-	Opnd o;
-	memset(&o, 0, sizeof o);
-	if (!lw_opnd(c, in->ops[1], &o))
-		return true;
-	for (unsigned i = 0; i < (unsigned)p->extra / 4; i++) {
-		uint32_t v;
-		unsigned sub;
-		lw_opnd_part(c, &o, i, &v, &sub);
-		lw_mov(c, preg, i, v, sub);
+		for (unsigned i = 0; i < parts; i++) {
+			uint32_t v;
+			unsigned sub;
+			lw_opnd_part(c, &o, i, &v, &sub);
+			lw_mov(c, preg, first + i, v, sub);
+		}
 	}
 	return true;
 }
@@ -321,10 +349,14 @@ static uint32_t call_depth(LowerCtx *c, const LFunc *f, size_t bound)
 	return d + 1;
 }
 
-void lw_link_calls(LowerCtx *c, LKernel *k)
+bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 {
 	if (k->ncalls == 0)
-		return;
+		return true;
+	/* a callee whose body comes later in the module: link at its end */
+	for (size_t i = 0; i < k->ncalls && !final; i++)
+		if (!find_func(c, k->calls[i].callee))
+			return false;
 	for (size_t i = 0; i < k->ncalls; i++) {
 		const LFunc *f = find_func(c, k->calls[i].callee);
 		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : 1;
@@ -338,8 +370,8 @@ void lw_link_calls(LowerCtx *c, LKernel *k)
 		LCallSite cs = k->calls[i];
 		LFunc *f = find_func(c, cs.callee);
 		if (!f) {
-			lw_unsupported(c, cs.loc, "call to '%s': its body is not in this module before the call "
-			               "(an external function needs relocatable output, -c)", cs.callee);
+			lw_unsupported(c, cs.loc, "call to '%s': its body is not in this module (an external "
+			               "function needs relocatable output, -c)", cs.callee);
 			continue;
 		}
 		if (reaches(c, f, f, 0)) {
@@ -369,6 +401,7 @@ void lw_link_calls(LowerCtx *c, LKernel *k)
 				k->insns[i].refs[r].vreg = rename[k->insns[i].refs[r].vreg];
 	free(rename);
 	free(placed);
+	return true;
 }
 
 void lkernel_free_calls(LKernel *k)

@@ -291,6 +291,9 @@ bool lower_idiv(LowerCtx *c, const Instr *in);
 
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 
+/* The largest .param held in registers: 4 parts (a vreg's widest group). */
+enum { LPARAM_MAX_PARTS = 4 };
+
 /* A device function lowered once: its code as a kernel fragment, its
  * parameter and result vregs in declaration order. */
 typedef struct LFunc {
@@ -311,8 +314,9 @@ bool lower_call(LowerCtx *c, const Instr *in);
 bool lower_ret(LowerCtx *c, const Instr *in);
 /* Appends the code of every function the kernel calls (transitively)
  * after its own, points each CAL at it and joins the argument and result
- * registers; diagnoses unknown callees and recursion. */
-void lw_link_calls(LowerCtx *c, LKernel *k);
+ * registers; diagnoses recursion. A callee not lowered yet: false (nothing
+ * done) unless `final`, when it is diagnosed. */
+bool lw_link_calls(LowerCtx *c, LKernel *k, bool final);
 void lw_funcs_free(LowerCtx *c);
 void lkernel_free_calls(LKernel *k);
 
