@@ -532,8 +532,6 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	collect(c, f->body);
 	c->nblocks = 0;
 	lw_frame_place(c);
-	if (k->frame_size)
-		lw_unsupported(c, f->name_loc, ".local variables in .func '%s' (a stack frame per call)", f->name);
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
 	lower_body(c, f->body);

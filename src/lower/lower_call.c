@@ -282,6 +282,12 @@ static Placed place(LKernel *k, const LFunc *f)
 	const LKernel *fr = &f->frag;
 	Placed p = { f, (int)k->nlabels, (uint32_t)k->nvregs };
 	size_t ibase = k->ninsns;
+	/* the function's .local variables get their own part of the kernel's
+	 * frame (below R1, as ptxas -O3 merges them): no call chain reuses it,
+	 * since the call graph has no cycles */
+	uint32_t fbase = (k->frame_size + LFRAME_ALIGN - 1) / LFRAME_ALIGN * LFRAME_ALIGN;
+	if (fr->frame_size)
+		k->frame_size = fbase + fr->frame_size;
 	for (size_t i = 0; i < fr->nvregs; i++) {
 		LVReg r = fr->vregs[i];
 		lkernel_new_vreg(k, r.cls, r.width, r.temp);
@@ -296,6 +302,8 @@ static Placed place(LKernel *k, const LFunc *f)
 		*in = fr->insns[i];
 		for (unsigned r = 0; r < in->nrefs; r++)
 			in->refs[r].vreg += p.vbase;
+		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
+			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
 		if (in->form->op == SOP_BRA && in->target >= 0)
 			in->target += (int)lbase;
 		if (in->form->op == SOP_RET)
