@@ -83,7 +83,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- integer division (lower_div.c) ---- */
 	{ "div", SEL_ANY, lower_idiv, 3, 3 }, { "rem", SEL_ANY, lower_idiv, 3, 3 },
 	/* ---- issue 15: calls (lower_call.c) ---- */
-	{ "call", SEL_ANY, lower_call, 1, 4 },
+	{ "call", SEL_ANY, lower_call, 1, 4 }, { "trap", SEL_ANY, lower_trap, 0, 0 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)

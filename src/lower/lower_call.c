@@ -247,6 +247,29 @@ bool lower_ret(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* trap: BPT.TRAP 0x1 as ptxas writes it. BPT has no guard: a guarded trap
+ * is branched around (`@!p BRA over`), as ptxas inverts it. */
+bool lower_trap(LowerCtx *c, const Instr *in)
+{
+	LKernel *k = c->k;
+	int over = -1;
+	if (c->guard_vreg >= 0) {
+		over = (int)k->nlabels;
+		k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
+		k->nlabels++;
+		c->guard_neg = !c->guard_neg;
+		LInsn *b = lw_emit(c, SF_BRA);
+		b->target = over;
+		c->guard_vreg = -1;
+	}
+	LInsn *t = lw_emit(c, SF_BPT_TRAP);
+	linsn_set(t, SR_IMM, 1);
+	t->keep = true;
+	if (over >= 0)
+		k->label_pos[over] = k->ninsns;
+	return true;
+}
+
 /* ---- linking ----------------------------------------------------------------- */
 
 static LFunc *find_func(LowerCtx *c, const char *name)

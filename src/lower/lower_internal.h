@@ -314,6 +314,7 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 bool lw_param_reg_access(LowerCtx *c, const Instr *in);
 bool lower_call(LowerCtx *c, const Instr *in);
 bool lower_ret(LowerCtx *c, const Instr *in);
+bool lower_trap(LowerCtx *c, const Instr *in);
 /* Appends the code of every function the kernel calls (transitively)
  * after its own, points each CAL at it and joins the argument and result
  * registers; diagnoses recursion. A callee not lowered yet: false (nothing

@@ -381,7 +381,7 @@ static bool has_side_effects(const LKernel *k, size_t i)
 	switch (in->form->op) {
 	case SOP_STG: case SOP_SUST_D: case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_BRA: case SOP_EXIT: case SOP_NOP: case SOP_DEPBAR:
 		return true;
-	case SOP_CAL: case SOP_RET:
+	case SOP_CAL: case SOP_RET: case SOP_BPT:
 		return true;
 	case SOP_STS: case SOP_STL: case SOP_ST:
 		return true;

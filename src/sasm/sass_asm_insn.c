@@ -10,6 +10,12 @@
 static bool match_guard(SasmMatch *m)
 {
 	const SasmStmt *s = m->s;
+	/* issue 15: CAL and BPT have no guard field */
+	if (!s->has_guard && sass_form_field(m->f, SR_PG) == NULL)
+		return true;
+	if (sass_form_field(m->f, SR_PG) == NULL)
+		return sasm_match_fail(m, s->guard_loc, RULE_SASS_SYNTAX, "%s has no guard predicate",
+		                       sass_op_mnemonic(m->f->op));
 	if (!s->has_guard) {
 		sass_values_set(&m->v, SR_PG, 7);
 		sass_values_set(&m->v, SR_PG_NOT, 0);
@@ -496,6 +502,11 @@ static bool match_operands(SasmMatch *m)
 	case SOP_EXIT: return true;
 	case SOP_CAL: return match_cal(m);
 	case SOP_RET: return true;
+	case SOP_BPT:   /* BPT.TRAP [code] */
+		if (m->next < m->s->nops)
+			return sasm_take_imm(m, SR_IMM, "trap code");
+		sass_values_set(&m->v, SR_IMM, 0);
+		return true;
 	case SOP_NOP:
 		if (m->next < m->s->nops)
 			return sasm_take_imm(m, SR_IMM, "immediate");

@@ -167,7 +167,7 @@ typedef struct SassField {
 	X(MUFU, "MUFU") X(RRO, "RRO")
 
 /* ---- issue 15: calls (CAL pushes a return address, RET pops it) ---- */
-#define SASS_OPS_CALLS(X) X(CAL, "CAL") X(RET, "RET")
+#define SASS_OPS_CALLS(X) X(CAL, "CAL") X(RET, "RET") X(BPT, "BPT.TRAP")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

@@ -65,6 +65,8 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 		*next = index_of((uint32_t)target);
 		return true;
 	}
+	case SOP_BPT:
+		return sim_fail(m, in, "BPT.TRAP 0x%llx: the kernel traps", (long long)sim_val(in, SR_IMM, 0)), true;
 	case SOP_RET:
 		if (t->ncalls == 0)
 			return sim_fail(m, in, "RET with no CAL to return to"), true;
