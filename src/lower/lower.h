@@ -81,7 +81,7 @@ typedef struct LCallSite {
 	size_t insn;            /* index of the CAL */
 	const char *callee;     /* interned */
 	SrcLoc loc;
-	uint32_t *vregs;        /* nargs argument placeholders, then nrets result ones */
+	uint32_t *vregs;        /* {first vreg, words} of nargs argument placeholders, then nrets result ones */
 	uint32_t nargs, nrets;
 } LCallSite;
 

@@ -38,6 +38,17 @@ static PtxTy param_type(const VarDecl *d, bool *vec, bool *opaque)
 	return t;
 }
 
+/* A .param held in registers is one 32-bit vreg per word, consecutive
+ * ids from the returned one (an access of any width at a word boundary is
+ * then a copy per word). */
+static uint32_t preg_words(LKernel *k, uint32_t words)
+{
+	uint32_t first = lkernel_new_vreg(k, LRC_GPR, 1, false);
+	for (uint32_t i = 1; i < words; i++)
+		lkernel_new_vreg(k, LRC_GPR, 1, false);
+	return first;
+}
+
 void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32_t **order, uint32_t *n)
 {
 	bool vec, opaque;
@@ -49,11 +60,9 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 			bytes *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 0;
 		/* byte arrays (llc's aggregates) take whole registers */
 		bytes = (bytes + 3) / 4 * 4;
-		if (bytes == 12)
-			bytes = 16;     /* register groups are 1, 2 or 4 parts */
-		if (vec || opaque || t.bits == 1 || bytes == 0 || bytes > 4 * LPARAM_MAX_PARTS) {
+		if (vec || opaque || t.bits == 1 || bytes == 0 || bytes > 4 * LPARAM_MAX_WORDS) {
 			lw_unsupported(c, dc->loc, ".param '%s' of this type in a call (scalars and arrays of up to "
-			               "%d bytes are supported)", dc->name, 4 * LPARAM_MAX_PARTS);
+			               "%d bytes are supported)", dc->name, 4 * LPARAM_MAX_WORDS);
 			bytes = 4;
 		}
 		const char *key = lw_scoped_name(c, dc->name, block);
@@ -61,11 +70,12 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 			lw_unsupported(c, dc->loc, ".param '%s' declared twice in one block", dc->name);
 			continue;
 		}
-		uint32_t v = lkernel_new_vreg(c->k, LRC_GPR, bytes / 4, false);
+		uint32_t v = preg_words(c->k, bytes / 4);
 		lmap_put(&c->pregs, key, v, bytes);
 		if (order) {
-			*order = xrealloc(*order, (*n + 1) * sizeof **order);
+			*order = xrealloc(*order, (*n + 2) * sizeof **order);
 			(*order)[(*n)++] = v;
+			(*order)[(*n)++] = bytes / 4;
 		}
 	}
 }
@@ -129,12 +139,14 @@ bool lw_param_reg_access(LowerCtx *c, const Instr *in)
 		return false;
 	PtxTy t = lw_instr_type(in);
 	const Expr *elems[4];
-	unsigned n = data_elems(in->ops[ld ? 0 : 1], elems), parts = t.bits / 32;
-	/* whole 32-bit registers of the .param: an access of 32 or 64 bits per
-	 * element at a multiple of 4 bytes */
-	if (t.bits < 32 || off < 0 || off % 4 != 0 || (uint64_t)off + n * t.bits / 8 > (uint64_t)p->extra)
-		return lw_unsupported(c, in->loc, "this access to .param '%s' held in registers (32- and 64-bit "
-		                      "elements at a multiple of 4 bytes within it are supported)", name->text) || true;
+	unsigned n = data_elems(in->ops[ld ? 0 : 1], elems), parts = t.bits < 32 ? 1 : t.bits / 32;
+	unsigned stride = t.bits < 32 ? 4 : t.bits / 8;
+	/* whole words of the .param: elements of 32 or 64 bits, or an 8/16-bit
+	 * one in the low bits of its own word (as llc and nvcc pass them) */
+	if (t.bits < 8 || off < 0 || off % 4 != 0 || (t.bits < 32 && n != 1) ||
+	    (uint64_t)off + n * stride > (uint64_t)p->extra)
+		return lw_unsupported(c, in->loc, "this access to .param '%s' held in registers (elements at a "
+		                      "multiple of 4 bytes within it are supported)", name->text) || true;
 	uint32_t preg = (uint32_t)p->value;
 	for (unsigned e = 0; e < n; e++) {
 		unsigned first = (unsigned)off / 4 + e * parts;
@@ -143,8 +155,12 @@ bool lw_param_reg_access(LowerCtx *c, const Instr *in)
 			unsigned w;
 			if (!lw_reg(c, elems[e], &d, &w))
 				return true;
+			if (t.bits < 32) {      /* the stored word's other bits are undefined */
+				lw_extend32(c, d, preg + first, t.bits, t.is_signed);
+				continue;
+			}
 			for (unsigned i = 0; i < w && i < parts; i++)
-				lw_mov(c, d, i, preg, first + i);
+				lw_mov(c, d, i, preg + first + i, 0);
 			continue;
 		}
 		Opnd o;
@@ -155,7 +171,7 @@ bool lw_param_reg_access(LowerCtx *c, const Instr *in)
 			uint32_t v;
 			unsigned sub;
 			lw_opnd_part(c, &o, i, &v, &sub);
-			lw_mov(c, preg, first + i, v, sub);
+			lw_mov(c, preg + first + i, 0, v, sub);
 		}
 	}
 	return true;
@@ -191,12 +207,13 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 		if (!p)
 			return lw_unsupported(c, items[i]->loc, "this call argument (a .param variable of the "
 			                      "calling block is expected)");
-		unsigned parts = (unsigned)p->extra / 4;
-		out[i] = lkernel_new_vreg(c->k, LRC_GPR, parts, false);
+		unsigned words = (unsigned)p->extra / 4;
+		out[2 * i] = preg_words(c->k, words);
+		out[2 * i + 1] = words;
 		from[i] = (uint32_t)p->value;
 		if (!result)
-			for (unsigned q = 0; q < parts; q++)
-				lw_mov(c, out[i], q, from[i], q);
+			for (unsigned q = 0; q < words; q++)
+				lw_mov(c, out[2 * i] + q, 0, from[i] + q, 0);
 	}
 	return true;
 }
@@ -219,9 +236,9 @@ bool lower_call(LowerCtx *c, const Instr *in)
 		return false;
 	if (at < in->nops)
 		return lw_unsupported(c, in->ops[at]->loc, "calls with a list of call targets");
-	uint32_t *v = xcalloc(nargs + nrets + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
+	uint32_t *v = xcalloc(2 * (nargs + nrets) + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
 	bool ok = call_copies(c, args, nargs, false, v, from) &&
-	          call_copies(c, rets, nrets, true, v + nargs, from + nargs);
+	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs);
 	if (ok) {
 		LKernel *k = c->k;
 		LInsn *cal = lw_emit(c, SF_CAL);
@@ -232,8 +249,8 @@ bool lower_call(LowerCtx *c, const Instr *in)
 		}
 		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets };
 		for (uint32_t i = 0; i < nrets; i++)
-			for (unsigned q = 0; q < k->vregs[v[nargs + i]].width; q++)
-				lw_mov(c, from[nargs + i], q, v[nargs + i], q);
+			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
+				lw_mov(c, from[nargs + i] + q, 0, v[2 * (nargs + i)] + q, 0);
 		v = NULL;
 	}
 	free(v);
@@ -335,9 +352,11 @@ static Placed place(LKernel *k, const LFunc *f)
 	for (size_t i = 0; i < fr->ncalls; i++) {
 		const LCallSite *cs = &fr->calls[i];
 		uint32_t n = cs->nargs + cs->nrets;
-		uint32_t *v = xcalloc(n + 1, sizeof *v);
-		for (uint32_t j = 0; j < n; j++)
-			v[j] = cs->vregs[j] + p.vbase;
+		uint32_t *v = xcalloc(2 * n + 1, sizeof *v);
+		for (uint32_t j = 0; j < n; j++) {
+			v[2 * j] = cs->vregs[2 * j] + p.vbase;
+			v[2 * j + 1] = cs->vregs[2 * j + 1];
+		}
 		if (k->ncalls == k->calls_cap) {
 			k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
 			k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
@@ -354,17 +373,19 @@ static Placed place(LKernel *k, const LFunc *f)
 static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Placed *p, uint32_t *rename)
 {
 	const LFunc *f = p->f;
-	if (cs->nargs != f->nparams || cs->nrets != f->nrets)
+	if (2 * cs->nargs != f->nparams || 2 * cs->nrets != f->nrets)
 		return lw_unsupported(c, cs->loc, "call to '%s' with %u argument%s and %u result%s (it declares "
 		                      "%u and %u)", f->name, cs->nargs, cs->nargs == 1 ? "" : "s", cs->nrets,
-		                      cs->nrets == 1 ? "" : "s", f->nparams, f->nrets);
+		                      cs->nrets == 1 ? "" : "s", f->nparams / 2, f->nrets / 2);
 	for (uint32_t j = 0; j < cs->nargs + cs->nrets; j++) {
-		uint32_t to = p->vbase + (j < cs->nargs ? f->params[j] : f->rets[j - cs->nargs]);
-		if (k->vregs[to].width != k->vregs[cs->vregs[j]].width)
+		const uint32_t *decl = j < cs->nargs ? &f->params[2 * j] : &f->rets[2 * (j - cs->nargs)];
+		if (decl[1] != cs->vregs[2 * j + 1])
 			return lw_unsupported(c, cs->loc, "call to '%s': a .param of another size than the "
 			                      "function declares", f->name);
-		rename[cs->vregs[j]] = to;
+		for (uint32_t q = 0; q < decl[1]; q++)
+			rename[cs->vregs[2 * j] + q] = p->vbase + decl[0] + q;
 	}
+	(void)k;
 	return true;
 }
 

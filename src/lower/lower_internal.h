@@ -291,13 +291,14 @@ bool lower_idiv(LowerCtx *c, const Instr *in);
 
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 
-/* The largest .param held in registers: 4 parts (a vreg's widest group).
- * A function's frame starts at a multiple of LFRAME_ALIGN in the kernel's
- * (the widest local access, LDL.128, needs 16). */
-enum { LPARAM_MAX_PARTS = 4, LFRAME_ALIGN = 16 };
+/* The largest .param held in registers, in 32-bit words. A function's
+ * frame starts at a multiple of LFRAME_ALIGN in the kernel's (the widest
+ * local access, LDL.128, needs 16). */
+enum { LPARAM_MAX_WORDS = 64, LFRAME_ALIGN = 16 };
 
 /* A device function lowered once: its code as a kernel fragment, its
- * parameter and result vregs in declaration order. */
+ * parameters and results in declaration order as {first vreg, words}
+ * pairs (nparams, nrets count both entries). */
 typedef struct LFunc {
 	const char *name;
 	SrcLoc loc;
