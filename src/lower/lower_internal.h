@@ -280,6 +280,11 @@ bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
+/* ---- issue 17: integer families (lower_ints.c) ---- */
+bool lower_mul_ext(LowerCtx *c, const Instr *in);
+bool lower_minmax64(LowerCtx *c, const Instr *in);
+bool lower_shf(LowerCtx *c, const Instr *in);
+bool lower_carry(LowerCtx *c, const Instr *in);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables
