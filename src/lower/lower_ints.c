@@ -256,7 +256,21 @@ bool lower_minmax64(LowerCtx *c, const Instr *in)
 		uint32_t av;
 		unsigned as;
 		lw_opnd_part(c, &o[0], p, &av, &as);
-		LInsn *op = lw_alu(c, SASS_ALU_FORMS(IMNMX), d, p, av, as, &o[1], p);
+		LInsn *op;
+		int64_t cpair = o[1].kind == OPND_REG ? lw_vreg_cpair(c, o[1].vreg) : -1;
+		if (cpair >= 0) {
+			/* a 64-bit parameter: its words from c[0x0], as ptxas reads them */
+			op = lw_emit(c, SF_IMNMX_C);
+			linsn_set(op, SR_CBANK, 0);
+			linsn_set(op, SR_COFF, cpair / 4 + p);
+		} else if (o[1].kind == OPND_IMM && (uint32_t)((uint64_t)o[1].imm >> (32 * p)) == 0) {
+			op = lw_emit(c, SF_IMNMX_R);
+			linsn_set(op, SR_RB, 255);    /* a zero word: RZ */
+		} else {
+			op = lw_alu(c, SASS_ALU_FORMS(IMNMX), d, p, av, as, &o[1], p);
+		}
+		linsn_ref(op, SR_RD, d, p, 1, true);
+		linsn_ref(op, SR_RA, av, as, 1, false);
 		linsn_set(op, SR_SIGNED, p == 1 && t.is_signed);
 		linsn_set(op, SR_XMODE, p == 1 ? 3 : 1);
 		linsn_set(op, SR_PC, 7);
