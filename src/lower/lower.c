@@ -40,6 +40,7 @@ typedef enum LowerSel {
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
 	/* ---- issue 17: integer families (lower_ints.c); ahead of the general
 	 * add/sub/mul/mad/min/max rows they narrow ---- */
+	{ "mul", SEL_INT64, lower_mul_ext, 3, 3 }, { "mad", SEL_INT64, lower_mul_ext, 4, 4 },
 	{ "mul", SEL_WIDE16, lower_mul_ext, 3, 3 }, { "mad", SEL_WIDE16, lower_mul_ext, 4, 4 },
 	{ "mad", SEL_MAD_WIDE32, lower_mul_ext, 4, 4 },
 	{ "min", SEL_INT64, lower_minmax64, 3, 3 }, { "max", SEL_INT64, lower_minmax64, 3, 3 },
@@ -63,7 +64,6 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "add", SEL_FLOAT, lower_fadd, 3, 3 }, { "add", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_HI, lower_mul_hi, 3, 3 },
-	{ "mul", SEL_INT64, lower_mul_ext, 3, 3 }, { "mad", SEL_INT64, lower_mul_ext, 4, 4 },
 	{ "mul", SEL_ANY, lower_mul, 3, 3 },
 	{ "mad", SEL_ANY, lower_mad, 4, 4 },
 	{ "shl", SEL_ANY, lower_shift, 3, 3 }, { "shr", SEL_ANY, lower_shift, 3, 3 },

@@ -78,7 +78,8 @@ static void mul_lo(LowerCtx *c, Part d, Part a, Part b)
 	linsn_set(f, SR_CMODE, 4);    /* CBCC: c + (b << 16) */
 }
 
-/* The 64-bit product of two 32-bit values into lo, hi: ptxas's seven
+/* The 64-bit product of two 32-bit values into lo (NO_REG: only the high
+ * word is wanted), hi: ptxas's seven
  * instructions, the low partial product shared by both halves; signed
  * operands take the signed high halves (XMAD.U16.S16, .S16.S16.CSFU,
  * .S16.U16.CHI). */
@@ -87,7 +88,8 @@ static void mul_wide32(LowerCtx *c, Part lo, Part hi, Part a, Part b, bool is_si
 	Part rz = { NO_REG, 0 };
 	Part t0 = temp_part(c), m = temp_part(c), p1 = temp_part(c), p3 = temp_part(c), p2 = temp_part(c);
 	xmad(c, t0, a, false, b, false, rz);
-	linsn_set(xmad(c, m, a, false, b, true, rz), SR_MRG, 1);
+	if (lo.v != NO_REG)
+		linsn_set(xmad(c, m, a, false, b, true, rz), SR_MRG, 1);
 	linsn_set(xmad(c, p1, a, false, b, true, rz), SR_SB, is_signed);
 	LInsn *x3 = xmad(c, p3, a, true, b, true, rz);
 	if (is_signed) {
@@ -98,10 +100,25 @@ static void mul_wide32(LowerCtx *c, Part lo, Part hi, Part a, Part b, bool is_si
 	LInsn *x2 = xmad(c, p2, a, true, b, false, t0);
 	linsn_set(x2, SR_SA, is_signed);
 	linsn_set(x2, SR_CMODE, 2);        /* CHI */
-	LInsn *l = xmad(c, lo, a, true, m, true, t0);
-	linsn_set(l, SR_PSL, 1);
-	linsn_set(l, SR_CMODE, 4);
+	if (lo.v != NO_REG) {
+		LInsn *l = xmad(c, lo, a, true, m, true, t0);
+		linsn_set(l, SR_PSL, 1);
+		linsn_set(l, SR_CMODE, 4);
+	}
 	linsn_set(iadd3(c, hi, p2, p1, p3), SR_SHIFTMODE, 1);    /* .RS */
+}
+
+/* IADD d, a, b with the carry flag: .CC writes it, .X reads it. */
+static void iadd_cc(LowerCtx *c, Part d, Part a, Part b, bool cc, bool x)
+{
+	LInsn *in = lw_emit(c, SF_IADD_R);
+	ref(in, SR_RD, d, true);
+	ref(in, SR_RA, a, false);
+	ref(in, SR_RB, b, false);
+	linsn_set(in, SR_CC, cc);
+	linsn_set(in, SR_X, x);
+	in->writes_cc = cc;
+	in->reads_cc = x;
 }
 
 /* d.lo.CC = a + b.lo; d.hi = c.hi + b.hi + CC: the 64-bit sum of an
@@ -172,6 +189,49 @@ static bool mul_lo64(LowerCtx *c, const Instr *in, bool mad)
 	return true;
 }
 
+/* mul.hi.u64: the high words of the four 32x32 products summed with the
+ * carries of the middle words, ptxas's chain: s = hi(a0*b0) + lo(a1*b0),
+ * x = hi(a1*b0) + carry; y = hi(a0*b1) + lo(a1*b1), z = hi(a1*b1) +
+ * carry; the carry of lo(a0*b1) + s; d = (z:y) + x + that carry. */
+static bool mul_hi_u64(LowerCtx *c, const Instr *in)
+{
+	uint32_t d;
+	unsigned dw;
+	Opnd o[2];
+	if (!operands(c, in, 3, &d, &dw, o))
+		return false;
+	Part a[2], b[2];
+	for (unsigned i = 0; i < 2; i++) {
+		a[i] = reg_of(c, &o[0], i);
+		b[i] = reg_of(c, &o[1], i);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		/* an immediate zero word still needs a register for the XMADs */
+		Part *p[2] = { &a[i], &b[i] };
+		for (unsigned j = 0; j < 2; j++)
+			if (p[j]->v == NO_REG) {
+				*p[j] = temp_part(c);
+				lw_mov_rz(c, p[j]->v, 0);
+			}
+	}
+	Part rz = { NO_REG, 0 };
+	Part h00 = temp_part(c), l10 = temp_part(c), h10 = temp_part(c), l01 = temp_part(c), h01 = temp_part(c);
+	Part l11 = temp_part(c), h11 = temp_part(c);
+	mul_wide32(c, rz, h00, a[0], b[0], false);
+	mul_wide32(c, l10, h10, a[1], b[0], false);
+	mul_wide32(c, l01, h01, a[0], b[1], false);
+	mul_wide32(c, l11, h11, a[1], b[1], false);
+	Part s = temp_part(c), x = temp_part(c), y = temp_part(c), z = temp_part(c);
+	iadd_cc(c, s, h00, l10, true, false);
+	iadd_cc(c, x, rz, h10, false, true);
+	iadd_cc(c, y, h01, l11, true, false);
+	iadd_cc(c, z, rz, h11, false, true);
+	iadd_cc(c, rz, l01, s, true, false);
+	iadd_cc(c, (Part){ d, 0 }, x, y, true, true);
+	iadd_cc(c, (Part){ d, 1 }, rz, z, false, true);
+	return true;
+}
+
 /* mul.wide.{u,s}16: one XMAD of the low halves (signed: .S16.S16), plus
  * the addend as C for mad.wide.{u,s}16. */
 static bool wide16(LowerCtx *c, const Instr *in, bool mad, bool is_signed)
@@ -204,6 +264,8 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 	bool mad = strcmp(in->opcode, "mad") == 0;
 	if (lw_has_mod(in, ".wide") && t.bits == 16)
 		return wide16(c, in, mad, t.is_signed);
+	if (!mad && lw_has_mod(in, ".hi") && t.bits == 64 && !t.is_signed)
+		return mul_hi_u64(c, in);
 	if (lw_has_mod(in, ".lo") && t.bits == 64)
 		return mul_lo64(c, in, mad);
 	if (mad && lw_has_mod(in, ".wide") && t.bits == 32) {
@@ -231,8 +293,8 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 		add64(c, (Part){ d, 0 }, (Part){ d, 1 }, reg_of(c, &o[2], 0), reg_of(c, &o[2], 1), lo, hi);
 		return true;
 	}
-	return lw_unsupported(c, in->loc, "%s on this type and width (64-bit mul.lo/mad.lo, mad.wide.{u,s}32 "
-	                      "and 16-bit mul/mad.wide are supported here)", in->opcode);
+	return lw_unsupported(c, in->loc, "%s on this type and width (64-bit mul.lo/mad.lo, mul.hi.u64, "
+	                      "mad.wide.{u,s}32 and 16-bit mul/mad.wide are supported here)", in->opcode);
 }
 
 /* min/max.{u,s}64: IMNMX[.U32].XHI d.hi.CC, a.hi, b.hi then
