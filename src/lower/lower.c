@@ -47,6 +47,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "add", SEL_CC, lower_carry, 3, 3 }, { "sub", SEL_CC, lower_carry, 3, 3 },
 	{ "addc", SEL_ANY, lower_carry, 3, 3 }, { "subc", SEL_ANY, lower_carry, 3, 3 },
 	{ "shf", SEL_ANY, lower_shf, 4, 4 },
+	{ "mad", SEL_CC, lower_mad_carry, 4, 4 }, { "madc", SEL_ANY, lower_mad_carry, 4, 4 },
+	{ "mad", SEL_HI, lower_mad_carry, 4, 4 },
 	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
 	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_window, 2, 2 },

@@ -285,6 +285,7 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in);
 bool lower_minmax64(LowerCtx *c, const Instr *in);
 bool lower_shf(LowerCtx *c, const Instr *in);
 bool lower_carry(LowerCtx *c, const Instr *in);
+bool lower_mad_carry(LowerCtx *c, const Instr *in);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables

@@ -7,7 +7,9 @@
  * IADD3.RS for the high word), 64-bit min/max an IMNMX.XHI that sets the
  * carry flag for the IMNMX.U32.XLO of the low words, and the carry chains
  * IADD.CC / IADD.X with subtraction as IADD of the negated (.cc) or
- * inverted (subc, LOP.PASS_B ~b) operand. */
+ * inverted (subc, LOP.PASS_B ~b) operand; mad.hi and the multiply-add
+ * carry forms (mad.cc, madc) are the 32-bit product followed by that
+ * IADD, or with the addend inside the product's XMADs for plain mad.hi. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -433,5 +435,47 @@ bool lower_carry(LowerCtx *c, const Instr *in)
 	linsn_set(op, SR_X, carry_in);
 	op->writes_cc = carry_out;
 	op->reads_cc = carry_in;
+	return true;
+}
+
+/* mad.hi.{u,s}32 (the addend in the product's high partial product, as
+ * ptxas), mad{.lo,.hi}.cc and madc{.lo,.hi}{.cc} .{u,s}32: the product,
+ * then IADD{.X}{.CC} d, c, product. */
+bool lower_mad_carry(LowerCtx *c, const Instr *in)
+{
+	PtxTy t = lw_instr_type(in);
+	if (t.bits != 32 || t.is_float)
+		return lw_unsupported(c, in->loc, "%s on %u-bit values (.u32/.s32 are supported)", in->opcode, t.bits);
+	bool hi = lw_has_mod(in, ".hi"), carry_in = strcmp(in->opcode, "madc") == 0;
+	bool carry_out = lw_has_mod(in, ".cc");
+	if (!hi && !lw_has_mod(in, ".lo"))
+		return lw_unsupported(c, in->loc, "%s without .lo or .hi", in->opcode);
+	uint32_t d;
+	unsigned dw;
+	Opnd o[3];
+	if (!operands(c, in, 4, &d, &dw, o))
+		return false;
+	if (o[0].kind == OPND_IMM) {
+		Opnd x = o[0];
+		o[0] = o[1];
+		o[1] = x;
+	}
+	Part a = reg_of(c, &o[0], 0), b = reg_of(c, &o[1], 0), e = reg_of(c, &o[2], 0);
+	Part *regs[3] = { &a, &b, &e };
+	for (unsigned i = 0; i < 3; i++)
+		if (regs[i]->v == NO_REG) {
+			*regs[i] = temp_part(c);
+			lw_mov_rz(c, regs[i]->v, 0);
+		}
+	if (hi && !carry_in && !carry_out) {
+		lw_mul_hi32(c, d, a.v, b.v, t.is_signed, (int)e.v);
+		return true;
+	}
+	Part p = temp_part(c);
+	if (hi)
+		lw_mul_hi32(c, p.v, a.v, b.v, t.is_signed, -1);
+	else
+		mul_lo(c, p, a, b);
+	iadd_cc(c, (Part){ d, 0 }, e, p, carry_out, carry_in);
 	return true;
 }
