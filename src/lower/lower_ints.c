@@ -248,13 +248,39 @@ static bool wide16(LowerCtx *c, const Instr *in, bool mad, bool is_signed)
 		o[0] = o[1];
 		o[1] = x;
 	}
-	Part a = reg_of(c, &o[0], 0), b = reg_of(c, &o[1], 0);
+	Part a = reg_of(c, &o[0], 0);
 	if (a.v == NO_REG) {
 		/* 0 * b (+ c): still one XMAD, with a zero register */
 		a = temp_part(c);
 		lw_mov_rz(c, a.v, 0);
 	}
-	LInsn *x = xmad(c, (Part){ d, 0 }, a, false, b, false, mad ? reg_of(c, &o[2], 0) : (Part){ NO_REG, 0 });
+	int64_t k = o[1].kind == OPND_IMM ? o[1].imm & 0xffff : -1;
+	if (!mad && !is_signed && k > 0 && (k & (k - 1)) == 0) {
+		/* ptxas: a power of two is a shift */
+		unsigned n = 0;
+		while ((k >> n) != 1)
+			n++;
+		LInsn *s = lw_emit(c, SF_SHL_I);
+		ref(s, SR_RD, (Part){ d, 0 }, true);
+		ref(s, SR_RA, a, false);
+		linsn_set(s, SR_IMM, n);
+		return true;
+	}
+	Part cc = mad ? reg_of(c, &o[2], 0) : (Part){ NO_REG, 0 };
+	LInsn *x;
+	if (k >= 0 && !(is_signed && (k & 0x8000))) {
+		/* a non-negative 16-bit immediate: XMAD d, a, imm16, c (the
+		 * immediate's half unsigned, as ptxas) */
+		x = lw_emit(c, SF_XMAD_I);
+		ref(x, SR_RD, (Part){ d, 0 }, true);
+		ref(x, SR_RA, a, false);
+		linsn_set(x, SR_IMM, k);
+		ref(x, SR_RC, cc, false);
+		linsn_set(x, SR_SA, is_signed);
+		return true;
+	}
+	Part b = reg_of(c, &o[1], 0);
+	x = xmad(c, (Part){ d, 0 }, a, false, b, false, cc);
 	linsn_set(x, SR_SA, is_signed);
 	linsn_set(x, SR_SB, is_signed);
 	return true;
