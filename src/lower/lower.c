@@ -30,6 +30,7 @@ typedef enum LowerSel {
 	/* ---- issue 17: integer families (lower_ints.c) ---- */
 	SEL_INT64,      /* the instruction type is a 64-bit integer type */
 	SEL_WIDE16,     /* .wide of a 16-bit type (mul.wide.u16) */
+	SEL_HI16,       /* .hi of a 16-bit type (mul.hi.u16) */
 	SEL_MAD_WIDE32, /* mad.wide of a 32-bit type */
 	SEL_CC,         /* the .cc modifier (add.cc) */
 } LowerSel;
@@ -42,6 +43,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	 * add/sub/mul/mad/min/max rows they narrow ---- */
 	{ "mul", SEL_INT64, lower_mul_ext, 3, 3 }, { "mad", SEL_INT64, lower_mul_ext, 4, 4 },
 	{ "mul", SEL_WIDE16, lower_mul_ext, 3, 3 }, { "mad", SEL_WIDE16, lower_mul_ext, 4, 4 },
+	{ "mul", SEL_HI16, lower_mul_ext, 3, 3 },
 	{ "mad", SEL_MAD_WIDE32, lower_mul_ext, 4, 4 },
 	{ "min", SEL_INT64, lower_minmax64, 3, 3 }, { "max", SEL_INT64, lower_minmax64, 3, 3 },
 	{ "add", SEL_CC, lower_carry, 3, 3 }, { "sub", SEL_CC, lower_carry, 3, 3 },
@@ -126,6 +128,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	}
 	case SEL_INT64: return !lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
 	case SEL_WIDE16: return lw_has_mod(in, ".wide") && lw_instr_type(in).bits == 16;
+	case SEL_HI16: return lw_has_mod(in, ".hi") && lw_instr_type(in).bits == 16;
 	case SEL_MAD_WIDE32: return lw_has_mod(in, ".wide") && lw_instr_type(in).bits == 32;
 	case SEL_CC: return lw_has_mod(in, ".cc");
 	case SEL_CVT_FLOAT:

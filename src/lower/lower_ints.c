@@ -234,8 +234,11 @@ static bool mul_hi_u64(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+static bool emit_wide16(LowerCtx *c, uint32_t d, Opnd *o, bool mad, bool is_signed, bool no_shift);
+
 /* mul.wide.{u,s}16: one XMAD of the low halves (signed: .S16.S16), plus
- * the addend as C for mad.wide.{u,s}16. */
+ * the addend as C for mad.wide.{u,s}16; mul.hi.{u,s}16: that product
+ * shifted right by 16 (SHR.U32 / SHR), as ptxas. */
 static bool wide16(LowerCtx *c, const Instr *in, bool mad, bool is_signed)
 {
 	uint32_t d;
@@ -243,6 +246,23 @@ static bool wide16(LowerCtx *c, const Instr *in, bool mad, bool is_signed)
 	Opnd o[3];
 	if (!operands(c, in, mad ? 4 : 3, &d, &dw, o))
 		return false;
+	if (!mad && lw_has_mod(in, ".hi")) {
+		uint32_t p = lw_temp(c, 1);
+		emit_wide16(c, p, o, false, is_signed, true);
+		LInsn *s = lw_emit(c, SF_SHR_I);
+		linsn_ref(s, SR_RD, d, 0, 1, true);
+		linsn_ref(s, SR_RA, p, 0, 1, false);
+		linsn_set(s, SR_IMM, 16);
+		linsn_set(s, SR_SIGNED, is_signed);
+		return true;
+	}
+	return emit_wide16(c, d, o, mad, is_signed, false);
+}
+
+/* The product of wide16 into d (o: the sources, the addend third);
+ * no_shift keeps a power of two a multiply (mul.hi). */
+static bool emit_wide16(LowerCtx *c, uint32_t d, Opnd *o, bool mad, bool is_signed, bool no_shift)
+{
 	if (o[0].kind == OPND_IMM) {
 		Opnd x = o[0];
 		o[0] = o[1];
@@ -255,7 +275,7 @@ static bool wide16(LowerCtx *c, const Instr *in, bool mad, bool is_signed)
 		lw_mov_rz(c, a.v, 0);
 	}
 	int64_t k = o[1].kind == OPND_IMM ? o[1].imm & 0xffff : -1;
-	if (!mad && !is_signed && k > 0 && (k & (k - 1)) == 0) {
+	if (!mad && !no_shift && !is_signed && k > 0 && (k & (k - 1)) == 0) {
 		/* ptxas: a power of two is a shift */
 		unsigned n = 0;
 		while ((k >> n) != 1)
@@ -290,7 +310,7 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
 	bool mad = strcmp(in->opcode, "mad") == 0;
-	if (lw_has_mod(in, ".wide") && t.bits == 16)
+	if ((lw_has_mod(in, ".wide") || (!mad && lw_has_mod(in, ".hi"))) && t.bits == 16)
 		return wide16(c, in, mad, t.is_signed);
 	if (!mad && lw_has_mod(in, ".hi") && t.bits == 64 && !t.is_signed)
 		return mul_hi_u64(c, in);
