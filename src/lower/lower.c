@@ -27,12 +27,30 @@ typedef enum LowerSel {
 	SEL_HI,         /* the .hi modifier (mul.hi, mad.hi) */
 	SEL_F64,        /* the instruction type is .f64 */
 	SEL_CVT_F2F,    /* a conversion with an .f64 side, or between two float types */
+	/* ---- issue 17: integer families (lower_ints.c) ---- */
+	SEL_INT64,      /* the instruction type is a 64-bit integer type */
+	SEL_WIDE16,     /* .wide of a 16-bit type (mul.wide.u16) */
+	SEL_HI16,       /* .hi of a 16-bit type (mul.hi.u16) */
+	SEL_MAD_WIDE32, /* mad.wide of a 32-bit type */
+	SEL_CC,         /* the .cc modifier (add.cc) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
  * in->ops[]: an instruction with too few operands would be read past its
  * end, one with too many would lose the extra ones without a word. */
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
+	/* ---- issue 17: integer families (lower_ints.c); ahead of the general
+	 * add/sub/mul/mad/min/max rows they narrow ---- */
+	{ "mul", SEL_INT64, lower_mul_ext, 3, 3 }, { "mad", SEL_INT64, lower_mul_ext, 4, 4 },
+	{ "mul", SEL_WIDE16, lower_mul_ext, 3, 3 }, { "mad", SEL_WIDE16, lower_mul_ext, 4, 4 },
+	{ "mul", SEL_HI16, lower_mul_ext, 3, 3 },
+	{ "mad", SEL_MAD_WIDE32, lower_mul_ext, 4, 4 },
+	{ "min", SEL_INT64, lower_minmax64, 3, 3 }, { "max", SEL_INT64, lower_minmax64, 3, 3 },
+	{ "add", SEL_CC, lower_carry, 3, 3 }, { "sub", SEL_CC, lower_carry, 3, 3 },
+	{ "addc", SEL_ANY, lower_carry, 3, 3 }, { "subc", SEL_ANY, lower_carry, 3, 3 },
+	{ "shf", SEL_ANY, lower_shf, 4, 4 },
+	{ "mad", SEL_CC, lower_mad_carry, 4, 4 }, { "madc", SEL_ANY, lower_mad_carry, 4, 4 },
+	{ "mad", SEL_HI, lower_mad_carry, 4, 4 },
 	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
 	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_window, 2, 2 },
@@ -110,6 +128,11 @@ static bool selects(LowerSel sel, const Instr *in)
 		}
 		return f64 || floats == 2;
 	}
+	case SEL_INT64: return !lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_WIDE16: return lw_has_mod(in, ".wide") && lw_instr_type(in).bits == 16;
+	case SEL_HI16: return lw_has_mod(in, ".hi") && lw_instr_type(in).bits == 16;
+	case SEL_MAD_WIDE32: return lw_has_mod(in, ".wide") && lw_instr_type(in).bits == 32;
+	case SEL_CC: return lw_has_mod(in, ".cc");
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

@@ -288,6 +288,12 @@ bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
+/* ---- issue 17: integer families (lower_ints.c) ---- */
+bool lower_mul_ext(LowerCtx *c, const Instr *in);
+bool lower_minmax64(LowerCtx *c, const Instr *in);
+bool lower_shf(LowerCtx *c, const Instr *in);
+bool lower_carry(LowerCtx *c, const Instr *in);
+bool lower_mad_carry(LowerCtx *c, const Instr *in);
 
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 

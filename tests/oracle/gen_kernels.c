@@ -668,6 +668,67 @@ static void gen_fam(void)
 	}
 }
 
+/* issue 17's wider integer families (lower_ints.c): 64-bit multiplies,
+ * mad.wide, 64-bit min/max, funnel shifts and carry chains (add.cc and its
+ * addc/subc consumer kept adjacent, as the carry flag lives only between
+ * them). */
+static void gen_ints(void)
+{
+	char a[24], b[24], c[24];
+	ensure(C_RD);
+	ensure(C_R);
+	const char *su = chance(50) ? "u" : "s";
+	switch (rnd(7)) {
+	case 0:
+		src(a, sizeof a, C_RD, false);
+		src(b, sizeof b, C_RD, false);
+		out("\tmul.lo.%s64 %%rd%d, %s, %s;\n", su, fresh(C_RD), a, b);
+		break;
+	case 1:
+		src(a, sizeof a, C_RD, false);
+		src(b, sizeof b, C_RD, false);
+		src(c, sizeof c, C_RD, false);
+		out("\tmad.lo.%s64 %%rd%d, %s, %s, %s;\n", su, fresh(C_RD), a, b, c);
+		break;
+	case 2:
+		src(a, sizeof a, C_R, false);
+		src(b, sizeof b, C_R, false);
+		src(c, sizeof c, C_RD, false);
+		out("\tmad.wide.%s32 %%rd%d, %s, %s, %s;\n", su, fresh(C_RD), a, b, c);
+		break;
+	case 3:
+		src(a, sizeof a, C_RD, false);
+		src(b, sizeof b, C_RD, false);
+		out("\tmul.hi.u64 %%rd%d, %s, %s;\n", fresh(C_RD), a, b);
+		break;
+	case 4:
+		src(a, sizeof a, C_RD, false);
+		src(b, sizeof b, C_RD, chance(20));
+		out("\t%s.%s64 %%rd%d, %s, %s;\n", chance(50) ? "min" : "max", su, fresh(C_RD), a, b);
+		break;
+	case 5:
+		src(a, sizeof a, C_R, false);
+		src(b, sizeof b, C_R, false);
+		if (chance(40))
+			snprintf(c, sizeof c, "%u", rnd(40));
+		else
+			src(c, sizeof c, C_R, false);
+		out("\tshf.%c.%s.b32 %%r%d, %s, %s, %s;\n", chance(50) ? 'l' : 'r', chance(50) ? "wrap" : "clamp",
+		    fresh(C_R), a, b, c);
+		break;
+	default: {
+		bool sub = chance(50);
+		src(a, sizeof a, C_R, false);
+		src(b, sizeof b, C_R, chance(20));
+		out("\t%s.cc.u32 %%r%d, %s, %s;\n", sub ? "sub" : "add", fresh(C_R), a, b);
+		src(a, sizeof a, C_R, false);
+		src(b, sizeof b, C_R, false);
+		out("\t%sc.u32 %%r%d, %s, %s;\n", sub ? "sub" : "add", fresh(C_R), a, b);
+		break;
+	}
+	}
+}
+
 static void stmt_list(int n, int nest)
 {
 	for (int i = 0; i < n && budget > 0; i++, budget--) {
@@ -683,7 +744,10 @@ static void stmt_list(int n, int nest)
 		else if (r < 56 && !defined_mode) gen_window();   /* the simulator has no shared/local memory yet */
 		else if (r < 56) gen_ld();
 		else if (r < 64) gen_alu32();
-		else if (r < 70 && !defined_mode) gen_fam();   /* the simulator has no model of them yet */
+		else if (r < 70 && !defined_mode) {   /* the simulator has no model of them yet */
+			if (chance(30)) gen_ints();
+			else gen_fam();
+		}
 		else if (r < 70) gen_alu32();
 		else if (r < 77) gen_alu64();
 		else if (r < 80) gen_cvt16();

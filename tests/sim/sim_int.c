@@ -314,9 +314,21 @@ bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t)
 	}
 	case SOP_IMNMX: {
 		uint32_t b = sim_operand_b(m, in, t);
-		if (sim_val(in, SR_XMODE, 0) || sim_val(in, SR_CC, 0))
-			return no(m, in, "IMNMX with an extended mode or .CC");
+		int64_t xmode = sim_val(in, SR_XMODE, 0);
+		bool cc = sim_val(in, SR_CC, 0);
+		if (xmode == 2 || (xmode == 3) != cc)
+			return no(m, in, "IMNMX.XMED, or .CC other than on .XHI");
 		bool less = sim_val(in, SR_SIGNED, 0) ? (int32_t)a < (int32_t)b : a < b;
+		/* 64-bit min/max (issue 17): .XHI.CC compares the high words and
+		 * passes (equal, less) to the .XLO of the low words in the
+		 * condition code (z, c: the simulator's own encoding of the
+		 * pair, which is all ptxas's code relies on) */
+		if (xmode == 1 && !t->cc.z)
+			less = t->cc.c;
+		if (xmode == 3) {
+			t->cc.z = a == b;
+			t->cc.c = less;
+		}
 		sim_set(t, rd, pc == less ? a : b);
 		return true;
 	}

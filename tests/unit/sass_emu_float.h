@@ -169,6 +169,14 @@ static bool emu_float_op(Emu *e, const SassForm *f, const SassValues *v)
 	case SOP_IMNMX: {
 		bool sg = sass_values_get(v, SR_SIGNED, 0);
 		bool less = sg ? (int32_t)a < (int32_t)b : a < b;
+		/* 64-bit min/max: .XHI.CC passes (high words equal, less) in the
+		 * carry flag (bit 1: equal, bit 0: less, the interpreter's own
+		 * encoding) to the .XLO of the low words */
+		int64_t xmode = sass_values_get(v, SR_XMODE, 0);
+		if (xmode == 1 && !(e->cc & 2))
+			less = e->cc & 1;
+		if (xmode == 3)
+			e->cc = (a == b ? 2u : 0u) | (less ? 1u : 0u);
 		emu_set(e, rd, pc == less ? a : b);
 		return true;
 	}

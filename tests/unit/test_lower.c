@@ -938,6 +938,59 @@ START_TEST(test_exec_global_loads)
 }
 END_TEST
 
+/* Issue 17's wider integer families (lower_ints.c) on the interpreter:
+ * 64-bit multiplies, mad.wide, mul.hi.u64, mad.hi, 64-bit min/max and the
+ * carry chains, against C's operators. */
+START_TEST(test_exec_wide_integers)
+{
+	static const char src[] = PTX_HEAD
+		".visible .entry k(.param .u64 o, .param .u32 pa, .param .u32 pb, .param .u32 pc, .param .u32 pd)\n{\n"
+		" .reg .b32 %r<32>;\n .reg .b64 %rd<16>;\n"
+		" ld.param.u64 %rd1, [o];\n ld.param.u32 %r1, [pa];\n ld.param.u32 %r2, [pb];\n"
+		" ld.param.u32 %r3, [pc];\n ld.param.u32 %r4, [pd];\n"
+		" mov.b64 %rd2, {%r1, %r2};\n mov.b64 %rd3, {%r3, %r4};\n"
+		" mul.lo.u64 %rd4, %rd2, %rd3;\n st.global.u64 [%rd1], %rd4;\n"
+		" mad.lo.u64 %rd5, %rd2, %rd3, %rd2;\n st.global.u64 [%rd1+8], %rd5;\n"
+		" mad.wide.u32 %rd6, %r1, %r3, %rd3;\n st.global.u64 [%rd1+16], %rd6;\n"
+		" mul.hi.u64 %rd7, %rd2, %rd3;\n st.global.u64 [%rd1+24], %rd7;\n"
+		" min.u64 %rd8, %rd2, %rd3;\n st.global.u64 [%rd1+32], %rd8;\n"
+		" max.s64 %rd9, %rd2, %rd3;\n st.global.u64 [%rd1+40], %rd9;\n"
+		" mad.hi.u32 %r5, %r1, %r2, %r3;\n st.global.u32 [%rd1+48], %r5;\n"
+		" add.cc.u32 %r6, %r1, %r3;\n addc.u32 %r7, %r2, %r4;\n"
+		" st.global.u32 [%rd1+52], %r6;\n st.global.u32 [%rd1+56], %r7;\n"
+		" sub.cc.u32 %r8, %r1, %r3;\n subc.u32 %r9, %r2, %r4;\n"
+		" st.global.u32 [%rd1+60], %r8;\n st.global.u32 [%rd1+64], %r9;\n"
+		" mad.lo.cc.u32 %r10, %r1, %r2, %r3;\n madc.hi.u32 %r11, %r1, %r2, %r4;\n"
+		" st.global.u32 [%rd1+68], %r10;\n st.global.u32 [%rd1+72], %r11;\n"
+		" ret;\n}\n";
+	static const uint32_t cases[][4] = {
+		{ 100, 7, 5, 3 }, { 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff }, { 0x80000000, 0, 0x7fffffff, 0 },
+		{ 0xdeadbeef, 0x00c0ffee, 0x12345678, 0x9abcdef0 }, { 0, 0, 0, 0 }, { 5, 0xfffffff9, 5, 0xfffffff9 },
+		{ 0x9e3779b9, 0x7f4a7c15, 0xf39cc060, 0x5ced1e0b }, { 1, 0x80000000, 2, 0x80000000 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint32_t a = cases[i][0], b = cases[i][1], c = cases[i][2], d = cases[i][3];
+		uint64_t x = (uint64_t)b << 32 | a, y = (uint64_t)d << 32 | c;
+		exec_ptx(src, cases[i], 4, 0);
+		ck_assert_uint_eq(mem64(0), x * y);
+		ck_assert_uint_eq(mem64(8), x * y + x);
+		ck_assert_uint_eq(mem64(16), (uint64_t)a * c + y);
+		ck_assert_uint_eq(mem64(24), (uint64_t)(((unsigned __int128)x * y) >> 64));
+		ck_assert_uint_eq(mem64(32), x < y ? x : y);
+		ck_assert_uint_eq(mem64(40), (int64_t)x > (int64_t)y ? x : y);
+		ck_assert_uint_eq(mem32(48), (uint32_t)((((uint64_t)a * b) >> 32) + c));
+		uint64_t s = (uint64_t)x + y;
+		ck_assert_uint_eq(mem32(52), (uint32_t)s);
+		ck_assert_uint_eq(mem32(56), (uint32_t)(b + d + (((uint64_t)a + c) >> 32)));
+		ck_assert_uint_eq(mem32(60), a - c);
+		ck_assert_uint_eq(mem32(64), b - d - (a < c));
+		uint64_t lo = (uint64_t)(uint32_t)(a * b) + c;
+		ck_assert_uint_eq(mem32(68), (uint32_t)lo);
+		ck_assert_uint_eq(mem32(72), (uint32_t)((((uint64_t)a * b) >> 32) + d + (lo >> 32)));
+	}
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
 	Suite *s = suite_create("lower");
@@ -970,6 +1023,7 @@ static Suite *lower_suite(void)
 	tcase_add_test(tc, test_exec_global_loads);
 	tcase_add_test(tc, test_exec_float_sequences);
 	tcase_add_test(tc, test_exec_bits_and_division);
+	tcase_add_test(tc, test_exec_wide_integers);
 	suite_add_tcase(s, tc);
 	return s;
 }

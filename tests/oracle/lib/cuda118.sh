@@ -70,7 +70,8 @@ sass_masked() {
 	}
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
-		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO", f, " ")
+		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
+		          "SHF IADD3", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -96,7 +97,8 @@ sass_masked() {
 		op = substr(h, 1, 2)
 		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
 			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
-		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT")
+		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT" || fam == "SHF" ||
+		    fam == "IADD3")
 			h = clear_39(h)                               # C (B of the RC form)
 		if (fam == "LD" || fam == "ST") {                 # address predicate 60:58
 			d1 = hv(substr(h, 1, 1)); d2 = hv(substr(h, 2, 1))
