@@ -157,6 +157,9 @@ typedef struct Layout {
 	/* section indices per processed kernel (0 = the kernel has none) */
 	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
 	size_t nsec;
+	/* module data (issue 15): sections (0 = none) and symbols */
+	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
+	size_t *sym_var, sym_data_sec[3];
 } Layout;
 
 static const CubinKernel *kernel_at(const Layout *L, size_t p)
@@ -176,6 +179,12 @@ static bool has_desc(const CubinKernel *k)
 static bool has_desc_symbol(const CubinKernel *k)
 {
 	return has_desc(k) || k->desc_size_symbol;
+}
+
+/* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
+static bool has_rel_text(const CubinKernel *k)
+{
+	return has_desc(k) || k->ndata_fixups > 0;
 }
 
 static bool has_const2(const CubinKernel *k)
@@ -207,11 +216,17 @@ static void number_sections(Layout *L)
 	L->s_text = xcalloc(nk, sizeof *L->s_text);
 	size_t next = sec_rel_action(L) + 1;
 	for (size_t p = 0; p < L->nk; p++)
-		if (has_desc(kernel_at(L, p)))
+		if (has_rel_text(kernel_at(L, p)))
 			L->s_rel_text[p] = next++;
 	for (size_t p = 0; p < L->nk; p++)
 		if (kernel_at(L, p)->nslots)
 			L->s_rel_const0[p] = next++;
+	if (cubin_has_init_relocs(L->m, false))
+		L->s_rel_ginit = next++;
+	if (cubin_has_init_relocs(L->m, true))
+		L->s_rela_ginit = next++;
+	if (cubin_has_data(L->m, CUBIN_DATA_CONST3))
+		L->s_data[CUBIN_DATA_CONST3] = next++;
 	for (size_t p = 0; p < L->nk; p++) {
 		if (has_const2(kernel_at(L, p)))
 			L->s_const2[p] = next++;
@@ -219,6 +234,9 @@ static void number_sections(Layout *L)
 	}
 	for (size_t p = 0; p < L->nk; p++)
 		L->s_text[p] = next++;
+	for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
+		if (cubin_has_data(L->m, (CubinDataSection)d))
+			L->s_data[d] = next++;
 	L->s_shared = xcalloc(nk, sizeof *L->s_shared);
 	for (size_t p = 0; p < L->nk; p++)
 		if (kernel_at(L, p)->shared_align)
@@ -234,7 +252,8 @@ static void number_sections(Layout *L)
  * moves the locals before the globals without reordering either group
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
 typedef enum SymKind {
-	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION
+	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION,
+	SYM_DATA_SEC, SYM_VAR
 } SymKind;
 
 typedef struct SymPlan {
@@ -248,9 +267,48 @@ static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which,
 	created[(*n)++] = (SymPlan){ .kind = kind, .which = which, .global = global };
 }
 
+static CubinDataSection var_section(const CubinVar *v)
+{
+	return v->is_const ? CUBIN_DATA_CONST3 : v->init ? CUBIN_DATA_GLOBAL_INIT : CUBIN_DATA_GLOBAL;
+}
+
+/* Module variables: the .visible ones, then the others, in declaration
+ * order, each after its section's symbol when that is new. f(var, -1) is
+ * a variable, f(-1, section) a section symbol. */
+static void walk_data_symbols(const CubinModule *m, void (*f)(void *, ptrdiff_t, int), void *arg)
+{
+	bool seen[3] = { false, false, false };
+	for (int visible = 1; visible >= 0; visible--)
+		for (size_t i = 0; i < m->nvars; i++) {
+			const CubinVar *v = &m->vars[i];
+			if (v->visible != (bool)visible)
+				continue;
+			CubinDataSection d = var_section(v);
+			if (!seen[d])
+				f(arg, -1, (int)d);
+			seen[d] = true;
+			f(arg, (ptrdiff_t)i, -1);
+		}
+}
+
+typedef struct PlanArg {
+	const CubinModule *m;
+	SymPlan *created;
+	size_t *n;
+} PlanArg;
+
+static void plan_data_symbol(void *arg, ptrdiff_t var, int sec)
+{
+	PlanArg *a = arg;
+	if (var < 0)
+		plan_symbol(a->created, a->n, SYM_DATA_SEC, (size_t)sec, false);
+	else
+		plan_symbol(a->created, a->n, SYM_VAR, (size_t)var, a->m->vars[var].visible);
+}
+
 static void plan_symbols(Layout *L)
 {
-	size_t total = 3 + 6 * L->nk + L->ns;   /* null, .nv.rel.action, desc size included */
+	size_t total = 6 + 6 * L->nk + L->ns + L->m->nvars;   /* null, .nv.rel.action, desc size, data sections */
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned = false;
@@ -260,6 +318,8 @@ static void plan_symbols(Layout *L)
 			for (size_t j = 0; j < L->ns; j++)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
+		if (p == 0)
+			walk_data_symbols(L->m, plan_data_symbol, &(PlanArg){ L->m, created, &n });
 		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
 			plan_symbol(created, &n, SYM_SHARED, p, false);
 		if (has_desc_symbol(kernel_at(L, p))) {
@@ -271,9 +331,11 @@ static void plan_symbols(Layout *L)
 			plan_symbol(created, &n, SYM_CONST2, p, false);
 		plan_symbol(created, &n, SYM_CONST0, p, false);
 	}
-	if (L->nk == 0)
+	if (L->nk == 0) {
 		for (size_t j = 0; j < L->ns; j++)
 			plan_symbol(created, &n, SYM_SURFREF, j, true);
+		walk_data_symbols(L->m, plan_data_symbol, &(PlanArg){ L->m, created, &n });
+	}
 	plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
 
 	L->syms = xmalloc(total * sizeof *L->syms);
@@ -291,7 +353,12 @@ static void plan_symbols(Layout *L)
 	L->sym_func = xmalloc(nk * sizeof *L->sym_func);
 	L->sym_const0 = xmalloc(nk * sizeof *L->sym_const0);
 	L->sym_surf = xmalloc((L->ns ? L->ns : 1) * sizeof *L->sym_surf);
+	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
 	for (size_t i = 1; i < L->nsyms; i++) {
+		if (L->syms[i].kind == SYM_VAR)
+			L->sym_var[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_DATA_SEC)
+			L->sym_data_sec[L->syms[i].which] = i;
 		if (L->syms[i].kind == SYM_FUNC)
 			L->sym_func[L->syms[i].which] = i;
 		else if (L->syms[i].kind == SYM_CONST0)
@@ -362,6 +429,7 @@ static void layout_free(Layout *L)
 	free(L->sym_func);
 	free(L->sym_const0);
 	free(L->sym_surf);
+	free(L->sym_var);
 	free(L->s_rel_text);
 	free(L->s_rel_const0);
 	free(L->s_const2);
@@ -418,7 +486,28 @@ typedef struct Names {
 	uint32_t st_rel_action, st_desc_size;
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
+	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
+	uint32_t sh_rel_ginit, sh_rela_ginit;
 } Names;
+
+static const char *const data_section_names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
+
+typedef struct DataNamesArg {
+	const CubinModule *m;
+	ByteBuf *shstr, *str;
+	Names *n;
+} DataNamesArg;
+
+static void data_names(void *arg, ptrdiff_t var, int sec)
+{
+	DataNamesArg *a = arg;
+	if (var >= 0) {
+		a->n->st_var[var] = strtab_add(a->str, a->m->vars[var].name);
+		return;
+	}
+	a->n->sh_data[sec] = strtab_add(a->shstr, data_section_names[sec]);
+	a->n->st_data_sec[sec] = strtab_add(a->str, data_section_names[sec]);
+}
 
 static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 {
@@ -435,6 +524,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->st_text = xmalloc(nk * sizeof(uint32_t));
 	n->st_const0 = xmalloc(nk * sizeof(uint32_t));
 	n->st_surf = xmalloc((L->ns ? L->ns : 1) * sizeof(uint32_t));
+	n->st_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof(uint32_t));
 	n->sh_shared = xmalloc(nk * sizeof(uint32_t));
 	n->st_shared = xmalloc(nk * sizeof(uint32_t));
 
@@ -450,9 +540,11 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->sh_symtab = strtab_add(shstr, ".symtab");
 	n->sh_nv_info = strtab_add(shstr, ".nv.info");
 
-	if (L->nk == 0)
+	if (L->nk == 0) {
 		for (size_t j = 0; j < L->ns; j++)
 			n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+		walk_data_symbols(L->m, data_names, &(DataNamesArg){ L->m, shstr, str, n });
+	}
 
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);
@@ -461,7 +553,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->sh_shared[p] = strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
 		if (has_const2(k))
 			n->sh_const2[p] = strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
-		if (has_desc(k))
+		if (has_rel_text(k))
 			n->sh_rel_text[p] = strtab_add_kernel_name(shstr, ".rel.text.", k->name);
 		n->sh_const0[p] = strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
 
@@ -471,16 +563,18 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->st_shared[p] = strtab_add_kernel_name(str, ".nv.shared.", k->name);
 		for (size_t i = 0; i < k->nshared_strings; i++)
 			strtab_add(str, k->shared_strings[i]);
-		if (p == 0)
+		if (p == 0) {
 			for (size_t j = 0; j < L->ns; j++)
 				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+			walk_data_symbols(L->m, data_names, &(DataNamesArg){ L->m, shstr, str, n });
+		}
 		if (has_desc_symbol(k))
 			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
 			n->st_const2[p] = strtab_add_kernel_name(str, ".nv.constant2.", k->name);
 			strtab_add(str, "__ocg_const");
 		}
-		if (has_desc(k))
+		if (has_rel_text(k))
 			strtab_add_kernel_name(str, ".rel.text.", k->name);
 		n->st_const0[p] = strtab_add_kernel_name(str, ".nv.constant0.", k->name);
 		strtab_add(str, k->nparams ? "_param" : "_SREG");
@@ -494,6 +588,14 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 			n->sh_rel[p] = strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
 			strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
 		}
+	}
+	if (L->s_rel_ginit) {
+		n->sh_rel_ginit = strtab_add(shstr, ".rel.nv.global.init");
+		strtab_add(str, ".rel.nv.global.init");
+	}
+	if (L->s_rela_ginit) {
+		n->sh_rela_ginit = strtab_add(shstr, ".rela.nv.global.init");
+		strtab_add(str, ".rela.nv.global.init");
 	}
 	n->sh_rel_action = strtab_add(shstr, ".nv.rel.action");
 	n->st_rel_action = strtab_add(str, ".nv.rel.action");
@@ -514,17 +616,25 @@ static void names_free(Names *n)
 	free(n->st_text);
 	free(n->st_const0);
 	free(n->st_surf);
+	free(n->st_var);
 }
 
-static void put_symbol(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
-                       uint16_t shndx, uint64_t size)
+static void put_symbol_at(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
+                          uint16_t shndx, uint64_t value, uint64_t size)
 {
 	buf_u32(b, name);
 	buf_u8(b, info);
 	buf_u8(b, other);
 	buf_u16(b, shndx);
-	buf_u64(b, 0);      /* st_value: every symbol sits at its section's start */
+	buf_u64(b, value);
 	buf_u64(b, size);
+}
+
+/* Every symbol but a module variable sits at its section's start. */
+static void put_symbol(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
+                       uint16_t shndx, uint64_t size)
+{
+	put_symbol_at(b, name, info, other, shndx, 0, size);
 }
 
 enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
@@ -564,6 +674,16 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_REL_ACTION:
 			put_symbol(b, n->st_rel_action, section, 0, (uint16_t)sec_rel_action(L), 0);
 			break;
+		case SYM_DATA_SEC:
+			put_symbol(b, n->st_data_sec[w], section, 0, (uint16_t)L->s_data[w], 0);
+			break;
+		case SYM_VAR: {
+			const CubinVar *v = &L->m->vars[w];
+			put_symbol_at(b, n->st_var[w],
+			              ST_INFO(L->syms[i].global ? STB_GLOBAL : STB_LOCAL, STT_OBJECT), 0,
+			              (uint16_t)L->s_data[var_section(v)], v->offset, v->size);
+			break;
+		}
 		}
 	}
 }
@@ -670,6 +790,13 @@ static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 		buf_u64(b, k->desc_size_offsets[i]);
 		buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
 	}
+	/* module variable addresses: last instruction first, as ptxas lists them */
+	for (size_t i = k->ndata_fixups; i-- > 0;) {
+		const CubinDataFixup *f = &k->data_fixups[i];
+		buf_u64(b, f->offset);
+		buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
+		           (f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
+	}
 }
 
 static void build_const2(const Layout *L, size_t p, ByteBuf *b)
@@ -698,7 +825,7 @@ typedef struct Section {
 	uint64_t size, offset;
 } Section;
 
-enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_NOBITS = 8, SHT_REL = 9 };
+enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_NOBITS = 8, SHT_REL = 9 };
 enum { SHF_WRITE = 1, SHF_ALLOC = 2, SHF_EXECINSTR = 4 };
 enum { PT_LOAD = 1, PT_PHDR = 6, PF_X = 1, PF_W = 2, PF_R = 4 };
 
@@ -770,6 +897,11 @@ static void put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64
  * (8-aligned), then the program headers: PHDR, a LOAD over the constant
  * banks and code, with shared memory a RW LOAD spanning the .nv.shared
  * sections as they are laid out in memory, and a LOAD repeating PHDR. */
+static bool is_global_data(const Layout *L, size_t i)
+{
+	return i && (i == L->s_data[CUBIN_DATA_GLOBAL_INIT] || i == L->s_data[CUBIN_DATA_GLOBAL]);
+}
+
 static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
 {
 	uint64_t pos = 64, shared_off = 0, shared_span = 0;
@@ -777,8 +909,9 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 	for (size_t i = 1; i < nsec; i++) {
 		pos = (pos + secs[i].align - 1) / secs[i].align * secs[i].align;
 		secs[i].offset = pos;
-		if (secs[i].type != SHT_NOBITS) {
-			pos += secs[i].size;
+		if (secs[i].type != SHT_NOBITS || is_global_data(L, i)) {
+			if (secs[i].type != SHT_NOBITS)
+				pos += secs[i].size;
 			continue;
 		}
 		if (!shared)
@@ -788,7 +921,13 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 	}
 	uint64_t shoff = (pos + 7) & ~(uint64_t)7;
 	uint64_t phoff = shoff + 64 * nsec;
-	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + shared);
+	/* .nv.global.init and .nv.global: one RW LOAD, file bytes of the first */
+	size_t gi = L->s_data[CUBIN_DATA_GLOBAL_INIT], gz = L->s_data[CUBIN_DATA_GLOBAL];
+	bool data = gi || gz;
+	uint64_t data_off = data ? secs[gi ? gi : gz].offset : 0;
+	uint64_t data_file = gi ? secs[gi].size : 0;
+	uint64_t data_mem = gz ? secs[gz].offset - data_off + secs[gz].size : data_file;
+	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + shared + data);
 
 	put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
 	for (size_t i = 1; i < nsec; i++) {
@@ -806,12 +945,15 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 
 	put_program_header(out, PT_PHDR, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 	if (L->nk) {
-		size_t f0 = L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
+		size_t f0 = L->s_data[CUBIN_DATA_CONST3] ? L->s_data[CUBIN_DATA_CONST3]
+		          : L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
 		const Section *first = &secs[f0];
 		const Section *last = &secs[sec_text(L, L->nk - 1)];
 		uint64_t span = last->offset + last->size - first->offset;
 		put_program_header(out, PT_LOAD, PF_R | PF_X, first->offset, span, span);
 	}
+	if (data)
+		put_program_header(out, PT_LOAD, PF_R | PF_W, data_off, data_file, data_mem);
 	if (shared)
 		put_program_header(out, PT_LOAD, PF_R | PF_W, shared_off, 0, shared_span);
 	put_program_header(out, PT_LOAD, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
@@ -867,7 +1009,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 			set_section(&secs[L.s_rel_const0[p]], names.sh_rel[p], SHT_REL, 0,
 			            SEC_SYMTAB, (uint32_t)sec_const0(&L, p), 8, 16,
 			            rel[p].data, rel[p].len);
-		if (has_desc(k))
+		if (has_rel_text(k))
 			set_section(&secs[L.s_rel_text[p]], names.sh_rel_text[p], SHT_REL, 0,
 			            SEC_SYMTAB, text, 8, 16, rel_text[p].data, rel_text[p].len);
 		if (has_const2(k))
@@ -883,8 +1025,33 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 			            0, text, k->shared_align, 0, NULL, k->shared_size);
 	}
 
+	uint8_t *data_bytes[3] = { NULL, NULL, NULL }, *ginit_rel[2] = { NULL, NULL };
+	for (int d = 0; d < 3; d++) {
+		if (!L.s_data[d])
+			continue;
+		uint64_t size, align;
+		cubin_data_extent(m, (CubinDataSection)d, &size, &align);
+		data_bytes[d] = d == CUBIN_DATA_GLOBAL ? NULL : cubin_data_bytes(m, (CubinDataSection)d, size);
+		set_section(&secs[L.s_data[d]], names.sh_data[d], d == CUBIN_DATA_GLOBAL ? SHT_NOBITS : SHT_PROGBITS,
+		            d == CUBIN_DATA_CONST3 ? SHF_ALLOC : SHF_WRITE | SHF_ALLOC, 0, 0, align, 0,
+		            data_bytes[d], size);
+	}
+	for (int rela = 0; rela <= 1; rela++) {
+		size_t sec = rela ? L.s_rela_ginit : L.s_rel_ginit, len;
+		if (!sec)
+			continue;
+		ginit_rel[rela] = cubin_init_relocs(m, L.sym_var, rela, &len);
+		set_section(&secs[sec], rela ? names.sh_rela_ginit : names.sh_rel_ginit, rela ? SHT_RELA : SHT_REL,
+		            0, SEC_SYMTAB, (uint32_t)L.s_data[CUBIN_DATA_GLOBAL_INIT], 8, rela ? 24 : 16,
+		            ginit_rel[rela], len);
+	}
+
 	ByteBuf image = { 0 };
 	emit_image(&L, secs, nsec, &image);
+	for (int d = 0; d < 3; d++)
+		free(data_bytes[d]);
+	free(ginit_rel[0]);
+	free(ginit_rel[1]);
 
 	for (size_t p = 0; p < L.nk; p++) {
 		free(info_k[p].data);

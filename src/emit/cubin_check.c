@@ -141,5 +141,5 @@ int cubin_check_module(const CubinModule *m, char *err, size_t errlen)
 	for (size_t i = 0; i < m->nkernels; i++)
 		if (check_kernel(m, i, err, errlen))
 			return -1;
-	return 0;
+	return cubin_check_vars(m, err, errlen);
 }

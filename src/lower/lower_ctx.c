@@ -258,6 +258,9 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		linsn_set(add, SR_IMM, (uint32_t)v);
 		return true;
 	}
+	int data = lw_data_operand(c, e, o);
+	if (data)
+		return data > 0;
 	o->kind = OPND_REG;
 	return lw_reg(c, e, &o->vreg, &o->width);
 }

@@ -1,0 +1,432 @@
+/* Module .global and .const variables (issue 15): their sizes, initialiser
+ * bytes and address relocations, their places in .nv.global.init /
+ * .nv.global / .nv.constant3, and their names as operands.
+ *
+ * What ptxas 11.8 does, read from its sm_50 cubins:
+ * - .const variables live in .nv.constant3 (c[0x3]), the .visible ones
+ *   first, then the others, each group in declaration order at its
+ *   alignment; code reads them as c[0x3][offset] with no relocation, and
+ *   `mov.u64 %rd, cvar` is the bank offset.
+ * - .global variables with an initialiser live in .nv.global.init (the
+ *   rest in .nv.global, NOBITS): the .visible ones first, then by falling
+ *   alignment, the last declared first within one alignment.
+ * - code takes a .global variable's address with two MOV32I, relocated
+ *   R_CUDA_ABS32_LO_32 / R_CUDA_ABS32_HI_32 against its symbol (the field
+ *   holds 0), and adds an offset with IADD32I.CC / IADD.X (or folds it
+ *   into the LDG/STG offset).
+ * - an initialiser word `sym`, `generic(sym)` or `generic(sym)+off` is 0
+ *   in the section and relocated R_CUDA_G64: in .rel.nv.global.init when
+ *   there is no addend, else in .rela.nv.global.init. */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool has_word(const VarDecl *d, const char *word)
+{
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (strcmp(d->specs[i].word, word) == 0)
+			return true;
+	return false;
+}
+
+/* The element type of the declaration: its bytes (0: none we place). */
+static unsigned elem_bytes(const VarDecl *d, PtxTy *ty)
+{
+	unsigned bytes = 0;
+	for (uint32_t s = 0; s < d->nspecs; s++) {
+		PtxTy t = ptx_type_of_word(d->specs[s].word);
+		if (t.bits >= 8) {
+			bytes = t.bits / 8;
+			*ty = t;
+		}
+	}
+	return bytes;
+}
+
+/* ---- initialisers ---- */
+
+typedef struct InitWriter {
+	LowerCtx *c;
+	LDataVar *v;
+	PtxTy ty;
+	unsigned elem;
+	uint32_t pos;       /* next element's byte offset */
+} InitWriter;
+
+static void put_le(uint8_t *p, uint64_t value, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(value >> (8 * i));
+}
+
+/* `sym`, `generic(sym)`, either + or - a constant. */
+static bool address_init(InitWriter *w, const Expr *e)
+{
+	int64_t add = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &add)) {
+		if (e->op == '-')
+			add = -add;
+		e = e->lhs;
+	}
+	if (e->kind == EX_CALL && e->text && strcmp(e->text, "generic") == 0 && e->nelems == 1)
+		e = e->elems[0];
+	if (e->kind != EX_NAME || e->component)
+		return false;
+	const LMapEntry *t = lmap_find(&w->c->data_vars, e->text);
+	if (!t)
+		return lw_unsupported(w->c, e->loc, "an initialiser naming '%s' (the address of a module "
+		                      ".global or .const variable declared before is supported)", e->text);
+	if (w->elem != 8 || !w->c->lm->address64)
+		return lw_unsupported(w->c, e->loc, "an address initialiser in a %u-byte element (64-bit "
+		                      "elements with .address_size 64 are supported)", w->elem);
+	LDataVar *v = w->v;
+	v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
+	v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add };
+	return true;
+}
+
+static bool scalar_init(InitWriter *w, const Expr *e)
+{
+	if (w->pos + w->elem > w->v->size)
+		return lw_unsupported(w->c, e->loc, "an initialiser with more elements than '%s' has",
+		                      w->v->name);
+	uint8_t *p = w->v->init + w->pos;
+	int64_t iv;
+	if (e->kind == EX_FLOAT && e->text && e->text[0] == '0' && strchr("fFdD", e->text[1])) {
+		put_le(p, strtoull(e->text + 2, NULL, 16), w->elem);
+	} else if (e->kind == EX_FLOAT || (w->ty.is_float && expr_const_int(e, &iv))) {
+		double d = e->kind == EX_FLOAT ? strtod(e->text, NULL) : (double)iv;
+		if (w->elem == 4) {
+			float f = (float)d;
+			uint32_t bits;
+			memcpy(&bits, &f, 4);
+			put_le(p, bits, 4);
+		} else if (w->elem == 8) {
+			uint64_t bits;
+			memcpy(&bits, &d, 8);
+			put_le(p, bits, 8);
+		} else {
+			return lw_unsupported(w->c, e->loc, "a float initialiser of %u bytes", w->elem);
+		}
+	} else if (expr_const_int(e, &iv)) {
+		put_le(p, (uint64_t)iv, w->elem);
+	} else if (!address_init(w, e)) {
+		return w->c->errors ? false
+		     : lw_unsupported(w->c, e->loc, "this initialiser (constants, `sym`, `generic(sym)` and "
+		                      "those plus an offset are supported)");
+	}
+	w->pos += w->elem;
+	return true;
+}
+
+/* Braces nest per dimension; elements fill in row-major order. */
+static bool walk_init(InitWriter *w, const Expr *e)
+{
+	if (e->kind != EX_VECTOR)
+		return scalar_init(w, e);
+	for (uint32_t i = 0; i < e->nelems; i++)
+		if (!walk_init(w, e->elems[i]))
+			return false;
+	return true;
+}
+
+/* ---- declarations ---- */
+
+static LDataVar *new_var(LowerCtx *c, const char *name)
+{
+	LModule *lm = c->lm;
+	if (lm->nvars == c->data_vars_cap) {
+		c->data_vars_cap = c->data_vars_cap ? 2 * c->data_vars_cap : 8;
+		lm->vars = xrealloc(lm->vars, c->data_vars_cap * sizeof *lm->vars);
+	}
+	LDataVar *v = &lm->vars[lm->nvars];
+	memset(v, 0, sizeof *v);
+	v->name = name;
+	lmap_put(&c->data_vars, name, (int64_t)lm->nvars, 0);
+	lm->nvars++;
+	return v;
+}
+
+void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
+{
+	bool is_const = has_word(d, ".const");
+	if (has_word(d, ".extern") || has_word(d, ".weak") || has_word(d, ".common")) {
+		lw_unsupported(c, loc, "%s module variables (.visible and file-local ones are supported)",
+		               has_word(d, ".extern") ? ".extern" : has_word(d, ".weak") ? ".weak" : ".common");
+		return;
+	}
+	PtxTy ty = { 0, false, false };
+	unsigned elem = elem_bytes(d, &ty);
+	unsigned vec = has_word(d, ".v4") ? 4 : has_word(d, ".v2") ? 2 : 1;
+	uint32_t align = 0;
+	for (uint32_t s = 0; s < d->nspecs; s++)
+		if (strcmp(d->specs[s].word, ".align") == 0 && d->specs[s].has_value)
+			align = (uint32_t)d->specs[s].value;
+	for (uint32_t i = 0; i < d->ndecls; i++) {
+		const Declarator *dc = &d->decls[i];
+		if (elem == 0) {
+			lw_unsupported(c, dc->loc, "module variable '%s' of this type (8- to 64-bit integer and "
+			               "float types are supported)", dc->name);
+			continue;
+		}
+		if (c->lm->nvars >= UINT16_MAX) {
+			lw_unsupported(c, dc->loc, "more than %u module .global/.const variables", UINT16_MAX - 1);
+			return;
+		}
+		uint64_t n = (uint64_t)elem * vec;
+		bool sized = true;
+		for (uint32_t q = 0; q < dc->ndims; q++) {
+			sized &= dc->dims[q] >= 0;
+			n *= (uint64_t)(dc->dims[q] < 0 ? 0 : dc->dims[q]);
+		}
+		if (!sized || n == 0 || n > (is_const ? 0x10000u : 0x7fffffffu)) {
+			lw_unsupported(c, dc->loc, "module variable '%s' of this size (a fixed size up to %s is "
+			               "supported)", dc->name, is_const ? "64 KiB in .const" : "2 GiB");
+			continue;
+		}
+		LDataVar *v = new_var(c, dc->name);
+		v->space = is_const ? LDATA_CONST : LDATA_GLOBAL;
+		v->visible = has_word(d, ".visible");
+		v->size = (uint32_t)n;
+		v->align = align ? align : elem * vec;
+		if (dc->init) {
+			v->init = xcalloc(v->size, 1);
+			InitWriter w = { c, v, ty, elem, 0 };
+			walk_init(&w, dc->init);
+		}
+	}
+}
+
+/* .nv.constant3 is laid out when the first kernel needs it (code reads
+ * fixed offsets): the .visible variables declared so far first, then the
+ * others; later declarations follow them. */
+static void place_const(LowerCtx *c, LDataVar *v)
+{
+	v->offset = (c->const_size + v->align - 1) / v->align * v->align;
+	c->const_size = v->offset + v->size;
+	v->placed = true;
+}
+
+void lw_module_data_freeze_const(LowerCtx *c)
+{
+	LModule *lm = c->lm;
+	for (int visible = 1; visible >= 0; visible--)
+		for (size_t i = 0; i < lm->nvars; i++) {
+			LDataVar *v = &lm->vars[i];
+			if (v->space == LDATA_CONST && v->visible == (bool)visible && !v->placed)
+				place_const(c, v);
+		}
+}
+
+void lw_module_data_finish(LowerCtx *c)
+{
+	LModule *lm = c->lm;
+	lw_module_data_freeze_const(c);
+	/* .nv.global.init, then .nv.global: .visible first, falling alignment,
+	 * the last declared first */
+	for (int with_init = 1; with_init >= 0; with_init--) {
+		uint32_t size = 0;
+		for (int visible = 1; visible >= 0; visible--)
+			for (uint32_t align = 1u << 30; align; align >>= 1)
+				for (size_t i = lm->nvars; i-- > 0;) {
+					LDataVar *v = &lm->vars[i];
+					if (v->space != LDATA_GLOBAL || (v->init != NULL) != (bool)with_init ||
+					    v->visible != (bool)visible || v->align != align)
+						continue;
+					v->offset = (size + align - 1) / align * align;
+					size = v->offset + v->size;
+				}
+	}
+	lmap_fini(&c->data_vars);
+}
+
+void lower_module_data_free(LModule *lm)
+{
+	for (size_t i = 0; i < lm->nvars; i++) {
+		free(lm->vars[i].init);
+		free(lm->vars[i].relocs);
+	}
+	free(lm->vars);
+}
+
+/* ---- names as operands ---- */
+
+/* `var`, `var+imm` or `var-imm` naming a module variable. */
+static const LDataVar *data_name(const LowerCtx *c, const Expr *e, int64_t *add)
+{
+	*add = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, add)) {
+		if (e->op == '-')
+			*add = -*add;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME || e->component || lmap_find(&c->vars, e->text))
+		return NULL;
+	const LMapEntry *t = lmap_find(&c->data_vars, e->text);
+	return t ? &c->lm->vars[t->value] : NULL;
+}
+
+bool lw_data_const(const LowerCtx *c, const Expr *e, int64_t *offset)
+{
+	int64_t add;
+	const LDataVar *v = data_name(c, e, &add);
+	if (!v || v->space != LDATA_CONST)
+		return false;
+	*offset = (int64_t)v->offset + add;
+	return true;
+}
+
+/* The relocated MOV32I pair of the variable's address. */
+static uint32_t global_base(LowerCtx *c, const LDataVar *v)
+{
+	uint32_t a = lw_temp(c, 2);
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *mov = lw_emit(c, SF_MOV32I);
+		linsn_ref(mov, SR_RD, a, p, 1, true);
+		linsn_set(mov, SR_IMM, 0);
+		mov->reloc = p ? LRELOC_DATA_HI : LRELOC_DATA_LO;
+		mov->reloc_var = (uint16_t)(v - c->lm->vars);
+	}
+	return a;
+}
+
+int lw_data_global(LowerCtx *c, const Expr *e, uint32_t *base, int64_t *add)
+{
+	const LDataVar *v = data_name(c, e, add);
+	if (!v || v->space != LDATA_GLOBAL)
+		return 0;
+	if (!c->lm->address64) {
+		lw_unsupported(c, e->loc, "the address of .global variable '%s' with .address_size 32", v->name);
+		return -1;
+	}
+	*base = global_base(c, v);
+	return 1;
+}
+
+int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
+{
+	int64_t add;
+	if (lw_data_const(c, e, &add)) {
+		o->kind = OPND_IMM;
+		o->imm = add;
+		o->width = 2;
+		return 1;
+	}
+	uint32_t base;
+	int r = lw_data_global(c, e, &base, &add);
+	if (r <= 0)
+		return r;
+	o->kind = OPND_REG;
+	o->width = 2;
+	o->imm = 0;
+	o->vreg = base;
+	if (add == 0)
+		return 1;
+	o->vreg = lw_temp(c, 2);
+	LInsn *lo = lw_emit(c, SF_IADD32I);
+	linsn_ref(lo, SR_RD, o->vreg, 0, 1, true);
+	linsn_ref(lo, SR_RA, base, 0, 1, false);
+	linsn_set(lo, SR_IMM, (uint32_t)add);
+	linsn_set(lo, SR_CC, 1);
+	lo->writes_cc = true;
+	Opnd hi = { OPND_IMM, 0, 1, (int64_t)((uint64_t)add >> 32) };
+	if (hi.imm) {
+		LInsn *x = lw_alu(c, SASS_ALU_FORMS(IADD), o->vreg, 1, base, 1, &hi, 0);
+		linsn_set(x, SR_X, 1);
+		x->reads_cc = true;
+	} else {
+		LInsn *x = lw_emit(c, SF_IADD_R);
+		linsn_ref(x, SR_RD, o->vreg, 1, 1, true);
+		linsn_set(x, SR_RA, 255);
+		linsn_ref(x, SR_RB, base, 1, 1, false);
+		linsn_set(x, SR_X, 1);
+		x->reads_cc = true;
+	}
+	return 1;
+}
+
+/* ---- ld.const: LDC c[0x3][Ra + offset] ---- */
+
+bool lower_ld_const(LowerCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (strcmp(w, ".const") != 0 && strcmp(w, ".v2") != 0 && strcmp(w, ".v4") != 0 &&
+		    ptx_type_of_word(w).bits == 0)
+			return lw_unsupported(c, in->mod_locs[i], "ld.const modifier '%s'", w);
+	}
+	PtxTy t = lw_instr_type(in);
+	unsigned vec = lw_vec_width(in), bytes = vec * t.bits / 8;
+	if (t.bits < 8 || (vec > 1 && t.bits < 32))
+		return lw_unsupported(c, in->loc, "ld.const of this type (scalars, and vectors of 32- and "
+		                      "64-bit elements, are supported)");
+	const Expr *a = in->ops[1];
+	if (a->kind != EX_ADDRESS || a->nelems != 1)
+		return lw_unsupported(c, a->loc, "this address");
+	const Expr *e = a->elems[0];
+	int64_t off = 0;
+	int base = -1;
+	if (!lw_data_const(c, e, &off) && !(e->kind != EX_NAME && expr_const_int(e, &off))) {
+		if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &off)) {
+			if (e->op == '-')
+				off = -off;
+			e = e->lhs;
+		}
+		uint32_t r;
+		unsigned bw;
+		if (e->kind != EX_NAME || e->text[0] != '%' || !lw_reg(c, e, &r, &bw))
+			return c->errors ? false
+			     : lw_unsupported(c, a->loc, "this ld.const address (a .const variable or a register, "
+			                      "plus a constant offset, is supported)");
+		base = (int)r;
+	}
+	uint32_t elems[4];
+	const Expr *de = in->ops[0];
+	if (vec > 1 && (de->kind != EX_VECTOR || de->nelems != vec))
+		return lw_unsupported(c, de->loc, "this destination vector");
+	for (unsigned i = 0; i < vec; i++) {
+		unsigned w;
+		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &elems[i], &w))
+			return false;
+	}
+	/* LDC reads at most 64 bits: a wider vector is one LDC.64 per 8 bytes */
+	unsigned per = bytes > 8 ? 8 : bytes, nregs = per <= 4 ? 1 : 2;
+	unsigned nloads = bytes / per;
+	uint32_t data = vec == 1 ? elems[0] : lw_temp(c, bytes <= 4 ? 1 : bytes / 4);
+	for (unsigned l = 0; l < nloads; l++) {
+		int64_t o = off + (int64_t)(l * per);
+		int b = base;
+		if (o < -0x8000 || o > 0x7fff) {
+			uint32_t a2 = lw_temp(c, 1);
+			LInsn *add = lw_emit(c, SF_IADD32I);
+			linsn_ref(add, SR_RD, a2, 0, 1, true);
+			if (b >= 0)
+				linsn_ref(add, SR_RA, (uint32_t)b, 0, 1, false);
+			else
+				linsn_set(add, SR_RA, 255);
+			linsn_set(add, SR_IMM, (uint32_t)o);
+			b = (int)a2;
+			o = 0;
+		}
+		LInsn *ldc = lw_emit(c, SF_LDC);
+		linsn_ref(ldc, SR_RD, data, l * nregs, nregs, true);
+		if (b >= 0)
+			linsn_ref(ldc, SR_RA, (uint32_t)b, 0, 1, false);
+		else
+			linsn_set(ldc, SR_RA, 255);
+		linsn_set(ldc, SR_SIZE, per == 8 ? 5 : per == 4 ? 4 : (per == 1 ? 0 : 2) + t.is_signed);
+		linsn_set(ldc, SR_LDCMODE, 0);
+		linsn_set(ldc, SR_CBANK, 3);
+		linsn_set(ldc, SR_COFF, o);
+	}
+	if (vec > 1) {
+		unsigned parts = t.bits / 32;
+		for (unsigned i = 0; i < vec; i++)
+			for (unsigned p = 0; p < parts; p++)
+				lw_mov(c, elems[i], p, data, i * parts + p);
+	}
+	return true;
+}
