@@ -132,6 +132,8 @@ static CubinVar *cubin_vars_of(const LModule *lm)
 		for (size_t j = 0; j < v->nrelocs; j++)
 			r[j] = (CubinInitReloc){ v->relocs[j].offset, v->relocs[j].var, v->relocs[j].addend };
 		vars[i] = (CubinVar){ .name = v->name, .is_const = v->space == LDATA_CONST, .visible = v->visible,
+		                      .global = v->bind == LBIND_GLOBAL,
+		                      .weak = v->bind == LBIND_WEAK,
 		                      .offset = v->offset, .size = v->size, .align = v->align, .init = v->init,
 		                      .relocs = r, .nrelocs = v->nrelocs };
 	}

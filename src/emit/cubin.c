@@ -218,13 +218,13 @@ static void number_sections(Layout *L)
 	for (size_t p = 0; p < L->nk; p++)
 		if (has_rel_text(kernel_at(L, p)))
 			L->s_rel_text[p] = next++;
-	for (size_t p = 0; p < L->nk; p++)
-		if (kernel_at(L, p)->nslots)
-			L->s_rel_const0[p] = next++;
 	if (cubin_has_init_relocs(L->m, false))
 		L->s_rel_ginit = next++;
 	if (cubin_has_init_relocs(L->m, true))
 		L->s_rela_ginit = next++;
+	for (size_t p = 0; p < L->nk; p++)
+		if (kernel_at(L, p)->nslots)
+			L->s_rel_const0[p] = next++;
 	if (cubin_has_data(L->m, CUBIN_DATA_CONST3))
 		L->s_data[CUBIN_DATA_CONST3] = next++;
 	for (size_t p = 0; p < L->nk; p++) {
@@ -234,13 +234,20 @@ static void number_sections(Layout *L)
 	}
 	for (size_t p = 0; p < L->nk; p++)
 		L->s_text[p] = next++;
-	for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
-		if (cubin_has_data(L->m, (CubinDataSection)d))
-			L->s_data[d] = next++;
+	/* the first processed kernel's .nv.shared, the data, the other .nv.shared */
 	L->s_shared = xcalloc(nk, sizeof *L->s_shared);
-	for (size_t p = 0; p < L->nk; p++)
+	for (size_t p = 0; p < L->nk; p++) {
 		if (kernel_at(L, p)->shared_align)
 			L->s_shared[p] = next++;
+		if (p == 0)
+			for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
+				if (cubin_has_data(L->m, (CubinDataSection)d))
+					L->s_data[d] = next++;
+	}
+	if (L->nk == 0)
+		for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
+			if (cubin_has_data(L->m, (CubinDataSection)d))
+				L->s_data[d] = next++;
 	L->nsec = next;
 }
 
@@ -272,13 +279,15 @@ static CubinDataSection var_section(const CubinVar *v)
 	return v->is_const ? CUBIN_DATA_CONST3 : v->init ? CUBIN_DATA_GLOBAL_INIT : CUBIN_DATA_GLOBAL;
 }
 
-/* Module variables: the .visible ones, then the others, in declaration
- * order, each after its section's symbol when that is new. f(var, -1) is
- * a variable, f(-1, section) a section symbol. */
-static void walk_data_symbols(const CubinModule *m, void (*f)(void *, ptrdiff_t, int), void *arg)
+/* Module variables as ptxas creates their symbols: the .visible ones (pass
+ * 1; the surfrefs follow them), then the others (pass 0, .extern and
+ * .common ones too), in declaration order, each after its section's symbol
+ * when that is new (seen[] carries over from pass 1 to pass 0). f(var, -1)
+ * is a variable, f(-1, section) a section symbol. */
+static void walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
+                              void (*f)(void *, ptrdiff_t, int), void *arg)
 {
-	bool seen[3] = { false, false, false };
-	for (int visible = 1; visible >= 0; visible--)
+	for (int visible = pass; visible == pass; visible = -1)
 		for (size_t i = 0; i < m->nvars; i++) {
 			const CubinVar *v = &m->vars[i];
 			if (v->visible != (bool)visible)
@@ -303,7 +312,7 @@ static void plan_data_symbol(void *arg, ptrdiff_t var, int sec)
 	if (var < 0)
 		plan_symbol(a->created, a->n, SYM_DATA_SEC, (size_t)sec, false);
 	else
-		plan_symbol(a->created, a->n, SYM_VAR, (size_t)var, a->m->vars[var].visible);
+		plan_symbol(a->created, a->n, SYM_VAR, (size_t)var, a->m->vars[var].global);
 }
 
 static void plan_symbols(Layout *L)
@@ -312,16 +321,19 @@ static void plan_symbols(Layout *L)
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned = false;
+	bool seen[3] = { false, false, false };
+	PlanArg pa = { L->m, created, &n };
 	for (size_t p = 0; p < L->nk; p++) {
 		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol);
-		if (p == 0)
-			for (size_t j = 0; j < L->ns; j++)
-				plan_symbol(created, &n, SYM_SURFREF, j, true);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
-		if (p == 0)
-			walk_data_symbols(L->m, plan_data_symbol, &(PlanArg){ L->m, created, &n });
 		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
 			plan_symbol(created, &n, SYM_SHARED, p, false);
+		if (p == 0) {
+			walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
+			for (size_t j = 0; j < L->ns; j++)
+				plan_symbol(created, &n, SYM_SURFREF, j, true);
+			walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
+		}
 		if (has_desc_symbol(kernel_at(L, p))) {
 			if (!desc_size_planned)
 				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
@@ -332,9 +344,10 @@ static void plan_symbols(Layout *L)
 		plan_symbol(created, &n, SYM_CONST0, p, false);
 	}
 	if (L->nk == 0) {
+		walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
 		for (size_t j = 0; j < L->ns; j++)
 			plan_symbol(created, &n, SYM_SURFREF, j, true);
-		walk_data_symbols(L->m, plan_data_symbol, &(PlanArg){ L->m, created, &n });
+		walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
 	}
 	plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
 
@@ -492,6 +505,7 @@ typedef struct Names {
 
 static const char *const data_section_names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
 
+/* shstr NULL: the symbol names into str; else the section names into shstr. */
 typedef struct DataNamesArg {
 	const CubinModule *m;
 	ByteBuf *shstr, *str;
@@ -501,12 +515,12 @@ typedef struct DataNamesArg {
 static void data_names(void *arg, ptrdiff_t var, int sec)
 {
 	DataNamesArg *a = arg;
-	if (var >= 0) {
+	if (a->shstr && var < 0)
+		a->n->sh_data[sec] = strtab_add(a->shstr, data_section_names[sec]);
+	else if (!a->shstr && var >= 0)
 		a->n->st_var[var] = strtab_add(a->str, a->m->vars[var].name);
-		return;
-	}
-	a->n->sh_data[sec] = strtab_add(a->shstr, data_section_names[sec]);
-	a->n->st_data_sec[sec] = strtab_add(a->str, data_section_names[sec]);
+	else if (!a->shstr)
+		a->n->st_data_sec[sec] = strtab_add(a->str, data_section_names[sec]);
 }
 
 static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
@@ -540,10 +554,15 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->sh_symtab = strtab_add(shstr, ".symtab");
 	n->sh_nv_info = strtab_add(shstr, ".nv.info");
 
+	DataNamesArg sec_names = { L->m, shstr, str, n }, sym_names = { L->m, NULL, str, n };
+	bool sh_seen[3] = { false, false, false }, st_seen[3] = { false, false, false };
 	if (L->nk == 0) {
+		walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
+		walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
+		walk_data_symbols(L->m, 1, st_seen, data_names, &sym_names);
 		for (size_t j = 0; j < L->ns; j++)
 			n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
-		walk_data_symbols(L->m, data_names, &(DataNamesArg){ L->m, shstr, str, n });
+		walk_data_symbols(L->m, 0, st_seen, data_names, &sym_names);
 	}
 
 	for (size_t p = 0; p < L->nk; p++) {
@@ -551,6 +570,10 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->sh_text[p] = strtab_add_kernel_name(shstr, ".text.", k->name);
 		n->sh_info_k[p] = strtab_add_kernel_name(shstr, ".nv.info.", k->name);
 		n->sh_shared[p] = strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
+		if (p == 0) {
+			walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
+			walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
+		}
 		if (has_const2(k))
 			n->sh_const2[p] = strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
 		if (has_rel_text(k))
@@ -561,13 +584,17 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->st_text[p] = strtab_add_kernel_name(str, ".text.", k->name);
 		strtab_add_kernel_name(str, ".nv.info.", k->name);
 		n->st_shared[p] = strtab_add_kernel_name(str, ".nv.shared.", k->name);
-		for (size_t i = 0; i < k->nshared_strings; i++)
-			strtab_add(str, k->shared_strings[i]);
 		if (p == 0) {
+			walk_data_symbols(L->m, 1, st_seen, data_names, &sym_names);
 			for (size_t j = 0; j < L->ns; j++)
 				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
-			walk_data_symbols(L->m, data_names, &(DataNamesArg){ L->m, shstr, str, n });
+			walk_data_symbols(L->m, 0, st_seen, data_names, &sym_names);
 		}
+		/* a data relocation creates .rel.text.<k> before the shared names */
+		if (k->ndata_fixups)
+			strtab_add_kernel_name(str, ".rel.text.", k->name);
+		for (size_t i = 0; i < k->nshared_strings; i++)
+			strtab_add(str, k->shared_strings[i]);
 		if (has_desc_symbol(k))
 			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
@@ -582,13 +609,6 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 			strtab_add_concat(str, (const char *const[]){
 				"$BINDLESS$", k->name, "$", L->slots[p][i].surfref, NULL });
 	}
-	for (size_t p = 0; p < L->nk; p++) {
-		const CubinKernel *k = kernel_at(L, p);
-		if (k->nslots) {
-			n->sh_rel[p] = strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
-			strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
-		}
-	}
 	if (L->s_rel_ginit) {
 		n->sh_rel_ginit = strtab_add(shstr, ".rel.nv.global.init");
 		strtab_add(str, ".rel.nv.global.init");
@@ -596,6 +616,13 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	if (L->s_rela_ginit) {
 		n->sh_rela_ginit = strtab_add(shstr, ".rela.nv.global.init");
 		strtab_add(str, ".rela.nv.global.init");
+	}
+	for (size_t p = 0; p < L->nk; p++) {
+		const CubinKernel *k = kernel_at(L, p);
+		if (k->nslots) {
+			n->sh_rel[p] = strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
+			strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
+		}
 	}
 	n->sh_rel_action = strtab_add(shstr, ".nv.rel.action");
 	n->st_rel_action = strtab_add(str, ".nv.rel.action");
@@ -680,7 +707,8 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_VAR: {
 			const CubinVar *v = &L->m->vars[w];
 			put_symbol_at(b, n->st_var[w],
-			              ST_INFO(L->syms[i].global ? STB_GLOBAL : STB_LOCAL, STT_OBJECT), 0,
+			              ST_INFO(L->syms[i].global ? STB_GLOBAL : v->weak ? STB_WEAK : STB_LOCAL,
+			                      STT_OBJECT), 0,
 			              (uint16_t)L->s_data[var_section(v)], v->offset, v->size);
 			break;
 		}
@@ -904,30 +932,35 @@ static bool is_global_data(const Layout *L, size_t i)
 
 static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
 {
-	uint64_t pos = 64, shared_off = 0, shared_span = 0;
-	bool shared = false;
+	/* one RW LOAD spans .nv.global.init (its file bytes run up to the first
+	 * NOBITS section's start), .nv.global and the .nv.shared sections */
+	uint64_t pos = 64, rw_off = 0, rw_file = 0, rw_mem = 0;
+	bool rw = false, nobits_seen = false;
 	for (size_t i = 1; i < nsec; i++) {
-		pos = (pos + secs[i].align - 1) / secs[i].align * secs[i].align;
+		uint64_t a = secs[i].align;
+		pos = (pos + a - 1) / a * a;
 		secs[i].offset = pos;
-		if (secs[i].type != SHT_NOBITS || is_global_data(L, i)) {
-			if (secs[i].type != SHT_NOBITS)
-				pos += secs[i].size;
+		bool nobits = secs[i].type == SHT_NOBITS;
+		if (!nobits && !is_global_data(L, i)) {
+			pos += secs[i].size;
 			continue;
 		}
-		if (!shared)
-			shared_off = pos;
-		shared = true;
-		shared_span = (shared_span + secs[i].align - 1) / secs[i].align * secs[i].align + secs[i].size;
+		if (!rw)
+			rw_off = pos;
+		rw = true;
+		if (!nobits) {
+			pos += secs[i].size;
+			rw_file = rw_mem = pos - rw_off;
+			continue;
+		}
+		if (!nobits_seen)
+			rw_file = (rw_file + a - 1) / a * a;
+		nobits_seen = true;
+		rw_mem = (rw_mem + a - 1) / a * a + secs[i].size;
 	}
 	uint64_t shoff = (pos + 7) & ~(uint64_t)7;
 	uint64_t phoff = shoff + 64 * nsec;
-	/* .nv.global.init and .nv.global: one RW LOAD, file bytes of the first */
-	size_t gi = L->s_data[CUBIN_DATA_GLOBAL_INIT], gz = L->s_data[CUBIN_DATA_GLOBAL];
-	bool data = gi || gz;
-	uint64_t data_off = data ? secs[gi ? gi : gz].offset : 0;
-	uint64_t data_file = gi ? secs[gi].size : 0;
-	uint64_t data_mem = gz ? secs[gz].offset - data_off + secs[gz].size : data_file;
-	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + shared + data);
+	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + rw);
 
 	put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
 	for (size_t i = 1; i < nsec; i++) {
@@ -952,10 +985,8 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 		uint64_t span = last->offset + last->size - first->offset;
 		put_program_header(out, PT_LOAD, PF_R | PF_X, first->offset, span, span);
 	}
-	if (data)
-		put_program_header(out, PT_LOAD, PF_R | PF_W, data_off, data_file, data_mem);
-	if (shared)
-		put_program_header(out, PT_LOAD, PF_R | PF_W, shared_off, 0, shared_span);
+	if (rw)
+		put_program_header(out, PT_LOAD, PF_R | PF_W, rw_off, rw_file, rw_mem);
 	put_program_header(out, PT_LOAD, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 }
 

@@ -135,7 +135,9 @@ typedef struct CubinInitReloc {
 typedef struct CubinVar {
 	const char *name;
 	bool is_const;
-	bool visible;            /* an STB_GLOBAL symbol */
+	bool visible;            /* .visible: its symbols are created first */
+	bool global;             /* an STB_GLOBAL symbol (.visible, .extern, .common) */
+	bool weak;               /* an STB_WEAK symbol, listed among the locals as ptxas does */
 	uint32_t offset, size, align;
 	const uint8_t *init;     /* NULL: none */
 	const CubinInitReloc *relocs;

@@ -113,6 +113,7 @@ typedef struct LKernel {
  * of `relocs` hold the generic address of another variable plus an addend,
  * patched by the driver through R_CUDA_G64. */
 typedef enum LDataSpace { LDATA_GLOBAL, LDATA_CONST } LDataSpace;
+typedef enum LDataBind { LBIND_LOCAL, LBIND_GLOBAL, LBIND_WEAK } LDataBind;
 
 typedef struct LDataReloc {
 	uint32_t offset;        /* byte offset in the initialiser */
@@ -123,7 +124,8 @@ typedef struct LDataReloc {
 typedef struct LDataVar {
 	const char *name;       /* interned */
 	uint8_t space;          /* LDataSpace */
-	bool visible;           /* .visible: an STB_GLOBAL symbol */
+	uint8_t bind;           /* LDataBind: its symbol's binding */
+	bool visible;           /* .visible (ptxas places and lists these first) */
 	uint32_t size, align;
 	uint8_t *init;          /* NULL: no initialiser */
 	LDataReloc *relocs;

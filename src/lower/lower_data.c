@@ -8,8 +8,10 @@
  *   alignment; code reads them as c[0x3][offset] with no relocation, and
  *   `mov.u64 %rd, cvar` is the bank offset.
  * - .global variables with an initialiser live in .nv.global.init (the
- *   rest in .nv.global, NOBITS): the .visible ones first, then by falling
- *   alignment, the last declared first within one alignment.
+ *   rest in .nv.global, NOBITS), ordered as global_before says.
+ * - .weak variables are STB_WEAK symbols, .visible and .common ones
+ *   STB_GLOBAL; without -c an .extern variable is defined here as ptxas
+ *   does then (it warns "ignoring extern qualifier").
  * - code takes a .global variable's address with two MOV32I, relocated
  *   R_CUDA_ABS32_LO_32 / R_CUDA_ABS32_HI_32 against its symbol (the field
  *   holds 0), and adds an offset with IADD32I.CC / IADD.X (or folds it
@@ -153,11 +155,10 @@ static LDataVar *new_var(LowerCtx *c, const char *name)
 void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 {
 	bool is_const = has_word(d, ".const");
-	if (has_word(d, ".extern") || has_word(d, ".weak") || has_word(d, ".common")) {
-		lw_unsupported(c, loc, "%s module variables (.visible and file-local ones are supported)",
-		               has_word(d, ".extern") ? ".extern" : has_word(d, ".weak") ? ".weak" : ".common");
-		return;
-	}
+	/* without -c, ptxas defines an .extern variable here (and warns) */
+	uint8_t bind = has_word(d, ".weak") ? LBIND_WEAK
+	             : has_word(d, ".visible") || has_word(d, ".extern") || has_word(d, ".common") ? LBIND_GLOBAL
+	             : LBIND_LOCAL;
 	PtxTy ty = { 0, false, false };
 	unsigned elem = elem_bytes(d, &ty);
 	unsigned vec = has_word(d, ".v4") ? 4 : has_word(d, ".v2") ? 2 : 1;
@@ -189,6 +190,7 @@ void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 		}
 		LDataVar *v = new_var(c, dc->name);
 		v->space = is_const ? LDATA_CONST : LDATA_GLOBAL;
+		v->bind = bind;
 		v->visible = has_word(d, ".visible");
 		v->size = (uint32_t)n;
 		v->align = align ? align : elem * vec;
@@ -221,25 +223,47 @@ void lw_module_data_freeze_const(LowerCtx *c)
 		}
 }
 
+/* ptxas 11.8's order within .nv.global.init and .nv.global: falling
+ * alignment, then growing size, then .visible/.weak before file-local,
+ * then the last declared first. */
+static bool global_before(const LModule *lm, size_t a, size_t b)
+{
+	const LDataVar *x = &lm->vars[a], *y = &lm->vars[b];
+	if (x->align != y->align)
+		return x->align > y->align;
+	if (x->size != y->size)
+		return x->size < y->size;
+	if ((x->bind != LBIND_LOCAL) != (y->bind != LBIND_LOCAL))
+		return x->bind != LBIND_LOCAL;
+	return a > b;
+}
+
 void lw_module_data_finish(LowerCtx *c)
 {
 	LModule *lm = c->lm;
 	lw_module_data_freeze_const(c);
-	/* .nv.global.init, then .nv.global: .visible first, falling alignment,
-	 * the last declared first */
+	/* .nv.global.init, then .nv.global, each sorted (see global_before) */
+	size_t *order = xmalloc((lm->nvars ? lm->nvars : 1) * sizeof *order), n = 0;
+	for (size_t i = 0; i < lm->nvars; i++)
+		if (lm->vars[i].space == LDATA_GLOBAL)
+			order[n++] = i;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && global_before(lm, order[j], order[j - 1]); j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
 	for (int with_init = 1; with_init >= 0; with_init--) {
 		uint32_t size = 0;
-		for (int visible = 1; visible >= 0; visible--)
-			for (uint32_t align = 1u << 30; align; align >>= 1)
-				for (size_t i = lm->nvars; i-- > 0;) {
-					LDataVar *v = &lm->vars[i];
-					if (v->space != LDATA_GLOBAL || (v->init != NULL) != (bool)with_init ||
-					    v->visible != (bool)visible || v->align != align)
-						continue;
-					v->offset = (size + align - 1) / align * align;
-					size = v->offset + v->size;
-				}
+		for (size_t i = 0; i < n; i++) {
+			LDataVar *v = &lm->vars[order[i]];
+			if ((v->init != NULL) != (bool)with_init)
+				continue;
+			v->offset = (size + v->align - 1) / v->align * v->align;
+			size = v->offset + v->size;
+		}
 	}
+	free(order);
 	lmap_fini(&c->data_vars);
 }
 
