@@ -5,7 +5,6 @@
  * all other sections refer to their offsets), then place the sections one
  * after another and append the section and program header tables. */
 #include "emit/cubin_internal.h"
-#include "base/hash.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,130 +12,6 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-
-/* ---- growable little-endian byte buffer ------------------------------- */
-
-typedef struct ByteBuf {
-	uint8_t *data;
-	size_t len, cap;
-	/* string tables only: open-addressing index of string offsets + 1 */
-	uint32_t *index;
-	size_t index_cap, index_count;
-} ByteBuf;
-
-static void buf_reserve(ByteBuf *b, size_t extra)
-{
-	if (b->cap - b->len >= extra)
-		return;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap - b->len < extra)
-		cap *= 2;
-	b->data = xrealloc(b->data, cap);
-	b->cap = cap;
-}
-
-static void buf_put(ByteBuf *b, const void *p, size_t n)
-{
-	buf_reserve(b, n);
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-static void buf_zeros(ByteBuf *b, size_t n)
-{
-	buf_reserve(b, n);
-	memset(b->data + b->len, 0, n);
-	b->len += n;
-}
-
-static void buf_u8(ByteBuf *b, uint8_t v)
-{
-	buf_put(b, &v, 1);
-}
-
-static void buf_u16(ByteBuf *b, uint16_t v)
-{
-	uint8_t le[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
-	buf_put(b, le, 2);
-}
-
-static void buf_u32(ByteBuf *b, uint32_t v)
-{
-	buf_u16(b, (uint16_t)v);
-	buf_u16(b, (uint16_t)(v >> 16));
-}
-
-static void buf_u64(ByteBuf *b, uint64_t v)
-{
-	buf_u32(b, (uint32_t)v);
-	buf_u32(b, (uint32_t)(v >> 32));
-}
-
-static void buf_align(ByteBuf *b, size_t align)
-{
-	size_t rem = b->len % align;
-	if (rem)
-		buf_zeros(b, align - rem);
-}
-
-/* ---- string tables ---------------------------------------------------- */
-
-static void strtab_index_insert(ByteBuf *t, uint32_t pos)
-{
-	size_t mask = t->index_cap - 1;
-	size_t i = hash_str((const char *)t->data + pos) & mask;
-	while (t->index[i])
-		i = (i + 1) & mask;
-	t->index[i] = pos + 1;
-	t->index_count++;
-}
-
-/* ptxas stores each distinct string once and never shares a string's tail
- * with a longer one, so exact matching is all the deduplication; a hash
- * index keeps it linear for modules with thousands of kernels. */
-static uint32_t strtab_add(ByteBuf *t, const char *s)
-{
-	if ((t->index_count + 1) * 2 > t->index_cap) {
-		free(t->index);
-		t->index_cap = t->index_cap ? t->index_cap * 2 : 64;
-		t->index = xcalloc(t->index_cap, sizeof *t->index);
-		t->index_count = 0;
-		for (size_t pos = 0; pos < t->len; pos += strlen((const char *)t->data + pos) + 1)
-			strtab_index_insert(t, (uint32_t)pos);
-	}
-	size_t mask = t->index_cap - 1;
-	for (size_t i = hash_str(s) & mask; t->index[i]; i = (i + 1) & mask)
-		if (strcmp((const char *)t->data + t->index[i] - 1, s) == 0)
-			return t->index[i] - 1;
-	uint32_t pos = (uint32_t)t->len;
-	buf_put(t, s, strlen(s) + 1);
-	strtab_index_insert(t, pos);
-	return pos;
-}
-
-/* Adds the concatenation of a NULL-terminated list of parts. */
-static uint32_t strtab_add_concat(ByteBuf *t, const char *const *parts)
-{
-	size_t len = 0;
-	for (size_t i = 0; parts[i]; i++)
-		len += strlen(parts[i]);
-	char *s = xmalloc(len + 1), *end = s;
-	for (size_t i = 0; parts[i]; i++) {
-		size_t n = strlen(parts[i]);
-		memcpy(end, parts[i], n);
-		end += n;
-	}
-	*end = 0;
-	uint32_t off = strtab_add(t, s);
-	free(s);
-	return off;
-}
-
-/* "<prefix><kernel>", e.g. ".text.k" */
-static uint32_t strtab_add_kernel_name(ByteBuf *t, const char *prefix, const char *kernel)
-{
-	return strtab_add_concat(t, (const char *const[]){ prefix, kernel, NULL });
-}
 
 /* ---- numbering ------------------------------------------------------- */
 
@@ -516,11 +391,11 @@ static void data_names(void *arg, ptrdiff_t var, int sec)
 {
 	DataNamesArg *a = arg;
 	if (a->shstr && var < 0)
-		a->n->sh_data[sec] = strtab_add(a->shstr, data_section_names[sec]);
+		a->n->sh_data[sec] = cubin_strtab_add(a->shstr, data_section_names[sec]);
 	else if (!a->shstr && var >= 0)
-		a->n->st_var[var] = strtab_add(a->str, a->m->vars[var].name);
+		a->n->st_var[var] = cubin_strtab_add(a->str, a->m->vars[var].name);
 	else if (!a->shstr)
-		a->n->st_data_sec[sec] = strtab_add(a->str, data_section_names[sec]);
+		a->n->st_data_sec[sec] = cubin_strtab_add(a->str, data_section_names[sec]);
 }
 
 static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
@@ -546,13 +421,13 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		"", ".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".nv.info",
 	};
 	for (size_t i = 0; i < sizeof leading / sizeof *leading; i++) {
-		strtab_add(shstr, leading[i]);
-		strtab_add(str, leading[i]);
+		cubin_strtab_add(shstr, leading[i]);
+		cubin_strtab_add(str, leading[i]);
 	}
-	n->sh_shstrtab = strtab_add(shstr, ".shstrtab");
-	n->sh_strtab = strtab_add(shstr, ".strtab");
-	n->sh_symtab = strtab_add(shstr, ".symtab");
-	n->sh_nv_info = strtab_add(shstr, ".nv.info");
+	n->sh_shstrtab = cubin_strtab_add(shstr, ".shstrtab");
+	n->sh_strtab = cubin_strtab_add(shstr, ".strtab");
+	n->sh_symtab = cubin_strtab_add(shstr, ".symtab");
+	n->sh_nv_info = cubin_strtab_add(shstr, ".nv.info");
 
 	DataNamesArg sec_names = { L->m, shstr, str, n }, sym_names = { L->m, NULL, str, n };
 	bool sh_seen[3] = { false, false, false }, st_seen[3] = { false, false, false };
@@ -561,71 +436,71 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
 		walk_data_symbols(L->m, 1, st_seen, data_names, &sym_names);
 		for (size_t j = 0; j < L->ns; j++)
-			n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+			n->st_surf[j] = cubin_strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
 		walk_data_symbols(L->m, 0, st_seen, data_names, &sym_names);
 	}
 
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);
-		n->sh_text[p] = strtab_add_kernel_name(shstr, ".text.", k->name);
-		n->sh_info_k[p] = strtab_add_kernel_name(shstr, ".nv.info.", k->name);
-		n->sh_shared[p] = strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
+		n->sh_text[p] = cubin_strtab_add_kernel_name(shstr, ".text.", k->name);
+		n->sh_info_k[p] = cubin_strtab_add_kernel_name(shstr, ".nv.info.", k->name);
+		n->sh_shared[p] = cubin_strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
 		if (p == 0) {
 			walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
 			walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
 		}
 		if (has_const2(k))
-			n->sh_const2[p] = strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
+			n->sh_const2[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
 		if (has_rel_text(k))
-			n->sh_rel_text[p] = strtab_add_kernel_name(shstr, ".rel.text.", k->name);
-		n->sh_const0[p] = strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
+			n->sh_rel_text[p] = cubin_strtab_add_kernel_name(shstr, ".rel.text.", k->name);
+		n->sh_const0[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
 
-		n->st_func[p] = strtab_add(str, k->name);
-		n->st_text[p] = strtab_add_kernel_name(str, ".text.", k->name);
-		strtab_add_kernel_name(str, ".nv.info.", k->name);
-		n->st_shared[p] = strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		n->st_func[p] = cubin_strtab_add(str, k->name);
+		n->st_text[p] = cubin_strtab_add_kernel_name(str, ".text.", k->name);
+		cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
+		n->st_shared[p] = cubin_strtab_add_kernel_name(str, ".nv.shared.", k->name);
 		if (p == 0) {
 			walk_data_symbols(L->m, 1, st_seen, data_names, &sym_names);
 			for (size_t j = 0; j < L->ns; j++)
-				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+				n->st_surf[j] = cubin_strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
 			walk_data_symbols(L->m, 0, st_seen, data_names, &sym_names);
 		}
 		/* a data relocation creates .rel.text.<k> before the shared names */
 		if (k->ndata_fixups)
-			strtab_add_kernel_name(str, ".rel.text.", k->name);
+			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
 		for (size_t i = 0; i < k->nshared_strings; i++)
-			strtab_add(str, k->shared_strings[i]);
+			cubin_strtab_add(str, k->shared_strings[i]);
 		if (has_desc_symbol(k))
-			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+			n->st_desc_size = cubin_strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
-			n->st_const2[p] = strtab_add_kernel_name(str, ".nv.constant2.", k->name);
-			strtab_add(str, "__ocg_const");
+			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
+			cubin_strtab_add(str, "__ocg_const");
 		}
 		if (has_rel_text(k))
-			strtab_add_kernel_name(str, ".rel.text.", k->name);
-		n->st_const0[p] = strtab_add_kernel_name(str, ".nv.constant0.", k->name);
-		strtab_add(str, k->nparams ? "_param" : "_SREG");
+			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+		n->st_const0[p] = cubin_strtab_add_kernel_name(str, ".nv.constant0.", k->name);
+		cubin_strtab_add(str, k->nparams ? "_param" : "_SREG");
 		for (size_t i = 0; i < k->nslots; i++)
-			strtab_add_concat(str, (const char *const[]){
+			cubin_strtab_add_concat(str, (const char *const[]){
 				"$BINDLESS$", k->name, "$", L->slots[p][i].surfref, NULL });
 	}
 	if (L->s_rel_ginit) {
-		n->sh_rel_ginit = strtab_add(shstr, ".rel.nv.global.init");
-		strtab_add(str, ".rel.nv.global.init");
+		n->sh_rel_ginit = cubin_strtab_add(shstr, ".rel.nv.global.init");
+		cubin_strtab_add(str, ".rel.nv.global.init");
 	}
 	if (L->s_rela_ginit) {
-		n->sh_rela_ginit = strtab_add(shstr, ".rela.nv.global.init");
-		strtab_add(str, ".rela.nv.global.init");
+		n->sh_rela_ginit = cubin_strtab_add(shstr, ".rela.nv.global.init");
+		cubin_strtab_add(str, ".rela.nv.global.init");
 	}
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);
 		if (k->nslots) {
-			n->sh_rel[p] = strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
-			strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
+			n->sh_rel[p] = cubin_strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
+			cubin_strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
 		}
 	}
-	n->sh_rel_action = strtab_add(shstr, ".nv.rel.action");
-	n->st_rel_action = strtab_add(str, ".nv.rel.action");
+	n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
+	n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
 }
 
 static void names_free(Names *n)
@@ -649,12 +524,12 @@ static void names_free(Names *n)
 static void put_symbol_at(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
                           uint16_t shndx, uint64_t value, uint64_t size)
 {
-	buf_u32(b, name);
-	buf_u8(b, info);
-	buf_u8(b, other);
-	buf_u16(b, shndx);
-	buf_u64(b, value);
-	buf_u64(b, size);
+	cubin_buf_u32(b, name);
+	cubin_buf_u8(b, info);
+	cubin_buf_u8(b, other);
+	cubin_buf_u16(b, shndx);
+	cubin_buf_u64(b, value);
+	cubin_buf_u64(b, size);
 }
 
 /* Every symbol but a module variable sits at its section's start. */
@@ -718,9 +593,9 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 
 static void info_record(ByteBuf *b, uint8_t format, uint8_t attr, uint16_t value)
 {
-	buf_u8(b, format);
-	buf_u8(b, attr);
-	buf_u16(b, value);
+	cubin_buf_u8(b, format);
+	cubin_buf_u8(b, attr);
+	cubin_buf_u16(b, value);
 }
 
 /* An SVAL record holding n u32 values; nothing when n is 0. */
@@ -730,7 +605,7 @@ static void info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size
 		return;
 	info_record(b, CUBIN_EIFMT_SVAL, attr, (uint16_t)(4 * n));
 	for (size_t i = 0; i < n; i++)
-		buf_u32(b, values[i]);
+		cubin_buf_u32(b, values[i]);
 }
 
 /* .nv.info lists the per-function resource records in source order. */
@@ -744,9 +619,9 @@ static void build_nv_info(const Layout *L, ByteBuf *b)
 		size_t p = L->nk - 1 - i;
 		for (size_t r = 0; r < sizeof per_function; r++) {
 			info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
-			buf_u32(b, (uint32_t)L->sym_func[p]);
+			cubin_buf_u32(b, (uint32_t)L->sym_func[p]);
 			const CubinKernel *k = kernel_at(L, p);
-			buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? k->regcount
+			cubin_buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? k->regcount
 			         : per_function[r] == CUBIN_EIATTR_MAX_STACK_SIZE ? 0 : k->frame_size);
 		}
 	}
@@ -759,23 +634,23 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	uint32_t param_bytes = sass_param_bytes(k->params, k->nparams);
 
 	info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_CUDA_API_VERSION, 4);
-	buf_u32(b, CUBIN_CUDA_API_VERSION);
+	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
 	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
 	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
 	if (k->nparams) {
 		info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
-		buf_u32(b, (uint32_t)L->sym_const0[p]);
-		buf_u16(b, SASS_PARAM_CBANK_BASE);
-		buf_u16(b, (uint16_t)param_bytes);
+		cubin_buf_u32(b, (uint32_t)L->sym_const0[p]);
+		cubin_buf_u16(b, SASS_PARAM_CBANK_BASE);
+		cubin_buf_u16(b, (uint16_t)param_bytes);
 		info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
 		for (size_t i = k->nparams; i-- > 0;) {
 			info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_KPARAM_INFO, 12);
-			buf_u32(b, 0);                      /* index */
-			buf_u16(b, (uint16_t)i);            /* ordinal */
-			buf_u16(b, (uint16_t)k->params[i].offset);
+			cubin_buf_u32(b, 0);                      /* index */
+			cubin_buf_u16(b, (uint16_t)i);            /* ordinal */
+			cubin_buf_u16(b, (uint16_t)k->params[i].offset);
 			/* size in bits 31:18; 0x1f in 16:12 is what ptxas writes for
 			 * every parameter in constant bank 0. */
-			buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
+			cubin_buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
 		}
 	}
 	if (k->explicit_caching)
@@ -804,8 +679,8 @@ static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = k->nslots; i-- > 0;) {
 		const CubinSurfaceSlot *s = &L->slots[p][i];
-		buf_u64(b, s->cbank_offset);
-		buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
+		cubin_buf_u64(b, s->cbank_offset);
+		cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
 		           CUBIN_R_CUDA_SURF_HEADER_INDEX);
 	}
 }
@@ -815,14 +690,14 @@ static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
-		buf_u64(b, k->desc_size_offsets[i]);
-		buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
+		cubin_buf_u64(b, k->desc_size_offsets[i]);
+		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
 	}
 	/* module variable addresses: last instruction first, as ptxas lists them */
 	for (size_t i = k->ndata_fixups; i-- > 0;) {
 		const CubinDataFixup *f = &k->data_fixups[i];
-		buf_u64(b, f->offset);
-		buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
+		cubin_buf_u64(b, f->offset);
+		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
 		           (f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
 	}
 }
@@ -831,7 +706,7 @@ static void build_const2(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = 0; i < k->ndesc_fields; i++)
-		buf_u32(b, k->desc_fields[i]);
+		cubin_buf_u32(b, k->desc_fields[i]);
 }
 
 static uint32_t const0_size(const Layout *L, size_t p)
@@ -877,47 +752,47 @@ static void put_elf_header(ByteBuf *b, const CubinModule *m, uint64_t phoff, uin
 	                 (m->texmode_independent ? CUBIN_EF_TEXMODE_INDEPENDENT
 	                                         : CUBIN_EF_TEXMODE_UNIFIED) |
 	                 (m->address64 ? CUBIN_EF_64BIT_ADDRESS : 0);
-	buf_put(b, ident, sizeof ident);
-	buf_u16(b, 2);                 /* ET_EXEC */
-	buf_u16(b, CUBIN_EM_CUDA);
-	buf_u32(b, CUBIN_CUDA_API_VERSION);
-	buf_u64(b, 0);                 /* e_entry */
-	buf_u64(b, phoff);
-	buf_u64(b, shoff);
-	buf_u32(b, flags);
-	buf_u16(b, 64);                /* e_ehsize */
-	buf_u16(b, 56);                /* e_phentsize */
-	buf_u16(b, phnum);
-	buf_u16(b, 64);                /* e_shentsize */
-	buf_u16(b, shnum);
-	buf_u16(b, SEC_SHSTRTAB);
+	cubin_buf_put(b, ident, sizeof ident);
+	cubin_buf_u16(b, 2);                 /* ET_EXEC */
+	cubin_buf_u16(b, CUBIN_EM_CUDA);
+	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
+	cubin_buf_u64(b, 0);                 /* e_entry */
+	cubin_buf_u64(b, phoff);
+	cubin_buf_u64(b, shoff);
+	cubin_buf_u32(b, flags);
+	cubin_buf_u16(b, 64);                /* e_ehsize */
+	cubin_buf_u16(b, 56);                /* e_phentsize */
+	cubin_buf_u16(b, phnum);
+	cubin_buf_u16(b, 64);                /* e_shentsize */
+	cubin_buf_u16(b, shnum);
+	cubin_buf_u16(b, SEC_SHSTRTAB);
 }
 
 static void put_section_header(ByteBuf *b, const Section *s)
 {
-	buf_u32(b, s->name);
-	buf_u32(b, s->type);
-	buf_u64(b, s->flags);
-	buf_u64(b, 0);                 /* sh_addr */
-	buf_u64(b, s->offset);
-	buf_u64(b, s->size);
-	buf_u32(b, s->link);
-	buf_u32(b, s->info);
-	buf_u64(b, s->align);
-	buf_u64(b, s->entsize);
+	cubin_buf_u32(b, s->name);
+	cubin_buf_u32(b, s->type);
+	cubin_buf_u64(b, s->flags);
+	cubin_buf_u64(b, 0);                 /* sh_addr */
+	cubin_buf_u64(b, s->offset);
+	cubin_buf_u64(b, s->size);
+	cubin_buf_u32(b, s->link);
+	cubin_buf_u32(b, s->info);
+	cubin_buf_u64(b, s->align);
+	cubin_buf_u64(b, s->entsize);
 }
 
 static void put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_t offset,
                                uint64_t filesz, uint64_t memsz)
 {
-	buf_u32(b, type);
-	buf_u32(b, flags);
-	buf_u64(b, offset);
-	buf_u64(b, 0);                 /* p_vaddr */
-	buf_u64(b, 0);                 /* p_paddr */
-	buf_u64(b, filesz);
-	buf_u64(b, memsz);
-	buf_u64(b, 8);
+	cubin_buf_u32(b, type);
+	cubin_buf_u32(b, flags);
+	cubin_buf_u64(b, offset);
+	cubin_buf_u64(b, 0);                 /* p_vaddr */
+	cubin_buf_u64(b, 0);                 /* p_paddr */
+	cubin_buf_u64(b, filesz);
+	cubin_buf_u64(b, memsz);
+	cubin_buf_u64(b, 8);
 }
 
 /* Sections follow the ELF header back to back, each at its alignment
@@ -966,13 +841,13 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 	for (size_t i = 1; i < nsec; i++) {
 		if (secs[i].type == SHT_NOBITS)
 			continue;
-		buf_zeros(out, secs[i].offset - out->len);
+		cubin_buf_zeros(out, secs[i].offset - out->len);
 		if (secs[i].data)
-			buf_put(out, secs[i].data, secs[i].size);
+			cubin_buf_put(out, secs[i].data, secs[i].size);
 		else
-			buf_zeros(out, secs[i].size);
+			cubin_buf_zeros(out, secs[i].size);
 	}
-	buf_align(out, 8);
+	cubin_buf_align(out, 8);
 	for (size_t i = 0; i < nsec; i++)
 		put_section_header(out, &secs[i]);
 
