@@ -189,6 +189,13 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 	return true;
 }
 
+unsigned lw_reg_bits(LowerCtx *c, const Expr *e)
+{
+	PtxTy ty;
+	uint32_t v;
+	return lookup_reg(c, e, &ty, &v) ? ty.bits : 0;
+}
+
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width)
 {
 	PtxTy ty;

@@ -372,7 +372,66 @@ int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
 	return 1;
 }
 
-/* ---- ld.const: LDC c[0x3][Ra + offset] ---- */
+/* ---- ld.const, as ptxas 11.8 loads c[0x3] ---- */
+
+/* One LDC of `bytes` (1, 2, 4, 8) at [base + off] into d.dsub: an offset
+ * beyond the signed 16-bit field is split as ptxas splits it (the nearest
+ * multiple of 0x10000 added to the register first). A sub-word is
+ * LDC.U8/.U16, and a BFE when is_signed (sign-extended into a wider
+ * register). */
+static void emit_ldc(LowerCtx *c, int base, int64_t off, unsigned bytes, bool is_signed, uint32_t d,
+                     unsigned dsub)
+{
+	if (off < -0x8000 || off > 0x7fff) {
+		int64_t hi = (int64_t)(((uint64_t)off + 0x8000) & ~(uint64_t)0xffff);
+		uint32_t a2 = lw_temp(c, 1);
+		LInsn *add = lw_emit(c, SF_IADD32I);
+		linsn_ref(add, SR_RD, a2, 0, 1, true);
+		if (base >= 0)
+			linsn_ref(add, SR_RA, (uint32_t)base, 0, 1, false);
+		else
+			linsn_set(add, SR_RA, 255);
+		linsn_set(add, SR_IMM, (uint32_t)hi);
+		base = (int)a2;
+		off -= hi;
+	}
+	LInsn *ldc = lw_emit(c, SF_LDC);
+	linsn_ref(ldc, SR_RD, d, dsub, bytes == 8 ? 2 : 1, true);
+	if (base >= 0)
+		linsn_ref(ldc, SR_RA, (uint32_t)base, 0, 1, false);
+	else
+		linsn_set(ldc, SR_RA, 255);
+	linsn_set(ldc, SR_SIZE, bytes == 8 ? 5 : bytes == 4 ? 4 : bytes == 1 ? 0 : 2);
+	linsn_set(ldc, SR_LDCMODE, 0);
+	linsn_set(ldc, SR_CBANK, LDATA_CONST_BANK);
+	linsn_set(ldc, SR_COFF, off);
+	if (bytes < 4 && is_signed)
+		lw_sign_extend_low(c, d, dsub, bytes * 8);
+}
+
+/* A fixed address: MOV d, c[0x3][off] per aligned word (an unsigned byte
+ * or half at a word boundary too, masked by LOP32I.AND); other sub-words
+ * through LDC. */
+static void load_fixed(LowerCtx *c, int64_t off, unsigned bytes, bool is_signed, uint32_t d, unsigned dsub)
+{
+	if (off < 0 || off % 4 || off > 0x3fffc || (bytes < 4 && is_signed)) {
+		emit_ldc(c, -1, off, bytes, is_signed, d, dsub);
+		return;
+	}
+	for (unsigned p = 0; p < (bytes + 3) / 4; p++) {
+		LInsn *mov = lw_emit(c, SF_MOV_C);
+		linsn_ref(mov, SR_RD, d, dsub + p, 1, true);
+		linsn_set(mov, SR_CBANK, LDATA_CONST_BANK);
+		linsn_set(mov, SR_COFF, (off + 4 * p) / 4);
+	}
+	if (bytes < 4) {
+		LInsn *and = lw_emit(c, SF_LOP32I);
+		linsn_ref(and, SR_RD, d, dsub, 1, true);
+		linsn_ref(and, SR_RA, d, dsub, 1, false);
+		linsn_set(and, SR_LOPOP, 0);
+		linsn_set(and, SR_IMM, bytes == 1 ? 0xff : 0xffff);
+	}
+}
 
 bool lower_ld_const(LowerCtx *c, const Instr *in)
 {
@@ -383,7 +442,7 @@ bool lower_ld_const(LowerCtx *c, const Instr *in)
 			return lw_unsupported(c, in->mod_locs[i], "ld.const modifier '%s'", w);
 	}
 	PtxTy t = lw_instr_type(in);
-	unsigned vec = lw_vec_width(in), bytes = vec * t.bits / 8;
+	unsigned vec = lw_vec_width(in), ebytes = t.bits / 8;
 	if (t.bits < 8 || (vec > 1 && t.bits < 32))
 		return lw_unsupported(c, in->loc, "ld.const of this type (scalars, and vectors of 32- and "
 		                      "64-bit elements, are supported)");
@@ -401,56 +460,27 @@ bool lower_ld_const(LowerCtx *c, const Instr *in)
 		}
 		uint32_t r;
 		unsigned bw;
-		if (e->kind != EX_NAME || e->text[0] != '%' || !lw_reg(c, e, &r, &bw))
-			return c->errors ? false
-			     : lw_unsupported(c, a->loc, "this ld.const address (a .const variable or a register, "
+		if (e->kind != EX_NAME || e->text[0] != '%')
+			return lw_unsupported(c, a->loc, "this ld.const address (a .const variable or a register, "
 			                      "plus a constant offset, is supported)");
+		if (!lw_reg(c, e, &r, &bw))
+			return false;
 		base = (int)r;
 	}
-	uint32_t elems[4];
 	const Expr *de = in->ops[0];
 	if (vec > 1 && (de->kind != EX_VECTOR || de->nelems != vec))
 		return lw_unsupported(c, de->loc, "this destination vector");
 	for (unsigned i = 0; i < vec; i++) {
+		uint32_t d;
 		unsigned w;
-		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &elems[i], &w))
+		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &d, &w))
 			return false;
-	}
-	/* LDC reads at most 64 bits: a wider vector is one LDC.64 per 8 bytes */
-	unsigned per = bytes > 8 ? 8 : bytes, nregs = per <= 4 ? 1 : 2;
-	unsigned nloads = bytes / per;
-	uint32_t data = vec == 1 ? elems[0] : lw_temp(c, bytes <= 4 ? 1 : bytes / 4);
-	for (unsigned l = 0; l < nloads; l++) {
-		int64_t o = off + (int64_t)(l * per);
-		int b = base;
-		if (o < -0x8000 || o > 0x7fff) {
-			uint32_t a2 = lw_temp(c, 1);
-			LInsn *add = lw_emit(c, SF_IADD32I);
-			linsn_ref(add, SR_RD, a2, 0, 1, true);
-			if (b >= 0)
-				linsn_ref(add, SR_RA, (uint32_t)b, 0, 1, false);
-			else
-				linsn_set(add, SR_RA, 255);
-			linsn_set(add, SR_IMM, (uint32_t)o);
-			b = (int)a2;
-			o = 0;
-		}
-		LInsn *ldc = lw_emit(c, SF_LDC);
-		linsn_ref(ldc, SR_RD, data, l * nregs, nregs, true);
-		if (b >= 0)
-			linsn_ref(ldc, SR_RA, (uint32_t)b, 0, 1, false);
+		int64_t o = off + (int64_t)(i * ebytes);
+		bool extend = t.is_signed && lw_reg_bits(c, vec > 1 ? de->elems[i] : de) > t.bits;
+		if (base < 0)
+			load_fixed(c, o, ebytes, extend, d, 0);
 		else
-			linsn_set(ldc, SR_RA, 255);
-		linsn_set(ldc, SR_SIZE, per == 8 ? 5 : per == 4 ? 4 : (per == 1 ? 0 : 2) + t.is_signed);
-		linsn_set(ldc, SR_LDCMODE, 0);
-		linsn_set(ldc, SR_CBANK, 3);
-		linsn_set(ldc, SR_COFF, o);
-	}
-	if (vec > 1) {
-		unsigned parts = t.bits / 32;
-		for (unsigned i = 0; i < vec; i++)
-			for (unsigned p = 0; p < parts; p++)
-				lw_mov(c, elems[i], p, data, i * parts + p);
+			emit_ldc(c, base, o, ebytes, extend, d, 0);
 	}
 	return true;
 }

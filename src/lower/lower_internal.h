@@ -125,6 +125,8 @@ unsigned lw_vec_width(const Instr *in);
 /* The vreg of a register operand (EX_NAME naming a declared register);
  * diagnoses and returns false otherwise. */
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width);
+/* The declared width in bits of the register e names (0: not a register). */
+unsigned lw_reg_bits(LowerCtx *c, const Expr *e);
 /* name at kernel scope (block 0), else a kernel-owned "name@block". */
 const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block);
 bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg);
@@ -171,6 +173,9 @@ void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed);
+/* Sign-extends the low `bits` of d.dsub in place (BFE, as ptxas does after
+ * an LDC.U8/.U16 of a signed value). */
+void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits);
 /* d.dsub = the sign of s.ssub replicated (SHR by 31). */
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
 
@@ -222,6 +227,9 @@ void lw_frame_place(LowerCtx *c);
 bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space);
 
 /* ---- lower_data.c: module .global and .const variables ---- */
+
+/* The constant bank of module .const data (.nv.constant3). */
+enum { LDATA_CONST_BANK = 3 };
 
 /* A module-scope .global/.const declaration (not .surfref/.texref). */
 void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc);
