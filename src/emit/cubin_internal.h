@@ -54,6 +54,5 @@ uint8_t *cubin_data_bytes(const CubinModule *m, CubinDataSection s, uint64_t siz
 /* The entries of .rel.nv.global.init (rela false) or .rela.nv.global.init. */
 uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool rela, size_t *len);
 bool cubin_has_init_relocs(const CubinModule *m, bool rela);
-int cubin_check_vars(const CubinModule *m, char *err, size_t errlen);
 
 #endif

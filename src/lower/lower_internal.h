@@ -239,7 +239,7 @@ void lw_module_data_freeze_const(LowerCtx *c);
 /* At the end of the module: every offset, and frees the name map. */
 void lw_module_data_finish(LowerCtx *c);
 void lower_module_data_free(LModule *lm);
-/* `cvar[+-imm]` naming a module .const variable: its c[0x3] offset. */
+/* (lower_ctx.c) `cvar[+-imm]` naming a module .const variable: its c[0x3] offset. */
 bool lw_data_const(const LowerCtx *c, const Expr *e, int64_t *offset);
 /* `gvar[+-imm]` naming a module .global variable: its address in a new
  * 64-bit temporary (relocated MOV32I pair) and the offset. 0: not one;
