@@ -122,13 +122,44 @@ static int write_listing(const LModule *lm, const KernelCode *codes, DiagSink *s
 	return 0;
 }
 
+/* The module variables as the cubin writer takes them (issue 15). */
+static CubinVar *cubin_vars_of(const LModule *lm)
+{
+	CubinVar *vars = xcalloc(lm->nvars + 1, sizeof *vars);
+	for (size_t i = 0; i < lm->nvars; i++) {
+		const LDataVar *v = &lm->vars[i];
+		CubinInitReloc *r = xcalloc(v->nrelocs + 1, sizeof *r);
+		for (size_t j = 0; j < v->nrelocs; j++)
+			r[j] = (CubinInitReloc){ v->relocs[j].offset, v->relocs[j].var, v->relocs[j].addend };
+		vars[i] = (CubinVar){ .name = v->name, .is_const = v->space == LDATA_CONST, .visible = v->visible,
+		                      .global = v->bind == LBIND_GLOBAL,
+		                      .weak = v->bind == LBIND_WEAK,
+		                      .offset = v->offset, .size = v->size, .align = v->align, .init = v->init,
+		                      .relocs = r, .nrelocs = v->nrelocs };
+	}
+	return vars;
+}
+
+static void cubin_vars_free(CubinVar *vars, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((void *)vars[i].relocs);
+	free(vars);
+}
+
 static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sink, uint8_t **image,
                        size_t *len)
 {
 	CubinKernel *ks = xcalloc(lm->nkernels + 1, sizeof *ks);
 	CubinSurfaceSlot **slots = xcalloc(lm->nkernels + 1, sizeof *slots);
+	CubinDataFixup **fixups = xcalloc(lm->nkernels + 1, sizeof *fixups);
+	CubinVar *vars = cubin_vars_of(lm);
 	for (size_t i = 0; i < lm->nkernels; i++) {
 		const LKernel *k = &lm->kernels[i];
+		fixups[i] = xcalloc(codes[i].ndata_fixups + 1, sizeof **fixups);
+		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
+			fixups[i][f] = (CubinDataFixup){ codes[i].data_fixups[f].offset, codes[i].data_fixups[f].var,
+			                                 codes[i].data_fixups[f].hi };
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s };
@@ -147,6 +178,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,
 			.desc_size_symbol = k->desc_size_symbol,
 			.desc_size_offsets = codes[i].desc_relocs, .ndesc_size_offsets = codes[i].ndesc_relocs,
+			.data_fixups = fixups[i], .ndata_fixups = codes[i].ndata_fixups,
 		};
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
@@ -154,7 +186,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	CubinModule cm = {
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
-		.surfrefs = lm->surfrefs, .nsurfrefs = lm->nsurfrefs,
+		.surfrefs = lm->surfrefs, .nsurfrefs = lm->nsurfrefs, .vars = vars, .nvars = lm->nvars,
 	};
 	char err[256];
 	int rc = cubin_write(&cm, image, len, err, sizeof err);
@@ -162,10 +194,14 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		SrcLoc none = { 0, 0, 0, 0 };
 		diag_add(sink, SEV_ERROR, none, RULE_ENCODER_UNSUPPORTED, "cubin writer: %s", err);
 	}
-	for (size_t i = 0; i < lm->nkernels; i++)
+	for (size_t i = 0; i < lm->nkernels; i++) {
 		free(slots[i]);
+		free(fixups[i]);
+	}
 	free(slots);
+	free(fixups);
 	free(ks);
+	cubin_vars_free(vars, lm->nvars);
 	return rc;
 }
 

@@ -5,7 +5,6 @@
  * all other sections refer to their offsets), then place the sections one
  * after another and append the section and program header tables. */
 #include "emit/cubin_internal.h"
-#include "base/hash.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,130 +12,6 @@
 #include <string.h>
 
 #include "base/xalloc.h"
-
-/* ---- growable little-endian byte buffer ------------------------------- */
-
-typedef struct ByteBuf {
-	uint8_t *data;
-	size_t len, cap;
-	/* string tables only: open-addressing index of string offsets + 1 */
-	uint32_t *index;
-	size_t index_cap, index_count;
-} ByteBuf;
-
-static void buf_reserve(ByteBuf *b, size_t extra)
-{
-	if (b->cap - b->len >= extra)
-		return;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap - b->len < extra)
-		cap *= 2;
-	b->data = xrealloc(b->data, cap);
-	b->cap = cap;
-}
-
-static void buf_put(ByteBuf *b, const void *p, size_t n)
-{
-	buf_reserve(b, n);
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-static void buf_zeros(ByteBuf *b, size_t n)
-{
-	buf_reserve(b, n);
-	memset(b->data + b->len, 0, n);
-	b->len += n;
-}
-
-static void buf_u8(ByteBuf *b, uint8_t v)
-{
-	buf_put(b, &v, 1);
-}
-
-static void buf_u16(ByteBuf *b, uint16_t v)
-{
-	uint8_t le[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
-	buf_put(b, le, 2);
-}
-
-static void buf_u32(ByteBuf *b, uint32_t v)
-{
-	buf_u16(b, (uint16_t)v);
-	buf_u16(b, (uint16_t)(v >> 16));
-}
-
-static void buf_u64(ByteBuf *b, uint64_t v)
-{
-	buf_u32(b, (uint32_t)v);
-	buf_u32(b, (uint32_t)(v >> 32));
-}
-
-static void buf_align(ByteBuf *b, size_t align)
-{
-	size_t rem = b->len % align;
-	if (rem)
-		buf_zeros(b, align - rem);
-}
-
-/* ---- string tables ---------------------------------------------------- */
-
-static void strtab_index_insert(ByteBuf *t, uint32_t pos)
-{
-	size_t mask = t->index_cap - 1;
-	size_t i = hash_str((const char *)t->data + pos) & mask;
-	while (t->index[i])
-		i = (i + 1) & mask;
-	t->index[i] = pos + 1;
-	t->index_count++;
-}
-
-/* ptxas stores each distinct string once and never shares a string's tail
- * with a longer one, so exact matching is all the deduplication; a hash
- * index keeps it linear for modules with thousands of kernels. */
-static uint32_t strtab_add(ByteBuf *t, const char *s)
-{
-	if ((t->index_count + 1) * 2 > t->index_cap) {
-		free(t->index);
-		t->index_cap = t->index_cap ? t->index_cap * 2 : 64;
-		t->index = xcalloc(t->index_cap, sizeof *t->index);
-		t->index_count = 0;
-		for (size_t pos = 0; pos < t->len; pos += strlen((const char *)t->data + pos) + 1)
-			strtab_index_insert(t, (uint32_t)pos);
-	}
-	size_t mask = t->index_cap - 1;
-	for (size_t i = hash_str(s) & mask; t->index[i]; i = (i + 1) & mask)
-		if (strcmp((const char *)t->data + t->index[i] - 1, s) == 0)
-			return t->index[i] - 1;
-	uint32_t pos = (uint32_t)t->len;
-	buf_put(t, s, strlen(s) + 1);
-	strtab_index_insert(t, pos);
-	return pos;
-}
-
-/* Adds the concatenation of a NULL-terminated list of parts. */
-static uint32_t strtab_add_concat(ByteBuf *t, const char *const *parts)
-{
-	size_t len = 0;
-	for (size_t i = 0; parts[i]; i++)
-		len += strlen(parts[i]);
-	char *s = xmalloc(len + 1), *end = s;
-	for (size_t i = 0; parts[i]; i++) {
-		size_t n = strlen(parts[i]);
-		memcpy(end, parts[i], n);
-		end += n;
-	}
-	*end = 0;
-	uint32_t off = strtab_add(t, s);
-	free(s);
-	return off;
-}
-
-/* "<prefix><kernel>", e.g. ".text.k" */
-static uint32_t strtab_add_kernel_name(ByteBuf *t, const char *prefix, const char *kernel)
-{
-	return strtab_add_concat(t, (const char *const[]){ prefix, kernel, NULL });
-}
 
 /* ---- numbering ------------------------------------------------------- */
 
@@ -157,6 +32,9 @@ typedef struct Layout {
 	/* section indices per processed kernel (0 = the kernel has none) */
 	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
 	size_t nsec;
+	/* module data (issue 15): sections (0 = none) and symbols */
+	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
+	size_t *sym_var, sym_data_sec[3];
 } Layout;
 
 static const CubinKernel *kernel_at(const Layout *L, size_t p)
@@ -176,6 +54,12 @@ static bool has_desc(const CubinKernel *k)
 static bool has_desc_symbol(const CubinKernel *k)
 {
 	return has_desc(k) || k->desc_size_symbol;
+}
+
+/* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
+static bool has_rel_text(const CubinKernel *k)
+{
+	return has_desc(k) || k->ndata_fixups > 0;
 }
 
 static bool has_const2(const CubinKernel *k)
@@ -207,11 +91,17 @@ static void number_sections(Layout *L)
 	L->s_text = xcalloc(nk, sizeof *L->s_text);
 	size_t next = sec_rel_action(L) + 1;
 	for (size_t p = 0; p < L->nk; p++)
-		if (has_desc(kernel_at(L, p)))
+		if (has_rel_text(kernel_at(L, p)))
 			L->s_rel_text[p] = next++;
+	if (cubin_has_init_relocs(L->m, false))
+		L->s_rel_ginit = next++;
+	if (cubin_has_init_relocs(L->m, true))
+		L->s_rela_ginit = next++;
 	for (size_t p = 0; p < L->nk; p++)
 		if (kernel_at(L, p)->nslots)
 			L->s_rel_const0[p] = next++;
+	if (cubin_has_data(L->m, CUBIN_DATA_CONST3))
+		L->s_data[CUBIN_DATA_CONST3] = next++;
 	for (size_t p = 0; p < L->nk; p++) {
 		if (has_const2(kernel_at(L, p)))
 			L->s_const2[p] = next++;
@@ -219,10 +109,20 @@ static void number_sections(Layout *L)
 	}
 	for (size_t p = 0; p < L->nk; p++)
 		L->s_text[p] = next++;
+	/* the first processed kernel's .nv.shared, the data, the other .nv.shared */
 	L->s_shared = xcalloc(nk, sizeof *L->s_shared);
-	for (size_t p = 0; p < L->nk; p++)
+	for (size_t p = 0; p < L->nk; p++) {
 		if (kernel_at(L, p)->shared_align)
 			L->s_shared[p] = next++;
+		if (p == 0)
+			for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
+				if (cubin_has_data(L->m, (CubinDataSection)d))
+					L->s_data[d] = next++;
+	}
+	if (L->nk == 0)
+		for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
+			if (cubin_has_data(L->m, (CubinDataSection)d))
+				L->s_data[d] = next++;
 	L->nsec = next;
 }
 
@@ -234,7 +134,8 @@ static void number_sections(Layout *L)
  * moves the locals before the globals without reordering either group
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
 typedef enum SymKind {
-	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION
+	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION,
+	SYM_DATA_SEC, SYM_VAR
 } SymKind;
 
 typedef struct SymPlan {
@@ -248,20 +149,66 @@ static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which,
 	created[(*n)++] = (SymPlan){ .kind = kind, .which = which, .global = global };
 }
 
+static CubinDataSection var_section(const CubinVar *v)
+{
+	return v->is_const ? CUBIN_DATA_CONST3 : v->init ? CUBIN_DATA_GLOBAL_INIT : CUBIN_DATA_GLOBAL;
+}
+
+/* Module variables as ptxas creates their symbols: the .visible ones (pass
+ * 1; the surfrefs follow them), then the others (pass 0, .extern and
+ * .common ones too), in declaration order, each after its section's symbol
+ * when that is new (seen[] carries over from pass 1 to pass 0). f(var, -1)
+ * is a variable, f(-1, section) a section symbol. */
+static void walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
+                              void (*f)(void *, ptrdiff_t, int), void *arg)
+{
+	for (int visible = pass; visible == pass; visible = -1)
+		for (size_t i = 0; i < m->nvars; i++) {
+			const CubinVar *v = &m->vars[i];
+			if (v->visible != (bool)visible)
+				continue;
+			CubinDataSection d = var_section(v);
+			if (!seen[d])
+				f(arg, -1, (int)d);
+			seen[d] = true;
+			f(arg, (ptrdiff_t)i, -1);
+		}
+}
+
+typedef struct PlanArg {
+	const CubinModule *m;
+	SymPlan *created;
+	size_t *n;
+} PlanArg;
+
+static void plan_data_symbol(void *arg, ptrdiff_t var, int sec)
+{
+	PlanArg *a = arg;
+	if (var < 0)
+		plan_symbol(a->created, a->n, SYM_DATA_SEC, (size_t)sec, false);
+	else
+		plan_symbol(a->created, a->n, SYM_VAR, (size_t)var, a->m->vars[var].global);
+}
+
 static void plan_symbols(Layout *L)
 {
-	size_t total = 3 + 6 * L->nk + L->ns;   /* null, .nv.rel.action, desc size included */
+	size_t total = 6 + 6 * L->nk + L->ns + L->m->nvars;   /* null, .nv.rel.action, desc size, data sections */
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned = false;
+	bool seen[3] = { false, false, false };
+	PlanArg pa = { L->m, created, &n };
 	for (size_t p = 0; p < L->nk; p++) {
 		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol);
-		if (p == 0)
-			for (size_t j = 0; j < L->ns; j++)
-				plan_symbol(created, &n, SYM_SURFREF, j, true);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
 		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
 			plan_symbol(created, &n, SYM_SHARED, p, false);
+		if (p == 0) {
+			walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
+			for (size_t j = 0; j < L->ns; j++)
+				plan_symbol(created, &n, SYM_SURFREF, j, true);
+			walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
+		}
 		if (has_desc_symbol(kernel_at(L, p))) {
 			if (!desc_size_planned)
 				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
@@ -271,9 +218,12 @@ static void plan_symbols(Layout *L)
 			plan_symbol(created, &n, SYM_CONST2, p, false);
 		plan_symbol(created, &n, SYM_CONST0, p, false);
 	}
-	if (L->nk == 0)
+	if (L->nk == 0) {
+		walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
 		for (size_t j = 0; j < L->ns; j++)
 			plan_symbol(created, &n, SYM_SURFREF, j, true);
+		walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
+	}
 	plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
 
 	L->syms = xmalloc(total * sizeof *L->syms);
@@ -291,7 +241,12 @@ static void plan_symbols(Layout *L)
 	L->sym_func = xmalloc(nk * sizeof *L->sym_func);
 	L->sym_const0 = xmalloc(nk * sizeof *L->sym_const0);
 	L->sym_surf = xmalloc((L->ns ? L->ns : 1) * sizeof *L->sym_surf);
+	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
 	for (size_t i = 1; i < L->nsyms; i++) {
+		if (L->syms[i].kind == SYM_VAR)
+			L->sym_var[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_DATA_SEC)
+			L->sym_data_sec[L->syms[i].which] = i;
 		if (L->syms[i].kind == SYM_FUNC)
 			L->sym_func[L->syms[i].which] = i;
 		else if (L->syms[i].kind == SYM_CONST0)
@@ -362,6 +317,7 @@ static void layout_free(Layout *L)
 	free(L->sym_func);
 	free(L->sym_const0);
 	free(L->sym_surf);
+	free(L->sym_var);
 	free(L->s_rel_text);
 	free(L->s_rel_const0);
 	free(L->s_const2);
@@ -418,7 +374,29 @@ typedef struct Names {
 	uint32_t st_rel_action, st_desc_size;
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
+	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
+	uint32_t sh_rel_ginit, sh_rela_ginit;
 } Names;
+
+static const char *const data_section_names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
+
+/* shstr NULL: the symbol names into str; else the section names into shstr. */
+typedef struct DataNamesArg {
+	const CubinModule *m;
+	ByteBuf *shstr, *str;
+	Names *n;
+} DataNamesArg;
+
+static void data_names(void *arg, ptrdiff_t var, int sec)
+{
+	DataNamesArg *a = arg;
+	if (a->shstr && var < 0)
+		a->n->sh_data[sec] = cubin_strtab_add(a->shstr, data_section_names[sec]);
+	else if (!a->shstr && var >= 0)
+		a->n->st_var[var] = cubin_strtab_add(a->str, a->m->vars[var].name);
+	else if (!a->shstr)
+		a->n->st_data_sec[sec] = cubin_strtab_add(a->str, data_section_names[sec]);
+}
 
 static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 {
@@ -435,6 +413,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->st_text = xmalloc(nk * sizeof(uint32_t));
 	n->st_const0 = xmalloc(nk * sizeof(uint32_t));
 	n->st_surf = xmalloc((L->ns ? L->ns : 1) * sizeof(uint32_t));
+	n->st_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof(uint32_t));
 	n->sh_shared = xmalloc(nk * sizeof(uint32_t));
 	n->st_shared = xmalloc(nk * sizeof(uint32_t));
 
@@ -442,61 +421,86 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		"", ".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".nv.info",
 	};
 	for (size_t i = 0; i < sizeof leading / sizeof *leading; i++) {
-		strtab_add(shstr, leading[i]);
-		strtab_add(str, leading[i]);
+		cubin_strtab_add(shstr, leading[i]);
+		cubin_strtab_add(str, leading[i]);
 	}
-	n->sh_shstrtab = strtab_add(shstr, ".shstrtab");
-	n->sh_strtab = strtab_add(shstr, ".strtab");
-	n->sh_symtab = strtab_add(shstr, ".symtab");
-	n->sh_nv_info = strtab_add(shstr, ".nv.info");
+	n->sh_shstrtab = cubin_strtab_add(shstr, ".shstrtab");
+	n->sh_strtab = cubin_strtab_add(shstr, ".strtab");
+	n->sh_symtab = cubin_strtab_add(shstr, ".symtab");
+	n->sh_nv_info = cubin_strtab_add(shstr, ".nv.info");
 
-	if (L->nk == 0)
+	DataNamesArg sec_names = { L->m, shstr, str, n }, sym_names = { L->m, NULL, str, n };
+	bool sh_seen[3] = { false, false, false }, st_seen[3] = { false, false, false };
+	if (L->nk == 0) {
+		walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
+		walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
+		walk_data_symbols(L->m, 1, st_seen, data_names, &sym_names);
 		for (size_t j = 0; j < L->ns; j++)
-			n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+			n->st_surf[j] = cubin_strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+		walk_data_symbols(L->m, 0, st_seen, data_names, &sym_names);
+	}
 
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);
-		n->sh_text[p] = strtab_add_kernel_name(shstr, ".text.", k->name);
-		n->sh_info_k[p] = strtab_add_kernel_name(shstr, ".nv.info.", k->name);
-		n->sh_shared[p] = strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
-		if (has_const2(k))
-			n->sh_const2[p] = strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
-		if (has_desc(k))
-			n->sh_rel_text[p] = strtab_add_kernel_name(shstr, ".rel.text.", k->name);
-		n->sh_const0[p] = strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
-
-		n->st_func[p] = strtab_add(str, k->name);
-		n->st_text[p] = strtab_add_kernel_name(str, ".text.", k->name);
-		strtab_add_kernel_name(str, ".nv.info.", k->name);
-		n->st_shared[p] = strtab_add_kernel_name(str, ".nv.shared.", k->name);
-		for (size_t i = 0; i < k->nshared_strings; i++)
-			strtab_add(str, k->shared_strings[i]);
-		if (p == 0)
-			for (size_t j = 0; j < L->ns; j++)
-				n->st_surf[j] = strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
-		if (has_desc_symbol(k))
-			n->st_desc_size = strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
-		if (has_const2(k)) {
-			n->st_const2[p] = strtab_add_kernel_name(str, ".nv.constant2.", k->name);
-			strtab_add(str, "__ocg_const");
+		n->sh_text[p] = cubin_strtab_add_kernel_name(shstr, ".text.", k->name);
+		n->sh_info_k[p] = cubin_strtab_add_kernel_name(shstr, ".nv.info.", k->name);
+		n->sh_shared[p] = cubin_strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
+		if (p == 0) {
+			walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
+			walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
 		}
-		if (has_desc(k))
-			strtab_add_kernel_name(str, ".rel.text.", k->name);
-		n->st_const0[p] = strtab_add_kernel_name(str, ".nv.constant0.", k->name);
-		strtab_add(str, k->nparams ? "_param" : "_SREG");
+		if (has_const2(k))
+			n->sh_const2[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
+		if (has_rel_text(k))
+			n->sh_rel_text[p] = cubin_strtab_add_kernel_name(shstr, ".rel.text.", k->name);
+		n->sh_const0[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
+
+		n->st_func[p] = cubin_strtab_add(str, k->name);
+		n->st_text[p] = cubin_strtab_add_kernel_name(str, ".text.", k->name);
+		cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
+		n->st_shared[p] = cubin_strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		if (p == 0) {
+			walk_data_symbols(L->m, 1, st_seen, data_names, &sym_names);
+			for (size_t j = 0; j < L->ns; j++)
+				n->st_surf[j] = cubin_strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
+			walk_data_symbols(L->m, 0, st_seen, data_names, &sym_names);
+		}
+		/* a data relocation creates .rel.text.<k> before the shared names */
+		if (k->ndata_fixups)
+			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+		for (size_t i = 0; i < k->nshared_strings; i++)
+			cubin_strtab_add(str, k->shared_strings[i]);
+		if (has_desc_symbol(k))
+			n->st_desc_size = cubin_strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+		if (has_const2(k)) {
+			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
+			cubin_strtab_add(str, "__ocg_const");
+		}
+		if (has_rel_text(k))
+			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+		n->st_const0[p] = cubin_strtab_add_kernel_name(str, ".nv.constant0.", k->name);
+		cubin_strtab_add(str, k->nparams ? "_param" : "_SREG");
 		for (size_t i = 0; i < k->nslots; i++)
-			strtab_add_concat(str, (const char *const[]){
+			cubin_strtab_add_concat(str, (const char *const[]){
 				"$BINDLESS$", k->name, "$", L->slots[p][i].surfref, NULL });
+	}
+	if (L->s_rel_ginit) {
+		n->sh_rel_ginit = cubin_strtab_add(shstr, ".rel.nv.global.init");
+		cubin_strtab_add(str, ".rel.nv.global.init");
+	}
+	if (L->s_rela_ginit) {
+		n->sh_rela_ginit = cubin_strtab_add(shstr, ".rela.nv.global.init");
+		cubin_strtab_add(str, ".rela.nv.global.init");
 	}
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);
 		if (k->nslots) {
-			n->sh_rel[p] = strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
-			strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
+			n->sh_rel[p] = cubin_strtab_add_kernel_name(shstr, ".rel.nv.constant0.", k->name);
+			cubin_strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
 		}
 	}
-	n->sh_rel_action = strtab_add(shstr, ".nv.rel.action");
-	n->st_rel_action = strtab_add(str, ".nv.rel.action");
+	n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
+	n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
 }
 
 static void names_free(Names *n)
@@ -514,17 +518,25 @@ static void names_free(Names *n)
 	free(n->st_text);
 	free(n->st_const0);
 	free(n->st_surf);
+	free(n->st_var);
 }
 
+static void put_symbol_at(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
+                          uint16_t shndx, uint64_t value, uint64_t size)
+{
+	cubin_buf_u32(b, name);
+	cubin_buf_u8(b, info);
+	cubin_buf_u8(b, other);
+	cubin_buf_u16(b, shndx);
+	cubin_buf_u64(b, value);
+	cubin_buf_u64(b, size);
+}
+
+/* Every symbol but a module variable sits at its section's start. */
 static void put_symbol(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
                        uint16_t shndx, uint64_t size)
 {
-	buf_u32(b, name);
-	buf_u8(b, info);
-	buf_u8(b, other);
-	buf_u16(b, shndx);
-	buf_u64(b, 0);      /* st_value: every symbol sits at its section's start */
-	buf_u64(b, size);
+	put_symbol_at(b, name, info, other, shndx, 0, size);
 }
 
 enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
@@ -564,15 +576,26 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_REL_ACTION:
 			put_symbol(b, n->st_rel_action, section, 0, (uint16_t)sec_rel_action(L), 0);
 			break;
+		case SYM_DATA_SEC:
+			put_symbol(b, n->st_data_sec[w], section, 0, (uint16_t)L->s_data[w], 0);
+			break;
+		case SYM_VAR: {
+			const CubinVar *v = &L->m->vars[w];
+			put_symbol_at(b, n->st_var[w],
+			              ST_INFO(L->syms[i].global ? STB_GLOBAL : v->weak ? STB_WEAK : STB_LOCAL,
+			                      STT_OBJECT), 0,
+			              (uint16_t)L->s_data[var_section(v)], v->offset, v->size);
+			break;
+		}
 		}
 	}
 }
 
 static void info_record(ByteBuf *b, uint8_t format, uint8_t attr, uint16_t value)
 {
-	buf_u8(b, format);
-	buf_u8(b, attr);
-	buf_u16(b, value);
+	cubin_buf_u8(b, format);
+	cubin_buf_u8(b, attr);
+	cubin_buf_u16(b, value);
 }
 
 /* An SVAL record holding n u32 values; nothing when n is 0. */
@@ -582,7 +605,7 @@ static void info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size
 		return;
 	info_record(b, CUBIN_EIFMT_SVAL, attr, (uint16_t)(4 * n));
 	for (size_t i = 0; i < n; i++)
-		buf_u32(b, values[i]);
+		cubin_buf_u32(b, values[i]);
 }
 
 /* .nv.info lists the per-function resource records in source order. */
@@ -596,9 +619,9 @@ static void build_nv_info(const Layout *L, ByteBuf *b)
 		size_t p = L->nk - 1 - i;
 		for (size_t r = 0; r < sizeof per_function; r++) {
 			info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
-			buf_u32(b, (uint32_t)L->sym_func[p]);
+			cubin_buf_u32(b, (uint32_t)L->sym_func[p]);
 			const CubinKernel *k = kernel_at(L, p);
-			buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? k->regcount
+			cubin_buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? k->regcount
 			         : per_function[r] == CUBIN_EIATTR_MAX_STACK_SIZE ? 0 : k->frame_size);
 		}
 	}
@@ -611,23 +634,23 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	uint32_t param_bytes = sass_param_bytes(k->params, k->nparams);
 
 	info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_CUDA_API_VERSION, 4);
-	buf_u32(b, CUBIN_CUDA_API_VERSION);
+	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
 	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
 	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
 	if (k->nparams) {
 		info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
-		buf_u32(b, (uint32_t)L->sym_const0[p]);
-		buf_u16(b, SASS_PARAM_CBANK_BASE);
-		buf_u16(b, (uint16_t)param_bytes);
+		cubin_buf_u32(b, (uint32_t)L->sym_const0[p]);
+		cubin_buf_u16(b, SASS_PARAM_CBANK_BASE);
+		cubin_buf_u16(b, (uint16_t)param_bytes);
 		info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
 		for (size_t i = k->nparams; i-- > 0;) {
 			info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_KPARAM_INFO, 12);
-			buf_u32(b, 0);                      /* index */
-			buf_u16(b, (uint16_t)i);            /* ordinal */
-			buf_u16(b, (uint16_t)k->params[i].offset);
+			cubin_buf_u32(b, 0);                      /* index */
+			cubin_buf_u16(b, (uint16_t)i);            /* ordinal */
+			cubin_buf_u16(b, (uint16_t)k->params[i].offset);
 			/* size in bits 31:18; 0x1f in 16:12 is what ptxas writes for
 			 * every parameter in constant bank 0. */
-			buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
+			cubin_buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
 		}
 	}
 	if (k->explicit_caching)
@@ -656,8 +679,8 @@ static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = k->nslots; i-- > 0;) {
 		const CubinSurfaceSlot *s = &L->slots[p][i];
-		buf_u64(b, s->cbank_offset);
-		buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
+		cubin_buf_u64(b, s->cbank_offset);
+		cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
 		           CUBIN_R_CUDA_SURF_HEADER_INDEX);
 	}
 }
@@ -667,8 +690,15 @@ static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
-		buf_u64(b, k->desc_size_offsets[i]);
-		buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
+		cubin_buf_u64(b, k->desc_size_offsets[i]);
+		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
+	}
+	/* module variable addresses: last instruction first, as ptxas lists them */
+	for (size_t i = k->ndata_fixups; i-- > 0;) {
+		const CubinDataFixup *f = &k->data_fixups[i];
+		cubin_buf_u64(b, f->offset);
+		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
+		           (f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
 	}
 }
 
@@ -676,7 +706,7 @@ static void build_const2(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = 0; i < k->ndesc_fields; i++)
-		buf_u32(b, k->desc_fields[i]);
+		cubin_buf_u32(b, k->desc_fields[i]);
 }
 
 static uint32_t const0_size(const Layout *L, size_t p)
@@ -698,7 +728,7 @@ typedef struct Section {
 	uint64_t size, offset;
 } Section;
 
-enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_NOBITS = 8, SHT_REL = 9 };
+enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_NOBITS = 8, SHT_REL = 9 };
 enum { SHF_WRITE = 1, SHF_ALLOC = 2, SHF_EXECINSTR = 4 };
 enum { PT_LOAD = 1, PT_PHDR = 6, PF_X = 1, PF_W = 2, PF_R = 4 };
 
@@ -722,47 +752,47 @@ static void put_elf_header(ByteBuf *b, const CubinModule *m, uint64_t phoff, uin
 	                 (m->texmode_independent ? CUBIN_EF_TEXMODE_INDEPENDENT
 	                                         : CUBIN_EF_TEXMODE_UNIFIED) |
 	                 (m->address64 ? CUBIN_EF_64BIT_ADDRESS : 0);
-	buf_put(b, ident, sizeof ident);
-	buf_u16(b, 2);                 /* ET_EXEC */
-	buf_u16(b, CUBIN_EM_CUDA);
-	buf_u32(b, CUBIN_CUDA_API_VERSION);
-	buf_u64(b, 0);                 /* e_entry */
-	buf_u64(b, phoff);
-	buf_u64(b, shoff);
-	buf_u32(b, flags);
-	buf_u16(b, 64);                /* e_ehsize */
-	buf_u16(b, 56);                /* e_phentsize */
-	buf_u16(b, phnum);
-	buf_u16(b, 64);                /* e_shentsize */
-	buf_u16(b, shnum);
-	buf_u16(b, SEC_SHSTRTAB);
+	cubin_buf_put(b, ident, sizeof ident);
+	cubin_buf_u16(b, 2);                 /* ET_EXEC */
+	cubin_buf_u16(b, CUBIN_EM_CUDA);
+	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
+	cubin_buf_u64(b, 0);                 /* e_entry */
+	cubin_buf_u64(b, phoff);
+	cubin_buf_u64(b, shoff);
+	cubin_buf_u32(b, flags);
+	cubin_buf_u16(b, 64);                /* e_ehsize */
+	cubin_buf_u16(b, 56);                /* e_phentsize */
+	cubin_buf_u16(b, phnum);
+	cubin_buf_u16(b, 64);                /* e_shentsize */
+	cubin_buf_u16(b, shnum);
+	cubin_buf_u16(b, SEC_SHSTRTAB);
 }
 
 static void put_section_header(ByteBuf *b, const Section *s)
 {
-	buf_u32(b, s->name);
-	buf_u32(b, s->type);
-	buf_u64(b, s->flags);
-	buf_u64(b, 0);                 /* sh_addr */
-	buf_u64(b, s->offset);
-	buf_u64(b, s->size);
-	buf_u32(b, s->link);
-	buf_u32(b, s->info);
-	buf_u64(b, s->align);
-	buf_u64(b, s->entsize);
+	cubin_buf_u32(b, s->name);
+	cubin_buf_u32(b, s->type);
+	cubin_buf_u64(b, s->flags);
+	cubin_buf_u64(b, 0);                 /* sh_addr */
+	cubin_buf_u64(b, s->offset);
+	cubin_buf_u64(b, s->size);
+	cubin_buf_u32(b, s->link);
+	cubin_buf_u32(b, s->info);
+	cubin_buf_u64(b, s->align);
+	cubin_buf_u64(b, s->entsize);
 }
 
 static void put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_t offset,
                                uint64_t filesz, uint64_t memsz)
 {
-	buf_u32(b, type);
-	buf_u32(b, flags);
-	buf_u64(b, offset);
-	buf_u64(b, 0);                 /* p_vaddr */
-	buf_u64(b, 0);                 /* p_paddr */
-	buf_u64(b, filesz);
-	buf_u64(b, memsz);
-	buf_u64(b, 8);
+	cubin_buf_u32(b, type);
+	cubin_buf_u32(b, flags);
+	cubin_buf_u64(b, offset);
+	cubin_buf_u64(b, 0);                 /* p_vaddr */
+	cubin_buf_u64(b, 0);                 /* p_paddr */
+	cubin_buf_u64(b, filesz);
+	cubin_buf_u64(b, memsz);
+	cubin_buf_u64(b, 8);
 }
 
 /* Sections follow the ELF header back to back, each at its alignment
@@ -770,50 +800,68 @@ static void put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64
  * (8-aligned), then the program headers: PHDR, a LOAD over the constant
  * banks and code, with shared memory a RW LOAD spanning the .nv.shared
  * sections as they are laid out in memory, and a LOAD repeating PHDR. */
+static bool is_global_data(const Layout *L, size_t i)
+{
+	return i && (i == L->s_data[CUBIN_DATA_GLOBAL_INIT] || i == L->s_data[CUBIN_DATA_GLOBAL]);
+}
+
 static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
 {
-	uint64_t pos = 64, shared_off = 0, shared_span = 0;
-	bool shared = false;
+	/* one RW LOAD spans .nv.global.init (its file bytes run up to the first
+	 * NOBITS section's start), .nv.global and the .nv.shared sections */
+	uint64_t pos = 64, rw_off = 0, rw_file = 0, rw_mem = 0;
+	bool rw = false, nobits_seen = false;
 	for (size_t i = 1; i < nsec; i++) {
-		pos = (pos + secs[i].align - 1) / secs[i].align * secs[i].align;
+		uint64_t a = secs[i].align;
+		pos = (pos + a - 1) / a * a;
 		secs[i].offset = pos;
-		if (secs[i].type != SHT_NOBITS) {
+		bool nobits = secs[i].type == SHT_NOBITS;
+		if (!nobits && !is_global_data(L, i)) {
 			pos += secs[i].size;
 			continue;
 		}
-		if (!shared)
-			shared_off = pos;
-		shared = true;
-		shared_span = (shared_span + secs[i].align - 1) / secs[i].align * secs[i].align + secs[i].size;
+		if (!rw)
+			rw_off = pos;
+		rw = true;
+		if (!nobits) {
+			pos += secs[i].size;
+			rw_file = rw_mem = pos - rw_off;
+			continue;
+		}
+		if (!nobits_seen)
+			rw_file = (rw_file + a - 1) / a * a;
+		nobits_seen = true;
+		rw_mem = (rw_mem + a - 1) / a * a + secs[i].size;
 	}
 	uint64_t shoff = (pos + 7) & ~(uint64_t)7;
 	uint64_t phoff = shoff + 64 * nsec;
-	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + shared);
+	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + rw);
 
 	put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
 	for (size_t i = 1; i < nsec; i++) {
 		if (secs[i].type == SHT_NOBITS)
 			continue;
-		buf_zeros(out, secs[i].offset - out->len);
+		cubin_buf_zeros(out, secs[i].offset - out->len);
 		if (secs[i].data)
-			buf_put(out, secs[i].data, secs[i].size);
+			cubin_buf_put(out, secs[i].data, secs[i].size);
 		else
-			buf_zeros(out, secs[i].size);
+			cubin_buf_zeros(out, secs[i].size);
 	}
-	buf_align(out, 8);
+	cubin_buf_align(out, 8);
 	for (size_t i = 0; i < nsec; i++)
 		put_section_header(out, &secs[i]);
 
 	put_program_header(out, PT_PHDR, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 	if (L->nk) {
-		size_t f0 = L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
+		size_t f0 = L->s_data[CUBIN_DATA_CONST3] ? L->s_data[CUBIN_DATA_CONST3]
+		          : L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
 		const Section *first = &secs[f0];
 		const Section *last = &secs[sec_text(L, L->nk - 1)];
 		uint64_t span = last->offset + last->size - first->offset;
 		put_program_header(out, PT_LOAD, PF_R | PF_X, first->offset, span, span);
 	}
-	if (shared)
-		put_program_header(out, PT_LOAD, PF_R | PF_W, shared_off, 0, shared_span);
+	if (rw)
+		put_program_header(out, PT_LOAD, PF_R | PF_W, rw_off, rw_file, rw_mem);
 	put_program_header(out, PT_LOAD, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 }
 
@@ -867,7 +915,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 			set_section(&secs[L.s_rel_const0[p]], names.sh_rel[p], SHT_REL, 0,
 			            SEC_SYMTAB, (uint32_t)sec_const0(&L, p), 8, 16,
 			            rel[p].data, rel[p].len);
-		if (has_desc(k))
+		if (has_rel_text(k))
 			set_section(&secs[L.s_rel_text[p]], names.sh_rel_text[p], SHT_REL, 0,
 			            SEC_SYMTAB, text, 8, 16, rel_text[p].data, rel_text[p].len);
 		if (has_const2(k))
@@ -883,8 +931,33 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 			            0, text, k->shared_align, 0, NULL, k->shared_size);
 	}
 
+	uint8_t *data_bytes[3] = { NULL, NULL, NULL }, *ginit_rel[2] = { NULL, NULL };
+	for (int d = 0; d < 3; d++) {
+		if (!L.s_data[d])
+			continue;
+		uint64_t size, align;
+		cubin_data_extent(m, (CubinDataSection)d, &size, &align);
+		data_bytes[d] = d == CUBIN_DATA_GLOBAL ? NULL : cubin_data_bytes(m, (CubinDataSection)d, size);
+		set_section(&secs[L.s_data[d]], names.sh_data[d], d == CUBIN_DATA_GLOBAL ? SHT_NOBITS : SHT_PROGBITS,
+		            d == CUBIN_DATA_CONST3 ? SHF_ALLOC : SHF_WRITE | SHF_ALLOC, 0, 0, align, 0,
+		            data_bytes[d], size);
+	}
+	for (int rela = 0; rela <= 1; rela++) {
+		size_t sec = rela ? L.s_rela_ginit : L.s_rel_ginit, len;
+		if (!sec)
+			continue;
+		ginit_rel[rela] = cubin_init_relocs(m, L.sym_var, rela, &len);
+		set_section(&secs[sec], rela ? names.sh_rela_ginit : names.sh_rel_ginit, rela ? SHT_RELA : SHT_REL,
+		            0, SEC_SYMTAB, (uint32_t)L.s_data[CUBIN_DATA_GLOBAL_INIT], 8, rela ? 24 : 16,
+		            ginit_rel[rela], len);
+	}
+
 	ByteBuf image = { 0 };
 	emit_image(&L, secs, nsec, &image);
+	for (int d = 0; d < 3; d++)
+		free(data_bytes[d]);
+	free(ginit_rel[0]);
+	free(ginit_rel[1]);
 
 	for (size_t p = 0; p < L.nk; p++) {
 		free(info_k[p].data);

@@ -64,6 +64,9 @@
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
 #define CUBIN_R_CUDA_ABS32_20      42
+#define CUBIN_R_CUDA_G64           4
+#define CUBIN_R_CUDA_ABS32_LO_32   43
+#define CUBIN_R_CUDA_ABS32_HI_32   44
 /* The weak object whose value the driver patches into the MOV32I of the
  * suq descriptor lookup: the byte size of one surface descriptor. */
 #define CUBIN_SURFREF_DESC_SIZE_SYMBOL ".nv.surfrefDescSize"
@@ -110,6 +113,36 @@ typedef struct CubinSurfaceSlot {
 	const char *surfref;     /* must name one of CubinModule.surfrefs */
 	uint32_t cbank_offset;   /* byte offset in c[0x0]; 4-aligned, after the parameters */
 } CubinSurfaceSlot;
+
+/* A relocated MOV32I of a module variable's address (issue 15): its byte
+ * offset in .text and which half of the address it loads. */
+typedef struct CubinDataFixup {
+	uint32_t offset;
+	uint32_t var;            /* index of CubinModule.vars */
+	bool hi;                 /* R_CUDA_ABS32_HI_32, else R_CUDA_ABS32_LO_32 */
+} CubinDataFixup;
+
+/* An initialiser word holding the generic address of vars[var] + addend
+ * (R_CUDA_G64; in .rel.nv.global.init without an addend, else .rela). */
+typedef struct CubinInitReloc {
+	uint32_t offset;         /* in the variable */
+	uint32_t var;
+	int64_t addend;
+} CubinInitReloc;
+
+/* A module .global or .const variable: .nv.constant3, or .nv.global.init
+ * with an initialiser, else .nv.global (NOBITS). */
+typedef struct CubinVar {
+	const char *name;
+	bool is_const;
+	bool visible;            /* .visible: its symbols are created first */
+	bool global;             /* an STB_GLOBAL symbol (.visible, .extern, .common) */
+	bool weak;               /* an STB_WEAK symbol, listed among the locals as ptxas does */
+	uint32_t offset, size, align;
+	const uint8_t *init;     /* NULL: none */
+	const CubinInitReloc *relocs;
+	size_t nrelocs;
+} CubinVar;
 
 typedef struct CubinKernel {
 	const char *name;
@@ -160,6 +193,9 @@ typedef struct CubinKernel {
 	/* ptxas declares the weak .nv.surfrefDescSize symbol for a kernel whose
 	 * lookups were all removed as dead code too (no relocation then). */
 	bool desc_size_symbol;
+	/* MOV32I of module variable addresses, relocated in .rel.text.<k> */
+	const CubinDataFixup *data_fixups;
+	size_t ndata_fixups;
 } CubinKernel;
 
 typedef struct CubinModule {
@@ -171,6 +207,8 @@ typedef struct CubinModule {
 	size_t nkernels;
 	const char *const *surfrefs;  /* every .global .surfref, in declaration order */
 	size_t nsurfrefs;
+	const CubinVar *vars;         /* module .global/.const variables, declaration order */
+	size_t nvars;
 } CubinModule;
 
 /* Builds the cubin image.  On success returns 0 and stores a malloc'd

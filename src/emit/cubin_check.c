@@ -120,6 +120,29 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 	return 0;
 }
 
+/* Module variables: names, alignments, relocation targets (issue 15). */
+static int check_vars(const CubinModule *m, char *err, size_t errlen)
+{
+	if (m->nvars && !m->vars)
+		return cubin_fail(err, errlen, "variable array is NULL");
+	for (size_t i = 0; i < m->nvars; i++) {
+		const CubinVar *v = &m->vars[i];
+		if (!v->name || !v->name[0])
+			return cubin_fail(err, errlen, "variable %zu has no name", i);
+		if (v->align == 0 || (v->align & (v->align - 1)) || v->offset % v->align)
+			return cubin_fail(err, errlen, "variable %s: bad alignment", v->name);
+		for (size_t r = 0; r < v->nrelocs; r++)
+			if (v->relocs[r].var >= m->nvars || (uint64_t)v->relocs[r].offset + 8 > v->size)
+				return cubin_fail(err, errlen, "variable %s: bad initialiser relocation", v->name);
+	}
+	for (size_t k = 0; k < m->nkernels; k++)
+		for (size_t f = 0; f < m->kernels[k].ndata_fixups; f++)
+			if (m->kernels[k].data_fixups[f].var >= m->nvars ||
+			    m->vars[m->kernels[k].data_fixups[f].var].is_const)
+				return cubin_fail(err, errlen, "kernel %s: bad data relocation", m->kernels[k].name);
+	return 0;
+}
+
 int cubin_check_module(const CubinModule *m, char *err, size_t errlen)
 {
 	if (m->sm != 50 && m->sm != 52 && m->sm != 53)
@@ -141,5 +164,5 @@ int cubin_check_module(const CubinModule *m, char *err, size_t errlen)
 	for (size_t i = 0; i < m->nkernels; i++)
 		if (check_kernel(m, i, err, errlen))
 			return -1;
-	return 0;
+	return check_vars(m, err, errlen);
 }

@@ -4,7 +4,9 @@
 
 #include "emit/cubin.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Writes the message into err (when given); returns -1. */
 int cubin_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -16,5 +18,41 @@ ptrdiff_t cubin_surfref_index(const CubinModule *m, const char *name);
 /* Validates a module description before anything is built: names, sizes,
  * offsets and field ranges.  0, or -1 with a reason in err. */
 int cubin_check_module(const CubinModule *m, char *err, size_t errlen);
+
+/* ---- cubin_buf.c: growable little-endian byte buffers and string tables ---- */
+typedef struct ByteBuf {
+	uint8_t *data;
+	size_t len, cap;
+	/* string tables only: open-addressing index of string offsets + 1 */
+	uint32_t *index;
+	size_t index_cap, index_count;
+} ByteBuf;
+void cubin_buf_put(ByteBuf *b, const void *p, size_t n);
+void cubin_buf_zeros(ByteBuf *b, size_t n);
+void cubin_buf_u8(ByteBuf *b, uint8_t v);
+void cubin_buf_u16(ByteBuf *b, uint16_t v);
+void cubin_buf_u32(ByteBuf *b, uint32_t v);
+void cubin_buf_u64(ByteBuf *b, uint64_t v);
+void cubin_buf_align(ByteBuf *b, size_t align);
+/* The offset of s in the string table t, added unless present. */
+uint32_t cubin_strtab_add(ByteBuf *t, const char *s);
+/* Adds the concatenation of a NULL-terminated list of parts. */
+uint32_t cubin_strtab_add_concat(ByteBuf *t, const char *const *parts);
+/* "<prefix><kernel>", e.g. ".text.k" */
+uint32_t cubin_strtab_add_kernel_name(ByteBuf *t, const char *prefix, const char *kernel);
+
+/* ---- cubin_data.c: module .global/.const data sections ---- */
+typedef enum CubinDataSection {
+	CUBIN_DATA_CONST3, CUBIN_DATA_GLOBAL_INIT, CUBIN_DATA_GLOBAL
+} CubinDataSection;
+bool cubin_var_in(const CubinVar *v, CubinDataSection s);
+bool cubin_has_data(const CubinModule *m, CubinDataSection s);
+/* The section's size (end of its last variable) and alignment. */
+void cubin_data_extent(const CubinModule *m, CubinDataSection s, uint64_t *size, uint64_t *align);
+/* Its bytes (malloc'd): the initialisers at their offsets, zeros elsewhere. */
+uint8_t *cubin_data_bytes(const CubinModule *m, CubinDataSection s, uint64_t size);
+/* The entries of .rel.nv.global.init (rela false) or .rela.nv.global.init. */
+uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool rela, size_t *len);
+bool cubin_has_init_relocs(const CubinModule *m, bool rela);
 
 #endif

@@ -15,10 +15,10 @@
 
 #include "base/xalloc.h"
 
-enum { SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_REL = 9,
+enum { SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_REL = 9,
        SHT_NOBITS = 8 };
-enum { STB_LOCAL = 0, STT_FUNC = 2, STT_SECTION = 3 };
-enum { EHDR_SIZE = 64, SHDR_SIZE = 64, SYM_SIZE = 24, REL_SIZE = 16 };
+enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
+enum { EHDR_SIZE = 64, SHDR_SIZE = 64, SYM_SIZE = 24, REL_SIZE = 16, RELA_SIZE = 24 };
 
 typedef struct SectionHeader {
 	uint32_t name, type, link, info;
@@ -503,6 +503,17 @@ static uint32_t read_frame_size(const Reader *r, size_t text)
  * kernel's shared variables ($__var__line, $kernel$var): the strings that
  * follow it and start with '$' (not "$BINDLESS$"). Returns how many were
  * stored at out (room for one per two bytes of the table). */
+static bool is_symbol_name(const Reader *r, const char *str)
+{
+	for (size_t i = 1; i < r->nsyms; i++)
+		if (strcmp(symbol_name(r, i), str) == 0)
+			return true;
+	return false;
+}
+
+/* The `$...` strings after ".nv.shared.<name>" that name no symbol (the
+ * surfref and module variable names, and .rel.text.<name>, may come
+ * between), up to the kernel's constant-bank strings. */
 static size_t read_shared_strings(const Reader *r, const char *name, const char **out)
 {
 	size_t sec = r->symtab ? r->sh[r->symtab].link : 0;
@@ -513,13 +524,13 @@ static size_t read_shared_strings(const Reader *r, const char *name, const char 
 	bool after = false;
 	for (size_t off = 0; off < size; off += strlen(t + off) + 1) {
 		const char *str = t + off;
-		if (after && str[0] == '$' && !starts_with(str, "$BINDLESS$")) {
-			out[n++] = str;
-			continue;
-		}
-		if (after)
+		if (after && (starts_with(str, "$BINDLESS$") || starts_with(str, ".nv.constant") ||
+		              strcmp(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0))
 			break;
-		after = strncmp(str, ".nv.shared.", plen) == 0 && strcmp(str + plen, name) == 0 && nlen > 0;
+		if (after && str[0] == '$' && !is_symbol_name(r, str))
+			out[n++] = str;
+		if (!after)
+			after = strncmp(str, ".nv.shared.", plen) == 0 && strcmp(str + plen, name) == 0 && nlen > 0;
 	}
 	return n;
 }
@@ -603,6 +614,135 @@ static int read_kernels(Reader *r, CubinImage *img)
 	return 0;
 }
 
+/* ---- module data (issue 15) ------------------------------------------ */
+
+static size_t section_named(const Reader *r, const char *name, uint32_t type)
+{
+	for (size_t i = 1; i < r->shnum; i++)
+		if (r->sh[i].type == type && strcmp(section_name(r, i), name) == 0)
+			return i;
+	return 0;
+}
+
+/* The variable whose symbol is sym, or -1. */
+static ptrdiff_t var_of_symbol(const size_t *var_sym, size_t nvars, uint64_t sym)
+{
+	for (size_t v = 0; v < nvars; v++)
+		if (var_sym[v] == sym)
+			return (ptrdiff_t)v;
+	return -1;
+}
+
+/* The relocations of section rel (entry size ent) that fall in variable v
+ * of the .nv.global.init section, appended to *out. */
+static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, const size_t *var_sym,
+                            size_t v, CubinInitReloc *out, size_t *n)
+{
+	const SectionHeader *s = &r->sh[rel];
+	if (s->size % ent)
+		return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
+	const uint8_t *d = section_data(r, rel);
+	CubinVar *var = &img->vars[v];
+	if (var->is_const || !var->init)
+		return 0;
+	for (uint64_t pos = 0; pos < s->size; pos += ent) {
+		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
+		if (offset < var->offset || offset >= (uint64_t)var->offset + var->size)
+			continue;
+		ptrdiff_t target = var_of_symbol(var_sym, img->nvars, info >> 32);
+		if ((uint32_t)info != CUBIN_R_CUDA_G64 || target < 0)
+			return fail(r, "bad cubin: unknown initialiser relocation in section %zu", rel);
+		out[(*n)++] = (CubinInitReloc){ (uint32_t)(offset - var->offset), (uint32_t)target,
+		                                ent == RELA_SIZE ? (int64_t)rd64(d + pos + 16) : 0 };
+	}
+	return 0;
+}
+
+static int read_vars(Reader *r, CubinImage *img)
+{
+	static const char *const names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
+	static const uint32_t types[3] = { SHT_PROGBITS, SHT_PROGBITS, SHT_NOBITS };
+	size_t sec[3];
+	for (int d = 0; d < 3; d++)
+		sec[d] = section_named(r, names[d], types[d]);
+	img->vars = xcalloc(r->nsyms + 1, sizeof *img->vars);
+	size_t *var_sym = xcalloc(r->nsyms + 1, sizeof *var_sym);
+	for (int global = 1; global >= 0; global--)
+		for (size_t i = 1; i < r->nsyms; i++) {
+			const uint8_t *sym = symbol(r, i);
+			uint16_t shndx = rd16(sym + 6);
+			int d = 0;
+			while (d < 3 && (!sec[d] || sec[d] != shndx))
+				d++;
+			if ((sym[4] & 0xf) != STT_OBJECT || d == 3 || ((sym[4] >> 4) == STB_GLOBAL) != (bool)global)
+				continue;
+			uint64_t value = rd64(sym + 8), size = rd64(sym + 16);
+			const SectionHeader *s = &r->sh[shndx];
+			if (value + size < value || value + size > s->size || size > UINT32_MAX) {
+				free(var_sym);
+				return fail(r, "bad cubin: variable %s lies outside its section", symbol_name(r, i));
+			}
+			/* the alignment is not recorded: the section's for the variable at
+			 * 0, else the largest power of two the offset allows */
+			uint64_t align = s->align ? s->align : 1;
+			while (value % align)
+				align >>= 1;
+			var_sym[img->nvars] = i;
+			img->vars[img->nvars++] = (CubinVar){
+				.name = symbol_name(r, i), .is_const = d == 0, .visible = global, .global = global,
+				.weak = (sym[4] >> 4) == STB_WEAK, .offset = (uint32_t)value, .size = (uint32_t)size,
+				.align = (uint32_t)align, .init = d != 2 ? section_data(r, shndx) + value : NULL };
+		}
+	size_t rel = section_named(r, ".rel.nv.global.init", SHT_REL);
+	size_t rela = section_named(r, ".rela.nv.global.init", SHT_RELA);
+	size_t cap = (rel ? r->sh[rel].size / REL_SIZE : 0) + (rela ? r->sh[rela].size / RELA_SIZE : 0);
+	img->init_reloc_store = xcalloc(cap + 1, sizeof *img->init_reloc_store);
+	size_t n = 0;
+	int rc = 0;
+	for (size_t v = 0; v < img->nvars && rc == 0; v++) {
+		CubinInitReloc *first = img->init_reloc_store + n;
+		size_t before = n;
+		if (rel)
+			rc = read_init_relocs(r, rel, REL_SIZE, img, var_sym, v, img->init_reloc_store, &n);
+		if (rela && rc == 0)
+			rc = read_init_relocs(r, rela, RELA_SIZE, img, var_sym, v, img->init_reloc_store, &n);
+		img->vars[v].relocs = first;
+		img->vars[v].nrelocs = n - before;
+	}
+	/* .rel.text.<k>: the MOV32I of variable addresses, listed last first */
+	size_t nfix = 0;
+	for (size_t k = 0; k < img->nkernels; k++) {
+		size_t t = r->rel_text_of[img->kernels[k].text_section];
+		nfix += t ? r->sh[t].size / REL_SIZE : 0;
+	}
+	img->fixup_store = xcalloc(nfix + 1, sizeof *img->fixup_store);
+	nfix = 0;
+	for (size_t k = 0; k < img->nkernels && rc == 0; k++) {
+		size_t t = r->rel_text_of[img->kernels[k].text_section];
+		if (!t || r->sh[t].size % REL_SIZE)
+			continue;
+		const uint8_t *d = section_data(r, t);
+		CubinKernel *ck = &img->kernels[k].k;
+		ck->data_fixups = img->fixup_store + nfix;
+		for (uint64_t pos = r->sh[t].size; pos >= REL_SIZE; pos -= REL_SIZE) {
+			uint64_t offset = rd64(d + pos - REL_SIZE), info = rd64(d + pos - REL_SIZE + 8);
+			uint32_t type = (uint32_t)info;
+			ptrdiff_t var = var_of_symbol(var_sym, img->nvars, info >> 32);
+			if (type != CUBIN_R_CUDA_ABS32_LO_32 && type != CUBIN_R_CUDA_ABS32_HI_32)
+				continue;
+			if (var < 0 || offset > UINT32_MAX) {
+				rc = fail(r, "bad cubin: relocation of an unknown variable in section %zu", t);
+				break;
+			}
+			img->fixup_store[nfix++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)var,
+			                                             type == CUBIN_R_CUDA_ABS32_HI_32 };
+			ck->ndata_fixups++;
+		}
+	}
+	free(var_sym);
+	return rc;
+}
+
 static void read_surfrefs(const Reader *r, CubinImage *img)
 {
 	img->surfrefs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfrefs);
@@ -624,6 +764,8 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	}
 	if (rc == 0)
 		read_surfrefs(&r, img);
+	if (rc == 0)
+		rc = read_vars(&r, img);
 	free(r.sh);
 	free(r.info_of);
 	free(r.rel_of);
@@ -646,6 +788,9 @@ void cubin_image_free(CubinImage *img)
 	free(img->offset_store);
 	free(img->desc_store);
 	free(img->string_store);
+	free(img->vars);
+	free(img->init_reloc_store);
+	free(img->fixup_store);
 	memset(img, 0, sizeof *img);
 }
 
@@ -662,5 +807,7 @@ void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kern
 		.nkernels = img->nkernels,
 		.surfrefs = img->surfrefs,
 		.nsurfrefs = img->nsurfrefs,
+		.vars = img->vars,
+		.nvars = img->nvars,
 	};
 }

@@ -50,6 +50,13 @@ typedef struct CubinImage {
 	uint32_t *offset_store;     /* exit/SR_CTAID offsets, SYNC targets */
 	uint32_t *desc_store;       /* suq lookup: .nv.constant2 words, .rel.text offsets */
 	const char **string_store;  /* the .strtab names of shared variables */
+	/* module .global/.const variables (issue 15): the STB_GLOBAL ones, then
+	 * the others, each group in symbol order (the order cubin_write()
+	 * creates their symbols in again); initialisers point into the buffer */
+	CubinVar *vars;
+	size_t nvars;
+	CubinInitReloc *init_reloc_store;
+	CubinDataFixup *fixup_store;
 } CubinImage;
 
 /* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in

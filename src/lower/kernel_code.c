@@ -47,6 +47,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->size = total / 3 * SASS_GROUP_BYTES;
 	out->code = xcalloc(out->size, 1);
 	out->desc_relocs = xcalloc(body + 1, sizeof *out->desc_relocs);
+	out->data_fixups = xcalloc(body + 1, sizeof *out->data_fixups);
 	uint32_t slots[3] = { 0, 0, 0 };
 	for (size_t i = 0; i < total; i++) {
 		uint64_t addr = sass_insn_addr(i), word = 0;
@@ -57,6 +58,9 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			sass_ctrl_pack_slot(&ctrl[i], &slots[i % 3]);
 			if (in->reloc == LRELOC_DESC_SIZE)
 				out->desc_relocs[out->ndesc_relocs++] = (uint32_t)addr;
+			if (in->reloc == LRELOC_DATA_LO || in->reloc == LRELOC_DATA_HI)
+				out->data_fixups[out->ndata_fixups++] =
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI };
 		} else {
 			slots[i % 3] = i == body ? SASS_CTRL_SLOT_FLOW : SASS_CTRL_SLOT_PLAIN;
 		}
@@ -73,6 +77,7 @@ void kernel_code_free(KernelCode *kc)
 	free(kc->code);
 	sass_code_facts_free(&kc->facts);
 	free(kc->desc_relocs);
+	free(kc->data_fixups);
 	memset(kc, 0, sizeof *kc);
 }
 

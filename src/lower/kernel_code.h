@@ -14,12 +14,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A MOV32I loading half of a module .global variable's address. */
+typedef struct KernelDataFixup {
+	uint32_t offset;        /* byte offset in the code */
+	uint32_t var;           /* index of LModule.vars */
+	bool hi;
+} KernelDataFixup;
+
 typedef struct KernelCode {
 	uint8_t *code;
 	size_t size;
 	SassCodeFacts facts;    /* EXIT and S2R SR_CTAID offsets */
 	uint32_t *desc_relocs;  /* byte offsets of MOV32I .nv.surfrefDescSize */
 	size_t ndesc_relocs;
+	KernelDataFixup *data_fixups;  /* MOV32I of module variable addresses */
+	size_t ndata_fixups;
 } KernelCode;
 
 /* Encodes k (registers allocated, every field set) with the control slots

@@ -22,6 +22,7 @@ typedef enum LowerSel {
 	SEL_GLOBAL,     /* the .global state space */
 	SEL_SHARED,     /* the .shared state space */
 	SEL_LOCAL,      /* the .local state space */
+	SEL_CONST,      /* the .const state space */
 	SEL_GENERIC,    /* no state space: a generic address */
 	SEL_CVT_FLOAT,  /* either type of a conversion is a float type */
 	SEL_HI,         /* the .hi modifier (mul.hi, mad.hi) */
@@ -55,6 +56,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
 	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_window, 2, 2 },
 	{ "ld", SEL_LOCAL, lower_ld_window, 2, 2 },
+	/* ---- issue 15: module data ---- */
+	{ "ld", SEL_CONST, lower_ld_const, 2, 2 }, { "ldu", SEL_GLOBAL, lower_ld_global, 2, 2 },
 	{ "ld", SEL_GENERIC, lower_ld_generic, 2, 2 }, { "st", SEL_GENERIC, lower_st_generic, 2, 2 },
 	{ "ld", SEL_ANY, lower_ld, 2, 2 }, { "st", SEL_SHARED, lower_st_window, 2, 2 },
 	{ "st", SEL_LOCAL, lower_st_window, 2, 2 },
@@ -113,6 +116,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_GLOBAL: return lw_has_mod(in, ".global");
 	case SEL_SHARED: return lw_has_mod(in, ".shared");
 	case SEL_LOCAL: return lw_has_mod(in, ".local");
+	case SEL_CONST: return lw_has_mod(in, ".const");
 	case SEL_GENERIC:
 		return !lw_has_mod(in, ".global") && !lw_has_mod(in, ".shared") && !lw_has_mod(in, ".local") &&
 		       !lw_has_mod(in, ".param") && !lw_has_mod(in, ".const");
@@ -599,6 +603,13 @@ static bool var_is_global_surfref(const VarDecl *v)
 	return decl_has(v, ".global") && decl_has(v, ".surfref");
 }
 
+/* A .global or .const variable holding data (not an opaque handle). */
+static bool var_is_module_data(const VarDecl *v)
+{
+	return (decl_has(v, ".global") || decl_has(v, ".const")) && !decl_has(v, ".surfref") &&
+	       !decl_has(v, ".texref") && !decl_has(v, ".samplerref");
+}
+
 /* One item at a time (see lower.h): the module-scope state a kernel needs
  * (header, bound surfaces declared so far) lives in the stream. */
 struct LowerStream {
@@ -623,6 +634,7 @@ LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, 
 	out->address64 = true;
 	out->target_sm = 50;
 	lmap_init(&s->c.module_surfrefs);
+	lmap_init(&s->c.data_vars);
 	return s;
 }
 
@@ -661,6 +673,7 @@ static void add_kernel(LowerStream *s, const Func *f)
 		lm->kernels = xrealloc(lm->kernels, s->kernels_cap * sizeof *lm->kernels);
 	}
 	LKernel *k = &lm->kernels[lm->nkernels++];
+	lw_module_data_freeze_const(c);
 	bool linked = lower_kernel(c, f, k);
 	if (!linked && !s->deferring) {
 		s->deferring = true;
@@ -685,8 +698,11 @@ void lower_stream_item(LowerStream *s, const Item *it)
 			add_surfrefs(s, &it->u.var);
 		else if (decl_has(&it->u.var, ".shared"))
 			lw_module_shared_add(c, &it->u.var);
+		else if (var_is_module_data(&it->u.var))
+			lw_module_data_add(c, &it->u.var, it->loc);
 		else
-			lw_unsupported(c, it->loc, "module-scope variables other than .global .surfref and .shared");
+			lw_unsupported(c, it->loc, "module-scope variables other than .global/.const data, "
+			               ".global .surfref and .shared");
 		break;
 	case IT_FUNC:
 		if (!it->u.func.has_body)
@@ -696,6 +712,7 @@ void lower_stream_item(LowerStream *s, const Item *it)
 				c->funcs_cap = c->funcs_cap ? 2 * c->funcs_cap : 8;
 				c->funcs = xrealloc(c->funcs, c->funcs_cap * sizeof *c->funcs);
 			}
+			lw_module_data_freeze_const(c);   /* c[0x3] offsets are final in code */
 			lower_function(c, &it->u.func, &c->funcs[c->nfuncs++]);
 			break;
 		}
@@ -720,6 +737,7 @@ unsigned lower_stream_end(LowerStream *s)
 		lw_unsupported(c, none, ".target sm_%d (only sm_50 SASS is generated)", c->lm->target_sm);
 	}
 	lmap_fini(&c->module_surfrefs);
+	lw_module_data_finish(c);
 	free(c->module_shared);
 	lw_funcs_free(c);
 	unsigned errors = c->errors;
@@ -757,5 +775,6 @@ void lower_module_free(LModule *lm)
 	}
 	free(lm->kernels);
 	free(lm->surfrefs);
+	lower_module_data_free(lm);
 	memset(lm, 0, sizeof *lm);
 }

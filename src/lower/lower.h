@@ -45,6 +45,8 @@ typedef struct LRegRef {
 typedef enum LReloc {
 	LRELOC_NONE,
 	LRELOC_DESC_SIZE,       /* MOV32I of .nv.surfrefDescSize, R_CUDA_ABS32_20 */
+	LRELOC_DATA_LO,         /* MOV32I of a module variable's address, low word: R_CUDA_ABS32_LO_32 */
+	LRELOC_DATA_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
 } LReloc;
 
 /* The non-register field values are kept by position in the form
@@ -66,6 +68,7 @@ typedef struct LInsn {
 	uint8_t narrow_parts;   /* vector SULD: 32-bit parts per PTX element (0: keep its size) */
 	uint8_t reloc;          /* LReloc */
 	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
+	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars */
 	int target;             /* BRA: label id */
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
@@ -120,6 +123,32 @@ typedef struct LKernel {
 	uint32_t regcount;
 } LKernel;
 
+/* A module .global or .const variable (lower_data.c). Its initialiser is
+ * `size` bytes (NULL: none, zero-filled) whose 64-bit words at the offsets
+ * of `relocs` hold the generic address of another variable plus an addend,
+ * patched by the driver through R_CUDA_G64. */
+typedef enum LDataSpace { LDATA_GLOBAL, LDATA_CONST } LDataSpace;
+typedef enum LDataBind { LBIND_LOCAL, LBIND_GLOBAL, LBIND_WEAK } LDataBind;
+
+typedef struct LDataReloc {
+	uint32_t offset;        /* byte offset in the initialiser */
+	uint32_t var;           /* the variable whose address is stored, an index of LModule.vars */
+	int64_t addend;
+} LDataReloc;
+
+typedef struct LDataVar {
+	const char *name;       /* interned */
+	uint8_t space;          /* LDataSpace */
+	uint8_t bind;           /* LDataBind: its symbol's binding */
+	bool visible;           /* .visible (ptxas places and lists these first) */
+	uint32_t size, align;
+	uint8_t *init;          /* NULL: no initialiser */
+	LDataReloc *relocs;
+	size_t nrelocs;
+	uint32_t offset;        /* in its section: .nv.constant3 (c[0x3]), .nv.global.init or .nv.global */
+	bool placed;            /* offset assigned */
+} LDataVar;
+
 typedef struct LModule {
 	bool address64;
 	int target_sm;
@@ -128,6 +157,8 @@ typedef struct LModule {
 	size_t nkernels;
 	const char **surfrefs;        /* every .global .surfref, declaration order */
 	size_t nsurfrefs;
+	LDataVar *vars;               /* module .global/.const variables, declaration order */
+	size_t nvars;
 } LModule;
 
 /* Lowers every .entry of m. Constructs outside the supported subset get an

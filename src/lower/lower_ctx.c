@@ -189,6 +189,13 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 	return true;
 }
 
+unsigned lw_reg_bits(LowerCtx *c, const Expr *e)
+{
+	PtxTy ty;
+	uint32_t v;
+	return lookup_reg(c, e, &ty, &v) ? ty.bits : 0;
+}
+
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width)
 {
 	PtxTy ty;
@@ -258,6 +265,9 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		linsn_set(add, SR_IMM, (uint32_t)v);
 		return true;
 	}
+	int data = lw_data_operand(c, e, o);
+	if (data)
+		return data > 0;
 	o->kind = OPND_REG;
 	return lw_reg(c, e, &o->vreg, &o->width);
 }
@@ -453,4 +463,100 @@ bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d)
 		linsn_set(in, SR_COFF, (uint32_t)sr->cbank_off / 4);
 	}
 	return true;
+}
+
+/* ---- module .global/.const variables as operands (issue 15) ---- */
+
+/* `var`, `var+imm` or `var-imm` naming a module variable. */
+static const LDataVar *data_name(const LowerCtx *c, const Expr *e, int64_t *add)
+{
+	*add = 0;
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, add)) {
+		if (e->op == '-')
+			*add = -*add;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME || e->component || lmap_find(&c->vars, e->text))
+		return NULL;
+	const LMapEntry *t = lmap_find(&c->data_vars, e->text);
+	return t ? &c->lm->vars[t->value] : NULL;
+}
+
+bool lw_data_const(const LowerCtx *c, const Expr *e, int64_t *offset)
+{
+	int64_t add;
+	const LDataVar *v = data_name(c, e, &add);
+	if (!v || v->space != LDATA_CONST)
+		return false;
+	*offset = (int64_t)v->offset + add;
+	return true;
+}
+
+/* The relocated MOV32I pair of the variable's address. */
+static uint32_t global_base(LowerCtx *c, const LDataVar *v)
+{
+	uint32_t a = lw_temp(c, 2);
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *mov = lw_emit(c, SF_MOV32I);
+		linsn_ref(mov, SR_RD, a, p, 1, true);
+		linsn_set(mov, SR_IMM, 0);
+		mov->reloc = p ? LRELOC_DATA_HI : LRELOC_DATA_LO;
+		mov->reloc_var = (uint16_t)(v - c->lm->vars);
+	}
+	return a;
+}
+
+int lw_data_global(LowerCtx *c, const Expr *e, uint32_t *base, int64_t *add)
+{
+	const LDataVar *v = data_name(c, e, add);
+	if (!v || v->space != LDATA_GLOBAL)
+		return 0;
+	if (!c->lm->address64) {
+		lw_unsupported(c, e->loc, "the address of .global variable '%s' with .address_size 32", v->name);
+		return -1;
+	}
+	*base = global_base(c, v);
+	return 1;
+}
+
+int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
+{
+	int64_t add;
+	if (lw_data_const(c, e, &add)) {
+		o->kind = OPND_IMM;
+		o->imm = add;
+		o->width = 2;
+		return 1;
+	}
+	uint32_t base;
+	int r = lw_data_global(c, e, &base, &add);
+	if (r <= 0)
+		return r;
+	o->kind = OPND_REG;
+	o->width = 2;
+	o->imm = 0;
+	o->vreg = base;
+	if (add == 0)
+		return 1;
+	o->vreg = lw_temp(c, 2);
+	LInsn *lo = lw_emit(c, SF_IADD32I);
+	linsn_ref(lo, SR_RD, o->vreg, 0, 1, true);
+	linsn_ref(lo, SR_RA, base, 0, 1, false);
+	linsn_set(lo, SR_IMM, (uint32_t)add);
+	linsn_set(lo, SR_CC, 1);
+	lo->writes_cc = true;
+	Opnd hi = { OPND_IMM, 0, 1, (int64_t)((uint64_t)add >> 32) };
+	if (hi.imm) {
+		LInsn *x = lw_alu(c, SASS_ALU_FORMS(IADD), o->vreg, 1, base, 1, &hi, 0);
+		linsn_set(x, SR_X, 1);
+		x->reads_cc = true;
+	} else {
+		LInsn *x = lw_emit(c, SF_IADD_R);
+		linsn_ref(x, SR_RD, o->vreg, 1, 1, true);
+		linsn_set(x, SR_RA, 255);
+		linsn_ref(x, SR_RB, base, 1, 1, false);
+		linsn_set(x, SR_X, 1);
+		x->reads_cc = true;
+	}
+	return 1;
 }

@@ -91,6 +91,9 @@ typedef struct LowerCtx {
 	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
 	LSharedVar *module_shared;    /* module .shared variables, declaration order */
 	size_t nmodule_shared, module_shared_cap;
+	LMap data_vars;     /* module .global/.const variable -> index of lm->vars */
+	size_t data_vars_cap;
+	uint32_t const_size;/* bytes of .nv.constant3 placed so far */
 	/* Registers of nested blocks are keyed name@B (B: the block's number
 	 * in pre-order, from 1): the blocks enclosing the instruction lowered */
 	uint32_t scope[64];
@@ -130,6 +133,8 @@ unsigned lw_vec_width(const Instr *in);
 /* The vreg of a register operand (EX_NAME naming a declared register);
  * diagnoses and returns false otherwise. */
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width);
+/* The declared width in bits of the register e names (0: not a register). */
+unsigned lw_reg_bits(LowerCtx *c, const Expr *e);
 /* name at kernel scope (block 0), else a kernel-owned "name@block". */
 const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block);
 bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg);
@@ -176,6 +181,9 @@ void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed);
+/* Sign-extends the low `bits` of d.dsub in place (BFE, as ptxas does after
+ * an LDC.U8/.U16 of a signed value). */
+void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits);
 /* d.dsub = the sign of s.ssub replicated (SHR by 31). */
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
 
@@ -225,6 +233,30 @@ void lw_frame_place(LowerCtx *c);
  * offset in its window (shared: from 0; local: from the stack pointer R1),
  * *space LVAR_*. */
 bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space);
+
+/* ---- lower_data.c: module .global and .const variables ---- */
+
+/* The constant bank of module .const data (.nv.constant3). */
+enum { LDATA_CONST_BANK = 3 };
+
+/* A module-scope .global/.const declaration (not .surfref/.texref). */
+void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc);
+/* Places the .const variables declared so far in c[0x3] (before a kernel
+ * reads them: code holds their offsets). */
+void lw_module_data_freeze_const(LowerCtx *c);
+/* At the end of the module: every offset, and frees the name map. */
+void lw_module_data_finish(LowerCtx *c);
+void lower_module_data_free(LModule *lm);
+/* (lower_ctx.c) `cvar[+-imm]` naming a module .const variable: its c[0x3] offset. */
+bool lw_data_const(const LowerCtx *c, const Expr *e, int64_t *offset);
+/* `gvar[+-imm]` naming a module .global variable: its address in a new
+ * 64-bit temporary (relocated MOV32I pair) and the offset. 0: not one;
+ * -1: diagnosed. */
+int lw_data_global(LowerCtx *c, const Expr *e, uint32_t *base, int64_t *add);
+/* A module variable (plus offset) as an operand: a .const one the
+ * immediate bank offset, a .global one its address in a register. */
+int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o);
+bool lower_ld_const(LowerCtx *c, const Instr *in);
 
 /* ---- handlers, one per PTX opcode family (lower.c's table picks them) ---- */
 

@@ -26,6 +26,12 @@ static bool st_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw,
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, a->loc, "this address");
 	const Expr *e = a->elems[0];
+	/* a module .global variable: its relocated address + the offset */
+	int data = lw_data_global(c, e, base, off);
+	if (data) {
+		*bw = 2;
+		return data > 0;
+	}
 	*off = 0;
 	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, off)) {
 		if (e->op == '-')

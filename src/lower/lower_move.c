@@ -175,14 +175,16 @@ bool lower_ld(LowerCtx *c, const Instr *in)
 		}
 		if (t.bits > 16)
 			return lw_unsupported(c, in->loc, "a misaligned ld.param");
-		/* Sub-word parameters: LDC extends them as the type says. */
+		/* Sub-word parameters: LDC.U8/.U16, a signed one then BFE (ptxas 11.8) */
 		LInsn *ldc = lw_emit(c, SF_LDC);
 		linsn_ref(ldc, SR_RD, d, 0, 1, true);
-		linsn_set(ldc, SR_SIZE, (t.bits == 8 ? 0 : 2) + t.is_signed);
+		linsn_set(ldc, SR_SIZE, t.bits == 8 ? 0 : 2);
 		linsn_set(ldc, SR_LDCMODE, 0);
 		linsn_set(ldc, SR_CBANK, 0);
 		linsn_set(ldc, SR_COFF, byte);
 		linsn_set(ldc, SR_RA, 255);
+		if (t.is_signed && lw_reg_bits(c, de) > t.bits)
+			lw_sign_extend_low(c, d, 0, t.bits);
 		if (dw == 2)
 			lw_mov_rz(c, d, 1);
 	}

@@ -288,3 +288,12 @@ void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed
 	linsn_ref(sum, SR_RC, t2, 0, 1, false);
 	linsn_set(sum, SR_SHIFTMODE, 1);
 }
+
+void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits)
+{
+	LInsn *f = lw_emit(c, SF_BFE_I);
+	linsn_ref(f, SR_RD, d, dsub, 1, true);
+	linsn_ref(f, SR_RA, d, dsub, 1, false);
+	linsn_set(f, SR_SIGNED, 1);
+	linsn_set(f, SR_IMM, bits << 8);
+}

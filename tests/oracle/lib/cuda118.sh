@@ -71,7 +71,7 @@ sass_masked() {
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
-		          "SHF IADD3", f, " ")
+		          "SHF IADD3 LDC", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{

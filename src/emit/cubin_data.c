@@ -1,0 +1,93 @@
+/* The sections of module .global and .const data (issue 15), as ptxas
+ * 11.8 writes them: .nv.constant3 (PROGBITS, A), .nv.global.init
+ * (PROGBITS, WA: the variables with an initialiser), .nv.global (NOBITS,
+ * WA), each as large as its last variable ends and aligned as its most
+ * aligned one; and the R_CUDA_G64 relocations of address initialisers,
+ * in .rel.nv.global.init (no addend) and .rela.nv.global.init. */
+#include "emit/cubin_internal.h"
+
+#include "base/xalloc.h"
+
+#include <string.h>
+
+bool cubin_var_in(const CubinVar *v, CubinDataSection s)
+{
+	switch (s) {
+	case CUBIN_DATA_CONST3: return v->is_const;
+	case CUBIN_DATA_GLOBAL_INIT: return !v->is_const && v->init;
+	case CUBIN_DATA_GLOBAL: return !v->is_const && !v->init;
+	}
+	return false;
+}
+
+void cubin_data_extent(const CubinModule *m, CubinDataSection s, uint64_t *size, uint64_t *align)
+{
+	*size = 0;
+	*align = 0;
+	for (size_t i = 0; i < m->nvars; i++) {
+		const CubinVar *v = &m->vars[i];
+		if (!cubin_var_in(v, s))
+			continue;
+		if ((uint64_t)v->offset + v->size > *size)
+			*size = (uint64_t)v->offset + v->size;
+		if (v->align > *align)
+			*align = v->align;
+	}
+}
+
+uint8_t *cubin_data_bytes(const CubinModule *m, CubinDataSection s, uint64_t size)
+{
+	uint8_t *b = xcalloc(size ? size : 1, 1);
+	for (size_t i = 0; i < m->nvars; i++) {
+		const CubinVar *v = &m->vars[i];
+		if (cubin_var_in(v, s) && v->init)
+			memcpy(b + v->offset, v->init, v->size);
+	}
+	return b;
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool rela, size_t *len)
+{
+	size_t n = 0, ent = rela ? 24 : 16;
+	for (size_t i = 0; i < m->nvars; i++)
+		for (size_t r = 0; r < m->vars[i].nrelocs; r++)
+			n += (m->vars[i].relocs[r].addend != 0) == rela;
+	uint8_t *b = xcalloc(n ? n * ent : 1, 1);
+	*len = n * ent;
+	size_t k = 0;
+	for (size_t i = 0; i < m->nvars; i++)
+		for (size_t r = 0; r < m->vars[i].nrelocs; r++) {
+			const CubinInitReloc *x = &m->vars[i].relocs[r];
+			if ((x->addend != 0) != rela)
+				continue;
+			uint8_t *e = b + ent * k++;
+			put_u64(e, (uint64_t)m->vars[i].offset + x->offset);
+			put_u64(e + 8, ((uint64_t)sym_of_var[x->var] << 32) | CUBIN_R_CUDA_G64);
+			if (rela)
+				put_u64(e + 16, (uint64_t)x->addend);
+		}
+	return b;
+}
+
+bool cubin_has_init_relocs(const CubinModule *m, bool rela)
+{
+	for (size_t i = 0; i < m->nvars; i++)
+		for (size_t r = 0; r < m->vars[i].nrelocs; r++)
+			if ((m->vars[i].relocs[r].addend != 0) == rela)
+				return true;
+	return false;
+}
+
+bool cubin_has_data(const CubinModule *m, CubinDataSection s)
+{
+	for (size_t i = 0; i < m->nvars; i++)
+		if (cubin_var_in(&m->vars[i], s))
+			return true;
+	return false;
+}
