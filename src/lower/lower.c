@@ -27,13 +27,15 @@ typedef enum LowerSel {
 	SEL_HI,         /* the .hi modifier (mul.hi, mad.hi) */
 	SEL_F64,        /* the instruction type is .f64 */
 	SEL_CVT_F2F,    /* a conversion with an .f64 side, or between two float types */
+	SEL_CLOCK64,    /* mov of the 64-bit clock or global timer */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
  * in->ops[]: an instruction with too few operands would be read past its
  * end, one with too many would lose the extra ones without a word. */
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
-	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
+	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_CLOCK64, lower_clock64, 2, 2 },
+	{ "mov", SEL_ANY, lower_mov, 2, 2 },
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
 	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_window, 2, 2 },
 	{ "ld", SEL_LOCAL, lower_ld_window, 2, 2 },
@@ -82,6 +84,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "rsqrt", SEL_ANY, lower_sfu, 2, 2 }, { "div", SEL_FLOAT, lower_fdiv, 3, 3 },
 	/* ---- integer division (lower_div.c) ---- */
 	{ "div", SEL_ANY, lower_idiv, 3, 3 }, { "rem", SEL_ANY, lower_idiv, 3, 3 },
+	/* ---- issue 17 part 1: atomics and warp operations (lower_atom.c, lower_warp.c) ---- */
+	{ "atom", SEL_ANY, lower_atom, 3, 4 }, { "red", SEL_ANY, lower_red, 2, 2 },
+	{ "shfl", SEL_ANY, lower_shfl, 4, 5 }, { "vote", SEL_ANY, lower_vote, 2, 3 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -108,6 +113,9 @@ static bool selects(LowerSel sel, const Instr *in)
 		}
 		return f64 || floats == 2;
 	}
+	case SEL_CLOCK64:
+		return in->nops == 2 && in->ops[1]->kind == EX_NAME &&
+		       (strcmp(in->ops[1]->text, "%clock64") == 0 || strcmp(in->ops[1]->text, "%globaltimer") == 0);
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

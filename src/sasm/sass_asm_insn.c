@@ -73,7 +73,7 @@ static bool match_txq(SasmMatch *m)
 /* [Ra + off], [Ra - off], [Ra + -off], [off] and [RZ + off]: with no Ra or
  * RZ the offset is an absolute unsigned `bits`-bit address, stored in the same
  * field as the signed offset. */
-static bool address_of_width(SasmMatch *m, unsigned bits)
+bool sasm_address(SasmMatch *m, unsigned bits)
 {
 	const SasmOperand *op = sasm_take_next(m, "address");
 	if (op == NULL)
@@ -108,7 +108,7 @@ static bool address_of_width(SasmMatch *m, unsigned bits)
 
 static bool global_address(SasmMatch *m)
 {
-	return address_of_width(m, 24);
+	return sasm_address(m, 24);
 }
 
 static bool match_global(SasmMatch *m)
@@ -123,8 +123,8 @@ static bool match_global(SasmMatch *m)
 static bool match_generic(SasmMatch *m)
 {
 	bool st = m->f->op == SOP_ST;
-	if (!(st ? address_of_width(m, 32) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register")
-	         : sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && address_of_width(m, 32)))
+	if (!(st ? sasm_address(m, 32) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register")
+	         : sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && sasm_address(m, 32)))
 		return false;
 	if (m->next < m->s->nops)
 		return sasm_take_pred(m, SR_PC, SR_COUNT, "address predicate");

@@ -34,13 +34,9 @@ static void print_atom(Text *t, const SassForm *f, const SassValues *v)
 	bool shared = f->op == SOP_ATOMS || f->op == SOP_ATOMS_CAS;
 	put(t, "%s", sass_op_mnemonic(f->op));
 	put_flag(t, v, SR_E, ".E");
-	if (cas) {
-		put(t, ".CAS");
-		put_flag(t, v, SR_CAS64, ".64");
-	} else {
-		put_enum(t, f, v, SR_ATOMOP);
-		put_enum(t, f, v, SR_ATOMSIZE);
-	}
+	put_enum(t, f, v, SR_CAS64);
+	put_enum(t, f, v, SR_ATOMOP);
+	put_enum(t, f, v, SR_ATOMSIZE);
 	put(t, " ");
 	put_reg(t, get(v, SR_RD));
 	put(t, ", ");

@@ -210,6 +210,10 @@ static const char *const e_atomsize_names[] = { "", "S32", "U64", "F32.FTZ.RN", 
 ENUM(e_atomsize, "INVALIDATOMICSIZE%u");
 static const char *const e_atomssize_names[] = { "", "S32", "U64", "S64" };
 ENUM(e_atomssize, NULL);
+/* The CAS forms' width: .CAS or .CAS.64 (one spelling, so that the text
+ * assembler needs one). */
+static const char *const e_cas_names[] = { "CAS", "CAS.64" };
+ENUM(e_cas, NULL);
 static const char *const e_shflmode_names[] = { "IDX", "UP", "DOWN", "BFLY" };
 ENUM(e_shflmode, NULL);
 static const char *const e_votemode_names[] = { "ALL", "ANY", "EQ" };

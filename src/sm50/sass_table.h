@@ -110,7 +110,7 @@ typedef enum SassRole {
 	/* issue 17 part 1: atomics and warp operations */
 	SR_ATOMOP,      /* ATOM/ATOMS/RED operation (.ADD ... .EXCH) */
 	SR_ATOMSIZE,    /* ATOM/ATOMS/RED data type (U32 prints nothing, .S32 .U64 ...) */
-	SR_CAS64,       /* ATOM.CAS/ATOMS.CAS .64 */
+	SR_CAS64,       /* ATOM.CAS/ATOMS.CAS width: .CAS (0) or .CAS.64 (1) */
 	SR_WOFF,        /* ATOMS offset in 4-byte words */
 	SR_SHFLMODE,    /* SHFL .IDX .UP .DOWN .BFLY */
 	SR_SHFLC,       /* SHFL immediate clamp and segment mask (C) */
