@@ -35,11 +35,17 @@ bool lower_shfl(LowerCtx *c, const Instr *in)
 		d = d->lhs;
 	}
 	uint32_t dst, src, pv = 0;
-	unsigned dw, sw;
-	Opnd b, cm;
-	if (!lw_reg(c, d, &dst, &dw) || !lw_reg(c, in->ops[1], &src, &sw) || (p && !lw_pred(c, p, &pv)) ||
+	unsigned dw;
+	Opnd a, b, cm;
+	if (!lw_reg(c, d, &dst, &dw) || !lw_opnd(c, in->ops[1], &a) || (p && !lw_pred(c, p, &pv)) ||
 	    !lw_opnd(c, in->ops[2], &b) || !lw_opnd(c, in->ops[3], &cm))
 		return false;
+	if (a.kind == OPND_IMM) {
+		src = lw_temp(c, 1);
+		lw_mov32i(c, src, 0, (uint32_t)a.imm);
+	} else {
+		src = a.vreg;
+	}
 	if ((b.kind == OPND_IMM && (b.imm < 0 || b.imm > 31)) || (cm.kind == OPND_IMM && (cm.imm < 0 || cm.imm > 0x1fff)))
 		return lw_unsupported(c, in->loc, "a shfl lane above 31 or mask above 0x1fff");
 	/* ptxas writes a zero mask as RZ */
