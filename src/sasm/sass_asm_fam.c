@@ -96,6 +96,6 @@ bool sasm_match_fam(SasmMatch *m)
 	case SOP_BAR: return match_bar(m);
 	case SOP_MEMBAR: return true;
 	case SOP_MUFU: case SOP_RRO: return match_mufu_rro(m);
-	default: return sasm_match_warp(m);
+	default: return false;
 	}
 }
