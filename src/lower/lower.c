@@ -34,6 +34,7 @@ typedef enum LowerSel {
 	SEL_HI16,       /* .hi of a 16-bit type (mul.hi.u16) */
 	SEL_MAD_WIDE32, /* mad.wide of a 32-bit type */
 	SEL_CC,         /* the .cc modifier (add.cc) */
+	SEL_CLOCK64,    /* mov of the 64-bit clock or global timer */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -52,7 +53,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "shf", SEL_ANY, lower_shf, 4, 4 },
 	{ "mad", SEL_CC, lower_mad_carry, 4, 4 }, { "madc", SEL_ANY, lower_mad_carry, 4, 4 },
 	{ "mad", SEL_HI, lower_mad_carry, 4, 4 },
-	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_ANY, lower_mov, 2, 2 },
+	{ "mov", SEL_PRED, lower_pred_logic, 2, 2 }, { "mov", SEL_CLOCK64, lower_clock64, 2, 2 },
+	{ "mov", SEL_ANY, lower_mov, 2, 2 },
 	{ "cvta", SEL_ANY, lower_cvta, 2, 2 },
 	{ "ld", SEL_GLOBAL, lower_ld_global, 2, 2 }, { "ld", SEL_SHARED, lower_ld_window, 2, 2 },
 	{ "ld", SEL_LOCAL, lower_ld_window, 2, 2 },
@@ -105,6 +107,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "div", SEL_ANY, lower_idiv, 3, 3 }, { "rem", SEL_ANY, lower_idiv, 3, 3 },
 	/* ---- issue 15: calls (lower_call.c) ---- */
 	{ "call", SEL_ANY, lower_call, 1, 4 }, { "trap", SEL_ANY, lower_trap, 0, 0 },
+	/* ---- issue 17 part 1: atomics and warp operations (lower_atom.c, lower_warp.c) ---- */
+	{ "atom", SEL_ANY, lower_atom, 3, 4 }, { "red", SEL_ANY, lower_red, 2, 2 },
+	{ "shfl", SEL_ANY, lower_shfl, 4, 5 }, { "vote", SEL_ANY, lower_vote, 2, 3 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -137,6 +142,9 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_HI16: return lw_has_mod(in, ".hi") && lw_instr_type(in).bits == 16;
 	case SEL_MAD_WIDE32: return lw_has_mod(in, ".wide") && lw_instr_type(in).bits == 32;
 	case SEL_CC: return lw_has_mod(in, ".cc");
+	case SEL_CLOCK64:
+		return in->nops == 2 && in->ops[1]->kind == EX_NAME &&
+		       (strcmp(in->ops[1]->text, "%clock64") == 0 || strcmp(in->ops[1]->text, "%globaltimer") == 0);
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

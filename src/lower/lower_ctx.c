@@ -407,7 +407,7 @@ static const SpecialReg special_regs[] = {
 	{ "%ctaid", ".x", 0x25, -1, 0 }, { "%ctaid", ".y", 0x26, -1, 0 }, { "%ctaid", ".z", 0x27, -1, 0 },
 	{ "%ntid", ".x", -1, 0x8, 0 }, { "%ntid", ".y", -1, 0xc, 0 }, { "%ntid", ".z", -1, 0x10, 0 },
 	{ "%nctaid", ".x", -1, 0x14, 0 }, { "%nctaid", ".y", -1, 0x18, 0 }, { "%nctaid", ".z", -1, 0x1c, 0 },
-	{ "%laneid", NULL, 0x00, -1, 0 }, { "%clock", NULL, 0x50, -1, 0 },
+	{ "%laneid", NULL, 0x00, -1, 0 }, { "%clock", NULL, 0x50, -1, 0 }, { "%clock_hi", NULL, 0x51, -1, 0 },
 	/* the lane masks, and the fields of SR_VIRTID/SR_VIRTCFG
 	 * ptxas extracts for %smid, %warpid and %nsmid */
 	{ "%lanemask_eq", NULL, 0x38, -1, 0 }, { "%lanemask_lt", NULL, 0x39, -1, 0 },
@@ -445,7 +445,8 @@ bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d)
 	if (!sr)
 		return false;
 	if (sr->sreg >= 0) {
-		LInsn *s2r = lw_emit(c, SF_S2R);
+		/* ptxas 11.8 reads the clock registers with the fixed-latency CS2R */
+		LInsn *s2r = lw_emit(c, sr->sreg == 0x50 || sr->sreg == 0x51 ? SF_CS2R : SF_S2R);
 		linsn_ref(s2r, SR_RD, d, 0, 1, true);
 		linsn_set(s2r, SR_SREG, sr->sreg);
 		if (sr->sreg == 0x27)

@@ -261,6 +261,16 @@ bool lower_ld_const(LowerCtx *c, const Instr *in);
 /* ---- handlers, one per PTX opcode family (lower.c's table picks them) ---- */
 
 /* Each returns false after diagnosing an unsupported form. */
+/* Addresses shared by the memory and atomic handlers (lower_mem.c): a
+ * global [reg+off], an offset folded into the register when it does not
+ * fit a signed `bits`-bit field, and the shared/local window's base
+ * (a register, RZ or the stack pointer) set on op. */
+enum { BASE_RZ = -1, BASE_STACK = -2 };
+bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off);
+uint32_t lw_fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off, unsigned bits);
+bool lw_window_address(LowerCtx *c, const Expr *a, int want_space, int *base, int64_t *off);
+void lw_window_base(LowerCtx *c, LInsn *op, int base, int64_t *off);
+
 bool lower_mov(LowerCtx *c, const Instr *in);
 bool lower_cvta(LowerCtx *c, const Instr *in);
 bool lower_ld(LowerCtx *c, const Instr *in);
@@ -297,6 +307,12 @@ bool lower_sured(LowerCtx *c, const Instr *in);
 bool lower_suq(LowerCtx *c, const Instr *in);
 /* integer bit operations and mul.hi (lower_bits.c). */
 bool lower_popc(LowerCtx *c, const Instr *in);
+/* issue 17 part 1: atomics (lower_atom.c) and warp operations (lower_warp.c) */
+bool lower_atom(LowerCtx *c, const Instr *in);
+bool lower_red(LowerCtx *c, const Instr *in);
+bool lower_shfl(LowerCtx *c, const Instr *in);
+bool lower_vote(LowerCtx *c, const Instr *in);
+bool lower_clock64(LowerCtx *c, const Instr *in);
 bool lower_clz(LowerCtx *c, const Instr *in);
 bool lower_bfind(LowerCtx *c, const Instr *in);
 bool lower_brev(LowerCtx *c, const Instr *in);

@@ -21,7 +21,7 @@ static const struct { const char *word; int cop; } st_cops[] = {
 };
 
 /* The address [reg], [reg+imm] or [reg-imm]. */
-static bool st_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off)
+bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off)
 {
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, a->loc, "this address");
@@ -47,10 +47,10 @@ static bool st_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw,
 	return lw_reg(c, e, base, bw);
 }
 
-/* Offsets beyond the signed 24-bit field are added to the address first. */
-static uint32_t fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off)
+/* Offsets beyond the signed `bits`-bit field are added to the address first. */
+uint32_t lw_fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off, unsigned bits)
 {
-	if (*off >= -0x800000 && *off <= 0x7fffff)
+	if (*off >= -(INT64_C(1) << (bits - 1)) && *off < (INT64_C(1) << (bits - 1)))
 		return base;
 	uint32_t a2 = lw_temp(c, bw);
 	for (unsigned p = 0; p < bw; p++) {
@@ -96,7 +96,7 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	uint32_t base;
 	unsigned bw;
 	int64_t off;
-	if (!st_address(c, in->ops[0], &base, &bw, &off))
+	if (!lw_global_address(c, in->ops[0], &base, &bw, &off))
 		return false;
 	bool e64 = c->lm->address64;
 	if ((e64 && bw != 2) || (!e64 && bw != 1))
@@ -107,7 +107,7 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	bool rz;
 	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz))
 		return false;
-	base = fold_offset(c, base, bw, &off);
+	base = lw_fold_offset(c, base, bw, &off, 24);
 	LInsn *stg = lw_emit(c, SF_STG);
 	linsn_ref(stg, SR_RA, base, 0, bw, false);
 	if (rz)
@@ -187,7 +187,7 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	uint32_t base;
 	unsigned bw;
 	int64_t off;
-	if (!st_address(c, in->ops[1], &base, &bw, &off))
+	if (!lw_global_address(c, in->ops[1], &base, &bw, &off))
 		return false;
 	bool e64 = c->lm->address64;
 	if ((e64 && bw != 2) || (!e64 && bw != 1))
@@ -196,7 +196,7 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	uint32_t elems[4];
 	if (!load_dests(c, in, vec, elems))
 		return false;
-	base = fold_offset(c, base, bw, &off);
+	base = lw_fold_offset(c, base, bw, &off, 24);
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
 	LInsn *ldg = lw_emit(c, SF_LDG);
@@ -215,11 +215,10 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 
 /* Where a window access finds its address: a register, RZ (shared
  * variables and absolute offsets) or the stack pointer R1 (local ones). */
-enum { BASE_RZ = -1, BASE_STACK = -2 };
 
 /* [reg], [reg+imm], [var], [var+imm] or [imm]; a 64-bit register gives its
  * low word. A variable of the other window is diagnosed. */
-static bool window_address(LowerCtx *c, const Expr *a, int want_space, int *base, int64_t *off)
+bool lw_window_address(LowerCtx *c, const Expr *a, int want_space, int *base, int64_t *off)
 {
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, a->loc, "this address");
@@ -254,7 +253,7 @@ static bool window_address(LowerCtx *c, const Expr *a, int want_space, int *base
 
 /* The base of a window access with an offset that fits the signed 24-bit
  * field (a larger one is added to a register address first). */
-static void window_base(LowerCtx *c, LInsn *op, int base, int64_t *off)
+void lw_window_base(LowerCtx *c, LInsn *op, int base, int64_t *off)
 {
 	if (base >= 0 && (*off < -0x800000 || *off > 0x7fffff)) {
 		uint32_t a2 = lw_temp(c, 1);
@@ -316,13 +315,13 @@ bool lower_ld_window(LowerCtx *c, const Instr *in)
 	int base;
 	int64_t off;
 	uint32_t elems[4];
-	if (!window_address(c, in->ops[1], space, &base, &off) || !load_dests(c, in, vec, elems))
+	if (!lw_window_address(c, in->ops[1], space, &base, &off) || !load_dests(c, in, vec, elems))
 		return false;
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
 	LInsn *ld = lw_emit(c, space == LVAR_LOCAL ? SF_LDL : SF_LDS);
 	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
-	window_base(c, ld, base, &off);
+	lw_window_base(c, ld, base, &off);
 	linsn_set(ld, SR_SIZE, size);
 	if (space == LVAR_SHARED)
 		linsn_set(ld, SR_U, 1);
@@ -345,7 +344,7 @@ bool lower_st_window(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->loc, "st%s of %u bytes", sname, vec * t.bits / 8);
 	int base;
 	int64_t off;
-	if (!window_address(c, in->ops[0], space, &base, &off))
+	if (!lw_window_address(c, in->ops[0], space, &base, &off))
 		return false;
 	uint32_t data = 0;
 	unsigned nregs;
@@ -353,7 +352,7 @@ bool lower_st_window(LowerCtx *c, const Instr *in)
 	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz))
 		return false;
 	LInsn *st = lw_emit(c, space == LVAR_LOCAL ? SF_STL : SF_STS);
-	window_base(c, st, base, &off);
+	lw_window_base(c, st, base, &off);
 	if (rz)
 		linsn_set(st, SR_RB, 255);
 	else

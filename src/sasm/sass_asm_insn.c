@@ -76,45 +76,9 @@ static bool match_txq(SasmMatch *m)
 	return sasm_take_imm(m, SR_QMASK, "component mask");
 }
 
-/* [Ra + off], [Ra - off], [Ra + -off], [off] and [RZ + off]: with no Ra or
- * RZ the offset is an absolute unsigned `bits`-bit address, stored in the same
- * field as the signed offset. */
-static bool address_of_width(SasmMatch *m, unsigned bits)
-{
-	const SasmOperand *op = sasm_take_next(m, "address");
-	if (op == NULL)
-		return false;
-	if (op->kind != SOK_MEM || op->nsuffix)
-		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected an address [Ra + offset]",
-		                       sass_op_mnemonic(m->f->op));
-	int64_t off = op->value;
-	if (op->reg == SASM_NO_REG || op->reg == 255) {
-		if (off < 0 || off > (int64_t)((UINT64_C(1) << bits) - 1))
-			return sasm_match_fail(m, op->loc, RULE_SASS_RANGE,
-			                       "%s: absolute address %s0x%llx is outside the unsigned %u-bit range 0x0-0x%llx",
-			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
-			                       (unsigned long long)(off < 0 ? -off : off), bits,
-			                       (unsigned long long)((UINT64_C(1) << bits) - 1));
-		if (off >= (int64_t)(UINT64_C(1) << (bits - 1)))
-			off -= (int64_t)(UINT64_C(1) << bits);
-		sass_values_set(&m->v, SR_RA, 255);
-	} else {
-		if (off < -(int64_t)(UINT64_C(1) << (bits - 1)) || off >= (int64_t)(UINT64_C(1) << (bits - 1)))
-			return sasm_match_fail(m, op->loc, RULE_SASS_RANGE,
-			                       "%s: offset %s0x%llx is outside the signed %u-bit range -0x%llx..0x%llx",
-			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
-			                       (unsigned long long)(off < 0 ? -off : off), bits,
-			                       (unsigned long long)(UINT64_C(1) << (bits - 1)),
-			                       (unsigned long long)((UINT64_C(1) << (bits - 1)) - 1));
-		sass_values_set(&m->v, SR_RA, op->reg);
-	}
-	sass_values_set(&m->v, SR_IMM, off);
-	return true;
-}
-
 static bool global_address(SasmMatch *m)
 {
-	return address_of_width(m, 24);
+	return sasm_address(m, 24);
 }
 
 static bool match_global(SasmMatch *m)
@@ -129,8 +93,8 @@ static bool match_global(SasmMatch *m)
 static bool match_generic(SasmMatch *m)
 {
 	bool st = m->f->op == SOP_ST;
-	if (!(st ? address_of_width(m, 32) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register")
-	         : sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && address_of_width(m, 32)))
+	if (!(st ? sasm_address(m, 32) && sasm_take_reg(m, SR_RB, -1, 0, NULL, "data register")
+	         : sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && sasm_address(m, 32)))
 		return false;
 	if (m->next < m->s->nops)
 		return sasm_take_pred(m, SR_PC, SR_COUNT, "address predicate");
@@ -516,7 +480,7 @@ static bool match_operands(SasmMatch *m)
 	case SOP_FADD: case SOP_FADD32I: case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA:
 	case SOP_FMNMX: case SOP_FSETP: return sasm_match_float(m);
 	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: case SOP_DSETP: return sasm_match_float(m);
-	default: return sasm_match_fam(m);
+	default: return sasm_match_fam(m) || sasm_match_warp(m);
 	}
 	return false;
 }

@@ -97,10 +97,15 @@ bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 bool sasm_take_c(SasmMatch *m);
 bool sasm_take_rd_cc(SasmMatch *m);
 bool sasm_take_name(SasmMatch *m, SassRole r, const char *what);
+/* [Ra + off] with a signed `bits`-bit offset (or an absolute address) into
+ * SR_RA and SR_IMM. */
+bool sasm_address(SasmMatch *m, unsigned bits);
 /* Operands of the float families (sass_asm_float.c). */
 bool sasm_match_float(SasmMatch *m);
 /* Operands of the instruction families beyond the surface slice (sass_asm_fam.c). */
 bool sasm_match_fam(SasmMatch *m);
+/* Operands of the atomics and warp operations (sass_asm_warp.c). */
+bool sasm_match_warp(SasmMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 

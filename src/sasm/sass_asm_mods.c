@@ -107,6 +107,13 @@ static const ModSpec f2f_mods[] = {
 	VALUE_MOD("PASS", SR_RND, 1, 0), FLAG_MOD("SAT", SR_SAT), END_MODS,
 };
 
+/* issue 17 part 1: atomics and warp operations */
+static const ModSpec atom_mods[] = {
+	FLAG_MOD("E", SR_E), ENUM_MOD(SR_CAS64), ENUM_MOD(SR_ATOMOP), ENUM_MOD(SR_ATOMSIZE), END_MODS,
+};
+static const ModSpec shfl_mods[] = { ENUM_MOD(SR_SHFLMODE), END_MODS };
+static const ModSpec vote_mods[] = { ENUM_MOD(SR_VOTEMODE), END_MODS };
+
 static const ModSpec *family_mods(SassOp op)
 {
 	switch (op) {
@@ -145,6 +152,9 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_MEMBAR: return membar_mods;
 	case SOP_MUFU: return mufu_mods;
 	case SOP_RRO: return rro_mods;
+	case SOP_ATOM: case SOP_ATOM_CAS: case SOP_RED: case SOP_ATOMS: case SOP_ATOMS_CAS: return atom_mods;
+	case SOP_SHFL: return shfl_mods;
+	case SOP_VOTE: return vote_mods;
 	default: return no_mods;
 	}
 }

@@ -256,3 +256,38 @@ bool sasm_take_name(SasmMatch *m, SassRole r, const char *what)
 	return true;
 }
 
+/* [Ra + off], [Ra - off], [Ra + -off], [off] and [RZ + off]: with no Ra or
+ * RZ the offset is an absolute unsigned `bits`-bit address, stored in the same
+ * field as the signed offset. */
+bool sasm_address(SasmMatch *m, unsigned bits)
+{
+	const SasmOperand *op = sasm_take_next(m, "address");
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_MEM || op->nsuffix)
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected an address [Ra + offset]",
+		                       sass_op_mnemonic(m->f->op));
+	int64_t off = op->value;
+	if (op->reg == SASM_NO_REG || op->reg == 255) {
+		if (off < 0 || off > (int64_t)((UINT64_C(1) << bits) - 1))
+			return sasm_match_fail(m, op->loc, RULE_SASS_RANGE,
+			                       "%s: absolute address %s0x%llx is outside the unsigned %u-bit range 0x0-0x%llx",
+			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
+			                       (unsigned long long)(off < 0 ? -off : off), bits,
+			                       (unsigned long long)((UINT64_C(1) << bits) - 1));
+		if (off >= (int64_t)(UINT64_C(1) << (bits - 1)))
+			off -= (int64_t)(UINT64_C(1) << bits);
+		sass_values_set(&m->v, SR_RA, 255);
+	} else {
+		if (off < -(int64_t)(UINT64_C(1) << (bits - 1)) || off >= (int64_t)(UINT64_C(1) << (bits - 1)))
+			return sasm_match_fail(m, op->loc, RULE_SASS_RANGE,
+			                       "%s: offset %s0x%llx is outside the signed %u-bit range -0x%llx..0x%llx",
+			                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
+			                       (unsigned long long)(off < 0 ? -off : off), bits,
+			                       (unsigned long long)(UINT64_C(1) << (bits - 1)),
+			                       (unsigned long long)((UINT64_C(1) << (bits - 1)) - 1));
+		sass_values_set(&m->v, SR_RA, op->reg);
+	}
+	sass_values_set(&m->v, SR_IMM, off);
+	return true;
+}

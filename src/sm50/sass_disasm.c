@@ -92,26 +92,6 @@ static void print_txq(Text *t, const SassForm *f, const SassValues *v, uint32_t 
 	put(t, ", 0x%x, 0x%x", (unsigned)get(v, SR_SUIDX), (unsigned)get(v, SR_QMASK));
 }
 
-/* [Ra+off]; with Ra = RZ the offset is an absolute, zero-extended address. */
-static void put_global_address(Text *t, const SassValues *v, unsigned offset_bits)
-{
-	int64_t ra = get(v, SR_RA), off = get(v, SR_IMM);
-	put(t, "[");
-	if (ra == 255) {
-		if (off == 0)
-			put(t, "RZ");
-		else
-			put(t, "0x%" PRIx64, (uint64_t)off & ((UINT64_C(1) << offset_bits) - 1));
-	} else {
-		put_reg(t, ra);
-		if (off != 0) {
-			put(t, "+");
-			put_signed_hex(t, off);
-		}
-	}
-	put(t, "]");
-}
-
 static void print_global(Text *t, const SassForm *f, const SassValues *v)
 {
 	put(t, f->op == SOP_STG ? "STG" : "LDG");

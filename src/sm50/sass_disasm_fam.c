@@ -217,6 +217,6 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 		put_enum(t, f, v, SR_MBLEVEL);
 		put_enum(t, f, v, SR_IVALL);
 		return true;
-	default: return false;
+	default: return sass_format_warp(t, f, v, slot);
 	}
 }

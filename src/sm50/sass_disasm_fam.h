@@ -10,4 +10,8 @@
 /* Prints the instruction into t; false when f is not one of these families. */
 bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t slot);
 
+/* Atomics, reductions and warp operations (sass_disasm_warp.c); false
+ * when f is not one of them. */
+bool sass_format_warp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot);
+
 #endif

@@ -180,4 +180,24 @@ static inline void put_rd_cc(Text *t, const SassValues *v)
 	put_flag(t, v, SR_CC, ".CC");
 }
 
+/* [Ra+off]; with Ra = RZ the offset is an absolute, zero-extended address. */
+static inline void put_global_address(Text *t, const SassValues *v, unsigned offset_bits)
+{
+	int64_t ra = get(v, SR_RA), off = get(v, SR_IMM);
+	put(t, "[");
+	if (ra == 255) {
+		if (off == 0)
+			put(t, "RZ");
+		else
+			put(t, "0x%" PRIx64, (uint64_t)off & ((UINT64_C(1) << offset_bits) - 1));
+	} else {
+		put_reg(t, ra);
+		if (off != 0) {
+			put(t, "+");
+			put_signed_hex(t, off);
+		}
+	}
+	put(t, "]");
+}
+
 #endif

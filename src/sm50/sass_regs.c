@@ -84,11 +84,33 @@ static unsigned f2f_regs(const SassValues *in, SassRole r)
 	return get(in, r) == 3 ? 2 : 1;
 }
 
+/* ---- issue 17 part 1: atomics ----
+ * Registers per value: 64-bit types (U64 2, S64 5; ATOMS: 2 and 3) are
+ * pairs; CAS reads compare and new value (two registers, .64 four). */
+static bool atomic_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
+{
+	int64_t size = get(in, SR_ATOMSIZE);
+	unsigned width;
+	switch (f->op) {
+	case SOP_ATOM: case SOP_RED: width = size == 2 || size == 5 ? 2 : size == 4 ? 4 : 1; break;
+	case SOP_ATOMS: width = size >= 2 ? 2 : 1; break;
+	case SOP_ATOM_CAS: case SOP_ATOMS_CAS: width = get(in, SR_CAS64) == 1 ? 2 : 1; break;
+	default: return false;
+	}
+	bool cas = f->op == SOP_ATOM_CAS || f->op == SOP_ATOMS_CAS;
+	add_regs(u->reads, get(in, SR_RA), get(in, SR_E) == 1 ? 2 : 1);
+	add_regs(u->reads, get(in, SR_RB), cas ? 2 * width : width);
+	add_regs(u->writes, get(in, SR_RD), width);
+	return true;
+}
+
 void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 {
 	memset(u, 0, sizeof *u);
 	u->varlat = f->cls == SASS_CLASS_VARLAT || f->cls == SASS_CLASS_VARLAT_ALU;
 	add_pred(&u->pred_reads, get(in, SR_PG));
+	if (atomic_regs(f, in, u))
+		return;
 	unsigned ra_regs = 1;
 	switch (f->op) {
 	case SOP_STG: case SOP_LDG: ra_regs = get(in, SR_E) == 1 ? 2 : 1; break;

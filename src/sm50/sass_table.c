@@ -199,6 +199,26 @@ ENUM(e_mufuop, NULL);   /* 8-15: nvdisasm names them INVALIDMUFUOPCODEn */
 static const char *const e_rroop_names[] = { "SINCOS", "EX2" };
 ENUM(e_rroop, NULL);
 
+/* ---- issue 17 part 1: atomics and warp operations ---- */
+static const char *const e_atomop_names[] = {
+	"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", NULL, "SAFEADD",
+};
+ENUM(e_atomop, "INVALIDATOMOP%u");
+static const char *const e_atomsop_names[] = { "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH" };
+ENUM(e_atomsop, "INVALIDATOMSOP%u");
+static const char *const e_atomsize_names[] = { "", "S32", "U64", "F32.FTZ.RN", "U128", "S64" };
+ENUM(e_atomsize, "INVALIDATOMICSIZE%u");
+static const char *const e_atomssize_names[] = { "", "S32", "U64", "S64" };
+ENUM(e_atomssize, NULL);
+/* The CAS forms' width: .CAS or .CAS.64 (one spelling, so that the text
+ * assembler needs one). */
+static const char *const e_cas_names[] = { "CAS", "CAS.64" };
+ENUM(e_cas, NULL);
+static const char *const e_shflmode_names[] = { "IDX", "UP", "DOWN", "BFLY" };
+ENUM(e_shflmode, NULL);
+static const char *const e_votemode_names[] = { "ALL", "ANY", "EQ" };
+ENUM(e_votemode, "INVALIDVMODE%u");
+
 /* ---- field shorthands ---------------------------------------------------- */
 
 #define FLD(role, kind, lo, w)  { role, kind, lo, w, 0, 0, NULL }
@@ -335,6 +355,8 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_SH] = "sh", [SR_PMODE] = "pmode", [SR_RNDINT] = "rndint",
 	[SR_BARMODE] = "barmode", [SR_BARID] = "barid", [SR_BARCNT] = "barcnt", [SR_MBLEVEL] = "mblevel",
 	[SR_IVALL] = "ivall", [SR_MUFUOP] = "mufuop", [SR_RROOP] = "rroop",
+	[SR_ATOMOP] = "atomop", [SR_ATOMSIZE] = "atomsize", [SR_CAS64] = "cas64", [SR_WOFF] = "woff",
+	[SR_SHFLMODE] = "shflmode", [SR_SHFLC] = "shflc", [SR_VOTEMODE] = "votemode",
 };
 
 const char *sass_role_name(SassRole r)

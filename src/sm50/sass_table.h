@@ -107,6 +107,14 @@ typedef enum SassRole {
 	SR_IVALL,       /* MEMBAR cache invalidation (.IVALLD ...) */
 	SR_MUFUOP,      /* MUFU function (.COS .SIN .EX2 .LG2 .RCP .RSQ ...) */
 	SR_RROOP,       /* RRO range reduction (.SINCOS .EX2) */
+	/* issue 17 part 1: atomics and warp operations */
+	SR_ATOMOP,      /* ATOM/ATOMS/RED operation (.ADD ... .EXCH) */
+	SR_ATOMSIZE,    /* ATOM/ATOMS/RED data type (U32 prints nothing, .S32 .U64 ...) */
+	SR_CAS64,       /* ATOM.CAS/ATOMS.CAS width: .CAS (0) or .CAS.64 (1) */
+	SR_WOFF,        /* ATOMS offset in 4-byte words */
+	SR_SHFLMODE,    /* SHFL .IDX .UP .DOWN .BFLY */
+	SR_SHFLC,       /* SHFL immediate clamp and segment mask (C) */
+	SR_VOTEMODE,    /* VOTE .ALL .ANY .EQ */
 	SR_COUNT
 } SassRole;
 
@@ -164,7 +172,13 @@ typedef struct SassField {
 	X(POPC, "POPC") X(FLO, "FLO") X(PRMT, "PRMT") \
 	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
 	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR") \
-	X(MUFU, "MUFU") X(RRO, "RRO")
+	X(MUFU, "MUFU") X(RRO, "RRO") \
+	SASS_OPS_WARP(X)
+
+/* issue 17 part 1: atomics, reductions and warp operations */
+#define SASS_OPS_WARP(X) \
+	X(ATOM, "ATOM") X(ATOM_CAS, "ATOM") X(RED, "RED") X(ATOMS, "ATOMS") X(ATOMS_CAS, "ATOMS") \
+	X(SHFL, "SHFL") X(VOTE, "VOTE") X(CS2R, "CS2R")
 
 /* ---- issue 15: calls (CAL pushes a return address, RET pops it) ---- */
 #define SASS_OPS_CALLS(X) X(CAL, "CAL") X(RET, "RET") X(BPT, "BPT.TRAP")

@@ -724,6 +724,91 @@ static void gen_ints(void)
 		src(a, sizeof a, C_R, false);
 		src(b, sizeof b, C_R, false);
 		out("\t%sc.u32 %%r%d, %s, %s;\n", sub ? "sub" : "add", fresh(C_R), a, b);
+/* ---- issue 17 part 1: atomics and warp operations ---- */
+static bool has_sync_forms;    /* .version 6.0 or later: shfl.sync */
+
+static void gen_warp(void)
+{
+	static const char *const ops32[] = { "add.u32", "min.s32", "max.u32", "inc.u32", "dec.u32", "and.b32",
+		"or.b32", "xor.b32", "exch.b32", "cas.b32", "add.f32" };
+	static const char *const ops64[] = { "add.u64", "min.s64", "max.u64", "and.b64", "exch.b64", "cas.b64" };
+	static const char *const shfl_modes[] = { "idx", "up", "down", "bfly" };
+	static const char *const votes[] = { "all", "any", "uni" };
+	char a[24], b[24], gd[16];
+	ensure(C_R);
+	src(a, sizeof a, C_R, chance(20));
+	switch (rnd(5)) {
+	case 0: case 1: {
+		bool wide = chance(25), red = chance(30);
+		const char *op = wide ? PICK(ops64) : PICK(ops32);
+		if (red && (strncmp(op, "cas", 3) == 0 || strncmp(op, "exch", 4) == 0))
+			op = wide ? "add.u64" : "add.u32";
+		int addr = gen_address(wide ? 8 : 4), off = (int)rnd(4) * (wide ? 8 : 4);
+		const char *reg = wide ? "rd" : "r";
+		if (wide) {
+			ensure(C_RD);
+			src(a, sizeof a, C_RD, false);
+		}
+		src(b, sizeof b, wide ? C_RD : C_R, false);
+		bool f32 = strcmp(op, "add.f32") == 0;
+		if (f32) {
+			out("\tmov.b32 %%f%d, %s;\n", ++next_f, a);
+			snprintf(a, sizeof a, "%%f%d", next_f);
+		}
+		guard(gd, sizeof gd);
+		if (red)
+			out("\t%sred.global.%s [%%rd%d+%d], %s;\n", gd, op, addr, off, a);
+		else if (strncmp(op, "cas", 3) == 0)
+			out("\t%satom.global.%s %%%s%d, [%%rd%d+%d], %s, %s;\n", gd, op, reg, fresh(wide ? C_RD : C_R),
+			    addr, off, a, b);
+		else if (f32)
+			out("\t%satom.global.%s %%f%d, [%%rd%d+%d], %s;\n", gd, op, ++next_f, addr, off, a);
+		else
+			out("\t%satom.global.%s %%%s%d, [%%rd%d+%d], %s;\n", gd, op, reg, fresh(wide ? C_RD : C_R),
+			    addr, off, a);
+		break;
+	}
+	case 2: {
+		const char *op = PICK(ops32);
+		if (strcmp(op, "add.f32") == 0)
+			op = "add.u32";
+		int m = fresh(C_R), base = fresh(C_R);
+		out("\tand.b32 %%r%d, %%r%d, 60;\n", m, idx_reg);
+		out("\tmov.u32 %%r%d, k%dsh;\n\tadd.s32 %%r%d, %%r%d, %%r%d;\n", base, kernel_no, base, base, m);
+		src(b, sizeof b, C_R, false);
+		if (strncmp(op, "cas", 3) == 0)
+			out("\tatom.shared.%s %%r%d, [%%r%d+%u], %s, %s;\n", op, fresh(C_R), base, rnd(16) * 4, a, b);
+		else if (chance(25))
+			out("\tred.shared.%s [%%r%d+%u], %s;\n", op[0] == 'e' ? "add.u32" : op, base, rnd(16) * 4, a);
+		else
+			out("\tatom.shared.%s %%r%d, [%%r%d+%u], %s;\n", op, fresh(C_R), base, rnd(16) * 4, a);
+		break;
+	}
+	case 3: {
+		char lane[24], mask[24];
+		if (chance(50))
+			snprintf(lane, sizeof lane, "%u", rnd(32));
+		else
+			src(lane, sizeof lane, C_R, false);
+		if (chance(60))
+			snprintf(mask, sizeof mask, "%s", chance(50) ? "31" : chance(50) ? "0" : "0x1c1f");
+		else
+			src(mask, sizeof mask, C_R, false);
+		if (has_sync_forms && chance(50))
+			out("\tshfl.sync.%s.b32 %%r%d, %s, %s, %s, -1;\n", PICK(shfl_modes), fresh(C_R), a, lane, mask);
+		else
+			out("\tshfl.%s.b32 %%r%d|%%p%d, %s, %s, %s;\n", PICK(shfl_modes), fresh(C_R), fresh(C_P), a, lane,
+			    mask);
+		break;
+	}
+	default: {
+		ensure(C_P);
+		char p[24];
+		snprintf(p, sizeof p, "%s%%p%d", chance(30) ? "!" : "", use(C_P));
+		if (chance(40))
+			out("\tvote.ballot.b32 %%r%d, %s;\n", fresh(C_R), p);
+		else
+			out("\tvote.%s.pred %%p%d, %s;\n", PICK(votes), fresh(C_P), p);
 		break;
 	}
 	}
@@ -745,7 +830,9 @@ static void stmt_list(int n, int nest)
 		else if (r < 56) gen_ld();
 		else if (r < 64) gen_alu32();
 		else if (r < 70 && !defined_mode) {   /* the simulator has no model of them yet */
-			if (chance(30)) gen_ints();
+			int f = rnd(10);
+			if (f < 3) gen_ints();
+			else if (f < 6) gen_warp();
 			else gen_fam();
 		}
 		else if (r < 70) gen_alu32();
@@ -863,7 +950,9 @@ int main(int argc, char **argv)
 	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
 	for (int i = 0; i < 4; i++)
 		rnd(1);
-	out("// gen_kernels %" PRIu64 "\n.version %s\n.target sm_50\n.address_size 64\n", seed, PICK(ptx_versions));
+	const char *version = PICK(ptx_versions);
+	has_sync_forms = atof(version) >= 6.0;
+	out("// gen_kernels %" PRIu64 "\n.version %s\n.target sm_50\n.address_size 64\n", seed, version);
 	nsurfrefs = (int)rnd(4);
 	for (int i = 0; i < nsurfrefs; i++)
 		out(".global .surfref surf%d;\n", i);

@@ -100,6 +100,11 @@ int main(int argc, char **argv)
 			sass_values_clear(&vals);
 			for (unsigned j = 0; j < f->nfields; j++)
 				sass_values_set(&vals, f->fields[j].role, random_value(&f->fields[j]));
+			/* CAS operands at or past R255 print as ???255 with a column
+			 * layout of nvdisasm's own; ptxas never writes them */
+			while (sass_form_field(f, SR_CAS64) &&
+			       sass_values_get(&vals, SR_RB, 0) + (sass_values_get(&vals, SR_CAS64, 0) ? 2 : 1) >= 255)
+				sass_values_set(&vals, SR_RB, random_value(sass_form_field(f, SR_RB)));
 			uint64_t word;
 			char err[160];
 			if (sass_encode(f, &vals, &word, err, sizeof err) != 0) {

@@ -177,6 +177,9 @@ static void make_valid(const SassForm *f, SassValues *v)
 	}
 	if (f->op == SOP_LDC)
 		sass_values_set(v, SR_COFF, align_down(sass_values_get(v, SR_COFF, 0), size));
+	/* CAS operands at or past R255 print as ???255 (not reassemblable text) */
+	if (sass_form_field(f, SR_CAS64) && sass_values_get(v, SR_RB, 0) >= 251)
+		sass_values_set(v, SR_RB, sass_values_get(v, SR_RB, 0) - 8);
 	if (sass_form_field(f, SR_SIZE) && size >= 8) {
 		SassRole r = sass_form_field(f, SR_RD) ? SR_RD : SR_RB;
 		int64_t reg = sass_values_get(v, r, 0);

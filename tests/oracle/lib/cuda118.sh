@@ -71,7 +71,7 @@ sass_masked() {
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
-		          "SHF IADD3 LDC", f, " ")
+		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -100,6 +100,22 @@ sass_masked() {
 		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT" || fam == "SHF" ||
 		    fam == "IADD3")
 			h = clear_39(h)                               # C (B of the RC form)
+		# issue 17 part 1: register B (27:20) of ATOM/ATOMS and of SHFL
+		# without an immediate lane (bit 28), the SHFL mask register (46:39,
+		# bit 29 clear), the SHFL Pd and VOTE predicates (47:45, 41:39) unless PT
+		d9 = hv(substr(h, 9, 1))
+		if (fam == "ATOM" || fam == "ATOMS" || (fam == "SHFL" && d9 % 2 == 0))
+			h = substr(h, 1, 9) "00" substr(h, 12)
+		if (fam == "SHFL" && int(d9 / 2) % 2 == 0)
+			h = clear_39(h)
+		if (fam == "SHFL" && hv(substr(h, 4, 1)) % 8 != 7)     # Pd 50:48
+			h = substr(h, 1, 3) hc(hv(substr(h, 4, 1)) - hv(substr(h, 4, 1)) % 8) substr(h, 5)
+		if (fam == "VOTE") {
+			d4 = hv(substr(h, 5, 1)); if (int(d4 / 2) != 7) d4 %= 2
+			d6 = hv(substr(h, 6, 1)); d7 = hv(substr(h, 7, 1))
+			pc = (d6 % 4) * 2 + int(d7 / 8); if (pc != 7) { d6 -= d6 % 4; d7 %= 8 }
+			h = substr(h, 1, 4) hc(d4) hc(d6) hc(d7) substr(h, 8)
+		}
 		if (fam == "LD" || fam == "ST") {                 # address predicate 60:58
 			d1 = hv(substr(h, 1, 1)); d2 = hv(substr(h, 2, 1))
 			h = hc(d1 - d1 % 2) hc(d2 % 4) substr(h, 3)

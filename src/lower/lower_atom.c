@@ -1,0 +1,191 @@
+/* Lowering of atomics and reductions as ptxas 11.8 emits them where the
+ * hardware has a direct form: atom/red .global -> ATOM.E / RED.E (and
+ * ATOM.E.CAS), atom/red .shared -> ATOMS (and ATOMS.CAS; a reduction
+ * writes RZ). The compare and new values of a CAS are copied into an
+ * adjacent register pair (quad for .b64), which is how the forms read them.
+ * Generic addresses, 64-bit min/max reductions aside, and the forms
+ * ptxas builds from a CAS loop (shared .f32 add, shared 64-bit
+ * arithmetic) are diagnosed as unsupported. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+/* ATOM/RED operation codes; RED has the first eight. */
+enum { AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS };
+/* ATOM/RED data types (ATOMS: U32 0, S32 1, U64 2, S64 3). */
+enum { AT_U32 = 0, AT_S32 = 1, AT_U64 = 2, AT_F32 = 3, AT_S64 = 5 };
+
+static const struct { const char *word; int op; } atom_ops[] = {
+	{ ".add", AOP_ADD }, { ".min", AOP_MIN }, { ".max", AOP_MAX }, { ".inc", AOP_INC },
+	{ ".dec", AOP_DEC }, { ".and", AOP_AND }, { ".or", AOP_OR }, { ".xor", AOP_XOR },
+	{ ".exch", AOP_EXCH }, { ".cas", AOP_CAS },
+};
+
+typedef struct AtomShape {
+	int op;
+	int type;           /* AT_* */
+	unsigned parts;     /* 32-bit registers per value */
+	bool shared;
+} AtomShape;
+
+static bool atom_shape(LowerCtx *c, const Instr *in, AtomShape *s)
+{
+	s->op = -1;
+	s->shared = lw_has_mod(in, ".shared");
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		bool known = strcmp(w, ".global") == 0 || strcmp(w, ".shared") == 0 || strcmp(w, ".relaxed") == 0 ||
+		             strcmp(w, ".gpu") == 0 || ptx_type_of_word(w).bits != 0;
+		for (size_t j = 0; j < sizeof atom_ops / sizeof atom_ops[0]; j++)
+			if (strcmp(w, atom_ops[j].word) == 0) {
+				s->op = atom_ops[j].op;
+				known = true;
+			}
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s'", in->opcode, w);
+	}
+	PtxTy t = lw_instr_type(in);
+	if (s->op < 0 || (t.bits != 32 && t.bits != 64))
+		return lw_unsupported(c, in->loc, "this %s operation or type", in->opcode);
+	s->parts = t.bits / 32;
+	if (t.is_float)
+		s->type = t.bits == 32 && s->op == AOP_ADD ? AT_F32 : -1;
+	else if (t.bits == 64)
+		s->type = t.is_signed ? AT_S64 : AT_U64;
+	else
+		s->type = t.is_signed && (s->op == AOP_MIN || s->op == AOP_MAX) ? AT_S32 : AT_U32;
+	if (s->type < 0)
+		return lw_unsupported(c, in->loc, "%s on this floating-point type", in->opcode);
+	if (s->shared && (s->type == AT_F32 || (s->parts == 2 && s->op != AOP_CAS && s->op != AOP_EXCH)))
+		return lw_unsupported(c, in->loc, "this shared %s (ptxas builds it from a CAS loop)", in->opcode);
+	return true;
+}
+
+/* An operand in a register of `parts` parts (immediates are moved in). */
+static bool value_reg(LowerCtx *c, const Expr *e, unsigned parts, uint32_t *v)
+{
+	Opnd o;
+	if (!lw_opnd(c, e, &o))
+		return false;
+	if (o.kind == OPND_REG && o.width == parts) {
+		*v = o.vreg;
+		return true;
+	}
+	*v = lw_temp(c, parts);
+	lw_copy_value(c, *v, &o, parts);
+	return true;
+}
+
+/* The data operand(s): one value, or the CAS compare and new values in
+ * one adjacent group. */
+static bool data_regs(LowerCtx *c, const Instr *in, unsigned first, const AtomShape *s, uint32_t *data)
+{
+	if (s->op != AOP_CAS)
+		return value_reg(c, in->ops[first], s->parts, data);
+	Opnd cmp, nv;
+	if (!lw_opnd(c, in->ops[first], &cmp) || !lw_opnd(c, in->ops[first + 1], &nv))
+		return false;
+	*data = lw_temp(c, 2 * s->parts);
+	for (unsigned p = 0; p < s->parts; p++) {
+		for (unsigned k = 0; k < 2; k++) {
+			const Opnd *o = k ? &nv : &cmp;
+			unsigned dsub = k * s->parts + p;
+			if (o->kind == OPND_IMM)
+				lw_mov32i(c, *data, dsub, (uint32_t)((uint64_t)o->imm >> (32 * p)));
+			else
+				lw_mov(c, *data, dsub, o->vreg, p);
+		}
+	}
+	return true;
+}
+
+static LInsn *emit_global(LowerCtx *c, const Expr *addr, const AtomShape *s, bool red, bool *ok)
+{
+	uint32_t base;
+	unsigned bw;
+	int64_t off;
+	*ok = false;
+	if (!lw_global_address(c, addr, &base, &bw, &off))
+		return NULL;
+	bool e64 = c->lm->address64;
+	if ((e64 && bw != 2) || (!e64 && bw != 1)) {
+		lw_unsupported(c, addr->loc, "a %u-bit address register with .address_size %u", 32 * bw, e64 ? 64 : 32);
+		return NULL;
+	}
+	base = lw_fold_offset(c, base, bw, &off, 20);
+	LInsn *op = lw_emit(c, s->op == AOP_CAS ? SF_ATOM_CAS : red ? SF_RED : SF_ATOM);
+	linsn_ref(op, SR_RA, base, 0, bw, false);
+	linsn_set(op, SR_E, e64);
+	linsn_set(op, SR_IMM, off);
+	*ok = true;
+	return op;
+}
+
+static LInsn *emit_shared(LowerCtx *c, const Expr *addr, const AtomShape *s, bool *ok)
+{
+	int base;
+	int64_t off;
+	*ok = false;
+	if (!lw_window_address(c, addr, LVAR_SHARED, &base, &off))
+		return NULL;
+	if (off % 4 != 0) {
+		lw_unsupported(c, addr->loc, "a shared atomic offset that is not a multiple of 4");
+		return NULL;
+	}
+	LInsn *op = lw_emit(c, s->op == AOP_CAS ? SF_ATOMS_CAS : SF_ATOMS);
+	lw_window_base(c, op, base, &off);
+	linsn_set(op, SR_WOFF, off / 4);
+	*ok = true;
+	return op;
+}
+
+/* atom{.space}.op.type d, [a], b{, c} and red{.space}.op.type [a], b. */
+static bool lower_atomic(LowerCtx *c, const Instr *in, bool red)
+{
+	AtomShape s = { 0 };
+	if (!atom_shape(c, in, &s))
+		return false;
+	if (!lw_has_mod(in, ".global") && !s.shared)
+		return lw_unsupported(c, in->loc, "%s on a generic address", in->opcode);
+	unsigned addr_op = red ? 0 : 1;
+	if (in->nops != addr_op + (s.op == AOP_CAS ? 3u : 2u))
+		return lw_unsupported(c, in->loc, "'%s' with %u operands", in->opcode, in->nops);
+	if (red && (s.op == AOP_CAS || s.op == AOP_EXCH))
+		return lw_unsupported(c, in->loc, "red.%s", s.op == AOP_CAS ? "cas" : "exch");
+	uint32_t data, dst = 0;
+	unsigned dw = 0;
+	if (!red && !lw_reg(c, in->ops[0], &dst, &dw))
+		return false;
+	if (!data_regs(c, in, addr_op + 1, &s, &data))
+		return false;
+	/* RED has no 64-bit min/max: ptxas writes an ATOM to RZ */
+	bool as_atom = red && (s.shared || (s.parts == 2 && (s.op == AOP_MIN || s.op == AOP_MAX)));
+	bool ok;
+	LInsn *op = s.shared ? emit_shared(c, in->ops[addr_op], &s, &ok)
+	                     : emit_global(c, in->ops[addr_op], &s, red && !as_atom, &ok);
+	if (!ok)
+		return false;
+	if (s.op == AOP_CAS)
+		linsn_set(op, SR_CAS64, s.parts == 2);
+	else
+		linsn_set(op, SR_ATOMOP, s.op);
+	if (s.op != AOP_CAS)
+		linsn_set(op, SR_ATOMSIZE, s.shared ? (s.type == AT_S64 ? 3 : s.type) : s.type);
+	linsn_ref(op, SR_RB, data, 0, s.op == AOP_CAS ? 2 * s.parts : s.parts, false);
+	if (as_atom)
+		linsn_set(op, SR_RD, 255);
+	else if (!red)
+		linsn_ref(op, SR_RD, dst, 0, s.parts, true);
+	op->keep = true;
+	return true;
+}
+
+bool lower_atom(LowerCtx *c, const Instr *in)
+{
+	return lower_atomic(c, in, false);
+}
+
+bool lower_red(LowerCtx *c, const Instr *in)
+{
+	return lower_atomic(c, in, true);
+}

@@ -1,0 +1,149 @@
+/* Lowering of the warp operations as ptxas 11.8 emits them for sm_50:
+ * shfl{.sync}.mode.b32 -> SHFL.mode (lane and mask as registers or
+ * immediates, the predicate output or PT), vote{.sync}.all/.any/.uni.pred
+ * -> VOTE.ALL/.ANY/.EQ with an RZ ballot, vote.ballot.b32 -> VOTE.ANY Rd,
+ * PT, and mov of %clock64 / %globaltimer -> ptxas's CS2R sequence (high,
+ * low, and the high word again when the low one has wrapped). The member
+ * mask of .sync is not encoded: sm_50 runs a warp in lockstep. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY };
+enum { VOTE_ALL, VOTE_ANY, VOTE_EQ };
+
+static int mode_of(const Instr *in, const char *const *words, unsigned n)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		for (unsigned k = 0; k < n; k++)
+			if (strcmp(in->mods[i], words[k]) == 0)
+				return (int)k;
+	return -1;
+}
+
+/* shfl.mode.b32 d[|p], a, b, c{, membermask} */
+bool lower_shfl(LowerCtx *c, const Instr *in)
+{
+	static const char *const modes[] = { ".idx", ".up", ".down", ".bfly" };
+	int mode = mode_of(in, modes, 4);
+	bool sync = lw_has_mod(in, ".sync");
+	if (mode < 0 || in->nops != (sync ? 5u : 4u))
+		return lw_unsupported(c, in->loc, "this shfl form");
+	const Expr *d = in->ops[0], *p = NULL;
+	if (d->kind == EX_BINARY && d->op == '|') {
+		p = d->rhs;
+		d = d->lhs;
+	}
+	uint32_t dst, src, pv = 0;
+	unsigned dw;
+	Opnd a, b, cm;
+	if (!lw_reg(c, d, &dst, &dw) || !lw_opnd(c, in->ops[1], &a) || (p && !lw_pred(c, p, &pv)) ||
+	    !lw_opnd(c, in->ops[2], &b) || !lw_opnd(c, in->ops[3], &cm))
+		return false;
+	if (a.kind == OPND_IMM) {
+		src = lw_temp(c, 1);
+		lw_mov32i(c, src, 0, (uint32_t)a.imm);
+	} else {
+		src = a.vreg;
+	}
+	if ((b.kind == OPND_IMM && (b.imm < 0 || b.imm > 31)) || (cm.kind == OPND_IMM && (cm.imm < 0 || cm.imm > 0x1fff)))
+		return lw_unsupported(c, in->loc, "a shfl lane above 31 or mask above 0x1fff");
+	/* ptxas writes a zero mask as RZ */
+	bool cm_imm = cm.kind == OPND_IMM && cm.imm != 0;
+	SassFormId f = b.kind == OPND_IMM ? (cm_imm ? SF_SHFL_II : SF_SHFL_IR) : (cm_imm ? SF_SHFL_RI : SF_SHFL_RR);
+	LInsn *op = lw_emit(c, f);
+	linsn_set(op, SR_SHFLMODE, mode);
+	linsn_ref(op, SR_RD, dst, 0, 1, true);
+	linsn_ref(op, SR_RA, src, 0, 1, false);
+	if (b.kind == OPND_IMM)
+		linsn_set(op, SR_IMM, b.imm);
+	else
+		linsn_ref(op, SR_RB, b.vreg, 0, 1, false);
+	if (cm_imm)
+		linsn_set(op, SR_SHFLC, cm.imm);
+	else if (cm.kind == OPND_IMM)
+		linsn_set(op, SR_RC, 255);
+	else
+		linsn_ref(op, SR_RC, cm.vreg, 0, 1, false);
+	if (p)
+		linsn_ref(op, SR_PD, pv, 0, 1, true);
+	else
+		linsn_set(op, SR_PD, 7);
+	return true;
+}
+
+/* vote.mode.pred d, [!]a and vote.ballot.b32 d, [!]a {, membermask} */
+bool lower_vote(LowerCtx *c, const Instr *in)
+{
+	static const char *const modes[] = { ".all", ".any", ".uni", ".ballot" };
+	int mode = mode_of(in, modes, 4);
+	bool sync = lw_has_mod(in, ".sync");
+	if (mode < 0 || in->nops != (sync ? 3u : 2u))
+		return lw_unsupported(c, in->loc, "this vote form");
+	const Expr *a = in->ops[1];
+	bool neg = false;
+	if (a->kind == EX_UNARY && a->op == '!') {
+		neg = true;
+		a = a->lhs;
+	}
+	uint32_t pa, d;
+	unsigned dw;
+	if (!lw_pred(c, a, &pa))
+		return false;
+	bool ballot = mode == 3;
+	if (ballot ? !lw_reg(c, in->ops[0], &d, &dw) : !lw_pred(c, in->ops[0], &d))
+		return false;
+	LInsn *op = lw_emit(c, SF_VOTE);
+	linsn_set(op, SR_VOTEMODE, ballot ? VOTE_ANY : mode == 2 ? VOTE_EQ : mode);
+	linsn_ref(op, SR_PC, pa, 0, 1, false);
+	linsn_set(op, SR_PC_NOT, neg);
+	if (ballot) {
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_set(op, SR_PD, 7);
+	} else {
+		linsn_set(op, SR_RD, 255);
+		linsn_ref(op, SR_PD, d, 0, 1, true);
+	}
+	return true;
+}
+
+static void cs2r(LowerCtx *c, uint32_t d, unsigned sub, unsigned sreg)
+{
+	LInsn *op = lw_emit(c, SF_CS2R);
+	linsn_ref(op, SR_RD, d, sub, 1, true);
+	linsn_set(op, SR_SREG, sreg);
+	op->keep = true;
+}
+
+/* mov.u64 d, %clock64 / %globaltimer: the high word, the low word, and
+ * the high word once more when the low one is below 2^31 (it wrapped
+ * between the reads), as ptxas reads them. */
+bool lower_clock64(LowerCtx *c, const Instr *in)
+{
+	const Expr *s = in->ops[1];
+	unsigned lo = strcmp(s->text, "%clock64") == 0 ? 0x50 : 0x52;
+	uint32_t d, p;
+	unsigned dw;
+	if (!lw_reg(c, in->ops[0], &d, &dw))
+		return false;
+	if (dw != 2 || c->guard_vreg >= 0)
+		return lw_unsupported(c, in->loc, "%s into a %u-bit register or under a guard", s->text, 32 * dw);
+	cs2r(c, d, 1, lo + 1);
+	cs2r(c, d, 0, lo);
+	p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	LInsn *cmp = lw_emit(c, SF_ISETP_R);
+	linsn_ref(cmp, SR_PD, p, 0, 1, true);
+	linsn_set(cmp, SR_PQ, 7);
+	linsn_ref(cmp, SR_RA, d, 0, 1, false);
+	linsn_set(cmp, SR_RB, 255);
+	linsn_set(cmp, SR_CMP, 1);
+	linsn_set(cmp, SR_SIGNED, 1);
+	linsn_set(cmp, SR_PC, 7);
+	LInsn *again = lw_emit(c, SF_CS2R);
+	linsn_ref(again, SR_RD, d, 1, 1, true);
+	linsn_set(again, SR_SREG, lo + 1);
+	linsn_ref(again, SR_PG, p, 0, 1, false);
+	linsn_set(again, SR_PG_NOT, 1);
+	again->keep = true;
+	return true;
+}
