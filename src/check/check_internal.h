@@ -201,7 +201,8 @@ void check_param_read(CheckCtx *c, const Instr *in);
  * isa/operand_sigs.def. */
 void check_operand_signature(CheckCtx *c, const Instr *in);
 /* check_address.c (rule operand-type): address forms and state spaces of
- * ld, ldu, atom, red and prefetch. */
+ * ld, ldu, atom, red and prefetch; address forms of every other
+ * instruction but st and the surface ones. */
 void check_memory_address(CheckCtx *c, const Instr *in);
 /* check_load_width.c: the widest vector ld and ldu take. */
 void check_load_width(CheckCtx *c, const Instr *in);
