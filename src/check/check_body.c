@@ -85,6 +85,12 @@ static void check_stmts(CheckCtx *c, const Stmt *s)
 		case ST_PROTO:
 			check_proto_dirs(c, &s->u.proto);
 			break;
+		case ST_DIRECTIVE:
+			if (!c->has_loc && strcmp(s->u.dir.name, ".loc") == 0) {
+				c->has_loc = true;
+				c->first_loc = s->loc;
+			}
+			break;
 		case ST_BLOCK: {
 			Scope *outer = c->scope, *outer_labels = c->labels;
 			c->scope = scope_new(&c->item_arena, outer);
@@ -129,6 +135,8 @@ void check_item(CheckCtx *c, const Item *it)
 	/* The memo is keyed by name pointers, and the previous item's names
 	 * and scopes may have been freed and their addresses reused. */
 	check_forget_lookups(c);
+	if (it->kind == IT_DIRECTIVE && strcmp(it->u.dir.name, ".file") == 0)
+		c->has_file = true;
 	if (it->kind == IT_VAR)
 		check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);
 	else if (it->kind == IT_FUNC)
@@ -140,4 +148,5 @@ void check_module_items(CheckCtx *c)
 	check_isa_module(c);
 	for (const Item *it = c->m->items; it; it = it->next)
 		check_item(c, it);
+	check_loc_file(c);
 }

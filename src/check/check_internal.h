@@ -58,6 +58,9 @@ typedef struct CheckCtx {
 	SrcLoc target_loc;
 	TargetOption texmode;
 	int address_bits;       /* 64 unless .address_size says otherwise */
+	/* .loc without .file (rule loc-without-file): judged at the module's end. */
+	bool has_file, has_loc;
+	SrcLoc first_loc;
 
 	Scope *module_scope;
 	Scope *scope;           /* innermost scope while walking a body */
@@ -187,6 +190,8 @@ void check_txq_attributes(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
 /* check_sync.c: vote and shfl without .sync on a new .version and .target. */
 void check_sync_required(CheckCtx *c, const Instr *in);
+/* check_sync.c: the .loc-without-.file warning, once the module is read. */
+void check_loc_file(CheckCtx *c);
 /* check_operand_type.c (rule operand-type): the guard, special registers,
  * the destination, ld/ldu results, mov packing, ld.param in an .entry. */
 void check_guard_type(CheckCtx *c, const Instr *in);

@@ -14,11 +14,11 @@
 
 typedef struct OpSig {
 	const char *opcode, *form, *roles;
-	char rounding;
+	char rounding, sat;
 } OpSig;
 
 static const OpSig op_sigs[] = {
-#define OPSIG(opcode, form, roles, rounding) { opcode, form, roles, rounding },
+#define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
 #include "isa/operand_sigs.def"
 #undef OPSIG
 };
@@ -231,7 +231,13 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 			in->opcode);
 		return;
 	}
-	if (rule_kind == 'F') {
+	if ((rule_kind == 'M' || rule_kind == 'N') && (dcls == TC_SIGNED || dcls == TC_UNSIGNED || dcls == TC_BIT)) {
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' (%s%s "
+			"names the half of the product it keeps: %s.lo%s, .hi or .wide)", in->opcode, in->opcode,
+			type_info(dst)->word, in->opcode, type_info(dst)->word);
+		return;
+	}
+	if (rule_kind == 'F' || rule_kind == 'N') {
 		if (at < 0 && (dst == TY_F32 || dst == TY_F64))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
 				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);
@@ -261,7 +267,7 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 	}
 	if (rule_kind == 'A')
 		return;
-	if (rule_kind == 'I' || rule_kind == 'L' || rule_kind == 'D') {
+	if (rule_kind == 'I' || rule_kind == 'L' || rule_kind == 'D' || rule_kind == 'M') {
 		TypeClass cls = type_info(dst)->cls;
 		if (at >= 0 && cls != TC_FLOAT && cls != TC_PRED)
 			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
@@ -315,6 +321,54 @@ static void check_predicate_output(CheckCtx *c, const Instr *in)
 			"after '|' comes a .pred register)", in->opcode, e->rhs->text, type_info(s->type)->word);
 }
 
+/* ---- saturation ---- */
+/* True if every value of integer type src fits integer type dst: then
+ * cvt has nothing to clamp and ptxas 13 refuses .sat. */
+static bool int_range_fits(const TypeInfo *dst, const TypeInfo *src)
+{
+	bool ds = dst->cls == TC_SIGNED, ss = src->cls == TC_SIGNED;
+	if (ds == ss)
+		return dst->bits >= src->bits;
+	return ds && dst->bits > src->bits;
+}
+
+/* .sat by the row's sat letter and the instruction types (dst, src). */
+static void check_saturation(CheckCtx *c, const Instr *in, const OpSig *sig, int at, PtxType dst, PtxType src)
+{
+	const TypeInfo *dt = type_info(dst), *st = type_info(src);
+	SrcLoc loc = check_mod_loc(in, at);
+	bool dint = dt->cls == TC_SIGNED || dt->cls == TC_UNSIGNED;
+	switch (sig->sat) {
+	case 'N':
+		if (strcmp(sig->form, ".cc") == 0)
+			check_error(c, loc, RULE_OPERAND_TYPE, "Modifier '.cc' cannot be combined with modifier '.sat' (%s.cc "
+				"carries out of the full range; drop one)", in->opcode);
+		else
+			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction '%s%s' (only %s%s "
+				"with a float type, or add/sub/mad.hi .s32, saturate)", in->opcode, sig->form, in->opcode,
+				sig->form[0] ? " without it" : "");
+		return;
+	case 'A':
+	case 'F':
+		if (sig->sat == 'A' && dint && dst != TY_S32) {
+			check_error(c, loc, RULE_OPERAND_TYPE, "Modifier '.sat' does not apply to '%s' type (%s%s.sat takes "
+				".s32 among the integer types)", dt->word, in->opcode, sig->form);
+			return;
+		}
+		if (dst == TY_F64)
+			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction '%s' (.f64 does not "
+				"saturate; .sat clamps .f32 results to [0.0, 1.0])", in->opcode);
+		return;
+	case 'C':
+		if (dint && (st->cls == TC_SIGNED || st->cls == TC_UNSIGNED) && int_range_fits(dt, st))
+			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction 'cvt' (every %s value "
+				"fits %s: there is nothing to clamp)", st->word, dt->word);
+		return;
+	default:
+		return;
+	}
+}
+
 void check_operand_signature(CheckCtx *c, const Instr *in)
 {
 	check_predicate_output(c, in);
@@ -322,12 +376,14 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 	if (!sig)
 		return;
 	PtxType first = TY_NONE, last = TY_NONE;
-	int ntypes = 0, rounding_at = -1;
+	int ntypes = 0, rounding_at = -1, sat_at = -1;
 	bool judged = true;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
 		if (w[1] == 'r' && rounding_at < 0 && sig->rounding != '-' && rounding_kind(w))
 			rounding_at = (int)i;
+		if (w[1] == 's' && strcmp(w, ".sat") == 0)
+			sat_at = (int)i;
 		PtxType t = type_from_word(w);
 		if (t == TY_NONE)
 			continue;
@@ -341,8 +397,17 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 			"type; cvt names the result type and then the source type, cvt.u32.u64)");
 	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
 		return;
+	if (sig->roles[0] == 'c' && only_plain_words(in) &&
+	    (type_info(first)->cls == TC_BIT || type_info(last)->cls == TC_BIT)) {
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for 'cvt' (%s%s: "
+			"cvt converts between integer and float types; name the kind, .u32 or .s32, not .bN)",
+			type_info(first)->word, type_info(last)->word);
+		return;
+	}
 	if (sig->rounding != '-' && judged && ntypes == (sig->rounding == 'C' ? 2 : 1))
 		check_rounding(c, in, sig->form, sig->rounding, rounding_at, first, last);
+	if (sat_at >= 0 && judged && ntypes == (sig->sat == 'C' ? 2 : 1))
+		check_saturation(c, in, sig, sat_at, first, last);
 	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
 		char role = sig->roles[i];
 		PtxType t = last;
