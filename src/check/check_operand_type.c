@@ -153,8 +153,32 @@ static void check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
 	}
 }
 
-/* Braced operands of 5, 6 or 7 elements: no instruction takes one (ptxas 13:
- * Illegal vector size). mov's packing words its own message. */
+/* The fragments of the matrix instructions: registers of one width
+ * (ptxas 13: Incompatible elements of vector expression). */
+static void check_matrix_elements(CheckCtx *c, const Expr *e)
+{
+	int bits = 0;
+	for (uint32_t i = 0; i < e->nelems; i++) {
+		const Expr *el = e->elems[i];
+		if (el->kind != EX_NAME || el->component || check_is_sink(el))
+			continue;
+		const Symbol *s = check_lookup(c, el);
+		if (!s || s->kind != SYM_REG || s->vec)
+			continue;
+		const TypeInfo *ti = type_info(s->type);
+		if (!bits)
+			bits = ti->bits;
+		else if (ti->bits != bits) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s; the "
+				"fragment's other registers are %d-bit)", el->text, ti->word, bits);
+			return;
+		}
+	}
+}
+
+/* Braced operands of 5, 6 or 7 elements: no instruction takes one, nor
+ * one of 3 a matrix instruction (ptxas 13: Illegal vector size). mov's
+ * packing words its own message. */
 void check_vector_sizes(CheckCtx *c, const Instr *in)
 {
 	if (opcode_is(in, "mov"))
@@ -167,11 +191,17 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 			check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' "
 				"({...} has %u elements, %s takes %d)", in->opcode, in->ops[0]->nelems, in->mods[vec_at], n);
 	}
+	bool matrix = opcode_is(in, "mma") || opcode_is(in, "wmma") || opcode_is(in, "ldmatrix") ||
+		opcode_is(in, "stmatrix") || opcode_is(in, "movmatrix");
 	for (uint32_t i = 0; i < in->nops; i++) {
 		const Expr *e = in->ops[i];
-		if (e->kind == EX_VECTOR && e->nelems >= 5 && e->nelems <= 7)
+		if (e->kind != EX_VECTOR)
+			continue;
+		if ((e->nelems >= 5 && e->nelems <= 7) || (matrix && e->nelems == 3))
 			check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (braced operands have 1, 2, 4, 8 or "
 				"more elements as the instruction's shape needs)", e->nelems);
+		else if (matrix)
+			check_matrix_elements(c, e);
 	}
 }
 

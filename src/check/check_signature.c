@@ -19,8 +19,22 @@ typedef struct OpSig {
 
 static const OpSig op_sigs[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
+#define OPTYPES(opcode, form, types)
 #include "isa/operand_sigs.def"
 #undef OPSIG
+#undef OPTYPES
+};
+
+typedef struct FormTypes {
+	const char *opcode, *form, *types;
+} FormTypes;
+
+static const FormTypes form_types[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types) { opcode, form, types },
+#include "isa/operand_sigs.def"
+#undef OPSIG
+#undef OPTYPES
 };
 enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0] };
 
@@ -369,6 +383,24 @@ static void check_saturation(CheckCtx *c, const Instr *in, const OpSig *sig, int
 	}
 }
 
+/* OPTYPES rows: the instruction's type must be one of the row's words. */
+static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
+{
+	for (size_t r = 0; r < sizeof form_types / sizeof form_types[0]; r++) {
+		const FormTypes *row = &form_types[r];
+		if (strcmp(row->opcode, in->opcode) != 0 || !has_mod(in, row->form))
+			continue;
+		const char *word = type_info(type)->word;
+		size_t n = strlen(word);
+		for (const char *p = strstr(row->types, word); p; p = strstr(p + 1, word))
+			if ((p == row->types || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+				return;
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Operation %s requires %s type for instruction '%s' (%s%s "
+			"is a bitwise operation)", row->form, row->types, in->opcode, in->opcode, row->form);
+		return;
+	}
+}
+
 void check_operand_signature(CheckCtx *c, const Instr *in)
 {
 	check_predicate_output(c, in);
@@ -406,6 +438,8 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 	}
 	if (sig->rounding != '-' && judged && ntypes == (sig->rounding == 'C' ? 2 : 1))
 		check_rounding(c, in, sig->form, sig->rounding, rounding_at, first, last);
+	if (ntypes == 1 && (in->opcode[0] == 'a' || in->opcode[0] == 'r'))
+		check_form_types(c, in, first);
 	if (sat_at >= 0 && judged && ntypes == (sig->sat == 'C' ? 2 : 1))
 		check_saturation(c, in, sig, sat_at, first, last);
 	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
@@ -415,7 +449,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 		case '-': continue;
 		case 'c': t = first; break;
 		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
-		case 'u': case 'U': t = TY_B32; break;
+		case 'u': case 'U': t = TY_U32; break;
 		case 'P': case 'p': t = TY_PRED; break;
 		default: break;
 		}
