@@ -271,6 +271,16 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 				"'%s' (%s.f64 takes .rn, .rz, .rm or .rp)", in->opcode, in->opcode);
 			return;
 		}
+		if (at >= 0 && approx >= 0) {
+			check_error(c, check_mod_loc(in, approx), RULE_OPERAND_TYPE, "Rounding modifier or '.approx' modifier "
+				"required for instruction '%s' (one of them, not both: drop %s or .approx)", in->opcode, in->mods[at]);
+			return;
+		}
+		if (at >= 0 && full >= 0) {
+			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
+				"'%s.full' (div.full is its own rounding: drop %s)", in->opcode, in->mods[at]);
+			return;
+		}
 		bool approx_ok = dst == TY_F32 || rcp;
 		if (at < 0 && approx < 0 && !(full >= 0 && rule_kind == 'D' && dst == TY_F32))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier %srequired for instruction '%s' "
