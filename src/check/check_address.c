@@ -123,16 +123,42 @@ static const Expr *address_form(CheckCtx *c, const Instr *in, const Expr *e, Sta
 	return base;
 }
 
+/* A texture or sampler handle in a register is a 64-bit value. */
+static void check_texture_handle(CheckCtx *c, const Instr *in, const Expr *e, const Symbol *sym)
+{
+	const TypeInfo *ti = type_info(sym->type);
+	if (ti->bits != 64 && c->address_bits == 64)
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; a texture "
+			"or sampler handle register is .b64/.u64)", in->opcode, e->text, ti->word);
+}
+
 /* Every other instruction's [...] operands (tex, tld4, txq, cp.async,
  * mbarrier, ldmatrix...): ptxas 13's one address grammar, first element
  * only (the rest are samplers and coordinate vectors); spaces and
  * immediate addresses are left to the instruction's own rules. */
 static void check_other_addresses(CheckCtx *c, const Instr *in)
 {
+	bool texture = opcode_is(in, "tex") || opcode_is(in, "tld4") || opcode_is(in, "txq");
 	for (uint32_t i = 0; i < in->nops; i++) {
 		const Expr *a = in->ops[i];
-		if (a->kind == EX_ADDRESS && a->nelems >= 1 && a->elems[0]->kind != EX_VECTOR)
-			address_form(c, in, a->elems[0], SP_TEX);
+		if (a->kind != EX_ADDRESS || a->nelems < 1 || a->elems[0]->kind == EX_VECTOR)
+			continue;
+		const Expr *base = address_form(c, in, a->elems[0], SP_TEX);
+		const Symbol *sym = base && !base->component ? check_lookup(c, base) : NULL;
+		if (!sym || sym->kind != SYM_REG || sym->vec)
+			continue;
+		const TypeInfo *ti = type_info(sym->type);
+		if (ti->cls == TC_FLOAT || ti->cls == TC_PRED || ti->cls == TC_PACKED)
+			check_error(c, base->loc, RULE_OPERAND_TYPE, "Illegal to use symbol '%s' of type %s as address operand. "
+				"Use integer or bit only.", base->text, ti->word);
+		else if (texture)
+			check_texture_handle(c, in, base, sym);
+		/* tex [texture, sampler, {...}]: the sampler is a handle too. */
+		if (texture && a->nelems == 3 && a->elems[1]->kind == EX_NAME && !a->elems[1]->component) {
+			const Symbol *sampler = check_lookup(c, a->elems[1]);
+			if (sampler && sampler->kind == SYM_REG && !sampler->vec)
+				check_texture_handle(c, in, a->elems[1], sampler);
+		}
 	}
 }
 

@@ -122,7 +122,7 @@ void check_destination(CheckCtx *c, const Instr *in)
 /* The registers of a {...} result are one width (ptxas 13: Incompatible
  * elements of vector expression) and not both integer and float (Vector
  * with elements of different types); .bN mixes with either. */
-static void check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
+static bool check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
 {
 	const TypeInfo *first = NULL;
 	for (uint32_t i = 0; i < d->nelems; i++) {
@@ -141,16 +141,17 @@ static void check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
 			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s, an "
 				"earlier element %s: every element of %s's result is one width)", el->text, ti->word, first->word,
 				in->opcode);
-			return;
+			return false;
 		}
 		bool fi = first->cls == TC_FLOAT, ff = ti->cls == TC_FLOAT;
 		bool ii = first->cls == TC_UNSIGNED || first->cls == TC_SIGNED, ti_int = ti->cls == TC_UNSIGNED || ti->cls == TC_SIGNED;
 		if ((fi && ti_int) || (ii && ff)) {
 			check_error(c, el->loc, RULE_OPERAND_TYPE, "Vector with elements of different types are not allowed in %s "
 				"instruction ('%s' is %s, an earlier element %s)", in->opcode, el->text, ti->word, first->word);
-			return;
+			return false;
 		}
 	}
+	return true;
 }
 
 /* The fragments of the matrix instructions: registers of one width
@@ -205,6 +206,24 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 	}
 }
 
+/* Element types judged as the scalar result is (check_signature.c):
+ * packed, .bf16 and opaque types have rules of their own. */
+static bool judged_element_type(PtxType t)
+{
+	TypeClass cls = type_info(t)->cls;
+	return t != TY_NONE && t != TY_BF16 && cls != TC_PACKED && cls != TC_OPAQUE;
+}
+
+/* An element of a {...} result: as the scalar result, and (ptxas 13
+ * accepts it in vectors only) an integer register of a float type's width. */
+static bool element_fits(PtxType type, PtxType reg)
+{
+	const TypeInfo *t = type_info(type), *r = type_info(reg);
+	if (t->cls == TC_FLOAT && (r->cls == TC_UNSIGNED || r->cls == TC_SIGNED) && r->bits == t->bits)
+		return true;
+	return type_register_fits(type, reg, FIT_RELAXED);
+}
+
 /* The result operand of ld and ldu: a whole vector register, {...} of
  * scalars, or with no .vN one scalar (a vector register's element too). */
 void check_load_vector(CheckCtx *c, const Instr *in)
@@ -223,13 +242,22 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 				n ? in->mods[vec_at] : "", n ? n : 1);
 			return;
 		}
-		check_load_elements(c, in, d);
+		bool one_kind = check_load_elements(c, in, d);
 		for (uint32_t i = 0; i < d->nelems; i++) {
 			const Expr *el = d->elems[i];
 			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
 			if (sym && sym->kind == SYM_REG && sym->vec)
 				check_error(c, el->loc, RULE_OPERAND_TYPE, "Illegal expression '%s' (a .v%d register is the whole "
 					"result or one element, %s.x)", el->text, sym->vec, el->text);
+			/* Each element holds one value of the type, as the scalar
+			 * result does (isa/operand_sigs.def, role 'l'). */
+			else if (one_kind && sym && sym->kind == SYM_REG && judged_element_type(type) &&
+				 !element_fits(type, sym->type)) {
+				check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; each "
+					"element of %s%s needs a register that holds %s)", in->opcode, el->text,
+					type_info(sym->type)->word, in->opcode, n ? in->mods[vec_at] : "", type_info(type)->word);
+				one_kind = false;
+			}
 		}
 		return;
 	}

@@ -153,6 +153,9 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 {
 	const Expr *e = in->ops[at];
 	bool written = role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
+	/* d|p (shfl, setp...): the register before '|' is the written one. */
+	if (written && e->kind == EX_BINARY && e->op == '|' && e->lhs)
+		e = e->lhs;
 	bool relaxed = role == 'c' || role == 'C' || role == 'l';
 	if (written && (is_int_literal(e) || is_float_literal(e) || e->kind == EX_ADDRESS)) {
 		check_error(c, e->loc, RULE_OPERAND_TYPE, "Result register required for instruction '%s%s' (operand %u, "
@@ -245,14 +248,15 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 			in->opcode);
 		return;
 	}
-	if ((rule_kind == 'M' || rule_kind == 'N') && (dcls == TC_SIGNED || dcls == TC_UNSIGNED || dcls == TC_BIT)) {
+	if ((rule_kind == 'M' || rule_kind == 'N') && (dcls == TC_SIGNED || dcls == TC_UNSIGNED || dcls == TC_BIT ||
+						      (rule_kind == 'N' && dst == TY_F16))) {
 		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' (%s%s "
 			"names the half of the product it keeps: %s.lo%s, .hi or .wide)", in->opcode, in->opcode,
 			type_info(dst)->word, in->opcode, type_info(dst)->word);
 		return;
 	}
 	if (rule_kind == 'F' || rule_kind == 'N') {
-		if (at < 0 && (dst == TY_F32 || dst == TY_F64))
+		if (at < 0 && (dst == TY_F32 || dst == TY_F64 || dst == TY_F16))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
 				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);
 		return;
