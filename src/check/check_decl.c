@@ -4,6 +4,7 @@
  * body defines twice (rule duplicate-symbol has this file alone). */
 #include "check/check_internal.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef struct DeclInfo {
@@ -16,6 +17,19 @@ typedef struct DeclInfo {
 	int vec;
 	bool is_extern, is_common, is_visible;
 } DeclInfo;
+
+/* Elements of a declarator: the product of its dimensions, 1 for a
+ * scalar, -1 when a dimension is unsized. */
+static int64_t declarator_elems(const Declarator *dc)
+{
+	int64_t n = 1;
+	for (uint32_t i = 0; i < dc->ndims; i++) {
+		if (dc->dims[i] < 0 || (dc->dims[i] > 0 && n > INT64_MAX / dc->dims[i]))
+			return -1;
+		n *= dc->dims[i];
+	}
+	return n;
+}
 
 static StateSpace space_from_word(const char *w)
 {
@@ -291,6 +305,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		sym->type = info.type;
 		sym->vec = info.vec;
 		sym->is_array = dc->ndims > 0;
+		sym->elems = declarator_elems(dc);
 		sym->is_entry_param = place == DECL_ENTRY_PARAM;
 		sym->is_input_param = place == DECL_ENTRY_PARAM || place == DECL_FUNC_PARAM;
 		sym->is_extern = info.is_extern;
@@ -339,11 +354,37 @@ void check_label_decls(CheckCtx *c, const Stmt *s)
 	}
 }
 
+/* The formals of one list (rets or params), in the module arena: a call
+ * in a later function checks its arguments against them. */
+static Formal *read_formals(CheckCtx *c, uint32_t n, const VarDecl *decls, uint32_t *count)
+{
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		total += decls[i].ndecls;
+	Formal *out = total ? arena_alloc(&c->arena, total * sizeof *out) : NULL;
+	*count = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		DeclInfo info;
+		read_specs(&decls[i], &info);
+		for (uint32_t k = 0; k < decls[i].ndecls; k++) {
+			const Declarator *dc = &decls[i].decls[k];
+			int64_t elems = declarator_elems(dc);
+			out[(*count)++] = (Formal){ .name = dc->name, .type = info.type, .is_param = info.space == SP_PARAM,
+				.elems = elems > 0 && info.vec ? elems * info.vec : elems };
+		}
+	}
+	return out;
+}
+
 /* A function name in the module scope: a declaration may precede its
  * definition, once. */
 void check_func_decl(CheckCtx *c, const Func *f)
 {
+	Formals *formals = ARENA_NEW(&c->arena, Formals);
+	formals->rets = read_formals(c, f->nrets, f->rets, &formals->nrets);
+	formals->params = read_formals(c, f->nparams, f->params, &formals->nparams);
 	Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+	sym->formals = formals;
 	sym->kind = SYM_FUNC;
 	sym->name = f->name;
 	sym->loc = f->name_loc;

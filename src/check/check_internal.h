@@ -190,6 +190,9 @@ void check_txq_attributes(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
 /* check_sync.c: vote and shfl without .sync on a new .version and .target. */
 void check_sync_required(CheckCtx *c, const Instr *in);
+/* check_call.c (rule call-arguments): a direct call's return values and
+ * arguments against the callee's declaration. */
+void check_call_arguments(CheckCtx *c, const Instr *in);
 /* check_sync.c: the .loc-without-.file warning, once the module is read. */
 void check_loc_file(CheckCtx *c);
 /* check_operand_type.c (rule operand-type): the guard, special registers,
