@@ -144,6 +144,11 @@ static void check_other_addresses(CheckCtx *c, const Instr *in)
 		if (a->kind != EX_ADDRESS || a->nelems < 1 || a->elems[0]->kind == EX_VECTOR)
 			continue;
 		const Expr *base = address_form(c, in, a->elems[0], SP_TEX);
+		if (texture && !has_name(a->elems[0]) && !has_float(a->elems[0])) {
+			check_error(c, a->elems[0]->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' (an "
+				"immediate is no texture handle: name a .texref or a .b64 register)", in->opcode);
+			continue;
+		}
 		const Symbol *sym = base && !base->component ? check_lookup(c, base) : NULL;
 		if (!sym || sym->kind != SYM_REG || sym->vec)
 			continue;

@@ -177,6 +177,38 @@ static void check_matrix_elements(CheckCtx *c, const Expr *e)
 	}
 }
 
+/* The {...} result of tex and tld4: 32-bit registers, of an integer or
+ * .bN kind for an integer result type (ptxas 13: Incompatible elements of
+ * vector expression, Arguments mismatch). */
+static void check_texture_result(CheckCtx *c, const Instr *in, const Expr *v)
+{
+	PtxType dtype = TY_NONE;
+	for (uint32_t i = 0; i < in->nmods && dtype == TY_NONE; i++)
+		dtype = type_from_word(in->mods[i]);
+	const TypeInfo *dt = type_info(dtype);
+	if (dtype == TY_NONE || dt->bits != 32 || (dt->cls != TC_FLOAT && dt->cls != TC_SIGNED && dt->cls != TC_UNSIGNED))
+		return;
+	for (uint32_t i = 0; i < v->nelems; i++) {
+		const Expr *el = v->elems[i];
+		if (el->kind != EX_NAME || el->component || check_is_sink(el))
+			continue;
+		const Symbol *sym = check_lookup(c, el);
+		if (!sym || sym->kind != SYM_REG || sym->vec)
+			continue;
+		const TypeInfo *ti = type_info(sym->type);
+		if (ti->bits != 32) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s; %s "
+				"returns 32-bit values)", el->text, ti->word, in->opcode);
+			return;
+		}
+		if (dt->cls != TC_FLOAT && ti->cls == TC_FLOAT) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; a %s "
+				"result goes to integer or .b32 registers)", in->opcode, el->text, ti->word, dt->word);
+			return;
+		}
+	}
+}
+
 /* Braced operands of 5, 6 or 7 elements: no instruction takes one, nor
  * one of 3 a matrix instruction (ptxas 13: Illegal vector size). mov's
  * packing words its own message. */
@@ -192,6 +224,8 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 			check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' "
 				"({...} has %u elements, %s takes %d)", in->opcode, in->ops[0]->nelems, in->mods[vec_at], n);
 	}
+	if ((opcode_is(in, "tex") || opcode_is(in, "tld4")) && in->nops && in->ops[0]->kind == EX_VECTOR)
+		check_texture_result(c, in, in->ops[0]);
 	bool matrix = opcode_is(in, "mma") || opcode_is(in, "wmma") || opcode_is(in, "ldmatrix") ||
 		opcode_is(in, "stmatrix") || opcode_is(in, "movmatrix");
 	for (uint32_t i = 0; i < in->nops; i++) {

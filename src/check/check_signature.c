@@ -9,6 +9,7 @@
 #include "isa/opcodes.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ typedef struct OpSig {
 
 static const OpSig op_sigs[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
-#define OPTYPES(opcode, form, types)
+#define OPTYPES(opcode, form, types, wording)
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES
@@ -27,11 +28,12 @@ static const OpSig op_sigs[] = {
 
 typedef struct FormTypes {
 	const char *opcode, *form, *types;
+	char wording;
 } FormTypes;
 
 static const FormTypes form_types[] = {
 #define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types) { opcode, form, types },
+#define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES
@@ -409,8 +411,20 @@ static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
 		for (const char *p = strstr(row->types, word); p; p = strstr(p + 1, word))
 			if ((p == row->types || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
 				return;
-		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Operation %s requires %s type for instruction '%s' (%s%s "
-			"is a bitwise operation)", row->form, row->types, in->opcode, in->opcode, row->form);
+		/* ".b32 .b64" as ptxas lists it: ".b32 or .b64" */
+		char listed[160] = "";
+		for (const char *p = row->types; *p; p += strspn(p, " ")) {
+			size_t len = strcspn(p, " ");
+			size_t used = strlen(listed);
+			snprintf(listed + used, sizeof listed - used, "%s%.*s", used ? " or " : "", (int)len, p);
+			p += len;
+		}
+		if (row->wording == 'U')
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' "
+				"(%s%s takes %s, not %s)", in->opcode, in->opcode, row->form, listed, word);
+		else
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Operation %s requires %s type for instruction '%s' "
+				"(not %s)", row->form, listed, in->opcode, word);
 		return;
 	}
 }

@@ -12,7 +12,7 @@ typedef struct SigRow {
 
 static const SigRow sig_rows[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
-#define OPTYPES(opcode, form, types)
+#define OPTYPES(opcode, form, types, wording)
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES
@@ -20,11 +20,12 @@ static const SigRow sig_rows[] = {
 
 typedef struct TypeRow {
 	const char *opcode, *form, *types;
+	char wording;
 } TypeRow;
 
 static const TypeRow type_rows[] = {
 #define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types) { opcode, form, types },
+#define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES

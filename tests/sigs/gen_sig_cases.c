@@ -21,7 +21,7 @@ typedef struct Sig {
 
 static const Sig sigs[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
-#define OPTYPES(opcode, form, types)
+#define OPTYPES(opcode, form, types, wording)
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES
@@ -29,11 +29,12 @@ static const Sig sigs[] = {
 
 typedef struct FormTypes {
 	const char *opcode, *form, *types;
+	char wording;
 } FormTypes;
 
 static const FormTypes form_types[] = {
 #define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types) { opcode, form, types },
+#define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES
@@ -232,9 +233,10 @@ static int is_type_word(const char *w)
 static int form_type_cases(const char *dir, size_t row)
 {
 	const FormTypes *t = &form_types[row];
+	/* the example of the row's form (atom.cas), else the general one */
 	int ex = -1;
 	for (int i = 0; i < NEXAMPLES; i++)
-		if (strcmp(examples[i].opcode, t->opcode) == 0)
+		if (strcmp(examples[i].opcode, t->opcode) == 0 && (ex < 0 || strcmp(examples[ex].mods, t->form) != 0))
 			ex = i;
 	if (ex < 0)
 		return 0;
@@ -248,7 +250,7 @@ static int form_type_cases(const char *dir, size_t row)
 		snprintf(out, sizeof out, "%s", t->opcode);
 		int usable = 1;
 		for (char *w = strtok(words + strlen(t->opcode), "."); w; w = strtok(NULL, ".")) {
-			static const char *const op_words[] = { "add", "inc", "dec", "min", "max", "exch", "and", "or", "xor" };
+			static const char *const op_words[] = { "add", "inc", "dec", "min", "max", "exch", "cas", "and", "or", "xor" };
 			int is_op = 0;
 			for (size_t k = 0; k < sizeof op_words / sizeof op_words[0]; k++)
 				is_op |= strcmp(w, op_words[k]) == 0;
