@@ -42,6 +42,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_sync_required(c, in);
 	check_param_read(c, in);
 	check_destination(c, in);
+	check_initializer_forms(c, in);
 	check_load_vector(c, in);
 	check_vector_sizes(c, in);
 	check_load_width(c, in);

@@ -201,6 +201,7 @@ void check_guard_type(CheckCtx *c, const Instr *in);
 void check_special_operands(CheckCtx *c, const Instr *in);
 void check_destination(CheckCtx *c, const Instr *in);
 void check_load_vector(CheckCtx *c, const Instr *in);
+void check_initializer_forms(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);

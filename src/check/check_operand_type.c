@@ -118,6 +118,43 @@ void check_destination(CheckCtx *c, const Instr *in)
 			"a %s variable)", in->opcode, sym->name, sym->space == SP_PARAM ? ".param" : "memory");
 }
 
+/* ---- initializer forms ---- */
+/* generic(x) and mask() (0xFF(x)) exist only in initializers: in an
+ * instruction operand ptxas 13's grammar has no place for them. */
+static const Expr *find_call_form(const Expr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == EX_CALL)
+		return e;
+	if (e->kind == EX_UNARY)
+		return find_call_form(e->lhs);
+	if (e->kind == EX_BINARY) {
+		const Expr *l = find_call_form(e->lhs);
+		return l ? l : find_call_form(e->rhs);
+	}
+	if (e->kind == EX_VECTOR || e->kind == EX_ADDRESS || e->kind == EX_LIST)
+		for (uint32_t i = 0; i < e->nelems; i++) {
+			const Expr *f = find_call_form(e->elems[i]);
+			if (f)
+				return f;
+		}
+	return NULL;
+}
+
+void check_initializer_forms(CheckCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *f = find_call_form(in->ops[i]);
+		if (f) {
+			check_error(c, f->loc, RULE_OPERAND_TYPE, "Illegal expression '%s(...)' in an operand of '%s' (ptxas 13: "
+				"syntax error; generic() and mask() belong in variable initializers)", f->text ? f->text : "",
+				in->opcode);
+			return;
+		}
+	}
+}
+
 /* ---- ld/ldu result ---- */
 /* The registers of a {...} result are one width (ptxas 13: Incompatible
  * elements of vector expression) and not both integer and float (Vector
