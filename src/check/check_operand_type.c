@@ -285,10 +285,18 @@ static bool judged_element_type(PtxType t)
 	return t != TY_NONE && t != TY_BF16 && cls != TC_PACKED && cls != TC_OPAQUE;
 }
 
+/* The .bN type of a width (TY_NONE if none). */
+static PtxType bit_type(int bits)
+{
+	return bits == 8 ? TY_B8 : bits == 16 ? TY_B16 : bits == 32 ? TY_B32 : bits == 64 ? TY_B64 : TY_NONE;
+}
+
 /* An element of a {...} result: as the scalar result, and (ptxas 13
  * accepts it in vectors only) an integer register of a float type's width. */
 static bool element_fits(PtxType type, PtxType reg)
 {
+	if (reg == TY_NONE)
+		return true;
 	const TypeInfo *t = type_info(type), *r = type_info(reg);
 	if (t->cls == TC_FLOAT && (r->cls == TC_UNSIGNED || r->cls == TC_SIGNED) && r->bits == t->bits)
 		return true;
@@ -314,6 +322,15 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 			return;
 		}
 		bool one_kind = check_load_elements(c, in, d);
+		/* ptxas 13 joins the elements' types first: one .bN element makes
+		 * the whole {...} a .bN value ({%fd1, %b64} for .u64 is accepted;
+		 * {%h1, %h2} for .u32 still is too narrow). */
+		bool joined_bit = false;
+		for (uint32_t i = 0; i < d->nelems; i++) {
+			const Expr *el = d->elems[i];
+			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
+			joined_bit |= sym && sym->kind == SYM_REG && !sym->vec && type_info(sym->type)->cls == TC_BIT;
+		}
 		for (uint32_t i = 0; i < d->nelems; i++) {
 			const Expr *el = d->elems[i];
 			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
@@ -323,7 +340,7 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 			/* Each element holds one value of the type, as the scalar
 			 * result does (isa/operand_sigs.def, role 'l'). */
 			else if (one_kind && sym && sym->kind == SYM_REG && judged_element_type(type) &&
-				 !element_fits(type, sym->type)) {
+				 !element_fits(type, joined_bit ? bit_type(type_info(sym->type)->bits) : sym->type)) {
 				check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; each "
 					"element of %s%s needs a register that holds %s)", in->opcode, el->text,
 					type_info(sym->type)->word, in->opcode, n ? in->mods[vec_at] : "", type_info(type)->word);

@@ -150,20 +150,44 @@ static bool is_float_literal(const Expr *e)
 	return e->kind == EX_FLOAT || (e->kind == EX_UNARY && e->lhs && e->lhs->kind == EX_FLOAT);
 }
 
+static bool is_written(char role)
+{
+	return role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
+}
+
+/* The operand a role judges: for a written d|p (shfl, setp...) the
+ * register before '|'. */
+static const Expr *written_operand(const Expr *e, char role)
+{
+	if (is_written(role) && e->kind == EX_BINARY && e->op == '|' && e->lhs)
+		return e->lhs;
+	return e;
+}
+
+static bool not_a_register(const Expr *e)
+{
+	return is_int_literal(e) || is_float_literal(e) || e->kind == EX_ADDRESS;
+}
+
+/* Written operands are registers whatever the types (mul.f32x2 1, ...). */
+static void check_results(CheckCtx *c, const Instr *in, const OpSig *sig)
+{
+	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
+		const Expr *e = written_operand(in->ops[i], sig->roles[i]);
+		if (is_written(sig->roles[i]) && not_a_register(e))
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Result register required for instruction '%s%s' (operand "
+				"%u, '%s', is written: name a register)", in->opcode, sig->form, i + 1, check_expr_text(c, e));
+	}
+}
+
 /* One operand against its role letter; t is the type it is judged by. */
 static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t at, char role, PtxType t)
 {
-	const Expr *e = in->ops[at];
-	bool written = role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
-	/* d|p (shfl, setp...): the register before '|' is the written one. */
-	if (written && e->kind == EX_BINARY && e->op == '|' && e->lhs)
-		e = e->lhs;
+	const Expr *e = written_operand(in->ops[at], role);
+	bool written = e != in->ops[at] || is_written(role);
 	bool relaxed = role == 'c' || role == 'C' || role == 'l';
-	if (written && (is_int_literal(e) || is_float_literal(e) || e->kind == EX_ADDRESS)) {
-		check_error(c, e->loc, RULE_OPERAND_TYPE, "Result register required for instruction '%s%s' (operand %u, "
-			"'%s', is written: name a register)", in->opcode, sig->form, at + 1, check_expr_text(c, e));
+	if (written && not_a_register(e))
 		return;
-	}
 	if (!judged_type(t))
 		return;
 	const TypeInfo *ti = type_info(t);
@@ -435,6 +459,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 	const OpSig *sig = sig_of(in);
 	if (!sig)
 		return;
+	check_results(c, in, sig);
 	PtxType first = TY_NONE, last = TY_NONE;
 	int ntypes = 0, rounding_at = -1, sat_at = -1;
 	bool judged = true;
