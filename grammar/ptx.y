@@ -397,6 +397,9 @@ expr
 	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
 	| IDENT '(' ')'                 { ExprVec v = { 0 }; $$ = build_call(ps, $1, &v, @$); }
 	| IDENT '(' expr_list ')'       { $$ = build_call(ps, $1, &$3, @$); }
+	/* mask(): 0xFF00(sym) in an initializer, the byte of an address that
+	 * llc writes into packed aggregates. */
+	| INTLIT '(' expr_list ')'      { $$ = build_call(ps, $1.text, &$3, @$); }
 	| '(' expr_list ')'             { $$ = build_list(ps, EX_LIST, &$2, @$); }
 	| '(' ')'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_LIST, &v, @$); }
 	| '{' '}'                       { ExprVec v = { 0 }; $$ = build_list(ps, EX_VECTOR, &v, @$); }

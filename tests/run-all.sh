@@ -52,7 +52,7 @@ run_suite lsp-protocol sh tests/lsp/protocol.sh
 run_suite lsp-client sh tests/lsp/client.sh
 run_suite completions sh tests/completions.sh
 run_suite jobs sh tests/jobs.sh
-for t in tests/run-io.sh tests/docs-fresh.sh tests/rule-coverage.sh tests/verify-sched.sh; do
+for t in tests/run-io.sh tests/docs-fresh.sh tests/rule-coverage.sh tests/sig-cases.sh tests/verify-sched.sh; do
 	[ -f "$t" ] && run_suite "$(basename "$t" .sh)" sh "$t"
 done
 run_suite opcodes sh tests/opcodes/check-opcodes.sh tests/corpus/*.ptx

@@ -1,5 +1,7 @@
 /* Rule operand-type, memory addresses of ld, ldu, atom, red and prefetch
- * (st has its own in check_st.c): the forms ptxas 13's grammar has,
+ * (st has its own in check_st.c, the surface instructions in
+ * check_surface.c), and the first element of every other instruction's
+ * [...] operands: the forms ptxas 13's grammar has,
  * [reg], [reg+imm], [var], [var+imm], [imm] (.local only), where imm is an
  * integer constant expression ([reg+4+4] and [reg+-4] too); and the state
  * space of the variable an address names against the instruction's
@@ -81,34 +83,29 @@ static void check_space(CheckCtx *c, const Instr *in, const Expr *base, StateSpa
 			space_word(vs), sp == SP_NONE ? "generic" : space_word(sp), in->opcode, space_word(vs) + 1);
 }
 
-void check_memory_address(CheckCtx *c, const Instr *in)
+/* The form of one address's first element e (the whole address of ld,
+ * the handle or base of tex, cp.async, mbarrier...): its base name, or
+ * NULL after a diagnostic or for an immediate address. immediate_space is
+ * the instruction's space when an immediate address is judged (SP_TEX:
+ * not judged). */
+static const Expr *address_form(CheckCtx *c, const Instr *in, const Expr *e, StateSpace immediate_space)
 {
-	char o = in->opcode[0];
-	if (o != 'l' && o != 'a' && o != 'r' && o != 'p')
-		return;
-	bool ld = opcode_is(in, "ld") || opcode_is(in, "ldu");
-	if (!ld && !opcode_is(in, "atom") && !opcode_is(in, "red") && !opcode_is(in, "prefetch"))
-		return;
-	uint32_t at = ld || opcode_is(in, "atom") ? 1 : 0;
-	if (in->nops <= at || in->ops[at]->kind != EX_ADDRESS || in->ops[at]->nelems != 1)
-		return;
-	const Expr *e = in->ops[at]->elems[0];
 	const char *op = in->opcode;
 	if (e->kind == EX_ADDRESS) {
 		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal address expression in instruction '%s' ([[...]]: an "
 			"address holds a register or variable and an integer offset)", op);
-		return;
+		return NULL;
 	}
 	if (has_float(e)) {
 		check_error(c, e->loc, RULE_OPERAND_TYPE, "Integer constant expression expected in the address of '%s' "
 			"(the offset is a float)", op);
-		return;
+		return NULL;
 	}
 	/* [base+imm+imm...]: only '+' between a name and integer constants. */
 	const Expr *base = e;
 	while (base->kind == EX_BINARY && base->op == '+' && !has_name(base->rhs))
 		base = base->lhs;
-	StateSpace sp = instr_space(in);
+	StateSpace sp = immediate_space;
 	if (!has_name(base)) {
 		if (has_name(e))
 			check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal address expression in instruction '%s' (the register "
@@ -116,14 +113,73 @@ void check_memory_address(CheckCtx *c, const Instr *in)
 		else if (sp != SP_LOCAL && sp != SP_TEX)
 			check_error(c, e->loc, RULE_OPERAND_TYPE, "Immediate addresses allowed only for .local state space "
 				"('%s.%s' with an immediate address)", op, sp == SP_NONE ? "generic" : space_word(sp) + 1);
-		return;
+		return NULL;
 	}
 	if (base->kind != EX_NAME) {
 		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal address expression in instruction '%s' (expected [reg], "
 			"[reg+imm], [var] or [var+imm]; write [x+-4] for a negative offset)", op);
+		return NULL;
+	}
+	return base;
+}
+
+/* A texture or sampler handle in a register is a 64-bit value. */
+static void check_texture_handle(CheckCtx *c, const Instr *in, const Expr *e, const Symbol *sym)
+{
+	const TypeInfo *ti = type_info(sym->type);
+	if (ti->bits != 64 && c->address_bits == 64)
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; a texture "
+			"or sampler handle register is .b64/.u64)", in->opcode, e->text, ti->word);
+}
+
+/* Every other instruction's [...] operands (tex, tld4, txq, cp.async,
+ * mbarrier, ldmatrix...): ptxas 13's one address grammar, first element
+ * only (the rest are samplers and coordinate vectors); spaces and
+ * immediate addresses are left to the instruction's own rules. */
+static void check_other_addresses(CheckCtx *c, const Instr *in)
+{
+	bool texture = opcode_is(in, "tex") || opcode_is(in, "tld4") || opcode_is(in, "txq");
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *a = in->ops[i];
+		if (a->kind != EX_ADDRESS || a->nelems < 1 || a->elems[0]->kind == EX_VECTOR)
+			continue;
+		const Expr *base = address_form(c, in, a->elems[0], SP_TEX);
+		if (texture && !has_name(a->elems[0]) && !has_float(a->elems[0])) {
+			check_error(c, a->elems[0]->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' (an "
+				"immediate is no texture handle: name a .texref or a .b64 register)", in->opcode);
+			continue;
+		}
+		const Symbol *sym = base && !base->component ? check_lookup(c, base) : NULL;
+		if (!sym || sym->kind != SYM_REG || sym->vec)
+			continue;
+		const TypeInfo *ti = type_info(sym->type);
+		if (ti->cls == TC_FLOAT || ti->cls == TC_PRED || ti->cls == TC_PACKED)
+			check_error(c, base->loc, RULE_OPERAND_TYPE, "Illegal to use symbol '%s' of type %s as address operand. "
+				"Use integer or bit only.", base->text, ti->word);
+		else if (texture)
+			check_texture_handle(c, in, base, sym);
+		/* tex [texture, sampler, {...}]: the sampler is a handle too. */
+		if (texture && a->nelems == 3 && a->elems[1]->kind == EX_NAME && !a->elems[1]->component) {
+			const Symbol *sampler = check_lookup(c, a->elems[1]);
+			if (sampler && sampler->kind == SYM_REG && !sampler->vec)
+				check_texture_handle(c, in, a->elems[1], sampler);
+		}
+	}
+}
+
+void check_memory_address(CheckCtx *c, const Instr *in)
+{
+	bool ld = opcode_is(in, "ld") || opcode_is(in, "ldu");
+	if (!ld && !opcode_is(in, "atom") && !opcode_is(in, "red") && !opcode_is(in, "prefetch")) {
+		check_other_addresses(c, in);
 		return;
 	}
-	if (base->component)
+	uint32_t at = ld || opcode_is(in, "atom") ? 1 : 0;
+	if (in->nops <= at || in->ops[at]->kind != EX_ADDRESS || in->ops[at]->nelems != 1)
+		return;
+	StateSpace sp = instr_space(in);
+	const Expr *base = address_form(c, in, in->ops[at]->elems[0], sp);
+	if (!base || base->component)
 		return;
 	const Symbol *sym = check_lookup(c, base);
 	if (sym && sym->kind == SYM_REG && !sym->vec) {

@@ -42,6 +42,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_sync_required(c, in);
 	check_param_read(c, in);
 	check_destination(c, in);
+	check_initializer_forms(c, in);
 	check_load_vector(c, in);
 	check_vector_sizes(c, in);
 	check_load_width(c, in);
@@ -61,6 +62,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_special_operands(c, in);
 		check_operand_signature(c, in);
 		check_memory_address(c, in);
+		if (in->opcode[0] == 'c' && opcode_is(in, "call"))
+			check_call_arguments(c, in);
 	}
 	if (opcode_is(in, "mov")) {
 		check_surface_mov(c, in);
@@ -84,6 +87,12 @@ static void check_stmts(CheckCtx *c, const Stmt *s)
 			break;
 		case ST_PROTO:
 			check_proto_dirs(c, &s->u.proto);
+			break;
+		case ST_DIRECTIVE:
+			if (!c->has_loc && strcmp(s->u.dir.name, ".loc") == 0) {
+				c->has_loc = true;
+				c->first_loc = s->loc;
+			}
 			break;
 		case ST_BLOCK: {
 			Scope *outer = c->scope, *outer_labels = c->labels;
@@ -129,6 +138,8 @@ void check_item(CheckCtx *c, const Item *it)
 	/* The memo is keyed by name pointers, and the previous item's names
 	 * and scopes may have been freed and their addresses reused. */
 	check_forget_lookups(c);
+	if (it->kind == IT_DIRECTIVE && strcmp(it->u.dir.name, ".file") == 0)
+		c->has_file = true;
 	if (it->kind == IT_VAR)
 		check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);
 	else if (it->kind == IT_FUNC)
@@ -140,4 +151,5 @@ void check_module_items(CheckCtx *c)
 	check_isa_module(c);
 	for (const Item *it = c->m->items; it; it = it->next)
 		check_item(c, it);
+	check_loc_file(c);
 }

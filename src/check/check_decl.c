@@ -4,6 +4,7 @@
  * body defines twice (rule duplicate-symbol has this file alone). */
 #include "check/check_internal.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef struct DeclInfo {
@@ -16,6 +17,19 @@ typedef struct DeclInfo {
 	int vec;
 	bool is_extern, is_common, is_visible;
 } DeclInfo;
+
+/* Elements of a declarator: the product of its dimensions, 1 for a
+ * scalar, -1 when a dimension is unsized. */
+static int64_t declarator_elems(const Declarator *dc)
+{
+	int64_t n = 1;
+	for (uint32_t i = 0; i < dc->ndims; i++) {
+		if (dc->dims[i] < 0 || (dc->dims[i] > 0 && n > INT64_MAX / dc->dims[i]))
+			return -1;
+		n *= dc->dims[i];
+	}
+	return n;
+}
 
 static StateSpace space_from_word(const char *w)
 {
@@ -248,6 +262,55 @@ static void check_param_shape(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 		}
 }
 
+/* The value of an integer literal's text (0x, 0b, leading-0 octal or
+ * decimal, an optional U suffix); false if it does not fit 64 bits. */
+static bool mask_literal_value(const char *t, int64_t *out)
+{
+	unsigned base = 10;
+	if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+		base = 16, t += 2;
+	else if (t[0] == '0' && (t[1] == 'b' || t[1] == 'B'))
+		base = 2, t += 2;
+	else if (t[0] == '0' && t[1])
+		base = 8, t += 1;
+	uint64_t v = 0;
+	for (; *t && *t != 'U' && *t != 'u'; t++) {
+		unsigned d = *t >= '0' && *t <= '9' ? (unsigned)(*t - '0') : (unsigned)((*t | 0x20) - 'a' + 10);
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = (int64_t)v;
+	return true;
+}
+
+/* mask() in an initializer, 0xFF00(sym): the mask selects one byte of
+ * the address (0xFF shifted by whole bytes), as ptxas 13 requires
+ * ("Invalid mask value '0x12' used in initializer"). */
+static void check_mask_values(CheckCtx *c, const Expr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == EX_CALL && e->text && strcmp(e->text, "generic") != 0 && (e->text[0] >= '0' && e->text[0] <= '9')) {
+		int64_t v = 0;
+		bool ok = false;
+		if (mask_literal_value(e->text, &v))
+			for (int shift = 0; shift < 64 && !ok; shift += 8)
+				ok = (uint64_t)v == (uint64_t)0xFF << shift;
+		if (!ok)
+			check_error(c, e->loc, RULE_INITIALIZER, "Invalid mask value '%s' used in initializer (a mask selects "
+				"one byte of the address: 0xFF, 0xFF00, 0xFF0000, ...)", e->text);
+	}
+	if (e->kind == EX_UNARY)
+		check_mask_values(c, e->lhs);
+	else if (e->kind == EX_BINARY) {
+		check_mask_values(c, e->lhs);
+		check_mask_values(c, e->rhs);
+	} else if (e->kind == EX_VECTOR || e->kind == EX_LIST || e->kind == EX_CALL)
+		for (uint32_t i = 0; i < e->nelems; i++)
+			check_mask_values(c, e->elems[i]);
+}
+
 /* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
  * .visible, .weak or .common inside a function body as a syntax error. */
 static void check_body_linkage(CheckCtx *c, const VarDecl *d)
@@ -283,6 +346,8 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
 		check_unsized(c, dc, &info, place);
+		if (dc->init && !opaque)
+			check_mask_values(c, dc->init);
 		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;
@@ -291,6 +356,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		sym->type = info.type;
 		sym->vec = info.vec;
 		sym->is_array = dc->ndims > 0;
+		sym->elems = declarator_elems(dc);
 		sym->is_entry_param = place == DECL_ENTRY_PARAM;
 		sym->is_input_param = place == DECL_ENTRY_PARAM || place == DECL_FUNC_PARAM;
 		sym->is_extern = info.is_extern;
@@ -339,11 +405,37 @@ void check_label_decls(CheckCtx *c, const Stmt *s)
 	}
 }
 
+/* The formals of one list (rets or params), in the module arena: a call
+ * in a later function checks its arguments against them. */
+static Formal *read_formals(CheckCtx *c, uint32_t n, const VarDecl *decls, uint32_t *count)
+{
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		total += decls[i].ndecls;
+	Formal *out = total ? arena_alloc(&c->arena, total * sizeof *out) : NULL;
+	*count = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		DeclInfo info;
+		read_specs(&decls[i], &info);
+		for (uint32_t k = 0; k < decls[i].ndecls; k++) {
+			const Declarator *dc = &decls[i].decls[k];
+			int64_t elems = declarator_elems(dc);
+			out[(*count)++] = (Formal){ .name = dc->name, .type = info.type, .is_param = info.space == SP_PARAM,
+				.elems = elems > 0 && info.vec ? elems * info.vec : elems };
+		}
+	}
+	return out;
+}
+
 /* A function name in the module scope: a declaration may precede its
  * definition, once. */
 void check_func_decl(CheckCtx *c, const Func *f)
 {
+	Formals *formals = ARENA_NEW(&c->arena, Formals);
+	formals->rets = read_formals(c, f->nrets, f->rets, &formals->nrets);
+	formals->params = read_formals(c, f->nparams, f->params, &formals->nparams);
 	Symbol *sym = ARENA_NEW(&c->arena, Symbol);
+	sym->formals = formals;
 	sym->kind = SYM_FUNC;
 	sym->name = f->name;
 	sym->loc = f->name_loc;

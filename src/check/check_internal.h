@@ -58,6 +58,9 @@ typedef struct CheckCtx {
 	SrcLoc target_loc;
 	TargetOption texmode;
 	int address_bits;       /* 64 unless .address_size says otherwise */
+	/* .loc without .file (rule loc-without-file): judged at the module's end. */
+	bool has_file, has_loc;
+	SrcLoc first_loc;
 
 	Scope *module_scope;
 	Scope *scope;           /* innermost scope while walking a body */
@@ -187,12 +190,18 @@ void check_txq_attributes(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
 /* check_sync.c: vote and shfl without .sync on a new .version and .target. */
 void check_sync_required(CheckCtx *c, const Instr *in);
+/* check_call.c (rule call-arguments): a direct call's return values and
+ * arguments against the callee's declaration. */
+void check_call_arguments(CheckCtx *c, const Instr *in);
+/* check_sync.c: the .loc-without-.file warning, once the module is read. */
+void check_loc_file(CheckCtx *c);
 /* check_operand_type.c (rule operand-type): the guard, special registers,
  * the destination, ld/ldu results, mov packing, ld.param in an .entry. */
 void check_guard_type(CheckCtx *c, const Instr *in);
 void check_special_operands(CheckCtx *c, const Instr *in);
 void check_destination(CheckCtx *c, const Instr *in);
 void check_load_vector(CheckCtx *c, const Instr *in);
+void check_initializer_forms(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
@@ -201,7 +210,8 @@ void check_param_read(CheckCtx *c, const Instr *in);
  * isa/operand_sigs.def. */
 void check_operand_signature(CheckCtx *c, const Instr *in);
 /* check_address.c (rule operand-type): address forms and state spaces of
- * ld, ldu, atom, red and prefetch. */
+ * ld, ldu, atom, red and prefetch; address forms of every other
+ * instruction but st and the surface ones. */
 void check_memory_address(CheckCtx *c, const Instr *in);
 /* check_load_width.c: the widest vector ld and ldu take. */
 void check_load_width(CheckCtx *c, const Instr *in);

@@ -327,6 +327,16 @@ void check_isa_func(CheckCtx *c, const Func *f)
 	if (f->is_entry) {
 		Directive entry = { .loc = f->name_loc, .name = ".entry", .nargs = f->nparams };
 		gate_dir(c, &entry);
+	} else {
+		/* A .func's .param return values are gated like arguments of
+		 * ".func" (older code returned through .reg). */
+		uint32_t param_rets = 0;
+		for (uint32_t i = 0; i < f->nrets; i++)
+			for (uint32_t k = 0; k < f->rets[i].nspecs; k++)
+				param_rets += f->rets[i].specs[k].word && strcmp(f->rets[i].specs[k].word, ".param") == 0;
+		Directive rets = { .loc = f->nrets ? f->rets[0].loc : f->name_loc, .name = ".func", .nargs = param_rets };
+		if (param_rets)
+			gate_dir(c, &rets);
 	}
 	gate_specs(c, f->nspecs, f->specs);
 	gate_var_decls(c, f->nrets, f->rets);

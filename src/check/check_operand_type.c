@@ -118,11 +118,48 @@ void check_destination(CheckCtx *c, const Instr *in)
 			"a %s variable)", in->opcode, sym->name, sym->space == SP_PARAM ? ".param" : "memory");
 }
 
+/* ---- initializer forms ---- */
+/* generic(x) and mask() (0xFF(x)) exist only in initializers: in an
+ * instruction operand ptxas 13's grammar has no place for them. */
+static const Expr *find_call_form(const Expr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == EX_CALL)
+		return e;
+	if (e->kind == EX_UNARY)
+		return find_call_form(e->lhs);
+	if (e->kind == EX_BINARY) {
+		const Expr *l = find_call_form(e->lhs);
+		return l ? l : find_call_form(e->rhs);
+	}
+	if (e->kind == EX_VECTOR || e->kind == EX_ADDRESS || e->kind == EX_LIST)
+		for (uint32_t i = 0; i < e->nelems; i++) {
+			const Expr *f = find_call_form(e->elems[i]);
+			if (f)
+				return f;
+		}
+	return NULL;
+}
+
+void check_initializer_forms(CheckCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *f = find_call_form(in->ops[i]);
+		if (f) {
+			check_error(c, f->loc, RULE_OPERAND_TYPE, "Illegal expression '%s(...)' in an operand of '%s' (ptxas 13: "
+				"syntax error; generic() and mask() belong in variable initializers)", f->text ? f->text : "",
+				in->opcode);
+			return;
+		}
+	}
+}
+
 /* ---- ld/ldu result ---- */
 /* The registers of a {...} result are one width (ptxas 13: Incompatible
  * elements of vector expression) and not both integer and float (Vector
  * with elements of different types); .bN mixes with either. */
-static void check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
+static bool check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
 {
 	const TypeInfo *first = NULL;
 	for (uint32_t i = 0; i < d->nelems; i++) {
@@ -141,20 +178,77 @@ static void check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
 			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s, an "
 				"earlier element %s: every element of %s's result is one width)", el->text, ti->word, first->word,
 				in->opcode);
-			return;
+			return false;
 		}
 		bool fi = first->cls == TC_FLOAT, ff = ti->cls == TC_FLOAT;
 		bool ii = first->cls == TC_UNSIGNED || first->cls == TC_SIGNED, ti_int = ti->cls == TC_UNSIGNED || ti->cls == TC_SIGNED;
 		if ((fi && ti_int) || (ii && ff)) {
 			check_error(c, el->loc, RULE_OPERAND_TYPE, "Vector with elements of different types are not allowed in %s "
 				"instruction ('%s' is %s, an earlier element %s)", in->opcode, el->text, ti->word, first->word);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The fragments of the matrix instructions: registers of one width
+ * (ptxas 13: Incompatible elements of vector expression). */
+static void check_matrix_elements(CheckCtx *c, const Expr *e)
+{
+	int bits = 0;
+	for (uint32_t i = 0; i < e->nelems; i++) {
+		const Expr *el = e->elems[i];
+		if (el->kind != EX_NAME || el->component || check_is_sink(el))
+			continue;
+		const Symbol *s = check_lookup(c, el);
+		if (!s || s->kind != SYM_REG || s->vec)
+			continue;
+		const TypeInfo *ti = type_info(s->type);
+		if (!bits)
+			bits = ti->bits;
+		else if (ti->bits != bits) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s; the "
+				"fragment's other registers are %d-bit)", el->text, ti->word, bits);
 			return;
 		}
 	}
 }
 
-/* Braced operands of 5, 6 or 7 elements: no instruction takes one (ptxas 13:
- * Illegal vector size). mov's packing words its own message. */
+/* The {...} result of tex and tld4: 32-bit registers, of an integer or
+ * .bN kind for an integer result type (ptxas 13: Incompatible elements of
+ * vector expression, Arguments mismatch). */
+static void check_texture_result(CheckCtx *c, const Instr *in, const Expr *v)
+{
+	PtxType dtype = TY_NONE;
+	for (uint32_t i = 0; i < in->nmods && dtype == TY_NONE; i++)
+		dtype = type_from_word(in->mods[i]);
+	const TypeInfo *dt = type_info(dtype);
+	if (dtype == TY_NONE || dt->bits != 32 || (dt->cls != TC_FLOAT && dt->cls != TC_SIGNED && dt->cls != TC_UNSIGNED))
+		return;
+	for (uint32_t i = 0; i < v->nelems; i++) {
+		const Expr *el = v->elems[i];
+		if (el->kind != EX_NAME || el->component || check_is_sink(el))
+			continue;
+		const Symbol *sym = check_lookup(c, el);
+		if (!sym || sym->kind != SYM_REG || sym->vec)
+			continue;
+		const TypeInfo *ti = type_info(sym->type);
+		if (ti->bits != 32) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s; %s "
+				"returns 32-bit values)", el->text, ti->word, in->opcode);
+			return;
+		}
+		if (dt->cls != TC_FLOAT && ti->cls == TC_FLOAT) {
+			check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; a %s "
+				"result goes to integer or .b32 registers)", in->opcode, el->text, ti->word, dt->word);
+			return;
+		}
+	}
+}
+
+/* Braced operands of 5, 6 or 7 elements: no instruction takes one, nor
+ * one of 3 a matrix instruction (ptxas 13: Illegal vector size). mov's
+ * packing words its own message. */
 void check_vector_sizes(CheckCtx *c, const Instr *in)
 {
 	if (opcode_is(in, "mov"))
@@ -167,12 +261,46 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 			check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' "
 				"({...} has %u elements, %s takes %d)", in->opcode, in->ops[0]->nelems, in->mods[vec_at], n);
 	}
+	if ((opcode_is(in, "tex") || opcode_is(in, "tld4")) && in->nops && in->ops[0]->kind == EX_VECTOR)
+		check_texture_result(c, in, in->ops[0]);
+	bool matrix = opcode_is(in, "mma") || opcode_is(in, "wmma") || opcode_is(in, "ldmatrix") ||
+		opcode_is(in, "stmatrix") || opcode_is(in, "movmatrix");
 	for (uint32_t i = 0; i < in->nops; i++) {
 		const Expr *e = in->ops[i];
-		if (e->kind == EX_VECTOR && e->nelems >= 5 && e->nelems <= 7)
+		if (e->kind != EX_VECTOR)
+			continue;
+		if ((e->nelems >= 5 && e->nelems <= 7) || (matrix && e->nelems == 3))
 			check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (braced operands have 1, 2, 4, 8 or "
 				"more elements as the instruction's shape needs)", e->nelems);
+		else if (matrix)
+			check_matrix_elements(c, e);
 	}
+}
+
+/* Element types judged as the scalar result is (check_signature.c):
+ * packed, .bf16 and opaque types have rules of their own. */
+static bool judged_element_type(PtxType t)
+{
+	TypeClass cls = type_info(t)->cls;
+	return t != TY_NONE && t != TY_BF16 && cls != TC_PACKED && cls != TC_OPAQUE;
+}
+
+/* The .bN type of a width (TY_NONE if none). */
+static PtxType bit_type(int bits)
+{
+	return bits == 8 ? TY_B8 : bits == 16 ? TY_B16 : bits == 32 ? TY_B32 : bits == 64 ? TY_B64 : TY_NONE;
+}
+
+/* An element of a {...} result: as the scalar result, and (ptxas 13
+ * accepts it in vectors only) an integer register of a float type's width. */
+static bool element_fits(PtxType type, PtxType reg)
+{
+	if (reg == TY_NONE)
+		return true;
+	const TypeInfo *t = type_info(type), *r = type_info(reg);
+	if (t->cls == TC_FLOAT && (r->cls == TC_UNSIGNED || r->cls == TC_SIGNED) && r->bits == t->bits)
+		return true;
+	return type_register_fits(type, reg, FIT_RELAXED);
 }
 
 /* The result operand of ld and ldu: a whole vector register, {...} of
@@ -193,13 +321,31 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 				n ? in->mods[vec_at] : "", n ? n : 1);
 			return;
 		}
-		check_load_elements(c, in, d);
+		bool one_kind = check_load_elements(c, in, d);
+		/* ptxas 13 joins the elements' types first: one .bN element makes
+		 * the whole {...} a .bN value ({%fd1, %b64} for .u64 is accepted;
+		 * {%h1, %h2} for .u32 still is too narrow). */
+		bool joined_bit = false;
+		for (uint32_t i = 0; i < d->nelems; i++) {
+			const Expr *el = d->elems[i];
+			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
+			joined_bit |= sym && sym->kind == SYM_REG && !sym->vec && type_info(sym->type)->cls == TC_BIT;
+		}
 		for (uint32_t i = 0; i < d->nelems; i++) {
 			const Expr *el = d->elems[i];
 			const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
 			if (sym && sym->kind == SYM_REG && sym->vec)
 				check_error(c, el->loc, RULE_OPERAND_TYPE, "Illegal expression '%s' (a .v%d register is the whole "
 					"result or one element, %s.x)", el->text, sym->vec, el->text);
+			/* Each element holds one value of the type, as the scalar
+			 * result does (isa/operand_sigs.def, role 'l'). */
+			else if (one_kind && sym && sym->kind == SYM_REG && judged_element_type(type) &&
+				 !element_fits(type, joined_bit ? bit_type(type_info(sym->type)->bits) : sym->type)) {
+				check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; each "
+					"element of %s%s needs a register that holds %s)", in->opcode, el->text,
+					type_info(sym->type)->word, in->opcode, n ? in->mods[vec_at] : "", type_info(type)->word);
+				one_kind = false;
+			}
 		}
 		return;
 	}

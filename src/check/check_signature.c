@@ -9,18 +9,34 @@
 #include "isa/opcodes.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct OpSig {
 	const char *opcode, *form, *roles;
-	char rounding;
+	char rounding, sat;
 } OpSig;
 
 static const OpSig op_sigs[] = {
-#define OPSIG(opcode, form, roles, rounding) { opcode, form, roles, rounding },
+#define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
+#define OPTYPES(opcode, form, types, wording)
 #include "isa/operand_sigs.def"
 #undef OPSIG
+#undef OPTYPES
+};
+
+typedef struct FormTypes {
+	const char *opcode, *form, *types;
+	char wording;
+} FormTypes;
+
+static const FormTypes form_types[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
+#include "isa/operand_sigs.def"
+#undef OPSIG
+#undef OPTYPES
 };
 enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0] };
 
@@ -134,17 +150,44 @@ static bool is_float_literal(const Expr *e)
 	return e->kind == EX_FLOAT || (e->kind == EX_UNARY && e->lhs && e->lhs->kind == EX_FLOAT);
 }
 
+static bool is_written(char role)
+{
+	return role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
+}
+
+/* The operand a role judges: for a written d|p (shfl, setp...) the
+ * register before '|'. */
+static const Expr *written_operand(const Expr *e, char role)
+{
+	if (is_written(role) && e->kind == EX_BINARY && e->op == '|' && e->lhs)
+		return e->lhs;
+	return e;
+}
+
+static bool not_a_register(const Expr *e)
+{
+	return is_int_literal(e) || is_float_literal(e) || e->kind == EX_ADDRESS;
+}
+
+/* Written operands are registers whatever the types (mul.f32x2 1, ...). */
+static void check_results(CheckCtx *c, const Instr *in, const OpSig *sig)
+{
+	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
+		const Expr *e = written_operand(in->ops[i], sig->roles[i]);
+		if (is_written(sig->roles[i]) && not_a_register(e))
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Result register required for instruction '%s%s' (operand "
+				"%u, '%s', is written: name a register)", in->opcode, sig->form, i + 1, check_expr_text(c, e));
+	}
+}
+
 /* One operand against its role letter; t is the type it is judged by. */
 static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t at, char role, PtxType t)
 {
-	const Expr *e = in->ops[at];
-	bool written = role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
+	const Expr *e = written_operand(in->ops[at], role);
+	bool written = e != in->ops[at] || is_written(role);
 	bool relaxed = role == 'c' || role == 'C' || role == 'l';
-	if (written && (is_int_literal(e) || is_float_literal(e) || e->kind == EX_ADDRESS)) {
-		check_error(c, e->loc, RULE_OPERAND_TYPE, "Result register required for instruction '%s%s' (operand %u, "
-			"'%s', is written: name a register)", in->opcode, sig->form, at + 1, check_expr_text(c, e));
+	if (written && not_a_register(e))
 		return;
-	}
 	if (!judged_type(t))
 		return;
 	const TypeInfo *ti = type_info(t);
@@ -231,8 +274,15 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 			in->opcode);
 		return;
 	}
-	if (rule_kind == 'F') {
-		if (at < 0 && (dst == TY_F32 || dst == TY_F64))
+	if ((rule_kind == 'M' || rule_kind == 'N') && (dcls == TC_SIGNED || dcls == TC_UNSIGNED || dcls == TC_BIT ||
+						      (rule_kind == 'N' && dst == TY_F16))) {
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' (%s%s "
+			"names the half of the product it keeps: %s.lo%s, .hi or .wide)", in->opcode, in->opcode,
+			type_info(dst)->word, in->opcode, type_info(dst)->word);
+		return;
+	}
+	if (rule_kind == 'F' || rule_kind == 'N') {
+		if (at < 0 && (dst == TY_F32 || dst == TY_F64 || dst == TY_F16))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
 				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);
 		return;
@@ -251,6 +301,16 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 				"'%s' (%s.f64 takes .rn, .rz, .rm or .rp)", in->opcode, in->opcode);
 			return;
 		}
+		if (at >= 0 && approx >= 0) {
+			check_error(c, check_mod_loc(in, approx), RULE_OPERAND_TYPE, "Rounding modifier or '.approx' modifier "
+				"required for instruction '%s' (one of them, not both: drop %s or .approx)", in->opcode, in->mods[at]);
+			return;
+		}
+		if (at >= 0 && full >= 0) {
+			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
+				"'%s.full' (div.full is its own rounding: drop %s)", in->opcode, in->mods[at]);
+			return;
+		}
 		bool approx_ok = dst == TY_F32 || rcp;
 		if (at < 0 && approx < 0 && !(full >= 0 && rule_kind == 'D' && dst == TY_F32))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier %srequired for instruction '%s' "
@@ -261,7 +321,7 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 	}
 	if (rule_kind == 'A')
 		return;
-	if (rule_kind == 'I' || rule_kind == 'L' || rule_kind == 'D') {
+	if (rule_kind == 'I' || rule_kind == 'L' || rule_kind == 'D' || rule_kind == 'M') {
 		TypeClass cls = type_info(dst)->cls;
 		if (at >= 0 && cls != TC_FLOAT && cls != TC_PRED)
 			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction "
@@ -315,19 +375,100 @@ static void check_predicate_output(CheckCtx *c, const Instr *in)
 			"after '|' comes a .pred register)", in->opcode, e->rhs->text, type_info(s->type)->word);
 }
 
+/* ---- saturation ---- */
+/* True if every value of integer type src fits integer type dst: then
+ * cvt has nothing to clamp and ptxas 13 refuses .sat. */
+static bool int_range_fits(const TypeInfo *dst, const TypeInfo *src)
+{
+	bool ds = dst->cls == TC_SIGNED, ss = src->cls == TC_SIGNED;
+	if (ds == ss)
+		return dst->bits >= src->bits;
+	return ds && dst->bits > src->bits;
+}
+
+/* .sat by the row's sat letter and the instruction types (dst, src). */
+static void check_saturation(CheckCtx *c, const Instr *in, const OpSig *sig, int at, PtxType dst, PtxType src)
+{
+	const TypeInfo *dt = type_info(dst), *st = type_info(src);
+	SrcLoc loc = check_mod_loc(in, at);
+	bool dint = dt->cls == TC_SIGNED || dt->cls == TC_UNSIGNED;
+	switch (sig->sat) {
+	case 'N':
+		if (strcmp(sig->form, ".cc") == 0)
+			check_error(c, loc, RULE_OPERAND_TYPE, "Modifier '.cc' cannot be combined with modifier '.sat' (%s.cc "
+				"carries out of the full range; drop one)", in->opcode);
+		else
+			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction '%s%s' (only %s%s "
+				"with a float type, or add/sub/mad.hi .s32, saturate)", in->opcode, sig->form, in->opcode,
+				sig->form[0] ? " without it" : "");
+		return;
+	case 'A':
+	case 'F':
+		if (sig->sat == 'A' && dint && dst != TY_S32) {
+			check_error(c, loc, RULE_OPERAND_TYPE, "Modifier '.sat' does not apply to '%s' type (%s%s.sat takes "
+				".s32 among the integer types)", dt->word, in->opcode, sig->form);
+			return;
+		}
+		if (dst == TY_F64)
+			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction '%s' (.f64 does not "
+				"saturate; .sat clamps .f32 results to [0.0, 1.0])", in->opcode);
+		return;
+	case 'C':
+		if (dint && (st->cls == TC_SIGNED || st->cls == TC_UNSIGNED) && int_range_fits(dt, st))
+			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction 'cvt' (every %s value "
+				"fits %s: there is nothing to clamp)", st->word, dt->word);
+		return;
+	default:
+		return;
+	}
+}
+
+/* OPTYPES rows: the instruction's type must be one of the row's words. */
+static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
+{
+	for (size_t r = 0; r < sizeof form_types / sizeof form_types[0]; r++) {
+		const FormTypes *row = &form_types[r];
+		if (strcmp(row->opcode, in->opcode) != 0 || !has_mod(in, row->form))
+			continue;
+		const char *word = type_info(type)->word;
+		size_t n = strlen(word);
+		for (const char *p = strstr(row->types, word); p; p = strstr(p + 1, word))
+			if ((p == row->types || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+				return;
+		/* ".b32 .b64" as ptxas lists it: ".b32 or .b64" */
+		char listed[160] = "";
+		for (const char *p = row->types; *p; p += strspn(p, " ")) {
+			size_t len = strcspn(p, " ");
+			size_t used = strlen(listed);
+			snprintf(listed + used, sizeof listed - used, "%s%.*s", used ? " or " : "", (int)len, p);
+			p += len;
+		}
+		if (row->wording == 'U')
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' "
+				"(%s%s takes %s, not %s)", in->opcode, in->opcode, row->form, listed, word);
+		else
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Operation %s requires %s type for instruction '%s' "
+				"(not %s)", row->form, listed, in->opcode, word);
+		return;
+	}
+}
+
 void check_operand_signature(CheckCtx *c, const Instr *in)
 {
 	check_predicate_output(c, in);
 	const OpSig *sig = sig_of(in);
 	if (!sig)
 		return;
+	check_results(c, in, sig);
 	PtxType first = TY_NONE, last = TY_NONE;
-	int ntypes = 0, rounding_at = -1;
+	int ntypes = 0, rounding_at = -1, sat_at = -1;
 	bool judged = true;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
 		if (w[1] == 'r' && rounding_at < 0 && sig->rounding != '-' && rounding_kind(w))
 			rounding_at = (int)i;
+		if (w[1] == 's' && strcmp(w, ".sat") == 0)
+			sat_at = (int)i;
 		PtxType t = type_from_word(w);
 		if (t == TY_NONE)
 			continue;
@@ -341,8 +482,19 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 			"type; cvt names the result type and then the source type, cvt.u32.u64)");
 	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
 		return;
+	if (sig->roles[0] == 'c' && only_plain_words(in) &&
+	    (type_info(first)->cls == TC_BIT || type_info(last)->cls == TC_BIT)) {
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for 'cvt' (%s%s: "
+			"cvt converts between integer and float types; name the kind, .u32 or .s32, not .bN)",
+			type_info(first)->word, type_info(last)->word);
+		return;
+	}
 	if (sig->rounding != '-' && judged && ntypes == (sig->rounding == 'C' ? 2 : 1))
 		check_rounding(c, in, sig->form, sig->rounding, rounding_at, first, last);
+	if (ntypes == 1 && (in->opcode[0] == 'a' || in->opcode[0] == 'r'))
+		check_form_types(c, in, first);
+	if (sat_at >= 0 && judged && ntypes == (sig->sat == 'C' ? 2 : 1))
+		check_saturation(c, in, sig, sat_at, first, last);
 	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
 		char role = sig->roles[i];
 		PtxType t = last;
@@ -350,7 +502,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 		case '-': continue;
 		case 'c': t = first; break;
 		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
-		case 'u': case 'U': t = TY_B32; break;
+		case 'u': case 'U': t = TY_U32; break;
 		case 'P': case 'p': t = TY_PRED; break;
 		default: break;
 		}

@@ -131,6 +131,8 @@ unsigned check_stream_errors(const CheckStream *s)
 void check_stream_end(CheckStream *s, bool keep)
 {
 	if (keep) {
+		s->c.sink = &s->items;
+		check_loc_file(&s->c);
 		run_header(&s->c, &s->header);
 		diag_append(s->sink, &s->header);
 		diag_append(s->sink, &s->gates);

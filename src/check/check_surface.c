@@ -500,8 +500,15 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 		fail(s, e->loc, RULE_SURFACE_OPERAND, "Illegal vector size: %u", e->nelems);
 		return;
 	}
+	/* ptxas 13 joins the elements' types: the widths must agree
+	 * ("Incompatible elements"), the kinds too, a .bN register agreeing
+	 * with any ("different types": .u32 with .f32), and the joined type
+	 * must be a 32-bit integer or bit type ({%f1, %b2} is .b32 and
+	 * accepted, {%f1, %f2} is not). */
 	int first_bits = 0;
-	bool first_checked = false;
+	const Expr *first_el = NULL;
+	TypeClass kind = TC_BIT;
+	bool mixed = false, any_bit = false;
 	for (uint32_t i = 0; i < e->nelems; i++) {
 		const Expr *el = e->elems[i];
 		if (check_is_sink(el)) {
@@ -529,19 +536,34 @@ static void check_coordinates(SurfCheck *s, const Expr *e)
 				"integers)", el->text);
 			continue;
 		}
-		int bits = type_info(sym->type)->bits;
-		if (!first_checked) {
-			first_checked = true;
-			first_bits = bits;
-			if (!is_int32_register(sym->type))
+		const TypeInfo *ti = type_info(sym->type);
+		TypeClass cls = ti->cls == TC_SIGNED ? TC_UNSIGNED : ti->cls;
+		if (!first_el) {
+			first_el = el;
+			first_bits = ti->bits;
+			if (ti->bits != 32)
 				fail(s, el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (coordinate '%s' "
-					"is %s; coordinates are .b32/.u32/.s32)", s->name, el->text,
-					type_info(sym->type)->word);
-		} else if (bits != first_bits) {
+					"is %s; coordinates are .b32/.u32/.s32)", s->name, el->text, ti->word);
+		} else if (ti->bits != first_bits) {
 			fail(s, el->loc, RULE_SURFACE_OPERAND, "Incompatible elements of vector expression ('%s' is %s)",
-				el->text, type_info(sym->type)->word);
+				el->text, ti->word);
+			continue;
 		}
+		if (cls == TC_BIT) {
+			any_bit = true;
+			continue;
+		}
+		if (kind != TC_BIT && cls != kind && !mixed) {
+			mixed = true;
+			fail(s, el->loc, RULE_SURFACE_OPERAND, "Vector with elements of different types are not allowed in %s "
+				"instruction ('%s' is %s: coordinates share one kind, or are .b32)", s->name, el->text, ti->word);
+		}
+		if (kind == TC_BIT)
+			kind = cls;
 	}
+	if (first_el && first_bits == 32 && !mixed && !any_bit && kind != TC_BIT && kind != TC_UNSIGNED)
+		fail(s, first_el->loc, RULE_SURFACE_OPERAND, "Arguments mismatch for instruction '%s' (coordinate '%s' is %s; "
+			"coordinates are .b32/.u32/.s32)", s->name, first_el->text, type_info(check_register_type(c, first_el))->word);
 	if (!need)
 		return;
 	if ((int)e->nelems < need)

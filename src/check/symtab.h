@@ -16,6 +16,20 @@ typedef enum StateSpace {
 	SP_NONE, SP_REG, SP_SREG, SP_CONST, SP_GLOBAL, SP_LOCAL, SP_PARAM, SP_SHARED, SP_TEX,
 } StateSpace;
 
+/* One formal parameter or return value of a function, as a call's
+ * argument must match it (check_call.c). */
+typedef struct Formal {
+	const char *name;
+	PtxType type;
+	int64_t elems;          /* array elements (product of the dimensions), 1 for a scalar, -1 unsized */
+	bool is_param;          /* .param (else .reg) */
+} Formal;
+
+typedef struct Formals {
+	uint32_t nrets, nparams;
+	Formal *rets, *params;
+} Formals;
+
 typedef struct Symbol {
 	SymKind kind;
 	const char *name;
@@ -31,6 +45,8 @@ typedef struct Symbol {
 	int64_t range;          /* %r<N>: N (names %r0 .. %r<N-1>); -1 otherwise */
 	bool is_kernel;         /* SYM_FUNC: an .entry */
 	bool is_constant;       /* SYM_SPECIAL WARP_SZ: ptxas reads it as an integer immediate */
+	int64_t elems;          /* SYM_VAR: as Formal.elems */
+	const Formals *formals; /* SYM_FUNC: its return values and parameters */
 } Symbol;
 
 typedef struct Scope Scope;

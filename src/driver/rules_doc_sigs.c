@@ -1,0 +1,107 @@
+/* The operand-signature section of the rules reference (docs/rules.md):
+ * every row of isa/operand_sigs.def, its role letters spelled out, so the
+ * reference states exactly what rule operand-type checks. */
+#include "driver/rules_doc.h"
+
+#include <string.h>
+
+typedef struct SigRow {
+	const char *opcode, *form, *roles;
+	char rounding, sat;
+} SigRow;
+
+static const SigRow sig_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
+#define OPTYPES(opcode, form, types, wording)
+#include "isa/operand_sigs.def"
+#undef OPSIG
+#undef OPTYPES
+};
+
+typedef struct TypeRow {
+	const char *opcode, *form, *types;
+	char wording;
+} TypeRow;
+
+static const TypeRow type_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
+#include "isa/operand_sigs.def"
+#undef OPSIG
+#undef OPTYPES
+};
+
+/* One word per role letter; the legend below the table says more. */
+static const char *role_word(char role)
+{
+	switch (role) {
+	case 'd': return "result";
+	case 's': return "source";
+	case 'W': return "result (2x)";
+	case 'w': return "source (2x)";
+	case 'u': return "32-bit int";
+	case 'U': return "32-bit int result";
+	case 'P': return "pred result";
+	case 'p': return "pred";
+	case 'c': return "result (first type)";
+	case 'C': return "source (last type)";
+	case 'l': return "loaded value";
+	default: return "-";
+	}
+}
+
+static const char *rounding_text(char r)
+{
+	switch (r) {
+	case 'C': return "cvt rule";
+	case 'I': return "none on integer types";
+	case 'L': return "none; integer types only";
+	case 'F': return ".f32/.f64 need one";
+	case 'A': return "float: one, or .approx";
+	case 'D': return "float: one, .approx or .full";
+	case 'M': return "integer types need .lo/.hi/.wide";
+	case 'N': return "integer types need .lo/.hi/.wide; float need one";
+	default: return "-";
+	}
+}
+
+static const char *sat_text(char s)
+{
+	switch (s) {
+	case 'A': return ".s32 and floats but .f64";
+	case 'F': return "floats but .f64";
+	case 'C': return "when the conversion can overflow";
+	case 'N': return "never";
+	default: return "-";
+	}
+}
+
+void rules_doc_operand_sigs(FILE *out)
+{
+	fputs("## Operand signatures\n\n"
+	      "What rule `operand-type` checks of each operand, one row per opcode form of\n"
+	      "`src/isa/operand_sigs.def` (the first row whose form the instruction has decides).\n"
+	      "*result*/*source*: a register of the instruction type (same width; same kind or\n"
+	      ".bN), a source may be an immediate of the type's kind; *2x*: twice the type's\n"
+	      "width (mul.wide); *32-bit int*: a 32-bit integer or .b32 register or an integer\n"
+	      "immediate; *pred*: a .pred register; *first/last type*, *loaded value*: a register\n"
+	      "that holds the type (wider integer and .bN registers too); *-*: not judged here.\n"
+	      "*Rounding* and *.sat* say which rounding modifiers and which types with `.sat` the\n"
+	      "form takes. tests/sig-cases.sh derives a pass and fail case from every row.\n\n"
+	      "| opcode | form | operands | rounding | .sat |\n"
+	      "| --- | --- | --- | --- | --- |\n", out);
+	for (size_t i = 0; i < sizeof sig_rows / sizeof sig_rows[0]; i++) {
+		const SigRow *r = &sig_rows[i];
+		fprintf(out, "| `%s` | %s%s%s | ", r->opcode, r->form[0] ? "`" : "", r->form[0] ? r->form : "any",
+			r->form[0] ? "`" : "");
+		for (const char *p = r->roles; *p; p++)
+			fprintf(out, "%s%s", p == r->roles ? "" : ", ", role_word(*p));
+		fprintf(out, " | %s | %s |\n", rounding_text(r->rounding), sat_text(r->sat));
+	}
+	fputs("\nForms that take only some types:\n\n"
+	      "| opcode | form | types |\n"
+	      "| --- | --- | --- |\n", out);
+	for (size_t i = 0; i < sizeof type_rows / sizeof type_rows[0]; i++)
+		fprintf(out, "| `%s` | `%s` | %s |\n", type_rows[i].opcode, type_rows[i].form, type_rows[i].types);
+	fputc('\n', out);
+}
