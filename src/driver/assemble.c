@@ -180,6 +180,7 @@ typedef struct KernelJob {
 	KernelCode code;
 	int rc;
 	char fatal[256];        /* an xdie message, raised again by the main thread */
+	struct KernelJob *batch_next;   /* the next job of its batch (pool) */
 } KernelJob;
 
 static void run_kernel_job(void *arg)
@@ -206,8 +207,18 @@ static void run_kernel_job(void *arg)
 	xdie_trap(prev);
 }
 
+/* A pool job: kernels handed over together, so that small kernels do not
+ * cost a thread wake-up each. */
+static void run_kernel_batch(void *arg)
+{
+	for (KernelJob *j = arg; j; j = j->batch_next)
+		run_kernel_job(j);
+}
+
+enum { BATCH_INSNS = 2000 };    /* about 2 ms of back end */
+
 /* Memory holds the IR of the kernels whose jobs have not finished: one at
- * a time in the main thread, the pool's window with workers. */
+ * a time in the main thread, the pool's window of batches with workers. */
 typedef struct Encoder {
 	DiagSink *sink;
 	const AssembleOptions *o;
@@ -216,11 +227,21 @@ typedef struct Encoder {
 	bool pool_tried;
 	KernelJob **jobs;       /* in kernel order */
 	size_t njobs, cap;
-	size_t ran;             /* without a pool: jobs run so far */
+	size_t ran;             /* without a pool: jobs run so far; with: jobs submitted */
+	size_t batch_insns;     /* instructions of the jobs [ran, njobs) not yet submitted */
 	size_t taken;           /* jobs whose results are back in lm, codes and sink */
 	KernelCode *codes;
 	int rc;
 } Encoder;
+
+/* Hands the jobs not yet submitted to the pool as one batch. */
+static void submit_batch(Encoder *e)
+{
+	if (e->ran < e->njobs)
+		job_pool_submit(e->pool, e->jobs[e->ran]);
+	e->ran = e->njobs;
+	e->batch_insns = 0;
+}
 
 static void encode_one(LKernel *k, void *arg)
 {
@@ -240,22 +261,28 @@ static void encode_one(LKernel *k, void *arg)
 	e->jobs[e->njobs++] = j;
 	if (!e->pool_tried && e->o->kernel_threads > 1) {
 		e->pool_tried = true;
-		e->pool = job_pool_start(e->o->kernel_threads, e->o->kernel_threads + 1, run_kernel_job);
+		e->pool = job_pool_start(e->o->kernel_threads, 2 * e->o->kernel_threads + 2, run_kernel_batch);
 	}
-	if (e->pool)
-		job_pool_submit(e->pool, j);
+	if (e->pool) {
+		if (e->njobs - 1 > e->ran)
+			e->jobs[e->njobs - 2]->batch_next = j;
+		e->batch_insns += j->k.ninsns;
+		if (e->batch_insns >= BATCH_INSNS)
+			submit_batch(e);
+	}
 }
 
 /* Finishes every job handed over so far: runs those still waiting (no
  * pool) or waits for the workers. */
 static void finish_jobs(Encoder *e)
 {
-	if (e->pool)
+	if (e->pool) {
+		submit_batch(e);
 		job_pool_wait(e->pool);
-	else
+	} else {
 		for (; e->ran < e->njobs; e->ran++)
 			run_kernel_job(e->jobs[e->ran]);
-	e->ran = e->njobs;
+	}
 }
 
 /* Takes the results of jobs [taken, upto) back, in kernel order. */
