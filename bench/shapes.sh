@@ -9,10 +9,13 @@
 #          -O0 and -O3 -arch=sm_50
 # SIZE is 2 MB, 20 MB with BENCH_FULL=1. Columns: wall and CPU (user +
 # system) seconds, peak memory (MB, getrusage of the process and what it
-# waited for), and the ratios ptxas / ours (wall, CPU). Then -j 2 against
-# -j 1 (wall) on trees of files: the corpus, 16 generated 1 MB nvcc files
-# (--check) and 8 generated 250 KB sm_50 files (assembly). Nothing here
-# asserts a time: the numbers go to docs/performance.md.
+# waited for), the ratios ptxas / ours (wall, CPU) and the 1-minute load
+# average when the row was measured (the machine is shared: a load above
+# its cores makes wall times what a process happened to get). Then -j 2
+# against -j 1 (wall) on trees of files: the corpus, 16 generated 1 MB nvcc
+# files (--check) and 8 generated 250 KB sm_50 files (assembly), and on one
+# file of many kernels (assembly: the kernels' back ends on threads).
+# Nothing here asserts a time: the numbers go to docs/performance.md.
 set -e
 PROG=${PROG:-./ptxsurf-as}
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
@@ -47,14 +50,15 @@ gen() { # gen KIND SIZE [TARGET] -> path
 	[ -f "$f" ] || sh bench/gen-ptx.sh "$1" "$2" ${3:-} >"$f"
 	echo "$f"
 }
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo -; }
 # row SHAPE BYTES OURS-MEASURE THEIRS-MEASURE
 row() {
 	set -- "$1" "$2" $3 $4
-	printf '%-14s %9s %8s %8s %8s %10s %8s %8s %8s %9s\n' "$1" "$2" "$3" "$4" "$(mb "$5")" \
-		"${7:--}" "${8:--}" "$(mb "${9:--}")" "$(ratio "${7:--}" "$3")" "$(ratio "${8:--}" "$4")"
+	printf '%-14s %9s %8s %8s %8s %10s %8s %8s %8s %9s %5s\n' "$1" "$2" "$3" "$4" "$(mb "$5")" \
+		"${7:--}" "${8:--}" "$(mb "${9:--}")" "$(ratio "${7:--}" "$3")" "$(ratio "${8:--}" "$4")" "$(load)"
 }
-printf '%-14s %9s %8s %8s %8s %10s %8s %8s %8s %9s\n' shape bytes "ours(s)" "cpu(s)" "peak(MB)" \
-	"theirs(s)" "cpu(s)" "peak(MB)" ratio cpu-ratio
+printf '%-14s %9s %8s %8s %8s %10s %8s %8s %8s %9s %5s\n' shape bytes "ours(s)" "cpu(s)" "peak(MB)" \
+	"theirs(s)" "cpu(s)" "peak(MB)" ratio cpu-ratio load
 
 for kind in huge many; do
 	f=$(gen $kind $SIZE)
@@ -91,7 +95,7 @@ have "$PTXAS118" || echo "NOTE: CUDA 11.8 ptxas not available: assembly columns 
 
 # -j 2 against -j 1, wall seconds (best of 3), on trees of files.
 echo
-printf '%-22s %6s %10s %9s %9s %8s\n' "tree (-j)" files bytes "j1(s)" "j2(s)" speedup
+printf '%-22s %6s %10s %9s %9s %8s %5s\n' "tree (-j)" files bytes "j1(s)" "j2(s)" speedup load
 jrow() { # jrow NAME ARGS... (the files last)
 	name=$1
 	shift
@@ -101,7 +105,7 @@ jrow() { # jrow NAME ARGS... (the files last)
 	for a in "$@"; do
 		[ -f "$a" ] && n=$((n + 1)) && bytes=$((bytes + $(wc -c <"$a")))
 	done
-	printf '%-22s %6s %10s %9s %9s %8s\n' "$name" "$n" "$bytes" "$j1" "$j2" "$(ratio "$j1" "$j2")"
+	printf '%-22s %6s %10s %9s %9s %8s %5s\n' "$name" "$n" "$bytes" "$j1" "$j2" "$(ratio "$j1" "$j2")" "$(load)"
 }
 jrow "corpus --check" --check $tree
 set --
@@ -118,3 +122,5 @@ for i in $(seq 1 8); do
 	set -- "$@" "$f"
 done
 jrow "8 x 250 KB assemble" "$@"
+f=$(gen surface $SIZE sm_50)
+jrow "1 file of kernels, asm" -o /dev/null "$f"

@@ -1,9 +1,12 @@
 #!/bin/sh
-# -j N: checking and assembling files in parallel must not change a byte.
-# Every run below is made with -j 1 and again with -j 2 and -j 4, and
-# stdout, stderr, the exit status and every output file are compared.
-# The inputs are the case and corpus files (clean, warning and error
-# files mixed, a missing file and SASS files among them). Then the same
+# -j N: checking and assembling files in parallel, and the kernels of one
+# file (allocated, scheduled and encoded on worker threads while the next
+# are lowered), must not change a byte. Every run below is made with -j 1
+# and again with -j 2 and -j 4, and stdout, stderr, the exit status and
+# every output file are compared. The inputs are the case and corpus files
+# (clean, warning and error files mixed, a missing file and SASS files
+# among them) and, one file at a time, modules of many kernels (one with a
+# back-end error between lowering errors). Then the same
 # runs with a ThreadSanitizer build of the program (built here in
 # $B/tsan): a data race report is a failure; the TSan part is skipped,
 # saying so, when the compiler has no TSan runtime (JOBS_TSAN=0 skips it
@@ -31,6 +34,12 @@ mixed="tests/cases/check/$(ls tests/cases/check | grep '\.ptx$' | head -n 1) tes
 # more SASS files (done by the main thread) in a row than the pool runs ahead
 sass12=$(for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf 'tests/cases/sass/annotations.sass '; done)
 interleaved="$(head -n 3 "$tmp/asm" | tr '\n' ' ') $sass12 $sass12 $(sed -n '4,9p' "$tmp/asm" | tr '\n' ' ')"
+# one file of many kernels (about 40); runs name its output (-o), which
+# then lands in the run's directory
+mkdir -p "$tmp/gen"
+sh bench/gen-ptx.sh surface 240000 sm_50 >"$tmp/gen/kernels.ptx"
+kernels=$tmp/gen/kernels.ptx
+errs=tests/cases/encode/kernel-jobs-errors.ptx
 
 # same NAME PROG ARGS...: runs ARGS in a fresh copy of the inputs with
 # -j 1, -j 2 and -j 4, and compares stdout, stderr, status and the files
@@ -79,6 +88,15 @@ runs() {
 	same "mixed inputs" "$prog" $mixed
 	same "mixed inputs, check" "$prog" --check $mixed
 	same "24 SASS files between PTX files" "$prog" --check $interleaved
+	same "one file, kernels on threads" "$prog" --verify-sched "$kernels" -o kernels.cubin
+	same "one file, kernels on threads, listing" "$prog" -S --format=raw "$kernels" -o kernels.bin
+	same "one file, back-end and lowering errors" "$prog" $errs
+	same "one file, errors, --max-errors=1" "$prog" --max-errors=1 --diagnostics-format=json $errs
+	# the last: lowering errors after the kernels (.target sm_90)
+	for f in tests/cases/encode/sfu-reg.ptx tests/cases/encode/idiv.ptx \
+		tests/corpus/nvcc-compute_90-lineinfo-surf_layered.ptx; do
+		same "one file: $f" "$prog" -S $f
+	done
 }
 runs "$PROG"
 

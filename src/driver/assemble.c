@@ -4,6 +4,8 @@
  * multiple of 64 bytes) and write a cubin or the raw stream. */
 #include "driver/assemble.h"
 
+#include "driver/job_pool.h"
+
 #include "emit/cubin.h"
 #include "lower/kernel_code.h"
 #include "lower/lower.h"
@@ -219,50 +221,188 @@ static int write_raw(const KernelCode *codes, size_t n, uint8_t **image, size_t 
 	return 0;
 }
 
-/* Encodes each kernel as soon as it is lowered and drops its instructions:
- * memory then holds one kernel's IR at a time, not the module's. */
-typedef struct Encoder {
-	DiagSink *sink;
+/* The back end of one kernel (allocation to encoding), run after the
+ * lowering hands the kernel over: on a worker thread of the job pool
+ * (AssembleOptions.kernel_threads > 1) while the main thread goes on with
+ * the next item, or in the main thread before the next item is lowered. The
+ * job owns a copy of the kernel (lm->kernels may move meanwhile) and its
+ * own diagnostic sink; the main thread takes both back in kernel order. */
+typedef struct KernelJob {
+	LKernel k;
+	DiagSink sink;
 	const AssembleOptions *o;
-	KernelCode *codes;
-	size_t n, cap;
+	KernelCode code;
 	int rc;
-} Encoder;
+	char fatal[256];        /* an xdie message, raised again by the main thread */
+	struct KernelJob *batch_next;   /* the next job of its batch (pool) */
+} KernelJob;
 
-static void encode_one(LKernel *k, void *arg)
+static void run_kernel_job(void *arg)
 {
-	Encoder *e = arg;
-	if (e->n == e->cap) {
-		e->cap = e->cap ? 2 * e->cap : 16;
-		e->codes = xrealloc(e->codes, e->cap * sizeof *e->codes);
+	KernelJob *volatile j = arg;    /* read again after a longjmp */
+	XdieTrap trap;
+	XdieTrap *prev = xdie_trap(NULL);
+	if (setjmp(trap.env)) {
+		xdie_trap(prev);
+		snprintf(j->fatal, sizeof j->fatal, "%s", trap.msg[0] ? trap.msg : "out of memory");
+		j->rc = 1;
+		return;
 	}
-	KernelCode *kc = &e->codes[e->n++];
-	if (encode_kernel(k, e->sink, kc) != 0 || (e->o->verify_sched && verify_code(k, kc, e->sink) != 0))
-		e->rc = 1;
+	xdie_trap(&trap);
+	LKernel *k = &j->k;
+	if (encode_kernel(k, &j->sink, &j->code) != 0 || (j->o->verify_sched && verify_code(k, &j->code, &j->sink) != 0))
+		j->rc = 1;
+	/* only the encoded words outlive the job */
 	free(k->insns);
 	free(k->vregs);
 	k->insns = NULL;
 	k->vregs = NULL;
 	k->ninsns = k->cap = k->nvregs = k->vcap = 0;
+	xdie_trap(prev);
+}
+
+/* A pool job: kernels handed over together, so that small kernels do not
+ * cost a thread wake-up each. */
+static void run_kernel_batch(void *arg)
+{
+	for (KernelJob *j = arg; j; j = j->batch_next)
+		run_kernel_job(j);
+}
+
+enum { BATCH_INSNS = 2000 };    /* about 2 ms of back end */
+
+/* Memory holds the IR of the kernels whose jobs have not finished: one at
+ * a time in the main thread, the pool's window of batches with workers. */
+typedef struct Encoder {
+	DiagSink *sink;
+	const AssembleOptions *o;
+	LModule *lm;
+	JobPool *pool;
+	bool pool_tried;
+	KernelJob **jobs;       /* in kernel order */
+	size_t njobs, cap;
+	size_t ran;             /* without a pool: jobs run so far; with: jobs submitted */
+	size_t batch_insns;     /* instructions of the jobs [ran, njobs) not yet submitted */
+	size_t taken;           /* jobs whose results are back in lm, codes and sink */
+	KernelCode *codes;
+	int rc;
+} Encoder;
+
+/* Hands the jobs not yet submitted to the pool as one batch. */
+static void submit_batch(Encoder *e)
+{
+	if (e->ran < e->njobs)
+		job_pool_submit(e->pool, e->jobs[e->ran]);
+	e->ran = e->njobs;
+	e->batch_insns = 0;
+}
+
+static void encode_one(LKernel *k, void *arg)
+{
+	Encoder *e = arg;
+	if (e->njobs == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 16;
+		e->jobs = xrealloc(e->jobs, e->cap * sizeof *e->jobs);
+	}
+	KernelJob *j = xcalloc(1, sizeof *j);
+	j->k = *k;
+	j->o = e->o;
+	diag_init_like(&j->sink, e->sink);
+	/* the job frees the instructions */
+	k->insns = NULL;
+	k->vregs = NULL;
+	k->ninsns = k->cap = k->nvregs = k->vcap = 0;
+	e->jobs[e->njobs++] = j;
+	if (!e->pool_tried && e->o->kernel_threads > 1) {
+		e->pool_tried = true;
+		e->pool = job_pool_start(e->o->kernel_threads, 2 * e->o->kernel_threads + 2, run_kernel_batch);
+	}
+	if (e->pool) {
+		if (e->njobs - 1 > e->ran)
+			e->jobs[e->njobs - 2]->batch_next = j;
+		e->batch_insns += j->k.ninsns;
+		if (e->batch_insns >= BATCH_INSNS)
+			submit_batch(e);
+	}
+}
+
+/* Finishes every job handed over so far: runs those still waiting (no
+ * pool) or waits for the workers. */
+static void finish_jobs(Encoder *e)
+{
+	if (e->pool) {
+		submit_batch(e);
+		job_pool_wait(e->pool);
+	} else {
+		for (; e->ran < e->njobs; e->ran++)
+			run_kernel_job(e->jobs[e->ran]);
+	}
+}
+
+/* Takes the results of jobs [taken, upto) back, in kernel order. */
+static void take_jobs(Encoder *e, size_t upto)
+{
+	finish_jobs(e);
+	if (e->taken >= upto)
+		return;
+	e->codes = xrealloc(e->codes, e->njobs * sizeof *e->codes);
+	char fatal[256] = "";
+	for (; e->taken < upto; e->taken++) {
+		KernelJob *j = e->jobs[e->taken];
+		diag_append(e->sink, &j->sink);
+		diag_fini(&j->sink);
+		/* the kernels are lowered and handed over in module order */
+		e->lm->kernels[e->taken] = j->k;
+		e->codes[e->taken] = j->code;
+		e->rc |= j->rc;
+		if (j->fatal[0] && !fatal[0])
+			snprintf(fatal, sizeof fatal, "%s", j->fatal);
+		free(j);
+		e->jobs[e->taken] = NULL;
+	}
+	if (fatal[0])
+		xdie("%s", fatal);
 }
 
 struct AsmStream {
 	Encoder e;
 	LModule lm;
 	LowerStream *lower;
+	DiagSink item_sink;     /* the lowering's messages for one item */
 };
+
+/* The lowering's messages of an item come after the back end's of the
+ * kernels before it, as when each kernel was encoded as soon as it was
+ * lowered. */
+static void append_item_sink(AsmStream *a, size_t jobs_before)
+{
+	DiagSink *s = &a->item_sink;
+	if (s->head || s->count[SEV_ERROR] || s->count[SEV_WARNING] || s->count[SEV_NOTE] || s->truncated) {
+		take_jobs(&a->e, jobs_before);
+		diag_append(a->e.sink, s);
+	}
+	diag_fini(s);
+}
 
 AsmStream *asm_stream_begin(DiagSink *sink, const AssembleOptions *o)
 {
 	AsmStream *a = xcalloc(1, sizeof *a);
-	a->e = (Encoder){ .sink = sink, .o = o };
-	a->lower = lower_stream_begin(sink, &a->lm, encode_one, &a->e);
+	a->e = (Encoder){ .sink = sink, .o = o, .lm = &a->lm };
+	a->lower = lower_stream_begin(&a->item_sink, &a->lm, encode_one, &a->e);
 	return a;
 }
 
 void asm_stream_item(AsmStream *a, const Item *it)
 {
+	/* without workers, the previous kernel's back end runs now: one
+	 * kernel's IR in memory at a time, and for the last kernel only after
+	 * the parser has freed the syntax tree */
+	if (!a->e.pool)
+		finish_jobs(&a->e);
+	size_t before = a->e.njobs;
+	diag_init_like(&a->item_sink, a->e.sink);
 	lower_stream_item(a->lower, it);
+	append_item_sink(a, before);
 }
 
 int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, char **listing)
@@ -274,7 +414,15 @@ int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, 
 	Encoder *e = &a->e;
 	const AssembleOptions *o = e->o;
 	LModule *lm = &a->lm;
-	int rc = lower_stream_end(a->lower) != 0 || e->rc != 0 || e->n != lm->nkernels;
+	take_jobs(e, e->njobs);
+	if (e->pool)
+		job_pool_finish(e->pool);
+	e->pool = NULL;
+	free(e->jobs);
+	e->jobs = NULL;
+	diag_init_like(&a->item_sink, e->sink);
+	int rc = lower_stream_end(a->lower) != 0 || e->rc != 0 || e->njobs != lm->nkernels;
+	append_item_sink(a, e->njobs);
 	if (!emit)
 		rc = 1;
 	if (rc == 0 && o->want_listing && listing)
@@ -286,7 +434,7 @@ int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, 
 		free(*listing);
 		*listing = NULL;
 	}
-	for (size_t i = 0; i < e->n; i++)
+	for (size_t i = 0; i < e->njobs; i++)
 		kernel_code_free(&e->codes[i]);
 	free(e->codes);
 	lower_module_free(lm);

@@ -15,6 +15,10 @@ typedef struct AssembleOptions {
 	AsmFormat format;
 	bool want_listing;
 	bool verify_sched;      /* run sched_verify_code() on every finished kernel */
+	/* > 1: kernels are allocated, scheduled and encoded on this many worker
+	 * threads while the next items are parsed, checked and lowered (the
+	 * output is the same as with 0 or 1: in the calling thread) */
+	int kernel_threads;
 } AssembleOptions;
 
 /* Lowers, allocates, schedules, verifies and encodes every .entry of m (a module the checker
@@ -26,8 +30,10 @@ int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
                     uint8_t **image, size_t *image_len, char **listing);
 
 /* The same one top-level item at a time, in module order: an item may be
- * freed once asm_stream_item() returns; each kernel is encoded as soon as it
- * is lowered. asm_stream_end() with emit = false only releases the stream
+ * freed once asm_stream_item() returns. Each kernel's back end runs after
+ * it is lowered: on a worker thread (kernel_threads > 1), or before the
+ * next item is lowered (for the last kernel, in asm_stream_end(), when the
+ * parser has freed the syntax tree). asm_stream_end() with emit = false only releases the stream
  * (the module turned out to have errors); otherwise it finishes as
  * assemble_module() does, with the same return value and outputs. */
 typedef struct AsmStream AsmStream;

@@ -132,7 +132,7 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 static ApiRun pipeline_run(const Options *o, AssembleOptions *ao)
 {
 	*ao = (AssembleOptions){ .format = o->format, .want_listing = o->listing,
-	                         .verify_sched = o->verify_sched };
+	                         .verify_sched = o->verify_sched, .kernel_threads = o->kernel_jobs };
 	return (ApiRun){ .check = &o->check, .policy = &o->policy, .limit = o->max_errors,
 	                 .assemble = o->mode == MODE_ASSEMBLE ? ao : NULL, .want_stats = o->verbose };
 }
@@ -316,14 +316,15 @@ int main(int argc, char **argv)
 	FilePool *pool = NULL;
 	bool *pooled = NULL;
 	AssembleOptions ao;
-	ApiRun run = pipeline_run(&o, &ao);
-	if (o.jobs > 1 && o.ninputs > 1 && (pooled = calloc((size_t)o.ninputs, sizeof *pooled))) {
-		int n = 0;
+	int npooled = 0;
+	if (o.jobs > 1 && o.ninputs > 1 && (pooled = calloc((size_t)o.ninputs, sizeof *pooled)))
 		for (int i = 0; i < o.ninputs; i++)
-			n += pooled[i] = pooled_mode(o.inputs[i], &o);
-		if (n > 1)
-			pool = file_pool_start(o.inputs, pooled, o.ninputs, o.jobs < n ? o.jobs : n, &run);
-	}
+			npooled += pooled[i] = pooled_mode(o.inputs[i], &o);
+	/* threads for the files, or else for the kernels of the one file */
+	o.kernel_jobs = npooled > 1 ? 1 : o.jobs;
+	ApiRun run = pipeline_run(&o, &ao);
+	if (npooled > 1)
+		pool = file_pool_start(o.inputs, pooled, o.ninputs, o.jobs < npooled ? o.jobs : npooled, &run);
 	for (int i = 0; i < o.ninputs; i++) {
 		int r = pool && pooled[i] ? finish_pooled(file_pool_take(pool, i), o.inputs[i], &o, &rep)
 		                          : process(o.inputs[i], &o, &rep);

@@ -12,12 +12,6 @@
 
 enum { REGALLOC_STACK_REG = 1, REGALLOC_MAX_GPR = 254, REGALLOC_MAX_PRED = 6 };
 
-/* Successors of instruction i in k (fall-through and branch target);
- * returns how many (0..2). */
-unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[2]);
-/* Whether instruction i always leaves its block (unguarded BRA / EXIT). */
-bool linsn_is_unconditional_jump(const LInsn *in);
-
 /* Removes dead instructions, allocates, rewrites every register field with
  * the physical register and sets k->regcount. Returns 0, or -1 with a
  * message when the kernel needs more registers than sm_50 has. */

@@ -261,39 +261,72 @@ static unsigned pick_barrier(uint8_t in_use, unsigned avoid, unsigned *rr, uint8
 	return b;
 }
 
-/* The output of the scheduler: the instructions with DEPBARs inserted. */
+/* The output of the scheduler: a control slot per instruction with the
+ * DEPBARs inserted, and the DEPBARs themselves; the kernel's instructions
+ * are moved apart for them only at the end (and not at all when there are
+ * none), instead of copying every instruction. */
+typedef struct Inserted {
+	size_t before;          /* the kernel instruction it precedes */
+	LInsn insn;
+} Inserted;
+
 typedef struct Out {
-	LInsn *insns;
 	SassCtrl *ctrl;
 	size_t n, cap;
+	Inserted *ins;
+	size_t nins, inscap;
 } Out;
 
-static SassCtrl *out_push(Out *o, const LInsn *in)
+static SassCtrl *out_push(Out *o)
 {
 	if (o->n == o->cap) {
 		o->cap = o->cap ? 2 * o->cap : 64;
-		o->insns = xrealloc(o->insns, o->cap * sizeof *o->insns);
 		o->ctrl = xrealloc(o->ctrl, o->cap * sizeof *o->ctrl);
 	}
-	o->insns[o->n] = *in;
 	return &o->ctrl[o->n++];
 }
 
-/* DEPBAR.LE SBb, keep before instruction `at`: waits until at most `keep`
- * operations on b are outstanding (ptxas: stall 3). */
-static void emit_depbar(Out *o, const LInsn *at, unsigned b, unsigned keep)
+/* DEPBAR.LE SBb, keep before instruction `at` (index j): waits until at
+ * most `keep` operations on b are outstanding (ptxas: stall 3). */
+static void emit_depbar(Out *o, const LInsn *at, size_t j, unsigned b, unsigned keep)
 {
-	LInsn d;
-	memset(&d, 0, sizeof d);
-	d.form = &sass_forms[SF_DEPBAR];
-	d.target = LIR_NO_LABEL;
-	d.loc = at->loc;
-	linsn_set(&d, SR_LE, 1);
-	linsn_set(&d, SR_SCOREBOARD, b);
-	linsn_set(&d, SR_CNT, keep);
-	linsn_set(&d, SR_WMASK, 0);
-	linsn_fill_defaults(&d);
-	*out_push(o, &d) = sass_ctrl_default(SCHED_DEPBAR_STALL);
+	if (o->nins == o->inscap) {
+		o->inscap = o->inscap ? 2 * o->inscap : 16;
+		o->ins = xrealloc(o->ins, o->inscap * sizeof *o->ins);
+	}
+	Inserted *x = &o->ins[o->nins++];
+	x->before = j;
+	LInsn *d = &x->insn;
+	memset(d, 0, sizeof *d);
+	d->form = &sass_forms[SF_DEPBAR];
+	d->target = LIR_NO_LABEL;
+	d->loc = at->loc;
+	linsn_set(d, SR_LE, 1);
+	linsn_set(d, SR_SCOREBOARD, b);
+	linsn_set(d, SR_CNT, keep);
+	linsn_set(d, SR_WMASK, 0);
+	linsn_fill_defaults(d);
+	*out_push(o) = sass_ctrl_default(SCHED_DEPBAR_STALL);
+}
+
+/* Moves the kernel's instructions apart for the inserted DEPBARs, from the
+ * end backwards, in place. */
+static void place_inserted(LKernel *k, const Out *o)
+{
+	if (o->nins == 0)
+		return;
+	size_t total = k->ninsns + o->nins;
+	if (k->cap < total) {
+		k->insns = xrealloc(k->insns, total * sizeof *k->insns);
+		k->cap = total;
+	}
+	size_t dst = total, x = o->nins;
+	for (size_t j = k->ninsns; j-- > 0;) {
+		k->insns[--dst] = k->insns[j];
+		while (x > 0 && o->ins[x - 1].before == j)
+			k->insns[--dst] = o->ins[--x].insn;
+	}
+	k->ninsns = total;
 }
 
 /* What instruction a must wait for: per barrier, the youngest operation
@@ -322,7 +355,6 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 	HState *s = xcalloc(1, sizeof *s);
 	/* room for the instructions and a few DEPBARs: no regrowth in the common case */
 	Out o = { .cap = k->ninsns + k->ninsns / 8 + 8 };
-	o.insns = xmalloc(o.cap * sizeof *o.insns);
 	o.ctrl = xmalloc(o.cap * sizeof *o.ctrl);
 	unsigned rr = 0;
 	for (size_t j = 0; j < k->ninsns; j++) {
@@ -346,7 +378,7 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 			if (keep == 0 || s->kinds[b] != KIND_LOAD) {
 				c.wait |= 1u << b;
 			} else {
-				emit_depbar(&o, in, b, keep);
+				emit_depbar(&o, in, j, b, keep);
 				s->done[b] = s->issued[b] - keep;
 				retire(s);
 				pass_cycles(s, SCHED_DEPBAR_STALL);
@@ -390,13 +422,12 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 			c.stall = (unsigned)max_rem(s);
 		pass_cycles(s, c.stall);
 		newpos[j] = o.n;
-		*out_push(&o, in) = c;
+		*out_push(&o) = c;
 	}
 	for (size_t l = 0; l < k->nlabels; l++)
 		k->label_pos[l] = newpos[k->label_pos[l]];
-	free(k->insns);
-	k->insns = o.insns;
-	k->ninsns = k->cap = o.n;
+	place_inserted(k, &o);
+	free(o.ins);
 	*ctrl_out = o.ctrl;
 	free(s);
 	free(newpos);
