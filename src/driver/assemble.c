@@ -414,14 +414,17 @@ int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, 
 	Encoder *e = &a->e;
 	const AssembleOptions *o = e->o;
 	LModule *lm = &a->lm;
+	/* the lowering's end hands over the kernels that waited for a
+	 * function defined after them: their jobs join the others */
+	diag_init_like(&a->item_sink, e->sink);
+	bool lower_failed = lower_stream_end(a->lower) != 0;
 	take_jobs(e, e->njobs);
 	if (e->pool)
 		job_pool_finish(e->pool);
 	e->pool = NULL;
 	free(e->jobs);
 	e->jobs = NULL;
-	diag_init_like(&a->item_sink, e->sink);
-	int rc = lower_stream_end(a->lower) != 0 || e->rc != 0 || e->njobs != lm->nkernels;
+	int rc = lower_failed || e->rc != 0 || e->njobs != lm->nkernels;
 	append_item_sink(a, e->njobs);
 	if (!emit)
 		rc = 1;
