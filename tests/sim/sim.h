@@ -157,5 +157,9 @@ int sim_run(SimMachine *m, const SimLaunch *l);
 bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t);
 bool sim_exec_float(SimMachine *m, const SimInsn *in, SimThread *t);
 bool sim_exec_mem(SimMachine *m, const SimInsn *in, SimThread *t);
+bool sim_exec_conversion(SimMachine *m, const SimInsn *in, SimThread *t);   /* sim_convert.c */
+bool sim_exec_double(SimMachine *m, const SimInsn *in, SimThread *t);       /* sim_double.c */
+bool sim_exec_sfu(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_sfu.c */
+bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t);         /* sim_bits.c */
 
 #endif

@@ -82,7 +82,9 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 	bool on = sim_pred(t, sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0));
 	if (on) {
 		if (!exec_flow(m, in, t, &next) && !sim_exec_int(m, in, t) &&
-		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t))
+		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t) &&
+		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
+		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t))
 			sim_fail(m, in, "the simulator does not model %s", in->form->name);
 	}
 	if (t->state == SIM_RUNNING && next >= m->ninsns)
