@@ -224,7 +224,39 @@ else
 	bad "ptxsurf-as rejects the exact-values kernel: $(head -n 1 "$work/err")"
 fi
 
-# 7. Bad input gets a message, not a crash.
+# 7. BAR.SYNC orders the warps of a block: after the barrier thread i
+# reads the word thread i^32 (the other warp) wrote before it.
+cat >"$work/bar.ptx" <<'PTX'
+.version 7.8
+.target sm_50
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r1;
+	bar.sync 0;
+	xor.b32 %r2, %r1, 32;
+	mul.wide.u32 %rd4, %r2, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.global.u32 %r3, [%rd5];
+	st.global.u32 [%rd3+256], %r3;
+	ret;
+}
+PTX
+if "$prog" -o "$work/bar.cubin" "$work/bar.ptx" 2>"$work/err"; then
+	"$sim" --dump --block 64,1,1 "$work/bar.cubin" >"$work/bar.out" 2>&1
+	got=$(sed -n 's/^  param0.buffer+0100: //p' "$work/bar.out" | cut -c1-23)
+	[ "$got" = '20 00 00 00 21 00 00 00' ] && ok || bad "barrier: thread 0 read '$got', not thread 32's id"
+else
+	bad "ptxsurf-as rejects the barrier kernel: $(head -n 1 "$work/err")"
+fi
+
+# 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"
 "$sim" "$work/junk.cubin" >"$work/out" 2>&1
 [ $? -eq 2 ] && grep -q '^ptxsurf-sim: ' "$work/out" && ok || bad "junk input: $(head -n 1 "$work/out")"

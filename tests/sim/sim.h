@@ -95,7 +95,11 @@ typedef struct SimMachine {
 	SimLaunch launch;
 	uint32_t ctaid[3];
 	uint64_t steps;
-	SimTiming *timing;
+	SimTiming *timing;          /* the running warp's state (one of timing_states) */
+	SimTiming *timing_states;
+	/* set by a BAR the running warp executed: it waits for the block */
+	bool at_barrier;
+	int64_t barrier_id;
 	/* the first failure; the run stops at it */
 	bool failed;
 	char error[600];

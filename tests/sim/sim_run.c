@@ -1,7 +1,9 @@
 /* Running a loaded kernel over a grid. Blocks run one after the other;
- * a block's warps run one after the other to their end (the forms the
- * table has include no barrier, shuffle or vote, so no warp ever waits on
- * another). Inside a warp the threads that diverged are reconverged by
+ * a block's warps run one after the other, each until it ends or reaches
+ * a barrier (BAR.SYNC); when every warp of the block waits at the barrier
+ * or has exited (an exited warp counts as arrived), all go on, in warp
+ * order again. The memory is sequentially consistent, so MEMBAR has
+ * nothing to order. Inside a warp the threads that diverged are reconverged by
  * always issuing the lowest pc any running thread is at, with the threads
  * at it: for the structured code both assemblers write this joins the
  * paths where SSY/SYNC would, and it needs no stack.
@@ -54,8 +56,19 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 	case SOP_EXIT:
 		t->state = SIM_EXITED;
 		return true;
-	case SOP_NOP: case SOP_DEPBAR:
+	case SOP_NOP: case SOP_DEPBAR: case SOP_MEMBAR:
 		return true;        /* timing only: sim_timing.c */
+	case SOP_BAR: {
+		/* the whole warp arrives when any of its threads executes BAR
+		 * (sm_6x and below); only the block-wide BAR.SYNC is modelled */
+		bool all = sass_values_has(&in->v, SR_BARCNT) && sim_val(in, SR_BARCNT, 0) == 0;
+		if (sim_val(in, SR_BARMODE, 0) != 0 || !all)
+			return sim_fail(m, in, "BAR.ARV and barriers of a thread count are not modelled"), true;
+		m->at_barrier = true;
+		m->barrier_id = sass_values_has(&in->v, SR_BARID) ? sim_val(in, SR_BARID, 0)
+		                                                  : sim_reg(t, sim_val(in, SR_RA, 255));
+		return true;
+	}
 	case SOP_S2R: {
 		int64_t sr = sim_val(in, SR_SREG, 0);
 		uint32_t v;
@@ -125,14 +138,44 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 	return !m->failed;
 }
 
+/* Runs warp w of the block until it ends or reaches a barrier; true when
+ * it waits at one (its id in *id). */
+static bool run_warp(SimMachine *m, SimThread *threads, uint32_t nthreads, unsigned w, int64_t *id)
+{
+	unsigned w0 = w * SIM_WARP, n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
+	if (m->timing)
+		sim_timing_select(m, w);
+	m->at_barrier = false;
+	while (step_warp(m, threads + w0, n))
+		if (m->at_barrier) {
+			*id = m->barrier_id;
+			return true;
+		}
+	return false;
+}
+
 static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
 {
-	for (uint32_t w0 = 0; w0 < nthreads && !m->failed; w0 += SIM_WARP) {
-		unsigned n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
-		if (m->timing)
-			sim_timing_warp_start(m);
-		while (step_warp(m, threads + w0, n))
-			;
+	unsigned nwarps = (nthreads + SIM_WARP - 1) / SIM_WARP;
+	for (unsigned w = 0; m->timing && w < nwarps; w++) {
+		sim_timing_select(m, w);
+		sim_timing_warp_start(m);
+	}
+	for (;;) {
+		unsigned waiting = 0;
+		int64_t id = -1, first = -1;
+		for (unsigned w = 0; w < nwarps && !m->failed; w++) {
+			if (!run_warp(m, threads, nthreads, w, &id))
+				continue;
+			if (waiting++ && id != first) {
+				sim_fail(m, NULL, "%s: warps wait at barriers %lld and %lld: a deadlock", m->kernel,
+				         (long long)first, (long long)id);
+				return;
+			}
+			first = id;
+		}
+		if (m->failed || waiting == 0)
+			return;
 	}
 }
 
