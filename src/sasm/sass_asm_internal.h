@@ -101,6 +101,8 @@ bool sasm_take_name(SasmMatch *m, SassRole r, const char *what);
 bool sasm_match_float(SasmMatch *m);
 /* Operands of the instruction families beyond the surface slice (sass_asm_fam.c). */
 bool sasm_match_fam(SasmMatch *m);
+/* Operands of the decoder-only forms ptxas emits (sass_asm_ptxas.c). */
+bool sasm_match_ptxas(SasmMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 

@@ -37,6 +37,8 @@ typedef struct ModSpec {
 #define FLAG_MOD(s, r)       { s, r, 1, 0, SR_COUNT, 0 }
 #define VALUE_MOD(s, r, v, d) { s, r, v, d, SR_COUNT, 0 }
 #define PAIR_MOD(s, r, v, r2, v2) { s, r, v, 0, r2, v2 }
+/* ... whose two roles are `d` when no spelling of theirs is written */
+#define PAIR_MOD_DEFAULT(s, r, v, r2, v2, d) { s, r, v, d, r2, v2 }
 #define END_MODS             { NULL, SR_COUNT, 0, 0, SR_COUNT, 0 }
 
 static const ModSpec surface_mods[] = {
@@ -105,6 +107,16 @@ static const ModSpec f2f_mods[] = {
 	PAIR_MOD("CEIL", SR_RND, 2, SR_RNDINT, 1), PAIR_MOD("TRUNC", SR_RND, 3, SR_RNDINT, 1),
 	VALUE_MOD("PASS", SR_RND, 1, 0), FLAG_MOD("SAT", SR_SAT), END_MODS,
 };
+/* the decoder-only forms ptxas emits: S32.S32 is the default of IMUL/IMAD */
+#define MUL_TYPES \
+	PAIR_MOD_DEFAULT("U32.U32", SR_SA, 0, SR_SB, 0, 1), PAIR_MOD_DEFAULT("U32.S32", SR_SA, 0, SR_SB, 1, 1), \
+	PAIR_MOD_DEFAULT("S32.U32", SR_SA, 1, SR_SB, 0, 1), PAIR_MOD_DEFAULT("S32.S32", SR_SA, 1, SR_SB, 1, 1)
+static const ModSpec imul_mods[] = { MUL_TYPES, FLAG_MOD("HI", SR_HI), END_MODS };
+static const ModSpec imad_mods[] = {
+	MUL_TYPES, FLAG_MOD("HI", SR_HI), PAIR_MOD("PO", SR_NEGA, 1, SR_NEGC, 1), FLAG_MOD("SAT", SR_SAT),
+	FLAG_MOD("X", SR_X), END_MODS,
+};
+static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), END_MODS };
 
 static const ModSpec *family_mods(SassOp op)
 {
@@ -143,6 +155,9 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_MEMBAR: return membar_mods;
 	case SOP_MUFU: return mufu_mods;
 	case SOP_RRO: return rro_mods;
+	case SOP_IMUL: case SOP_IMUL32I: return imul_mods;
+	case SOP_IMAD: return imad_mods;
+	case SOP_LOP3: return lop3_mods;
 	default: return no_mods;
 	}
 }
@@ -316,7 +331,7 @@ bool sasm_match_modifiers(SasmMatch *m)
 				sass_values_set(&m->v, s->role, s->off);
 			if (s->role2 != SR_COUNT && sass_form_field(m->f, s->role2) &&
 			    !sass_values_has(&m->v, s->role2))
-				sass_values_set(&m->v, s->role2, 0);
+				sass_values_set(&m->v, s->role2, s->off);
 			continue;
 		}
 		const SassField *fld = sass_form_field(m->f, s->role);

@@ -107,6 +107,8 @@ typedef enum SassRole {
 	SR_IVALL,       /* MEMBAR cache invalidation (.IVALLD ...) */
 	SR_MUFUOP,      /* MUFU function (.COS .SIN .EX2 .LG2 .RCP .RSQ ...) */
 	SR_RROOP,       /* RRO range reduction (.SINCOS .EX2) */
+	/* ---- decoder-only forms ptxas emits (IMUL, IMAD, LOP3, ...) ---- */
+	SR_LUT,         /* LOP3 lookup table */
 	SR_COUNT
 } SassRole;
 
@@ -155,7 +157,7 @@ typedef struct SassField {
 	X(I2I, "I2I") X(PSETP, "PSETP") X(FADD, "FADD") X(FADD32I, "FADD32I") \
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
-	SASS_OPS_FAM(X)
+	SASS_OPS_FAM(X) SASS_OPS_PTXAS(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -164,6 +166,11 @@ typedef struct SassField {
 	X(DADD, "DADD") X(DMUL, "DMUL") X(DFMA, "DFMA") X(DMNMX, "DMNMX") X(DSETP, "DSETP") \
 	X(F2F, "F2F") X(BAR, "BAR") X(MEMBAR, "MEMBAR") \
 	X(MUFU, "MUFU") X(RRO, "RRO")
+
+/* The decoder-only families: forms ptxas emits that ptxsurf-as does not
+ * (sass_forms.def, "decoder-only forms ptxas emits"). */
+#define SASS_OPS_PTXAS(X) \
+	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

@@ -1,0 +1,58 @@
+/* The decoder-only integer forms ptxas emits, in the simulator: IMUL,
+ * IMUL32I, IMAD (PTX mul.lo/mul.hi and mad.lo/mad.hi of the encoded
+ * signedness) and LOP3.LUT. The condition code of IMUL/IMAD (.CC, .X) and
+ * IMAD.SAT are not modelled: ptxas 11.8's code for the test kernels does
+ * not use them. */
+#include "sim.h"
+
+static uint64_t product(const SimInsn *in, uint32_t a, uint32_t b)
+{
+	int64_t x = sim_val(in, SR_SA, 1) ? (int64_t)(int32_t)a : (int64_t)a;
+	int64_t y = sim_val(in, SR_SB, 1) ? (int64_t)(int32_t)b : (int64_t)b;
+	if (sim_val(in, SR_SA, 1) || sim_val(in, SR_SB, 1))
+		return (uint64_t)(x * y);
+	return (uint64_t)a * b;
+}
+
+/* Bit i of the result is bit (a_i << 2 | b_i << 1 | c_i) of lut. */
+static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
+{
+	uint32_t r = 0;
+	for (unsigned i = 0; i < 32; i++) {
+		unsigned k = (a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1);
+		r |= (uint32_t)(lut >> k & 1) << i;
+	}
+	return r;
+}
+
+bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	SassOp op = in->form->op;
+	if (op != SOP_IMUL && op != SOP_IMUL32I && op != SOP_IMAD && op != SOP_LOP3)
+		return false;
+	int64_t rd = sim_val(in, SR_RD, 255);
+	uint32_t a = sim_reg(t, sim_val(in, SR_RA, 255));
+	bool rc = in->form->bkind == SASS_B_RC;
+	uint32_t b = op == SOP_IMUL32I ? (uint32_t)sim_val(in, SR_IMM, 0)
+	           : rc ? sim_reg(t, sim_val(in, SR_RB, 255)) : sim_operand_b(m, in, t);
+	uint32_t c = rc ? sim_operand_b(m, in, t) : sim_reg(t, sim_val(in, SR_RC, 255));
+	if (op == SOP_LOP3) {
+		if (sim_val(in, SR_CC, 0))
+			return sim_fail(m, in, "LOP3.CC is not modelled"), true;
+		sim_set(t, rd, lop3(a, b, c, (unsigned)sim_val(in, SR_LUT, 0)));
+		return true;
+	}
+	if (sim_val(in, SR_CC, 0) || sim_val(in, SR_X, 0) || sim_val(in, SR_SAT, 0))
+		return sim_fail(m, in, "IMUL/IMAD with .CC, .X or .SAT are not modelled"), true;
+	uint64_t p = product(in, a, b);
+	uint32_t r = sim_val(in, SR_HI, 0) ? (uint32_t)(p >> 32) : (uint32_t)p;
+	if (op == SOP_IMAD) {
+		bool na = sim_val(in, SR_NEGA, 0), nc = sim_val(in, SR_NEGC, 0);
+		if (na && nc)
+			r = r + c + 1;          /* .PO */
+		else
+			r = (na ? -r : r) + (nc ? -c : c);
+	}
+	sim_set(t, rd, r);
+	return true;
+}
