@@ -97,6 +97,10 @@ bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix
 bool sasm_take_c(SasmMatch *m);
 bool sasm_take_rd_cc(SasmMatch *m);
 bool sasm_take_name(SasmMatch *m, SassRole r, const char *what);
+/* BRA-like operands (sass_asm_insn.c): an optional CC.cond followed by
+ * `after` more operands, a branch target. */
+bool sasm_take_cond(SasmMatch *m, size_t after);
+bool sasm_take_target(SasmMatch *m);
 /* Operands of the float families (sass_asm_float.c). */
 bool sasm_match_float(SasmMatch *m);
 /* Operands of the instruction families beyond the surface slice (sass_asm_fam.c). */

@@ -1,5 +1,5 @@
 /* Operands of the decoder-only forms ptxas emits in SASS text (IMUL,
- * IMUL32I, IMAD, LOP3), the inverse of sm50/sass_disasm_ptxas.c. */
+ * IMUL32I, IMAD, LOP3, SSY, PBK, SYNC, BRK), the inverse of sm50/sass_disasm_ptxas.c. */
 #include "sasm/sass_asm_internal.h"
 
 /* "[-]Ra[.reuse]" or "[-]Rc[.reuse]" / "[-]c[bank][off]" (the RC layout's
@@ -65,6 +65,8 @@ static bool match_lop3(SasmMatch *m)
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
+	case SOP_SSY: case SOP_PBK: return sasm_take_target(m);
+	case SOP_SYNC: case SOP_BRK: return sasm_take_cond(m, 0);
 	case SOP_IMUL: case SOP_IMUL32I: return match_imul(m);
 	case SOP_IMAD: return match_imad(m);
 	case SOP_LOP3: return match_lop3(m);

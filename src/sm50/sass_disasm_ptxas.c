@@ -63,9 +63,23 @@ static void print_lop3(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	put(t, ", 0x%x", (unsigned)get(v, SR_LUT));
 }
 
-bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+/* SSY/PBK target, SYNC/BRK [CC.cond]: like BRA's */
+static void print_flow(Text *t, const SassForm *f, const SassValues *v, uint64_t addr)
+{
+	put(t, "%s", sass_op_mnemonic(f->op));
+	if (f->op == SOP_SSY || f->op == SOP_PBK) {
+		put(t, " ");
+		put_signed_hex(t, (int64_t)(addr + 8 + (uint64_t)get(v, SR_IMM)));
+	} else if (get(v, SR_COND) != 0xf) {
+		put(t, " CC");
+		put_enum(t, f, v, SR_COND);
+	}
+}
+
+bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
+	case SOP_SSY: case SOP_PBK: case SOP_SYNC: case SOP_BRK: print_flow(t, f, v, addr); return true;
 	/* nvdisasm prints no reuse flags on IMUL and IMAD */
 	case SOP_IMUL: case SOP_IMUL32I: print_imul(t, f, v, 0); return true;
 	case SOP_IMAD: print_imad(t, f, v, 0); return true;

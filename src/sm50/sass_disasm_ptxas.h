@@ -7,7 +7,7 @@
 
 #include "sm50/sass_disasm_text.h"
 
-/* Prints the instruction into t; false when f is not one of these families. */
-bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot);
+/* Prints the instruction at addr into t; false when f is not one of these families. */
+bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr);
 
 #endif

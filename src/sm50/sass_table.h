@@ -170,7 +170,8 @@ typedef struct SassField {
 /* The decoder-only families: forms ptxas emits that ptxsurf-as does not
  * (sass_forms.def, "decoder-only forms ptxas emits"). */
 #define SASS_OPS_PTXAS(X) \
-	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3")
+	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3") \
+	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

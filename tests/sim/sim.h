@@ -28,6 +28,7 @@ enum {
 	SIM_NPREDS = 7,             /* P0..P6; 7 is PT */
 	SIM_CBANKS = 4,             /* c[0x0] .. c[0x3] */
 	SIM_CBANK_BYTES = 0x1000,
+	SIM_SYNC_DEPTH = 64,        /* SSY/PBK entries a thread may have pending */
 };
 
 /* One decoded instruction of the kernel's .text. */
@@ -115,6 +116,11 @@ typedef struct SimThread {
 	uint32_t lane, flat;        /* lane in the warp; thread id in the grid */
 	size_t pc;                  /* index into SimMachine.insns */
 	SimThreadState state;
+	/* The reconvergence stack: per SSY or PBK executed and not yet left,
+	 * its target (an index into insns) and whether it was a PBK. */
+	uint32_t sync_target[SIM_SYNC_DEPTH];
+	bool sync_is_break[SIM_SYNC_DEPTH];
+	unsigned sync_depth;
 	/* Scheduling as semantics (sim_timing.c): per register, predicate and
 	 * the CC, 0 when the value is sound, else the instruction pair that
 	 * made it poison: producer address << 16 | early reader address. */

@@ -40,6 +40,51 @@ static size_t index_of(uint32_t addr)
 	return (addr / 32) * 3 + (addr % 32) / 8 - 1;
 }
 
+/* A branch-like target: its index, or SIZE_MAX after a failure. */
+static size_t branch_target(SimMachine *m, const SimInsn *in)
+{
+	int64_t target = (int64_t)in->addr + 8 + sim_val(in, SR_IMM, 0);
+	if (target < 0 || target % 8 || index_of((uint32_t)target) >= m->ninsns) {
+		sim_fail(m, in, "branch target 0x%llx is not an instruction", (long long)target);
+		return SIZE_MAX;
+	}
+	return index_of((uint32_t)target);
+}
+
+/* SSY/PBK push their target; SYNC goes to the innermost SSY's, BRK to the
+ * innermost PBK's (leaving the SSY entries inside it). Each thread keeps
+ * its own stack: the warp reconverges because the lowest pc issues first
+ * (sim_run.c's header), so the hardware's waiting at the target needs no
+ * model of its own. */
+static void exec_sync(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
+{
+	SassOp op = in->form->op;
+	if (op == SOP_SSY || op == SOP_PBK) {
+		size_t target = branch_target(m, in);
+		if (target == SIZE_MAX)
+			return;
+		if (t->sync_depth == SIM_SYNC_DEPTH) {
+			sim_fail(m, in, "more than %d SSY/PBK entries pending", SIM_SYNC_DEPTH);
+			return;
+		}
+		t->sync_target[t->sync_depth] = (uint32_t)target;
+		t->sync_is_break[t->sync_depth++] = op == SOP_PBK;
+		return;
+	}
+	if (sim_val(in, SR_COND, 0xf) != 0xf) {
+		sim_fail(m, in, "conditional-code SYNC/BRK is not modelled");
+		return;
+	}
+	bool brk = op == SOP_BRK;
+	while (t->sync_depth > 0 && t->sync_is_break[t->sync_depth - 1] != brk)
+		t->sync_depth--;
+	if (t->sync_depth == 0) {
+		sim_fail(m, in, "%s with no pending %s", brk ? "BRK" : "SYNC", brk ? "PBK" : "SSY");
+		return;
+	}
+	*next = t->sync_target[--t->sync_depth];
+}
+
 /* Control flow and special registers; false when the op is none of them. */
 static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
 {
@@ -47,12 +92,14 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 	case SOP_BRA: {
 		if (sim_val(in, SR_COND, 0xf) != 0xf)
 			return sim_fail(m, in, "conditional-code branches are not modelled"), true;
-		int64_t target = (int64_t)in->addr + 8 + sim_val(in, SR_IMM, 0);
-		if (target < 0 || target % 8 || index_of((uint32_t)target) >= m->ninsns)
-			return sim_fail(m, in, "branch target 0x%llx is not an instruction", (long long)target), true;
-		*next = index_of((uint32_t)target);
+		size_t target = branch_target(m, in);
+		if (target != SIZE_MAX)
+			*next = target;
 		return true;
 	}
+	case SOP_SSY: case SOP_PBK: case SOP_SYNC: case SOP_BRK:
+		exec_sync(m, in, t, next);
+		return true;
 	case SOP_EXIT:
 		t->state = SIM_EXITED;
 		return true;

@@ -157,6 +157,11 @@ static const Example extra_examples[] = {
 	{ 0x5221000800370202, "IMAD_RC", "IMAD R2, R2, R0, c[0x2][0xc]" },
 	{ 0x5be7000601e71100, "LOP3_R", "LOP3.LUT R0, R17, R30, R0, 0x60" },
 	{ 0x3cec01000ff70000, "LOP3_I", "LOP3.LUT R0, R0, 0xff, R2, 0xec" },
+	{ 0xe290000004800000, "SSY", "SSY 0x50" },
+	{ 0xe2a000002b000000, "PBK", "PBK 0x2b8" },
+	{ 0xf0f800000000000f, "SYNC", "@P0 SYNC" },
+	{ 0xf0f800000007000f, "SYNC", "SYNC" },
+	{ 0xe34000000008000f, "BRK", "@!P0 BRK" },
 };
 
 /* A slot without reuse flags, barriers or anything that changes the text. */
