@@ -111,7 +111,9 @@ typedef enum SimThreadState { SIM_RUNNING, SIM_EXITED } SimThreadState;
 typedef struct SimThread {
 	uint32_t r[SIM_NREGS];
 	bool p[SIM_NPREDS];
-	struct { bool z, s, c, o; } cc;  /* condition code: zero, sign, carry, overflow */
+	/* condition code: zero, sign, carry, overflow; c_hi is the second bit
+	 * of the carry a three-term IADD3.CC leaves (a carry of 2) */
+	struct { bool z, s, c, o, c_hi; } cc;
 	uint32_t tid[3];
 	uint32_t lane, flat;        /* lane in the warp; thread id in the grid */
 	size_t pc;                  /* index into SimMachine.insns */

@@ -22,6 +22,7 @@ static void set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool exte
 	t->cc.z = r == 0 && (!extended || t->cc.z);
 	t->cc.s = r >> 31;
 	t->cc.c = (sum >> 32) & 1;
+	t->cc.c_hi = (sum >> 33) & 1;
 	t->cc.o = (~(a ^ b) & (a ^ r)) >> 31;
 }
 
@@ -232,8 +233,9 @@ static void exec_iadd3(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t 
 {
 	int64_t shift = sim_val(in, SR_SHIFTMODE, 0);
 	bool na = sim_val(in, SR_NEGA, 0), nb = sim_val(in, SR_NEGB, 0), nc = sim_val(in, SR_NEGC, 0);
-	if (sim_val(in, SR_X, 0) || sim_val(in, SR_CC, 0) || shift == 3 || (shift && (na || nb)))
-		return (void)no(m, in, "IADD3 with .X, .CC, or a shift of negated terms");
+	bool x = sim_val(in, SR_X, 0), cc = sim_val(in, SR_CC, 0);
+	if (shift == 3 || (shift && (na || nb || x || cc)) || ((x || cc) && (na || nb || nc)))
+		return (void)no(m, in, "IADD3 with a shift of negated terms, or .X/.CC with negated terms");
 	uint32_t c = sim_reg(t, sim_val(in, SR_RC, 255));
 	a = half_of(a, sim_val(in, SR_HSEL_A, 0));
 	b = half_of(b, sim_val(in, SR_HSEL_B, 0));
@@ -242,8 +244,38 @@ static void exec_iadd3(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t 
 	if (nb) b = -b;
 	if (nc) c = -c;
 	uint64_t ab = (uint64_t)a + b;
-	uint32_t s = shift == 1 ? (uint32_t)(ab >> 16) : shift == 2 ? (uint32_t)(ab << 16) : (uint32_t)ab;
-	sim_set(t, sim_val(in, SR_RD, 255), s + c);
+	if (shift) {
+		uint32_t s = shift == 1 ? (uint32_t)(ab >> 16) : (uint32_t)(ab << 16);
+		sim_set(t, sim_val(in, SR_RD, 255), s + c);
+		return;
+	}
+	/* .X adds the carry a previous .CC left (up to 2 after three terms) */
+	uint64_t sum = ab + c + (x ? (uint64_t)t->cc.c + 2u * t->cc.c_hi : 0);
+	if (cc)
+		set_cc(t, a, b, sum, x);
+	sim_set(t, sim_val(in, SR_RD, 255), (uint32_t)sum);
+}
+
+/* LEA: (A << shift) + B; LEA.HI: the high word of C:A shifted left by
+ * shift, plus B (the upper half of a 64-bit scaled index); .X adds the
+ * carry, .CC sets it. */
+static void exec_lea(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
+{
+	if (sim_val(in, SR_PD, 7) != 7 || sim_val(in, SR_NEGA, 0))
+		return (void)no(m, in, "LEA with a predicate output or -A");
+	unsigned sh = (unsigned)sim_val(in, SR_SHIFT, 0);
+	uint32_t v;
+	if (in->form->op == SOP_LEA) {
+		v = a << sh;
+	} else {
+		uint64_t ca = (uint64_t)sim_reg(t, sim_val(in, SR_RC, 255)) << 32 | a;
+		v = (uint32_t)((ca << sh) >> 32);
+	}
+	bool x = sim_val(in, SR_X, 0);
+	uint64_t sum = (uint64_t)v + b + (x ? t->cc.c : 0);
+	if (sim_val(in, SR_CC, 0))
+		set_cc(t, v, b, sum, x);
+	sim_set(t, sim_val(in, SR_RD, 255), (uint32_t)sum);
 }
 
 /* I2I: integer to integer of the encoded sizes: |x|, then -x, then .SAT
@@ -346,7 +378,7 @@ bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t)
 	}
 	case SOP_SEL: sim_set(t, rd, pc ? a : sim_operand_b(m, in, t)); return true;
 	case SOP_SHF_L: case SOP_SHF_R: exec_shf(m, in, t, a, sim_operand_b(m, in, t)); return true;
-	case SOP_LEA: case SOP_LEA_HI: return no(m, in, "LEA");
+	case SOP_LEA: case SOP_LEA_HI: exec_lea(m, in, t, a, sim_operand_b(m, in, t)); return true;
 	case SOP_IADD3: exec_iadd3(m, in, t, a, sim_operand_b(m, in, t)); return true;
 	case SOP_I2I: exec_i2i(m, in, t, sim_operand_b(m, in, t)); return true;
 	default: return false;
