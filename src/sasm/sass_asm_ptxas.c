@@ -1,5 +1,6 @@
 /* Operands of the decoder-only forms ptxas emits in SASS text (IMUL,
- * IMUL32I, IMAD, LOP3, SSY, PBK, SYNC, BRK), the inverse of sm50/sass_disasm_ptxas.c. */
+ * IMUL32I, IMAD, LOP3, SSY, PBK, SYNC, BRK, ICMP, PSET), the
+ * inverse of sm50/sass_disasm_ptxas.c. */
 #include "sasm/sass_asm_internal.h"
 
 /* "[-]Ra[.reuse]" or "[-]Rc[.reuse]" / "[-]c[bank][off]" (the RC layout's
@@ -62,6 +63,21 @@ static bool match_lop3(SasmMatch *m)
 	       sasm_take_imm(m, SR_LUT, "lookup table");
 }
 
+/* ICMP.cmp[.U32] Rd, Ra, B, C. */
+static bool match_icmp(SasmMatch *m)
+{
+	bool mod;
+	return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") &&
+	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_c(m);
+}
+
+/* PSET[.BF].bop.bop2 Rd[.CC], Pa, Pb, Pc. */
+static bool match_pset(SasmMatch *m)
+{
+	return sasm_take_rd_cc(m) && sasm_take_pred(m, SR_PA, SR_PA_NOT, "A") &&
+	       sasm_take_pred(m, SR_PB, SR_PB_NOT, "B") && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
+}
+
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -70,6 +86,8 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_IMUL: case SOP_IMUL32I: return match_imul(m);
 	case SOP_IMAD: return match_imad(m);
 	case SOP_LOP3: return match_lop3(m);
+	case SOP_ICMP: return match_icmp(m);
+	case SOP_PSET: return match_pset(m);
 	default: return false;
 	}
 }

@@ -76,6 +76,35 @@ static void print_flow(Text *t, const SassForm *f, const SassValues *v, uint64_t
 	}
 }
 
+static void print_icmp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "ICMP");
+	put_enum(t, f, v, SR_CMP);
+	if (!get(v, SR_SIGNED))
+		put(t, ".U32");
+	put(t, " ");
+	put_reg(t, get(v, SR_RD));
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put_c(t, f, v, slot);
+}
+
+static void print_pset(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "PSET");
+	put_flag(t, v, SR_BF, ".BF");
+	put_enum(t, f, v, SR_BOP);
+	put_enum(t, f, v, SR_BOP2);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PA), get(v, SR_PA_NOT) != 0);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PB), get(v, SR_PB_NOT) != 0);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -84,6 +113,8 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_IMUL: case SOP_IMUL32I: print_imul(t, f, v, 0); return true;
 	case SOP_IMAD: print_imad(t, f, v, 0); return true;
 	case SOP_LOP3: print_lop3(t, f, v, slot); return true;
+	case SOP_ICMP: print_icmp(t, f, v, slot); return true;
+	case SOP_PSET: print_pset(t, f, v); return true;
 	default: return false;
 	}
 }

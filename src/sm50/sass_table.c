@@ -332,7 +332,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_SH] = "sh", [SR_PMODE] = "pmode", [SR_RNDINT] = "rndint",
 	[SR_BARMODE] = "barmode", [SR_BARID] = "barid", [SR_BARCNT] = "barcnt", [SR_MBLEVEL] = "mblevel",
 	[SR_IVALL] = "ivall", [SR_MUFUOP] = "mufuop", [SR_RROOP] = "rroop",
-	[SR_LUT] = "lut",
+	[SR_LUT] = "lut", [SR_BF] = "bf",
 };
 
 const char *sass_role_name(SassRole r)

@@ -109,6 +109,7 @@ typedef enum SassRole {
 	SR_RROOP,       /* RRO range reduction (.SINCOS .EX2) */
 	/* ---- decoder-only forms ptxas emits (IMUL, IMAD, LOP3, ...) ---- */
 	SR_LUT,         /* LOP3 lookup table */
+	SR_BF,          /* PSET .BF: 1.0f for true instead of all ones */
 	SR_COUNT
 } SassRole;
 
@@ -171,7 +172,7 @@ typedef struct SassField {
  * (sass_forms.def, "decoder-only forms ptxas emits"). */
 #define SASS_OPS_PTXAS(X) \
 	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3") \
-	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK")
+	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

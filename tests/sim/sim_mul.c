@@ -1,6 +1,6 @@
 /* The decoder-only integer forms ptxas emits, in the simulator: IMUL,
  * IMUL32I, IMAD (PTX mul.lo/mul.hi and mad.lo/mad.hi of the encoded
- * signedness) and LOP3.LUT. The condition code of IMUL/IMAD (.CC, .X) and
+ * signedness), LOP3.LUT, ICMP (PTX slct) and PSET. The condition code of IMUL/IMAD (.CC, .X) and
  * IMAD.SAT are not modelled: ptxas 11.8's code for the test kernels does
  * not use them. */
 #include "sim.h"
@@ -25,10 +25,44 @@ static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
 	return r;
 }
 
+/* C cmp 0 (F LT EQ LE GT NE GE T), C signed or not */
+static bool compare_zero(int64_t cmp, uint32_t c, bool sg)
+{
+	bool lt = sg && (int32_t)c < 0, eq = c == 0;
+	switch (cmp) {
+	case 1: return lt;
+	case 2: return eq;
+	case 3: return lt || eq;
+	case 4: return !lt && !eq;
+	case 5: return !eq;
+	case 6: return !lt;
+	case 7: return true;
+	default: return false;
+	}
+}
+
+static bool combine(int64_t bop, bool x, bool y)
+{
+	return bop == 0 ? (x && y) : bop == 1 ? (x || y) : (x != y);
+}
+
+static void exec_pset(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	if (sim_val(in, SR_CC, 0))
+		return (void)sim_fail(m, in, "PSET.CC is not modelled");
+	bool pa = sim_pred(t, sim_val(in, SR_PA, 7), sim_val(in, SR_PA_NOT, 0));
+	bool pb = sim_pred(t, sim_val(in, SR_PB, 7), sim_val(in, SR_PB_NOT, 0));
+	bool pc = sim_pred(t, sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0));
+	bool r = combine(sim_val(in, SR_BOP2, 0), combine(sim_val(in, SR_BOP, 0), pa, pb), pc);
+	sim_set(t, sim_val(in, SR_RD, 255), !r ? 0 : sim_val(in, SR_BF, 0) ? 0x3f800000u : 0xffffffffu);
+}
+
 bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
-	if (op != SOP_IMUL && op != SOP_IMUL32I && op != SOP_IMAD && op != SOP_LOP3)
+	if (op == SOP_PSET)
+		return exec_pset(m, in, t), true;
+	if (op != SOP_IMUL && op != SOP_IMUL32I && op != SOP_IMAD && op != SOP_LOP3 && op != SOP_ICMP)
 		return false;
 	int64_t rd = sim_val(in, SR_RD, 255);
 	uint32_t a = sim_reg(t, sim_val(in, SR_RA, 255));
@@ -36,6 +70,10 @@ bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t)
 	uint32_t b = op == SOP_IMUL32I ? (uint32_t)sim_val(in, SR_IMM, 0)
 	           : rc ? sim_reg(t, sim_val(in, SR_RB, 255)) : sim_operand_b(m, in, t);
 	uint32_t c = rc ? sim_operand_b(m, in, t) : sim_reg(t, sim_val(in, SR_RC, 255));
+	if (op == SOP_ICMP) {
+		sim_set(t, rd, compare_zero(sim_val(in, SR_CMP, 0), c, sim_val(in, SR_SIGNED, 0)) ? a : b);
+		return true;
+	}
 	if (op == SOP_LOP3) {
 		if (sim_val(in, SR_CC, 0))
 			return sim_fail(m, in, "LOP3.CC is not modelled"), true;
