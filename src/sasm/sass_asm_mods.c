@@ -118,6 +118,7 @@ static const ModSpec imad_mods[] = {
 };
 static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), END_MODS };
 static const ModSpec icmp_mods[] = { ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), END_MODS };
+static const ModSpec shfl_mods[] = { ENUM_MOD(SR_SHFLMODE), END_MODS };
 static const ModSpec pset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
 
 static const ModSpec *family_mods(SassOp op)
@@ -162,6 +163,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_LOP3: return lop3_mods;
 	case SOP_ICMP: return icmp_mods;
 	case SOP_PSET: return pset_mods;
+	case SOP_SHFL: return shfl_mods;
 	default: return no_mods;
 	}
 }

@@ -1,5 +1,6 @@
 /* Operands of the decoder-only forms ptxas emits in SASS text (IMUL,
- * IMUL32I, IMAD, LOP3, SSY, PBK, SYNC, BRK, ICMP, PSET), the
+ * IMUL32I, IMAD, LOP3, SSY, PBK, SYNC, BRK, ICMP, PSET,
+ * SHFL), the
  * inverse of sm50/sass_disasm_ptxas.c. */
 #include "sasm/sass_asm_internal.h"
 
@@ -78,6 +79,14 @@ static bool match_pset(SasmMatch *m)
 	       sasm_take_pred(m, SR_PB, SR_PB_NOT, "B") && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
+/* SHFL.mode Pd, Rd, Ra, lane, c (immediates). */
+static bool match_shfl(SasmMatch *m)
+{
+	return sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination") &&
+	       sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && sasm_take_reg(m, SR_RA, -1, 0, NULL, "A") &&
+	       sasm_take_imm(m, SR_IMM, "lane") && sasm_take_imm(m, SR_SHFL_C, "clamp and mask");
+}
+
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -88,6 +97,7 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_LOP3: return match_lop3(m);
 	case SOP_ICMP: return match_icmp(m);
 	case SOP_PSET: return match_pset(m);
+	case SOP_SHFL: return match_shfl(m);
 	default: return false;
 	}
 }

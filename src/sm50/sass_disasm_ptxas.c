@@ -105,6 +105,19 @@ static void print_pset(Text *t, const SassForm *f, const SassValues *v)
 	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
 }
 
+static void print_shfl(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "SHFL");
+	put_enum(t, f, v, SR_SHFLMODE);
+	put(t, " ");
+	put_pred(t, get(v, SR_PD), false);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RD));
+	put(t, ", ");
+	put_reg(t, get(v, SR_RA));
+	put(t, ", 0x%x, 0x%x", (unsigned)get(v, SR_IMM), (unsigned)get(v, SR_SHFL_C));
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -115,6 +128,7 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_LOP3: print_lop3(t, f, v, slot); return true;
 	case SOP_ICMP: print_icmp(t, f, v, slot); return true;
 	case SOP_PSET: print_pset(t, f, v); return true;
+	case SOP_SHFL: print_shfl(t, f, v); return true;
 	default: return false;
 	}
 }

@@ -196,6 +196,11 @@ ENUM(e_mufuop, NULL);   /* 8-15: nvdisasm names them INVALIDMUFUOPCODEn */
 static const char *const e_rroop_names[] = { "SINCOS", "EX2" };
 ENUM(e_rroop, NULL);
 
+/* ---- value names of the decoder-only forms ptxas emits ---- */
+
+static const char *const e_shflmode_names[] = { "IDX", "UP", "DOWN", "BFLY" };
+ENUM(e_shflmode, NULL);
+
 /* ---- field shorthands ---------------------------------------------------- */
 
 #define FLD(role, kind, lo, w)  { role, kind, lo, w, 0, 0, NULL }
@@ -332,7 +337,8 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_SH] = "sh", [SR_PMODE] = "pmode", [SR_RNDINT] = "rndint",
 	[SR_BARMODE] = "barmode", [SR_BARID] = "barid", [SR_BARCNT] = "barcnt", [SR_MBLEVEL] = "mblevel",
 	[SR_IVALL] = "ivall", [SR_MUFUOP] = "mufuop", [SR_RROOP] = "rroop",
-	[SR_LUT] = "lut", [SR_BF] = "bf",
+	[SR_LUT] = "lut", [SR_BF] = "bf", [SR_SHFLMODE] = "shflmode",
+	[SR_SHFL_C] = "shfl_c",
 };
 
 const char *sass_role_name(SassRole r)

@@ -110,6 +110,8 @@ typedef enum SassRole {
 	/* ---- decoder-only forms ptxas emits (IMUL, IMAD, LOP3, ...) ---- */
 	SR_LUT,         /* LOP3 lookup table */
 	SR_BF,          /* PSET .BF: 1.0f for true instead of all ones */
+	SR_SHFLMODE,    /* SHFL mode (.IDX .UP .DOWN .BFLY) */
+	SR_SHFL_C,      /* SHFL clamp (bits 4:0) and segment mask (12:8) */
 	SR_COUNT
 } SassRole;
 
@@ -172,7 +174,8 @@ typedef struct SassField {
  * (sass_forms.def, "decoder-only forms ptxas emits"). */
 #define SASS_OPS_PTXAS(X) \
 	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3") \
-	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET")
+	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET") \
+	X(SHFL, "SHFL")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

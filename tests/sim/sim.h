@@ -98,6 +98,10 @@ typedef struct SimMachine {
 	uint64_t steps;
 	SimTiming *timing;          /* the running warp's state (one of timing_states) */
 	SimTiming *timing_states;
+	/* SHFL: the source register of every lane of the issuing warp, read
+	 * before any lane writes (a lane that is not at the SHFL, or has
+	 * exited, gives what its register holds: PTX leaves it undefined) */
+	uint32_t shfl_src[SIM_WARP];
 	/* set by a BAR the running warp executed: it waits for the block */
 	bool at_barrier;
 	int64_t barrier_id;

@@ -1,6 +1,7 @@
 /* The decoder-only integer forms ptxas emits, in the simulator: IMUL,
  * IMUL32I, IMAD (PTX mul.lo/mul.hi and mad.lo/mad.hi of the encoded
- * signedness), LOP3.LUT, ICMP (PTX slct) and PSET. The condition code of IMUL/IMAD (.CC, .X) and
+ * signedness), LOP3.LUT, ICMP (PTX slct), PSET and SHFL (PTX shfl of
+ * sm_30..sm_6x: lanes exchange the registers sim_run.c read for them). The condition code of IMUL/IMAD (.CC, .X) and
  * IMAD.SAT are not modelled: ptxas 11.8's code for the test kernels does
  * not use them. */
 #include "sim.h"
@@ -57,11 +58,36 @@ static void exec_pset(SimMachine *m, const SimInsn *in, SimThread *t)
 	sim_set(t, sim_val(in, SR_RD, 255), !r ? 0 : sim_val(in, SR_BF, 0) ? 0x3f800000u : 0xffffffffu);
 }
 
+/* SHFL.mode: the lane j the value comes from, within the segment the
+ * mask (c bits 12:8) keeps and up to the clamp (c bits 4:0); a lane out of
+ * range keeps its own value and sets the predicate false. */
+static void exec_shfl(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	uint32_t lane = t->lane, b = (uint32_t)sim_val(in, SR_IMM, 0) & 31;
+	uint32_t c = (uint32_t)sim_val(in, SR_SHFL_C, 0), cval = c & 31, mask = c >> 8 & 31;
+	uint32_t max_lane = (lane & mask) | (cval & ~mask), min_lane = lane & mask, j;
+	bool ok;
+	switch (sim_val(in, SR_SHFLMODE, 0)) {
+	case 0: j = min_lane | (b & ~mask); ok = j <= max_lane; break;     /* IDX */
+	case 1: j = lane - b; ok = (int32_t)j >= (int32_t)max_lane; break; /* UP */
+	case 2: j = lane + b; ok = j <= max_lane; break;                   /* DOWN */
+	default: j = lane ^ b; ok = j <= max_lane; break;                  /* BFLY */
+	}
+	if (!ok || j >= SIM_WARP)
+		j = lane;
+	sim_set(t, sim_val(in, SR_RD, 255), m->shfl_src[j]);
+	int64_t pd = sim_val(in, SR_PD, 7);
+	if (pd < SIM_NPREDS)
+		t->p[pd] = ok;
+}
+
 bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
 	if (op == SOP_PSET)
 		return exec_pset(m, in, t), true;
+	if (op == SOP_SHFL)
+		return exec_shfl(m, in, t), true;
 	if (op != SOP_IMUL && op != SOP_IMUL32I && op != SOP_IMAD && op != SOP_LOP3 && op != SOP_ICMP)
 		return false;
 	int64_t rd = sim_val(in, SR_RD, 255);

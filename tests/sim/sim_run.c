@@ -40,6 +40,30 @@ static size_t index_of(uint32_t addr)
 	return (addr / 32) * 3 + (addr % 32) / 8 - 1;
 }
 
+/* A condition-code test of BRA (e_cond's numbering) on the integer CC an
+ * IADD/ISETP-style compare left: 1 true, 0 false, -1 not modelled (the
+ * float tests NUM NAN LTU ... and the special ones). Signed tests use
+ * sign != overflow, unsigned ones the carry (no borrow). */
+static int cc_test(const SimThread *t, int64_t cond)
+{
+	bool z = t->cc.z, lt = t->cc.s != t->cc.o, c = t->cc.c;
+	switch (cond) {
+	case 0x0: return 0;             /* F */
+	case 0x1: return lt;            /* LT */
+	case 0x2: return z;             /* EQ */
+	case 0x3: return lt || z;       /* LE */
+	case 0x4: return !lt && !z;     /* GT */
+	case 0x5: return !z;            /* NE */
+	case 0x6: return !lt;           /* GE */
+	case 0xf: return 1;             /* T */
+	case 0x11: return !c;           /* LO */
+	case 0x13: return !c || z;      /* LS */
+	case 0x14: return c && !z;      /* HI */
+	case 0x16: return c;            /* HS */
+	default: return -1;
+	}
+}
+
 /* A branch-like target: its index, or SIZE_MAX after a failure. */
 static size_t branch_target(SimMachine *m, const SimInsn *in)
 {
@@ -90,8 +114,11 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 {
 	switch (in->form->op) {
 	case SOP_BRA: {
-		if (sim_val(in, SR_COND, 0xf) != 0xf)
-			return sim_fail(m, in, "conditional-code branches are not modelled"), true;
+		int taken = cc_test(t, sim_val(in, SR_COND, 0xf));
+		if (taken < 0)
+			return sim_fail(m, in, "this condition-code test is not modelled"), true;
+		if (!taken)
+			return true;
 		size_t target = branch_target(m, in);
 		if (target != SIZE_MAX)
 			*next = target;
@@ -172,6 +199,9 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 		return sim_fail(m, in, "no form of the table matches this word");
 	if (m->timing)
 		sim_timing_issue(m, in, w, n, pc);
+	if (in->form->op == SOP_SHFL)
+		for (unsigned i = 0; i < SIM_WARP; i++)
+			m->shfl_src[i] = i < n ? sim_reg(&w[i], sim_val(in, SR_RA, 255)) : 0;
 	unsigned on = 0;
 	for (unsigned i = 0; i < n && !m->failed; i++)
 		if (w[i].state == SIM_RUNNING && w[i].pc == pc)

@@ -165,6 +165,7 @@ static const Example extra_examples[] = {
 	{ 0x364a020000270704, "ICMP_I", "ICMP.NE.U32 R4, R7, 0x2, R4" },
 	{ 0x4b44020005470606, "ICMP_C", "ICMP.EQ.U32 R6, R6, c[0x0][0x150], R4" },
 	{ 0x50880380e0075000, "PSET", "PSET.AND.AND R0, P5, PT, PT" },
+	{ 0xef17707c30170200, "SHFL_II", "SHFL.IDX PT, R0, R2, 0x1, 0x1c1f" },
 };
 
 /* A slot without reuse flags, barriers or anything that changes the text. */
