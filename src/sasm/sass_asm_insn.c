@@ -10,6 +10,13 @@
 static bool match_guard(SasmMatch *m)
 {
 	const SasmStmt *s = m->s;
+	if (!sass_form_field(m->f, SR_PG)) {
+		/* SSY and PBK run unconditionally: no guard field */
+		if (s->has_guard)
+			return sasm_match_fail(m, s->guard_loc, RULE_SASS_SYNTAX, "%s takes no guard predicate",
+			                       sass_op_mnemonic(m->f->op));
+		return true;
+	}
 	if (!s->has_guard) {
 		sass_values_set(&m->v, SR_PG, 7);
 		sass_values_set(&m->v, SR_PG_NOT, 0);
