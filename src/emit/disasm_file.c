@@ -319,6 +319,12 @@ static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 	if (f == NULL)
 		return fail(&l->err, "%s: unrecognized instruction 0x%016" PRIx64 " at address 0x%08"
 		            PRIx64, s->name, in->word, addr);
+	/* nvdisasm labels the SYNC/BRK points and annotates their targets in
+	 * a layout this listing does not reproduce (the raw listing prints
+	 * these forms) */
+	if (f->op == SOP_SSY || f->op == SOP_PBK || f->op == SOP_SYNC || f->op == SOP_BRK)
+		return fail(&l->err, "%s: no cubin listing of %s at address 0x%08" PRIx64
+		            " (reconvergence labels are not reproduced)", s->name, f->name, addr);
 	if (!sass_slot_allowed(f, in->slot))
 		return fail(&l->err, "%s: control slot 0x%05x not allowed for %s at address 0x%08"
 		            PRIx64, s->name, (unsigned)in->slot, f->name, addr);

@@ -372,48 +372,16 @@ static bool match_psetp(SasmMatch *m)
 	       sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
-static bool take_target(SasmMatch *m, const SasmOperand *op, const char *mnemonic);
-
-/* BRA [CC.cond,] target: a label, `(label) or an absolute address. */
+/* BRA [CC.cond,] target. */
 static bool match_bra(SasmMatch *m)
 {
-	const SasmOperand *op = sasm_take_next(m, "target");
-	if (op == NULL)
-		return false;
-	sass_values_set(&m->v, SR_COND, 0xf);
-	if (op->kind == SOK_NAME && strncmp(op->name, "CC.", 3) == 0 && m->next < m->s->nops) {
-		const SassField *fld = sass_form_field(m->f, SR_COND);
-		int64_t v = sasm_enum_value(m->f, fld, op->name + 3, strlen(op->name + 3));
-		if (v < 0)
-			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "BRA: unknown condition '%s'", op->name);
-		sass_values_set(&m->v, SR_COND, v);
-		op = sasm_take_next(m, "target");
-	}
-	return take_target(m, op, "BRA");
+	return sasm_take_cond(m, 1) && sasm_take_target(m);
 }
 
 /* issue 15: CAL target: a label or an absolute address, as BRA's. */
 static bool match_cal(SasmMatch *m)
 {
-	const SasmOperand *op = sasm_take_next(m, "target");
-	return op != NULL && take_target(m, op, "CAL");
-}
-
-/* A branch or call target (resolved to SR_IMM by sass_asm.c). */
-static bool take_target(SasmMatch *m, const SasmOperand *op, const char *mnemonic)
-{
-	m->out->has_target = true;
-	m->out->target_loc = op->loc;
-	if (op->kind == SOK_IMM && op->nsuffix == 0 && !op->inv && !op->not_ && !op->abs) {
-		m->out->target_addr = op->neg ? -op->value : op->value;
-	} else if (op->kind == SOK_NAME && !op->neg && !op->inv && !op->not_ && !op->abs) {
-		m->out->target_label = op->name;
-	} else {
-		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a label or an address as target",
-		                       mnemonic);
-	}
-	sass_values_set(&m->v, SR_IMM, 0);
-	return true;
+	return sasm_take_target(m);
 }
 
 /* DEPBAR [.LE SBn, count] [{barriers}]. */
@@ -480,7 +448,7 @@ static bool match_operands(SasmMatch *m)
 	case SOP_FADD: case SOP_FADD32I: case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA:
 	case SOP_FMNMX: case SOP_FSETP: return sasm_match_float(m);
 	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: case SOP_DSETP: return sasm_match_float(m);
-	default: return sasm_match_fam(m) || sasm_match_warp(m);
+	default: return sasm_match_fam(m) || sasm_match_warp(m) || sasm_match_ptxas(m);
 	}
 	return false;
 }

@@ -100,12 +100,18 @@ bool sasm_take_name(SasmMatch *m, SassRole r, const char *what);
 /* [Ra + off] with a signed `bits`-bit offset (or an absolute address) into
  * SR_RA and SR_IMM. */
 bool sasm_address(SasmMatch *m, unsigned bits);
+/* BRA-like operands (sass_asm_insn.c): an optional CC.cond followed by
+ * `after` more operands, a branch target. */
+bool sasm_take_cond(SasmMatch *m, size_t after);
+bool sasm_take_target(SasmMatch *m);
 /* Operands of the float families (sass_asm_float.c). */
 bool sasm_match_float(SasmMatch *m);
 /* Operands of the instruction families beyond the surface slice (sass_asm_fam.c). */
 bool sasm_match_fam(SasmMatch *m);
 /* Operands of the atomics and warp operations (sass_asm_warp.c). */
 bool sasm_match_warp(SasmMatch *m);
+/* Operands of the decoder-only forms ptxas emits (sass_asm_ptxas.c). */
+bool sasm_match_ptxas(SasmMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 

@@ -37,6 +37,8 @@ typedef struct ModSpec {
 #define FLAG_MOD(s, r)       { s, r, 1, 0, SR_COUNT, 0 }
 #define VALUE_MOD(s, r, v, d) { s, r, v, d, SR_COUNT, 0 }
 #define PAIR_MOD(s, r, v, r2, v2) { s, r, v, 0, r2, v2 }
+/* ... whose two roles are `d` when no spelling of theirs is written */
+#define PAIR_MOD_DEFAULT(s, r, v, r2, v2, d) { s, r, v, d, r2, v2 }
 #define END_MODS             { NULL, SR_COUNT, 0, 0, SR_COUNT, 0 }
 
 static const ModSpec surface_mods[] = {
@@ -106,6 +108,18 @@ static const ModSpec f2f_mods[] = {
 	PAIR_MOD("CEIL", SR_RND, 2, SR_RNDINT, 1), PAIR_MOD("TRUNC", SR_RND, 3, SR_RNDINT, 1),
 	VALUE_MOD("PASS", SR_RND, 1, 0), FLAG_MOD("SAT", SR_SAT), END_MODS,
 };
+/* the decoder-only forms ptxas emits: S32.S32 is the default of IMUL/IMAD */
+#define MUL_TYPES \
+	PAIR_MOD_DEFAULT("U32.U32", SR_SA, 0, SR_SB, 0, 1), PAIR_MOD_DEFAULT("U32.S32", SR_SA, 0, SR_SB, 1, 1), \
+	PAIR_MOD_DEFAULT("S32.U32", SR_SA, 1, SR_SB, 0, 1), PAIR_MOD_DEFAULT("S32.S32", SR_SA, 1, SR_SB, 1, 1)
+static const ModSpec imul_mods[] = { MUL_TYPES, FLAG_MOD("HI", SR_HI), END_MODS };
+static const ModSpec imad_mods[] = {
+	MUL_TYPES, FLAG_MOD("HI", SR_HI), PAIR_MOD("PO", SR_NEGA, 1, SR_NEGC, 1), FLAG_MOD("SAT", SR_SAT),
+	FLAG_MOD("X", SR_X), END_MODS,
+};
+static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), END_MODS };
+static const ModSpec icmp_mods[] = { ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), END_MODS };
+static const ModSpec pset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
 
 /* issue 17 part 1: atomics and warp operations */
 static const ModSpec atom_mods[] = {
@@ -155,6 +169,11 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_ATOM: case SOP_ATOM_CAS: case SOP_RED: case SOP_ATOMS: case SOP_ATOMS_CAS: return atom_mods;
 	case SOP_SHFL: return shfl_mods;
 	case SOP_VOTE: return vote_mods;
+	case SOP_IMUL: case SOP_IMUL32I: return imul_mods;
+	case SOP_IMAD: return imad_mods;
+	case SOP_LOP3: return lop3_mods;
+	case SOP_ICMP: return icmp_mods;
+	case SOP_PSET: return pset_mods;
 	default: return no_mods;
 	}
 }
@@ -331,7 +350,7 @@ bool sasm_match_modifiers(SasmMatch *m)
 				sass_values_set(&m->v, s->role, s->off);
 			if (s->role2 != SR_COUNT && sass_form_field(m->f, s->role2) &&
 			    !sass_values_has(&m->v, s->role2))
-				sass_values_set(&m->v, s->role2, 0);
+				sass_values_set(&m->v, s->role2, s->off);
 			continue;
 		}
 		const SassField *fld = sass_form_field(m->f, s->role);

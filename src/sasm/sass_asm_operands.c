@@ -291,3 +291,44 @@ bool sasm_address(SasmMatch *m, unsigned bits)
 	sass_values_set(&m->v, SR_IMM, off);
 	return true;
 }
+
+/* An optional condition-code test "CC.cond" (0xf, T, when absent), taken
+ * only when `after` more operands follow it. */
+bool sasm_take_cond(SasmMatch *m, size_t after)
+{
+	sass_values_set(&m->v, SR_COND, 0xf);
+	if (m->next + after >= m->s->nops)
+		return true;
+	const SasmOperand *op = &m->s->ops[m->next];
+	if (op->kind != SOK_NAME || strncmp(op->name, "CC.", 3) != 0)
+		return true;
+	m->next++;
+	const SassField *fld = sass_form_field(m->f, SR_COND);
+	int64_t v = sasm_enum_value(m->f, fld, op->name + 3, strlen(op->name + 3));
+	if (v < 0)
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: unknown condition '%s'",
+		                       sass_op_mnemonic(m->f->op), op->name);
+	sass_values_set(&m->v, SR_COND, v);
+	return true;
+}
+
+/* A branch target: a label, `(label) or an absolute address; the offset
+ * is resolved when the addresses are known (SR_IMM 0 until then). */
+bool sasm_take_target(SasmMatch *m)
+{
+	const SasmOperand *op = sasm_take_next(m, "target");
+	if (op == NULL)
+		return false;
+	m->out->has_target = true;
+	m->out->target_loc = op->loc;
+	if (op->kind == SOK_IMM && op->nsuffix == 0 && !op->inv && !op->not_ && !op->abs) {
+		m->out->target_addr = op->neg ? -op->value : op->value;
+	} else if (op->kind == SOK_NAME && !op->neg && !op->inv && !op->not_ && !op->abs) {
+		m->out->target_label = op->name;
+	} else {
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a label or an address as target",
+		                       sass_op_mnemonic(m->f->op));
+	}
+	sass_values_set(&m->v, SR_IMM, 0);
+	return true;
+}

@@ -5,6 +5,7 @@
 
 #include "sm50/sass_ctrl.h"
 #include "sm50/sass_disasm_fam.h"
+#include "sm50/sass_disasm_ptxas.h"
 #include "sm50/sass_disasm_text.h"
 #include "sm50/sass_float.h"
 
@@ -701,7 +702,10 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_FMNMX: print_fmnmx(&t, f, v, slot); break;
 	case SOP_FSETP: print_fsetp(&t, f, v, slot); break;
 	case SOP_I2F: case SOP_F2I: print_i2f_f2i(&t, f, v); break;
-	default: sass_format_fam(&t, f, v, slot); break;
+	default:
+		if (!sass_format_fam(&t, f, v, slot))
+			sass_format_ptxas(&t, f, v, slot, addr);
+		break;
 	}
 	return t.overflow ? -1 : (int)t.len;
 }

@@ -218,6 +218,8 @@ static const char *const e_shflmode_names[] = { "IDX", "UP", "DOWN", "BFLY" };
 ENUM(e_shflmode, NULL);
 static const char *const e_votemode_names[] = { "ALL", "ANY", "EQ" };
 ENUM(e_votemode, "INVALIDVMODE%u");
+/* ---- value names of the decoder-only forms ptxas emits ---- */
+
 
 /* ---- field shorthands ---------------------------------------------------- */
 
@@ -357,6 +359,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_IVALL] = "ivall", [SR_MUFUOP] = "mufuop", [SR_RROOP] = "rroop",
 	[SR_ATOMOP] = "atomop", [SR_ATOMSIZE] = "atomsize", [SR_CAS64] = "cas64", [SR_WOFF] = "woff",
 	[SR_SHFLMODE] = "shflmode", [SR_SHFLC] = "shflc", [SR_VOTEMODE] = "votemode",
+	[SR_LUT] = "lut", [SR_BF] = "bf",
 };
 
 const char *sass_role_name(SassRole r)

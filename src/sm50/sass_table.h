@@ -115,6 +115,9 @@ typedef enum SassRole {
 	SR_SHFLMODE,    /* SHFL .IDX .UP .DOWN .BFLY */
 	SR_SHFLC,       /* SHFL immediate clamp and segment mask (C) */
 	SR_VOTEMODE,    /* VOTE .ALL .ANY .EQ */
+	/* ---- decoder-only forms ptxas emits (IMUL, IMAD, LOP3, ...) ---- */
+	SR_LUT,         /* LOP3 lookup table */
+	SR_BF,          /* PSET .BF: 1.0f for true instead of all ones */
 	SR_COUNT
 } SassRole;
 
@@ -164,7 +167,7 @@ typedef struct SassField {
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
-	SASS_OPS_FAM(X) SASS_OPS_CALLS(X)
+	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_PTXAS(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -182,6 +185,12 @@ typedef struct SassField {
 
 /* ---- issue 15: calls (CAL pushes a return address, RET pops it) ---- */
 #define SASS_OPS_CALLS(X) X(CAL, "CAL") X(RET, "RET") X(BPT, "BPT.TRAP")
+
+/* The decoder-only families: forms ptxas emits that ptxsurf-as does not
+ * (sass_forms.def, "decoder-only forms ptxas emits"). */
+#define SASS_OPS_PTXAS(X) \
+	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3") \
+	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

@@ -587,7 +587,11 @@ static void pos_len(char *buf, size_t n)
 		snprintf(buf, n, "%u", rnd(33));
 }
 
-static void gen_fam(void)
+/* --defined: results PTX defines only -- a divisor that is positive and
+ * nonzero (division by zero and INT_MIN / -1 are machine-specific) and
+ * bar.sync only where every thread of the block reaches it (not inside a
+ * branch or loop arm: nest 0). */
+static void gen_fam(int nest)
 {
 	static const char *const prmt_modes[] = { "", "", "", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16" };
 	static const char *const sfu[] = { "sin.approx", "cos.approx", "ex2.approx", "lg2.approx", "rcp.approx",
@@ -623,7 +627,14 @@ static void gen_fam(void)
 		break;
 	}
 	case 7: out("\tmul.hi.%s32 %%r%d, %s, %s;\n", su, fresh(C_R), a, b); break;
-	case 8: out("\t%s.%s32 %%r%d, %s, %s;\n", chance(50) ? "div" : "rem", su, fresh(C_R), a, b); break;
+	case 8:
+		if (defined_mode) {
+			int d = fresh(C_R);
+			out("\tand.b32 %%r%d, %s, 32767;\n\tor.b32 %%r%d, %%r%d, 1;\n", d, b, d, d);
+			snprintf(b, sizeof b, "%%r%d", d);
+		}
+		out("\t%s.%s32 %%r%d, %s, %s;\n", chance(50) ? "div" : "rem", su, fresh(C_R), a, b);
+		break;
 	case 9: {
 		int x = ++next_f, y = ++next_f, z = ++next_f;
 		out("\tcvt.rn.f32.%s32 %%f%d, %s;\n", su, x, a);
@@ -660,7 +671,7 @@ static void gen_fam(void)
 		break;
 	}
 	default:
-		if (chance(50))
+		if (chance(50) && (!defined_mode || nest == 0))
 			out("\tbar.sync 0;\n");
 		else
 			out("\tmembar.%s;\n", chance(50) ? "cta" : "gl");
@@ -829,13 +840,13 @@ static void stmt_list(int n, int nest)
 		else if (r < 56 && !defined_mode) gen_window();   /* the simulator has no shared/local memory yet */
 		else if (r < 56) gen_ld();
 		else if (r < 64) gen_alu32();
-		else if (r < 70 && !defined_mode) {   /* the simulator has no model of them yet */
+		else if (r < 70 && defined_mode) gen_fam(nest);
+		else if (r < 70) {   /* the simulator has no model of these yet */
 			int f = rnd(10);
 			if (f < 3) gen_ints();
 			else if (f < 6) gen_warp();
-			else gen_fam();
+			else gen_fam(nest);
 		}
-		else if (r < 70) gen_alu32();
 		else if (r < 77) gen_alu64();
 		else if (r < 80) gen_cvt16();
 		else if (r < 85) gen_setp();

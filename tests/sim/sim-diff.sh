@@ -21,7 +21,8 @@
 # Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
 # SIM_SWEEP_SEEDS (random kernels, default 30), SIM_DIFF_KEEP=1,
 # SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
-# recorded outputs), STEP (every STEP-th file, for check-sanitize).
+# recorded outputs), STEP (every STEP-th file, for check-sanitize),
+# SIM_DIFF_ONLY (a shell pattern: only the files whose name matches).
 # Prints "sim: N passed, M failed"; exit 0 all passed, 1 failures, 2 setup.
 set -u
 
@@ -224,6 +225,8 @@ run_family() {
 	for f in "$@"; do
 		i=$((i + 1))
 		[ $(( (i - 1) % step )) -eq 0 ] || continue
+		# shellcheck disable=SC2254
+		case $(basename "$f" .ptx) in ${SIM_DIFF_ONLY:-*}) ;; *) continue ;; esac
 		compare_file "$fam" "$f" "$(basename "$f" .ptx)"
 	done
 	echo "sim-diff: $fam: $fam_kernels kernels, $fam_sets input sets compared ($against;" \

@@ -128,7 +128,135 @@ else
 	bad "ptxsurf-as rejects the race kernel: $(head -n 1 "$work/err")"
 fi
 
-# 5. Bad input gets a message, not a crash.
+# 6. Exact values of the integer bit, f64, conversion and MUFU models,
+# each checked against an independent computation (exact rational
+# arithmetic): mul.hi.s32/u32 (XMAD .CSFU and IADD3.RS), popc, clz, bfind,
+# prmt modes, f64 add/mul/fma in RM/RP/RZ, min, f64->f32->f16->f32, cvt.rzi
+# and cvt.rmi, s32->f32 in RN/RP, and MUFU values that are exact (1/4,
+# sqrt 16, 2^3, log2 8).
+cat >"$work/exact.ptx" <<'PTX'
+.version 7.8
+.target sm_50
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<64>;
+	.reg .b16 %h<4>;
+	.reg .f32 %f<8>;
+	.reg .f64 %fd<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, -123456789;
+	mov.u32 %r2, 987654321;
+	mov.u32 %r3, -7;
+	mov.u32 %r4, 65535;
+	mul.hi.s32 %r10, %r1, %r2;
+	mul.hi.s32 %r11, %r3, %r4;
+	mul.hi.s32 %r12, %r1, %r3;
+	mul.hi.u32 %r13, %r1, %r2;
+	popc.b32 %r14, %r1;
+	clz.b32 %r15, %r2;
+	bfind.s32 %r16, %r1;
+	bfind.shiftamt.u32 %r17, %r2;
+	prmt.b32 %r18, %r1, %r2, 0x8b41;
+	prmt.b32.f4e %r19, %r1, %r2, 2;
+	prmt.b32.b4e %r20, %r1, %r2, 1;
+	prmt.b32.ecr %r21, %r1, %r2, 2;
+	prmt.b32.rc16 %r22, %r1, %r2, 1;
+	cvt.rn.f64.s32 %fd1, %r1;
+	cvt.rn.f64.u32 %fd2, %r2;
+	mul.rn.f64 %fd3, %fd1, 0d3FD5555555555555;
+	add.rm.f64 %fd4, %fd3, 0d3FB999999999999A;
+	add.rp.f64 %fd5, %fd3, 0d3FB999999999999A;
+	mul.rz.f64 %fd6, %fd4, %fd2;
+	fma.rn.f64 %fd7, %fd3, %fd2, %fd1;
+	min.f64 %fd8, %fd4, %fd5;
+	cvt.rn.f32.f64 %f1, %fd6;
+	cvt.rm.f32.f64 %f2, %fd6;
+	cvt.rn.f16.f32 %h1, %f1;
+	cvt.f32.f16 %f3, %h1;
+	cvt.rzi.s32.f64 %r23, %fd3;
+	cvt.rmi.f64.f64 %fd9, %fd3;
+	cvt.rn.f32.s32 %f4, %r1;
+	cvt.rp.f32.s32 %f5, %r1;
+	st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};
+	st.global.v4.u32 [%rd1+16], {%r14, %r15, %r16, %r17};
+	st.global.v4.u32 [%rd1+32], {%r18, %r19, %r20, %r21};
+	st.global.v2.u32 [%rd1+48], {%r22, %r23};
+	st.global.f64 [%rd1+56], %fd4;
+	st.global.f64 [%rd1+64], %fd5;
+	st.global.f64 [%rd1+72], %fd6;
+	st.global.f64 [%rd1+80], %fd7;
+	st.global.f64 [%rd1+88], %fd8;
+	st.global.f64 [%rd1+96], %fd9;
+	st.global.f64 [%rd1+104], %fd1;
+	st.global.v4.f32 [%rd1+112], {%f1, %f2, %f3, %f4};
+	st.global.f32 [%rd1+128], %f5;
+	mov.f32 %f6, 0f40800000;
+	rcp.approx.f32 %f7, %f6;
+	st.global.f32 [%rd1+132], %f7;
+	mov.f32 %f6, 0f41800000;
+	sqrt.approx.f32 %f7, %f6;
+	st.global.f32 [%rd1+136], %f7;
+	mov.f32 %f6, 0f40400000;
+	ex2.approx.f32 %f7, %f6;
+	st.global.f32 [%rd1+140], %f7;
+	mov.f32 %f6, 0f41000000;
+	lg2.approx.ftz.f32 %f7, %f6;
+	st.global.f32 [%rd1+144], %f7;
+	ret;
+}
+PTX
+if "$prog" -o "$work/exact.cubin" "$work/exact.ptx" 2>"$work/err"; then
+	"$sim" --dump "$work/exact.cubin" >"$work/exact.out" 2>&1
+	sed -n 's/^  param0.buffer+00[0-8]0: //p' "$work/exact.out" | tr '\n' ' ' | cut -c1-444 >"$work/exact.got"
+	cat >"$work/exact.want" <<'HEX'
+eb ce 4e fe ff ff ff ff 00 00 00 00 9c 37 2d 39 11 00 00 00 02 00 00 00 1a 00 00 00 02 00 00 00 \
+32 b1 ff ff a4 f8 b1 68 32 eb 3a de eb 32 a4 a4 a4 f8 a4 f8 f9 10 8c fd 34 33 33 37 78 9f 83 c1 \
+33 33 33 37 78 9f 83 c1 2c 42 6e 34 b6 0c 62 c3 1e 1d 16 36 b6 0c 62 c3 34 33 33 37 78 9f 83 c1 \
+00 00 00 38 78 9f 83 c1 00 00 00 54 34 6f 9d c1 b2 65 10 db b2 65 10 db 00 00 80 ff a3 79 eb cc \
+a2 79 eb cc 00 00 80 3e 00 00 80 40 00 00 00 41 00 00 40 40
+HEX
+	want=$(sed 's/ \\$//' "$work/exact.want" | tr '\n' ' ' | cut -c1-444)
+	[ "$(cat "$work/exact.got")" = "$want" ] && ok ||
+		bad "exact values: got '$(cat "$work/exact.got")', want '$want'"
+else
+	bad "ptxsurf-as rejects the exact-values kernel: $(head -n 1 "$work/err")"
+fi
+
+# 7. BAR.SYNC orders the warps of a block: after the barrier thread i
+# reads the word thread i^32 (the other warp) wrote before it.
+cat >"$work/bar.ptx" <<'PTX'
+.version 7.8
+.target sm_50
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r1;
+	bar.sync 0;
+	xor.b32 %r2, %r1, 32;
+	mul.wide.u32 %rd4, %r2, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	ld.global.u32 %r3, [%rd5];
+	st.global.u32 [%rd3+256], %r3;
+	ret;
+}
+PTX
+if "$prog" -o "$work/bar.cubin" "$work/bar.ptx" 2>"$work/err"; then
+	"$sim" --dump --block 64,1,1 "$work/bar.cubin" >"$work/bar.out" 2>&1
+	got=$(sed -n 's/^  param0.buffer+0100: //p' "$work/bar.out" | cut -c1-23)
+	[ "$got" = '20 00 00 00 21 00 00 00' ] && ok || bad "barrier: thread 0 read '$got', not thread 32's id"
+else
+	bad "ptxsurf-as rejects the barrier kernel: $(head -n 1 "$work/err")"
+fi
+
+# 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"
 "$sim" "$work/junk.cubin" >"$work/out" 2>&1
 [ $? -eq 2 ] && grep -q '^ptxsurf-sim: ' "$work/out" && ok || bad "junk input: $(head -n 1 "$work/out")"

@@ -29,6 +29,7 @@ enum {
 	SIM_CALL_DEPTH = 32,        /* issue 15: CAL nesting a thread may reach */
 	SIM_CBANKS = 4,             /* c[0x0] .. c[0x3] */
 	SIM_CBANK_BYTES = 0x1000,
+	SIM_SYNC_DEPTH = 64,        /* SSY/PBK entries a thread may have pending */
 };
 
 /* One decoded instruction of the kernel's .text. */
@@ -96,7 +97,15 @@ typedef struct SimMachine {
 	SimLaunch launch;
 	uint32_t ctaid[3];
 	uint64_t steps;
-	SimTiming *timing;
+	SimTiming *timing;          /* the running warp's state (one of timing_states) */
+	SimTiming *timing_states;
+	/* SHFL: the source register of every lane of the issuing warp, read
+	 * before any lane writes (a lane that is not at the SHFL, or has
+	 * exited, gives what its register holds: PTX leaves it undefined) */
+	uint32_t shfl_src[SIM_WARP];
+	/* set by a BAR the running warp executed: it waits for the block */
+	bool at_barrier;
+	int64_t barrier_id;
 	/* the first failure; the run stops at it */
 	bool failed;
 	char error[600];
@@ -107,7 +116,9 @@ typedef enum SimThreadState { SIM_RUNNING, SIM_EXITED } SimThreadState;
 typedef struct SimThread {
 	uint32_t r[SIM_NREGS];
 	bool p[SIM_NPREDS];
-	struct { bool z, s, c, o; } cc;  /* condition code: zero, sign, carry, overflow */
+	/* condition code: zero, sign, carry, overflow; c_hi is the second bit
+	 * of the carry a three-term IADD3.CC leaves (a carry of 2) */
+	struct { bool z, s, c, o, c_hi; } cc;
 	uint32_t tid[3];
 	uint32_t lane, flat;        /* lane in the warp; thread id in the grid */
 	size_t pc;                  /* index into SimMachine.insns */
@@ -115,6 +126,11 @@ typedef struct SimThread {
 	/* issue 15: the return addresses CAL pushed (instruction indices) */
 	size_t calls[SIM_CALL_DEPTH];
 	unsigned ncalls;
+	/* The reconvergence stack: per SSY or PBK executed and not yet left,
+	 * its target (an index into insns) and whether it was a PBK. */
+	uint32_t sync_target[SIM_SYNC_DEPTH];
+	bool sync_is_break[SIM_SYNC_DEPTH];
+	unsigned sync_depth;
 	/* Scheduling as semantics (sim_timing.c): per register, predicate and
 	 * the CC, 0 when the value is sound, else the instruction pair that
 	 * made it poison: producer address << 16 | early reader address. */
@@ -161,5 +177,10 @@ int sim_run(SimMachine *m, const SimLaunch *l);
 bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t);
 bool sim_exec_float(SimMachine *m, const SimInsn *in, SimThread *t);
 bool sim_exec_mem(SimMachine *m, const SimInsn *in, SimThread *t);
+bool sim_exec_conversion(SimMachine *m, const SimInsn *in, SimThread *t);   /* sim_convert.c */
+bool sim_exec_double(SimMachine *m, const SimInsn *in, SimThread *t);       /* sim_double.c */
+bool sim_exec_sfu(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_sfu.c */
+bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t);         /* sim_bits.c */
+bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_mul.c */
 
 #endif

@@ -22,6 +22,7 @@ static void set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool exte
 	t->cc.z = r == 0 && (!extended || t->cc.z);
 	t->cc.s = r >> 31;
 	t->cc.c = (sum >> 32) & 1;
+	t->cc.c_hi = (sum >> 33) & 1;
 	t->cc.o = (~(a ^ b) & (a ^ r)) >> 31;
 }
 
@@ -138,8 +139,19 @@ static void exec_xmad(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a
 	case 0: break;
 	case 1: c &= 0xffff; break;
 	case 2: c >>= 16; break;
+	case 3: {
+		/* .CSFU: C less 2^16 for each signed partial product of the
+		 * other halves (a.lo * b.hi, a.hi * b.lo) that is negative: the
+		 * sign fix-up of the high word, which IADD3.RS sums as unsigned
+		 * 33-bit values (ptxas's mul.hi.s32 and mul.wide.s32) */
+		bool neg_a = sim_val(in, SR_SA, 0) && (a16 >> 15), neg_b = sim_val(in, SR_SB, 0) && (b16 >> 15);
+		uint32_t other_a = sim_val(in, SR_HA, 0) ? a & 0xffff : a >> 16;
+		uint32_t other_b = sim_val(in, SR_HB, 0) ? b & 0xffff : b >> 16;
+		c -= ((uint32_t)(neg_a && other_b) + (uint32_t)(neg_b && other_a)) << 16;
+		break;
+	}
 	case 4: c += b << 16; break;
-	default: return (void)no(m, in, "this XMAD C mode (CSFU)");
+	default: return (void)no(m, in, "this XMAD C mode");
 	}
 	bool xf = sim_val(in, SR_X, 0);
 	uint64_t sum = (uint64_t)prod + c + (xf ? t->cc.c : 0);
@@ -208,18 +220,62 @@ static void exec_shf(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a,
 	sim_set(t, sim_val(in, SR_RD, 255), r);
 }
 
-/* IADD3: three 32-bit terms, each optionally negated; no shift modes or
- * half selects. */
+/* IADD3: three 32-bit terms, each optionally negated, each optionally a
+ * 16-bit half (.H0/.H1, zero-extended); .RS adds C to the 33-bit sum of A
+ * and B shifted right by 16, .LS to that sum shifted left by 16 (the
+ * partial products of ptxas's mul.hi sequence). */
+static uint32_t half_of(uint32_t v, int64_t hsel)
+{
+	return hsel == 1 ? v & 0xffff : hsel == 2 ? v >> 16 : v;
+}
+
 static void exec_iadd3(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
 {
-	if (sim_val(in, SR_SHIFTMODE, 0) || sim_val(in, SR_HSEL_A, 0) || sim_val(in, SR_HSEL_B, 0) ||
-	    sim_val(in, SR_HSEL_C, 0) || sim_val(in, SR_X, 0) || sim_val(in, SR_CC, 0))
-		return (void)no(m, in, "IADD3 with .RS/.LS, half selects, .X or .CC");
+	int64_t shift = sim_val(in, SR_SHIFTMODE, 0);
+	bool na = sim_val(in, SR_NEGA, 0), nb = sim_val(in, SR_NEGB, 0), nc = sim_val(in, SR_NEGC, 0);
+	bool x = sim_val(in, SR_X, 0), cc = sim_val(in, SR_CC, 0);
+	if (shift == 3 || (shift && (na || nb || x || cc)) || ((x || cc) && (na || nb || nc)))
+		return (void)no(m, in, "IADD3 with a shift of negated terms, or .X/.CC with negated terms");
 	uint32_t c = sim_reg(t, sim_val(in, SR_RC, 255));
-	if (sim_val(in, SR_NEGA, 0)) a = -a;
-	if (sim_val(in, SR_NEGB, 0)) b = -b;
-	if (sim_val(in, SR_NEGC, 0)) c = -c;
-	sim_set(t, sim_val(in, SR_RD, 255), a + b + c);
+	a = half_of(a, sim_val(in, SR_HSEL_A, 0));
+	b = half_of(b, sim_val(in, SR_HSEL_B, 0));
+	c = half_of(c, sim_val(in, SR_HSEL_C, 0));
+	if (na) a = -a;
+	if (nb) b = -b;
+	if (nc) c = -c;
+	uint64_t ab = (uint64_t)a + b;
+	if (shift) {
+		uint32_t s = shift == 1 ? (uint32_t)(ab >> 16) : (uint32_t)(ab << 16);
+		sim_set(t, sim_val(in, SR_RD, 255), s + c);
+		return;
+	}
+	/* .X adds the carry a previous .CC left (up to 2 after three terms) */
+	uint64_t sum = ab + c + (x ? (uint64_t)t->cc.c + 2u * t->cc.c_hi : 0);
+	if (cc)
+		set_cc(t, a, b, sum, x);
+	sim_set(t, sim_val(in, SR_RD, 255), (uint32_t)sum);
+}
+
+/* LEA: (A << shift) + B; LEA.HI: the high word of C:A shifted left by
+ * shift, plus B (the upper half of a 64-bit scaled index); .X adds the
+ * carry, .CC sets it. */
+static void exec_lea(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
+{
+	if (sim_val(in, SR_PD, 7) != 7 || sim_val(in, SR_NEGA, 0))
+		return (void)no(m, in, "LEA with a predicate output or -A");
+	unsigned sh = (unsigned)sim_val(in, SR_SHIFT, 0);
+	uint32_t v;
+	if (in->form->op == SOP_LEA) {
+		v = a << sh;
+	} else {
+		uint64_t ca = (uint64_t)sim_reg(t, sim_val(in, SR_RC, 255)) << 32 | a;
+		v = (uint32_t)((ca << sh) >> 32);
+	}
+	bool x = sim_val(in, SR_X, 0);
+	uint64_t sum = (uint64_t)v + b + (x ? t->cc.c : 0);
+	if (sim_val(in, SR_CC, 0))
+		set_cc(t, v, b, sum, x);
+	sim_set(t, sim_val(in, SR_RD, 255), (uint32_t)sum);
 }
 
 /* I2I: integer to integer of the encoded sizes: |x|, then -x, then .SAT
@@ -334,7 +390,7 @@ bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t)
 	}
 	case SOP_SEL: sim_set(t, rd, pc ? a : sim_operand_b(m, in, t)); return true;
 	case SOP_SHF_L: case SOP_SHF_R: exec_shf(m, in, t, a, sim_operand_b(m, in, t)); return true;
-	case SOP_LEA: case SOP_LEA_HI: return no(m, in, "LEA");
+	case SOP_LEA: case SOP_LEA_HI: exec_lea(m, in, t, a, sim_operand_b(m, in, t)); return true;
 	case SOP_IADD3: exec_iadd3(m, in, t, a, sim_operand_b(m, in, t)); return true;
 	case SOP_I2I: exec_i2i(m, in, t, sim_operand_b(m, in, t)); return true;
 	default: return false;

@@ -1,7 +1,9 @@
 /* Running a loaded kernel over a grid. Blocks run one after the other;
- * a block's warps run one after the other to their end (the forms the
- * table has include no barrier, shuffle or vote, so no warp ever waits on
- * another). Inside a warp the threads that diverged are reconverged by
+ * a block's warps run one after the other, each until it ends or reaches
+ * a barrier (BAR.SYNC); when every warp of the block waits at the barrier
+ * or has exited (an exited warp counts as arrived), all go on, in warp
+ * order again. The memory is sequentially consistent, so MEMBAR has
+ * nothing to order. Inside a warp the threads that diverged are reconverged by
  * always issuing the lowest pc any running thread is at, with the threads
  * at it: for the structured code both assemblers write this joins the
  * paths where SSY/SYNC would, and it needs no stack.
@@ -38,19 +40,93 @@ static size_t index_of(uint32_t addr)
 	return (addr / 32) * 3 + (addr % 32) / 8 - 1;
 }
 
+/* A condition-code test of BRA (e_cond's numbering) on the integer CC an
+ * IADD/ISETP-style compare left: 1 true, 0 false, -1 not modelled (the
+ * float tests NUM NAN LTU ... and the special ones). Signed tests use
+ * sign != overflow, unsigned ones the carry (no borrow). */
+static int cc_test(const SimThread *t, int64_t cond)
+{
+	bool z = t->cc.z, lt = t->cc.s != t->cc.o, c = t->cc.c;
+	switch (cond) {
+	case 0x0: return 0;             /* F */
+	case 0x1: return lt;            /* LT */
+	case 0x2: return z;             /* EQ */
+	case 0x3: return lt || z;       /* LE */
+	case 0x4: return !lt && !z;     /* GT */
+	case 0x5: return !z;            /* NE */
+	case 0x6: return !lt;           /* GE */
+	case 0xf: return 1;             /* T */
+	case 0x11: return !c;           /* LO */
+	case 0x13: return !c || z;      /* LS */
+	case 0x14: return c && !z;      /* HI */
+	case 0x16: return c;            /* HS */
+	default: return -1;
+	}
+}
+
+/* A branch-like target: its index, or SIZE_MAX after a failure. */
+static size_t branch_target(SimMachine *m, const SimInsn *in)
+{
+	int64_t target = (int64_t)in->addr + 8 + sim_val(in, SR_IMM, 0);
+	if (target < 0 || target % 8 || index_of((uint32_t)target) >= m->ninsns) {
+		sim_fail(m, in, "branch target 0x%llx is not an instruction", (long long)target);
+		return SIZE_MAX;
+	}
+	return index_of((uint32_t)target);
+}
+
+/* SSY/PBK push their target; SYNC goes to the innermost SSY's, BRK to the
+ * innermost PBK's (leaving the SSY entries inside it). Each thread keeps
+ * its own stack: the warp reconverges because the lowest pc issues first
+ * (sim_run.c's header), so the hardware's waiting at the target needs no
+ * model of its own. */
+static void exec_sync(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
+{
+	SassOp op = in->form->op;
+	if (op == SOP_SSY || op == SOP_PBK) {
+		size_t target = branch_target(m, in);
+		if (target == SIZE_MAX)
+			return;
+		if (t->sync_depth == SIM_SYNC_DEPTH) {
+			sim_fail(m, in, "more than %d SSY/PBK entries pending", SIM_SYNC_DEPTH);
+			return;
+		}
+		t->sync_target[t->sync_depth] = (uint32_t)target;
+		t->sync_is_break[t->sync_depth++] = op == SOP_PBK;
+		return;
+	}
+	if (sim_val(in, SR_COND, 0xf) != 0xf) {
+		sim_fail(m, in, "conditional-code SYNC/BRK is not modelled");
+		return;
+	}
+	bool brk = op == SOP_BRK;
+	while (t->sync_depth > 0 && t->sync_is_break[t->sync_depth - 1] != brk)
+		t->sync_depth--;
+	if (t->sync_depth == 0) {
+		sim_fail(m, in, "%s with no pending %s", brk ? "BRK" : "SYNC", brk ? "PBK" : "SSY");
+		return;
+	}
+	*next = t->sync_target[--t->sync_depth];
+}
+
 /* Control flow and special registers; false when the op is none of them. */
 static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
 {
 	switch (in->form->op) {
 	case SOP_BRA: {
-		if (sim_val(in, SR_COND, 0xf) != 0xf)
-			return sim_fail(m, in, "conditional-code branches are not modelled"), true;
-		int64_t target = (int64_t)in->addr + 8 + sim_val(in, SR_IMM, 0);
-		if (target < 0 || target % 8 || index_of((uint32_t)target) >= m->ninsns)
-			return sim_fail(m, in, "branch target 0x%llx is not an instruction", (long long)target), true;
-		*next = index_of((uint32_t)target);
+		int taken = cc_test(t, sim_val(in, SR_COND, 0xf));
+		if (taken < 0)
+			return sim_fail(m, in, "this condition-code test is not modelled"), true;
+		if (!taken)
+			return true;
+		size_t target = branch_target(m, in);
+		if (target != SIZE_MAX)
+			*next = target;
 		return true;
 	}
+	case SOP_SSY: case SOP_PBK: case SOP_SYNC: case SOP_BRK:
+		exec_sync(m, in, t, next);
+		return true;
 	case SOP_EXIT:
 		t->state = SIM_EXITED;
 		return true;
@@ -72,8 +148,19 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 			return sim_fail(m, in, "RET with no CAL to return to"), true;
 		*next = t->calls[--t->ncalls];
 		return true;
-	case SOP_NOP: case SOP_DEPBAR:
+	case SOP_NOP: case SOP_DEPBAR: case SOP_MEMBAR:
 		return true;        /* timing only: sim_timing.c */
+	case SOP_BAR: {
+		/* the whole warp arrives when any of its threads executes BAR
+		 * (sm_6x and below); only the block-wide BAR.SYNC is modelled */
+		bool all = sass_values_has(&in->v, SR_BARCNT) && sim_val(in, SR_BARCNT, 0) == 0;
+		if (sim_val(in, SR_BARMODE, 0) != 0 || !all)
+			return sim_fail(m, in, "BAR.ARV and barriers of a thread count are not modelled"), true;
+		m->at_barrier = true;
+		m->barrier_id = sass_values_has(&in->v, SR_BARID) ? sim_val(in, SR_BARID, 0)
+		                                                  : sim_reg(t, sim_val(in, SR_RA, 255));
+		return true;
+	}
 	case SOP_S2R: {
 		int64_t sr = sim_val(in, SR_SREG, 0);
 		uint32_t v;
@@ -100,7 +187,10 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 	bool on = sim_pred(t, sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0));
 	if (on) {
 		if (!exec_flow(m, in, t, &next) && !sim_exec_int(m, in, t) &&
-		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t))
+		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t) &&
+		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
+		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) &&
+		    !sim_exec_mul(m, in, t))
 			sim_fail(m, in, "the simulator does not model %s", in->form->name);
 	}
 	if (t->state == SIM_RUNNING && next >= m->ninsns)
@@ -127,6 +217,9 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 		return sim_fail(m, in, "no form of the table matches this word");
 	if (m->timing)
 		sim_timing_issue(m, in, w, n, pc);
+	if (in->form->op == SOP_SHFL)
+		for (unsigned i = 0; i < SIM_WARP; i++)
+			m->shfl_src[i] = i < n ? sim_reg(&w[i], sim_val(in, SR_RA, 255)) : 0;
 	unsigned on = 0;
 	for (unsigned i = 0; i < n && !m->failed; i++)
 		if (w[i].state == SIM_RUNNING && w[i].pc == pc)
@@ -141,14 +234,44 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 	return !m->failed;
 }
 
+/* Runs warp w of the block until it ends or reaches a barrier; true when
+ * it waits at one (its id in *id). */
+static bool run_warp(SimMachine *m, SimThread *threads, uint32_t nthreads, unsigned w, int64_t *id)
+{
+	unsigned w0 = w * SIM_WARP, n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
+	if (m->timing)
+		sim_timing_select(m, w);
+	m->at_barrier = false;
+	while (step_warp(m, threads + w0, n))
+		if (m->at_barrier) {
+			*id = m->barrier_id;
+			return true;
+		}
+	return false;
+}
+
 static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
 {
-	for (uint32_t w0 = 0; w0 < nthreads && !m->failed; w0 += SIM_WARP) {
-		unsigned n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
-		if (m->timing)
-			sim_timing_warp_start(m);
-		while (step_warp(m, threads + w0, n))
-			;
+	unsigned nwarps = (nthreads + SIM_WARP - 1) / SIM_WARP;
+	for (unsigned w = 0; m->timing && w < nwarps; w++) {
+		sim_timing_select(m, w);
+		sim_timing_warp_start(m);
+	}
+	for (;;) {
+		unsigned waiting = 0;
+		int64_t id = -1, first = -1;
+		for (unsigned w = 0; w < nwarps && !m->failed; w++) {
+			if (!run_warp(m, threads, nthreads, w, &id))
+				continue;
+			if (waiting++ && id != first) {
+				sim_fail(m, NULL, "%s: warps wait at barriers %lld and %lld: a deadlock", m->kernel,
+				         (long long)first, (long long)id);
+				return;
+			}
+			first = id;
+		}
+		if (m->failed || waiting == 0)
+			return;
 	}
 }
 

@@ -24,6 +24,7 @@ enum {
 	VARLAT_READ_SLACK = 4,
 	MARK_LOAD = 1 << 6,         /* pending without a barrier: joins the next load's */
 	MARK_CONV = 1 << 7,
+	OP_RING = 64,
 };
 
 struct SimTiming {
@@ -38,7 +39,12 @@ struct SimTiming {
 	uint8_t bar_pipe[NBARRIERS];
 	uint32_t bar_seq[NBARRIERS], pipe_seq[4];
 	uint8_t rpipe[NRES];        /* the pipe of a pending late read */
+	uint8_t wpipe[NRES];        /* the pipe of a pending variable-latency write */
 	uint32_t useq[NRES];        /* ... and its issue count in that pipe */
+	/* per barrier, the pipe and pipe issue count of its latest OP_RING
+	 * operations (DEPBAR.LE completes a prefix of them) */
+	uint8_t op_pipe[NBARRIERS][OP_RING];
+	uint32_t op_seq[NBARRIERS][OP_RING];
 	uint32_t lane_poison[SIM_WARP];
 	bool lane_ran[SIM_WARP];
 	/* the lanes that ran the pending reader / variable-latency writer of
@@ -48,9 +54,13 @@ struct SimTiming {
 	SassRegUse use;
 };
 
+/* One state per warp of a block: warps interleave at barriers. */
+enum { MAX_WARPS = SIM_MAX_BLOCK_THREADS / SIM_WARP };
+
 int sim_timing_new(SimMachine *m)
 {
-	m->timing = calloc(1, sizeof *m->timing);
+	m->timing_states = calloc(MAX_WARPS, sizeof *m->timing_states);
+	m->timing = m->timing_states;
 	if (!m->timing)
 		snprintf(m->error, sizeof m->error, "out of memory");
 	return m->timing ? 0 : -1;
@@ -58,8 +68,13 @@ int sim_timing_new(SimMachine *m)
 
 void sim_timing_free(SimMachine *m)
 {
-	free(m->timing);
-	m->timing = NULL;
+	free(m->timing_states);
+	m->timing_states = m->timing = NULL;
+}
+
+void sim_timing_select(SimMachine *m, unsigned warp)
+{
+	m->timing = &m->timing_states[warp % MAX_WARPS];
 }
 
 void sim_timing_warp_start(SimMachine *m)
@@ -188,7 +203,10 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 		}
 	}
 	FOR_RES(u, write, r) {
-		if (s->wmask[r] && (s->wlanes[r] & ran)) {
+		/* a later write of the same in-order pipe lands after the pending one */
+		bool same_pipe = m->launch.pipe_order && u->varlat && s->wpipe[r] == pipe_of(in->form) &&
+		                 s->wpipe[r] != 3;
+		if (s->wmask[r] && !same_pipe && (s->wlanes[r] & ran)) {
 			res_name(r, rn, sizeof rn);
 			sim_fail(m, in, "overwrites %s before the variable-latency write at 0x%04x was waited on",
 			         rn, s->writer[r]);
@@ -205,9 +223,11 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 	}
 }
 
-static void age(SimTiming *s, unsigned b)
+static void age(SimTiming *s, unsigned b, uint8_t pipe)
 {
 	s->ops[b]++;
+	s->op_pipe[b][s->ops[b] % OP_RING] = pipe;
+	s->op_seq[b][s->ops[b] % OP_RING] = s->pipe_seq[pipe];
 }
 
 void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n, size_t pc)
@@ -236,7 +256,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 				s->bar_seq[b] = s->pipe_seq[pipe];
 			}
 		if (wbar)
-			age(s, c->wbar);
+			age(s, c->wbar, pipe);
 		if (wbar && mark)
 			for (unsigned r = 0; r < NRES; r++)
 				if (s->wmask[r] & mark) {
@@ -244,7 +264,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 					s->wage[r] = s->ops[c->wbar];
 				}
 		if (rbar && (!wbar || c->rbar != c->wbar))
-			age(s, c->rbar);
+			age(s, c->rbar, pipe);
 		FOR_RES(u, read, r) {
 			if (r >= SIM_NREGS)
 				continue;
@@ -268,6 +288,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 		if (u->varlat) {
 			s->rem[r] = 0;
 			s->wlanes[r] = ran;
+			s->wpipe[r] = pipe;
 			s->wmask[r] = wbar ? (uint8_t)(1u << c->wbar) : mark;
 			if (wbar)
 				s->wage[r] = s->ops[c->wbar];
@@ -288,6 +309,16 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 					s->wmask[r] = 0;
 				if (s->rmask[r] == bm && s->ops[b] - s->rage[r] >= keep)
 					s->rmask[r] = 0;
+			}
+			/* in-order pipes: the youngest operation done completes the
+			 * late reads of its pipe issued up to it */
+			uint32_t done = s->ops[b] - keep;
+			if (m->launch.pipe_order && keep < s->ops[b] && keep < OP_RING) {
+				uint8_t pipe = s->op_pipe[b][done % OP_RING];
+				for (unsigned r = 0; r < NRES; r++)
+					if ((s->rmask[r] || s->unguarded[r]) && s->rpipe[r] == pipe && pipe != 3 &&
+					    s->useq[r] <= s->op_seq[b][done % OP_RING])
+						s->rmask[r] = 0, s->unguarded[r] = false;
 			}
 		}
 		clear_waited(s, (unsigned)sim_val(in, SR_WMASK, 0), m->launch.pipe_order);

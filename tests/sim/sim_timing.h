@@ -14,7 +14,9 @@
 
 int sim_timing_new(SimMachine *m);
 void sim_timing_free(SimMachine *m);
-/* A warp starts: nothing is pending. */
+/* The state of warp `warp` of the block becomes the current one. */
+void sim_timing_select(SimMachine *m, unsigned warp);
+/* The current warp starts: nothing is pending. */
 void sim_timing_warp_start(SimMachine *m);
 /* Before instruction `pc` executes for the threads of w at it. */
 void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n, size_t pc);

@@ -170,11 +170,11 @@ END_TEST
 
 START_TEST(unknown_instruction_is_named)
 {
-	/* IMAD R0, R0, R0, RZ: not in the form table. */
-	Buffer b = build_cubin(0x30, 0x5a007f8000070000);
+	/* ISET.F.U32.AND R0, R0, R0, PT: not in the form table. */
+	Buffer b = build_cubin(0x30, 0x5b50038000070000);
 	char *text, err[256];
 	ck_assert_int_eq(run(b.data, b.len, &text, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "0x5a007f8000070000") && strstr(err, "0x00000030") &&
+	ck_assert_msg(strstr(err, "0x5b50038000070000") && strstr(err, "0x00000030") &&
 	              strstr(err, ".text.k"), "%s", err);
 	free(text);
 	free(b.data);

@@ -146,6 +146,26 @@ static const Example extra_examples[] = {
 	{ 0x3829000001f70607, "SHR_I", "SHR R7, R6, 0x1f" },
 	{ 0x5c47020000870008, "LOP_R", "LOP.OR R8, R0, R8" },
 	{ 0x4f107f8000270203, "XMAD_C", "XMAD.MRG R3, R2, c[0x0] [0x8].H1, RZ" },
+	/* ---- decoder-only forms ptxas emits (words of ptxas 11.8 cubins) ---- */
+	{ 0x5c38030000470004, "IMUL_R", "IMUL R4, R0, R4" },
+	{ 0x5c38008000470000, "IMUL_R", "IMUL.U32.U32.HI R0, R0, R4" },
+	{ 0x5c38038000870000, "IMUL_R", "IMUL.HI R0, R0, R8" },
+	{ 0x1f00000000c70404, "IMUL32I", "IMUL32I.U32.U32 R4, R4, 0xc" },
+	{ 0x1fe000000807190a, "IMUL32I", "IMUL32I.HI R10, R25, 0x80" },
+	{ 0x5a21000000570404, "IMAD_R", "IMAD R4, R4, R5, R0" },
+	{ 0x5200000800170404, "IMAD_RC", "IMAD.U32.U32 R4, R4, R0, c[0x2][0x4]" },
+	{ 0x5221000800370202, "IMAD_RC", "IMAD R2, R2, R0, c[0x2][0xc]" },
+	{ 0x5be7000601e71100, "LOP3_R", "LOP3.LUT R0, R17, R30, R0, 0x60" },
+	{ 0x3cec01000ff70000, "LOP3_I", "LOP3.LUT R0, R0, 0xff, R2, 0xec" },
+	{ 0xe290000004800000, "SSY", "SSY 0x50" },
+	{ 0xe2a000002b000000, "PBK", "PBK 0x2b8" },
+	{ 0xf0f800000000000f, "SYNC", "@P0 SYNC" },
+	{ 0xf0f800000007000f, "SYNC", "SYNC" },
+	{ 0xe34000000008000f, "BRK", "@!P0 BRK" },
+	{ 0x364a020000270704, "ICMP_I", "ICMP.NE.U32 R4, R7, 0x2, R4" },
+	{ 0x4b44020005470606, "ICMP_C", "ICMP.EQ.U32 R6, R6, c[0x0][0x150], R4" },
+	{ 0x50880380e0075000, "PSET", "PSET.AND.AND R0, P5, PT, PT" },
+	{ 0xef17707c30170200, "SHFL_II", "SHFL.IDX PT, R0, R2, 0x1, 0x1c1f" },
 };
 
 /* A slot without reuse flags, barriers or anything that changes the text. */

@@ -1,0 +1,94 @@
+/* Operands of the decoder-only forms ptxas emits in SASS text (IMUL,
+ * IMUL32I, IMAD, LOP3, SSY, PBK, SYNC, BRK, ICMP, PSET,
+ * SHFL), the
+ * inverse of sm50/sass_disasm_ptxas.c. */
+#include "sasm/sass_asm_internal.h"
+
+/* "[-]Ra[.reuse]" or "[-]Rc[.reuse]" / "[-]c[bank][off]" (the RC layout's
+ * C): whether it was negated goes to *neg. */
+static bool take_signed(SasmMatch *m, SassRole r, int reuse_bit, bool constant, bool *neg)
+{
+	if (m->next >= m->s->nops)
+		return sasm_take_reg(m, r, reuse_bit, 0, NULL, r == SR_RA ? "A" : "C");
+	const SasmOperand *op = &m->s->ops[m->next];
+	if (!sasm_no_prefix(m, op, true, false, false, false))
+		return false;
+	*neg = op->neg;
+	if (!constant)
+		return sasm_take_reg(m, r, reuse_bit, 0, NULL, r == SR_RA ? "A" : "C");
+	op = sasm_take_next(m, "C");
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_CONST || op->nsuffix)
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "IMAD: expected a constant c[bank][offset] as C");
+	return sasm_set_const(m, op);
+}
+
+/* IMUL[types][.HI] Rd[.CC], Ra, B and IMUL32I with a 32-bit immediate. */
+static bool match_imul(SasmMatch *m)
+{
+	bool mod;
+	if (!sasm_take_rd_cc(m) || !sasm_take_reg(m, SR_RA, 0, 0, NULL, "A"))
+		return false;
+	if (m->f->op == SOP_IMUL32I)
+		return sasm_take_imm32(m, SR_IMM, "immediate");
+	return sasm_take_b(m, false, false, 0, 0, &mod, NULL);
+}
+
+/* IMAD[types][.HI][.PO][.SAT][.X] Rd[.CC], [-]Ra, B, [-]C: -A negates the
+ * product and -C the addend (both at once is spelled .PO). */
+static bool match_imad(SasmMatch *m)
+{
+	bool mod, neg_a = false, neg_c = false, po = sass_values_get(&m->v, SR_NEGA, 0);
+	if (!sasm_take_rd_cc(m) || !take_signed(m, SR_RA, 0, false, &neg_a) ||
+	    !sasm_take_b(m, false, false, 0, 0, &mod, NULL) ||
+	    !take_signed(m, SR_RC, 2, m->f->bkind == SASS_B_RC, &neg_c))
+		return false;
+	if (po && (neg_a || neg_c))
+		return sasm_match_fail(m, m->s->loc, RULE_SASS_SYNTAX, "IMAD: -A or -C with .PO");
+	if (!po) {
+		sass_values_set(&m->v, SR_NEGA, neg_a);
+		sass_values_set(&m->v, SR_NEGC, neg_c);
+	}
+	return true;
+}
+
+/* LOP3.LUT Rd[.CC], Ra, B, C, lut. */
+static bool match_lop3(SasmMatch *m)
+{
+	bool mod;
+	if (!sass_values_get(&m->v, SR_LUT, 0))
+		return sasm_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX, "LOP3 needs its .LUT modifier");
+	return sasm_take_rd_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") &&
+	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_c(m) &&
+	       sasm_take_imm(m, SR_LUT, "lookup table");
+}
+
+/* ICMP.cmp[.U32] Rd, Ra, B, C. */
+static bool match_icmp(SasmMatch *m)
+{
+	bool mod;
+	return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") &&
+	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_c(m);
+}
+
+/* PSET[.BF].bop.bop2 Rd[.CC], Pa, Pb, Pc. */
+static bool match_pset(SasmMatch *m)
+{
+	return sasm_take_rd_cc(m) && sasm_take_pred(m, SR_PA, SR_PA_NOT, "A") &&
+	       sasm_take_pred(m, SR_PB, SR_PB_NOT, "B") && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
+}
+
+bool sasm_match_ptxas(SasmMatch *m)
+{
+	switch (m->f->op) {
+	case SOP_SSY: case SOP_PBK: return sasm_take_target(m);
+	case SOP_SYNC: case SOP_BRK: return sasm_take_cond(m, 0);
+	case SOP_IMUL: case SOP_IMUL32I: return match_imul(m);
+	case SOP_IMAD: return match_imad(m);
+	case SOP_LOP3: return match_lop3(m);
+	case SOP_ICMP: return match_icmp(m);
+	case SOP_PSET: return match_pset(m);
+	default: return false;
+	}
+}

@@ -1,0 +1,120 @@
+/* nvdisasm's text for the decoder-only forms ptxas emits; the spellings
+ * were read off nvdisasm 11.8 and are checked by tests/oracle/sass-forms.sh. */
+#include "sm50/sass_disasm_ptxas.h"
+
+/* The operand types of IMUL/IMAD: nothing for S32.S32, else A's then B's. */
+static void put_mul_types(Text *t, const SassValues *v)
+{
+	bool sa = get(v, SR_SA) != 0, sb = get(v, SR_SB) != 0;
+	if (!(sa && sb))
+		put(t, ".%s32.%s32", sa ? "S" : "U", sb ? "S" : "U");
+	put_flag(t, v, SR_HI, ".HI");
+}
+
+static void print_imul(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "%s", sass_op_mnemonic(f->op));
+	put_mul_types(t, v);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	if (f->op == SOP_IMUL32I) {
+		put(t, ", ");
+		put_signed_hex(t, (int32_t)(uint32_t)get(v, SR_IMM));
+	} else {
+		put_b_plain(t, f, v, slot);
+	}
+}
+
+/* IMAD: -A negates the product, -C the addend; both are .PO. */
+static void print_imad(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	bool na = get(v, SR_NEGA) != 0, nc = get(v, SR_NEGC) != 0, po = na && nc;
+	put(t, "IMAD");
+	put_mul_types(t, v);
+	if (po)
+		put(t, ".PO");
+	put_flag(t, v, SR_SAT, ".SAT");
+	put_flag(t, v, SR_X, ".X");
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, na && !po ? ", -" : ", ");
+	put_b_plain(t, f, v, slot);
+	if (nc && !po) {
+		put(t, ", -");
+		if (f->bkind == SASS_B_RC) {
+			put_const(t, v, "");
+		} else {
+			put_reg(t, get(v, SR_RC));
+			put_reuse(t, slot, REUSE_C);
+		}
+	} else {
+		put_c(t, f, v, slot);
+	}
+}
+
+static void print_lop3(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "LOP3.LUT ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put_c(t, f, v, slot);
+	put(t, ", 0x%x", (unsigned)get(v, SR_LUT));
+}
+
+/* SSY/PBK target, SYNC/BRK [CC.cond]: like BRA's */
+static void print_flow(Text *t, const SassForm *f, const SassValues *v, uint64_t addr)
+{
+	put(t, "%s", sass_op_mnemonic(f->op));
+	if (f->op == SOP_SSY || f->op == SOP_PBK) {
+		put(t, " ");
+		put_signed_hex(t, (int64_t)(addr + 8 + (uint64_t)get(v, SR_IMM)));
+	} else if (get(v, SR_COND) != 0xf) {
+		put(t, " CC");
+		put_enum(t, f, v, SR_COND);
+	}
+}
+
+static void print_icmp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "ICMP");
+	put_enum(t, f, v, SR_CMP);
+	if (!get(v, SR_SIGNED))
+		put(t, ".U32");
+	put(t, " ");
+	put_reg(t, get(v, SR_RD));
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put_c(t, f, v, slot);
+}
+
+static void print_pset(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "PSET");
+	put_flag(t, v, SR_BF, ".BF");
+	put_enum(t, f, v, SR_BOP);
+	put_enum(t, f, v, SR_BOP2);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PA), get(v, SR_PA_NOT) != 0);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PB), get(v, SR_PB_NOT) != 0);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
+bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
+{
+	switch (f->op) {
+	case SOP_SSY: case SOP_PBK: case SOP_SYNC: case SOP_BRK: print_flow(t, f, v, addr); return true;
+	/* nvdisasm prints no reuse flags on IMUL and IMAD */
+	case SOP_IMUL: case SOP_IMUL32I: print_imul(t, f, v, 0); return true;
+	case SOP_IMAD: print_imad(t, f, v, 0); return true;
+	case SOP_LOP3: print_lop3(t, f, v, slot); return true;
+	case SOP_ICMP: print_icmp(t, f, v, slot); return true;
+	case SOP_PSET: print_pset(t, f, v); return true;
+	default: return false;
+	}
+}

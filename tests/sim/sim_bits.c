@@ -1,0 +1,83 @@
+/* The integer bit operations of the simulator: POPC, FLO and PRMT, as
+ * PTX's popc, bfind and prmt define them (docs/encoding.md has the
+ * forms). */
+#include "sim.h"
+
+/* FLO: the position of the most significant one (.S32: of the most
+ * significant bit that differs from the sign), 0xffffffff when there is
+ * none; .SH gives 31 - position instead. B is inverted first on ~B. */
+static uint32_t flo(uint32_t b, bool sg, bool sh)
+{
+	if (sg && (b >> 31))
+		b = ~b;
+	if (b == 0)
+		return 0xffffffffu;
+	uint32_t pos = 31;
+	while (!(b >> pos & 1))
+		pos--;
+	return sh ? 31 - pos : pos;
+}
+
+/* PRMT: byte i of the result is byte sel_i of {C, A} (A bytes 0-3, C
+ * bytes 4-7). Mode 0 takes sel_i from the selector's nibble i, whose bit
+ * 3 replicates the chosen byte's sign; the other modes derive all four
+ * from the selector's low two bits (PTX prmt's table). */
+static uint32_t prmt(uint32_t a, uint32_t sel, uint32_t c, int64_t mode)
+{
+	uint64_t bytes = (uint64_t)c << 32 | a;
+	unsigned s = sel & 3;
+	uint32_t r = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned k;
+		bool sign = false;
+		switch (mode) {
+		case 0: k = sel >> (4 * i) & 7; sign = sel >> (4 * i + 3) & 1; break;
+		case 1: k = (s + i) & 7; break;                     /* F4E */
+		case 2: k = (s - i) & 7; break;                     /* B4E */
+		case 3: k = s; break;                               /* RC8 */
+		case 4: k = i > s ? i : s; break;                   /* ECL */
+		case 5: k = i < s ? i : s; break;                   /* ECR */
+		default: k = (s & 1) * 2 + (i & 1); break;          /* RC16 */
+		}
+		uint32_t byte = (uint32_t)(bytes >> (8 * k)) & 0xff;
+		if (sign)
+			byte = (byte >> 7) ? 0xff : 0;
+		r |= byte << (8 * i);
+	}
+	return r;
+}
+
+bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	int64_t rd = sim_val(in, SR_RD, 255);
+	switch (in->form->op) {
+	case SOP_POPC: {
+		uint32_t b = sim_operand_b(m, in, t);
+		if (sim_val(in, SR_INVB, 0))
+			b = ~b;
+		sim_set(t, rd, (uint32_t)__builtin_popcount(b));
+		return true;
+	}
+	case SOP_FLO: {
+		if (sim_val(in, SR_CC, 0))
+			return sim_fail(m, in, "FLO.CC is not modelled"), true;
+		uint32_t b = sim_operand_b(m, in, t);
+		if (sim_val(in, SR_INVB, 0))
+			b = ~b;
+		sim_set(t, rd, flo(b, sim_val(in, SR_SIGNED, 0), sim_val(in, SR_SH, 0)));
+		return true;
+	}
+	case SOP_PRMT: {
+		int64_t mode = sim_val(in, SR_PMODE, 0);
+		if (mode > 6)
+			return sim_fail(m, in, "PRMT mode %lld is not modelled", (long long)mode), true;
+		bool rc = in->form->bkind == SASS_B_RC;
+		uint32_t sel = rc ? sim_reg(t, sim_val(in, SR_RB, 255)) : sim_operand_b(m, in, t);
+		uint32_t c = rc ? sim_operand_b(m, in, t) : sim_reg(t, sim_val(in, SR_RC, 255));
+		sim_set(t, rd, prmt(sim_reg(t, sim_val(in, SR_RA, 255)), sel, c, mode));
+		return true;
+	}
+	default:
+		return false;
+	}
+}
