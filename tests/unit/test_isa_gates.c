@@ -420,6 +420,10 @@ static bool module_matches(const IsaGate *g, const Module *m)
 			Directive entry = { .name = ".entry", .nargs = f->nparams };
 			if (f->is_entry && isa_gate_matches_dir(g, &entry))
 				return true;
+			/* a .func's return values, as check_isa.c gates them */
+			Directive rets = { .name = ".func", .nargs = f->nrets };
+			if (!f->is_entry && isa_gate_matches_dir(g, &rets))
+				return true;
 			for (uint32_t i = 0; i < f->ndirs; i++)
 				if (isa_gate_matches_dir(g, &f->dirs[i]))
 					return true;
