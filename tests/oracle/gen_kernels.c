@@ -735,6 +735,11 @@ static void gen_ints(void)
 		src(a, sizeof a, C_R, false);
 		src(b, sizeof b, C_R, false);
 		out("\t%sc.u32 %%r%d, %s, %s;\n", sub ? "sub" : "add", fresh(C_R), a, b);
+		break;
+	}
+	}
+}
+
 /* ---- issue 17 part 1: atomics and warp operations ---- */
 static bool has_sync_forms;    /* .version 6.0 or later: shfl.sync */
 
