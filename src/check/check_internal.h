@@ -133,6 +133,8 @@ void check_forget_lookups(CheckCtx *c);
 Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym);
 /* Declared type of a register operand (EX_NAME naming a register), else TY_NONE. */
 PtxType check_register_type(CheckCtx *c, const Expr *e);
+/* The .bN type of a width in bits (TY_NONE if there is none). */
+PtxType check_bit_type(int bits);
 bool check_is_sink(const Expr *e);
 bool check_is_immediate(const Expr *e);
 /* May this immediate stand for a value of type t? Integers always may;

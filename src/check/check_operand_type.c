@@ -286,7 +286,7 @@ static bool judged_element_type(PtxType t)
 }
 
 /* The .bN type of a width (TY_NONE if none). */
-static PtxType bit_type(int bits)
+PtxType check_bit_type(int bits)
 {
 	return bits == 8 ? TY_B8 : bits == 16 ? TY_B16 : bits == 32 ? TY_B32 : bits == 64 ? TY_B64 : TY_NONE;
 }
@@ -340,7 +340,7 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 			/* Each element holds one value of the type, as the scalar
 			 * result does (isa/operand_sigs.def, role 'l'). */
 			else if (one_kind && sym && sym->kind == SYM_REG && judged_element_type(type) &&
-				 !element_fits(type, joined_bit ? bit_type(type_info(sym->type)->bits) : sym->type)) {
+				 !element_fits(type, joined_bit ? check_bit_type(type_info(sym->type)->bits) : sym->type)) {
 				check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; each "
 					"element of %s%s needs a register that holds %s)", in->opcode, el->text,
 					type_info(sym->type)->word, in->opcode, n ? in->mods[vec_at] : "", type_info(type)->word);

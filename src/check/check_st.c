@@ -321,6 +321,45 @@ static PtxType check_value(StCheck *s, const Expr *e, bool in_vector)
 	return sym->type;
 }
 
+/* ptxas 13 joins the elements' types first: one .bN register among them
+ * makes the whole {...} a .bN value of their width, whatever the kinds of
+ * the others ({%f1, %b2} and {%f1, %b1, %r1, %r2} for .u32). Returns
+ * false when no element is a .bN register (the caller judges the rest). */
+static bool joined_bits(StCheck *s, const Expr *e)
+{
+	CheckCtx *c = s->c;
+	bool any_bit = false;
+	for (uint32_t i = 0; i < e->nelems; i++) {
+		const Expr *el = e->elems[i];
+		const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
+		any_bit |= sym && sym->kind == SYM_REG && !sym->vec && type_info(sym->type)->cls == TC_BIT;
+	}
+	if (!any_bit)
+		return false;
+	int width = 0;
+	for (uint32_t i = 0; i < e->nelems; i++) {
+		const Expr *el = e->elems[i];
+		const Symbol *sym = el->kind == EX_NAME && !el->component ? check_lookup(c, el) : NULL;
+		if (!sym || sym->kind != SYM_REG || sym->vec) {
+			check_value(s, el, true);
+			continue;
+		}
+		const TypeInfo *ti = type_info(sym->type);
+		if (width && ti->bits != width) {
+			st_fail(s, el->loc, RULE_ST_OPERAND, "Incompatible elements of vector expression ('%s' is %s, the "
+				"first element %d bits wide)", el->text, ti->word, width);
+			continue;
+		}
+		if (width)
+			continue;
+		width = ti->bits;
+		if (!type_register_fits(s->type, check_bit_type(width), FIT_VECTOR))
+			st_fail(s, el->loc, RULE_ST_OPERAND, "Arguments mismatch for instruction 'st' ({...} is .b%d, "
+				"instruction type %s)", width, type_info(s->type)->word);
+	}
+	return true;
+}
+
 static void check_data(StCheck *s, const Expr *e)
 {
 	CheckCtx *c = s->c;
@@ -346,6 +385,8 @@ static void check_data(StCheck *s, const Expr *e)
 			e->nelems, n ? "expected as many as .vN says" : "no .vN modifier");
 		return;
 	}
+	if (joined_bits(s, e))
+		return;
 	/* ptxas types a vector by its first register; the others only have to
 	 * match it in width, and a float/integer mix needs a bit-typed first. */
 	PtxType first = TY_NONE;
