@@ -475,6 +475,11 @@ static int func_section(Listing *l, size_t i, Symbol *sym, Section **out)
 	if (sym->type != STT_FUNC)
 		return fail(&l->err, "%s: symbol %s in a code section is not a function",
 		            s->name, sym->name);
+	/* ptxas places a kernel's device functions after its EXIT, on any
+	 * instruction slot; nvdisasm's labels for them are not reproduced */
+	if (sym->value != 0)
+		return fail(&l->err, "%s: no cubin listing of device function %s at 0x%" PRIx64
+		            " (labels of functions inside a kernel are not reproduced)", s->name, sym->name, sym->value);
 	if (check_func(l, s, sym))
 		return -1;
 	*out = s;

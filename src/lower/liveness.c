@@ -60,6 +60,10 @@ bool live_set_has(const LiveSet *s, size_t i)
 
 static void live_set_reserve(LiveSet *s, size_t n)
 {
+	/* the ranges held now are kept: a union that merges ranges asks for
+	 * fewer than the set has before it moves them down */
+	if (n < s->n)
+		n = s->n;
 	if (s->cap >= n && s->cap > 0)
 		return;
 	size_t cap = s->cap ? s->cap : 4;

@@ -50,7 +50,7 @@ static int patch_desc_size(SimMachine *m, uint32_t off)
 	if (off % 8 || off % 32 == 0 || i >= m->ninsns || !m->insns[i].form ||
 	    m->insns[i].form->op != SOP_MOV32I) {
 		snprintf(m->error, sizeof m->error,
-		         ".nv.surfrefDescSize relocation at 0x%04x is not on a MOV32I", off);
+		         ".nv.surfrefDescSize relocation at 0x%04x: a word other than MOV32I is not modelled", off);
 		m->failed = true;
 		return -1;
 	}
@@ -112,6 +112,23 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 		memcpy(m->cbank[2] + 4 * i, &k->desc_fields[i], 4);
 	m->cbank_size[2] = (uint32_t)(4 * k->ndesc_fields);
 	m->cbank_size[0] = SIM_CBANK_BYTES;
+	/* c[0x3]: the module's .const variables (.nv.constant3), zero where
+	 * a variable has no initialiser */
+	for (size_t i = 0; i < img->nvars; i++) {
+		const CubinVar *v = &img->vars[i];
+		if (!v->is_const)
+			continue;
+		if ((uint64_t)v->offset + v->size > SIM_CBANK_BYTES) {
+			snprintf(m->error, sizeof m->error, ".nv.constant3 variable %s ends past 0x%x", v->name,
+			         (unsigned)SIM_CBANK_BYTES);
+			m->failed = true;
+			return -1;
+		}
+		if (v->init)
+			memcpy(m->cbank[3] + v->offset, v->init, v->size);
+		if (v->offset + v->size > m->cbank_size[3])
+			m->cbank_size[3] = v->offset + v->size;
+	}
 	return 0;
 }
 

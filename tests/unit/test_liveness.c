@@ -107,6 +107,23 @@ START_TEST(test_set_union_copies_pooled)
 }
 END_TEST
 
+START_TEST(test_set_union_shrinks_pooled)
+{
+	/* a union that merges a pooled set's ranges into fewer: the copy out
+	 * of the pool holds all of them before they move down (a call-heavy
+	 * function's coalescing hit this, a heap overflow) */
+	LiveRange pool[6] = { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 }, { 8, 9 }, { 20, 21 } };
+	LiveSet d = { pool, 6, 0 };
+	LiveSet s = set_of((LiveRange[]){ { 0, 10 } }, 1), scratch = { NULL, 0, 0 };
+	live_set_union(&d, &s, &scratch);
+	assert_ranges(&d, (LiveRange[]){ { 0, 10 }, { 20, 21 } }, 2);
+	ck_assert(d.r != pool);
+	live_set_free(&d);
+	live_set_free(&s);
+	live_set_free(&scratch);
+}
+END_TEST
+
 /* ---- liveness of a kernel ---------------------------------------------------- */
 
 static LKernel K;
@@ -236,6 +253,7 @@ static Suite *liveness_suite(void)
 	tcase_add_test(tc, test_set_append_joins);
 	tcase_add_test(tc, test_set_union_window);
 	tcase_add_test(tc, test_set_union_copies_pooled);
+	tcase_add_test(tc, test_set_union_shrinks_pooled);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernel");
 	tcase_add_test(tc, test_liveness_loop_and_guard);
