@@ -155,6 +155,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	CubinKernel *ks = xcalloc(lm->nkernels + 1, sizeof *ks);
 	CubinSurfaceSlot **slots = xcalloc(lm->nkernels + 1, sizeof *slots);
 	CubinDataFixup **fixups = xcalloc(lm->nkernels + 1, sizeof *fixups);
+	CubinDataFixup **calls = xcalloc(lm->nkernels + 1, sizeof *calls);
 	CubinVar *vars = cubin_vars_of(lm);
 	for (size_t i = 0; i < lm->nkernels; i++) {
 		const LKernel *k = &lm->kernels[i];
@@ -162,6 +163,9 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			fixups[i][f] = (CubinDataFixup){ codes[i].data_fixups[f].offset, codes[i].data_fixups[f].var,
 			                                 codes[i].data_fixups[f].hi };
+		calls[i] = xcalloc(codes[i].nextern_calls + 1, sizeof **calls);
+		for (size_t f = 0; f < codes[i].nextern_calls; f++)
+			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false };
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s };
@@ -181,6 +185,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.desc_size_symbol = k->desc_size_symbol,
 			.desc_size_offsets = codes[i].desc_relocs, .ndesc_size_offsets = codes[i].ndesc_relocs,
 			.data_fixups = fixups[i], .ndata_fixups = codes[i].ndata_fixups,
+			.extern_calls = calls[i], .nextern_calls = codes[i].nextern_calls,
 		};
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
@@ -189,6 +194,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
 		.surfrefs = lm->surfrefs, .nsurfrefs = lm->nsurfrefs, .vars = vars, .nvars = lm->nvars,
+		.relocatable = lm->relocatable, .externs = lm->externs, .nexterns = lm->nexterns,
 	};
 	char err[256];
 	int rc = cubin_write(&cm, image, len, err, sizeof err);
@@ -199,9 +205,11 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	for (size_t i = 0; i < lm->nkernels; i++) {
 		free(slots[i]);
 		free(fixups[i]);
+		free(calls[i]);
 	}
 	free(slots);
 	free(fixups);
+	free(calls);
 	free(ks);
 	cubin_vars_free(vars, lm->nvars);
 	return rc;
@@ -389,6 +397,8 @@ AsmStream *asm_stream_begin(DiagSink *sink, const AssembleOptions *o)
 	AsmStream *a = xcalloc(1, sizeof *a);
 	a->e = (Encoder){ .sink = sink, .o = o, .lm = &a->lm };
 	a->lower = lower_stream_begin(&a->item_sink, &a->lm, encode_one, &a->e);
+	if (o->relocatable)
+		lower_stream_relocatable(a->lower);
 	return a;
 }
 

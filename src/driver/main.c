@@ -132,7 +132,8 @@ static int process_sass(InputFile *in, const char *path, const Options *o, Repor
 static ApiRun pipeline_run(const Options *o, AssembleOptions *ao)
 {
 	*ao = (AssembleOptions){ .format = o->format, .want_listing = o->listing,
-	                         .verify_sched = o->verify_sched, .kernel_threads = o->kernel_jobs };
+	                         .verify_sched = o->verify_sched, .relocatable = o->relocatable,
+	                         .kernel_threads = o->kernel_jobs };
 	return (ApiRun){ .check = &o->check, .policy = &o->policy, .limit = o->max_errors,
 	                 .assemble = o->mode == MODE_ASSEMBLE ? ao : NULL, .want_stats = o->verbose };
 }

@@ -19,6 +19,8 @@ static const char usage_text[] =
 	"  --emit=ptx           print the parsed module back as canonical PTX\n"
 	"  -o FILE              write the output to FILE ('-' = standard output)\n"
 	"  --format=cubin|raw   cubin ELF (default) or the bare instruction stream\n"
+	"  -c, --compile-only   write a relocatable object (ET_REL, as ptxas -c): calls of\n"
+	"                       functions without a body become relocated JCALs\n"
 	"  --input=ptx|sass     input language (default: .sass files are SASS)\n"
 	"  --schedule=keep|auto SASS input: keep the written control words (default) or\n"
 	"                       compute them all\n"
@@ -231,6 +233,8 @@ int options_parse(int argc, char **argv, Options *o)
 			o->schedule_auto = strcmp(v, "auto") == 0;
 		} else if (strcmp(a, "--verify-sched") == 0) {
 			o->verify_sched = true;
+		} else if (strcmp(a, "-c") == 0 || strcmp(a, "--compile-only") == 0) {
+			o->relocatable = true;
 		} else if (strcmp(a, "-S") == 0 || strcmp(a, "--listing") == 0) {
 			o->listing = true;
 		} else if (strcmp(a, "-o") == 0) {

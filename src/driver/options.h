@@ -30,6 +30,7 @@ typedef struct Options {
 	AsmFormat format;
 	bool listing;
 	bool verify_sched;          /* --verify-sched */
+	bool relocatable;           /* -c */
 	int input_sass;             /* -1: by extension (.sass), 0: PTX, 1: SASS */
 	bool schedule_auto;         /* SASS input: --schedule=auto */
 	/* --targets / --ptx-version */

@@ -35,6 +35,7 @@ typedef struct Layout {
 	/* module data (issue 15): sections (0 = none) and symbols */
 	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
 	size_t *sym_var, sym_data_sec[3];
+	size_t *sym_extern, s_callgraph, s_proto;   /* -c (cubin_extern.c) */
 } Layout;
 
 static const CubinKernel *kernel_at(const Layout *L, size_t p)
@@ -59,15 +60,13 @@ static bool has_desc_symbol(const CubinKernel *k)
 /* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
 static bool has_rel_text(const CubinKernel *k)
 {
-	return has_desc(k) || k->ndata_fixups > 0;
+	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0;
 }
 
 static bool has_const2(const CubinKernel *k)
 {
 	return k->ndesc_fields > 0;
 }
-
-enum { SEC_SHSTRTAB = 1, SEC_STRTAB = 2, SEC_SYMTAB = 3 };
 
 static size_t sec_nv_info(void)              { return 4; }
 static size_t sec_nv_info_k(size_t p)        { return 5 + p; }
@@ -123,6 +122,10 @@ static void number_sections(Layout *L)
 		for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
 			if (cubin_has_data(L->m, (CubinDataSection)d))
 				L->s_data[d] = next++;
+	if (L->m->relocatable) {
+		L->s_callgraph = next++;
+		L->s_proto = next++;
+	}
 	L->nsec = next;
 }
 
@@ -135,7 +138,7 @@ static void number_sections(Layout *L)
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
 typedef enum SymKind {
 	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION,
-	SYM_DATA_SEC, SYM_VAR
+	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN
 } SymKind;
 
 typedef struct SymPlan {
@@ -192,7 +195,8 @@ static void plan_data_symbol(void *arg, ptrdiff_t var, int sec)
 
 static void plan_symbols(Layout *L)
 {
-	size_t total = 6 + 6 * L->nk + L->ns + L->m->nvars;   /* null, .nv.rel.action, desc size, data sections */
+	/* null, .nv.rel.action, desc size, data sections, call graph sections */
+	size_t total = 8 + 6 * L->nk + L->ns + L->m->nvars + L->m->nexterns;
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned = false;
@@ -225,6 +229,12 @@ static void plan_symbols(Layout *L)
 		walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
 	}
 	plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
+	if (L->m->relocatable) {
+		plan_symbol(created, &n, SYM_CALLGRAPH, 0, false);
+		plan_symbol(created, &n, SYM_PROTO, 0, false);
+	}
+	for (size_t e = 0; e < L->m->nexterns; e++)
+		plan_symbol(created, &n, SYM_EXTERN, e, true);
 
 	L->syms = xmalloc(total * sizeof *L->syms);
 	L->nsyms = 1;   /* index 0 is the null symbol */
@@ -242,7 +252,10 @@ static void plan_symbols(Layout *L)
 	L->sym_const0 = xmalloc(nk * sizeof *L->sym_const0);
 	L->sym_surf = xmalloc((L->ns ? L->ns : 1) * sizeof *L->sym_surf);
 	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
+	L->sym_extern = xcalloc(L->m->nexterns + 1, sizeof *L->sym_extern);
 	for (size_t i = 1; i < L->nsyms; i++) {
+		if (L->syms[i].kind == SYM_EXTERN)
+			L->sym_extern[L->syms[i].which] = i;
 		if (L->syms[i].kind == SYM_VAR)
 			L->sym_var[L->syms[i].which] = i;
 		else if (L->syms[i].kind == SYM_DATA_SEC)
@@ -318,6 +331,7 @@ static void layout_free(Layout *L)
 	free(L->sym_const0);
 	free(L->sym_surf);
 	free(L->sym_var);
+	free(L->sym_extern);
 	free(L->s_rel_text);
 	free(L->s_rel_const0);
 	free(L->s_const2);
@@ -376,6 +390,7 @@ typedef struct Names {
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
 	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
 	uint32_t sh_rel_ginit, sh_rela_ginit;
+	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto, st_ill;   /* -c */
 } Names;
 
 static const char *const data_section_names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
@@ -501,6 +516,16 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	}
 	n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
 	n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
+	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
+	for (size_t e = 0; e < L->m->nexterns; e++)
+		n->st_extern[e] = cubin_strtab_add(str, L->m->externs[e]);
+	if (L->m->relocatable) {
+		n->st_ill = cubin_strtab_add(str, "#ill");
+		n->sh_callgraph = cubin_strtab_add(shstr, ".nv.callgraph");
+		n->st_callgraph = cubin_strtab_add(str, ".nv.callgraph");
+		n->sh_proto = cubin_strtab_add(shstr, ".nv.prototype");
+		n->st_proto = cubin_strtab_add(str, ".nv.prototype");
+	}
 }
 
 static void names_free(Names *n)
@@ -519,6 +544,7 @@ static void names_free(Names *n)
 	free(n->st_const0);
 	free(n->st_surf);
 	free(n->st_var);
+	free(n->st_extern);
 }
 
 static void put_symbol_at(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
@@ -578,6 +604,15 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			break;
 		case SYM_DATA_SEC:
 			put_symbol(b, n->st_data_sec[w], section, 0, (uint16_t)L->s_data[w], 0);
+			break;
+		case SYM_CALLGRAPH:
+			put_symbol(b, n->st_callgraph, section, 0, (uint16_t)L->s_callgraph, 0);
+			break;
+		case SYM_PROTO:
+			put_symbol(b, n->st_proto, section, 0, (uint16_t)L->s_proto, 0);
+			break;
+		case SYM_EXTERN:    /* undefined: the linker resolves it */
+			put_symbol(b, n->st_extern[w], ST_INFO(STB_GLOBAL, STT_FUNC), 0, 0, 0);
 			break;
 		case SYM_VAR: {
 			const CubinVar *v = &L->m->vars[w];
@@ -657,6 +692,7 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
 	info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_MAXREG_COUNT,
 	            (uint16_t)(k->maxreg_count ? k->maxreg_count : 0xff));
+	cubin_extern_info(L->m, k, L->sym_extern, b);
 	if (k->uses_surfaces)
 		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
 	info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
@@ -689,6 +725,7 @@ static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
+	cubin_extern_rel_text(k, L->sym_extern, b);
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
 		cubin_buf_u64(b, k->desc_size_offsets[i]);
 		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
@@ -721,12 +758,6 @@ static uint32_t const0_size(const Layout *L, size_t p)
 
 /* ---- placement and headers --------------------------------------------- */
 
-typedef struct Section {
-	uint32_t name, type, link, info;
-	uint64_t flags, align, entsize;
-	const uint8_t *data;   /* NULL: size zero bytes (constant banks) */
-	uint64_t size, offset;
-} Section;
 
 enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_NOBITS = 8, SHT_REL = 9 };
 enum { SHF_WRITE = 1, SHF_ALLOC = 2, SHF_EXECINSTR = 4 };
@@ -738,61 +769,6 @@ static void set_section(Section *s, uint32_t name, uint32_t type, uint64_t flags
 {
 	*s = (Section){ .name = name, .type = type, .flags = flags, .link = link, .info = info,
 	                .align = align, .entsize = entsize, .data = data, .size = size };
-}
-
-static void put_elf_header(ByteBuf *b, const CubinModule *m, uint64_t phoff, uint64_t shoff,
-                           uint16_t phnum, uint16_t shnum)
-{
-	static const uint8_t ident[16] = {
-		0x7f, 'E', 'L', 'F', 2 /* ELFCLASS64 */, 1 /* little-endian */, 1 /* EV_CURRENT */,
-		CUBIN_ELFOSABI_CUDA, CUBIN_ELFABIVERSION,
-	};
-	uint32_t ptx_sm = (uint32_t)(m->ptx_target_sm ? m->ptx_target_sm : m->sm);
-	uint32_t flags = (uint32_t)m->sm | (ptx_sm << 16) |
-	                 (m->texmode_independent ? CUBIN_EF_TEXMODE_INDEPENDENT
-	                                         : CUBIN_EF_TEXMODE_UNIFIED) |
-	                 (m->address64 ? CUBIN_EF_64BIT_ADDRESS : 0);
-	cubin_buf_put(b, ident, sizeof ident);
-	cubin_buf_u16(b, 2);                 /* ET_EXEC */
-	cubin_buf_u16(b, CUBIN_EM_CUDA);
-	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
-	cubin_buf_u64(b, 0);                 /* e_entry */
-	cubin_buf_u64(b, phoff);
-	cubin_buf_u64(b, shoff);
-	cubin_buf_u32(b, flags);
-	cubin_buf_u16(b, 64);                /* e_ehsize */
-	cubin_buf_u16(b, 56);                /* e_phentsize */
-	cubin_buf_u16(b, phnum);
-	cubin_buf_u16(b, 64);                /* e_shentsize */
-	cubin_buf_u16(b, shnum);
-	cubin_buf_u16(b, SEC_SHSTRTAB);
-}
-
-static void put_section_header(ByteBuf *b, const Section *s)
-{
-	cubin_buf_u32(b, s->name);
-	cubin_buf_u32(b, s->type);
-	cubin_buf_u64(b, s->flags);
-	cubin_buf_u64(b, 0);                 /* sh_addr */
-	cubin_buf_u64(b, s->offset);
-	cubin_buf_u64(b, s->size);
-	cubin_buf_u32(b, s->link);
-	cubin_buf_u32(b, s->info);
-	cubin_buf_u64(b, s->align);
-	cubin_buf_u64(b, s->entsize);
-}
-
-static void put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_t offset,
-                               uint64_t filesz, uint64_t memsz)
-{
-	cubin_buf_u32(b, type);
-	cubin_buf_u32(b, flags);
-	cubin_buf_u64(b, offset);
-	cubin_buf_u64(b, 0);                 /* p_vaddr */
-	cubin_buf_u64(b, 0);                 /* p_paddr */
-	cubin_buf_u64(b, filesz);
-	cubin_buf_u64(b, memsz);
-	cubin_buf_u64(b, 8);
 }
 
 /* Sections follow the ELF header back to back, each at its alignment
@@ -836,8 +812,10 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 	uint64_t shoff = (pos + 7) & ~(uint64_t)7;
 	uint64_t phoff = shoff + 64 * nsec;
 	uint16_t phnum = (uint16_t)((L->nk ? 3 : 2) + rw);
+	if (L->m->relocatable)     /* ET_REL: no program headers */
+		phoff = phnum = 0;
 
-	put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
+	cubin_put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
 	for (size_t i = 1; i < nsec; i++) {
 		if (secs[i].type == SHT_NOBITS)
 			continue;
@@ -849,20 +827,22 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 	}
 	cubin_buf_align(out, 8);
 	for (size_t i = 0; i < nsec; i++)
-		put_section_header(out, &secs[i]);
+		cubin_put_section_header(out, &secs[i]);
+	if (phnum == 0)
+		return;
 
-	put_program_header(out, PT_PHDR, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
+	cubin_put_program_header(out, PT_PHDR, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 	if (L->nk) {
 		size_t f0 = L->s_data[CUBIN_DATA_CONST3] ? L->s_data[CUBIN_DATA_CONST3]
 		          : L->s_const2[0] ? L->s_const2[0] : sec_const0(L, 0);
 		const Section *first = &secs[f0];
 		const Section *last = &secs[sec_text(L, L->nk - 1)];
 		uint64_t span = last->offset + last->size - first->offset;
-		put_program_header(out, PT_LOAD, PF_R | PF_X, first->offset, span, span);
+		cubin_put_program_header(out, PT_LOAD, PF_R | PF_X, first->offset, span, span);
 	}
 	if (rw)
-		put_program_header(out, PT_LOAD, PF_R | PF_W, rw_off, rw_file, rw_mem);
-	put_program_header(out, PT_LOAD, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
+		cubin_put_program_header(out, PT_LOAD, PF_R | PF_W, rw_off, rw_file, rw_mem);
+	cubin_put_program_header(out, PT_LOAD, PF_R | PF_X, phoff, 56u * phnum, 56u * phnum);
 }
 
 int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, size_t errlen)
@@ -952,8 +932,18 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		            ginit_rel[rela], len);
 	}
 
+	ByteBuf graph = { 0 }, proto = { 0 };
+	if (m->relocatable) {
+		cubin_extern_callgraph(m, L.sym_func, L.nk, L.sym_extern, names.st_ill, &graph, &proto);
+		set_section(&secs[L.s_callgraph], names.sh_callgraph, CUBIN_SHT_CUDA_CALLGRAPH, 0, SEC_SYMTAB, 0, 4, 8,
+		            graph.data, graph.len);
+		set_section(&secs[L.s_proto], names.sh_proto, CUBIN_SHT_CUDA_PROTOTYPE, 0, SEC_SYMTAB, 0, 4, 8,
+		            proto.data, proto.len);
+	}
 	ByteBuf image = { 0 };
 	emit_image(&L, secs, nsec, &image);
+	free(graph.data);
+	free(proto.data);
 	for (int d = 0; d < 3; d++)
 		free(data_bytes[d]);
 	free(ginit_rel[0]);

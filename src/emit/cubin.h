@@ -60,6 +60,8 @@
 
 #define CUBIN_SHT_CUDA_INFO        0x70000000u
 #define CUBIN_SHT_CUDA_RELOCINFO   0x7000000bu
+#define CUBIN_SHT_CUDA_CALLGRAPH   0x70000001u
+#define CUBIN_SHT_CUDA_PROTOTYPE   0x70000002u
 #define CUBIN_STO_CUDA_ENTRY       0x10
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
@@ -82,6 +84,7 @@ enum {
 	CUBIN_EIATTR_CTAIDZ_USED           = 0x04,
 	CUBIN_EIATTR_MAX_THREADS           = 0x05,
 	CUBIN_EIATTR_PARAM_CBANK           = 0x0a,
+	CUBIN_EIATTR_EXTERNS               = 0x0f,
 	CUBIN_EIATTR_REQNTID               = 0x10,
 	CUBIN_EIATTR_FRAME_SIZE            = 0x11,
 	CUBIN_EIATTR_MIN_STACK_SIZE        = 0x12,
@@ -196,6 +199,10 @@ typedef struct CubinKernel {
 	/* MOV32I of module variable addresses, relocated in .rel.text.<k> */
 	const CubinDataFixup *data_fixups;
 	size_t ndata_fixups;
+	/* -c: JCAL of external functions (var: index of CubinModule.externs),
+	 * each relocated with R_CUDA_ABS32_20 in .rel.text.<k> */
+	const CubinDataFixup *extern_calls;
+	size_t nextern_calls;
 } CubinKernel;
 
 typedef struct CubinModule {
@@ -209,6 +216,12 @@ typedef struct CubinModule {
 	size_t nsurfrefs;
 	const CubinVar *vars;         /* module .global/.const variables, declaration order */
 	size_t nvars;
+	/* -c (as ptxas -c): an ET_REL object without program headers, with an
+	 * undefined FUNC symbol per external function, .nv.callgraph and
+	 * .nv.prototype */
+	bool relocatable;
+	const char *const *externs;
+	size_t nexterns;
 } CubinModule;
 
 /* Builds the cubin image.  On success returns 0 and stores a malloc'd

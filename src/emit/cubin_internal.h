@@ -55,4 +55,29 @@ uint8_t *cubin_data_bytes(const CubinModule *m, CubinDataSection s, uint64_t siz
 uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool rela, size_t *len);
 bool cubin_has_init_relocs(const CubinModule *m, bool rela);
 
+/* ---- ELF headers (cubin_elf.c) ---- */
+enum { SEC_SHSTRTAB = 1, SEC_STRTAB = 2, SEC_SYMTAB = 3 };
+
+typedef struct Section {
+	uint32_t name, type, link, info;
+	uint64_t flags, align, entsize;
+	const uint8_t *data;   /* NULL: size zero bytes (constant banks) */
+	uint64_t size, offset;
+} Section;
+
+void cubin_put_elf_header(ByteBuf *b, const CubinModule *m, uint64_t phoff, uint64_t shoff,
+                          uint16_t phnum, uint16_t shnum);
+void cubin_put_section_header(ByteBuf *b, const Section *s);
+void cubin_put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_t offset,
+                              uint64_t filesz, uint64_t memsz);
+
+/* ---- -c: calls of external functions (cubin_extern.c) ---- */
+/* R_CUDA_ABS32_20 of each JCAL in .rel.text.<k>, sym_extern[i] the symbol of m->externs[i]. */
+void cubin_extern_rel_text(const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
+/* EIATTR_EXTERNS: the symbols of the external functions k calls (first call first). */
+void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
+/* .nv.callgraph and .nv.prototype of a relocatable object. */
+void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern,
+                            uint32_t ill_name, ByteBuf *graph, ByteBuf *proto);
+
 #endif

@@ -48,6 +48,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->code = xcalloc(out->size, 1);
 	out->desc_relocs = xcalloc(body + 1, sizeof *out->desc_relocs);
 	out->data_fixups = xcalloc(body + 1, sizeof *out->data_fixups);
+	out->extern_calls = xcalloc(body + 1, sizeof *out->extern_calls);
 	uint32_t slots[3] = { 0, 0, 0 };
 	for (size_t i = 0; i < total; i++) {
 		uint64_t addr = sass_insn_addr(i), word = 0;
@@ -61,6 +62,8 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			if (in->reloc == LRELOC_DATA_LO || in->reloc == LRELOC_DATA_HI)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI };
+			if (in->reloc == LRELOC_EXTERN_CALL)
+				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false };
 		} else {
 			slots[i % 3] = i == body ? SASS_CTRL_SLOT_FLOW : SASS_CTRL_SLOT_PLAIN;
 		}
@@ -78,6 +81,7 @@ void kernel_code_free(KernelCode *kc)
 	sass_code_facts_free(&kc->facts);
 	free(kc->desc_relocs);
 	free(kc->data_fixups);
+	free(kc->extern_calls);
 	memset(kc, 0, sizeof *kc);
 }
 

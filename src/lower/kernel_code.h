@@ -29,6 +29,8 @@ typedef struct KernelCode {
 	size_t ndesc_relocs;
 	KernelDataFixup *data_fixups;  /* MOV32I of module variable addresses */
 	size_t ndata_fixups;
+	KernelDataFixup *extern_calls; /* JCAL of external functions (var: index of LModule.externs) */
+	size_t nextern_calls;
 } KernelCode;
 
 /* Encodes k (registers allocated, every field set) with the control slots

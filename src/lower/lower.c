@@ -646,6 +646,11 @@ LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, 
 	return s;
 }
 
+void lower_stream_relocatable(LowerStream *s)
+{
+	s->c.lm->relocatable = true;
+}
+
 static void read_target(LModule *lm, const Item *it)
 {
 	for (uint32_t i = 0; i < it->u.target.n; i++) {
@@ -768,6 +773,9 @@ unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 
 void lower_module_free(LModule *lm)
 {
+	free(lm->externs);
+	lm->externs = NULL;
+	lm->nexterns = 0;
 	for (size_t i = 0; i < lm->nkernels; i++) {
 		LKernel *k = &lm->kernels[i];
 		free(k->insns);

@@ -28,6 +28,7 @@ typedef struct LVReg {
 	uint8_t width;      /* 32-bit parts (GPR); 1 for predicates */
 	bool temp;          /* made by the lowering: every use is under the guard of its defs */
 	int phys;           /* after allocation: first register / predicate */
+	bool fixed;         /* phys is fixed before allocation (the calling convention's registers) */
 } LVReg;
 
 /* One register operand: parts [sub, sub+count) of vreg, placed in the field
@@ -41,12 +42,18 @@ typedef struct LRegRef {
 	bool def;
 } LRegRef;
 
+/* LRegRef.role of a register the instruction reads or writes without a
+ * field for it: a JCAL's arguments and results in the calling convention's
+ * registers (issue 15, lower_extern.c). */
+enum { LROLE_ABI = SR_COUNT };
+
 /* A relocation on an instruction's immediate (filled in by the driver). */
 typedef enum LReloc {
 	LRELOC_NONE,
 	LRELOC_DESC_SIZE,       /* MOV32I of .nv.surfrefDescSize, R_CUDA_ABS32_20 */
 	LRELOC_DATA_LO,         /* MOV32I of a module variable's address, low word: R_CUDA_ABS32_LO_32 */
 	LRELOC_DATA_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
+	LRELOC_EXTERN_CALL,     /* JCAL of an external function (-c): R_CUDA_ABS32_20 */
 } LReloc;
 
 /* The non-register field values are kept by position in the form
@@ -68,7 +75,8 @@ typedef struct LInsn {
 	uint8_t narrow_parts;   /* vector SULD: 32-bit parts per PTX element (0: keep its size) */
 	uint8_t reloc;          /* LReloc */
 	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
-	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars */
+	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
+	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs */
 	int target;             /* BRA: label id */
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
@@ -159,6 +167,11 @@ typedef struct LModule {
 	size_t nsurfrefs;
 	LDataVar *vars;               /* module .global/.const variables, declaration order */
 	size_t nvars;
+	/* issue 15, -c: calls of functions without a body become JCALs of
+	 * these external functions (interned names, first call first) */
+	bool relocatable;
+	const char **externs;
+	size_t nexterns;
 } LModule;
 
 /* Lowers every .entry of m. Constructs outside the supported subset get an
@@ -179,6 +192,8 @@ unsigned lower_module_each(const Module *m, DiagSink *sink, LModule *out, LKerne
  * stream and returns the number of errors. */
 typedef struct LowerStream LowerStream;
 LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg);
+/* -c: calls of functions without a body are calls of external functions. */
+void lower_stream_relocatable(LowerStream *s);
 void lower_stream_item(LowerStream *s, const Item *it);
 unsigned lower_stream_end(LowerStream *s);
 

@@ -411,7 +411,9 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			return false;
 	for (size_t i = 0; i < k->ncalls; i++) {
 		const LFunc *f = find_func(c, k->calls[i].callee);
-		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : 1;
+		/* a JCAL of an external function is not counted (its callee's
+		 * depth is the linker's to add, as ptxas -c leaves it) */
+		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : f || !c->lm->relocatable ? 1 : 0;
 		k->call_depth = d > k->call_depth ? d : k->call_depth;
 	}
 	Placed *placed = NULL;
@@ -421,6 +423,10 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	for (size_t i = 0; i < k->ncalls; i++) {
 		LCallSite cs = k->calls[i];
 		LFunc *f = find_func(c, cs.callee);
+		if (!f && c->lm->relocatable) {
+			lw_extern_call(c, k, &cs);
+			continue;
+		}
 		if (!f) {
 			lw_unsupported(c, cs.loc, "call to '%s': its body is not in this module (an external "
 			               "function needs relocatable output, -c)", cs.callee);

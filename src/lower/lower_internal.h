@@ -375,6 +375,9 @@ bool lower_trap(LowerCtx *c, const Instr *in);
  * registers; diagnoses recursion. A callee not lowered yet: false (nothing
  * done) unless `final`, when it is diagnosed. */
 bool lw_link_calls(LowerCtx *c, LKernel *k, bool final);
+/* -c: the call site cs of a function without a body becomes a JCAL of it
+ * through the ABI (lower_extern.c); false when diagnosed. */
+bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs);
 void lw_funcs_free(LowerCtx *c);
 void lkernel_free_calls(LKernel *k);
 

@@ -39,7 +39,7 @@ static bool has_side_effects(const LKernel *k, size_t i)
 	switch (in->form->op) {
 	case SOP_STG: case SOP_SUST_D: case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_BRA: case SOP_EXIT: case SOP_NOP: case SOP_DEPBAR:
 		return true;
-	case SOP_CAL: case SOP_RET: case SOP_BPT:
+	case SOP_CAL: case SOP_RET: case SOP_BPT: case SOP_JCAL:
 		return true;
 	case SOP_STS: case SOP_STL: case SOP_ST:
 		return true;
@@ -377,6 +377,9 @@ static bool coalesce_round(LKernel *k, Liveness *lv, Interval *span)
 		uint32_t d = in->refs[0].vreg, s = in->refs[1].vreg;
 		int off = (int)in->refs[0].sub - (int)in->refs[1].sub;
 		unsigned sw = k->vregs[s].width;
+		/* the calling convention's registers keep their own short ranges */
+		if (k->vregs[d].fixed || k->vregs[s].fixed)
+			continue;
 		if (d == s || off < 0 || (unsigned)off + sw > k->vregs[d].width ||
 		    off % (int)alignment_of(sw) != 0)
 			continue;
@@ -417,6 +420,55 @@ static bool coalesce_round(LKernel *k, Liveness *lv, Interval *span)
 static unsigned alignment_of(unsigned width)
 {
 	return width == 1 ? 1 : width == 2 ? 2 : 4;
+}
+
+/* ---- the calling convention of external functions (issue 15) ----
+ * A JCAL's arguments and results are vregs fixed to R4..R15; the callee
+ * may change R0 and R2..R15 and every predicate, so a value live across a
+ * JCAL takes a register from R16 up. */
+enum { ABI_SCRATCH_LAST = 15 };
+
+typedef struct FixedRanges {
+	Interval *fixed;        /* intervals of the fixed vregs */
+	size_t nfixed;
+	long *calls;            /* write half-steps of the JCALs */
+	size_t ncalls;
+} FixedRanges;
+
+static void fixed_ranges_build(const LKernel *k, const Interval *iv, FixedRanges *fr)
+{
+	memset(fr, 0, sizeof *fr);
+	for (size_t n = 0; n < k->nvregs; n++)
+		if (k->vregs[iv[n].vreg].fixed && iv[n].start >= 0) {
+			fr->fixed = xrealloc(fr->fixed, (fr->nfixed + 1) * sizeof *fr->fixed);
+			fr->fixed[fr->nfixed++] = iv[n];
+		}
+	for (size_t i = 0; i < k->ninsns; i++)
+		if (k->insns[i].form->op == SOP_JCAL) {
+			fr->calls = xrealloc(fr->calls, (fr->ncalls + 1) * sizeof *fr->calls);
+			fr->calls[fr->ncalls++] = 2 * (long)i + 1;
+		}
+}
+
+static bool crosses_call(const FixedRanges *fr, const Interval *x)
+{
+	for (size_t c = 0; c < fr->ncalls; c++)
+		if (x->start < fr->calls[c] && x->end > fr->calls[c])
+			return true;
+	return false;
+}
+
+/* Whether registers [b, b + w) are free of fixed vregs over x. */
+static bool clear_of_fixed(const LKernel *k, const FixedRanges *fr, const Interval *x, int b, unsigned w)
+{
+	for (size_t f = 0; f < fr->nfixed; f++) {
+		const Interval *y = &fr->fixed[f];
+		const LVReg *v = &k->vregs[y->vreg];
+		if (v->cls == LRC_GPR && v->phys < b + (int)w && v->phys + (int)v->width > b &&
+		    y->start <= x->end && x->start <= y->end)
+			return false;
+	}
+	return true;
 }
 
 /* The kernel's liveness and intervals, computed again only after a pass
@@ -476,6 +528,8 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		busy_pred[r] = -1;
 	busy_gpr[REGALLOC_STACK_REG] = (long)1 << 60;
 	int max_gpr = REGALLOC_STACK_REG;
+	FixedRanges fr;
+	fixed_ranges_build(k, iv, &fr);
 	for (size_t n = 0; n < k->nvregs; n++) {
 		Interval *x = &iv[n];
 		LVReg *v = &k->vregs[x->vreg];
@@ -485,15 +539,26 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		long *busy = pred ? busy_pred : busy_gpr;
 		int top = pred ? REGALLOC_MAX_PRED : REGALLOC_MAX_GPR;
 		unsigned w = pred ? 1 : v->width, al = pred ? 1 : alignment_of(w);
-		int found = -1;
-		for (int b = 0; b + (int)w - 1 <= top && found < 0; b += (int)al) {
-			bool ok = true;
+		bool across = crosses_call(&fr, x);
+		if (pred && across) {
+			snprintf(err, errlen, "kernel '%s' keeps a predicate live across a call of an external "
+			         "function (it may change every predicate)", k->name);
+			free(fr.fixed);
+			free(fr.calls);
+			free(iv);
+			return -1;
+		}
+		int found = v->fixed ? v->phys : -1;
+		for (int b = across ? ABI_SCRATCH_LAST + 1 : 0; b + (int)w - 1 <= top && found < 0; b += (int)al) {
+			bool ok = pred || clear_of_fixed(k, &fr, x, b, w);
 			for (unsigned p = 0; p < w && ok; p++)
 				ok = busy[b + (int)p] < x->start;
 			if (ok)
 				found = b;
 		}
 		if (found < 0) {
+			free(fr.fixed);
+			free(fr.calls);
 			snprintf(err, errlen, "kernel '%s' needs more than %d %s registers at once", k->name,
 			         top + 1, pred ? "predicate" : "general");
 			free(iv);
@@ -505,13 +570,16 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		if (!pred && found + (int)w - 1 > max_gpr)
 			max_gpr = found + (int)w - 1;
 	}
+	free(fr.fixed);
+	free(fr.calls);
 	free(iv);
 
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn *in = &k->insns[i];
 		for (unsigned r = 0; r < in->nrefs; r++) {
 			const LRegRef *ref = &in->refs[r];
-			linsn_set(in, ref->role, k->vregs[ref->vreg].phys + ref->sub);
+			if (ref->role != LROLE_ABI)
+				linsn_set(in, ref->role, k->vregs[ref->vreg].phys + ref->sub);
 		}
 	}
 	k->regcount = (uint32_t)max_gpr + 1;

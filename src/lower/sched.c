@@ -25,7 +25,7 @@ static bool is_varlat(const LInsn *in)
 static bool is_flow(const LInsn *in)
 {
 	return in->form->op == SOP_BRA || in->form->op == SOP_EXIT || in->form->op == SOP_CAL ||
-	       in->form->op == SOP_RET;
+	       in->form->op == SOP_RET || in->form->op == SOP_JCAL;
 }
 
 static void accesses(const LKernel *k, const LInsn *in, Access *a)
@@ -384,6 +384,10 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 				pass_cycles(s, SCHED_DEPBAR_STALL);
 			}
 		}
+		/* an external function may read or save any register: nothing
+		 * may still be in flight when it starts */
+		if (in->form->op == SOP_JCAL)
+			c.wait = (1u << SCHED_NBARRIERS) - 1;
 		apply_wait(s, c.wait);
 		int late = 0;
 		for (unsigned i = 0; i < a.nreads; i++)

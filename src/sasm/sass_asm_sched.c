@@ -62,7 +62,7 @@ static void footprint(const SasmInsn *in, Footprint *fp, SassRegUse *u)
 static bool is_flow(const SasmInsn *in)
 {
 	return in->form->op == SOP_BRA || in->form->op == SOP_EXIT || in->form->op == SOP_CAL ||
-	       in->form->op == SOP_RET;
+	       in->form->op == SOP_RET || in->form->op == SOP_JCAL;
 }
 
 /* Waiting on `mask` releases every register guarded by those barriers. */

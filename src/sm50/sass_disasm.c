@@ -677,6 +677,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_EXIT: put(&t, "EXIT"); break;
 	case SOP_CAL: put(&t, "CAL "); put_signed_hex(&t, (int64_t)(addr + 8 + (uint64_t)get(v, SR_IMM))); break;
 	case SOP_RET: put(&t, "RET"); break;
+	case SOP_JCAL: put(&t, "JCAL 0x%x", (unsigned)get(v, SR_IMM)); break;
 	case SOP_BPT:
 		put(&t, "BPT.TRAP");
 		if (get(v, SR_IMM))     /* nvdisasm omits a 0 code */

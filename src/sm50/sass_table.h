@@ -167,7 +167,7 @@ typedef struct SassField {
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
-	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_PTXAS(X)
+	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -185,6 +185,9 @@ typedef struct SassField {
 
 /* ---- issue 15: calls (CAL pushes a return address, RET pops it) ---- */
 #define SASS_OPS_CALLS(X) X(CAL, "CAL") X(RET, "RET") X(BPT, "BPT.TRAP")
+
+/* ---- issue 15: relocatable calls (JCAL of an external function) ---- */
+#define SASS_OPS_RELOC(X) X(JCAL, "JCAL")
 
 /* The decoder-only families: forms ptxas emits that ptxsurf-as does not
  * (sass_forms.def, "decoder-only forms ptxas emits"). */

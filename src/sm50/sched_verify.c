@@ -377,7 +377,7 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 			if (succ[q] != i + 1)
 				leader[succ[q]] = true;
 		if (v.in[i].form->op == SOP_BRA || v.in[i].form->op == SOP_EXIT || v.in[i].form->op == SOP_CAL ||
-		    v.in[i].form->op == SOP_RET)
+		    v.in[i].form->op == SOP_RET || v.in[i].form->op == SOP_JCAL)
 			leader[i + 1] = true;
 	}
 	size_t *block_of = xcalloc(v.n, sizeof *block_of), nblocks = 0;
