@@ -413,7 +413,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 		const LFunc *f = find_func(c, k->calls[i].callee);
 		/* a JCAL of an external function is not counted (its callee's
 		 * depth is the linker's to add, as ptxas -c leaves it) */
-		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : f || !c->lm->relocatable ? 1 : 0;
+		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : f || !(c->lm->relocatable || lw_is_system_call(k->calls[i].callee)) ? 1 : 0;
 		k->call_depth = d > k->call_depth ? d : k->call_depth;
 	}
 	Placed *placed = NULL;
@@ -423,7 +423,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	for (size_t i = 0; i < k->ncalls; i++) {
 		LCallSite cs = k->calls[i];
 		LFunc *f = find_func(c, cs.callee);
-		if (!f && c->lm->relocatable) {
+		if (!f && (c->lm->relocatable || lw_is_system_call(cs.callee))) {
 			lw_extern_call(c, k, &cs);
 			continue;
 		}

@@ -10,13 +10,24 @@
  * the register allocator gives a value live across a JCAL a register from
  * R16 up (regalloc.c). The call site's argument and result placeholders
  * (lower_call.c) become parts of vregs fixed to R4..R7, R8..R11 and
- * R12..R15, which the JCAL reads and writes. */
+ * R12..R15, which the JCAL reads and writes. The functions the driver
+ * provides (vprintf, malloc, free, __assertfail) are called this way
+ * without -c too, as ptxas does: the loader resolves them. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+bool lw_is_system_call(const char *name)
+{
+	static const char *const names[] = { "vprintf", "malloc", "free", "__assertfail" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
 
 enum { ABI_FIRST_REG = 4, ABI_WORDS = 12, ABI_WINDOW = 4, ABI_WINDOWS = ABI_WORDS / ABI_WINDOW };
 

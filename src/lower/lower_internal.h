@@ -378,6 +378,10 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final);
 /* -c: the call site cs of a function without a body becomes a JCAL of it
  * through the ABI (lower_extern.c); false when diagnosed. */
 bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs);
+/* The functions the CUDA driver provides (vprintf, malloc, free,
+ * __assertfail): ptxas 11.8 calls them with JCAL without -c as well,
+ * leaving the relocation to the loader. */
+bool lw_is_system_call(const char *name);
 void lw_funcs_free(LowerCtx *c);
 void lkernel_free_calls(LKernel *k);
 

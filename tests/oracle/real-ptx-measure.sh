@@ -120,7 +120,7 @@ one() {
 	fi
 	flags=
 	if [ "$mode" = relocatable ]; then
-		if "$prog" --help 2>&1 | grep -q '^  -c '; then
+		if "$prog" --help 2>&1 | grep -q '^  -c[ ,]'; then
 			flags=-c
 		else
 			printf 'needs relocatable output (-c)\t%s\n' "$name" >"$work/verdicts/$name"
