@@ -178,7 +178,10 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.ctaid_offsets = codes[i].facts.ctaids, .nctaid_offsets = codes[i].facts.nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .explicit_caching = k->explicit_caching,
 			.shared_size = k->shared_size, .shared_align = k->shared_align, .frame_size = k->frame_size,
-			.crs_stack_size = SASS_CRS_CALL_BYTES * k->call_depth,
+			/* recursion: the depth is unknown; ptxas 11.8 then records a
+			 * 0x600-byte CRS stack and an unknown (all ones) stack size */
+			.crs_stack_size = k->recursive ? SASS_CRS_RECURSIVE_BYTES : SASS_CRS_CALL_BYTES * k->call_depth,
+			.stack_unknown = k->recursive,
 			.shared_strings = (const char *const *)k->shared_strings, .nshared_strings = k->nshared_strings,
 			.maxreg_count = k->maxreg_count,
 			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,

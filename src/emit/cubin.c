@@ -657,7 +657,9 @@ static void build_nv_info(const Layout *L, ByteBuf *b)
 			cubin_buf_u32(b, (uint32_t)L->sym_func[p]);
 			const CubinKernel *k = kernel_at(L, p);
 			cubin_buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? k->regcount
-			         : per_function[r] == CUBIN_EIATTR_MAX_STACK_SIZE ? 0 : k->frame_size);
+			         : per_function[r] == CUBIN_EIATTR_MAX_STACK_SIZE ? 0
+			         : per_function[r] == CUBIN_EIATTR_MIN_STACK_SIZE && k->stack_unknown ? UINT32_MAX
+			         : k->frame_size);
 		}
 	}
 }

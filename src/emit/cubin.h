@@ -172,6 +172,7 @@ typedef struct CubinKernel {
 	uint32_t req_ntid[3];     /* .reqntid x, y, z; all 0 means none */
 	uint32_t crs_stack_size;  /* bytes of SSY/SYNC stack; 0 means none */
 	uint32_t frame_size;      /* bytes of the stack frame (.local): EIATTR_MIN_STACK_SIZE, FRAME_SIZE */
+	bool stack_unknown;       /* recursion: EIATTR_MIN_STACK_SIZE is all ones, as ptxas writes it */
 	uint32_t shared_size;     /* bytes of static .shared memory (may be 0 with dynamic) */
 	uint32_t shared_align;    /* its alignment (the largest of its variables); 0: none */
 	/* ptxas's .strtab names of those variables (no symbol uses them),

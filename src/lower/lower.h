@@ -29,6 +29,7 @@ typedef struct LVReg {
 	bool temp;          /* made by the lowering: every use is under the guard of its defs */
 	int phys;           /* after allocation: first register / predicate */
 	bool fixed;         /* phys is fixed before allocation (the calling convention's registers) */
+	bool call_result;   /* a function's result: a call defines it, nothing saves it across the call */
 } LVReg;
 
 /* One register operand: parts [sub, sub+count) of vreg, placed in the field
@@ -75,6 +76,7 @@ typedef struct LInsn {
 	uint8_t narrow_parts;   /* vector SULD: 32-bit parts per PTX element (0: keep its size) */
 	uint8_t reloc;          /* LReloc */
 	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
+	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */
 	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
 	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs */
 	int target;             /* BRA: label id */
@@ -127,6 +129,7 @@ typedef struct LKernel {
 	LCallSite *calls;             /* issue 15: direct calls (kernel and linked functions) */
 	size_t ncalls, calls_cap;
 	uint32_t call_depth;          /* the longest chain of nested calls (CRS stack entries) */
+	bool recursive;               /* calls a recursive function: the stack depth is unknown */
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;

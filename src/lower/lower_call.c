@@ -10,8 +10,11 @@
  * its callee and renames the placeholders to the callee's parameter and
  * result vregs. The register allocator sees CAL as a jump to the callee
  * and RET as a jump to every return site, so a value live across a call
- * is live through the callee and no register needs saving; this keeps the
- * call graph free of recursion (diagnosed), which needs a stack frame. */
+ * is live through the callee and no register needs saving. A recursive
+ * function is placed once too; its body reads its parameters only through
+ * copies made at its entry (a call of itself writes them), and every call
+ * of it saves the values live across the call on the stack below R1
+ * (call_save.c), since its own invocation reuses its registers. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -317,7 +320,23 @@ typedef struct Placed {
 	uint32_t vbase;         /* its vreg 0 in the kernel */
 } Placed;
 
-static Placed place(LKernel *k, const LFunc *f)
+/* A recursive function's entry copies its parameter words into new vregs,
+ * which its body reads instead (map: fragment vreg -> kernel vreg). */
+static size_t copy_params(LKernel *k, const LFunc *f, uint32_t vbase, uint32_t *map)
+{
+	size_t n = 0;
+	for (size_t j = 0; j < f->nparams; j += 2)
+		for (uint32_t q = 0; q < f->params[j + 1]; q++, n++) {
+			uint32_t pv = vbase + f->params[j] + q, nv = lkernel_new_vreg(k, LRC_GPR, 1, false);
+			map[f->params[j] + q] = nv;
+			LInsn *mov = lkernel_append(k, SF_MOV_R, f->loc);
+			linsn_ref(mov, SR_RD, nv, 0, 1, true);
+			linsn_ref(mov, SR_RB, pv, 0, 1, false);
+		}
+	return n;
+}
+
+static Placed place(LKernel *k, const LFunc *f, bool recursive)
 {
 	const LKernel *fr = &f->frag;
 	Placed p = { f, (int)k->nlabels, (uint32_t)k->nvregs };
@@ -332,8 +351,17 @@ static Placed place(LKernel *k, const LFunc *f)
 		LVReg r = fr->vregs[i];
 		lkernel_new_vreg(k, r.cls, r.width, r.temp);
 	}
+	for (size_t j = 0; j < f->nrets; j += 2)
+		for (uint32_t q = 0; q < f->rets[j + 1]; q++)
+			k->vregs[p.vbase + f->rets[j] + q].call_result = true;
+	uint32_t *map = xcalloc(fr->nvregs + 1, sizeof *map);
+	for (size_t i = 0; i < fr->nvregs; i++)
+		map[i] = p.vbase + (uint32_t)i;
+	if (recursive)
+		copy_params(k, f, p.vbase, map);
 	k->label_pos = xrealloc(k->label_pos, (k->nlabels + fr->nlabels + 1) * sizeof *k->label_pos);
-	k->label_pos[k->nlabels++] = ibase;
+	k->label_pos[k->nlabels++] = ibase;     /* the entry: the copies, then the body */
+	ibase = k->ninsns;
 	size_t lbase = k->nlabels;
 	for (size_t l = 0; l < fr->nlabels; l++)
 		k->label_pos[k->nlabels++] = ibase + fr->label_pos[l];
@@ -341,7 +369,7 @@ static Placed place(LKernel *k, const LFunc *f)
 		LInsn *in = lkernel_append(k, SF_NOP, fr->insns[i].loc);
 		*in = fr->insns[i];
 		for (unsigned r = 0; r < in->nrefs; r++)
-			in->refs[r].vreg += p.vbase;
+			in->refs[r].vreg = map[in->refs[r].vreg];
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
 		if (in->form->op == SOP_BRA && in->target >= 0)
@@ -363,6 +391,7 @@ static Placed place(LKernel *k, const LFunc *f)
 		}
 		k->calls[k->ncalls++] = (LCallSite){ cs->insn + ibase, cs->callee, cs->loc, v, cs->nargs, cs->nrets };
 	}
+	free(map);
 	k->uses_ctaid_z |= fr->uses_ctaid_z;
 	k->explicit_caching |= fr->explicit_caching;
 	return p;
@@ -432,17 +461,15 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			               "function needs relocatable output, -c)", cs.callee);
 			continue;
 		}
-		if (reaches(c, f, f, 0)) {
-			lw_unsupported(c, cs.loc, "recursive call of '%s' (calls are lowered without a stack "
-			               "frame)", cs.callee);
-			continue;
-		}
+		bool recursive = reaches(c, f, f, 0);
+		k->recursive |= recursive;
+		k->insns[cs.insn].save_live = recursive;
 		size_t j = 0;
 		while (j < nplaced && placed[j].f != f)
 			j++;
 		if (j == nplaced) {
 			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
-			placed[nplaced++] = place(k, f);
+			placed[nplaced++] = place(k, f, recursive);
 		}
 		if (nrename < k->nvregs) {
 			rename = xrealloc(rename, k->nvregs * sizeof *rename);

@@ -2,6 +2,7 @@
  * over the liveness of liveness.c. */
 #include "lower/regalloc.h"
 
+#include "lower/call_save.h"
 #include "lower/liveness.h"
 
 #include "base/xalloc.h"
@@ -509,6 +510,11 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			break;
 		analysis_drop(&an);
 	}
+	int saved = call_save_live(k, err, errlen);
+	if (saved != 0)
+		analysis_drop(&an);
+	if (saved < 0)
+		return -1;
 	for (int round = 0; round < 16; round++) {
 		analysis_update(k, &an);
 		if (!coalesce_round(k, &an.lv, an.iv))

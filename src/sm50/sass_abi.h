@@ -18,6 +18,9 @@
  * nesting takes: ptxas 11.8 records EIATTR_CRS_STACK_SIZE 0x10, 0x20, 0x30
  * for call chains 1, 2 and 3 deep (kernels without SSY). */
 #define SASS_CRS_CALL_BYTES 16u
+/* ...and, for a kernel calling a recursive function (depth unknown), the
+ * CRS stack ptxas 11.8 records: 0x600 bytes (96 levels). */
+#define SASS_CRS_RECURSIVE_BYTES 0x600u
 
 /* One kernel parameter. Its ordinal is its index in the kernel's parameter
  * list (PTX declaration order). Names are not part of a cubin. */
