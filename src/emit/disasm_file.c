@@ -246,6 +246,7 @@ typedef struct Insn {
 	char guard[8];
 	char text[TEXT_MAX];        /* without ';'; a branch without its target */
 	bool has_target;            /* text is completed by a label */
+	bool sync_annotation;       /* ... in SYNC/BRK's (*"BRANCH_TARGETS label"*) */
 	uint64_t target;            /* normalized target address */
 } Insn;
 
@@ -307,6 +308,36 @@ static int apply_reloc(Listing *l, const Section *s, const SassForm *f, const Sa
 	return 0;
 }
 
+/* issue 14: SYNC and BRK name their reconvergence point as nvdisasm does,
+ * from the kernel's EIATTR_INDIRECT_BRANCH_TARGETS entry for their address
+ * ({offset, 0, count, targets...} words): the mnemonic padded to 38
+ * columns, then (*"BRANCH_TARGETS label"*). */
+enum { SYNC_TEXT_WIDTH = 38 };
+
+static const uint32_t *sync_entry(const Section *s, uint64_t addr)
+{
+	const CubinKernel *k = &s->kernel->k;
+	for (size_t i = 0; i + 3 <= k->nsync_target_words; i += 3 + k->sync_targets[i + 2])
+		if (k->sync_targets[i] == addr && i + 3 + k->sync_targets[i + 2] <= k->nsync_target_words)
+			return &k->sync_targets[i];
+	return NULL;
+}
+
+static int sync_target(Listing *l, const Section *s, Insn *in)
+{
+	const uint32_t *e = sync_entry(s, in->addr);
+	if (e == NULL || e[2] != 1 || e[3] % 8 || e[3] > s->size)
+		return fail(&l->err, "%s: no cubin listing of the SYNC/BRK at address 0x%08" PRIx64
+		            " (it needs one reconvergence target in EIATTR_INDIRECT_BRANCH_TARGETS)",
+		            s->name, in->addr);
+	size_t n = strlen(in->text);
+	if (n < SYNC_TEXT_WIDTH)
+		snprintf(in->text + n, sizeof in->text - n, "%*s", (int)(SYNC_TEXT_WIDTH - n), "");
+	in->has_target = in->sync_annotation = true;
+	in->target = e[3] % 32 == 8 ? e[3] - 8 : e[3];
+	return 0;
+}
+
 /* Decodes the instruction at addr (not a control word address) of s. */
 static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 {
@@ -319,12 +350,6 @@ static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 	if (f == NULL)
 		return fail(&l->err, "%s: unrecognized instruction 0x%016" PRIx64 " at address 0x%08"
 		            PRIx64, s->name, in->word, addr);
-	/* nvdisasm labels the SYNC/BRK points and annotates their targets in
-	 * a layout this listing does not reproduce (the raw listing prints
-	 * these forms) */
-	if (f->op == SOP_SSY || f->op == SOP_PBK || f->op == SOP_SYNC || f->op == SOP_BRK)
-		return fail(&l->err, "%s: no cubin listing of %s at address 0x%08" PRIx64
-		            " (reconvergence labels are not reproduced)", s->name, f->name, addr);
 	if (!sass_slot_allowed(f, in->slot))
 		return fail(&l->err, "%s: control slot 0x%05x not allowed for %s at address 0x%08"
 		            PRIx64, s->name, (unsigned)in->slot, f->name, addr);
@@ -334,7 +359,9 @@ static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 		            s->name, addr);
 	if (s->reloc[addr / 8].present)
 		return apply_reloc(l, s, f, &vals, in);
-	if (f->op != SOP_BRA)
+	if (f->op == SOP_SYNC || f->op == SOP_BRK)
+		return sync_target(l, s, in);
+	if (f->op != SOP_BRA && f->op != SOP_CAL && f->op != SOP_SSY && f->op != SOP_PBK)
 		return 0;
 	/* The target is the last operand; it becomes a label when it lies on
 	 * an instruction of this section or at its end. */
@@ -405,6 +432,26 @@ static int scan_branches(Listing *l)
 		}
 	}
 	return 0;
+}
+
+/* Pass 1b: per SYNC/BRK entry of EIATTR_INDIRECT_BRANCH_TARGETS, a label
+ * for the SYNC and one for each target, numbered after the branch
+ * targets; a place that has a label already keeps it, and its number is
+ * skipped (nvdisasm 11.8's numbering). */
+static void number_sync_labels(Listing *l)
+{
+	for (size_t i = 0; i < l->nsections; i++) {
+		Section *s = &l->sections[i];
+		const CubinKernel *k = &s->kernel->k;
+		for (size_t w = 0; w + 3 <= k->nsync_target_words; w += 3 + k->sync_targets[w + 2])
+			for (size_t j = 0; j <= k->sync_targets[w + 2] && w + 3 + j <= k->nsync_target_words; j++) {
+				uint64_t a = k->sync_targets[j ? w + 2 + j : w];
+				a = a % 32 == 8 ? a - 8 : a;
+				int n = l->next_label++;
+				if (a % 8 == 0 && a <= s->size && *target_label(s, a) == NO_LABEL)
+					*target_label(s, a) = n;
+			}
+	}
 }
 
 static Section *section_by_index(Listing *l, size_t index)
@@ -681,11 +728,12 @@ static size_t insn_width(const Section *s, const Insn *in)
 	char lbl[32];
 	size_t w = LINE_INDENT + addr_width(in->addr) + OPCODE_GAP + strlen(in->text);
 	if (in->has_target)
-		w += strlen("`()") + strlen(target_name(s, in->target, lbl, sizeof lbl));
+		w += strlen(in->sync_annotation ? "(*\"BRANCH_TARGETS \"*)" : "`()") +
+		     strlen(target_name(s, in->target, lbl, sizeof lbl));
 	switch (in->role) {
 	case ROLE_SINGLE:
 	case ROLE_OPEN:
-		return w + strlen(terminator(in->slot));
+		return w + (in->sync_annotation ? 1 : strlen(terminator(in->slot)));
 	case ROLE_CLOSE:
 		return w + CLOSE_SUFFIX - HEX_GAP;
 	case ROLE_HIDDEN:
@@ -701,7 +749,8 @@ typedef int (*InsnVisitor)(Listing *l, const Section *s, const Insn *in, void *c
 static int measure(Listing *l, const Section *s, const Insn *in, void *ctx)
 {
 	(void)ctx;
-	size_t w = insn_width(s, in);
+	/* nvdisasm 11.8 places the hex column without a SYNC/BRK's ';' */
+	size_t w = insn_width(s, in) - (in->sync_annotation && in->role != ROLE_HIDDEN);
 	if (w > l->column)
 		l->column = w;
 	return 0;
@@ -770,14 +819,15 @@ static void print_insn(Listing *l, const Section *s, const Insn *in, PrintCtx *p
 		fprintf(out, "%*s", (int)gap, "");
 	fprintf(out, "%s%s", in->guard, in->text);
 	if (in->has_target)
-		fprintf(out, "`(%s)", target_name(s, in->target, lbl, sizeof lbl));
+		fprintf(out, in->sync_annotation ? "(*\"BRANCH_TARGETS %s\"*)" : "`(%s)",
+		        target_name(s, in->target, lbl, sizeof lbl));
 	if (in->role == ROLE_CLOSE) {
 		fprintf(out, "%*s}\n", CLOSE_SUFFIX - 1, "");
 		p->pending = true;
 		p->pending_word = in->word;
 		return;
 	}
-	fputs(terminator(in->slot), out);
+	fputs(in->sync_annotation ? ";" : terminator(in->slot), out);
 	print_hex(l, out, insn_width(s, in), in->word);
 }
 
@@ -930,6 +980,7 @@ static int disasm_cubin(const uint8_t *bytes, size_t len, FILE *out, Err *err)
 	if (rc == 0)
 		rc = scan_branches(&l);
 	if (rc == 0) {
+		number_sync_labels(&l);
 		number_end_labels(&l);
 		for (size_t i = 0; i < l.nsections && rc == 0; i++)
 			rc = for_each_insn(&l, &l.sections[i], measure, NULL);

@@ -207,18 +207,24 @@ void lw_body_local_add(LowerCtx *c, const VarDecl *d)
 
 void lw_frame_place(LowerCtx *c)
 {
-	uint32_t off = 0, align = 1u << 31;
+	uint32_t off = 0, align = 1u << 31, frame_align = 8;
 	/* alignments are powers of two: walk them from the largest down */
 	for (; align; align >>= 1)
 		for (size_t i = c->nlocals; i-- > 0;) {
 			const LLocalVar *v = &c->locals[i];
 			if (v->align != align)
 				continue;
+			if (align > frame_align)
+				frame_align = align;
 			off = (off + align - 1) / align * align;
 			lmap_put(&c->vars, v->name, off, LVAR_LOCAL);
 			off += v->size;
 		}
-	c->k->frame_size = (off + 7) / 8 * 8;
+	/* The frame keeps its largest alignment: R1 is the stack pointer less
+	 * the frame, and a variable at R1+0 aligned to 16 needs a frame that is
+	 * a multiple of 16 (as ptxas 11.8 sizes it; the simulator found the
+	 * misaligned STL.128 of a 0x48-byte frame). */
+	c->k->frame_size = (off + frame_align - 1) / frame_align * frame_align;
 	free(c->locals);
 	c->locals = NULL;
 	c->nlocals = 0;

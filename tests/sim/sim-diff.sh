@@ -1,7 +1,9 @@
 #!/bin/sh
 # Differential tests on the sm_50 simulator (docs/simulator.md): every
 # kernel ptxsurf-as assembles from the golden kernels (tests/cases/encode),
-# the corpus surface files (tests/corpus/*surface*) and the random kernels
+# the simulator's own kernels (tests/sim/kernels: shared-memory reductions
+# with barriers, local arrays, generic pointers, atomics, votes), the
+# corpus surface files (tests/corpus/*surface*) and the random kernels
 # of tests/oracle/gen_kernels.c runs on tests/sim's simulator with seeded
 # random inputs over a few launch shapes, and every byte it writes to
 # global buffers and surfaces must equal what the code of ptxas 11.8
@@ -17,7 +19,7 @@
 # the test unless tests/sim/known-gaps lists that file and build, so no
 # gap passes silently.
 #
-# Usage: tests/sim/sim-diff.sh [FAMILY...]   (goldens corpus sweep)
+# Usage: tests/sim/sim-diff.sh [FAMILY...]   (goldens kernels corpus sweep)
 # Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
 # SIM_SWEEP_SEEDS (random kernels, default 30), SIM_DIFF_KEEP=1,
 # SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
@@ -238,10 +240,11 @@ run_family() {
 	fi
 }
 
-families=${*:-goldens corpus sweep}
+families=${*:-goldens kernels corpus sweep}
 for fam in $families; do
 	case $fam in
 	goldens) run_family goldens "$root"/tests/cases/encode/*.ptx ;;
+	kernels) run_family kernels "$here"/kernels/*.ptx ;;
 	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx ;;
 	sweep)
 		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" || exit 2

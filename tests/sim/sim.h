@@ -32,6 +32,20 @@ enum {
 	SIM_SYNC_DEPTH = 64,        /* SSY/PBK entries a thread may have pending */
 };
 
+/* issue 14: the address windows as the simulated driver lays them out
+ * (sim_window.c): c[0x0][0x0] and c[0x0][0x4] hold the generic addresses
+ * of the shared and local windows (16 MiB each, low 24 bits zero, away
+ * from every buffer and the descriptor table); c[0x0][0x20] the initial
+ * stack pointer, the top of each thread's local memory. */
+#define SIM_SHARED_WINDOW 0xfe000000u
+#define SIM_LOCAL_WINDOW 0xff000000u
+enum {
+	SIM_WINDOW_BYTES = 1 << 24,
+	SIM_STACK_TOP = 0xfffc00,
+	SIM_LOCAL_SLACK = 4096,     /* local bytes per thread beyond the kernel's frame */
+	SIM_DYNAMIC_SHARED = 1024,  /* bytes of dynamic shared memory of a launch */
+};
+
 /* One decoded instruction of the kernel's .text. */
 typedef struct SimInsn {
 	uint32_t addr;              /* byte offset in .text */
@@ -103,6 +117,21 @@ typedef struct SimMachine {
 	 * before any lane writes (a lane that is not at the SHFL, or has
 	 * exited, gives what its register holds: PTX leaves it undefined) */
 	uint32_t shfl_src[SIM_WARP];
+	/* VOTE: the lanes of the issuing warp that run it, and those of them
+	 * whose predicate source holds (sim_run.c reads them for every lane
+	 * before any lane writes) */
+	uint32_t vote_active, vote_ballot;
+	/* issue 14: shared, local and generic memory (sim_window.c). Shared
+	 * memory is the block's: the cubin's static size plus
+	 * SIM_DYNAMIC_SHARED bytes of dynamic shared memory; writer records
+	 * a byte's last writer since the last barrier (race detection). Local
+	 * memory is every thread's own local_size bytes below SIM_STACK_TOP. */
+	uint32_t shared_static, frame_size;
+	uint8_t *shared;
+	uint32_t *shared_writer;
+	uint32_t shared_size;
+	uint8_t *local;
+	uint32_t local_size, block_threads;
 	/* set by a BAR the running warp executed: it waits for the block */
 	bool at_barrier;
 	int64_t barrier_id;
@@ -167,6 +196,41 @@ uint8_t *sim_global(SimMachine *m, const SimInsn *in, uint64_t addr, uint32_t n)
 void sim_note_write(SimMachine *m, const SimInsn *in, SimRegion *r, const uint8_t *p, uint32_t n,
                     const SimThread *t);
 SimRegion *sim_surface(SimMachine *m, const SimInsn *in, uint32_t handle);
+/* The region whose bytes p points into, or NULL. */
+SimRegion *sim_region_of(SimMachine *m, const uint8_t *p);
+/* Records a write of [off, off+n) of a race record (what names it) by
+ * thread t; atomic writes of two threads do not conflict (sim_memory.c). */
+void sim_note_record(SimMachine *m, const SimInsn *in, const char *what, uint32_t *writer,
+                     size_t off, uint32_t n, const SimThread *t, bool atomic);
+/* Bytes of an access of the encoded size (U8 S8 U16 S16 32 64 128). */
+uint32_t sim_access_bytes(int64_t size);
+/* Registers rd.. from the n bytes at p (sign-extending S8/S16), and the
+ * bytes of registers rb.. into p. */
+void sim_load_regs(SimThread *t, int64_t rd, const uint8_t *p, int64_t size);
+void sim_store_regs(const SimThread *t, int64_t rb, uint8_t *p, uint32_t n);
+/* old op d for the reduction ops ADD MIN MAX INC DEC AND OR XOR (signed
+ * min/max with sg, 64-bit with wide), as SURED, RED and ATOM do them. */
+uint64_t sim_reduce(int64_t op, bool sg, bool wide, uint64_t old, uint64_t d);
+
+/* ---- sim_window.c: shared, local and generic memory (issue 14) ---- */
+/* Sizes and zeroes the block's shared and local memory before it runs. */
+int sim_window_block(SimMachine *m, uint32_t nthreads);
+/* A barrier orders every access before it: the race records restart. */
+void sim_window_barrier(SimMachine *m);
+/* The bytes [addr, addr+n) of a generic address for thread t: in the
+ * shared or the local window, else global memory; NULL and a failure
+ * outside them or misaligned. *region is the global buffer (NULL for the
+ * windows), *writer the shared race record (NULL elsewhere). */
+uint8_t *sim_generic(SimMachine *m, const SimInsn *in, const SimThread *t, uint64_t addr,
+                     uint32_t n, SimRegion **region, uint32_t **writer);
+uint8_t *sim_shared(SimMachine *m, const SimInsn *in, uint64_t off, uint32_t n, uint32_t **writer);
+bool sim_exec_window(SimMachine *m, const SimInsn *in, SimThread *t);
+void sim_window_free(SimMachine *m);
+
+/* ---- sim_atom.c: atomics, reductions, VOTE, CS2R (issue 14) ---- */
+bool sim_exec_atom(SimMachine *m, const SimInsn *in, SimThread *t);
+/* The deterministic clock and global timer values (S2R and CS2R). */
+uint32_t sim_clock_value(const SimThread *t, int64_t sreg);
 
 /* ---- sim_run.c ---- */
 /* Runs the loaded kernel over launch l. Returns 0, or -1 with m->error. */
@@ -182,5 +246,7 @@ bool sim_exec_double(SimMachine *m, const SimInsn *in, SimThread *t);       /* s
 bool sim_exec_sfu(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_sfu.c */
 bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t);         /* sim_bits.c */
 bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_mul.c */
+/* The condition code of a + b (+ carry when extended) = sum (sim_int.c). */
+void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extended);
 
 #endif

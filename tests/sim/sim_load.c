@@ -81,6 +81,8 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 	}
 	m->kernel = k->name;
 	m->regcount = k->regcount;
+	m->shared_static = k->shared_size;
+	m->frame_size = k->frame_size;
 	m->ninsns = k->code_size / 32 * 3;
 	m->insns = calloc(m->ninsns ? m->ninsns : 1, sizeof *m->insns);
 	if (!m->insns) {

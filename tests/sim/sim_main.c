@@ -4,7 +4,8 @@
  * The inputs are a function of the seed and of what the PTX declares, so
  * two cubins of one PTX file -- ours and ptxas's -- get identical inputs:
  *  - every 8-byte parameter i holds (i+1) << 24, the base of a 4 KiB
- *    buffer of random words (fill_values), and is also the bindless
+ *    buffer of random data (fill_values: 8-byte pairs, each a binary64
+ *    or two 32-bit words), and is also the bindless
  *    handle of a surface of such words (a .u64 parameter may be either);
  *  - a 4-byte parameter holds a number below 256 for an odd seed (loop
  *    bounds and indices stay small) and a float k/4 (|k| <= 64) for an
@@ -19,6 +20,7 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,28 +58,64 @@ static void fill_random(SimRegion *r, uint64_t seed)
 		r->bytes[i] = (uint8_t)mix(&seed);
 }
 
-/* Data words a kernel computes with: a quarter random bits, a quarter
- * small integers (-16..16), a quarter small floats (k/4, |k| <= 64), a
- * quarter edge values, so comparisons, min/max and float arithmetic see
- * ties, signs and boundaries, not only huge random numbers. */
-static void fill_values(SimRegion *r, uint64_t seed)
+/* One data word: a quarter random bits, a quarter small integers
+ * (-16..16), a quarter small floats (k/4, |k| <= 64), a quarter edge
+ * values, so comparisons, min/max and float arithmetic see ties, signs and
+ * boundaries, not only huge random numbers. */
+static uint32_t value_word(uint64_t *seed)
 {
 	static const uint32_t edges[] = { 0, 1, 2, 100, 255, 256, 0x7fffffff, 0x80000000, 0xffffffff,
 	                                  0x3f800000 /* 1.0f */, 0xbf800000 /* -1.0f */ };
-	for (uint32_t i = 0; i + 4 <= r->size; i += 4) {
-		uint64_t x = mix(&seed);
-		uint32_t v = (uint32_t)(x >> 32);
-		switch (x & 3) {
-		case 0: break;
-		case 1: v = (uint32_t)((int32_t)(v % 33) - 16); break;
-		case 2: {
-			float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
-			memcpy(&v, &f, 4);
-			break;
+	uint64_t x = mix(seed);
+	uint32_t v = (uint32_t)(x >> 32);
+	switch (x & 3) {
+	case 0: break;
+	case 1: v = (uint32_t)((int32_t)(v % 33) - 16); break;
+	case 2: {
+		float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
+		memcpy(&v, &f, 4);
+		break;
+	}
+	default: v = edges[v % (sizeof edges / sizeof edges[0])]; break;
+	}
+	return v;
+}
+
+/* One binary64 value: small quarters k/4 (|k| <= 64), integers up to
+ * 1000, random significands with exponents -20..20, and edge values. Two
+ * random words are nearly always a NaN, an infinity, a subnormal or a
+ * huge number, so f64 code would see no ordinary values otherwise. */
+static double value_double(uint64_t *seed)
+{
+	static const double edges[] = { 0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e300, -1e-300,
+	                                4503599627370496.0 /* 2^52 */, 2.2250738585072014e-308 };
+	uint64_t x = mix(seed);
+	uint32_t v = (uint32_t)(x >> 32);
+	switch (x & 3) {
+	case 0: return (double)((int32_t)(v % 129) - 64) / 4.0;
+	case 1: return (double)((int32_t)(v % 2001) - 1000);
+	case 2: {
+		double m = 1.0 + (double)(mix(seed) >> 12) / 4503599627370496.0;
+		return ldexp(v & 1 ? -m : m, (int)(v >> 1) % 41 - 20);
+	}
+	default: return edges[v % (sizeof edges / sizeof edges[0])];
+	}
+}
+
+/* Data a kernel computes with: every 8-byte pair is, by a coin, a
+ * binary64 value (value_double) or two data words (value_word). */
+static void fill_values(SimRegion *r, uint64_t seed)
+{
+	for (uint32_t i = 0; i + 8 <= r->size; i += 8) {
+		uint32_t w[2];
+		if (mix(&seed) & 1) {
+			double d = value_double(&seed);
+			memcpy(w, &d, 8);
+		} else {
+			w[0] = value_word(&seed);
+			w[1] = value_word(&seed);
 		}
-		default: v = edges[v % (sizeof edges / sizeof edges[0])]; break;
-		}
-		memcpy(r->bytes + i, &v, 4);
+		memcpy(r->bytes + i, w, 8);
 	}
 }
 

@@ -50,23 +50,36 @@ uint8_t *sim_global(SimMachine *m, const SimInsn *in, uint64_t addr, uint32_t n)
 	return NULL;
 }
 
-void sim_note_write(SimMachine *m, const SimInsn *in, SimRegion *r, const uint8_t *p, uint32_t n,
-                    const SimThread *t)
+/* A race record: per byte 1 + the id of the thread that wrote it last,
+ * with SIM_ATOMIC_WRITE set when that write was an atomic one. Two threads
+ * writing a byte is a race unless both writes are atomic: atomics run in
+ * the fixed order of the grid (blocks, warps, lanes), the same for both
+ * cubins. */
+#define SIM_ATOMIC_WRITE 0x80000000u
+void sim_note_record(SimMachine *m, const SimInsn *in, const char *what, uint32_t *writer,
+                     size_t off, uint32_t n, const SimThread *t, bool atomic)
 {
-	size_t off = (size_t)(p - r->bytes);
+	uint32_t me = (t->flat + 1) | (atomic ? SIM_ATOMIC_WRITE : 0);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t *w = &r->writer[off + i];
-		if (m->launch.fail_on_races && *w && *w != t->flat + 1) {
+		uint32_t *w = &writer[off + i];
+		bool both_atomic = atomic && (*w & SIM_ATOMIC_WRITE);
+		if (m->launch.fail_on_races && *w && (*w & ~SIM_ATOMIC_WRITE) != t->flat + 1 &&
+		    !both_atomic) {
 			sim_fail(m, in, "data race: threads %u and %u both write %s+0x%zx",
-			         *w - 1, t->flat, r->name, off + i);
+			         (*w & ~SIM_ATOMIC_WRITE) - 1, t->flat, what, off + i);
 			return;
 		}
-		*w = t->flat + 1;
+		*w = me;
 	}
 }
 
-/* The region a global address falls in (for race records). */
-static SimRegion *region_of(SimMachine *m, const uint8_t *p)
+void sim_note_write(SimMachine *m, const SimInsn *in, SimRegion *r, const uint8_t *p, uint32_t n,
+                    const SimThread *t)
+{
+	sim_note_record(m, in, r->name, r->writer, (size_t)(p - r->bytes), n, t, false);
+}
+
+SimRegion *sim_region_of(SimMachine *m, const uint8_t *p)
 {
 	for (size_t i = 0; i < m->nregions; i++)
 		if (p >= m->regions[i].bytes && p < m->regions[i].bytes + m->regions[i].size)
@@ -85,7 +98,7 @@ SimRegion *sim_surface(SimMachine *m, const SimInsn *in, uint32_t handle)
 
 /* ---- global memory instructions ---- */
 
-static uint32_t access_bytes(int64_t size)
+uint32_t sim_access_bytes(int64_t size)
 {
 	static const uint32_t b[] = { 1, 1, 2, 2, 4, 8, 16, 16 };
 	return b[size & 7];
@@ -100,16 +113,20 @@ static uint64_t global_address(const SimInsn *in, const SimThread *t)
 	return addr + (uint64_t)sim_val(in, SR_IMM, 0);
 }
 
+void sim_store_regs(const SimThread *t, int64_t rb, uint8_t *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(sim_reg(t, rb == 255 ? 255 : rb + i / 4) >> (8 * (i % 4)));
+}
+
 static void exec_stg(SimMachine *m, const SimInsn *in, SimThread *t)
 {
-	uint32_t n = access_bytes(sim_val(in, SR_SIZE, 4));
+	uint32_t n = sim_access_bytes(sim_val(in, SR_SIZE, 4));
 	uint8_t *p = sim_global(m, in, global_address(in, t), n);
 	if (!p)
 		return;
-	int64_t rb = sim_val(in, SR_RB, 255);
-	for (uint32_t i = 0; i < n; i++)
-		p[i] = (uint8_t)(sim_reg(t, rb == 255 ? 255 : rb + i / 4) >> (8 * (i % 4)));
-	sim_note_write(m, in, region_of(m, p), p, n, t);
+	sim_store_regs(t, sim_val(in, SR_RB, 255), p, n);
+	sim_note_write(m, in, sim_region_of(m, p), p, n, t);
 }
 
 static uint32_t sext(uint32_t v, unsigned bits)
@@ -117,20 +134,23 @@ static uint32_t sext(uint32_t v, unsigned bits)
 	return (uint32_t)((int32_t)(v << (32 - bits)) >> (32 - bits));
 }
 
-static void exec_ldg(SimMachine *m, const SimInsn *in, SimThread *t)
+void sim_load_regs(SimThread *t, int64_t rd, const uint8_t *p, int64_t size)
 {
-	int64_t size = sim_val(in, SR_SIZE, 4);
-	uint32_t n = access_bytes(size);
-	const uint8_t *p = sim_global(m, in, global_address(in, t), n);
-	if (!p)
-		return;
+	uint32_t n = sim_access_bytes(size);
 	uint32_t w[4] = { 0, 0, 0, 0 };
 	memcpy(w, p, n);
 	if (size == 1 || size == 3)
 		w[0] = sext(w[0], size == 1 ? 8 : 16);
-	int64_t rd = sim_val(in, SR_RD, 255);
 	for (uint32_t i = 0; i < (n + 3) / 4; i++)
 		sim_set(t, rd == 255 ? 255 : rd + i, w[i]);
+}
+
+static void exec_ldg(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	int64_t size = sim_val(in, SR_SIZE, 4);
+	const uint8_t *p = sim_global(m, in, global_address(in, t), sim_access_bytes(size));
+	if (p)
+		sim_load_regs(t, sim_val(in, SR_RD, 255), p, size);
 }
 
 static void exec_ldc(SimMachine *m, const SimInsn *in, SimThread *t)
@@ -140,7 +160,7 @@ static void exec_ldc(SimMachine *m, const SimInsn *in, SimThread *t)
 		return;
 	}
 	int64_t size = sim_val(in, SR_SIZE, 4);
-	uint32_t n = access_bytes(size);
+	uint32_t n = sim_access_bytes(size);
 	unsigned bank = (unsigned)sim_val(in, SR_CBANK, 0);
 	int64_t off = (int64_t)(int32_t)sim_reg(t, sim_val(in, SR_RA, 255)) + sim_val(in, SR_COFF, 0);
 	if (bank >= SIM_CBANKS || off < 0 || off % n || off + n > (int64_t)m->cbank_size[bank]) {
@@ -217,7 +237,7 @@ static uint8_t *surface_cell(SimMachine *m, const SimInsn *in, const SimThread *
 static bool sured_signed(int64_t ty) { return ty == 1 || ty == 5; }
 static bool sured_wide(int64_t ty) { return ty == 2 || ty == 5 || ty == 7; }
 
-static uint64_t surface_reduce(int64_t op, bool sg, bool wide, uint64_t old, uint64_t d)
+uint64_t sim_reduce(int64_t op, bool sg, bool wide, uint64_t old, uint64_t d)
 {
 	int64_t so = wide ? (int64_t)old : (int32_t)old, sd = wide ? (int64_t)d : (int32_t)d;
 	switch (op) {
@@ -252,7 +272,7 @@ static void exec_surface(SimMachine *m, const SimInsn *in, SimThread *t)
 		}
 		n = sured_wide(ty) ? 8 : 4;
 	} else {
-		n = access_bytes(sim_val(in, SR_SIZE, 4));
+		n = sim_access_bytes(sim_val(in, SR_SIZE, 4));
 	}
 	bool dropped;
 	uint8_t *cell = surface_cell(m, in, t, s, n, &dropped);
@@ -284,7 +304,7 @@ static void exec_surface(SimMachine *m, const SimInsn *in, SimThread *t)
 		memcpy(&old, cell, n);
 		if (n == 8)
 			d |= (uint64_t)sim_reg(t, rb == 255 ? 255 : rb + 1) << 32;
-		uint64_t nv = surface_reduce(sim_val(in, SR_SUOP, 0), sured_signed(ty), n == 8, old, d);
+		uint64_t nv = sim_reduce(sim_val(in, SR_SUOP, 0), sured_signed(ty), n == 8, old, d);
 		if (n == 4)
 			nv = (uint32_t)nv;
 		memcpy(cell, &nv, n);

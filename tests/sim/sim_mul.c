@@ -1,9 +1,9 @@
 /* The decoder-only integer forms ptxas emits, in the simulator: IMUL,
  * IMUL32I, IMAD (PTX mul.lo/mul.hi and mad.lo/mad.hi of the encoded
  * signedness), LOP3.LUT, ICMP (PTX slct), PSET and SHFL (PTX shfl of
- * sm_30..sm_6x: lanes exchange the registers sim_run.c read for them). The condition code of IMUL/IMAD (.CC, .X) and
- * IMAD.SAT are not modelled: ptxas 11.8's code for the test kernels does
- * not use them. */
+ * sm_30..sm_6x: lanes exchange the registers sim_run.c read for them).
+ * IMAD's carry (.CC, .X) is modelled as IADD's; IMUL's and IMAD.SAT are
+ * not: ptxas 11.8's code for the test kernels does not use them. */
 #include "sim.h"
 
 static uint64_t product(const SimInsn *in, uint32_t a, uint32_t b)
@@ -111,16 +111,28 @@ bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t)
 		sim_set(t, rd, lop3(a, b, c, (unsigned)sim_val(in, SR_LUT, 0)));
 		return true;
 	}
-	if (sim_val(in, SR_CC, 0) || sim_val(in, SR_X, 0) || sim_val(in, SR_SAT, 0))
-		return sim_fail(m, in, "IMUL/IMAD with .CC, .X or .SAT are not modelled"), true;
+	bool cc = sim_val(in, SR_CC, 0), x = sim_val(in, SR_X, 0);
+	if (sim_val(in, SR_SAT, 0) || (op != SOP_IMAD && (cc || x)))
+		return sim_fail(m, in, "IMUL with .CC or .X, and IMAD.SAT are not modelled"), true;
 	uint64_t p = product(in, a, b);
 	uint32_t r = sim_val(in, SR_HI, 0) ? (uint32_t)(p >> 32) : (uint32_t)p;
 	if (op == SOP_IMAD) {
 		bool na = sim_val(in, SR_NEGA, 0), nc = sim_val(in, SR_NEGC, 0);
-		if (na && nc)
+		if ((cc || x) && (na || nc))
+			return sim_fail(m, in, "IMAD.CC/.X with a negated operand is not modelled"), true;
+		if (na && nc) {
 			r = r + c + 1;          /* .PO */
-		else
+		} else if (cc || x) {
+			/* issue 14: ptxas -O0's carry chains (mad.lo.cc, madc.hi):
+			 * the product's word plus C plus the carry in (.X); .CC
+			 * leaves the carry of that sum as IADD does */
+			uint64_t sum = (uint64_t)r + c + (x ? t->cc.c : 0);
+			if (cc)
+				sim_set_cc(t, r, c, sum, x);
+			r = (uint32_t)sum;
+		} else {
 			r = (na ? -r : r) + (nc ? -c : c);
+		}
 	}
 	sim_set(t, rd, r);
 	return true;

@@ -24,12 +24,26 @@ enum {
 	SIM_CB_NTID = 0x8,
 	SIM_CB_NCTAID = 0x14,
 	SIM_CB_STACK = 0x20,
-	SIM_STACK_TOP = 0xfffc00,   /* no local memory is modelled: any value */
+	SIM_CB_WINDOWS = 0x0,       /* the shared and local windows' generic addresses */
 	SIM_DEFAULT_MAX_STEPS = 1 << 22,
 };
 
 /* S2R special registers (nvdisasm's numbering, sass_table.c e_sreg). */
-enum { SREG_LANEID = 0x00, SREG_TID_X = 0x21, SREG_CTAID_X = 0x25 };
+enum { SREG_LANEID = 0x00, SREG_TID_X = 0x21, SREG_CTAID_X = 0x25, SREG_LMEMHIOFF = 0x37,
+       SREG_EQMASK = 0x38, SREG_GEMASK = 0x3c };
+
+/* %lanemask_eq, _lt, _le, _gt, _ge of a lane (SR_EQMASK .. SR_GEMASK). */
+static uint32_t lane_mask(int64_t sr, uint32_t lane)
+{
+	uint32_t eq = 1u << lane, lt = eq - 1;
+	switch (sr - SREG_EQMASK) {
+	case 0: return eq;
+	case 1: return lt;
+	case 2: return lt | eq;
+	case 3: return ~(lt | eq);
+	default: return ~lt;
+	}
+}
 
 /* A branch to a control word's address enters its group at the first
  * instruction (ptxas -O0 branches to group starts). */
@@ -170,6 +184,12 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 			v = m->ctaid[sr - SREG_CTAID_X];
 		else if (sr == SREG_LANEID)
 			v = t->lane;
+		else if (sr == SREG_LMEMHIOFF)    /* the lowest address of the thread's local memory */
+			v = SIM_STACK_TOP - m->local_size;
+		else if (sr >= SREG_EQMASK && sr <= SREG_GEMASK)
+			v = lane_mask(sr, t->lane);
+		else if (sr >= 0x50 && sr <= 0x53)
+			v = sim_clock_value(t, sr);
 		else
 			return sim_fail(m, in, "special register %lld is not modelled", (long long)sr), true;
 		sim_set(t, sim_val(in, SR_RD, 255), v);
@@ -190,7 +210,8 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t) &&
 		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
 		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) &&
-		    !sim_exec_mul(m, in, t))
+		    !sim_exec_mul(m, in, t) && !sim_exec_window(m, in, t) &&
+		    !sim_exec_atom(m, in, t))
 			sim_fail(m, in, "the simulator does not model %s", in->form->name);
 	}
 	if (t->state == SIM_RUNNING && next >= m->ninsns)
@@ -220,6 +241,16 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 	if (in->form->op == SOP_SHFL)
 		for (unsigned i = 0; i < SIM_WARP; i++)
 			m->shfl_src[i] = i < n ? sim_reg(&w[i], sim_val(in, SR_RA, 255)) : 0;
+	if (in->form->op == SOP_VOTE) {
+		m->vote_active = m->vote_ballot = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (w[i].state == SIM_RUNNING && w[i].pc == pc &&
+			    sim_pred(&w[i], sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0))) {
+				m->vote_active |= 1u << i;
+				if (sim_pred(&w[i], sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0)))
+					m->vote_ballot |= 1u << i;
+			}
+	}
 	unsigned on = 0;
 	for (unsigned i = 0; i < n && !m->failed; i++)
 		if (w[i].state == SIM_RUNNING && w[i].pc == pc)
@@ -253,6 +284,8 @@ static bool run_warp(SimMachine *m, SimThread *threads, uint32_t nthreads, unsig
 static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
 {
 	unsigned nwarps = (nthreads + SIM_WARP - 1) / SIM_WARP;
+	if (sim_window_block(m, nthreads))
+		return;
 	for (unsigned w = 0; m->timing && w < nwarps; w++) {
 		sim_timing_select(m, w);
 		sim_timing_warp_start(m);
@@ -272,6 +305,7 @@ static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
 		}
 		if (m->failed || waiting == 0)
 			return;
+		sim_window_barrier(m);
 	}
 }
 
@@ -291,8 +325,9 @@ int sim_run(SimMachine *m, const SimLaunch *l)
 		memcpy(m->cbank[0] + SIM_CB_NTID + 4 * d, &l->block[d], 4);
 		memcpy(m->cbank[0] + SIM_CB_NCTAID + 4 * d, &l->grid[d], 4);
 	}
-	uint32_t sp = SIM_STACK_TOP;
+	uint32_t sp = SIM_STACK_TOP, windows[2] = { SIM_SHARED_WINDOW, SIM_LOCAL_WINDOW };
 	memcpy(m->cbank[0] + SIM_CB_STACK, &sp, 4);
+	memcpy(m->cbank[0] + SIM_CB_WINDOWS, windows, 8);
 	SimThread *threads = calloc(nthreads, sizeof *threads);
 	if (!threads) {
 		snprintf(m->error, sizeof m->error, "out of memory");
@@ -322,5 +357,6 @@ int sim_run(SimMachine *m, const SimLaunch *l)
 			}
 	free(threads);
 	sim_timing_free(m);
+	sim_window_free(m);
 	return m->failed ? -1 : 0;
 }

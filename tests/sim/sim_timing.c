@@ -86,6 +86,7 @@ static uint8_t unit_mark(const SassForm *f)
 {
 	switch (f->op) {
 	case SOP_LDG: case SOP_TXQ: case SOP_TXQ_B: case SOP_SULD_D: case SOP_SULD_P: return MARK_LOAD;
+	case SOP_LDS: case SOP_LDL: case SOP_LD: return MARK_LOAD;
 	case SOP_I2F: case SOP_F2I: return MARK_CONV;
 	default: return 0;
 	}
@@ -102,6 +103,8 @@ static uint8_t pipe_of(const SassForm *f)
 	switch (f->op) {
 	case SOP_LDG: case SOP_STG: case SOP_SULD_D: case SOP_SULD_P: case SOP_SUST_D:
 	case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_TXQ: case SOP_TXQ_B:
+	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: case SOP_LD: case SOP_ST:
+	case SOP_ATOM: case SOP_ATOM_CAS: case SOP_RED: case SOP_ATOMS: case SOP_ATOMS_CAS:
 		return 1;
 	case SOP_I2F: case SOP_F2I:
 		return 2;
@@ -140,6 +143,9 @@ static bool memory_or_flow(SassOp op)
 	case SOP_SULD_D: case SOP_SULD_P: case SOP_SURED_D: case SOP_SURED_P:
 	case SOP_TXQ: case SOP_TXQ_B: case SOP_BRA: case SOP_EXIT:
 	case SOP_CAL: case SOP_RET:
+	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: case SOP_LD: case SOP_ST:
+	case SOP_ATOM: case SOP_ATOM_CAS: case SOP_RED: case SOP_ATOMS: case SOP_ATOMS_CAS:
+	case SOP_VOTE:
 		return true;
 	default:
 		return false;
@@ -323,6 +329,15 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 		}
 		clear_waited(s, (unsigned)sim_val(in, SR_WMASK, 0), m->launch.pipe_order);
 	}
+	/* Issue 14: BAR.SYNC waits for the warp's memory operations before it
+	 * (the barrier makes their effects visible to the block), so their
+	 * late register reads are done: ptxas 11.8 -O3 overwrites the data
+	 * register of an STS right after the BAR.SYNC that follows it, with
+	 * no read barrier. */
+	if (in->form->op == SOP_BAR)
+		for (unsigned r = 0; r < NRES; r++)
+			if ((s->rmask[r] || s->unguarded[r]) && s->rpipe[r] == 1)
+				s->rmask[r] = 0, s->unguarded[r] = false;
 	for (unsigned r = 0; r < NRES; r++)
 		s->rem[r] = s->rem[r] > (int)c->stall ? s->rem[r] - (int)c->stall : 0;
 }
