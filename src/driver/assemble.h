@@ -15,11 +15,11 @@ typedef struct AssembleOptions {
 	AsmFormat format;
 	bool want_listing;
 	bool verify_sched;      /* run sched_verify_code() on every finished kernel */
-	bool relocatable;       /* -c: an ET_REL object; calls of functions without a body are JCALs */
 	/* > 1: kernels are allocated, scheduled and encoded on this many worker
 	 * threads while the next items are parsed, checked and lowered (the
 	 * output is the same as with 0 or 1: in the calling thread) */
 	int kernel_threads;
+	bool relocatable;       /* -c: an ET_REL object; calls of functions without a body are JCALs */
 } AssembleOptions;
 
 /* Lowers, allocates, schedules, verifies and encodes every .entry of m (a module the checker

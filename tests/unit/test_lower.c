@@ -536,7 +536,7 @@ START_TEST(test_assemble_raw_layout)
 	ck_assert_uint_eq(parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u64 o)\n{\n"
 	          " .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n mov.u32 %r1, %tid.x;\n suld.b.1d.b32.trap {%r2}, [s, {%r1}];\n"
 	          " ld.param.u64 %rd1, [o];\n st.global.u32 [%rd1+8], %r2;\n ret;\n}\n"), 0);
-	AssembleOptions o = { ASM_RAW, true, false, 0 };
+	AssembleOptions o = { ASM_RAW, true, false, 0, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;
@@ -569,7 +569,7 @@ START_TEST(test_assemble_cubin)
 	ck_assert_uint_eq(parse_str(PTX_HEAD ".global .surfref s;\n.visible .entry k(.param .u32 v)\n{\n"
 	          " .reg .b32 %r<4>;\n mov.u32 %r1, %tid.x;\n ld.param.u32 %r2, [v];\n"
 	          " sust.b.1d.b32.trap [s, {%r1}], {%r2};\n ret;\n}\n"), 0);
-	AssembleOptions o = { ASM_CUBIN, false, false, 0 };
+	AssembleOptions o = { ASM_CUBIN, false, false, 0, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;

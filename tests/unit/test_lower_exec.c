@@ -27,7 +27,7 @@ static Emu EMU;
 static void exec_ptx(const char *src, const uint32_t *params, size_t nparams, uint32_t tx)
 {
 	ck_assert_uint_eq(parse_str(src), 0);
-	AssembleOptions o = { ASM_RAW, false, false, 0 };
+	AssembleOptions o = { ASM_RAW, false, false, 0, false };
 	uint8_t *img;
 	size_t len;
 	char *listing;

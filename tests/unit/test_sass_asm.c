@@ -558,7 +558,7 @@ static bool ptx_to_cubin(const char *path, uint8_t **img, size_t *len)
 	module_init(&m, path);
 	diag_init(&d, path, src, n);
 	char *listing = NULL;
-	AssembleOptions o = { ASM_CUBIN, false, false, 0 };
+	AssembleOptions o = { ASM_CUBIN, false, false, 0, false };
 	bool ok = ptx_parse_buffer(&m, &d, src, n) == 0 && assemble_module(&m, &d, &o, img, len, &listing) == 0;
 	free(listing);
 	diag_fini(&d);
