@@ -11,6 +11,9 @@
 #    JCAL word (before relocation) equal to ptxas's. (Where the arguments
 #    go, R4..R15 by the ABI, the goldens tests/cases/encode/call-extern-*
 #    show; ptxas's own placement of them is in docs/encoding.md.)
+# The files named driver-* call only the CUDA driver's functions: ptxas
+# compiles them without -c too, and so must we (an ET_EXEC cubin with the
+# same undefined symbols, relocations and externs).
 # Exit 0 when all pass, 1 on a difference, 77 (SKIP) without the tools.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,38 +50,46 @@ jcal_view() {
 	}'
 }
 
-for f in "$here"/reloc/*.ptx; do
-	name=$(basename "$f" .ptx)
-	if ! "$bin/ptxas" -c -arch=sm_50 -O3 -o "$tmp/$name.ref.o" "$f" >"$tmp/log" 2>&1; then
-		echo "FAIL: $name: ptxas 11.8 -c refuses the test input"; cat "$tmp/log"
-		fail=$((fail + 1)); continue
+# compare FILE NAME FLAG TYPE: ptxas and us with FLAG (-c or none), the
+# object of ELF type TYPE (1 ET_REL, 2 ET_EXEC).
+compare() {
+	f=$1 name=$2 flag=$3 type=$4
+	if ! "$bin/ptxas" $flag -arch=sm_50 -O3 -o "$tmp/$name.ref.o" "$f" >"$tmp/log" 2>&1; then
+		echo "FAIL: $name: ptxas 11.8 $flag refuses the test input"; cat "$tmp/log"
+		fail=$((fail + 1)); return
 	fi
-	if ! "$prog" -c --verify-sched -o "$tmp/$name.o" "$f" 2>"$tmp/log"; then
-		echo "FAIL: $name: ptxsurf-as -c failed"; cat "$tmp/log"
-		fail=$((fail + 1)); continue
+	if ! "$prog" $flag --verify-sched -o "$tmp/$name.o" "$f" 2>"$tmp/log"; then
+		echo "FAIL: $name: ptxsurf-as $flag failed"; cat "$tmp/log"
+		fail=$((fail + 1)); return
 	fi
 	if ! "$bin/cuobjdump" -elf -sass "$tmp/$name.o" >"$tmp/log" 2>&1 ||
 	   ! "$bin/nvdisasm" "$tmp/$name.o" >"$tmp/log" 2>&1; then
 		echo "FAIL: $name: cuobjdump/nvdisasm reject our object"; head -5 "$tmp/log"
-		fail=$((fail + 1)); continue
+		fail=$((fail + 1)); return
 	fi
 	link_view "$tmp/$name.ref.o" >"$tmp/ref.link"
 	link_view "$tmp/$name.o" >"$tmp/our.link"
-	if ! grep -q '^type 1$' "$tmp/our.link" || ! cmp -s "$tmp/ref.link" "$tmp/our.link"; then
+	if ! grep -q "^type $type\$" "$tmp/our.link" || ! cmp -s "$tmp/ref.link" "$tmp/our.link"; then
 		echo "FAIL: $name: symbols, relocations, externs or call graph differ from ptxas's"
 		diff "$tmp/ref.link" "$tmp/our.link" | head -20
-		fail=$((fail + 1)); continue
+		fail=$((fail + 1)); return
 	fi
-	# ptxas places the calls of its device functions' bodies elsewhere (their
-	# own .text): compare the JCALs as a multiset
 	jcal_view "$tmp/$name.ref.o" | sort >"$tmp/ref.jcal"
 	jcal_view "$tmp/$name.o" | sort >"$tmp/our.jcal"
 	if ! [ -s "$tmp/ref.jcal" ] || ! cmp -s "$tmp/ref.jcal" "$tmp/our.jcal"; then
 		echo "FAIL: $name: the JCALs (word, callee) differ from ptxas's"
 		diff "$tmp/ref.jcal" "$tmp/our.jcal" | head -20
-		fail=$((fail + 1)); continue
+		fail=$((fail + 1)); return
 	fi
 	pass=$((pass + 1))
+}
+
+for f in "$here"/reloc/*.ptx; do
+	name=$(basename "$f" .ptx)
+	compare "$f" "$name" -c 1
+	# the driver's functions (vprintf, malloc, free, __assertfail) are
+	# called the same way in an executable cubin, without -c
+	case $name in driver-*) compare "$f" "$name.exec" "" 2 ;; esac
 done
 echo "reloc-ptxas: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
