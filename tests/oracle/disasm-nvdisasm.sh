@@ -9,7 +9,7 @@
 #   raw:    $PROG --disassemble K.bin     vs  nvdisasm -b SM50 -hex -novliw K.bin
 #           for the .text section of every kernel (needs readelf).
 # A cubin or kernel with an instruction word outside our sm_50 form table
-# (ptxas also emits TEX, ...) cannot be listed, nor a cubin with
+# (ptxas also emits TEX, ...) cannot be listed, nor a cubin with a
 # SSY/SYNC/PBK/BRK (nvdisasm's labels of their reconvergence points are
 # not reproduced; the raw listing prints them) or with device functions
 # inside a kernel's section (their labels are not reproduced either): our
