@@ -224,6 +224,7 @@ typedef struct Listing {
 	Section **section_at;       /* per ELF section index: its Section, or NULL */
 	int *end_label_of;          /* per symbol: .L number of its end, or NO_LABEL */
 	int next_label;
+	size_t sync_pad;            /* text width of the widest instruction but SYNC/BRK */
 	size_t column;              /* where the hex comments start */
 	Err err;
 } Listing;
@@ -308,31 +309,19 @@ static int apply_reloc(Listing *l, const Section *s, const SassForm *f, const Sa
 	return 0;
 }
 
-/* issue 14: SYNC and BRK name their reconvergence point as nvdisasm does,
- * from the kernel's EIATTR_INDIRECT_BRANCH_TARGETS entry for their address
- * ({offset, 0, count, targets...} words): the mnemonic padded to 38
- * columns, then (*"BRANCH_TARGETS label"*). */
-enum { SYNC_TEXT_WIDTH = 38 };
-
-static const uint32_t *sync_entry(const Section *s, uint64_t addr)
-{
-	const CubinKernel *k = &s->kernel->k;
-	for (size_t i = 0; i + 3 <= k->nsync_target_words; i += 3 + k->sync_targets[i + 2])
-		if (k->sync_targets[i] == addr && i + 3 + k->sync_targets[i + 2] <= k->nsync_target_words)
-			return &k->sync_targets[i];
-	return NULL;
-}
-
+/* issue 14: SYNC/BRK name their reconvergence point as nvdisasm does, from
+ * their EIATTR_INDIRECT_BRANCH_TARGETS entry ({offset, 0, count, targets}):
+ * padded to Listing.sync_pad, then (*"BRANCH_TARGETS label"*). */
 static int sync_target(Listing *l, const Section *s, Insn *in)
 {
-	const uint32_t *e = sync_entry(s, in->addr);
+	const CubinKernel *k = &s->kernel->k;
+	const uint32_t *e = NULL;   /* the entry of this SYNC */
+	for (size_t i = 0; i + 3 <= k->nsync_target_words && !e; i += 3 + k->sync_targets[i + 2])
+		if (k->sync_targets[i] == in->addr && i + 4 <= k->nsync_target_words)
+			e = &k->sync_targets[i];
 	if (e == NULL || e[2] != 1 || e[3] % 8 || e[3] > s->size)
-		return fail(&l->err, "%s: no cubin listing of the SYNC/BRK at address 0x%08" PRIx64
-		            " (it needs one reconvergence target in EIATTR_INDIRECT_BRANCH_TARGETS)",
-		            s->name, in->addr);
-	size_t n = strlen(in->text);
-	if (n < SYNC_TEXT_WIDTH)
-		snprintf(in->text + n, sizeof in->text - n, "%*s", (int)(SYNC_TEXT_WIDTH - n), "");
+		return fail(&l->err, "%s: no cubin listing of the SYNC/BRK at 0x%08" PRIx64 " (it needs "
+		            "one target in EIATTR_INDIRECT_BRANCH_TARGETS)", s->name, in->addr);
 	in->has_target = in->sync_annotation = true;
 	in->target = e[3] % 32 == 8 ? e[3] - 8 : e[3];
 	return 0;
@@ -434,10 +423,8 @@ static int scan_branches(Listing *l)
 	return 0;
 }
 
-/* Pass 1b: per SYNC/BRK entry of EIATTR_INDIRECT_BRANCH_TARGETS, a label
- * for the SYNC and one for each target, numbered after the branch
- * targets; a place that has a label already keeps it, and its number is
- * skipped (nvdisasm 11.8's numbering). */
+/* Pass 1b: per INDIRECT_BRANCH_TARGETS entry a label for the SYNC, then each
+ * target; a place labelled already keeps it, its number is skipped (nvdisasm). */
 static void number_sync_labels(Listing *l)
 {
 	for (size_t i = 0; i < l->nsections; i++) {
@@ -723,10 +710,12 @@ static size_t addr_width(uint64_t addr)
 
 /* Width of an instruction's line up to its hex comment; 0 for lines that
  * carry only a hex comment. */
-static size_t insn_width(const Section *s, const Insn *in)
+static size_t insn_width(const Listing *l, const Section *s, const Insn *in)
 {
 	char lbl[32];
-	size_t w = LINE_INDENT + addr_width(in->addr) + OPCODE_GAP + strlen(in->text);
+	size_t text = strlen(in->text) < l->sync_pad && in->sync_annotation ? l->sync_pad
+	                                                                     : strlen(in->text);
+	size_t w = LINE_INDENT + addr_width(in->addr) + OPCODE_GAP + text;
 	if (in->has_target)
 		w += strlen(in->sync_annotation ? "(*\"BRANCH_TARGETS \"*)" : "`()") +
 		     strlen(target_name(s, in->target, lbl, sizeof lbl));
@@ -748,11 +737,12 @@ typedef int (*InsnVisitor)(Listing *l, const Section *s, const Insn *in, void *c
 
 static int measure(Listing *l, const Section *s, const Insn *in, void *ctx)
 {
-	(void)ctx;
-	/* nvdisasm 11.8 places the hex column without a SYNC/BRK's ';' */
-	size_t w = insn_width(s, in) - (in->sync_annotation && in->role != ROLE_HIDDEN);
-	if (w > l->column)
-		l->column = w;
+	/* pass 1 (ctx set): SYNC/BRK's pad; nvdisasm's hex column omits their ';' */
+	size_t w = insn_width(l, s, in) - (in->sync_annotation && in->role != ROLE_HIDDEN);
+	size_t *max = ctx ? &l->sync_pad : &l->column;
+	size_t base = ctx ? LINE_INDENT + addr_width(in->addr) + OPCODE_GAP : 0;
+	if (in->role != ROLE_HIDDEN && !(ctx && in->sync_annotation) && w - base > *max)
+		*max = w - base;
 	return 0;
 }
 
@@ -817,7 +807,7 @@ static void print_insn(Listing *l, const Section *s, const Insn *in, PrintCtx *p
 		fprintf(out, "%*s{%*s", BRACE_AT, "", (int)(gap - BRACE_AT - 1), "");
 	else
 		fprintf(out, "%*s", (int)gap, "");
-	fprintf(out, "%s%s", in->guard, in->text);
+	fprintf(out, "%s%-*s", in->guard, in->sync_annotation ? (int)l->sync_pad : 0, in->text);
 	if (in->has_target)
 		fprintf(out, in->sync_annotation ? "(*\"BRANCH_TARGETS %s\"*)" : "`(%s)",
 		        target_name(s, in->target, lbl, sizeof lbl));
@@ -828,7 +818,7 @@ static void print_insn(Listing *l, const Section *s, const Insn *in, PrintCtx *p
 		return;
 	}
 	fputs(in->sync_annotation ? ";" : terminator(in->slot), out);
-	print_hex(l, out, insn_width(s, in), in->word);
+	print_hex(l, out, insn_width(l, s, in), in->word);
 }
 
 static void print_func(const Listing *l, const Func *f, FILE *out)
@@ -982,6 +972,8 @@ static int disasm_cubin(const uint8_t *bytes, size_t len, FILE *out, Err *err)
 	if (rc == 0) {
 		number_sync_labels(&l);
 		number_end_labels(&l);
+		for (size_t i = 0; i < l.nsections && rc == 0; i++)
+			rc = for_each_insn(&l, &l.sections[i], measure, &l);   /* sync_pad */
 		for (size_t i = 0; i < l.nsections && rc == 0; i++)
 			rc = for_each_insn(&l, &l.sections[i], measure, NULL);
 		l.column += HEX_GAP;

@@ -3,7 +3,9 @@
 # be trusted: values PTX defines come out of our cubins (independent of
 # ptxas), and each failure the differential tests rely on is raised -- an
 # unknown word, a value read before its producer's stall elapsed, two
-# threads writing one byte, a branch into nowhere.
+# threads writing one byte (also in shared memory between two barriers),
+# a branch into nowhere, a shared access past the block; and issue 14's
+# shared/local/generic memory, atomics and votes compute what PTX says.
 # Usage: tests/sim/sim-selftest.sh   (PROG, SIM, MUTATE as in sim-diff.sh)
 # Prints "sim-selftest: N passed, M failed".
 set -u
@@ -254,6 +256,87 @@ if "$prog" -o "$work/bar.cubin" "$work/bar.ptx" 2>"$work/err"; then
 	[ "$got" = '20 00 00 00 21 00 00 00' ] && ok || bad "barrier: thread 0 read '$got', not thread 32's id"
 else
 	bad "ptxsurf-as rejects the barrier kernel: $(head -n 1 "$work/err")"
+fi
+
+# 9. Issue 14's memory models, against values PTX defines: 64 threads add
+# 1 to a shared counter (zeroed at the block's start) -> 64; a ballot of
+# tid < 5 in warp 0 -> 0x1f; a store through cvta.shared's generic address
+# read back by ld.shared, and a local word through cvta.local and back;
+# atom.cas that matches and one that does not. Then the failures: two
+# threads storing one shared byte between two barriers is a race (the same
+# byte in two phases is not), and a shared access past the block's bytes
+# stops the run.
+cat >"$work/mem.ptx" <<'PTX'
+.version 7.8
+.target sm_50
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.shared .align 4 .b32 cnt;
+	.shared .align 8 .b8 sh[64];
+	.local .align 4 .b8 loc[8];
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r9, MODE;
+	mov.u32 %r1, %tid.x;
+	atom.shared.add.u32 %r2, [cnt], 1;
+	setp.lt.u32 %p1, %r1, 5;
+	vote.sync.ballot.b32 %r3, %p1, -1;
+	setp.ne.u32 %p2, %r1, 0;
+	@%p2 bra WAIT;
+	mov.u64 %rd2, sh;
+	cvta.shared.u64 %rd3, %rd2;
+	mov.u32 %r4, 0x1234;
+	st.u32 [%rd3+8], %r4;
+	mov.u64 %rd4, loc;
+	cvta.local.u64 %rd5, %rd4;
+	st.u32 [%rd5+4], %r3;
+	ld.local.u32 %r5, [loc+4];
+	atom.shared.cas.b32 %r6, [sh+8], 0x1234, 7;
+	atom.shared.cas.b32 %r7, [sh+8], 0x1234, 9;
+	ld.shared.u32 %r8, [sh+8];
+	st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+WAIT:
+	bar.sync 0;
+	setp.eq.u32 %p3, %r9, 1;
+	@%p3 st.shared.u32 [sh], %r1;
+	setp.eq.u32 %p3, %r9, 2;
+	@%p3 st.shared.u32 [sh+4096], %r1;
+	bar.sync 0;
+	setp.eq.u32 %p3, %r9, 3;
+	setp.eq.and.u32 %p3, %r1, 1, %p3;
+	@%p3 st.shared.u32 [sh+8], %r1;
+	@%p2 bra END;
+	ld.shared.u32 %r10, [cnt];
+	st.global.v2.u32 [%rd1], {%r10, %r3};
+END:
+	ret;
+}
+PTX
+# MODE 0: no extra store; 1: every thread stores sh[0] between the
+# barriers; 2: a store past the shared bytes; 3: thread 1 stores the word
+# thread 0 wrote before the first barrier (two phases: no race)
+built=0
+for m in 0 1 2 3; do
+	sed "s/MODE/$m/" "$work/mem.ptx" >"$work/mem$m.ptx"
+	"$prog" -o "$work/mem$m.cubin" "$work/mem$m.ptx" 2>"$work/err" && built=$((built + 1))
+	"$sim" --dump --block 64,1,1 "$work/mem$m.cubin" >"$work/mem$m.out" 2>&1
+done
+if [ "$built" = 4 ]; then
+	sed -n 's/^  param0.buffer+0000: //p' "$work/mem0.out" >"$work/mem0.line"
+	[ "$(cut -c1-23 "$work/mem0.line")" = '40 00 00 00 1f 00 00 00' ] && ok ||
+		bad "counter, ballot: '$(cut -c1-23 "$work/mem0.line")'"
+	[ "$(cut -c49-95 "$work/mem0.line")" = '1f 00 00 00 34 12 00 00 07 00 00 00 07 00 00 00' ] && ok ||
+		bad "generic, local, cas: '$(cut -c49-95 "$work/mem0.line")'"
+	grep -q 'data race: threads 0 and 1 both write shared' "$work/mem1.out" && ok ||
+		bad "no shared race for two stores between two barriers: $(head -n 1 "$work/mem1.out")"
+	grep -q 'outside the block' "$work/mem2.out" && ok ||
+		bad "a shared access past the block's bytes ran: $(head -n 1 "$work/mem2.out")"
+	grep -q '^ptxsurf-sim: ' "$work/mem3.out" && bad "a store of another phase counts as a race: $(head -n 1 "$work/mem3.out")" || ok
+else
+	bad "ptxsurf-as rejects the memory kernel: $(head -n 1 "$work/err")"
 fi
 
 # 8. Bad input gets a message, not a crash.
