@@ -585,6 +585,9 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 static void ctx_end(LowerCtx *c)
 {
 	lmap_fini(&c->pregs);
+	free(c->preg_stored);
+	c->preg_stored = NULL;
+	c->npreg_stored = 0;
 	lmap_fini(&c->regdecl);
 	lmap_fini(&c->regs);
 	lmap_fini(&c->labels);
