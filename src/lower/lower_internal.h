@@ -347,6 +347,9 @@ bool lower_shf(LowerCtx *c, const Instr *in);
 bool lower_carry(LowerCtx *c, const Instr *in);
 bool lower_mad_carry(LowerCtx *c, const Instr *in);
 
+/* ---- issue 15/17 (misc): handle kinds (lower_istypep.c) ---- */
+bool lower_istypep(LowerCtx *c, const Instr *in);
+
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 
 /* The largest .param held in registers, in 32-bit words. A function's
