@@ -349,6 +349,8 @@ bool lower_mad_carry(LowerCtx *c, const Instr *in);
 
 /* ---- issue 15/17 (misc): handle kinds (lower_istypep.c) ---- */
 bool lower_istypep(LowerCtx *c, const Instr *in);
+/* (lower_isspacep.c) isspacep: the shared/local window tests */
+bool lower_isspacep(LowerCtx *c, const Instr *in);
 
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 
