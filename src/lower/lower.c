@@ -110,6 +110,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- issue 17 part 1: atomics and warp operations (lower_atom.c, lower_warp.c) ---- */
 	{ "atom", SEL_ANY, lower_atom, 3, 4 }, { "red", SEL_ANY, lower_red, 2, 2 },
 	{ "shfl", SEL_ANY, lower_shfl, 4, 5 }, { "vote", SEL_ANY, lower_vote, 2, 3 },
+	/* ---- issue 15/17 (misc): handle kinds and address windows (lower_istypep.c,
+	 * lower_isspacep.c) ---- */
+	{ "istypep", SEL_ANY, lower_istypep, 2, 2 }, { "isspacep", SEL_ANY, lower_isspacep, 2, 2 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -585,6 +588,9 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 static void ctx_end(LowerCtx *c)
 {
 	lmap_fini(&c->pregs);
+	free(c->preg_stored);
+	c->preg_stored = NULL;
+	c->npreg_stored = 0;
 	lmap_fini(&c->regdecl);
 	lmap_fini(&c->regs);
 	lmap_fini(&c->labels);

@@ -143,25 +143,37 @@ bool lw_param_reg_access(LowerCtx *c, const Instr *in)
 	PtxTy t = lw_instr_type(in);
 	const Expr *elems[4];
 	unsigned n = data_elems(in->ops[ld ? 0 : 1], elems), parts = t.bits < 32 ? 1 : t.bits / 32;
-	unsigned stride = t.bits < 32 ? 4 : t.bits / 8;
-	/* whole words of the .param: elements of 32 or 64 bits, or an 8/16-bit
-	 * one in the low bits of its own word (as llc and nvcc pass them) */
-	if (t.bits < 8 || off < 0 || off % 4 != 0 || (t.bits < 32 && n != 1) ||
+	unsigned stride = t.bits / 8;
+	/* elements of 32 or 64 bits at word boundaries; 8/16-bit ones at any
+	 * offset of their alignment, within one word (lower_param_bytes.c) */
+	if (t.bits < 8 || off < 0 || off % (t.bits < 32 ? stride : 4) != 0 ||
 	    (uint64_t)off + n * stride > (uint64_t)p->extra)
 		return lw_unsupported(c, in->loc, "this access to .param '%s' held in registers (elements at a "
-		                      "multiple of 4 bytes within it are supported)", name->text) || true;
+		                      "multiple of their size within it, and of 4 bytes for 32/64-bit ones, "
+		                      "are supported)", name->text) || true;
 	uint32_t preg = (uint32_t)p->value;
-	for (unsigned e = 0; e < n; e++) {
+	for (unsigned e = 0; t.bits < 32 && e < n; e++) {
+		unsigned at = (unsigned)off + e * stride;
+		Opnd o;
+		memset(&o, 0, sizeof o);
+		uint32_t d;
+		unsigned w;
+		if (ld && !lw_reg(c, elems[e], &d, &w))
+			return true;
+		if (ld)
+			lw_param_byte_load(c, preg + at / 4, at % 4, t, d);
+		else if (!lw_opnd(c, elems[e], &o))
+			return true;
+		else
+			lw_param_byte_store(c, preg + at / 4, at % 4, t.bits, &o);
+	}
+	for (unsigned e = 0; t.bits >= 32 && e < n; e++) {
 		unsigned first = (unsigned)off / 4 + e * parts;
 		if (ld) {
 			uint32_t d;
 			unsigned w;
 			if (!lw_reg(c, elems[e], &d, &w))
 				return true;
-			if (t.bits < 32) {      /* the stored word's other bits are undefined */
-				lw_extend32(c, d, preg + first, t.bits, t.is_signed);
-				continue;
-			}
 			for (unsigned i = 0; i < w && i < parts; i++)
 				lw_mov(c, d, i, preg + first + i, 0);
 			continue;
@@ -175,6 +187,7 @@ bool lw_param_reg_access(LowerCtx *c, const Instr *in)
 			unsigned sub;
 			lw_opnd_part(c, &o, i, &v, &sub);
 			lw_mov(c, preg + first + i, 0, v, sub);
+			lw_param_word_stored(c, preg + first + i);
 		}
 	}
 	return true;

@@ -110,6 +110,10 @@ typedef struct LowerCtx {
 	LMap pregs;
 	bool in_func;
 	struct LFunc *funcs;
+	/* register-held .param words stored to so far, by vreg
+	 * (lower_param_bytes.c) */
+	uint8_t *preg_stored;
+	size_t npreg_stored;
 	size_t nfuncs, funcs_cap;
 	/* the instruction being lowered */
 	const Instr *cur;
@@ -343,6 +347,11 @@ bool lower_shf(LowerCtx *c, const Instr *in);
 bool lower_carry(LowerCtx *c, const Instr *in);
 bool lower_mad_carry(LowerCtx *c, const Instr *in);
 
+/* ---- issue 15/17 (misc): handle kinds (lower_istypep.c) ---- */
+bool lower_istypep(LowerCtx *c, const Instr *in);
+/* (lower_isspacep.c) isspacep: the shared/local window tests */
+bool lower_isspacep(LowerCtx *c, const Instr *in);
+
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 
 /* The largest .param held in registers, in 32-bit words. A function's
@@ -368,6 +377,13 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
  * names one, false to leave it to the table. */
 bool lw_param_reg_access(LowerCtx *c, const Instr *in);
 bool lower_call(LowerCtx *c, const Instr *in);
+/* (lower_param_bytes.c) An 8/16-bit element at byte `byte` of the
+ * register-held .param word `word`: loaded into d (extended as t says),
+ * or stored from value, the word's other bytes kept. */
+void lw_param_byte_load(LowerCtx *c, uint32_t word, unsigned byte, PtxTy t, uint32_t d);
+void lw_param_byte_store(LowerCtx *c, uint32_t word, unsigned byte, unsigned bits, const Opnd *value);
+/* A whole-word store into it (later byte stores keep its other bytes). */
+void lw_param_word_stored(LowerCtx *c, uint32_t word);
 bool lower_ret(LowerCtx *c, const Instr *in);
 bool lower_trap(LowerCtx *c, const Instr *in);
 /* Appends the code of every function the kernel calls (transitively)

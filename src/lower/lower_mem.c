@@ -20,6 +20,10 @@ static const struct { const char *word; int cop; } st_cops[] = {
 #undef SQ
 };
 
+/* ptxas 11.8 writes st.volatile (global and generic) as a write-through
+ * store, the .WT of st.wt (sm_50 has no other volatile store). */
+static const int st_volatile_cop = 3;
+
 /* The address [reg], [reg+imm] or [reg-imm]. */
 bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off)
 {
@@ -82,9 +86,13 @@ bool lower_st(LowerCtx *c, const Instr *in)
 				cop = st_cops[j].cop;
 				known = true;
 			}
+		if (strcmp(w, ".volatile") == 0) {
+			cop = st_volatile_cop;
+			known = true;
+		}
 		if (!known)
 			return lw_unsupported(c, in->mod_locs[i], "st.global modifier '%s' (cache operators "
-			                      ".wb/.cg/.cs/.wt are supported)", w);
+			                      ".wb/.cg/.cs/.wt and .volatile are supported)", w);
 	}
 	PtxTy t = lw_instr_type(in);
 	unsigned vec = lw_vec_width(in);
@@ -428,6 +436,8 @@ static bool generic_mods(LowerCtx *c, const Instr *in, bool load, int *cop)
 				*cop = st_cops[j].cop;
 				known = true;
 			}
+		if (!load && strcmp(w, ".volatile") == 0)
+			*cop = st_volatile_cop;
 		known |= strcmp(w, ".weak") == 0 || strcmp(w, ".volatile") == 0;
 		if (!known)
 			return lw_unsupported(c, in->mod_locs[i], "generic %s modifier '%s'", load ? "ld" : "st", w);

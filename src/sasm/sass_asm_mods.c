@@ -120,6 +120,10 @@ static const ModSpec imad_mods[] = {
 static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), END_MODS };
 static const ModSpec icmp_mods[] = { ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), END_MODS };
 static const ModSpec pset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
+static const ModSpec iset_mods[] = {
+	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("X", SR_X),
+	ENUM_MOD(SR_BOP), END_MODS,
+};
 
 /* issue 17 part 1: atomics and warp operations */
 static const ModSpec atom_mods[] = {
@@ -174,6 +178,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_LOP3: return lop3_mods;
 	case SOP_ICMP: return icmp_mods;
 	case SOP_PSET: return pset_mods;
+	case SOP_ISET: return iset_mods;
 	default: return no_mods;
 	}
 }

@@ -79,6 +79,14 @@ static bool match_pset(SasmMatch *m)
 	       sasm_take_pred(m, SR_PB, SR_PB_NOT, "B") && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
+/* ISET[.BF].cmp[.U32][.X].bop Rd[.CC], Ra, B, Pc. */
+static bool match_iset(SasmMatch *m)
+{
+	bool mod;
+	return sasm_take_rd_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") &&
+	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
+}
+
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -89,6 +97,7 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_LOP3: return match_lop3(m);
 	case SOP_ICMP: return match_icmp(m);
 	case SOP_PSET: return match_pset(m);
+	case SOP_ISET: return match_iset(m);
 	default: return false;
 	}
 }

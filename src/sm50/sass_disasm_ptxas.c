@@ -105,6 +105,23 @@ static void print_pset(Text *t, const SassForm *f, const SassValues *v)
 	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
 }
 
+static void print_iset(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "ISET");
+	put_flag(t, v, SR_BF, ".BF");
+	put_enum(t, f, v, SR_CMP);
+	if (!get(v, SR_SIGNED))
+		put(t, ".U32");
+	put_flag(t, v, SR_X, ".X");
+	put_enum(t, f, v, SR_BOP);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -115,6 +132,7 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_LOP3: print_lop3(t, f, v, slot); return true;
 	case SOP_ICMP: print_icmp(t, f, v, slot); return true;
 	case SOP_PSET: print_pset(t, f, v); return true;
+	case SOP_ISET: print_iset(t, f, v, slot); return true;
 	default: return false;
 	}
 }

@@ -193,7 +193,8 @@ typedef struct SassField {
  * (sass_forms.def, "decoder-only forms ptxas emits"). */
 #define SASS_OPS_PTXAS(X) \
 	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3") \
-	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET")
+	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET") \
+	X(ISET, "ISET")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

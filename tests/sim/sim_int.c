@@ -83,9 +83,9 @@ static void set_pred(SimThread *t, int64_t p, bool v)
 		t->p[p] = v;
 }
 
-/* ISETP: .X compares the upper words of a 64-bit comparison whose lower
- * words set the condition code (IADD RZ.CC, lo_a, -lo_b). */
-static void exec_isetp(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
+/* ISETP and ISET: .X compares the upper words of a 64-bit comparison whose
+ * lower words set the condition code (IADD RZ.CC, lo_a, -lo_b). */
+static bool int_compare(const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
 {
 	bool sg = sim_val(in, SR_SIGNED, 0), lt, eq;
 	if (sim_val(in, SR_X, 0)) {
@@ -98,11 +98,27 @@ static void exec_isetp(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t 
 		lt = sg ? (int32_t)a < (int32_t)b : a < b;
 		eq = a == b;
 	}
-	bool r = cmp_int(sim_val(in, SR_CMP, 0), lt, eq);
+	return cmp_int(sim_val(in, SR_CMP, 0), lt, eq);
+}
+
+static void exec_isetp(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
+{
+	bool r = int_compare(in, t, a, b);
 	bool c = sim_pred(t, sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0));
 	int64_t bop = sim_val(in, SR_BOP, 0);
 	set_pred(t, sim_val(in, SR_PD, 7), combine(bop, r, c));
 	set_pred(t, sim_val(in, SR_PQ, 7), combine(bop, !r, c));
+}
+
+/* issue 15 (misc): ISET Rd = ((A cmp B) bop Pc) ? (BF: 1.0f, else
+ * 0xffffffff) : 0 */
+static void exec_iset(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
+{
+	if (sim_val(in, SR_CC, 0))
+		return (void)no(m, in, "ISET.CC");
+	bool c = sim_pred(t, sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0));
+	bool r = combine(sim_val(in, SR_BOP, 0), int_compare(in, t, a, b), c);
+	sim_set(t, sim_val(in, SR_RD, 255), !r ? 0 : sim_val(in, SR_BF, 0) ? 0x3f800000u : 0xffffffffu);
 }
 
 static void exec_psetp(SimThread *t, const SimInsn *in)
@@ -358,6 +374,7 @@ bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t)
 		return true;
 	}
 	case SOP_ISETP: exec_isetp(m, in, t, a, sim_operand_b(m, in, t)); return true;
+	case SOP_ISET: exec_iset(m, in, t, a, sim_operand_b(m, in, t)); return true;
 	case SOP_PSETP: exec_psetp(t, in); return true;
 	case SOP_XMAD: exec_xmad(m, in, t, a); return true;
 	case SOP_BFE:

@@ -165,6 +165,12 @@ static const Example extra_examples[] = {
 	{ 0x364a020000270704, "ICMP_I", "ICMP.NE.U32 R4, R7, 0x2, R4" },
 	{ 0x4b44020005470606, "ICMP_C", "ICMP.EQ.U32 R6, R6, c[0x0][0x150], R4" },
 	{ 0x50880380e0075000, "PSET", "PSET.AND.AND R0, P5, PT, PT" },
+	/* issue 15 (misc): ISET, from ptxas 11.8 -O3 cubins (set, istypep, isspacep) */
+	{ 0x4b540b8005170a09, "ISET_C", "ISET.EQ.U32.X.AND R9, R10, c[0x0][0x144], PT" },
+	{ 0x5b5d038000270006, "ISET_R", "ISET.GE.AND R6, R0, R2, PT" },
+	{ 0x3652038004d70005, "ISET_I", "ISET.LT.U32.AND R5, R0, 0x4d, PT" },
+	{ 0x5b54200000270008, "ISET_R", "ISET.EQ.U32.OR R8, R0, R2, P0" },
+	{ 0x4b5913800537000b, "ISET_C", "ISET.BF.GT.AND R11, R0, c[0x0][0x14c], PT" },
 	{ 0xef17707c30170200, "SHFL_II", "SHFL.IDX PT, R0, R2, 0x1, 0x1c1f" },
 };
 
