@@ -258,6 +258,12 @@ static void plan_symbols(Layout *L)
 	}
 }
 
+/* Whether declaration i of m->surfrefs is a .texref. */
+static bool is_texture(const CubinModule *m, size_t i)
+{
+	return m->surfref_is_texture != NULL && m->surfref_is_texture[i];
+}
+
 static size_t sym_of_surfref(const Layout *L, const char *name)
 {
 	ptrdiff_t decl = cubin_surfref_index(L->m, name);
@@ -556,7 +562,8 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			           kernel_at(L, w)->code_size);
 			break;
 		case SYM_SURFREF:
-			put_symbol(b, n->st_surf[w], ST_INFO(STB_GLOBAL, CUBIN_STT_CUDA_SURFACE), 0, 0, 0);
+			put_symbol(b, n->st_surf[w], ST_INFO(STB_GLOBAL, is_texture(L->m, L->surf_order[w])
+			                                    ? CUBIN_STT_CUDA_TEXTURE : CUBIN_STT_CUDA_SURFACE), 0, 0, 0);
 			break;
 		case SYM_TEXT:
 			put_symbol(b, n->st_text[w], section, 0, (uint16_t)sec_text(L, w), 0);
@@ -659,6 +666,8 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	            (uint16_t)(k->maxreg_count ? k->maxreg_count : 0xff));
 	if (k->uses_surfaces)
 		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
+	if (k->uses_textures)
+		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_TEXTURE_BANK, 0);
 	info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
 	info_u32_list(b, CUBIN_EIATTR_EXIT_INSTR_OFFSETS, k->exit_offsets, k->nexit_offsets);
 	info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, k->sync_targets,
@@ -680,8 +689,9 @@ static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 	for (size_t i = k->nslots; i-- > 0;) {
 		const CubinSurfaceSlot *s = &L->slots[p][i];
 		cubin_buf_u64(b, s->cbank_offset);
+		bool tex = is_texture(L->m, (size_t)cubin_surfref_index(L->m, s->surfref));
 		cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
-		           CUBIN_R_CUDA_SURF_HEADER_INDEX);
+		           (tex ? CUBIN_R_CUDA_TEX_HEADER_INDEX : CUBIN_R_CUDA_SURF_HEADER_INDEX));
 	}
 }
 

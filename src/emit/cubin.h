@@ -63,6 +63,9 @@
 #define CUBIN_STO_CUDA_ENTRY       0x10
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
+/* issue 17: bound textures (unified mode) */
+#define CUBIN_STT_CUDA_TEXTURE     10
+#define CUBIN_R_CUDA_TEX_HEADER_INDEX 6
 #define CUBIN_R_CUDA_ABS32_20      42
 #define CUBIN_R_CUDA_G64           4
 #define CUBIN_R_CUDA_ABS32_LO_32   43
@@ -85,6 +88,7 @@ enum {
 	CUBIN_EIATTR_REQNTID               = 0x10,
 	CUBIN_EIATTR_FRAME_SIZE            = 0x11,
 	CUBIN_EIATTR_MIN_STACK_SIZE        = 0x12,
+	CUBIN_EIATTR_BINDLESS_TEXTURE_BANK = 0x15,
 	CUBIN_EIATTR_BINDLESS_SURFACE_BANK = 0x16,
 	CUBIN_EIATTR_KPARAM_INFO           = 0x17,
 	CUBIN_EIATTR_CBANK_PARAM_SIZE      = 0x19,
@@ -159,6 +163,8 @@ typedef struct CubinKernel {
 	/* The kernel executes a surface instruction (bound, parameter or
 	 * register handle): ptxas then emits EIATTR_BINDLESS_SURFACE_BANK. */
 	bool uses_surfaces;
+	/* The kernel samples a bound .texref: EIATTR_BINDLESS_TEXTURE_BANK. */
+	bool uses_textures;
 	/* byte offsets of the S2R SR_CTAID.{X,Y,Z} instructions */
 	const uint32_t *ctaid_offsets;
 	size_t nctaid_offsets;
@@ -205,7 +211,9 @@ typedef struct CubinModule {
 	bool texmode_independent;  /* .texmode independent (else unified) */
 	const CubinKernel *kernels;   /* in PTX source order */
 	size_t nkernels;
-	const char *const *surfrefs;  /* every .global .surfref, in declaration order */
+	const char *const *surfrefs;  /* every .global .surfref and .texref, in declaration order */
+	const bool *surfref_is_texture; /* per surfrefs[i] (NULL: none is): a .texref
+	                                 * (STT_CUDA_TEXTURE, R_CUDA_TEX_HEADER_INDEX) */
 	size_t nsurfrefs;
 	const CubinVar *vars;         /* module .global/.const variables, declaration order */
 	size_t nvars;

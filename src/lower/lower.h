@@ -107,6 +107,7 @@ typedef struct LKernel {
 	size_t ndesc_fields;
 	bool desc_size_symbol;        /* a suq lookup was lowered, even if later removed as dead */
 	bool uses_surfaces;
+	bool uses_textures;            /* a bound texref: EIATTR_BINDLESS_TEXTURE_BANK */
 	bool uses_ctaid_z;
 	bool explicit_caching;        /* an ld.global.ca: ptxas records EIATTR_EXPLICIT_CACHING */
 	uint32_t shared_size;         /* bytes of static .shared memory (.nv.shared.<k>) */
@@ -155,7 +156,8 @@ typedef struct LModule {
 	bool texmode_independent;
 	LKernel *kernels;
 	size_t nkernels;
-	const char **surfrefs;        /* every .global .surfref, declaration order */
+	const char **surfrefs;        /* every .global .surfref and .texref, declaration order */
+	bool *surfref_is_texture;     /* per surfrefs[i]: a .texref */
 	size_t nsurfrefs;
 	LDataVar *vars;               /* module .global/.const variables, declaration order */
 	size_t nvars;

@@ -28,6 +28,9 @@ typedef struct PtxTy {
 	bool is_float;
 } PtxTy;
 
+/* The kind of a module handle in LowerCtx.module_surfrefs (its extra). */
+enum { LHANDLE_SURFACE = 0, LHANDLE_TEXTURE = 1 };
+
 /* One name of a string map (registers, labels, parameters, surfrefs). */
 typedef struct LMapEntry {
 	const char *key;
@@ -118,6 +121,9 @@ typedef struct LowerCtx {
 } LowerCtx;
 
 /* Diagnoses an unsupported construct at loc; always returns false. */
+/* The c[0x0] byte offset of the slot of bound surfref/texref `name` in
+ * this kernel (a new slot at its first use). */
+uint32_t lw_bound_slot(LowerCtx *c, const char *name);
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -305,6 +311,10 @@ bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);
 bool lower_sured(LowerCtx *c, const Instr *in);
 bool lower_suq(LowerCtx *c, const Instr *in);
+/* issue 17: textures (lower_tex.c) */
+bool lower_tex(LowerCtx *c, const Instr *in);
+bool lower_tld4(LowerCtx *c, const Instr *in);
+bool lower_txq(LowerCtx *c, const Instr *in);
 /* integer bit operations and mul.hi (lower_bits.c). */
 bool lower_popc(LowerCtx *c, const Instr *in);
 /* issue 17 part 1: atomics (lower_atom.c) and warp operations (lower_warp.c) */

@@ -145,19 +145,12 @@ typedef struct SurfIndex {
 
 static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
 {
-	LKernel *k = c->k;
 	memset(si, 0, sizeof *si);
 	if (h->kind != EX_NAME)
 		return lw_unsupported(c, h->loc, "this surface operand");
 	if (lmap_find(&c->module_surfrefs, h->text)) {
-		LMapEntry *e = lmap_find(&c->slots, h->text);
-		if (e == NULL) {
-			k->slot_surfrefs = xrealloc(k->slot_surfrefs, (k->nslots + 1) * sizeof *k->slot_surfrefs);
-			k->slot_surfrefs[k->nslots] = h->text;
-			e = lmap_put(&c->slots, h->text, (int64_t)k->nslots++, 0);
-		}
 		si->immediate = si->bound = true;
-		si->idx = (k->first_slot_offset + 4 * (uint32_t)e->value) / 4;
+		si->idx = lw_bound_slot(c, h->text) / 4;
 		return true;
 	}
 	const LMapEntry *p = lmap_find(&c->param_handles, h->text);
