@@ -185,6 +185,10 @@ void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned 
 void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed, int addend);
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
+/* issue 17: the bindless handle of bound .surfref/.texref `name` (mov) in
+ * the 64-bit d: 0x80000000 | its header index (the c[0x0] slot), as ptxas
+ * 11.8 builds it (MOV32I, LOP.OR c[0x0][slot]); the high word 0. */
+void lw_bound_handle(LowerCtx *c, const char *name, bool texture, uint32_t d);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed);
 /* Sign-extends the low `bits` of d.dsub in place (BFE, as ptxas does after

@@ -55,6 +55,25 @@ void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts)
 	}
 }
 
+void lw_bound_handle(LowerCtx *c, const char *name, bool texture, uint32_t d)
+{
+	uint32_t flag = lw_temp(c, 1);
+	lw_mov32i(c, flag, 0, 0x80000000u);
+	LInsn *or = lw_emit(c, SF_LOP_C);
+	linsn_ref(or, SR_RD, d, 0, 1, true);
+	linsn_ref(or, SR_RA, flag, 0, 1, false);
+	linsn_set(or, SR_LOPOP, 1);
+	linsn_set(or, SR_INVA, 0);
+	linsn_set(or, SR_INVB, 0);
+	linsn_set(or, SR_CBANK, 0);
+	linsn_set(or, SR_COFF, lw_bound_slot(c, name) / 4);
+	lw_mov_rz(c, d, 1);
+	if (texture)
+		c->k->uses_textures = true;
+	else
+		c->k->uses_surfaces = true;
+}
+
 /* Zero- or sign-extends the low `bits` of src part 0 into d part 0. */
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed)
 {
