@@ -349,6 +349,9 @@ static void apply_record(InfoSink *sink, const InfoRecord *rec)
 	case CUBIN_EIATTR_EXPLICIT_CACHING:
 		k->explicit_caching = true;
 		break;
+	case CUBIN_EIATTR_BINDLESS_TEXTURE_BANK:
+		k->uses_textures = true;
+		break;
 	case CUBIN_EIATTR_BINDLESS_SURFACE_BANK:
 		k->uses_surfaces = true;
 		break;
@@ -417,7 +420,7 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 		return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
 	for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
 		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
-		if ((uint32_t)info != CUBIN_R_CUDA_SURF_HEADER_INDEX)
+		if ((uint32_t)info != CUBIN_R_CUDA_SURF_HEADER_INDEX && (uint32_t)info != CUBIN_R_CUDA_TEX_HEADER_INDEX)
 			continue;
 		uint64_t sym = info >> 32;
 		if (r->symtab == 0 || sym == 0 || sym >= r->nsyms)
@@ -746,9 +749,14 @@ static int read_vars(Reader *r, CubinImage *img)
 static void read_surfrefs(const Reader *r, CubinImage *img)
 {
 	img->surfrefs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfrefs);
-	for (size_t i = 1; i < r->nsyms; i++)
-		if ((symbol(r, i)[4] & 0xf) == CUBIN_STT_CUDA_SURFACE)
+	img->surfref_is_texture = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfref_is_texture);
+	for (size_t i = 1; i < r->nsyms; i++) {
+		unsigned type = symbol(r, i)[4] & 0xf;
+		if (type == CUBIN_STT_CUDA_SURFACE || type == CUBIN_STT_CUDA_TEXTURE) {
+			img->surfref_is_texture[img->nsurfrefs] = type == CUBIN_STT_CUDA_TEXTURE;
 			img->surfrefs[img->nsurfrefs++] = symbol_name(r, i);
+		}
+	}
 }
 
 int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_t errlen)
@@ -783,6 +791,7 @@ void cubin_image_free(CubinImage *img)
 {
 	free(img->kernels);
 	free(img->surfrefs);
+	free(img->surfref_is_texture);
 	free(img->param_store);
 	free(img->slot_store);
 	free(img->offset_store);
@@ -806,6 +815,7 @@ void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kern
 		.kernels = kernels,
 		.nkernels = img->nkernels,
 		.surfrefs = img->surfrefs,
+		.surfref_is_texture = img->surfref_is_texture,
 		.nsurfrefs = img->nsurfrefs,
 		.vars = img->vars,
 		.nvars = img->nvars,
