@@ -189,6 +189,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
 		.surfrefs = lm->surfrefs, .surfref_is_texture = lm->surfref_is_texture, .nsurfrefs = lm->nsurfrefs,
+		.desc_size_texture = lm->desc_kind == LDESC_TEXTURE,
 		.vars = vars, .nvars = lm->nvars,
 	};
 	char err[256];

@@ -477,7 +477,8 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		for (size_t i = 0; i < k->nshared_strings; i++)
 			cubin_strtab_add(str, k->shared_strings[i]);
 		if (has_desc_symbol(k))
-			n->st_desc_size = cubin_strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+			n->st_desc_size = cubin_strtab_add(str, L->m->desc_size_texture ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
+			                                                               : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
 			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
 			cubin_strtab_add(str, "__ocg_const");

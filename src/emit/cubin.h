@@ -73,6 +73,7 @@
 /* The weak object whose value the driver patches into the MOV32I of the
  * suq descriptor lookup: the byte size of one surface descriptor. */
 #define CUBIN_SURFREF_DESC_SIZE_SYMBOL ".nv.surfrefDescSize"
+#define CUBIN_TEXREF_DESC_SIZE_SYMBOL ".nv.unified.texrefDescSize"
 
 /* .nv.info record formats and the attributes this project reads/writes. */
 enum {
@@ -212,6 +213,8 @@ typedef struct CubinModule {
 	const CubinKernel *kernels;   /* in PTX source order */
 	size_t nkernels;
 	const char *const *surfrefs;  /* every .global .surfref and .texref, in declaration order */
+	bool desc_size_texture;    /* the descriptor-size symbol is .nv.unified.texrefDescSize
+	                            * (txq lookups), else .nv.surfrefDescSize */
 	const bool *surfref_is_texture; /* per surfrefs[i] (NULL: none is): a .texref
 	                                 * (STT_CUDA_TEXTURE, R_CUDA_TEX_HEADER_INDEX) */
 	size_t nsurfrefs;

@@ -42,6 +42,7 @@ typedef struct Reader {
 	bool *local_entry;    /* ... and that symbol is STB_LOCAL */
 	size_t desc_symbol_text; /* code section whose SECTION symbol precedes the weak
 	                          * .nv.surfrefDescSize (ptxas creates it there), 0 = none */
+	bool desc_size_texture;  /* ... and it is .nv.unified.texrefDescSize */
 	char *err;
 	size_t errlen;
 } Reader;
@@ -246,8 +247,11 @@ static void link_sections(Reader *r)
 		uint16_t shndx = rd16(sym + 6);
 		if ((sym[4] & 0xf) == STT_SECTION && shndx < r->shnum && is_code_section(r, shndx))
 			last_text = shndx;
-		if (strcmp(symbol_name(r, i), CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0)
+		if (strcmp(symbol_name(r, i), CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0 ||
+		    strcmp(symbol_name(r, i), CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0) {
 			r->desc_symbol_text = last_text;
+			r->desc_size_texture = strcmp(symbol_name(r, i), CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0;
+		}
 		if ((sym[4] & 0xf) == STT_FUNC && (sym[5] & CUBIN_STO_CUDA_ENTRY) && shndx < r->shnum) {
 			r->entry[shndx] = true;
 			r->local_entry[shndx] = (sym[4] >> 4) == STB_LOCAL;
@@ -528,7 +532,8 @@ static size_t read_shared_strings(const Reader *r, const char *name, const char 
 	for (size_t off = 0; off < size; off += strlen(t + off) + 1) {
 		const char *str = t + off;
 		if (after && (starts_with(str, "$BINDLESS$") || starts_with(str, ".nv.constant") ||
-		              strcmp(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0))
+		              strcmp(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0 ||
+		              strcmp(str, CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0))
 			break;
 		if (after && str[0] == '$' && !is_symbol_name(r, str))
 			out[n++] = str;
@@ -602,6 +607,7 @@ static int read_kernels(Reader *r, CubinImage *img)
 			return -1;
 		used_desc += k->ndesc_fields + k->ndesc_size_offsets;
 		k->desc_size_symbol = i == r->desc_symbol_text;
+		img->desc_size_texture = r->desc_size_texture;
 		k->frame_size = read_frame_size(r, i);
 		if (r->shared_of[i] && img->string_store) {
 			k->shared_strings = img->string_store + used_strings;
@@ -816,6 +822,7 @@ void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kern
 		.nkernels = img->nkernels,
 		.surfrefs = img->surfrefs,
 		.surfref_is_texture = img->surfref_is_texture,
+		.desc_size_texture = img->desc_size_texture,
 		.nsurfrefs = img->nsurfrefs,
 		.vars = img->vars,
 		.nvars = img->nvars,

@@ -150,6 +150,9 @@ typedef struct LDataVar {
 	bool placed;            /* offset assigned */
 } LDataVar;
 
+/* The kind of a module's descriptor-table lookups (suq / txq queries). */
+enum { LDESC_SURFACE = 1, LDESC_TEXTURE = 2 };
+
 typedef struct LModule {
 	bool address64;
 	int target_sm;
@@ -158,6 +161,7 @@ typedef struct LModule {
 	size_t nkernels;
 	const char **surfrefs;        /* every .global .surfref and .texref, declaration order */
 	bool *surfref_is_texture;     /* per surfrefs[i]: a .texref */
+	int desc_kind;                /* descriptor lookups: 0 none, LDESC_SURFACE, LDESC_TEXTURE */
 	size_t nsurfrefs;
 	LDataVar *vars;               /* module .global/.const variables, declaration order */
 	size_t nvars;

@@ -185,6 +185,16 @@ void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned 
 void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed, int addend);
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
+/* A descriptor-table query (lower_seq.c): the handle's slot word (immediate)
+ * or register, the table pointer's c[0x0] byte offset (surfaces 0xc0,
+ * textures 0xb0) and the field's byte offset in a descriptor. */
+typedef struct LDescLookup {
+	bool immediate;
+	uint32_t idx, vreg;
+	uint32_t table_cword, field;
+	bool texture;
+} LDescLookup;
+bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d);
 /* issue 17: the bindless handle of bound .surfref/.texref `name` (mov) in
  * the 64-bit d: 0x80000000 | its header index (the c[0x0] slot), as ptxas
  * 11.8 builds it (MOV32I, LOP.OR c[0x0][slot]); the high word 0. */

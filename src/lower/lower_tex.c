@@ -13,7 +13,8 @@
  *    (TLD.LZ, TLD.LL with a level);
  *  - the four components land in a group of four (write mask 0xf) and are
  *    copied to the destination vector.
- * txq.width/.height/.depth are TXQ queries of the level-0 dimensions. */
+ * txq.width/.height/.depth are TXQ queries of the level-0 dimensions, the
+ * other txq queries loads from the driver's texture descriptor table. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -260,8 +261,19 @@ bool lower_tld4(LowerCtx *c, const Instr *in)
 	return lower_sample(c, in, true);
 }
 
+/* txq queries ptxas 11.8 answers from the texture descriptor table the
+ * driver keeps at c[0x0][0xb0] (one .nv.unified.texrefDescSize-byte entry
+ * per header index): the field's byte offset in an entry. */
+static const struct { const char *word; uint32_t field; } desc_queries[] = {
+	{ ".addr_mode_0", 0x0c }, { ".addr_mode_1", 0x10 }, { ".addr_mode_2", 0x14 },
+	{ ".filter_mode", 0x18 }, { ".normalized_coords", 0x1c }, { ".channel_data_type", 0x20 },
+	{ ".channel_order", 0x24 }, { ".array_size", 0x28 }, { ".num_mipmap_levels", 0x2c },
+	{ ".num_samples", 0x30 },
+};
+enum { TEX_DESC_TABLE_CWORD = 0xb0 };
+
 /* txq.width/.height/.depth: TXQ's level-0 dimension query, one component
- * (x, y, z) of its mask. */
+ * (x, y, z) of its mask; the other queries: a descriptor-table lookup. */
 bool lower_txq(LowerCtx *c, const Instr *in)
 {
 	TexMods m;
@@ -271,12 +283,15 @@ bool lower_txq(LowerCtx *c, const Instr *in)
 		{ ".width", 0x1 }, { ".height", 0x2 }, { ".depth", 0x4 },
 	};
 	unsigned mask = 0;
+	int64_t field = -1;
 	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
 		if (m.query && lw_streq(m.query, queries[i].word))
 			mask = queries[i].mask;
-	if (mask == 0)
-		return lw_unsupported(c, in->loc, "txq%s (txq.width/.height/.depth are supported)",
-		                      m.query ? m.query : " without a query");
+	for (size_t i = 0; i < sizeof desc_queries / sizeof desc_queries[0]; i++)
+		if (m.query && lw_streq(m.query, desc_queries[i].word))
+			field = desc_queries[i].field;
+	if (mask == 0 && field < 0)
+		return lw_unsupported(c, in->loc, "txq%s", m.query ? m.query : " without a query");
 	const Expr *a = in->ops[1];
 	if (in->nops != 2 || a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, in->loc, "this txq operand (expected [texture])");
@@ -285,6 +300,11 @@ bool lower_txq(LowerCtx *c, const Instr *in)
 	unsigned dw;
 	if (!texture_ref(c, a->elems[0], &r) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
+	if (field >= 0) {
+		LDescLookup dl = { .immediate = !r.bindless, .idx = r.idx, .vreg = r.handle,
+		                   .table_cword = TEX_DESC_TABLE_CWORD, .field = (uint32_t)field, .texture = true };
+		return lw_desc_lookup(c, &dl, d);
+	}
 	LInsn *q;
 	if (!r.bindless) {
 		/* Ra = level 0 (ptxas: MOV Ra, RZ) */
