@@ -42,7 +42,7 @@ enum {
 
 typedef struct TexMods {
 	const TexGeom *geom;
-	bool level;
+	bool level, grad;
 	int gather;          /* tld4 component, -1 none */
 	PtxTy dtype, ctype;  /* element and coordinate types */
 	unsigned ntypes;
@@ -68,6 +68,8 @@ static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
 			known = true;
 		} else if (lw_streq(w, ".level") && !is_txq) {
 			m->level = known = true;
+		} else if (lw_streq(w, ".grad") && !is_txq && !is_tld4) {
+			m->grad = known = true;
 		} else if (lw_streq(w, ".v4")) {
 			m->v4 = known = true;
 		} else if (ptx_type_of_word(w).bits) {
@@ -92,6 +94,8 @@ static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
 	if (!m->v4 || m->ntypes != 2 || m->dtype.bits != 32 || m->ctype.bits != 32)
 		return lw_unsupported(c, in->loc, "%s other than .v4 with 32-bit element and coordinate types",
 		                      in->opcode);
+	if (m->grad && (m->geom->arrayed || m->geom->ncoords > 2 || !m->ctype.is_float))
+		return lw_unsupported(c, in->loc, "tex.grad other than .1d/.2d with .f32 coordinates");
 	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || m->geom->sass != 2))
 		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d with .f32 coordinates");
 	return true;
@@ -195,13 +199,56 @@ static void set_defaults(LInsn *in, const TexRef *r, int geom)
 	linsn_set(in, SR_QMASK, 0xf);
 }
 
+/* tex.grad: TXD, Ra = (the bindless handle,) the coordinates; Rb = the
+ * derivatives dPdx then dPdy, one register per coordinate each. */
+static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4])
+{
+	unsigned n = m->geom->ncoords, nra = n + r->bindless;
+	uint32_t ra = lw_temp(c, nra == 3 ? 4 : nra), rb = lw_temp(c, 2 * n);
+	if (r->bindless)
+		lw_mov(c, ra, 0, r->handle, 0);
+	const Expr *groups[3] = { in->ops[1]->elems[1], in->ops[2], in->ops[3] };
+	for (unsigned g = 0; g < 3; g++) {
+		const Expr *e = groups[g];
+		const Expr *const *elems = (const Expr *const *)&e;
+		unsigned ne = 1;
+		if (e->kind == EX_VECTOR) {
+			elems = (const Expr *const *)e->elems;
+			ne = e->nelems;
+		}
+		if (ne < n)
+			return lw_unsupported(c, e->loc, "a vector with %u elements", ne);
+		for (unsigned i = 0; i < n; i++) {
+			Opnd o;
+			memset(&o, 0, sizeof o);
+			if (!lw_opnd(c, elems[i], &o))
+				return false;
+			uint32_t dst = g == 0 ? ra : rb;
+			unsigned sub = g == 0 ? r->bindless + i : (g - 1) * n + i;
+			if (o.kind == OPND_IMM)
+				lw_mov32i(c, dst, sub, (uint32_t)o.imm);
+			else
+				lw_mov(c, dst, sub, o.vreg, 0);
+		}
+	}
+	uint32_t res = lw_temp(c, 4);
+	LInsn *t = lw_emit(c, r->bindless ? SF_TXD_B : SF_TXD);
+	set_defaults(t, r, m->geom->sass);
+	linsn_ref(t, SR_RA, ra, 0, nra, false);
+	linsn_ref(t, SR_RB, rb, 0, 2 * n, false);
+	linsn_ref(t, SR_RD, res, 0, 4, true);
+	for (unsigned i = 0; i < 4; i++)
+		lw_mov(c, d[i], 0, res, i);
+	return true;
+}
+
 /* tex and tld4 share everything but the form. */
 static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 {
 	TexMods m;
 	if (!parse_mods(c, in, &m))
 		return false;
-	if (in->nops != 2u + m.level)
+	if (in->nops != 2u + m.level + 2u * m.grad)
 		return lw_unsupported(c, in->loc, "%s with %u operands", in->opcode, in->nops);
 	const Expr *a = in->ops[1];
 	if (a->kind != EX_ADDRESS || a->nelems != 2)
@@ -210,8 +257,11 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	TexRef r;
 	uint32_t d[4], ra = 0;
 	unsigned nra = 0;
-	if (!texture_ref(c, a->elems[0], &r) || !destinations(c, in->ops[0], d) ||
-	    !coordinates(c, a->elems[1], &m, &ra, &nra))
+	if (!texture_ref(c, a->elems[0], &r) || !destinations(c, in->ops[0], d))
+		return false;
+	if (m.grad)
+		return lower_grad(c, in, &m, &r, d);
+	if (!coordinates(c, a->elems[1], &m, &ra, &nra))
 		return false;
 	/* Rb: the handle, then the level */
 	unsigned nrb = r.bindless + m.level;

@@ -442,7 +442,7 @@ static bool match_operands(SasmMatch *m)
 	case SOP_SURED_D: case SOP_SURED_P: return match_surface(m);
 	case SOP_TXQ: case SOP_TXQ_B: return match_txq(m);
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B:
-	case SOP_TLD4: case SOP_TLD4_B: return match_tex(m);
+	case SOP_TLD4: case SOP_TLD4_B: case SOP_TXD: case SOP_TXD_B: return match_tex(m);
 	case SOP_STG: case SOP_LDG: return match_global(m);
 	case SOP_STS: case SOP_LDS: case SOP_STL: case SOP_LDL: return match_global(m);
 	case SOP_ST: case SOP_LD: return match_generic(m);

@@ -142,7 +142,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_SURED_D: case SOP_SURED_P: return surface_mods;
 	case SOP_TXQ: case SOP_TXQ_B: return txq_mods;
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B:
-	case SOP_TLD4: case SOP_TLD4_B: return tex_mods;
+	case SOP_TLD4: case SOP_TLD4_B: case SOP_TXD: case SOP_TXD_B: return tex_mods;
 	case SOP_STG: case SOP_LDG: case SOP_ST: case SOP_LD: return global_mods;
 	case SOP_LDC: return ldc_mods;
 	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: return window_mods;

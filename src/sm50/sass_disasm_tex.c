@@ -3,7 +3,8 @@
  *   TEX{.B}{.LZ|.LB|.LL|.LLA}{.AOFFI}{.DC}{.NDV}{.NODEP}{.T|.P} Rd, Ra{, Rb}, idx, GEOM, mask
  *   TLD{.B}.LZ|.LL{.AOFFI}{.MS}{.CL}{.NODEP}{.T|.P}              Rd, Ra{, Rb}, idx, GEOM, mask
  *   TLD4.R|.G|.B|.A{.B}{.AOFFI|.PTP}{.DC}{.NDV}{.NODEP}{.T|.P}  Rd, Ra{, Rb}, idx, GEOM, mask
- * Rb is left out when it is RZ; the .B forms print 0x0 as the index. The
+ *   TXD{.B}{.AOFFI}{.NODEP}{.T|.P}                               Rd, Ra, Rb, idx, GEOM, mask
+ * Rb is left out when it is RZ (but TXD's); the .B forms print 0x0 as the index. The
  * phase (.T/.P) lives in the reuse bits of the control slot, as for TXQ. */
 #include "sm50/sass_disasm_fam.h"
 
@@ -13,7 +14,8 @@ static void put_tex_operands(Text *t, const SassForm *f, const SassValues *v)
 	put_reg(t, get(v, SR_RD));
 	put(t, ", ");
 	put_reg(t, get(v, SR_RA));
-	if (get(v, SR_RB) != 255) {
+	/* TXD always has its derivatives */
+	if (get(v, SR_RB) != 255 || f->op == SOP_TXD || f->op == SOP_TXD_B) {
 		put(t, ", ");
 		put_reg(t, get(v, SR_RB));
 	}
@@ -25,7 +27,7 @@ static void put_tex_operands(Text *t, const SassForm *f, const SassValues *v)
 bool sass_format_tex(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	static const char *const phase[] = { "", ".T", ".P", ".INVALIDPHASE3" };
-	bool bindless = f->op == SOP_TEX_B || f->op == SOP_TLD_B || f->op == SOP_TLD4_B;
+	bool bindless = f->op == SOP_TEX_B || f->op == SOP_TLD_B || f->op == SOP_TLD4_B || f->op == SOP_TXD_B;
 	switch (f->op) {
 	case SOP_TEX: case SOP_TEX_B:
 		put(t, "TEX%s", bindless ? ".B" : "");
@@ -48,6 +50,10 @@ bool sass_format_tex(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 		put_enum(t, f, v, SR_AOFFI);
 		put_flag(t, v, SR_DC, ".DC");
 		put_flag(t, v, SR_NDV, ".NDV");
+		break;
+	case SOP_TXD: case SOP_TXD_B:
+		put(t, "TXD%s", bindless ? ".B" : "");
+		put_flag(t, v, SR_AOFFI, ".AOFFI");
 		break;
 	default:
 		return false;

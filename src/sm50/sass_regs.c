@@ -111,10 +111,18 @@ static bool atomic_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
  * write mask. */
 static bool texture_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 {
+	static const unsigned coords[] = { 1, 2, 2, 3, 3, 4, 3, 4 };
+	if (f->op == SOP_TXD || f->op == SOP_TXD_B) {
+		/* Ra: (.B: the handle,) the coordinates; Rb: two derivatives each */
+		unsigned n = coords[get(in, SR_GEOM) & 7];
+		add_regs(u->reads, get(in, SR_RA), n + (f->op == SOP_TXD_B));
+		add_regs(u->reads, get(in, SR_RB), 2 * n + (get(in, SR_AOFFI) == 1));
+		add_regs(u->writes, get(in, SR_RD), popcount4(get(in, SR_QMASK)));
+		return true;
+	}
 	if (f->op != SOP_TEX && f->op != SOP_TEX_B && f->op != SOP_TLD && f->op != SOP_TLD_B &&
 	    f->op != SOP_TLD4 && f->op != SOP_TLD4_B)
 		return false;
-	static const unsigned coords[] = { 1, 2, 2, 3, 3, 4, 3, 4 };
 	bool tld = f->op == SOP_TLD || f->op == SOP_TLD_B;
 	int64_t lod = get(in, SR_TEXLOD);
 	unsigned rb = (f->op == SOP_TEX_B || f->op == SOP_TLD_B || f->op == SOP_TLD4_B) +

@@ -202,7 +202,8 @@ typedef struct SassField {
 
 /* ---- issue 17: textures (TLD4.B prints as TLD4.<component>.B) ---- */
 #define SASS_OPS_TEX(X) \
-	X(TEX, "TEX") X(TEX_B, "TEX.B") X(TLD, "TLD") X(TLD_B, "TLD.B") X(TLD4, "TLD4") X(TLD4_B, "TLD4.B")
+	X(TEX, "TEX") X(TEX_B, "TEX.B") X(TLD, "TLD") X(TLD_B, "TLD.B") X(TLD4, "TLD4") X(TLD4_B, "TLD4.B") \
+	X(TXD, "TXD") X(TXD_B, "TXD.B")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

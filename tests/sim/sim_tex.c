@@ -6,6 +6,8 @@
  *  - TLD: integer texel coordinates, clamped;
  *  - TEX: float coordinates, texel floor(c) clamped (a NaN reads texel 0);
  *    .LZ/.LL levels read level 0, the only one;
+ *  - TXD: as TEX (the derivatives select a level; there is one); TXD.B
+ *    has its handle first in Ra;
  *  - TLD4: the 2x2 footprint of (x - 0.5, y - 0.5) as gather returns it:
  *    (x0, y1), (x1, y1), (x1, y0), (x0, y0), component .R/.G/.B/.A;
  *  - Ra: array layer first (ARRAY_1D/ARRAY_2D), then x, y, z; Rb: the
@@ -21,17 +23,19 @@
 static bool is_texture_op(SassOp op)
 {
 	return op == SOP_TEX || op == SOP_TEX_B || op == SOP_TLD || op == SOP_TLD_B ||
-	       op == SOP_TLD4 || op == SOP_TLD4_B;
+	       op == SOP_TLD4 || op == SOP_TLD4_B || op == SOP_TXD || op == SOP_TXD_B;
 }
 
 static bool bindless(SassOp op)
 {
-	return op == SOP_TEX_B || op == SOP_TLD_B || op == SOP_TLD4_B;
+	return op == SOP_TEX_B || op == SOP_TLD_B || op == SOP_TLD4_B || op == SOP_TXD_B;
 }
 
 static SimRegion *texture_of(SimMachine *m, const SimInsn *in, const SimThread *t)
 {
-	uint32_t handle = bindless(in->form->op) ? sim_reg(t, sim_val(in, SR_RB, 255))
+	/* TXD.B has the handle first in Ra, the other .B forms in Rb */
+	SassRole at = in->form->op == SOP_TXD_B ? SR_RA : SR_RB;
+	uint32_t handle = bindless(in->form->op) ? sim_reg(t, sim_val(in, at, 255))
 	                                         : sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0));
 	return m->failed ? NULL : sim_surface(m, in, handle);
 }
@@ -90,7 +94,7 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 	bool arrayed = geom == 1 || geom == 3;
 	unsigned ncoords = geom == 4 ? 3 : geom >= 2 ? 2 : 1;
 	int64_t layer = 0, c[3] = { 0, 0, 0 };
-	int64_t r = ra;
+	int64_t r = in->form->op == SOP_TXD_B && ra != 255 ? ra + 1 : ra;
 	if (arrayed) {
 		layer = sim_reg(t, r);
 		r = r == 255 ? 255 : r + 1;
