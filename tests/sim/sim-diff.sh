@@ -1,7 +1,7 @@
 #!/bin/sh
 # Differential tests on the sm_50 simulator (docs/simulator.md): every
 # kernel ptxsurf-as assembles from the golden kernels (tests/cases/encode),
-# the corpus surface files (tests/corpus/*surface*) and the random kernels
+# the corpus surface and texture files (tests/corpus/*surface*, *texsurf*) and the random kernels
 # of tests/oracle/gen_kernels.c runs on tests/sim's simulator with seeded
 # random inputs over a few launch shapes, and every byte it writes to
 # global buffers and surfaces must equal what the code of ptxas 11.8
@@ -242,7 +242,7 @@ families=${*:-goldens corpus sweep}
 for fam in $families; do
 	case $fam in
 	goldens) run_family goldens "$root"/tests/cases/encode/*.ptx ;;
-	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx ;;
+	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx "$root"/tests/corpus/*texsurf*.ptx ;;
 	sweep)
 		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" || exit 2
 		n=0
