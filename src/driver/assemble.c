@@ -174,7 +174,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.code = codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
 			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = k->nslots,
 			.exit_offsets = codes[i].facts.exits, .nexit_offsets = codes[i].facts.nexits,
-			.uses_surfaces = k->uses_surfaces,
+			.uses_surfaces = k->uses_surfaces, .uses_textures = k->uses_textures,
 			.ctaid_offsets = codes[i].facts.ctaids, .nctaid_offsets = codes[i].facts.nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .explicit_caching = k->explicit_caching,
 			.shared_size = k->shared_size, .shared_align = k->shared_align, .frame_size = k->frame_size,
@@ -196,7 +196,9 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	CubinModule cm = {
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
-		.surfrefs = lm->surfrefs, .nsurfrefs = lm->nsurfrefs, .vars = vars, .nvars = lm->nvars,
+		.surfrefs = lm->surfrefs, .surfref_is_texture = lm->surfref_is_texture, .nsurfrefs = lm->nsurfrefs,
+		.desc_size_texture = lm->desc_kind == LDESC_TEXTURE,
+		.vars = vars, .nvars = lm->nvars,
 		.relocatable = lm->relocatable, .externs = lm->externs, .nexterns = lm->nexterns,
 	};
 	char err[256];

@@ -271,6 +271,12 @@ static void plan_symbols(Layout *L)
 	}
 }
 
+/* Whether declaration i of m->surfrefs is a .texref. */
+static bool is_texture(const CubinModule *m, size_t i)
+{
+	return m->surfref_is_texture != NULL && m->surfref_is_texture[i];
+}
+
 static size_t sym_of_surfref(const Layout *L, const char *name)
 {
 	ptrdiff_t decl = cubin_surfref_index(L->m, name);
@@ -486,7 +492,8 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		for (size_t i = 0; i < k->nshared_strings; i++)
 			cubin_strtab_add(str, k->shared_strings[i]);
 		if (has_desc_symbol(k))
-			n->st_desc_size = cubin_strtab_add(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+			n->st_desc_size = cubin_strtab_add(str, L->m->desc_size_texture ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
+			                                                               : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
 			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
 			cubin_strtab_add(str, "__ocg_const");
@@ -582,7 +589,8 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			           kernel_at(L, w)->code_size);
 			break;
 		case SYM_SURFREF:
-			put_symbol(b, n->st_surf[w], ST_INFO(STB_GLOBAL, CUBIN_STT_CUDA_SURFACE), 0, 0, 0);
+			put_symbol(b, n->st_surf[w], ST_INFO(STB_GLOBAL, is_texture(L->m, L->surf_order[w])
+			                                    ? CUBIN_STT_CUDA_TEXTURE : CUBIN_STT_CUDA_SURFACE), 0, 0, 0);
 			break;
 		case SYM_TEXT:
 			put_symbol(b, n->st_text[w], section, 0, (uint16_t)sec_text(L, w), 0);
@@ -697,6 +705,8 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	cubin_extern_info(L->m, k, L->sym_extern, b);
 	if (k->uses_surfaces)
 		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
+	if (k->uses_textures)
+		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_TEXTURE_BANK, 0);
 	info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
 	info_u32_list(b, CUBIN_EIATTR_EXIT_INSTR_OFFSETS, k->exit_offsets, k->nexit_offsets);
 	info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, k->sync_targets,
@@ -718,8 +728,9 @@ static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 	for (size_t i = k->nslots; i-- > 0;) {
 		const CubinSurfaceSlot *s = &L->slots[p][i];
 		cubin_buf_u64(b, s->cbank_offset);
+		bool tex = is_texture(L->m, (size_t)cubin_surfref_index(L->m, s->surfref));
 		cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
-		           CUBIN_R_CUDA_SURF_HEADER_INDEX);
+		           (tex ? CUBIN_R_CUDA_TEX_HEADER_INDEX : CUBIN_R_CUDA_SURF_HEADER_INDEX));
 	}
 }
 

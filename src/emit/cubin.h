@@ -65,6 +65,9 @@
 #define CUBIN_STO_CUDA_ENTRY       0x10
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
+/* issue 17: bound textures (unified mode) */
+#define CUBIN_STT_CUDA_TEXTURE     10
+#define CUBIN_R_CUDA_TEX_HEADER_INDEX 6
 #define CUBIN_R_CUDA_ABS32_20      42
 #define CUBIN_R_CUDA_G64           4
 #define CUBIN_R_CUDA_ABS32_LO_32   43
@@ -72,6 +75,7 @@
 /* The weak object whose value the driver patches into the MOV32I of the
  * suq descriptor lookup: the byte size of one surface descriptor. */
 #define CUBIN_SURFREF_DESC_SIZE_SYMBOL ".nv.surfrefDescSize"
+#define CUBIN_TEXREF_DESC_SIZE_SYMBOL ".nv.unified.texrefDescSize"
 
 /* .nv.info record formats and the attributes this project reads/writes. */
 enum {
@@ -88,6 +92,7 @@ enum {
 	CUBIN_EIATTR_REQNTID               = 0x10,
 	CUBIN_EIATTR_FRAME_SIZE            = 0x11,
 	CUBIN_EIATTR_MIN_STACK_SIZE        = 0x12,
+	CUBIN_EIATTR_BINDLESS_TEXTURE_BANK = 0x15,
 	CUBIN_EIATTR_BINDLESS_SURFACE_BANK = 0x16,
 	CUBIN_EIATTR_KPARAM_INFO           = 0x17,
 	CUBIN_EIATTR_CBANK_PARAM_SIZE      = 0x19,
@@ -162,6 +167,8 @@ typedef struct CubinKernel {
 	/* The kernel executes a surface instruction (bound, parameter or
 	 * register handle): ptxas then emits EIATTR_BINDLESS_SURFACE_BANK. */
 	bool uses_surfaces;
+	/* The kernel samples a bound .texref: EIATTR_BINDLESS_TEXTURE_BANK. */
+	bool uses_textures;
 	/* byte offsets of the S2R SR_CTAID.{X,Y,Z} instructions */
 	const uint32_t *ctaid_offsets;
 	size_t nctaid_offsets;
@@ -213,7 +220,11 @@ typedef struct CubinModule {
 	bool texmode_independent;  /* .texmode independent (else unified) */
 	const CubinKernel *kernels;   /* in PTX source order */
 	size_t nkernels;
-	const char *const *surfrefs;  /* every .global .surfref, in declaration order */
+	const char *const *surfrefs;  /* every .global .surfref and .texref, in declaration order */
+	bool desc_size_texture;    /* the descriptor-size symbol is .nv.unified.texrefDescSize
+	                            * (txq lookups), else .nv.surfrefDescSize */
+	const bool *surfref_is_texture; /* per surfrefs[i] (NULL: none is): a .texref
+	                                 * (STT_CUDA_TEXTURE, R_CUDA_TEX_HEADER_INDEX) */
 	size_t nsurfrefs;
 	const CubinVar *vars;         /* module .global/.const variables, declaration order */
 	size_t nvars;

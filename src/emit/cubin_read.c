@@ -42,6 +42,7 @@ typedef struct Reader {
 	bool *local_entry;    /* ... and that symbol is STB_LOCAL */
 	size_t desc_symbol_text; /* code section whose SECTION symbol precedes the weak
 	                          * .nv.surfrefDescSize (ptxas creates it there), 0 = none */
+	bool desc_size_texture;  /* ... and it is .nv.unified.texrefDescSize */
 	char *err;
 	size_t errlen;
 } Reader;
@@ -246,8 +247,11 @@ static void link_sections(Reader *r)
 		uint16_t shndx = rd16(sym + 6);
 		if ((sym[4] & 0xf) == STT_SECTION && shndx < r->shnum && is_code_section(r, shndx))
 			last_text = shndx;
-		if (strcmp(symbol_name(r, i), CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0)
+		if (strcmp(symbol_name(r, i), CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0 ||
+		    strcmp(symbol_name(r, i), CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0) {
 			r->desc_symbol_text = last_text;
+			r->desc_size_texture = strcmp(symbol_name(r, i), CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0;
+		}
 		if ((sym[4] & 0xf) == STT_FUNC && (sym[5] & CUBIN_STO_CUDA_ENTRY) && shndx < r->shnum) {
 			r->entry[shndx] = true;
 			r->local_entry[shndx] = (sym[4] >> 4) == STB_LOCAL;
@@ -349,6 +353,9 @@ static void apply_record(InfoSink *sink, const InfoRecord *rec)
 	case CUBIN_EIATTR_EXPLICIT_CACHING:
 		k->explicit_caching = true;
 		break;
+	case CUBIN_EIATTR_BINDLESS_TEXTURE_BANK:
+		k->uses_textures = true;
+		break;
 	case CUBIN_EIATTR_BINDLESS_SURFACE_BANK:
 		k->uses_surfaces = true;
 		break;
@@ -417,7 +424,7 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 		return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
 	for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
 		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
-		if ((uint32_t)info != CUBIN_R_CUDA_SURF_HEADER_INDEX)
+		if ((uint32_t)info != CUBIN_R_CUDA_SURF_HEADER_INDEX && (uint32_t)info != CUBIN_R_CUDA_TEX_HEADER_INDEX)
 			continue;
 		uint64_t sym = info >> 32;
 		if (r->symtab == 0 || sym == 0 || sym >= r->nsyms)
@@ -525,7 +532,8 @@ static size_t read_shared_strings(const Reader *r, const char *name, const char 
 	for (size_t off = 0; off < size; off += strlen(t + off) + 1) {
 		const char *str = t + off;
 		if (after && (starts_with(str, "$BINDLESS$") || starts_with(str, ".nv.constant") ||
-		              strcmp(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0))
+		              strcmp(str, CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0 ||
+		              strcmp(str, CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0))
 			break;
 		if (after && str[0] == '$' && !is_symbol_name(r, str))
 			out[n++] = str;
@@ -599,6 +607,7 @@ static int read_kernels(Reader *r, CubinImage *img)
 			return -1;
 		used_desc += k->ndesc_fields + k->ndesc_size_offsets;
 		k->desc_size_symbol = i == r->desc_symbol_text;
+		img->desc_size_texture = r->desc_size_texture;
 		k->frame_size = read_frame_size(r, i);
 		if (r->shared_of[i] && img->string_store) {
 			k->shared_strings = img->string_store + used_strings;
@@ -746,9 +755,14 @@ static int read_vars(Reader *r, CubinImage *img)
 static void read_surfrefs(const Reader *r, CubinImage *img)
 {
 	img->surfrefs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfrefs);
-	for (size_t i = 1; i < r->nsyms; i++)
-		if ((symbol(r, i)[4] & 0xf) == CUBIN_STT_CUDA_SURFACE)
+	img->surfref_is_texture = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfref_is_texture);
+	for (size_t i = 1; i < r->nsyms; i++) {
+		unsigned type = symbol(r, i)[4] & 0xf;
+		if (type == CUBIN_STT_CUDA_SURFACE || type == CUBIN_STT_CUDA_TEXTURE) {
+			img->surfref_is_texture[img->nsurfrefs] = type == CUBIN_STT_CUDA_TEXTURE;
 			img->surfrefs[img->nsurfrefs++] = symbol_name(r, i);
+		}
+	}
 }
 
 int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_t errlen)
@@ -783,6 +797,7 @@ void cubin_image_free(CubinImage *img)
 {
 	free(img->kernels);
 	free(img->surfrefs);
+	free(img->surfref_is_texture);
 	free(img->param_store);
 	free(img->slot_store);
 	free(img->offset_store);
@@ -806,6 +821,8 @@ void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kern
 		.kernels = kernels,
 		.nkernels = img->nkernels,
 		.surfrefs = img->surfrefs,
+		.surfref_is_texture = img->surfref_is_texture,
+		.desc_size_texture = img->desc_size_texture,
 		.nsurfrefs = img->nsurfrefs,
 		.vars = img->vars,
 		.nvars = img->nvars,

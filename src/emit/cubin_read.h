@@ -42,7 +42,9 @@ typedef struct CubinImage {
 	bool texmode_independent;
 	CubinReadKernel *kernels;   /* in section order (as cuobjdump lists them) */
 	size_t nkernels;
-	const char **surfrefs;      /* STT_CUDA_SURFACE symbols, in symbol order */
+	const char **surfrefs;      /* STT_CUDA_SURFACE and STT_CUDA_TEXTURE symbols, in symbol order */
+	bool *surfref_is_texture;   /* per surfrefs[i]: STT_CUDA_TEXTURE */
+	bool desc_size_texture;     /* the descriptor-size symbol is .nv.unified.texrefDescSize */
 	size_t nsurfrefs;
 	/* storage owned by the image */
 	SassParam *param_store;

@@ -90,6 +90,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "st", SEL_ANY, lower_st, 2, 2 }, { "suld", SEL_ANY, lower_suld, 2, 2 },
 	{ "sust", SEL_ANY, lower_sust, 2, 2 }, { "sured", SEL_ANY, lower_sured, 2, 2 },
 	{ "suq", SEL_ANY, lower_suq, 2, 2 },
+	/* ---- issue 17: textures ---- */
+	{ "tex", SEL_ANY, lower_tex, 2, 4 }, { "tld4", SEL_ANY, lower_tld4, 2, 2 },
+	{ "txq", SEL_ANY, lower_txq, 2, 2 },
 	/* ---- integer bit operations (lower_bits.c) ---- */
 	{ "popc", SEL_ANY, lower_popc, 2, 2 }, { "clz", SEL_ANY, lower_clz, 2, 2 },
 	{ "bfind", SEL_ANY, lower_bfind, 2, 2 }, { "brev", SEL_ANY, lower_brev, 2, 2 },
@@ -573,7 +576,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
 	lower_body(c, f->body);
-	if (k->shared_size || k->nslots || k->ndesc_fields || k->uses_surfaces)
+	if (k->shared_size || k->nslots || k->ndesc_fields || k->uses_surfaces || k->uses_textures)
 		lw_unsupported(c, f->name_loc, ".func '%s' uses shared variables or surfaces (supported in "
 		               "kernels only)", f->name);
 	if (!ends_in(k, SOP_RET)) {
@@ -615,6 +618,13 @@ static void ctx_end(LowerCtx *c)
 static bool var_is_global_surfref(const VarDecl *v)
 {
 	return decl_has(v, ".global") && decl_has(v, ".surfref");
+}
+
+/* issue 17: a bound texture of unified mode (independent mode's texrefs
+ * and samplers are laid out otherwise by ptxas) */
+static bool var_is_global_texref(const LModule *lm, const VarDecl *v)
+{
+	return decl_has(v, ".global") && decl_has(v, ".texref") && !lm->texmode_independent;
 }
 
 /* A .global or .const variable holding data (not an opaque handle). */
@@ -668,17 +678,21 @@ static void read_target(LModule *lm, const Item *it)
 	}
 }
 
-static void add_surfrefs(LowerStream *s, const VarDecl *v)
+static void add_surfrefs(LowerStream *s, const VarDecl *v, bool texture)
 {
 	LModule *lm = s->c.lm;
 	for (uint32_t i = 0; i < v->ndecls; i++) {
 		if (lm->nsurfrefs == s->surfrefs_cap) {
 			s->surfrefs_cap = s->surfrefs_cap ? 2 * s->surfrefs_cap : 8;
 			lm->surfrefs = xrealloc(lm->surfrefs, s->surfrefs_cap * sizeof *lm->surfrefs);
+			lm->surfref_is_texture = xrealloc(lm->surfref_is_texture,
+			                                  s->surfrefs_cap * sizeof *lm->surfref_is_texture);
 		}
 		/* names are interned: they outlive the item */
 		const char *name = v->decls[i].name;
-		lmap_put(&s->c.module_surfrefs, name, (int64_t)lm->nsurfrefs, 0);
+		lmap_put(&s->c.module_surfrefs, name, (int64_t)lm->nsurfrefs,
+		         texture ? LHANDLE_TEXTURE : LHANDLE_SURFACE);
+		lm->surfref_is_texture[lm->nsurfrefs] = texture;
 		lm->surfrefs[lm->nsurfrefs++] = name;
 	}
 }
@@ -714,14 +728,16 @@ void lower_stream_item(LowerStream *s, const Item *it)
 		break;
 	case IT_VAR:
 		if (var_is_global_surfref(&it->u.var))
-			add_surfrefs(s, &it->u.var);
+			add_surfrefs(s, &it->u.var, false);
+		else if (var_is_global_texref(c->lm, &it->u.var))
+			add_surfrefs(s, &it->u.var, true);
 		else if (decl_has(&it->u.var, ".shared"))
 			lw_module_shared_add(c, &it->u.var);
 		else if (var_is_module_data(&it->u.var))
 			lw_module_data_add(c, &it->u.var, it->loc);
 		else
 			lw_unsupported(c, it->loc, "module-scope variables other than .global/.const data, "
-			               ".global .surfref and .shared");
+			               ".global .surfref/.texref (unified texture mode) and .shared");
 		break;
 	case IT_FUNC:
 		if (!it->u.func.has_body)
@@ -797,6 +813,7 @@ void lower_module_free(LModule *lm)
 	}
 	free(lm->kernels);
 	free(lm->surfrefs);
+	free(lm->surfref_is_texture);
 	lower_module_data_free(lm);
 	memset(lm, 0, sizeof *lm);
 }

@@ -117,6 +117,7 @@ typedef struct LKernel {
 	size_t ndesc_fields;
 	bool desc_size_symbol;        /* a suq lookup was lowered, even if later removed as dead */
 	bool uses_surfaces;
+	bool uses_textures;            /* a bound texref: EIATTR_BINDLESS_TEXTURE_BANK */
 	bool uses_ctaid_z;
 	bool explicit_caching;        /* an ld.global.ca: ptxas records EIATTR_EXPLICIT_CACHING */
 	uint32_t shared_size;         /* bytes of static .shared memory (.nv.shared.<k>) */
@@ -160,13 +161,18 @@ typedef struct LDataVar {
 	bool placed;            /* offset assigned */
 } LDataVar;
 
+/* The kind of a module's descriptor-table lookups (suq / txq queries). */
+enum { LDESC_SURFACE = 1, LDESC_TEXTURE = 2 };
+
 typedef struct LModule {
 	bool address64;
 	int target_sm;
 	bool texmode_independent;
 	LKernel *kernels;
 	size_t nkernels;
-	const char **surfrefs;        /* every .global .surfref, declaration order */
+	const char **surfrefs;        /* every .global .surfref and .texref, declaration order */
+	bool *surfref_is_texture;     /* per surfrefs[i]: a .texref */
+	int desc_kind;                /* descriptor lookups: 0 none, LDESC_SURFACE, LDESC_TEXTURE */
 	size_t nsurfrefs;
 	LDataVar *vars;               /* module .global/.const variables, declaration order */
 	size_t nvars;

@@ -28,6 +28,9 @@ typedef struct PtxTy {
 	bool is_float;
 } PtxTy;
 
+/* The kind of a module handle in LowerCtx.module_surfrefs (its extra). */
+enum { LHANDLE_SURFACE = 0, LHANDLE_TEXTURE = 1 };
+
 /* One name of a string map (registers, labels, parameters, surfrefs). */
 typedef struct LMapEntry {
 	const char *key;
@@ -122,6 +125,9 @@ typedef struct LowerCtx {
 } LowerCtx;
 
 /* Diagnoses an unsupported construct at loc; always returns false. */
+/* The c[0x0] byte offset of the slot of bound surfref/texref `name` in
+ * this kernel (a new slot at its first use). */
+uint32_t lw_bound_slot(LowerCtx *c, const char *name);
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -183,6 +189,20 @@ void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned 
 void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed, int addend);
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
+/* A descriptor-table query (lower_seq.c): the handle's slot word (immediate)
+ * or register, the table pointer's c[0x0] byte offset (surfaces 0xc0,
+ * textures 0xb0) and the field's byte offset in a descriptor. */
+typedef struct LDescLookup {
+	bool immediate;
+	uint32_t idx, vreg;
+	uint32_t table_cword, field;
+	bool texture;
+} LDescLookup;
+bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d);
+/* issue 17: the bindless handle of bound .surfref/.texref `name` (mov) in
+ * the 64-bit d: 0x80000000 | its header index (the c[0x0] slot), as ptxas
+ * 11.8 builds it (MOV32I, LOP.OR c[0x0][slot]); the high word 0. */
+void lw_bound_handle(LowerCtx *c, const char *name, bool texture, uint32_t d);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed);
 /* Sign-extends the low `bits` of d.dsub in place (BFE, as ptxas does after
@@ -309,6 +329,10 @@ bool lower_suld(LowerCtx *c, const Instr *in);
 bool lower_sust(LowerCtx *c, const Instr *in);
 bool lower_sured(LowerCtx *c, const Instr *in);
 bool lower_suq(LowerCtx *c, const Instr *in);
+/* issue 17: textures (lower_tex.c) */
+bool lower_tex(LowerCtx *c, const Instr *in);
+bool lower_tld4(LowerCtx *c, const Instr *in);
+bool lower_txq(LowerCtx *c, const Instr *in);
 /* integer bit operations and mul.hi (lower_bits.c). */
 bool lower_popc(LowerCtx *c, const Instr *in);
 /* issue 17 part 1: atomics (lower_atom.c) and warp operations (lower_warp.c) */

@@ -64,9 +64,13 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 			lw_mov_rz(c, d, 1);
 		return true;
 	}
-	if (src->kind == EX_NAME && lmap_find(&c->module_surfrefs, src->text))
-		return lw_unsupported(c, src->loc, "taking the handle of a .surfref with mov (ptxas substitutes "
-		                      "a placeholder handle); use the surfref in the surface instruction");
+	const LMapEntry *handle = src->kind == EX_NAME ? lmap_find(&c->module_surfrefs, src->text) : NULL;
+	if (handle && dw == 2) {
+		lw_bound_handle(c, src->text, handle->extra == LHANDLE_TEXTURE, d);
+		return true;
+	}
+	if (handle)
+		return lw_unsupported(c, src->loc, "the handle of a .surfref/.texref in a 32-bit register");
 	if (src->kind == EX_NAME && lmap_find(&c->params, src->text))
 		return lw_unsupported(c, src->loc, "the address of a kernel parameter");
 	Opnd s;

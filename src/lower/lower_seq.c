@@ -55,6 +55,88 @@ void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts)
 	}
 }
 
+/* A descriptor query (suq.depth etc., txq.num_mipmap_levels ...): ptxas
+ * 11.8 loads the field from the driver's descriptor table,
+ *   d = *(c[0x0][table] + (handle & 0xfffff) * descsize + field):
+ *   MOV32I s, `(.nv.surfrefDescSize or .nv.unified.texrefDescSize);
+ *   LOP32I.AND i, h, 0xfffff;
+ *   XMAD/XMAD.MRG/XMAD.PSL.CBCC a = i * s + c[0x2][slot];
+ *   IADD a.CC, a, c[0x0][table]; IADD.X a+1, RZ, c[0x0][table+4]; LDG.E.CI d, [a]
+ * The module's lookups are all of one kind: its one descriptor-size symbol. */
+bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d)
+{
+	LKernel *k = c->k;
+	int kind = q->texture ? LDESC_TEXTURE : LDESC_SURFACE;
+	if (c->lm->desc_kind && c->lm->desc_kind != kind)
+		return lw_unsupported(c, c->cur ? c->cur->loc : k->loc, "suq and txq descriptor queries in one module");
+	c->lm->desc_kind = kind;
+	/* the table pointer is 64-bit (LDG.E) also with .address_size 32 */
+	uint32_t h = lw_temp(c, 1);
+	if (q->immediate) {
+		/* the bound handle's slot holds its header index */
+		LInsn *mv = lw_emit(c, SF_MOV_C);
+		linsn_ref(mv, SR_RD, h, 0, 1, true);
+		linsn_set(mv, SR_CBANK, 0);
+		linsn_set(mv, SR_COFF, q->idx);
+	} else {
+		lw_mov(c, h, 0, q->vreg, 0);
+	}
+	uint32_t size = lw_temp(c, 1);
+	k->desc_size_symbol = true;
+	LInsn *mi = lw_emit(c, SF_MOV32I);
+	linsn_ref(mi, SR_RD, size, 0, 1, true);
+	linsn_set(mi, SR_IMM, 0);
+	mi->reloc = LRELOC_DESC_SIZE;
+	uint32_t idx = lw_temp(c, 1);
+	LInsn *and = lw_emit(c, SF_LOP32I);
+	linsn_ref(and, SR_RD, idx, 0, 1, true);
+	linsn_ref(and, SR_RA, h, 0, 1, false);
+	linsn_set(and, SR_LOPOP, 0);
+	linsn_set(and, SR_IMM, 0xfffff);     /* the header index bits of a handle */
+	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
+	lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, q->field));
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *add = lw_emit(c, SF_IADD_C);
+		linsn_ref(add, SR_RD, addr, p, 1, true);
+		if (p == 0)
+			linsn_ref(add, SR_RA, off, 0, 1, false);
+		else
+			linsn_set(add, SR_RA, 255);
+		linsn_set(add, SR_CBANK, 0);
+		linsn_set(add, SR_COFF, (q->table_cword + 4 * p) / 4);
+		linsn_set(add, p ? SR_X : SR_CC, 1);
+		add->writes_cc = p == 0;
+		add->reads_cc = p == 1;
+	}
+	LInsn *ldg = lw_emit(c, SF_LDG);
+	linsn_ref(ldg, SR_RD, d, 0, 1, true);
+	linsn_ref(ldg, SR_RA, addr, 0, 2, false);
+	linsn_set(ldg, SR_SIZE, 4);
+	linsn_set(ldg, SR_COP, 2);     /* .CI */
+	linsn_set(ldg, SR_E, 1);
+	linsn_set(ldg, SR_IMM, 0);
+	return true;
+}
+
+void lw_bound_handle(LowerCtx *c, const char *name, bool texture, uint32_t d)
+{
+	uint32_t flag = lw_temp(c, 1);
+	lw_mov32i(c, flag, 0, 0x80000000u);
+	LInsn *or = lw_emit(c, SF_LOP_C);
+	linsn_ref(or, SR_RD, d, 0, 1, true);
+	linsn_ref(or, SR_RA, flag, 0, 1, false);
+	linsn_set(or, SR_LOPOP, 1);
+	linsn_set(or, SR_INVA, 0);
+	linsn_set(or, SR_INVB, 0);
+	linsn_set(or, SR_CBANK, 0);
+	linsn_set(or, SR_COFF, lw_bound_slot(c, name) / 4);
+	lw_mov_rz(c, d, 1);
+	if (texture)
+		c->k->uses_textures = true;
+	else
+		c->k->uses_surfaces = true;
+}
+
 /* Zero- or sign-extends the low `bits` of src part 0 into d part 0. */
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed)
 {

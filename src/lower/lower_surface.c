@@ -64,7 +64,6 @@ static const struct { const char *word; int txq, offset; } queries[] = {
 
 enum {
 	DESC_TABLE_CWORD = 0xc0,      /* c[0x0][0xc0]: 64-bit pointer to the descriptor table */
-	DESC_INDEX_MASK = 0xfffff,    /* header index bits of a surface handle */
 };
 
 static bool parse_mods(LowerCtx *c, const Instr *in, SurfKind kind, SurfMods *m)
@@ -145,19 +144,12 @@ typedef struct SurfIndex {
 
 static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
 {
-	LKernel *k = c->k;
 	memset(si, 0, sizeof *si);
 	if (h->kind != EX_NAME)
 		return lw_unsupported(c, h->loc, "this surface operand");
 	if (lmap_find(&c->module_surfrefs, h->text)) {
-		LMapEntry *e = lmap_find(&c->slots, h->text);
-		if (e == NULL) {
-			k->slot_surfrefs = xrealloc(k->slot_surfrefs, (k->nslots + 1) * sizeof *k->slot_surfrefs);
-			k->slot_surfrefs[k->nslots] = h->text;
-			e = lmap_put(&c->slots, h->text, (int64_t)k->nslots++, 0);
-		}
 		si->immediate = si->bound = true;
-		si->idx = (k->first_slot_offset + 4 * (uint32_t)e->value) / 4;
+		si->idx = lw_bound_slot(c, h->text) / 4;
 		return true;
 	}
 	const LMapEntry *p = lmap_find(&c->param_handles, h->text);
@@ -375,63 +367,15 @@ bool lower_sured(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* suq.depth etc.: ptxas 11.8 loads the field from the driver's descriptor
- * table,  d = *(c[0x0][0xc0] + (handle & 0xfffff) * descsize + field):
- *   MOV32I s, `(.nv.surfrefDescSize); LOP32I.AND i, h, 0xfffff;
- *   XMAD/XMAD.MRG/XMAD.PSL.CBCC a = i * s + c[0x2][slot];
- *   IADD a.CC, a, c[0x0][0xc0]; IADD.X a+1, RZ, c[0x0][0xc4]; LDG.E.CI d, [a] */
+/* suq.depth etc.: the surface descriptor table at c[0x0][0xc0] (lower_seq.c) */
 static bool lower_suq_descriptor(LowerCtx *c, const SurfIndex *si, uint32_t field, uint32_t d)
 {
-	LKernel *k = c->k;
-	/* the table pointer is 64-bit (LDG.E) also with .address_size 32 */
-	uint32_t h = lw_temp(c, 1);
-	if (si->immediate) {
-		/* the bound surfref's slot holds its header index */
-		LInsn *mv = lw_emit(c, SF_MOV_C);
-		linsn_ref(mv, SR_RD, h, 0, 1, true);
-		linsn_set(mv, SR_CBANK, 0);
-		linsn_set(mv, SR_COFF, si->idx);
-	} else {
-		lw_mov(c, h, 0, si->vreg, 0);
-	}
-	uint32_t size = lw_temp(c, 1);
-	k->desc_size_symbol = true;
-	LInsn *mi = lw_emit(c, SF_MOV32I);
-	linsn_ref(mi, SR_RD, size, 0, 1, true);
-	linsn_set(mi, SR_IMM, 0);
-	mi->reloc = LRELOC_DESC_SIZE;
-	uint32_t idx = lw_temp(c, 1);
-	LInsn *and = lw_emit(c, SF_LOP32I);
-	linsn_ref(and, SR_RD, idx, 0, 1, true);
-	linsn_ref(and, SR_RA, h, 0, 1, false);
-	linsn_set(and, SR_LOPOP, 0);
-	linsn_set(and, SR_IMM, DESC_INDEX_MASK);
-	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
-	lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, field));
-	for (unsigned p = 0; p < 2; p++) {
-		LInsn *add = lw_emit(c, SF_IADD_C);
-		linsn_ref(add, SR_RD, addr, p, 1, true);
-		if (p == 0)
-			linsn_ref(add, SR_RA, off, 0, 1, false);
-		else
-			linsn_set(add, SR_RA, 255);
-		linsn_set(add, SR_CBANK, 0);
-		linsn_set(add, SR_COFF, (DESC_TABLE_CWORD + 4 * p) / 4);
-		linsn_set(add, p ? SR_X : SR_CC, 1);
-		add->writes_cc = p == 0;
-		add->reads_cc = p == 1;
-	}
-	LInsn *ldg = lw_emit(c, SF_LDG);
-	linsn_ref(ldg, SR_RD, d, 0, 1, true);
-	linsn_ref(ldg, SR_RA, addr, 0, 2, false);
-	linsn_set(ldg, SR_SIZE, 4);
-	linsn_set(ldg, SR_COP, 2);     /* .CI */
-	linsn_set(ldg, SR_E, 1);
-	linsn_set(ldg, SR_IMM, 0);
+	LDescLookup q = { .immediate = si->immediate, .idx = si->idx, .vreg = si->vreg,
+	                  .table_cword = DESC_TABLE_CWORD, .field = field, .texture = false };
 	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref's
 	 * slot, not for a register handle */
-	k->uses_surfaces |= si->bound;
-	return true;
+	c->k->uses_surfaces |= si->bound;
+	return lw_desc_lookup(c, &q, d);
 }
 
 bool lower_suq(LowerCtx *c, const Instr *in)

@@ -76,6 +76,35 @@ static bool match_txq(SasmMatch *m)
 	return sasm_take_imm(m, SR_QMASK, "component mask");
 }
 
+/* ---- issue 17: textures ----
+ * Rd, Ra{, Rb}, index, GEOMETRY, mask; the .B forms write 0x0 as the index
+ * and take the handle from a register. */
+static bool match_tex(SasmMatch *m)
+{
+	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") ||
+	    !sasm_take_reg(m, SR_RA, -1, 0, NULL, "coordinates"))
+		return false;
+	if (m->next < m->s->nops && m->s->ops[m->next].kind == SOK_REG) {
+		if (!sasm_take_reg(m, SR_RB, -1, 0, NULL, "second source"))
+			return false;
+	} else {
+		sass_values_set(&m->v, SR_RB, 255);
+	}
+	if (sass_form_field(m->f, SR_SUIDX)) {
+		if (!sasm_take_imm(m, SR_SUIDX, "texture index"))
+			return false;
+	} else {
+		const SasmOperand *op = sasm_take_next(m, "0x0");
+		if (op == NULL)
+			return false;
+		if (op->kind != SOK_IMM || op->value != 0)
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX,
+			                       "%s takes its texture from a register: write 0x0 here",
+			                       sass_op_mnemonic(m->f->op));
+	}
+	return sasm_take_name(m, SR_GEOM, "geometry") && sasm_take_imm(m, SR_QMASK, "component mask");
+}
+
 static bool global_address(SasmMatch *m)
 {
 	return sasm_address(m, 24);
@@ -412,6 +441,8 @@ static bool match_operands(SasmMatch *m)
 	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
 	case SOP_SURED_D: case SOP_SURED_P: return match_surface(m);
 	case SOP_TXQ: case SOP_TXQ_B: return match_txq(m);
+	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B:
+	case SOP_TLD4: case SOP_TLD4_B: case SOP_TXD: case SOP_TXD_B: return match_tex(m);
 	case SOP_STG: case SOP_LDG: return match_global(m);
 	case SOP_STS: case SOP_LDS: case SOP_STL: case SOP_LDL: return match_global(m);
 	case SOP_ST: case SOP_LD: return match_generic(m);
@@ -460,14 +491,23 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 	SasmMatch best = { 0 };
 	int best_progress = -1;
 	bool stem_seen = false;
+	/* nvdisasm writes the bindless TLD4 as TLD4.<component>.B: matched as
+	 * the family TLD4.B with the component as its modifier */
+	const char *mn = s->mnemonic;
+	char tld4b[64];
+	if (strncmp(mn, "TLD4.", 5) == 0 && mn[5] && strchr("RGBA", mn[5]) && strncmp(mn + 6, ".B", 2) == 0 &&
+	    (mn[8] == '.' || mn[8] == '\0') && strlen(mn) < sizeof tld4b) {
+		snprintf(tld4b, sizeof tld4b, "TLD4.B.%c%s", mn[5], mn + 8);
+		mn = tld4b;
+	}
 	for (size_t i = 0; i < sass_form_count; i++) {
 		const SassForm *f = &sass_forms[i];
 		const char *stem = sass_op_mnemonic(f->op);
 		size_t n = strlen(stem);
-		if (strncmp(s->mnemonic, stem, n) != 0 || (s->mnemonic[n] != '.' && s->mnemonic[n] != '\0'))
+		if (strncmp(mn, stem, n) != 0 || (mn[n] != '.' && mn[n] != '\0'))
 			continue;
 		stem_seen = true;
-		SasmMatch m = { .s = s, .f = f, .mods = s->mnemonic + n, .out = out };
+		SasmMatch m = { .s = s, .f = f, .mods = mn + n, .out = out };
 		sass_values_clear(&m.v);
 		memset(out, 0, sizeof *out);
 		bool ok = sasm_match_modifiers(&m) && match_guard(&m) && match_operands(&m);

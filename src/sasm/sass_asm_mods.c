@@ -49,6 +49,13 @@ static const ModSpec txq_mods[] = {
 	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
 	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
 };
+/* issue 17: textures (TLD4's offset mode is an enum, TEX/TLD's a flag) */
+static const ModSpec tex_mods[] = {
+	ENUM_MOD(SR_TEXLOD), ENUM_MOD(SR_GATHER), FLAG_MOD("AOFFI", SR_AOFFI), VALUE_MOD("PTP", SR_AOFFI, 2, 0),
+	FLAG_MOD("DC", SR_DC), FLAG_MOD("NDV", SR_NDV), FLAG_MOD("MS", SR_MS), FLAG_MOD("CL", SR_CL),
+	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
+	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
+};
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec ldc_mods[] = { ENUM_MOD(SR_SIZE), ENUM_MOD(SR_LDCMODE), END_MODS };
@@ -138,6 +145,8 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
 	case SOP_SURED_D: case SOP_SURED_P: return surface_mods;
 	case SOP_TXQ: case SOP_TXQ_B: return txq_mods;
+	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B:
+	case SOP_TLD4: case SOP_TLD4_B: case SOP_TXD: case SOP_TXD_B: return tex_mods;
 	case SOP_STG: case SOP_LDG: case SOP_ST: case SOP_LD: return global_mods;
 	case SOP_LDC: return ldc_mods;
 	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: return window_mods;

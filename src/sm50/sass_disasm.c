@@ -704,7 +704,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_FSETP: print_fsetp(&t, f, v, slot); break;
 	case SOP_I2F: case SOP_F2I: print_i2f_f2i(&t, f, v); break;
 	default:
-		if (!sass_format_fam(&t, f, v, slot))
+		if (!sass_format_fam(&t, f, v, slot) && !sass_format_tex(&t, f, v, slot))
 			sass_format_ptxas(&t, f, v, slot, addr);
 		break;
 	}

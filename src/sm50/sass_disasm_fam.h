@@ -14,4 +14,8 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
  * when f is not one of them. */
 bool sass_format_warp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot);
 
+/* Textures: TEX, TLD, TLD4 and their .B forms (sass_disasm_tex.c); false
+ * when f is not one of them. */
+bool sass_format_tex(Text *t, const SassForm *f, const SassValues *v, uint32_t slot);
+
 #endif

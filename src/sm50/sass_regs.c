@@ -104,12 +104,42 @@ static bool atomic_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	return true;
 }
 
+/* ---- issue 17: textures ----
+ * Ra: the array index and the coordinates (cube maps: three); Rb: the
+ * bindless handle, then the level or bias, the offsets and the depth
+ * reference, as each is present; Rd: one register per component of the
+ * write mask. */
+static bool texture_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
+{
+	static const unsigned coords[] = { 1, 2, 2, 3, 3, 4, 3, 4 };
+	if (f->op == SOP_TXD || f->op == SOP_TXD_B) {
+		/* Ra: (.B: the handle,) the coordinates; Rb: two derivatives each */
+		unsigned n = coords[get(in, SR_GEOM) & 7];
+		add_regs(u->reads, get(in, SR_RA), n + (f->op == SOP_TXD_B));
+		add_regs(u->reads, get(in, SR_RB), 2 * n + (get(in, SR_AOFFI) == 1));
+		add_regs(u->writes, get(in, SR_RD), popcount4(get(in, SR_QMASK)));
+		return true;
+	}
+	if (f->op != SOP_TEX && f->op != SOP_TEX_B && f->op != SOP_TLD && f->op != SOP_TLD_B &&
+	    f->op != SOP_TLD4 && f->op != SOP_TLD4_B)
+		return false;
+	bool tld = f->op == SOP_TLD || f->op == SOP_TLD_B;
+	int64_t lod = get(in, SR_TEXLOD);
+	unsigned rb = (f->op == SOP_TEX_B || f->op == SOP_TLD_B || f->op == SOP_TLD4_B) +
+	              (tld ? lod == 1 : lod >= 2) + (get(in, SR_AOFFI) > 0) + (get(in, SR_DC) == 1) +
+	              (get(in, SR_MS) == 1);
+	add_regs(u->reads, get(in, SR_RA), coords[get(in, SR_GEOM) & 7]);
+	add_regs(u->reads, get(in, SR_RB), rb);
+	add_regs(u->writes, get(in, SR_RD), popcount4(get(in, SR_QMASK)));
+	return true;
+}
+
 void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 {
 	memset(u, 0, sizeof *u);
 	u->varlat = f->cls == SASS_CLASS_VARLAT || f->cls == SASS_CLASS_VARLAT_ALU;
 	add_pred(&u->pred_reads, get(in, SR_PG));
-	if (atomic_regs(f, in, u))
+	if (atomic_regs(f, in, u) || texture_regs(f, in, u))
 		return;
 	unsigned ra_regs = 1;
 	switch (f->op) {

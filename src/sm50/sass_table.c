@@ -97,6 +97,25 @@ static const char *const e_query_names[] = {
 };
 ENUM(e_query, NULL);
 
+/* ---- issue 17: textures ----
+ * Geometry of TEX/TLD/TLD4 (bits 30:28), as nvdisasm 11.8 names them. */
+static const char *const e_texgeom_names[] = {
+	"1D", "ARRAY_1D", "2D", "ARRAY_2D", "3D", NULL, "CUBE",
+};
+ENUM(e_texgeom, NULL);
+/* TEX level of detail: none, .LZ (level 0), .LB (bias), .LL (level); .LLA
+ * the level with an array (nvdisasm calls 4 INVALIDBLOD4). */
+static const char *const e_texlod_names[] = { "", "LZ", "LB", "LL", NULL, NULL, NULL, "LLA" };
+ENUM(e_texlod, NULL);
+/* TLD: level 0 or a level register. */
+static const char *const e_tldlod_names[] = { "LZ", "LL" };
+ENUM(e_tldlod, NULL);
+/* TLD4 offsets: none, one per instruction (.AOFFI), per pixel (.PTP). */
+static const char *const e_texoff_names[] = { "", "AOFFI", "PTP" };
+ENUM(e_texoff, NULL);
+static const char *const e_gather_names[] = { "R", "G", "B", "A" };
+ENUM(e_gather, NULL);
+
 /* Special registers; the unnamed ones print as SRn. */
 static const char *const e_sreg_names[] = {
 	[0x00] = "SR_LANEID", [0x01] = "SR_CLOCK", [0x02] = "SR_VIRTCFG",
@@ -360,6 +379,8 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_ATOMOP] = "atomop", [SR_ATOMSIZE] = "atomsize", [SR_CAS64] = "cas64", [SR_WOFF] = "woff",
 	[SR_SHFLMODE] = "shflmode", [SR_SHFLC] = "shflc", [SR_VOTEMODE] = "votemode",
 	[SR_LUT] = "lut", [SR_BF] = "bf",
+	[SR_TEXLOD] = "lod", [SR_NDV] = "ndv", [SR_DC] = "dc", [SR_AOFFI] = "offset", [SR_MS] = "ms",
+	[SR_CL] = "cl", [SR_GATHER] = "component",
 };
 
 const char *sass_role_name(SassRole r)

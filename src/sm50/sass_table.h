@@ -118,6 +118,14 @@ typedef enum SassRole {
 	/* ---- decoder-only forms ptxas emits (IMUL, IMAD, LOP3, ...) ---- */
 	SR_LUT,         /* LOP3 lookup table */
 	SR_BF,          /* PSET .BF: 1.0f for true instead of all ones */
+	/* ---- issue 17: textures ---- */
+	SR_TEXLOD,      /* TEX level-of-detail mode (.LZ .LB .LL .LLA); TLD .LZ/.LL */
+	SR_NDV,         /* TEX/TLD4 .NDV */
+	SR_DC,          /* TEX/TLD4 .DC (depth compare) */
+	SR_AOFFI,       /* TEX/TLD .AOFFI; TLD4 offset mode (.AOFFI .PTP) */
+	SR_MS,          /* TLD .MS (multisample) */
+	SR_CL,          /* TLD .CL */
+	SR_GATHER,      /* TLD4 gathered component (.R .G .B .A) */
 	SR_COUNT
 } SassRole;
 
@@ -167,7 +175,7 @@ typedef struct SassField {
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
-	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X)
+	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -195,6 +203,11 @@ typedef struct SassField {
 	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3") \
 	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET") \
 	X(ISET, "ISET")
+
+/* ---- issue 17: textures (TLD4.B prints as TLD4.<component>.B) ---- */
+#define SASS_OPS_TEX(X) \
+	X(TEX, "TEX") X(TEX_B, "TEX.B") X(TLD, "TLD") X(TLD_B, "TLD.B") X(TLD4, "TLD4") X(TLD4_B, "TLD4.B") \
+	X(TXD, "TXD") X(TXD_B, "TXD.B")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

@@ -3,7 +3,7 @@
 # kernel ptxsurf-as assembles from the golden kernels (tests/cases/encode),
 # the simulator's own kernels (tests/sim/kernels: shared-memory reductions
 # with barriers, local arrays, generic pointers, atomics, votes), the
-# corpus surface files (tests/corpus/*surface*) and the random kernels
+# corpus surface and texture files (tests/corpus/*surface*, *texsurf*) and the random kernels
 # of tests/oracle/gen_kernels.c runs on tests/sim's simulator with seeded
 # random inputs over a few launch shapes, and every byte it writes to
 # global buffers and surfaces must equal what the code of ptxas 11.8
@@ -245,7 +245,7 @@ for fam in $families; do
 	case $fam in
 	goldens) run_family goldens "$root"/tests/cases/encode/*.ptx ;;
 	kernels) run_family kernels "$here"/kernels/*.ptx ;;
-	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx ;;
+	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx "$root"/tests/corpus/*texsurf*.ptx ;;
 	sweep)
 		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" || exit 2
 		n=0

@@ -13,7 +13,7 @@
  *  - each .surfref, in name order j, is the surface with header index
  *    0x10 + j, its slot in c[0x0] filled as the driver fills it;
  *  - c[0x0][0xc0] points at a table of random surface descriptors (suq's
- *    descriptor lookups read it).
+ *    descriptor lookups read it), and so does c[0x0][0xb0] (txq's).
  * --thread N runs only thread N of the grid (in block order, x fastest).
  * Output: one line per region with its FNV-1a 64 digest, or with --dump
  * every byte in hex; exit 1 with the simulator's message on a failure. */
@@ -31,7 +31,7 @@ enum {
 	BUFFER_BYTES = 4096,
 	SURFACE_WIDTH_BYTES = 4096, SURFACE_HEIGHT = 32, SURFACE_DEPTH = 4,
 	DESC_TABLE_ENTRIES = 64, DESC_BYTES = 0x40,
-	CB_DESC_TABLE = 0xc0,
+	CB_DESC_TABLE = 0xc0, CB_TEX_DESC_TABLE = 0xb0,
 	SURFREF_HEADER_BASE = 0x10,
 };
 #define DESC_TABLE_BASE 0x7f000000ull
@@ -219,6 +219,8 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 	fill_random(d, name_seed(seed, d->name));
 	uint64_t base = DESC_TABLE_BASE;
 	memcpy(m->cbank[0] + CB_DESC_TABLE, &base, 8);
+	/* txq's descriptor queries read the same random descriptors */
+	memcpy(m->cbank[0] + CB_TEX_DESC_TABLE, &base, 8);
 	return 0;
 }
 

@@ -89,6 +89,10 @@ SimRegion *sim_region_of(SimMachine *m, const uint8_t *p)
 
 SimRegion *sim_surface(SimMachine *m, const SimInsn *in, uint32_t handle)
 {
+	/* a handle built from a bound slot (mov of a .surfref/.texref):
+	 * 0x80000000 | the header index */
+	if (handle & 0x80000000u)
+		handle &= 0xfffffu;
 	for (size_t i = 0; i < m->nregions; i++)
 		if (m->regions[i].kind == SIM_SURFACE && m->regions[i].base == handle)
 			return &m->regions[i];

@@ -1,0 +1,379 @@
+/* tex / tld4 / txq -> TEX, TLD, TLD4, TXQ (issue 17), in unified texture
+ * mode, with the operand layout ptxas 11.8 uses for sm_50:
+ *  - the texture: a module .global .texref is bound, its header index in a
+ *    c[0x0] slot after the parameters (as a bound surfref; the slot is
+ *    relocated with R_CUDA_TEX_HEADER_INDEX) and named by the immediate; a
+ *    .u64 register that only ever holds a kernel parameter names that
+ *    parameter's c[0x0] word (ptxas -O3 does the same); any other .u64
+ *    register is a bindless handle: the .B form, the handle first in Rb;
+ *  - Ra: the array index (I2I.U16.U32.SAT, as ptxas clamps it), then the
+ *    coordinates; Rb: handle, then the level of tex.level (.LL), RZ when
+ *    there is neither;
+ *  - float coordinates sample (TEX, TLD4), integer coordinates fetch texels
+ *    (TLD.LZ, TLD.LL with a level);
+ *  - the four components land in a group of four (write mask 0xf) and are
+ *    copied to the destination vector.
+ * txq.width/.height/.depth are TXQ queries of the level-0 dimensions, the
+ * other txq queries loads from the driver's texture descriptor table. */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+/* A PTX texture geometry: SASS geometry code, coordinates, array index. */
+typedef struct TexGeom {
+	const char *word;
+	int sass;
+	unsigned ncoords;
+	bool arrayed;
+} TexGeom;
+
+static const TexGeom geoms[] = {
+	{ ".1d", 0, 1, false }, { ".2d", 2, 2, false }, { ".3d", 4, 3, false },
+	{ ".a1d", 1, 1, true }, { ".a2d", 3, 2, true },
+};
+
+enum {
+	TEX_LOD_NONE = 0, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
+	TLD_LZ = 0, TLD_LL = 1,             /* TLD */
+	I2I_U16 = 2, I2I_U32 = 4,
+	TXQ_DIMENSION = 1,                  /* TEX_HEADER_DIMENSION */
+	RZ = 255,
+};
+
+typedef struct TexMods {
+	const TexGeom *geom;
+	bool level, grad;
+	int gather;          /* tld4 component, -1 none */
+	PtxTy dtype, ctype;  /* element and coordinate types */
+	unsigned ntypes;
+	bool v4;
+	const char *query;   /* txq */
+} TexMods;
+
+static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
+{
+	memset(m, 0, sizeof *m);
+	m->gather = -1;
+	bool is_tld4 = lw_streq(in->opcode, "tld4"), is_txq = lw_streq(in->opcode, "txq");
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		bool known = false;
+		for (size_t j = 0; j < sizeof geoms / sizeof geoms[0]; j++)
+			if (lw_streq(w, geoms[j].word)) {
+				m->geom = &geoms[j];
+				known = true;
+			}
+		if (is_tld4 && w[0] == '.' && w[1] && strchr("rgba", w[1]) && w[2] == '\0') {
+			m->gather = (int)(strchr("rgba", w[1]) - "rgba");
+			known = true;
+		} else if (lw_streq(w, ".level") && !is_txq) {
+			m->level = known = true;
+		} else if (lw_streq(w, ".grad") && !is_txq && !is_tld4) {
+			m->grad = known = true;
+		} else if (lw_streq(w, ".v4")) {
+			m->v4 = known = true;
+		} else if (ptx_type_of_word(w).bits) {
+			if (m->ntypes == 0)
+				m->dtype = ptx_type_of_word(w);
+			else
+				m->ctype = ptx_type_of_word(w);
+			m->ntypes++;
+			known = true;
+		} else if (is_txq && !known && m->query == NULL) {
+			m->query = w;
+			known = true;
+		}
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s'", in->opcode, w);
+	}
+	if (is_txq)
+		return true;
+	if (m->geom == NULL)
+		return lw_unsupported(c, in->loc, "%s without a 1d/2d/3d/a1d/a2d geometry (cube maps, "
+		                      "multisample textures and tex.grad are not lowered)", in->opcode);
+	if (!m->v4 || m->ntypes != 2 || m->dtype.bits != 32 || m->ctype.bits != 32)
+		return lw_unsupported(c, in->loc, "%s other than .v4 with 32-bit element and coordinate types",
+		                      in->opcode);
+	if (m->grad && (m->geom->arrayed || m->geom->ncoords > 2 || !m->ctype.is_float))
+		return lw_unsupported(c, in->loc, "tex.grad other than .1d/.2d with .f32 coordinates");
+	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || m->geom->sass != 2))
+		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d with .f32 coordinates");
+	return true;
+}
+
+/* Where the texture header comes from. */
+typedef struct TexRef {
+	bool bindless;
+	uint32_t idx;       /* bound: c[0x0] word index */
+	uint32_t handle;    /* bindless: the .u64 register (part 0 = header index) */
+} TexRef;
+
+static bool texture_ref(LowerCtx *c, const Expr *t, TexRef *r)
+{
+	memset(r, 0, sizeof *r);
+	if (t->kind != EX_NAME)
+		return lw_unsupported(c, t->loc, "this texture operand");
+	const LMapEntry *m = lmap_find(&c->module_surfrefs, t->text);
+	if (m && m->extra == LHANDLE_TEXTURE) {
+		r->idx = lw_bound_slot(c, t->text) / 4;
+		c->k->uses_textures = true;
+		return true;
+	}
+	if (m)
+		return lw_unsupported(c, t->loc, "a .surfref as a texture");
+	const LMapEntry *p = lmap_find(&c->param_handles, t->text);
+	if (p) {
+		r->idx = (SASS_PARAM_CBANK_BASE + (uint32_t)p->value) / 4;
+		return true;
+	}
+	unsigned w;
+	if (!lw_reg(c, t, &r->handle, &w))
+		return false;
+	if (w != 2)
+		return lw_unsupported(c, t->loc, "a texture handle that is not a .u64/.b64 register");
+	r->bindless = true;
+	return true;
+}
+
+/* The coordinate group Ra: array index (clamped to 16 bits), coordinates. */
+static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t *ra, unsigned *nra)
+{
+	const Expr *const *elems = (const Expr *const *)&ce;
+	unsigned n = 1;
+	if (ce->kind == EX_VECTOR) {
+		elems = (const Expr *const *)ce->elems;
+		n = ce->nelems;
+	}
+	unsigned need = m->geom->ncoords + m->geom->arrayed;
+	if (n < need)
+		return lw_unsupported(c, ce->loc, "a coordinate vector with %u elements", n);
+	*nra = need;
+	*ra = lw_temp(c, need == 3 ? 4 : need);
+	for (unsigned i = 0; i < need; i++) {
+		Opnd o;
+		memset(&o, 0, sizeof o);
+		if (!lw_opnd(c, elems[i], &o))
+			return false;
+		if (o.kind == OPND_REG && o.width != 1)
+			return lw_unsupported(c, elems[i]->loc, "a 64-bit texture coordinate");
+		if (o.kind == OPND_IMM) {
+			lw_mov32i(c, *ra, i, (uint32_t)o.imm);
+		} else if (i == 0 && m->geom->arrayed) {
+			LInsn *cv = lw_emit(c, SF_I2I_R);
+			linsn_ref(cv, SR_RD, *ra, 0, 1, true);
+			linsn_ref(cv, SR_RB, o.vreg, 0, 1, false);
+			linsn_set(cv, SR_DTYPE, I2I_U16);
+			linsn_set(cv, SR_STYPE, I2I_U32);
+			linsn_set(cv, SR_SAT, 1);
+		} else {
+			lw_mov(c, *ra, i, o.vreg, 0);
+		}
+	}
+	return true;
+}
+
+/* The four destination registers of a .v4 result. */
+static bool destinations(LowerCtx *c, const Expr *de, uint32_t d[4])
+{
+	if (de->kind != EX_VECTOR || de->nelems != 4)
+		return lw_unsupported(c, de->loc, "this texture destination (expected a vector of four)");
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned w;
+		if (!lw_reg(c, de->elems[i], &d[i], &w))
+			return false;
+	}
+	return true;
+}
+
+/* Every field of a TEX/TLD/TLD4 form the lowering does not choose. */
+static void set_defaults(LInsn *in, const TexRef *r, int geom)
+{
+	const SassForm *f = in->form;
+	static const SassRole zero[] = { SR_TEXLOD, SR_AOFFI, SR_DC, SR_NODEP, SR_NDV, SR_MS, SR_CL, SR_GATHER };
+	for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
+		if (sass_form_field(f, zero[i]))
+			linsn_set(in, zero[i], 0);
+	if (!r->bindless)
+		linsn_set(in, SR_SUIDX, r->idx);
+	linsn_set(in, SR_GEOM, geom);
+	linsn_set(in, SR_QMASK, 0xf);
+}
+
+/* tex.grad: TXD, Ra = (the bindless handle,) the coordinates; Rb = the
+ * derivatives dPdx then dPdy, one register per coordinate each. */
+static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4])
+{
+	unsigned n = m->geom->ncoords, nra = n + r->bindless;
+	uint32_t ra = lw_temp(c, nra == 3 ? 4 : nra), rb = lw_temp(c, 2 * n);
+	if (r->bindless)
+		lw_mov(c, ra, 0, r->handle, 0);
+	const Expr *groups[3] = { in->ops[1]->elems[1], in->ops[2], in->ops[3] };
+	for (unsigned g = 0; g < 3; g++) {
+		const Expr *e = groups[g];
+		const Expr *const *elems = (const Expr *const *)&e;
+		unsigned ne = 1;
+		if (e->kind == EX_VECTOR) {
+			elems = (const Expr *const *)e->elems;
+			ne = e->nelems;
+		}
+		if (ne < n)
+			return lw_unsupported(c, e->loc, "a vector with %u elements", ne);
+		for (unsigned i = 0; i < n; i++) {
+			Opnd o;
+			memset(&o, 0, sizeof o);
+			if (!lw_opnd(c, elems[i], &o))
+				return false;
+			uint32_t dst = g == 0 ? ra : rb;
+			unsigned sub = g == 0 ? r->bindless + i : (g - 1) * n + i;
+			if (o.kind == OPND_IMM)
+				lw_mov32i(c, dst, sub, (uint32_t)o.imm);
+			else
+				lw_mov(c, dst, sub, o.vreg, 0);
+		}
+	}
+	uint32_t res = lw_temp(c, 4);
+	LInsn *t = lw_emit(c, r->bindless ? SF_TXD_B : SF_TXD);
+	set_defaults(t, r, m->geom->sass);
+	linsn_ref(t, SR_RA, ra, 0, nra, false);
+	linsn_ref(t, SR_RB, rb, 0, 2 * n, false);
+	linsn_ref(t, SR_RD, res, 0, 4, true);
+	for (unsigned i = 0; i < 4; i++)
+		lw_mov(c, d[i], 0, res, i);
+	return true;
+}
+
+/* tex and tld4 share everything but the form. */
+static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
+{
+	TexMods m;
+	if (!parse_mods(c, in, &m))
+		return false;
+	if (in->nops != 2u + m.level + 2u * m.grad)
+		return lw_unsupported(c, in->loc, "%s with %u operands", in->opcode, in->nops);
+	const Expr *a = in->ops[1];
+	if (a->kind != EX_ADDRESS || a->nelems != 2)
+		return lw_unsupported(c, a->loc, a->kind == EX_ADDRESS && a->nelems == 3
+		                      ? "a separate sampler (texmode_independent)" : "this texture address");
+	TexRef r;
+	uint32_t d[4], ra = 0;
+	unsigned nra = 0;
+	if (!texture_ref(c, a->elems[0], &r) || !destinations(c, in->ops[0], d))
+		return false;
+	if (m.grad)
+		return lower_grad(c, in, &m, &r, d);
+	if (!coordinates(c, a->elems[1], &m, &ra, &nra))
+		return false;
+	/* Rb: the handle, then the level */
+	unsigned nrb = r.bindless + m.level;
+	uint32_t rb = nrb ? lw_temp(c, nrb) : 0;
+	if (r.bindless)
+		lw_mov(c, rb, 0, r.handle, 0);
+	if (m.level) {
+		Opnd lod;
+		memset(&lod, 0, sizeof lod);
+		if (!lw_opnd(c, in->ops[2], &lod))
+			return false;
+		if (lod.kind == OPND_IMM)
+			lw_mov32i(c, rb, nrb - 1, (uint32_t)lod.imm);
+		else
+			lw_mov(c, rb, nrb - 1, lod.vreg, 0);
+	}
+	bool fetch = !gather && !m.ctype.is_float;
+	SassFormId form = gather ? (r.bindless ? SF_TLD4_B : SF_TLD4) :
+	                  fetch ? (r.bindless ? SF_TLD_B : SF_TLD) : (r.bindless ? SF_TEX_B : SF_TEX);
+	uint32_t res = lw_temp(c, 4);
+	LInsn *t = lw_emit(c, form);
+	set_defaults(t, &r, m.geom->sass);
+	linsn_ref(t, SR_RA, ra, 0, nra, false);
+	if (nrb)
+		linsn_ref(t, SR_RB, rb, 0, nrb, false);
+	else
+		linsn_set(t, SR_RB, RZ);
+	linsn_ref(t, SR_RD, res, 0, 4, true);
+	if (gather)
+		linsn_set(t, SR_GATHER, m.gather);
+	else if (fetch)
+		linsn_set(t, SR_TEXLOD, m.level ? TLD_LL : TLD_LZ);
+	else
+		linsn_set(t, SR_TEXLOD, m.level ? TEX_LOD_LL : TEX_LOD_NONE);
+	for (unsigned i = 0; i < 4; i++)
+		lw_mov(c, d[i], 0, res, i);
+	return true;
+}
+
+bool lower_tex(LowerCtx *c, const Instr *in)
+{
+	return lower_sample(c, in, false);
+}
+
+bool lower_tld4(LowerCtx *c, const Instr *in)
+{
+	return lower_sample(c, in, true);
+}
+
+/* txq queries ptxas 11.8 answers from the texture descriptor table the
+ * driver keeps at c[0x0][0xb0] (one .nv.unified.texrefDescSize-byte entry
+ * per header index): the field's byte offset in an entry. */
+static const struct { const char *word; uint32_t field; } desc_queries[] = {
+	{ ".addr_mode_0", 0x0c }, { ".addr_mode_1", 0x10 }, { ".addr_mode_2", 0x14 },
+	{ ".filter_mode", 0x18 }, { ".normalized_coords", 0x1c }, { ".channel_data_type", 0x20 },
+	{ ".channel_order", 0x24 }, { ".array_size", 0x28 }, { ".num_mipmap_levels", 0x2c },
+	{ ".num_samples", 0x30 },
+};
+enum { TEX_DESC_TABLE_CWORD = 0xb0 };
+
+/* txq.width/.height/.depth: TXQ's level-0 dimension query, one component
+ * (x, y, z) of its mask; the other queries: a descriptor-table lookup. */
+bool lower_txq(LowerCtx *c, const Instr *in)
+{
+	TexMods m;
+	if (!parse_mods(c, in, &m))
+		return false;
+	static const struct { const char *word; unsigned mask; } queries[] = {
+		{ ".width", 0x1 }, { ".height", 0x2 }, { ".depth", 0x4 },
+	};
+	unsigned mask = 0;
+	int64_t field = -1;
+	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
+		if (m.query && lw_streq(m.query, queries[i].word))
+			mask = queries[i].mask;
+	for (size_t i = 0; i < sizeof desc_queries / sizeof desc_queries[0]; i++)
+		if (m.query && lw_streq(m.query, desc_queries[i].word))
+			field = desc_queries[i].field;
+	if (mask == 0 && field < 0)
+		return lw_unsupported(c, in->loc, "txq%s", m.query ? m.query : " without a query");
+	const Expr *a = in->ops[1];
+	if (in->nops != 2 || a->kind != EX_ADDRESS || a->nelems != 1)
+		return lw_unsupported(c, in->loc, "this txq operand (expected [texture])");
+	TexRef r;
+	uint32_t d;
+	unsigned dw;
+	if (!texture_ref(c, a->elems[0], &r) || !lw_reg(c, in->ops[0], &d, &dw))
+		return false;
+	if (field >= 0) {
+		LDescLookup dl = { .immediate = !r.bindless, .idx = r.idx, .vreg = r.handle,
+		                   .table_cword = TEX_DESC_TABLE_CWORD, .field = (uint32_t)field, .texture = true };
+		return lw_desc_lookup(c, &dl, d);
+	}
+	LInsn *q;
+	if (!r.bindless) {
+		/* Ra = level 0 (ptxas: MOV Ra, RZ) */
+		uint32_t lod = lw_temp(c, 1);
+		lw_mov_rz(c, lod, 0);
+		q = lw_emit(c, SF_TXQ);
+		linsn_ref(q, SR_RA, lod, 0, 1, false);
+		linsn_set(q, SR_SUIDX, r.idx);
+	} else {
+		/* Ra = handle, Ra+1 = level 0 */
+		uint32_t g = lw_temp(c, 2);
+		lw_mov(c, g, 0, r.handle, 0);
+		lw_mov_rz(c, g, 1);
+		q = lw_emit(c, SF_TXQ_B);
+		linsn_ref(q, SR_RA, g, 0, 2, false);
+	}
+	linsn_ref(q, SR_RD, d, 0, 1, true);
+	linsn_set(q, SR_QUERY, TXQ_DIMENSION);
+	linsn_set(q, SR_QMASK, mask);
+	linsn_set(q, SR_NODEP, 0);
+	return true;
+}

@@ -1,0 +1,142 @@
+/* The texture model (issue 17): TEX, TLD and TLD4 and their .B forms on
+ * the simulator's RGBA32 surfaces (sim.h: a texture is the region whose
+ * header index a bound slot or a bindless handle names, as for surfaces),
+ * with the sampler state of a texref's defaults: unnormalised coordinates,
+ * nearest-texel (point) sampling, clamp to the edge, one mip level.
+ *  - TLD: integer texel coordinates, clamped;
+ *  - TEX: float coordinates, texel floor(c) clamped (a NaN reads texel 0);
+ *    .LZ/.LL levels read level 0, the only one;
+ *  - TXD: as TEX (the derivatives select a level; there is one); TXD.B
+ *    has its handle first in Ra;
+ *  - TLD4: the 2x2 footprint of (x - 0.5, y - 0.5) as gather returns it:
+ *    (x0, y1), (x1, y1), (x1, y0), (x0, y0), component .R/.G/.B/.A;
+ *  - Ra: array layer first (ARRAY_1D/ARRAY_2D), then x, y, z; Rb: the
+ *    bindless handle first; the results of the write mask's components land
+ *    in consecutive registers from Rd.
+ * Depth compare, offsets, bias, multisample and derivative modes are not
+ * modelled and fail the run. */
+#include "sim.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool is_texture_op(SassOp op)
+{
+	return op == SOP_TEX || op == SOP_TEX_B || op == SOP_TLD || op == SOP_TLD_B ||
+	       op == SOP_TLD4 || op == SOP_TLD4_B || op == SOP_TXD || op == SOP_TXD_B;
+}
+
+static bool bindless(SassOp op)
+{
+	return op == SOP_TEX_B || op == SOP_TLD_B || op == SOP_TLD4_B || op == SOP_TXD_B;
+}
+
+static SimRegion *texture_of(SimMachine *m, const SimInsn *in, const SimThread *t)
+{
+	/* TXD.B has the handle first in Ra, the other .B forms in Rb */
+	SassRole at = in->form->op == SOP_TXD_B ? SR_RA : SR_RB;
+	uint32_t handle = bindless(in->form->op) ? sim_reg(t, sim_val(in, at, 255))
+	                                         : sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0));
+	return m->failed ? NULL : sim_surface(m, in, handle);
+}
+
+static int32_t clampi(int64_t v, uint32_t n)
+{
+	return v < 0 ? 0 : v >= (int64_t)n ? (int32_t)n - 1 : (int32_t)v;
+}
+
+static int64_t texel_of_float(uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, 4);
+	if (isnan(f))
+		return 0;
+	double d = floor((double)f);
+	return d < -1e9 ? -1000000000 : d > 1e9 ? 1000000000 : (int64_t)d;
+}
+
+/* Word c of the texel (x, y, z), each clamped to the texture. */
+static uint32_t texel_word(const SimRegion *s, int64_t x, int64_t y, int64_t z, unsigned c)
+{
+	uint32_t w = s->width_bytes / SIM_TEXEL_BYTES;
+	uint64_t off = (uint64_t)clampi(x, w) * SIM_TEXEL_BYTES + (uint64_t)clampi(y, s->height) * s->width_bytes +
+	               (uint64_t)clampi(z, s->depth) * s->width_bytes * s->height + 4 * c;
+	uint32_t v;
+	memcpy(&v, s->bytes + off, 4);
+	return v;
+}
+
+/* The modes this model leaves out. */
+static bool unmodelled(SimMachine *m, const SimInsn *in)
+{
+	SassOp op = in->form->op;
+	int64_t lod = sim_val(in, SR_TEXLOD, 0);
+	bool tld = op == SOP_TLD || op == SOP_TLD_B;
+	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_MS, 0) || sim_val(in, SR_CL, 0) ||
+	    (!tld && lod != 0 && lod != 1 && lod != 3))
+		return sim_fail(m, in, "%s: depth compare, offsets, bias and multisample are not modelled",
+		                in->form->name), true;
+	int64_t geom = sim_val(in, SR_GEOM, 0);
+	if (geom > 4)
+		return sim_fail(m, in, "%s: cube maps are not modelled", in->form->name), true;
+	return false;
+}
+
+static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	if (unmodelled(m, in))
+		return;
+	SimRegion *s = texture_of(m, in, t);
+	if (!s)
+		return;
+	SassOp op = in->form->op;
+	int64_t ra = sim_val(in, SR_RA, 255), geom = sim_val(in, SR_GEOM, 0);
+	bool arrayed = geom == 1 || geom == 3;
+	unsigned ncoords = geom == 4 ? 3 : geom >= 2 ? 2 : 1;
+	int64_t layer = 0, c[3] = { 0, 0, 0 };
+	int64_t r = in->form->op == SOP_TXD_B && ra != 255 ? ra + 1 : ra;
+	if (arrayed) {
+		layer = sim_reg(t, r);
+		r = r == 255 ? 255 : r + 1;
+	}
+	bool fetch = op == SOP_TLD || op == SOP_TLD_B, gather = op == SOP_TLD4 || op == SOP_TLD4_B;
+	uint32_t raw[3] = { 0, 0, 0 };
+	for (unsigned i = 0; i < ncoords; i++) {
+		raw[i] = sim_reg(t, r);
+		c[i] = fetch ? (int32_t)raw[i] : texel_of_float(raw[i]);
+		r = r == 255 ? 255 : r + 1;
+	}
+	int64_t z = geom == 4 ? c[2] : layer;
+	uint32_t comp[4];
+	if (gather) {
+		float fx, fy;
+		memcpy(&fx, &raw[0], 4);
+		memcpy(&fy, &raw[1], 4);
+		float ax = fx - 0.5f, ay = fy - 0.5f;
+		uint32_t bx, by;
+		memcpy(&bx, &ax, 4);
+		memcpy(&by, &ay, 4);
+		int64_t x0 = texel_of_float(bx), y0 = texel_of_float(by);
+		unsigned k = (unsigned)sim_val(in, SR_GATHER, 0);
+		comp[0] = texel_word(s, x0, y0 + 1, z, k);
+		comp[1] = texel_word(s, x0 + 1, y0 + 1, z, k);
+		comp[2] = texel_word(s, x0 + 1, y0, z, k);
+		comp[3] = texel_word(s, x0, y0, z, k);
+	} else {
+		for (unsigned k = 0; k < 4; k++)
+			comp[k] = texel_word(s, c[0], c[1], z, k);
+	}
+	uint32_t mask = (uint32_t)sim_val(in, SR_QMASK, 0xf);
+	int64_t rd = sim_val(in, SR_RD, 255);
+	for (uint32_t k = 0, n = 0; k < 4; k++)
+		if (mask >> k & 1)
+			sim_set(t, rd == 255 ? 255 : rd + n++, comp[k]);
+}
+
+bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	if (!is_texture_op(in->form->op))
+		return false;
+	exec_texture(m, in, t);
+	return true;
+}
