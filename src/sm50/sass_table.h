@@ -118,6 +118,8 @@ typedef enum SassRole {
 	/* ---- decoder-only forms ptxas emits (IMUL, IMAD, LOP3, ...) ---- */
 	SR_LUT,         /* LOP3 lookup table */
 	SR_BF,          /* PSET .BF: 1.0f for true instead of all ones */
+	/* issue 17: division and square-root sequences */
+	SR_LOPTEST,     /* LOP with a predicate output: the result test (.Z, .NZ) */
 	SR_COUNT
 } SassRole;
 
