@@ -35,6 +35,8 @@ typedef enum LowerSel {
 	SEL_MAD_WIDE32, /* mad.wide of a 32-bit type */
 	SEL_CC,         /* the .cc modifier (add.cc) */
 	SEL_CLOCK64,    /* mov of the 64-bit clock or global timer */
+	/* ---- issue 17: division and square root (lower_divsqrt.c) ---- */
+	SEL_RN_F32,     /* .rn of an .f32 instruction without .ftz (sqrt.rn.f32) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -98,6 +100,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- barriers and fences (lower_sync.c) ---- */
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 },
+	/* ---- issue 17: division and square root (lower_divsqrt.c), ahead of
+	 * the MUFU rows ---- */
+	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 },
 	/* ---- special functions (lower_sfu.c) ---- */
 	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
@@ -145,6 +150,9 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_CLOCK64:
 		return in->nops == 2 && in->ops[1]->kind == EX_NAME &&
 		       (strcmp(in->ops[1]->text, "%clock64") == 0 || strcmp(in->ops[1]->text, "%globaltimer") == 0);
+	case SEL_RN_F32:
+		return lw_has_mod(in, ".rn") && !lw_has_mod(in, ".ftz") && lw_instr_type(in).is_float &&
+		       lw_instr_type(in).bits == 32;
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

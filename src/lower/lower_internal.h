@@ -334,6 +334,8 @@ bool lower_membar(LowerCtx *c, const Instr *in);
 /* special functions and float division (lower_sfu.c). */
 bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
+/* issue 17: IEEE-rounded square root with ptxas's slow path (lower_divsqrt.c). */
+bool lower_sqrt_rn(LowerCtx *c, const Instr *in);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
 /* ---- issue 17: integer families (lower_ints.c) ---- */
