@@ -37,6 +37,7 @@ typedef enum LowerSel {
 	SEL_CLOCK64,    /* mov of the 64-bit clock or global timer */
 	/* ---- issue 17: division and square root (lower_divsqrt.c) ---- */
 	SEL_RN_F32,     /* .rn of an .f32 instruction without .ftz (sqrt.rn.f32) */
+	SEL_RN_F64,     /* .rn of an .f64 instruction (rcp.rn.f64, sqrt.rn.f64) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -102,7 +103,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "membar", SEL_ANY, lower_membar, 0, 0 },
 	/* ---- issue 17: division and square root (lower_divsqrt.c), ahead of
 	 * the MUFU rows ---- */
-	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 },
+	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 }, { "sqrt", SEL_RN_F64, lower_sqrt_rn_f64, 2, 2 },
+	{ "rcp", SEL_RN_F64, lower_rcp_rn_f64, 2, 2 },
 	/* ---- special functions (lower_sfu.c) ---- */
 	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
@@ -153,6 +155,8 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_RN_F32:
 		return lw_has_mod(in, ".rn") && !lw_has_mod(in, ".ftz") && lw_instr_type(in).is_float &&
 		       lw_instr_type(in).bits == 32;
+	case SEL_RN_F64:
+		return lw_has_mod(in, ".rn") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)
