@@ -44,6 +44,9 @@ typedef enum LowerSel {
  * in->ops[]: an instruction with too few operands would be read past its
  * end, one with too many would lose the extra ones without a word. */
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
+	/* ---- issue 17: 64-bit clz and bfi (lower_bits64.c), ahead of the
+	 * 32-bit rows of lower_bits.c ---- */
+	{ "clz", SEL_INT64, lower_clz64, 2, 2 }, { "bfi", SEL_INT64, lower_bfi64, 5, 5 },
 	/* ---- issue 17: integer families (lower_ints.c); ahead of the general
 	 * add/sub/mul/mad/min/max rows they narrow ---- */
 	{ "mul", SEL_INT64, lower_mul_ext, 3, 3 }, { "mad", SEL_INT64, lower_mul_ext, 4, 4 },
@@ -101,10 +104,12 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- barriers and fences (lower_sync.c) ---- */
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 },
-	/* ---- issue 17: division and square root (lower_divsqrt.c), ahead of
-	 * the MUFU rows ---- */
+	/* ---- issue 17: division and square root (lower_divsqrt.c,
+	 * lower_divsqrt64.c), ahead of the MUFU rows; copysign and sad
+	 * (lower_bits64.c) ---- */
 	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 }, { "sqrt", SEL_RN_F64, lower_sqrt_rn_f64, 2, 2 },
 	{ "rcp", SEL_RN_F64, lower_rcp_rn_f64, 2, 2 },
+	{ "copysign", SEL_ANY, lower_copysign, 3, 3 }, { "sad", SEL_ANY, lower_sad, 4, 4 },
 	/* ---- special functions (lower_sfu.c) ---- */
 	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
