@@ -175,15 +175,23 @@ static void dsetp(LowerCtx *c, uint32_t p, unsigned cmp, uint32_t a, bool abs, i
 	linsn_set(op, SR_PC, 7);
 }
 
-/* DFMA.rnd d, a, [-]b, c (pairs) */
+/* The addend 1.0 of the Newton steps: c[0x2] words, as ptxas reads it. */
+#define ONE_CONST2 UINT32_MAX
+
+/* DFMA.rnd d, a, [-]b, c (pairs; c ONE_CONST2: DFMA_RC of 1.0) */
 static void dfma(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t cv)
 {
-	LInsn *op = lw_emit(c, SF_DFMA_R);
+	LInsn *op = lw_emit(c, cv == ONE_CONST2 ? SF_DFMA_RC : SF_DFMA_R);
 	linsn_ref(op, SR_RD, d, 0, 2, true);
 	linsn_ref(op, SR_RA, a, 0, 2, false);
 	linsn_ref(op, SR_RB, b, 0, 2, false);
 	linsn_set(op, SR_NEGB, neg_b);
-	linsn_ref(op, SR_RC, cv, 0, 2, false);
+	if (cv == ONE_CONST2) {
+		linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+		linsn_set(op, SR_COFF, lkernel_const2_pair(c->k, 0, F64_ONE_HI));
+	} else {
+		linsn_ref(op, SR_RC, cv, 0, 2, false);
+	}
 	linsn_set(op, SR_RND, rnd);
 }
 
@@ -341,7 +349,7 @@ bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in)
 		branch(c, c->guard_vreg, !c->guard_neg, done);
 	if (!f64_operand(c, in->ops[1], &x))
 		return false;
-	uint32_t one = f64_const(c, F64_ONE_HI);
+	uint32_t one = ONE_CONST2;
 	uint32_t res = value(c, 2), s = value(c, 2), p = pred_temp(c);
 	mufu64h(c, MUFU_RCP64H, s, x);
 	iadd32i(c, s, 0, x, 1, RCP_SEED_BIAS);
@@ -453,7 +461,7 @@ bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in)
 		branch(c, c->guard_vreg, !c->guard_neg, done);
 	if (!f64_operand(c, in->ops[1], &x))
 		return false;
-	uint32_t one = f64_const(c, F64_ONE_HI);
+	uint32_t one = ONE_CONST2;
 	uint32_t res = value(c, 2), s = value(c, 2), p = pred_temp(c), y = lw_temp(c, 2), q = value(c, 2),
 	         h = value(c, 2), e = value(c, 2);
 	mufu64h(c, MUFU_RSQ64H, s, x);
