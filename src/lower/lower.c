@@ -35,12 +35,18 @@ typedef enum LowerSel {
 	SEL_MAD_WIDE32, /* mad.wide of a 32-bit type */
 	SEL_CC,         /* the .cc modifier (add.cc) */
 	SEL_CLOCK64,    /* mov of the 64-bit clock or global timer */
+	/* ---- issue 17: division and square root (lower_divsqrt.c) ---- */
+	SEL_RN_F32,     /* .rn of an .f32 instruction without .ftz (sqrt.rn.f32) */
+	SEL_RN_F64,     /* .rn of an .f64 instruction (rcp.rn.f64, sqrt.rn.f64) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
  * in->ops[]: an instruction with too few operands would be read past its
  * end, one with too many would lose the extra ones without a word. */
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
+	/* ---- issue 17: 64-bit clz and bfi (lower_bits64.c), ahead of the
+	 * 32-bit rows of lower_bits.c ---- */
+	{ "clz", SEL_INT64, lower_clz64, 2, 2 }, { "bfi", SEL_INT64, lower_bfi64, 5, 5 },
 	/* ---- issue 17: integer families (lower_ints.c); ahead of the general
 	 * add/sub/mul/mad/min/max rows they narrow ---- */
 	{ "mul", SEL_INT64, lower_mul_ext, 3, 3 }, { "mad", SEL_INT64, lower_mul_ext, 4, 4 },
@@ -101,6 +107,12 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- barriers and fences (lower_sync.c) ---- */
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 },
+	/* ---- issue 17: division and square root (lower_divsqrt.c,
+	 * lower_divsqrt64.c), ahead of the MUFU rows; copysign and sad
+	 * (lower_bits64.c) ---- */
+	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 }, { "sqrt", SEL_RN_F64, lower_sqrt_rn_f64, 2, 2 },
+	{ "rcp", SEL_RN_F64, lower_rcp_rn_f64, 2, 2 },
+	{ "copysign", SEL_ANY, lower_copysign, 3, 3 }, { "sad", SEL_ANY, lower_sad, 4, 4 },
 	/* ---- special functions (lower_sfu.c) ---- */
 	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
@@ -151,6 +163,11 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_CLOCK64:
 		return in->nops == 2 && in->ops[1]->kind == EX_NAME &&
 		       (strcmp(in->ops[1]->text, "%clock64") == 0 || strcmp(in->ops[1]->text, "%globaltimer") == 0);
+	case SEL_RN_F32:
+		return lw_has_mod(in, ".rn") && !lw_has_mod(in, ".ftz") && lw_instr_type(in).is_float &&
+		       lw_instr_type(in).bits == 32;
+	case SEL_RN_F64:
+		return lw_has_mod(in, ".rn") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

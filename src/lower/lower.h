@@ -226,6 +226,8 @@ void linsn_fill_defaults(LInsn *in);
 enum { LK_CONST2_BANK = 2 };
 /* The .nv.constant2 byte offset of a word holding value (lower_desc.c). */
 uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
+/* The word index of an f64 constant's low word in .nv.constant2 (issue 17). */
+uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi);
 /* After dead-code removal: renumbers the .nv.constant2 words so that only
  * those code still reads keep one (lower_desc.c). */
 void lkernel_compact_const2(LKernel *k);

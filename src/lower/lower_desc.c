@@ -28,18 +28,64 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value)
  * lkernel_const2_slot) are renumbered in program order and the word list
  * is rebuilt from them. (The weak .nv.surfrefDescSize symbol stays:
  * k->desc_size_symbol.) */
+/* issue 17: an f64 constant as two words (lo at an even index after
+ * compaction), read by the FP64 forms (ptxas's 1.0 of its rcp/sqrt
+ * Newton steps). Returns the word index of lo. */
+uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi)
+{
+	k->desc_fields = xrealloc(k->desc_fields, (k->ndesc_fields + 2) * sizeof *k->desc_fields);
+	k->desc_fields[k->ndesc_fields] = lo;
+	k->desc_fields[k->ndesc_fields + 1] = hi;
+	k->ndesc_fields += 2;
+	return (uint32_t)k->ndesc_fields - 2;
+}
+
+static bool reads_const2(const LInsn *in)
+{
+	return sass_form_field(in->form, SR_CBANK) && linsn_get(in, SR_CBANK, 0) == LK_CONST2_BANK;
+}
+
+static bool is_fp64_read(const LInsn *in)
+{
+	SassOp op = in->form->op;
+	return op == SOP_DFMA || op == SOP_DADD || op == SOP_DMUL || op == SOP_DSETP || op == SOP_DMNMX;
+}
+
+/* The f64 pairs first, each at an even word (as ptxas lays them out),
+ * shared by equal values; then the single words. */
+static size_t compact_pairs(LKernel *k, uint32_t *kept)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		LInsn *in = &k->insns[i];
+		if (!reads_const2(in) || !is_fp64_read(in))
+			continue;
+		int64_t off = linsn_get(in, SR_COFF, 0);
+		uint32_t lo = k->desc_fields[off], hi = k->desc_fields[off + 1];
+		size_t slot = 0;
+		while (slot < n && !(kept[slot] == lo && kept[slot + 1] == hi))
+			slot += 2;
+		if (slot == n) {
+			kept[n++] = lo;
+			kept[n++] = hi;
+		}
+		linsn_set(in, SR_COFF, (int64_t)slot);
+	}
+	return n;
+}
+
 void lkernel_compact_const2(LKernel *k)
 {
 	if (k->ndesc_fields == 0)
 		return;
-	size_t n = 0;
-	uint32_t *kept = xcalloc(k->ndesc_fields, sizeof *kept);
+	uint32_t *kept = xcalloc(k->ndesc_fields + 1, sizeof *kept);
+	size_t pairs = compact_pairs(k, kept), n = pairs;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn *in = &k->insns[i];
-		if (!sass_form_field(in->form, SR_CBANK) || linsn_get(in, SR_CBANK, 0) != LK_CONST2_BANK)
+		if (!reads_const2(in) || is_fp64_read(in))
 			continue;
 		uint32_t field = k->desc_fields[linsn_get(in, SR_COFF, 0)];
-		size_t slot = 0;
+		size_t slot = pairs;
 		while (slot < n && kept[slot] != field)
 			slot++;
 		if (slot == n)

@@ -362,6 +362,16 @@ bool lower_membar(LowerCtx *c, const Instr *in);
 /* special functions and float division (lower_sfu.c). */
 bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
+/* issue 17: IEEE-rounded square root with ptxas's slow path (lower_divsqrt.c). */
+bool lower_sqrt_rn(LowerCtx *c, const Instr *in);
+/* issue 17: IEEE-rounded f64 reciprocal and square root (lower_divsqrt64.c). */
+bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in);
+bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in);
+/* issue 17: copysign, clz.b64, bfi.b64, sad (lower_bits64.c). */
+bool lower_copysign(LowerCtx *c, const Instr *in);
+bool lower_clz64(LowerCtx *c, const Instr *in);
+bool lower_bfi64(LowerCtx *c, const Instr *in);
+bool lower_sad(LowerCtx *c, const Instr *in);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
 /* ---- issue 17: integer families (lower_ints.c) ---- */

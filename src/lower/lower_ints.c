@@ -191,7 +191,53 @@ static bool mul_lo64(LowerCtx *c, const Instr *in, bool mad)
 	return true;
 }
 
-/* mul.hi.u64: the high words of the four 32x32 products summed with the
+/* ---- issue 17: mul.hi.s64 (arith) ---- */
+
+/* LOP.op d, a, b (op: 0 AND, 3 PASS_B; inv_b: ~b) */
+static void lop(LowerCtx *c, unsigned op, Part d, Part a, Part b, bool inv_b)
+{
+	LInsn *in = lw_emit(c, SF_LOP_R);
+	ref(in, SR_RD, d, true);
+	ref(in, SR_RA, a, false);
+	ref(in, SR_RB, b, false);
+	linsn_set(in, SR_LOPOP, op);
+	linsn_set(in, SR_INVB, inv_b);
+}
+
+/* mul.hi.s64 from the unsigned high word u of the same operands:
+ * d = u - (a < 0 ? b : 0) - (b < 0 ? a : 0) (mod 2^64), as
+ * d = ~(~u + t) with t the two corrections' 64-bit sum (ptxas negates
+ * with LOP.PASS_B ~ too). */
+static void mul_hi_s64_fix(LowerCtx *c, uint32_t d, const Part *u, const Part *a, const Part *b)
+{
+	Part rz = { NO_REG, 0 };
+	Part sa = temp_part(c), sb = temp_part(c), t[2][2];
+	for (unsigned i = 0; i < 2; i++) {
+		LInsn *sh = lw_emit(c, SF_SHR_I);
+		ref(sh, SR_RD, i ? sb : sa, true);
+		ref(sh, SR_RA, i ? b[1] : a[1], false);
+		linsn_set(sh, SR_IMM, 31);
+		linsn_set(sh, SR_SIGNED, 1);
+	}
+	for (unsigned w = 0; w < 2; w++) {
+		t[0][w] = temp_part(c);
+		t[1][w] = temp_part(c);
+		lop(c, 0, t[0][w], sa, b[w], false);
+		lop(c, 0, t[1][w], sb, a[w], false);
+	}
+	Part sum[2] = { temp_part(c), temp_part(c) }, nu[2] = { temp_part(c), temp_part(c) };
+	iadd_cc(c, sum[0], t[0][0], t[1][0], true, false);
+	iadd_cc(c, sum[1], t[0][1], t[1][1], false, true);
+	for (unsigned w = 0; w < 2; w++)
+		lop(c, 3, nu[w], rz, u[w], true);
+	Part r[2] = { temp_part(c), temp_part(c) };
+	iadd_cc(c, r[0], nu[0], sum[0], true, false);
+	iadd_cc(c, r[1], nu[1], sum[1], false, true);
+	for (unsigned w = 0; w < 2; w++)
+		lop(c, 3, (Part){ d, w }, rz, r[w], true);
+}
+
+/* mul.hi.u64 (and .s64, corrected by mul_hi_s64_fix): the high words of the four 32x32 products summed with the
  * carries of the middle words, ptxas's chain: s = hi(a0*b0) + lo(a1*b0),
  * x = hi(a1*b0) + carry; y = hi(a0*b1) + lo(a1*b1), z = hi(a1*b1) +
  * carry; the carry of lo(a0*b1) + s; d = (z:y) + x + that carry. */
@@ -229,8 +275,15 @@ static bool mul_hi_u64(LowerCtx *c, const Instr *in)
 	iadd_cc(c, y, h01, l11, true, false);
 	iadd_cc(c, z, rz, h11, false, true);
 	iadd_cc(c, rz, l01, s, true, false);
-	iadd_cc(c, (Part){ d, 0 }, x, y, true, true);
-	iadd_cc(c, (Part){ d, 1 }, rz, z, false, true);
+	bool is_signed = lw_instr_type(in).is_signed;
+	/* signed: the unsigned high word first (d may be a or b) */
+	Part u[2] = { { d, 0 }, { d, 1 } };
+	if (is_signed)
+		u[0] = temp_part(c), u[1] = temp_part(c);
+	iadd_cc(c, u[0], x, y, true, true);
+	iadd_cc(c, u[1], rz, z, false, true);
+	if (is_signed)
+		mul_hi_s64_fix(c, d, u, a, b);
 	return true;
 }
 
@@ -312,8 +365,8 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 	bool mad = strcmp(in->opcode, "mad") == 0;
 	if ((lw_has_mod(in, ".wide") || (!mad && lw_has_mod(in, ".hi"))) && t.bits == 16)
 		return wide16(c, in, mad, t.is_signed);
-	if (!mad && lw_has_mod(in, ".hi") && t.bits == 64 && !t.is_signed)
-		return mul_hi_u64(c, in);
+	if (!mad && lw_has_mod(in, ".hi") && t.bits == 64)
+		return mul_hi_u64(c, in);    /* and mul.hi.s64 (issue 17) */
 	if (lw_has_mod(in, ".lo") && t.bits == 64)
 		return mul_lo64(c, in, mad);
 	if (mad && lw_has_mod(in, ".wide") && t.bits == 32) {
@@ -341,7 +394,7 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 		add64(c, (Part){ d, 0 }, (Part){ d, 1 }, reg_of(c, &o[2], 0), reg_of(c, &o[2], 1), lo, hi);
 		return true;
 	}
-	return lw_unsupported(c, in->loc, "%s on this type and width (64-bit mul.lo/mad.lo, mul.hi.u64, "
+	return lw_unsupported(c, in->loc, "%s on this type and width (64-bit mul.lo/mad.lo, mul.hi.{u,s}64, "
 	                      "mad.wide.{u,s}32 and 16-bit mul/mad.wide are supported here)", in->opcode);
 }
 

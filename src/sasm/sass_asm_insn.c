@@ -217,6 +217,15 @@ static bool match_shift(SasmMatch *m)
 static bool match_lop(SasmMatch *m)
 {
 	bool inv_a = false, inv_b = false;
+	/* issue 17: LOP.Z/.NZ's predicate output (nvdisasm omits PT) */
+	if (sass_form_field(m->f, SR_LOPTEST)) {
+		if (m->next < m->s->nops && m->s->ops[m->next].kind == SOK_PRED) {
+			if (!sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination"))
+				return false;
+		} else {
+			sass_values_set(&m->v, SR_PD, 7);
+		}
+	}
 	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") || !ra_operand(m, false, true, &inv_a, 0, NULL))
 		return false;
 	sass_values_set(&m->v, SR_INVA, inv_a);

@@ -69,7 +69,7 @@ static const ModSpec shift_mods[] = {
 	VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("W", SR_W), FLAG_MOD("X", SR_X),
 	FLAG_MOD("BREV", SR_BREV), END_MODS,
 };
-static const ModSpec lop_mods[] = { ENUM_MOD(SR_LOPOP), END_MODS };
+static const ModSpec lop_mods[] = { ENUM_MOD(SR_LOPOP), ENUM_MOD(SR_LOPTEST), END_MODS };
 static const ModSpec isetp_mods[] = {
 	ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("X", SR_X), ENUM_MOD(SR_BOP), END_MODS,
 };

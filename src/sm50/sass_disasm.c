@@ -269,7 +269,12 @@ static void print_lop(Text *t, const SassForm *f, const SassValues *v, uint32_t 
 {
 	put(t, f->op == SOP_LOP ? "LOP" : "LOP32I");
 	put_enum(t, f, v, SR_LOPOP);
+	put_enum(t, f, v, SR_LOPTEST);
 	put(t, " ");
+	if (sass_values_has(v, SR_LOPTEST) && get(v, SR_PD) != 7) {   /* issue 17: a predicate output (PT: none) */
+		put_pred(t, get(v, SR_PD), false);
+		put(t, ", ");
+	}
 	put_reg(t, get(v, SR_RD));
 	put_ra(t, v, slot, get(v, SR_INVA) ? ", ~" : ", ");
 	if (f->op == SOP_LOP)

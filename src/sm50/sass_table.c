@@ -57,6 +57,10 @@ ENUM(e_ldcmode, NULL);
 static const char *const e_lop_names[] = { "AND", "OR", "XOR", "PASS_B" };
 ENUM(e_lop, NULL);
 
+/* issue 17: LOP's predicate output tests the result (bit 45 set: .Z, .NZ) */
+static const char *const e_loptest_names[] = { "Z", "NZ" };
+ENUM(e_loptest, NULL);
+
 static const char *const e_cmp_names[] = { "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T" };
 ENUM(e_cmp, NULL);
 

@@ -126,6 +126,8 @@ typedef enum SassRole {
 	SR_MS,          /* TLD .MS (multisample) */
 	SR_CL,          /* TLD .CL */
 	SR_GATHER,      /* TLD4 gathered component (.R .G .B .A) */
+	/* issue 17: division and square-root sequences */
+	SR_LOPTEST,     /* LOP with a predicate output: the result test (.Z, .NZ) */
 	SR_COUNT
 } SassRole;
 

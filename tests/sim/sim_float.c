@@ -27,11 +27,15 @@ static uint32_t float_b(SimMachine *m, const SimInsn *in, const SimThread *t)
 	return sim_operand_b(m, in, t);
 }
 
+/* A NaN result is the canonical 0x7fffffff whatever the operands' NaNs
+ * (the hardware does not propagate payloads or signs, as MUFU does not):
+ * two sequences that reach a NaN through different operand orders, such
+ * as ptxas's -O0 and -O3 square-root slow paths, write the same word. */
 static float fresult(float r, const SimInsn *in, bool flush)
 {
 	if (sim_val(in, SR_SAT, 0))
 		r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
-	return sim_ftz(r, flush);
+	return isnan(r) ? sim_f32(0x7fffffffu) : sim_ftz(r, flush);
 }
 
 /* x op y (op: '+', '*', 'f' for fma with z) in the instruction's rounding. */

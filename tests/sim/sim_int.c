@@ -370,7 +370,12 @@ bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t)
 		if (sim_val(in, SR_INVA, 0)) a = ~a;
 		if (sim_val(in, SR_INVB, 0)) b = ~b;
 		int64_t op = sim_val(in, SR_LOPOP, 0);
-		sim_set(t, rd, op == 0 ? (a & b) : op == 1 ? (a | b) : op == 2 ? (a ^ b) : b);
+		uint32_t r = op == 0 ? (a & b) : op == 1 ? (a | b) : op == 2 ? (a ^ b) : b;
+		sim_set(t, rd, r);
+		/* issue 17: LOP.Z/.NZ Pd (the predicate output of the slow paths) */
+		int64_t test = sim_val(in, SR_LOPTEST, -1);
+		if (test >= 0)
+			set_pred(t, sim_val(in, SR_PD, 7), test == 1 ? r != 0 : r == 0);
 		return true;
 	}
 	case SOP_ISETP: exec_isetp(m, in, t, a, sim_operand_b(m, in, t)); return true;

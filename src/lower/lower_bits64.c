@@ -1,0 +1,245 @@
+/* Lowering of issue 17's small integer and sign families: copysign
+ * (.f32/.f64), clz.b64, bfi.b64 and sad (.u32/.s32). The sequences are
+ * ptxas 11.8's for sm_50 where it uses forms the table has:
+ *   copysign d, a, b:  LOP32I.AND t, a.hi, 0x80000000;
+ *                      LOP3.LUT d.hi, t, c[0x2][0x7fffffff], b.hi, 0xf8 (t | b & 0x7fffffff)
+ *   clz.b64 d, a:      ICMP.EQ.U32 w, a.lo, a.hi, a.hi (a.hi == 0 ? a.lo : a.hi);
+ *                      FLO.U32 f, w; ICMP.NE.U32 k, RZ, 0x20, a.hi (a.hi ? 0 : 32);
+ *                      IADD3 d, k, 0x1f, -f (FLO of 0 is -1: 64 for a == 0)
+ *   bfi.b64 d, f, b, pos, len: m = (1 << len) - 1 (SHL/SHF.L.U64 clamp a
+ *                      length of 64 or more to all ones), f & m and m both
+ *                      shifted left by pos (past bit 63: nothing, d = b),
+ *                      LOP3.LUT d, f', b, m', 0xf4 (f' | b & ~m')
+ * and, where ptxas uses VABSDIFF (no row yet), the same value from forms
+ * the table has:
+ *   sad d, a, b, c:    a > b ? a - b : b - a (ISETP, two IADDs, SEL), + c. */
+#include "lower/lower_internal.h"
+
+enum { CMP_EQ = 2, CMP_GT = 4, CMP_NE = 5 };
+enum { LOP_AND = 0 };
+enum { MAXSHIFT_U64 = 2 };
+enum { LUT_A_OR_B_AND_C = 0xf8, LUT_A_OR_B_ANDNOT_C = 0xf4 };
+
+/* A register holding word `sub` of o (a parameter word or immediate is moved in). */
+static uint32_t word_reg(LowerCtx *c, const Opnd *o, unsigned sub, unsigned *rsub)
+{
+	uint32_t v;
+	lw_opnd_part(c, o, sub, &v, rsub);
+	return v;
+}
+
+static bool operands(LowerCtx *c, const Instr *in, unsigned from, unsigned n, Opnd *o)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!lw_opnd(c, in->ops[from + i], &o[i]))
+			return false;
+	return true;
+}
+
+static bool only_type_mods(LowerCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (!ptx_type_of_word(in->mods[i]).bits)
+			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s'", in->opcode, in->mods[i]);
+	return true;
+}
+
+/* ---- copysign ---- */
+
+bool lower_copysign(LowerCtx *c, const Instr *in)
+{
+	PtxTy t = lw_instr_type(in);
+	if (!only_type_mods(c, in))
+		return false;
+	if (!t.is_float || (t.bits != 32 && t.bits != 64))
+		return lw_unsupported(c, in->loc, "copysign on this type (.f32 and .f64 are supported)");
+	uint32_t d;
+	unsigned dw, hi = t.bits == 64, as, bs;
+	Opnd o[2];
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 2, o))
+		return false;
+	uint32_t a = word_reg(c, &o[0], hi, &as), b = word_reg(c, &o[1], hi, &bs);
+	uint32_t sign = lw_temp(c, 1);
+	LInsn *and = lw_emit(c, SF_LOP32I);
+	linsn_ref(and, SR_RD, sign, 0, 1, true);
+	linsn_ref(and, SR_RA, a, as, 1, false);
+	linsn_set(and, SR_LOPOP, LOP_AND);
+	linsn_set(and, SR_IMM, 0x80000000u);
+	if (hi) {
+		unsigned ls;
+		uint32_t lo = word_reg(c, &o[1], 0, &ls);
+		lw_mov(c, d, 0, lo, ls);
+	}
+	LInsn *op = lw_emit(c, SF_LOP3_C);
+	linsn_ref(op, SR_RD, d, hi, 1, true);
+	linsn_ref(op, SR_RA, sign, 0, 1, false);
+	linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, 0x7fffffff) / 4);
+	linsn_ref(op, SR_RC, b, bs, 1, false);
+	linsn_set(op, SR_LUT, LUT_A_OR_B_AND_C);
+	return true;
+}
+
+/* ---- clz.b64 ---- */
+
+/* ICMP.cmp.U32 d, a (RZ when a < 0), b or imm, c: d = (c cmp 0) ? a : b */
+static void icmp(LowerCtx *c, unsigned cmp, uint32_t d, int a, unsigned asub, int b, unsigned bsub, int64_t imm,
+                 uint32_t cv, unsigned csub)
+{
+	LInsn *op = lw_emit(c, b < 0 ? SF_ICMP_I : SF_ICMP_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	if (a < 0)
+		linsn_set(op, SR_RA, 255);
+	else
+		linsn_ref(op, SR_RA, (uint32_t)a, asub, 1, false);
+	if (b < 0)
+		linsn_set(op, SR_IMM, imm);
+	else
+		linsn_ref(op, SR_RB, (uint32_t)b, bsub, 1, false);
+	linsn_ref(op, SR_RC, cv, csub, 1, false);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_SIGNED, 0);
+}
+
+bool lower_clz64(LowerCtx *c, const Instr *in)
+{
+	uint32_t d;
+	unsigned dw, ls, hs;
+	Opnd a;
+	if (!only_type_mods(c, in) || !lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
+		return false;
+	uint32_t lo = word_reg(c, &a, 0, &ls), hi = word_reg(c, &a, 1, &hs);
+	uint32_t w = lw_temp(c, 1), f = lw_temp(c, 1), k = lw_temp(c, 1);
+	icmp(c, CMP_EQ, w, (int)lo, ls, (int)hi, hs, 0, hi, hs);
+	LInsn *flo = lw_emit(c, SF_FLO_R);
+	linsn_ref(flo, SR_RD, f, 0, 1, true);
+	linsn_ref(flo, SR_RB, w, 0, 1, false);
+	linsn_set(flo, SR_SIGNED, 0);
+	icmp(c, CMP_NE, k, -1, 0, -1, 0, 0x20, hi, hs);
+	LInsn *op = lw_emit(c, SF_IADD3_I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, k, 0, 1, false);
+	linsn_set(op, SR_IMM, 0x1f);
+	linsn_ref(op, SR_RC, f, 0, 1, false);
+	linsn_set(op, SR_NEGC, 1);
+	return true;
+}
+
+/* ---- bfi.b64 ---- */
+
+/* SHL d.lo, a.lo, s and SHF.L.U64 d.hi, a.lo, s, a.hi (RZ when ahi < 0):
+ * a 64-bit left shift, nothing left for a shift of 64 or more */
+static void shl64(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, int ahi, unsigned ahsub, uint32_t s,
+                  unsigned ssub)
+{
+	LInsn *h = lw_emit(c, SF_SHF_L_R);
+	linsn_ref(h, SR_RD, d, 1, 1, true);
+	linsn_ref(h, SR_RA, a, asub, 1, false);
+	linsn_ref(h, SR_RB, s, ssub, 1, false);
+	if (ahi < 0)
+		linsn_set(h, SR_RC, 255);
+	else
+		linsn_ref(h, SR_RC, (uint32_t)ahi, ahsub, 1, false);
+	linsn_set(h, SR_MAXSHIFT, MAXSHIFT_U64);
+	LInsn *l = lw_emit(c, SF_SHL_R);
+	linsn_ref(l, SR_RD, d, 0, 1, true);
+	linsn_ref(l, SR_RA, a, asub, 1, false);
+	linsn_ref(l, SR_RB, s, ssub, 1, false);
+}
+
+bool lower_bfi64(LowerCtx *c, const Instr *in)
+{
+	uint32_t d;
+	unsigned dw, ps, ns, fs[2], bs[2];
+	Opnd o[4];
+	if (!only_type_mods(c, in) || !lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 4, o))
+		return false;
+	uint32_t f[2], b[2];
+	for (unsigned i = 0; i < 2; i++) {
+		f[i] = word_reg(c, &o[0], i, &fs[i]);
+		b[i] = word_reg(c, &o[1], i, &bs[i]);
+	}
+	uint32_t pos = word_reg(c, &o[2], 0, &ps), len = word_reg(c, &o[3], 0, &ns);
+	uint32_t one = lw_temp(c, 1), m = lw_temp(c, 2), fm = lw_temp(c, 2), ms = lw_temp(c, 2), fsh = lw_temp(c, 2);
+	lw_mov32i(c, one, 0, 1);
+	shl64(c, m, one, 0, -1, 0, len, ns);
+	/* m -= 1 over 64 bits */
+	LInsn *lo = lw_emit(c, SF_IADD32I);
+	linsn_ref(lo, SR_RD, m, 0, 1, true);
+	linsn_ref(lo, SR_RA, m, 0, 1, false);
+	linsn_set(lo, SR_IMM, 0xffffffffu);
+	linsn_set(lo, SR_CC, 1);
+	lo->writes_cc = true;
+	LInsn *hi = lw_emit(c, SF_IADD32I);
+	linsn_ref(hi, SR_RD, m, 1, 1, true);
+	linsn_ref(hi, SR_RA, m, 1, 1, false);
+	linsn_set(hi, SR_IMM, 0xffffffffu);
+	linsn_set(hi, SR_X, 1);
+	hi->reads_cc = true;
+	c->k->vregs[m].temp = false;
+	for (unsigned i = 0; i < 2; i++) {
+		LInsn *and = lw_emit(c, SF_LOP_R);
+		linsn_ref(and, SR_RD, fm, i, 1, true);
+		linsn_ref(and, SR_RA, m, i, 1, false);
+		linsn_ref(and, SR_RB, f[i], fs[i], 1, false);
+		linsn_set(and, SR_LOPOP, LOP_AND);
+	}
+	c->k->vregs[fm].temp = false;
+	shl64(c, ms, m, 0, (int)m, 1, pos, ps);
+	shl64(c, fsh, fm, 0, (int)fm, 1, pos, ps);
+	c->k->vregs[ms].temp = false;
+	c->k->vregs[fsh].temp = false;
+	for (unsigned i = 0; i < 2; i++) {
+		LInsn *op = lw_emit(c, SF_LOP3_R);
+		linsn_ref(op, SR_RD, d, i, 1, true);
+		linsn_ref(op, SR_RA, fsh, i, 1, false);
+		linsn_ref(op, SR_RB, b[i], bs[i], 1, false);
+		linsn_ref(op, SR_RC, ms, i, 1, false);
+		linsn_set(op, SR_LUT, LUT_A_OR_B_ANDNOT_C);
+	}
+	return true;
+}
+
+/* ---- sad ---- */
+
+bool lower_sad(LowerCtx *c, const Instr *in)
+{
+	PtxTy t = lw_instr_type(in);
+	if (!only_type_mods(c, in))
+		return false;
+	if (t.is_float || t.bits != 32)
+		return lw_unsupported(c, in->loc, "sad on this type (.u32 and .s32 are supported)");
+	uint32_t d;
+	unsigned dw, as, bs, cs;
+	Opnd o[3];
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 3, o))
+		return false;
+	uint32_t a = word_reg(c, &o[0], 0, &as), b = word_reg(c, &o[1], 0, &bs), cv = word_reg(c, &o[2], 0, &cs);
+	uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	LInsn *cmp = lw_emit(c, SF_ISETP_R);
+	linsn_ref(cmp, SR_PD, p, 0, 1, true);
+	linsn_set(cmp, SR_PQ, 7);
+	linsn_ref(cmp, SR_RA, a, as, 1, false);
+	linsn_ref(cmp, SR_RB, b, bs, 1, false);
+	linsn_set(cmp, SR_CMP, CMP_GT);
+	linsn_set(cmp, SR_SIGNED, t.is_signed);
+	linsn_set(cmp, SR_PC, 7);
+	uint32_t ab = lw_temp(c, 1), ba = lw_temp(c, 1), diff = lw_temp(c, 1);
+	for (unsigned i = 0; i < 2; i++) {
+		LInsn *sub = lw_emit(c, SF_IADD_R);
+		linsn_ref(sub, SR_RD, i ? ba : ab, 0, 1, true);
+		linsn_ref(sub, SR_RA, i ? b : a, i ? bs : as, 1, false);
+		linsn_ref(sub, SR_RB, i ? a : b, i ? as : bs, 1, false);
+		linsn_set(sub, SR_NEG, 1);
+	}
+	LInsn *sel = lw_emit(c, SF_SEL_R);
+	linsn_ref(sel, SR_RD, diff, 0, 1, true);
+	linsn_ref(sel, SR_RA, ab, 0, 1, false);
+	linsn_ref(sel, SR_RB, ba, 0, 1, false);
+	linsn_ref(sel, SR_PC, p, 0, 1, false);
+	LInsn *add = lw_emit(c, SF_IADD_R);
+	linsn_ref(add, SR_RD, d, 0, 1, true);
+	linsn_ref(add, SR_RA, diff, 0, 1, false);
+	linsn_ref(add, SR_RB, cv, cs, 1, false);
+	return true;
+}

@@ -1,0 +1,319 @@
+/* Lowering of the IEEE-rounded f32 square root, sqrt.rn.f32, as ptxas
+ * 11.8 writes it for sm_50: a fast path of MUFU.RSQ and two Newton FFMAs
+ * for operands whose exponent keeps every step in range, and a slow path
+ * for the rest (zero, negative, NaN, infinity, denormal and huge x):
+ *
+ *   fast (x - 0x0d000000 <= 0x727fffff unsigned, from .nv.constant2):
+ *     r = rsq(x); s = x * r; h = r * 0.5; d = fma(fma(s, -s, x), h, s)
+ *   slow:  x & 0x7fffffff == 0: d = x (signed zero)
+ *          !(x >= 0 or unordered): d = 0x7fffffff (the NaN ptxas writes)
+ *          x is NaN: d = x + 1 (a quiet NaN)
+ *          x is infinite: d = x
+ *          else y = x * 2^64, the fast path on y, times 2^-32.
+ *
+ * ptxas reaches its slow path, `__cuda_sm20_sqrt_rn_f32_slowpath`, with
+ * CAL and leaves it with RET (under SSY/SYNC). The same instructions with
+ * the same constants run here inline behind branches, so every result is
+ * bit for bit ptxas's; the integer tests that only select a path are the
+ * same instructions too (LOP.AND.NZ, ISETP against the .nv.constant2
+ * word). The FTZ variants keep MUFU's approximation (lower_sfu.c). */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+enum { MUFU_RSQ = 5 };
+enum { CMP_GT = 4, CMP_GTU = 12, CMP_NEU = 13, CMP_GEU = 14 };
+enum { FMZ_FTZ = 1 };
+
+enum {
+	F32_HALF = 0x3f000000,
+	F32_ONE = 0x3f800000,
+	F32_INF = 0x7f800000,
+	F32_2P64 = 0x5f800000,
+	F32_2PM32 = 0x2f800000,
+	SQRT_FAST_BIAS = 0xf3000000u,    /* -0x0d000000: the IADD32I of the range test */
+	SQRT_FAST_LIMIT = 0x727fffff,    /* the largest biased x of the fast path */
+	F32_ABS_MASK = 0x7fffffff,
+	F32_SQRT_NAN = 0x7fffffff,       /* sqrt of a negative x */
+};
+
+/* ---- labels and branches ---- */
+
+static int new_label(LKernel *k)
+{
+	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
+	k->label_pos[k->nlabels] = 0;
+	return (int)k->nlabels++;
+}
+
+static void place_label(LKernel *k, int label)
+{
+	k->label_pos[label] = k->ninsns;
+}
+
+/* [@[!]p] BRA label (p < 0: unguarded) */
+static void branch(LowerCtx *c, int p, bool negated, int label)
+{
+	c->guard_vreg = p;
+	c->guard_neg = negated;
+	LInsn *b = lw_emit(c, SF_BRA);
+	b->target = label;
+	c->guard_vreg = -1;
+	c->guard_neg = false;
+}
+
+static void guard(LowerCtx *c, uint32_t p, bool negated)
+{
+	c->guard_vreg = (int)p;
+	c->guard_neg = negated;
+}
+
+static void unguard(LowerCtx *c)
+{
+	c->guard_vreg = -1;
+	c->guard_neg = false;
+}
+
+/* ---- small emitters (b < 0 is RZ) ---- */
+
+static void ref_or_rz(LInsn *op, SassRole r, int v)
+{
+	if (v < 0)
+		linsn_set(op, r, 255);
+	else
+		linsn_ref(op, r, (uint32_t)v, 0, 1, false);
+}
+
+static void mufu_rsq(LowerCtx *c, uint32_t d, uint32_t a)
+{
+	LInsn *op = lw_emit(c, SF_MUFU);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_MUFUOP, MUFU_RSQ);
+}
+
+/* FMUL.FTZ d, a, b */
+static void fmul_ftz(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b)
+{
+	LInsn *op = lw_emit(c, SF_FMUL_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_ref(op, SR_RB, b, 0, 1, false);
+	linsn_set(op, SR_FMZ, FMZ_FTZ);
+}
+
+/* FMUL.FTZ d, a, imm (an f32 whose low 12 bits are zero) */
+static void fmul_ftz_imm(LowerCtx *c, uint32_t d, uint32_t a, uint32_t bits)
+{
+	LInsn *op = lw_emit(c, SF_FMUL_I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_IMM, bits >> 12);
+	linsn_set(op, SR_FMZ, FMZ_FTZ);
+}
+
+/* FFMA d, a, [-]b, c */
+static void ffma(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, int cv)
+{
+	LInsn *op = lw_emit(c, SF_FFMA_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_ref(op, SR_RB, b, 0, 1, false);
+	linsn_set(op, SR_NEGB, neg_b);
+	ref_or_rz(op, SR_RC, cv);
+}
+
+/* FFMA d, a, imm, RZ */
+static void ffma_imm_rz(LowerCtx *c, uint32_t d, uint32_t a, uint32_t bits)
+{
+	LInsn *op = lw_emit(c, SF_FFMA_I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_IMM, bits >> 12);
+	linsn_set(op, SR_RC, 255);
+}
+
+/* FSETP.cmp.FTZ.AND p, PT, [|]a[|], imm, PT (imm: f32 bits, low 12 zero) */
+static void fsetp_ftz_imm(LowerCtx *c, uint32_t p, uint32_t a, bool abs, unsigned cmp, uint32_t bits)
+{
+	LInsn *op = lw_emit(c, SF_FSETP_I);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	linsn_set(op, SR_PQ, 7);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_ABSA, abs);
+	linsn_set(op, SR_IMM, bits >> 12);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_FTZ, 1);
+	linsn_set(op, SR_PC, 7);
+}
+
+/* FSETP.cmp.FTZ.AND p, PT, a, RZ, PT */
+static void fsetp_ftz_rz(LowerCtx *c, uint32_t p, uint32_t a, unsigned cmp)
+{
+	LInsn *op = lw_emit(c, SF_FSETP_R);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	linsn_set(op, SR_PQ, 7);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_RB, 255);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_FTZ, 1);
+	linsn_set(op, SR_PC, 7);
+}
+
+/* ISETP.GT.U32.AND p, PT, a, c[0x2][value], PT */
+static void isetp_gt_u32_const2(LowerCtx *c, uint32_t p, uint32_t a, uint32_t value)
+{
+	LInsn *op = lw_emit(c, SF_ISETP_C);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	linsn_set(op, SR_PQ, 7);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, value) / 4);
+	linsn_set(op, SR_CMP, CMP_GT);
+	linsn_set(op, SR_SIGNED, 0);
+	linsn_set(op, SR_PC, 7);
+}
+
+/* LOP.AND.NZ p, RZ, a, c[0x2][value] */
+static void lop_and_nz_const2(LowerCtx *c, uint32_t p, uint32_t a, uint32_t value)
+{
+	LInsn *op = lw_emit(c, SF_LOP_P_C);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	linsn_set(op, SR_RD, 255);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, value) / 4);
+	linsn_set(op, SR_LOPOP, 0);
+	linsn_set(op, SR_LOPTEST, 1);
+}
+
+/* IADD32I d, a, imm */
+static void iadd32i(LowerCtx *c, uint32_t d, uint32_t a, uint32_t imm)
+{
+	LInsn *op = lw_emit(c, SF_IADD32I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_IMM, imm);
+}
+
+static uint32_t pred_temp(LowerCtx *c)
+{
+	return lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+}
+
+/* A value defined on more than one path: not a temporary in the liveness
+ * sense (see lower_selp). */
+static uint32_t path_value(LowerCtx *c)
+{
+	uint32_t t = lw_temp(c, 1);
+	c->k->vregs[t].temp = false;
+	return t;
+}
+
+/* ---- sqrt.rn.f32 ---- */
+
+/* d = fma(fma(s, -s, x), r * 0.5, s) with s = x * r: the Newton step both
+ * paths share (the slow path negates s with FADD first, as ptxas does). */
+static void sqrt_newton(LowerCtx *c, uint32_t d, uint32_t x, uint32_t r, bool neg_by_fadd)
+{
+	uint32_t s = lw_temp(c, 1), h = lw_temp(c, 1), e = lw_temp(c, 1);
+	fmul_ftz(c, s, x, r);
+	fmul_ftz_imm(c, h, r, F32_HALF);
+	if (neg_by_fadd) {
+		uint32_t n = lw_temp(c, 1);
+		LInsn *op = lw_emit(c, SF_FADD_R);
+		linsn_ref(op, SR_RD, n, 0, 1, true);
+		linsn_ref(op, SR_RA, s, 0, 1, false);
+		linsn_set(op, SR_RB, 255);
+		linsn_set(op, SR_NEGA, 1);
+		linsn_set(op, SR_NEGB, 1);
+		linsn_set(op, SR_FTZ, 1);
+		ffma(c, e, s, n, false, (int)x);
+	} else {
+		ffma(c, e, s, s, true, (int)x);
+	}
+	ffma(c, d, e, h, false, (int)s);
+}
+
+/* The slow path: x outside the fast path's range; d set on every exit. */
+static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done)
+{
+	uint32_t p = pred_temp(c);
+	lop_and_nz_const2(c, p, x, F32_ABS_MASK);
+	guard(c, p, true);
+	lw_mov(c, d, 0, x, 0);
+	branch(c, (int)p, true, done);
+
+	uint32_t q = pred_temp(c);
+	fsetp_ftz_rz(c, q, x, CMP_GEU);
+	guard(c, q, true);
+	lw_mov32i(c, d, 0, F32_SQRT_NAN);
+	branch(c, (int)q, true, done);
+
+	uint32_t n = pred_temp(c);
+	fsetp_ftz_imm(c, n, x, true, CMP_GTU, F32_INF);
+	guard(c, n, false);
+	LInsn *op = lw_emit(c, SF_FADD_I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, x, 0, 1, false);
+	linsn_set(op, SR_IMM, F32_ONE >> 12);
+	linsn_set(op, SR_FTZ, 1);
+	branch(c, (int)n, false, done);
+
+	uint32_t f = pred_temp(c);
+	fsetp_ftz_imm(c, f, x, true, CMP_NEU, F32_INF);
+	guard(c, f, true);
+	lw_mov(c, d, 0, x, 0);
+	branch(c, (int)f, true, done);
+	unguard(c);
+
+	uint32_t y = lw_temp(c, 1), r = lw_temp(c, 1), t = lw_temp(c, 1);
+	ffma_imm_rz(c, y, x, F32_2P64);
+	mufu_rsq(c, r, y);
+	sqrt_newton(c, t, y, r, true);
+	fmul_ftz_imm(c, d, t, F32_2PM32);
+}
+
+/* A register holding o (a parameter word or immediate is moved in). */
+static uint32_t in_reg(LowerCtx *c, const Opnd *o)
+{
+	uint32_t v;
+	unsigned s;
+	lw_opnd_part(c, o, 0, &v, &s);
+	return v;
+}
+
+bool lower_sqrt_rn(LowerCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f32"))
+			return lw_unsupported(c, in->mod_locs[i], "sqrt.rn modifier '%s' (.rn.f32 is supported)",
+			                      in->mods[i]);
+	uint32_t d;
+	unsigned dw;
+	Opnd a;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
+		return false;
+	int done = new_label(c->k);
+	/* a guarded sqrt: the whole sequence is branched around */
+	if (c->guard_vreg >= 0)
+		branch(c, c->guard_vreg, !c->guard_neg, done);
+	uint32_t x = in_reg(c, &a);
+	/* the result is computed into its own value: d may be x */
+	uint32_t res = path_value(c);
+	uint32_t b = lw_temp(c, 1), r = lw_temp(c, 1), p = pred_temp(c);
+	iadd32i(c, b, x, SQRT_FAST_BIAS);
+	mufu_rsq(c, r, x);
+	isetp_gt_u32_const2(c, p, b, SQRT_FAST_LIMIT);
+	int slow = new_label(c->k);
+	branch(c, (int)p, false, slow);
+	sqrt_newton(c, res, x, r, false);
+	int join = new_label(c->k);
+	branch(c, -1, false, join);
+	place_label(c->k, slow);
+	sqrt_slow(c, res, x, join);
+	place_label(c->k, join);
+	lw_mov(c, d, 0, res, 0);
+	place_label(c->k, done);
+	return true;
+}
