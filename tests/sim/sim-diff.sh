@@ -163,11 +163,13 @@ compare_set() {
 	done
 	if [ "$ours" = fail ]; then got=$(fault "$d/ours.out" | cksum | cut -d ' ' -f1)
 	else got=$(digest "$d/ours.out"); fi
-	if [ "$ok" = 1 ] && [ "$agreed" = 0 ] && [ -z "$want" ] &&
-	   { [ -n "$ptxas" ] || { is_gap "$fam/$name" O0 && is_gap "$fam/$name" O3; }; }; then
-		# ptxas rejects the file or every build is a known gap
+	if [ "$ok" = 1 ] && [ "$agreed" = 0 ] && { [ "$want" = uncompared ] || { [ -z "$want" ] &&
+	   { [ -n "$ptxas" ] || { is_gap "$fam/$name" O0 && is_gap "$fam/$name" O3; }; }; }; }; then
+		# ptxas rejects the file or every build is a known gap (recorded
+		# as such, so that a run without ptxas knows it too)
 		echo "UNCOMPARED: $fam/$id: no ptxas build runs and no output is recorded"
 		uncompared=$((uncompared + 1))
+		[ "$record" = 1 ] && echo "$id uncompared" >>"$work/$fam.record"
 		return 0
 	fi
 	if [ "$record" = 1 ] && [ "$ok" = 1 ] && [ "$agreed" = 1 ]; then
