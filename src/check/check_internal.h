@@ -211,6 +211,9 @@ void check_param_read(CheckCtx *c, const Instr *in);
  * immediates and rounding modifiers against the instruction types, by
  * isa/operand_sigs.def. */
 void check_operand_signature(CheckCtx *c, const Instr *in);
+/* check_video.c (rule operand-type): selectors and secondary operations
+ * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
+void check_video_form(CheckCtx *c, const Instr *in);
 /* check_address.c (rule operand-type): address forms and state spaces of
  * ld, ldu, atom, red and prefetch; address forms of every other
  * instruction but st and the surface ones. */
