@@ -195,7 +195,8 @@ void check_sync_required(CheckCtx *c, const Instr *in);
 /* check_call.c (rule call-arguments): a direct call's return values and
  * arguments against the callee's declaration. */
 void check_call_arguments(CheckCtx *c, const Instr *in);
-/* check_sync.c: the .loc-without-.file warning, once the module is read. */
+/* check_sync.c: the .loc-without-.file warning and (strict mode) the
+ * literal-truncated ones, once the module is read. */
 void check_loc_file(CheckCtx *c);
 /* check_operand_type.c (rule operand-type): the guard, special registers,
  * the destination, ld/ldu results, mov packing, ld.param in an .entry. */
