@@ -24,7 +24,9 @@ static const OpSig op_sigs[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
@@ -43,7 +45,9 @@ static const FormTypes form_types[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
@@ -61,7 +65,9 @@ static const TypeCount type_counts[] = {
 #define TYPECOUNT(opcode, form, count) { opcode, form, count },
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
@@ -80,7 +86,29 @@ static const HalfRow half_rows[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes) { opcode, types, roundings, required, takes },
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+};
+
+typedef struct MmaShapeRow {
+	const char *atype, *shapes;
+} MmaShapeRow;
+
+static const MmaShapeRow mma_shapes[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes) { atype, shapes },
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
@@ -597,10 +625,39 @@ static void check_type_count(CheckCtx *c, const Instr *in)
 	}
 }
 
+/* MMASHAPE rows: mma.sync's shape by its A type (the second type word). */
+static void check_mma_shape(CheckCtx *c, const Instr *in)
+{
+	int shape = -1, ntypes = 0;
+	const char *atype = NULL;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (strcmp(w, ".sp") == 0 || strncmp(w, ".sp::", 5) == 0 || strncmp(w, ".kind", 5) == 0 ||
+		    strncmp(w, ".block_scale", 12) == 0)
+			return;
+		if (w[1] == 'm' && w[2] >= '0' && w[2] <= '9')
+			shape = (int)i;
+		else if ((type_from_word(w) != TY_NONE || is_other_type_word(w)) && ++ntypes == 2)
+			atype = w;
+	}
+	if (shape < 0 || !atype)
+		return;
+	for (size_t r = 0; r < sizeof mma_shapes / sizeof mma_shapes[0]; r++)
+		if (strcmp(mma_shapes[r].atype, atype) == 0) {
+			if (!in_word_list(mma_shapes[r].shapes, in->mods[shape]))
+				check_error(c, check_mod_loc(in, shape), RULE_OPERAND_TYPE, "Illegal matrix shape '%s' for "
+					"instruction 'mma' (with %s inputs mma takes %s)", in->mods[shape], atype,
+					mma_shapes[r].shapes);
+			return;
+		}
+}
+
 void check_operand_signature(CheckCtx *c, const Instr *in)
 {
 	check_predicate_output(c, in);
 	check_type_count(c, in);
+	if (in->opcode[0] == 'm' && opcode_is(in, "mma"))
+		check_mma_shape(c, in);
 	const OpSig *sig = sig_of(in);
 	if (!sig)
 		return;

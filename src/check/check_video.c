@@ -19,7 +19,9 @@ static const VideoRow video_rows[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape) { opcode, shape },
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES

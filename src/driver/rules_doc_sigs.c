@@ -16,7 +16,9 @@ static const SigRow sig_rows[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
@@ -35,7 +37,9 @@ static const TypeRow type_rows[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
@@ -55,7 +59,9 @@ static const HalfDocRow half_rows[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes) { opcode, types, roundings, required, takes },
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef OPSIG
 #undef OPTYPES
 #undef TYPECOUNT
@@ -74,7 +80,9 @@ static const CountDocRow count_rows[] = {
 #define TYPECOUNT(opcode, form, count) { opcode, form, count },
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef OPSIG
 #undef OPTYPES
 #undef TYPECOUNT
@@ -93,12 +101,34 @@ static const VideoDocRow video_rows[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape) { opcode, shape },
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+#undef HALF
+};
+
+typedef struct MmaDocRow {
+	const char *atype, *shapes;
+} MmaDocRow;
+
+static const MmaDocRow mma_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes) { atype, shapes },
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES
 #undef TYPECOUNT
 #undef VIDEO
 #undef HALF
+#undef MMASHAPE
 };
 
 /* One word per role letter; the legend below the table says more. */
@@ -194,5 +224,10 @@ void rules_doc_operand_sigs(FILE *out)
 		fprintf(out, "| `%s` | %s |\n", video_rows[i].opcode, video_rows[i].shape == 'M' ? "vmad: no selector on d or c" :
 			video_rows[i].shape == 'H' ? "selectors and c as the others; third type .u32" :
 			"selector on d or secondary operation needs c, not both");
+	fputs("\nShapes of mma.sync (not .sp, .kind or .block_scale) by the A type:\n\n"
+	      "| A type | shapes |\n"
+	      "| --- | --- |\n", out);
+	for (size_t i = 0; i < sizeof mma_rows / sizeof mma_rows[0]; i++)
+		fprintf(out, "| `%s` | %s |\n", mma_rows[i].atype, mma_rows[i].shapes);
 	fputc('\n', out);
 }

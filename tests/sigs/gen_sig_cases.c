@@ -25,7 +25,9 @@ static const Sig sigs[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
@@ -44,7 +46,9 @@ static const FormTypes form_types[] = {
 #define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
 #undef HALF
 #undef OPSIG
 #undef OPTYPES
