@@ -149,7 +149,18 @@ static void check_other_addresses(CheckCtx *c, const Instr *in)
 				"immediate is no texture handle: name a .texref or a .b64 register)", in->opcode);
 			continue;
 		}
+		if (texture && base && base != a->elems[0]) {
+			check_error(c, a->elems[0]->loc, RULE_OPERAND_TYPE, "Argument %u of instruction '%s': .texref or .u64 "
+				"register expected (a texture handle takes no offset: [%s])", i, in->opcode, base->text);
+			continue;
+		}
 		const Symbol *sym = base && !base->component ? check_lookup(c, base) : NULL;
+		if (texture && sym && sym->kind == SYM_VAR && !type_is_opaque(sym->type)) {
+			check_error(c, base->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is a %s "
+				"variable; name a .texref or a .b64 register holding a handle)", in->opcode, base->text,
+				type_info(sym->type)->word);
+			continue;
+		}
 		if (!sym || sym->kind != SYM_REG || sym->vec)
 			continue;
 		const TypeInfo *ti = type_info(sym->type);

@@ -61,6 +61,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_operand_count(c, in);
 		check_special_operands(c, in);
 		check_operand_signature(c, in);
+		if (in->opcode[0] == 'v')
+			check_video_form(c, in);
 		check_memory_address(c, in);
 		if (in->opcode[0] == 'c' && opcode_is(in, "call"))
 			check_call_arguments(c, in);

@@ -1,12 +1,13 @@
-/* Rule call-arguments: a direct call against the callee's declaration, as
+/* Rule call-arguments: a direct call against the callee's declaration, an
+ * indirect one (through a register) against its .callprototype, as
  * ptxas 13 checks it: as many return values and arguments as the
  * prototype has ("Call has wrong number of parameters"), and each
  * argument of the formal's type ("Type of argument does not match formal
  * parameter 'a'"): a scalar of the same width whose kind fits (a .bN
  * formal takes any kind, an integer one no float, a float one no
- * integer), an array for an array of as many bytes. Immediates
- * and indirect calls (through a register, with a .callprototype) are
- * left alone. */
+ * integer), an array for an array of as many bytes; an indirect call
+ * names its prototype's label (or a .calltargets list) last ("Label
+ * expected"). Immediates are left alone. */
 #include "check/check_internal.h"
 
 #include <string.h>
@@ -54,6 +55,21 @@ static void check_argument(CheckCtx *c, const Expr *arg, const Formal *formal)
 			formal_array ? " array" : "");
 }
 
+/* An indirect call's last operand, after the argument list at `at`: the
+ * label of a .callprototype (returned) or of a .calltargets list. */
+static const Symbol *indirect_prototype(CheckCtx *c, const Instr *in, uint32_t at, const Expr *callee)
+{
+	const Expr *last = at < in->nops ? in->ops[in->nops - 1] : NULL;
+	const Symbol *s = last && last->kind == EX_NAME ? check_lookup(c, last) : NULL;
+	if (!last || (s && s->kind != SYM_LABEL)) {
+		check_error(c, last ? last->loc : callee->loc, RULE_CALL_ARGUMENTS, "Label expected for the last operand of "
+			"instruction 'call' (a call through '%s' names the label of its .callprototype or .calltargets)",
+			callee->text);
+		return NULL;
+	}
+	return s;
+}
+
 /* The lists of `call (rets), f, (args)` or `call f, (args)`: rets is NULL
  * without a return list; args NULL without an argument list. */
 void check_call_arguments(CheckCtx *c, const Instr *in)
@@ -69,15 +85,16 @@ void check_call_arguments(CheckCtx *c, const Instr *in)
 	const Expr *callee = in->ops[at++];
 	if (at < in->nops && in->ops[at]->kind == EX_LIST)
 		args = in->ops[at++];
-	/* An indirect call names a prototype or a target list last. */
 	const Symbol *f = check_lookup(c, callee);
-	if (!f || f->kind != SYM_FUNC || !f->formals)
+	if (f && f->kind == SYM_REG)
+		f = indirect_prototype(c, in, at, callee);
+	if (!f || (f->kind != SYM_FUNC && f->kind != SYM_LABEL) || !f->formals)
 		return;
 	const Formals *fs = f->formals;
 	uint32_t nrets = rets ? rets->nelems : 0, nargs = args ? args->nelems : 0;
 	if (nrets != fs->nrets || nargs != fs->nparams) {
-		check_error(c, callee->loc, RULE_CALL_ARGUMENTS, "Call has wrong number of parameters ('%s' returns %u and "
-			"takes %u; this call has %u and %u)", callee->text, fs->nrets, fs->nparams, nrets, nargs);
+		check_error(c, callee->loc, RULE_CALL_ARGUMENTS, "Call has wrong number of parameters (%s'%s' returns %u and "
+			"takes %u; this call has %u and %u)", f->kind == SYM_LABEL ? "the prototype " : "", f->name, fs->nrets, fs->nparams, nrets, nargs);
 		return;
 	}
 	for (uint32_t i = 0; i < nrets; i++)

@@ -387,6 +387,18 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
  * block is unknown outside it, and sibling blocks may reuse a name), but a
  * branch may name a label further down its block: so each block's labels
  * are entered before its statements are checked. */
+static Formal *read_formals(CheckCtx *c, uint32_t n, const VarDecl *decls, uint32_t *count);
+
+/* The return values and parameters a `.callprototype` declares, for the
+ * indirect calls that name its label (check_call.c). */
+static const Formals *proto_formals(CheckCtx *c, const CallProto *p)
+{
+	Formals *formals = ARENA_NEW(&c->arena, Formals);
+	formals->rets = read_formals(c, p->nrets, p->rets, &formals->nrets);
+	formals->params = read_formals(c, p->nparams, p->params, &formals->nparams);
+	return formals;
+}
+
 void check_label_decls(CheckCtx *c, const Stmt *s)
 {
 	for (; s; s = s->next) {
@@ -397,6 +409,8 @@ void check_label_decls(CheckCtx *c, const Stmt *s)
 		sym->name = s->u.label;
 		sym->loc = s->loc;
 		sym->range = -1;
+		if (s->next && s->next->kind == ST_PROTO)
+			sym->formals = proto_formals(c, &s->next->u.proto);
 		Symbol *old = check_declare(c, c->labels, sym);
 		if (old != sym) {
 			Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);

@@ -195,7 +195,8 @@ void check_sync_required(CheckCtx *c, const Instr *in);
 /* check_call.c (rule call-arguments): a direct call's return values and
  * arguments against the callee's declaration. */
 void check_call_arguments(CheckCtx *c, const Instr *in);
-/* check_sync.c: the .loc-without-.file warning, once the module is read. */
+/* check_sync.c: the .loc-without-.file warning and (strict mode) the
+ * literal-truncated ones, once the module is read. */
 void check_loc_file(CheckCtx *c);
 /* check_operand_type.c (rule operand-type): the guard, special registers,
  * the destination, ld/ldu results, mov packing, ld.param in an .entry. */
@@ -211,6 +212,9 @@ void check_param_read(CheckCtx *c, const Instr *in);
  * immediates and rounding modifiers against the instruction types, by
  * isa/operand_sigs.def. */
 void check_operand_signature(CheckCtx *c, const Instr *in);
+/* check_video.c (rule operand-type): selectors and secondary operations
+ * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
+void check_video_form(CheckCtx *c, const Instr *in);
 /* check_address.c (rule operand-type): address forms and state spaces of
  * ld, ldu, atom, red and prefetch; address forms of every other
  * instruction but st and the surface ones. */

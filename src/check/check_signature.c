@@ -21,9 +21,17 @@ typedef struct OpSig {
 static const OpSig op_sigs[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
 #define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
 #undef OPSIG
 #undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
 };
 
 typedef struct FormTypes {
@@ -34,17 +42,87 @@ typedef struct FormTypes {
 static const FormTypes form_types[] = {
 #define OPSIG(opcode, form, roles, rounding, sat)
 #define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
 #undef OPSIG
 #undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
 };
-enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0] };
+typedef struct TypeCount {
+	const char *opcode, *form;
+	int count;
+} TypeCount;
+
+static const TypeCount type_counts[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count) { opcode, form, count },
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+};
+typedef struct HalfRow {
+	const char *opcode, *types, *roundings;
+	char required;
+	const char *takes;
+} HalfRow;
+
+static const HalfRow half_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes) { opcode, types, roundings, required, takes },
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+};
+
+typedef struct MmaShapeRow {
+	const char *atype, *shapes;
+} MmaShapeRow;
+
+static const MmaShapeRow mma_shapes[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes) { atype, shapes },
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+};
+
+enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0], N_COUNTS = sizeof type_counts / sizeof type_counts[0] };
 
 /* The first row of each opcode id (N_SIGS: none), built once: the checker
  * asks for every instruction, so a row is found without comparing names. */
 /* Room for every opcode of ptx_opcodes.def (as check_mods.c's table). */
 enum { OPCODE_ROWS_MAX = 256 };
-static short first_row[OPCODE_ROWS_MAX];
+static short first_row[OPCODE_ROWS_MAX], first_count_row[OPCODE_ROWS_MAX];
 static OnceFlag first_row_built;
 
 static void build_first_rows(void)
@@ -57,6 +135,12 @@ static void build_first_rows(void)
 		for (int i = 0; i < N_SIGS; i++)
 			if (strcmp(op_sigs[i].opcode, opcode_name((int)id)) == 0) {
 				first_row[id] = (short)i;
+				break;
+			}
+		first_count_row[id] = N_COUNTS;
+		for (int i = 0; i < N_COUNTS; i++)
+			if (strcmp(type_counts[i].opcode, opcode_name((int)id)) == 0) {
+				first_count_row[id] = (short)i;
 				break;
 			}
 	}
@@ -191,6 +275,12 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 	if (!judged_type(t))
 		return;
 	const TypeInfo *ti = type_info(t);
+	if (role == 'r' && (is_int_literal(e) || is_float_literal(e))) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Incorrect video selector for operand %u of instruction '%s' ('%s' "
+			"is an immediate; the SIMD video instructions read registers: name a .u32, .s32 or .b32 register)",
+			at, in->opcode, check_expr_text(c, e));
+		return;
+	}
 	if (is_int_literal(e) || is_float_literal(e)) {
 		bool fits = is_int_literal(e) ? ti->cls != TC_FLOAT : check_immediate_fits(e, t);
 		if (!fits && ti->cls != TC_PRED)
@@ -423,6 +513,57 @@ static void check_saturation(CheckCtx *c, const Instr *in, const OpSig *sig, int
 	}
 }
 
+/* True if word is one of the space-separated words of list. */
+static bool in_word_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* HALF rows: roundings, .sat and .ftz of a 16-bit float type. True if
+ * a row judged the instruction (the float rules of the OPSIG row are not
+ * applied then). */
+static bool check_half_type(CheckCtx *c, const Instr *in, PtxType type)
+{
+	if (type != TY_F16 && type != TY_F16X2 && type != TY_BF16 && type != TY_BF16X2)
+		return false;
+	const char *word = type_info(type)->word;
+	for (size_t r = 0; r < sizeof half_rows / sizeof half_rows[0]; r++) {
+		const HalfRow *row = &half_rows[r];
+		if (strcmp(row->opcode, in->opcode) != 0 || !in_word_list(row->types, word))
+			continue;
+		int rounding = -1, sat = -1, relu = -1;
+		for (uint32_t i = 0; i < in->nmods; i++) {
+			const char *w = in->mods[i];
+			if (rounding_kind(w) && rounding < 0)
+				rounding = (int)i;
+			if (strcmp(w, ".relu") == 0)
+				relu = (int)i;
+			if ((strcmp(w, ".sat") == 0 && (sat = (int)i) >= 0) || strcmp(w, ".ftz") == 0) {
+				if (!in_word_list(row->takes, w))
+					check_error(c, check_mod_loc(in, (int)i), RULE_OPERAND_TYPE, "Illegal modifier '%s' for "
+						"instruction '%s' (%s%s takes %s)", w, in->opcode, in->opcode, word,
+						row->takes[0] ? ".sat and .ftz only with .f16 and .f16x2" : "neither .sat nor .ftz");
+			}
+		}
+		if (rounding >= 0 && !in_word_list(row->roundings, in->mods[rounding]))
+			check_error(c, check_mod_loc(in, rounding), RULE_OPERAND_TYPE, "Illegal rounding modifier for "
+				"instruction '%s' (%s%s takes %s, not %s)", in->opcode, in->opcode, word, row->roundings,
+				in->mods[rounding]);
+		else if (rounding < 0 && row->required == 'R')
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
+				"(%s%s needs %s)", in->opcode, in->opcode, word, row->roundings);
+		if (relu >= 0 && sat >= 0)
+			check_error(c, check_mod_loc(in, relu), RULE_OPERAND_TYPE, "Modifier '.relu' cannot be combined with "
+				"modifier '.sat' (.relu clamps below at 0, .sat to [0, 1]: keep one)");
+		return true;
+	}
+	return false;
+}
+
 /* OPTYPES rows: the instruction's type must be one of the row's words. */
 static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
 {
@@ -431,10 +572,8 @@ static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
 		if (strcmp(row->opcode, in->opcode) != 0 || !has_mod(in, row->form))
 			continue;
 		const char *word = type_info(type)->word;
-		size_t n = strlen(word);
-		for (const char *p = strstr(row->types, word); p; p = strstr(p + 1, word))
-			if ((p == row->types || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-				return;
+		if (in_word_list(row->types, word))
+			return;
 		/* ".b32 .b64" as ptxas lists it: ".b32 or .b64" */
 		char listed[160] = "";
 		for (const char *p = row->types; *p; p += strspn(p, " ")) {
@@ -453,9 +592,72 @@ static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
 	}
 }
 
+/* Type words the type table does not hold but matrix and packed forms
+ * name (wmma.load.b1, mma ... .tf32): they count as types too. */
+static bool is_other_type_word(const char *w)
+{
+	static const char *const words[] = { ".tf32", ".b1", ".u4", ".s4", ".e4m3", ".e5m2", ".e2m1", ".e2m3", ".e3m2",
+		".ue8m0", ".ue4m3", ".u16x2", ".s16x2", ".f32x2", ".e4m3x2", ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2",
+		".ue8m0x2", ".f16x4", ".e4m3x4", ".e5m2x4", ".e2m1x4" };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(w, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* TYPECOUNT rows: the form names exactly that many types. */
+static void check_type_count(CheckCtx *c, const Instr *in)
+{
+	if (in->opcode_id < 0 || (size_t)in->opcode_id >= opcode_count() || (size_t)in->opcode_id >= OPCODE_ROWS_MAX)
+		return;
+	first_rows();
+	for (int r = first_count_row[in->opcode_id]; r < N_COUNTS && strcmp(type_counts[r].opcode, in->opcode) == 0; r++) {
+		const TypeCount *row = &type_counts[r];
+		if (row->form[0] && !has_mod(in, row->form))
+			continue;
+		int n = 0;
+		for (uint32_t i = 0; i < in->nmods; i++)
+			n += type_from_word(in->mods[i]) != TY_NONE || is_other_type_word(in->mods[i]);
+		if (n != row->count)
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' (%d "
+				"type%s; %s%s names %d)", in->opcode, n, n == 1 ? "" : "s", in->opcode, row->form, row->count);
+		return;
+	}
+}
+
+/* MMASHAPE rows: mma.sync's shape by its A type (the second type word). */
+static void check_mma_shape(CheckCtx *c, const Instr *in)
+{
+	int shape = -1, ntypes = 0;
+	const char *atype = NULL;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		if (strcmp(w, ".sp") == 0 || strncmp(w, ".sp::", 5) == 0 || strncmp(w, ".kind", 5) == 0 ||
+		    strncmp(w, ".block_scale", 12) == 0)
+			return;
+		if (w[1] == 'm' && w[2] >= '0' && w[2] <= '9')
+			shape = (int)i;
+		else if ((type_from_word(w) != TY_NONE || is_other_type_word(w)) && ++ntypes == 2)
+			atype = w;
+	}
+	if (shape < 0 || !atype)
+		return;
+	for (size_t r = 0; r < sizeof mma_shapes / sizeof mma_shapes[0]; r++)
+		if (strcmp(mma_shapes[r].atype, atype) == 0) {
+			if (!in_word_list(mma_shapes[r].shapes, in->mods[shape]))
+				check_error(c, check_mod_loc(in, shape), RULE_OPERAND_TYPE, "Illegal matrix shape '%s' for "
+					"instruction 'mma' (with %s inputs mma takes %s)", in->mods[shape], atype,
+					mma_shapes[r].shapes);
+			return;
+		}
+}
+
 void check_operand_signature(CheckCtx *c, const Instr *in)
 {
 	check_predicate_output(c, in);
+	check_type_count(c, in);
+	if (in->opcode[0] == 'm' && opcode_is(in, "mma"))
+		check_mma_shape(c, in);
 	const OpSig *sig = sig_of(in);
 	if (!sig)
 		return;
@@ -489,11 +691,12 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 			type_info(first)->word, type_info(last)->word);
 		return;
 	}
-	if (sig->rounding != '-' && judged && ntypes == (sig->rounding == 'C' ? 2 : 1))
+	bool half = ntypes == 1 && check_half_type(c, in, first);
+	if (sig->rounding != '-' && judged && !half && ntypes == (sig->rounding == 'C' ? 2 : 1))
 		check_rounding(c, in, sig->form, sig->rounding, rounding_at, first, last);
 	if (ntypes == 1 && (in->opcode[0] == 'a' || in->opcode[0] == 'r'))
 		check_form_types(c, in, first);
-	if (sat_at >= 0 && judged && ntypes == (sig->sat == 'C' ? 2 : 1))
+	if (sat_at >= 0 && judged && !half && ntypes == (sig->sat == 'C' ? 2 : 1))
 		check_saturation(c, in, sig, sat_at, first, last);
 	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
 		char role = sig->roles[i];
@@ -502,7 +705,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in)
 		case '-': continue;
 		case 'c': t = first; break;
 		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
-		case 'u': case 'U': t = TY_U32; break;
+		case 'u': case 'U': case 'r': t = TY_U32; break;
 		case 'P': case 'p': t = TY_PRED; break;
 		default: break;
 		}

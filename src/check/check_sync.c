@@ -3,7 +3,8 @@
  * implicit warp), and ptxas 13 rejects them when both the .version and
  * the .target are that new; older files only get its warning (rule
  * sync-deprecated). Also bar/barrier without their operation, and .loc
- * without .file (ptxas 13 warns: line information may be incomplete). */
+ * without .file (ptxas 13 warns: line information may be incomplete), and
+ * in strict mode integer literals ptxas truncates to 64 bits silently. */
 #include "check/check_internal.h"
 
 #include <string.h>
@@ -53,8 +54,20 @@ void check_sync_required(CheckCtx *c, const Instr *in)
 	check_note_target(c, d);
 }
 
+/* Literals wider than 64 bits the parser kept the low bits of, as ptxas
+ * 13 does silently: strict mode says so. */
+static void check_truncated_literals(CheckCtx *c)
+{
+	if (c->rules != RULES_STRICT || !c->m)
+		return;
+	for (uint32_t i = 0; i < c->m->ntruncated_literals; i++)
+		check_warning(c, c->m->truncated_literals[i], RULE_LITERAL_TRUNCATED, "integer literal does not fit in 64 "
+			"bits: its low 64 bits are used, as ptxas 13 does silently (write at most 16 hex digits)");
+}
+
 void check_loc_file(CheckCtx *c)
 {
+	check_truncated_literals(c);
 	if (c->has_loc && !c->has_file)
 		check_warning(c, c->first_loc, RULE_LOC_WITHOUT_FILE, ".loc directive without .file directive is found, line "
 			"information in generated binary may not be complete (declare the file: .file 1 \"name.cu\")");

@@ -13,9 +13,17 @@ typedef struct SigRow {
 static const SigRow sig_rows[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
 #define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
 #undef OPSIG
 #undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
 };
 
 typedef struct TypeRow {
@@ -26,9 +34,101 @@ typedef struct TypeRow {
 static const TypeRow type_rows[] = {
 #define OPSIG(opcode, form, roles, rounding, sat)
 #define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+};
+
+typedef struct HalfDocRow {
+	const char *opcode, *types, *roundings;
+	char required;
+	const char *takes;
+} HalfDocRow;
+
+static const HalfDocRow half_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes) { opcode, types, roundings, required, takes },
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+#undef HALF
+};
+
+typedef struct CountDocRow {
+	const char *opcode, *form;
+	int count;
+} CountDocRow;
+
+static const CountDocRow count_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count) { opcode, form, count },
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+#undef HALF
+};
+
+typedef struct VideoDocRow {
+	const char *opcode;
+	char shape;
+} VideoDocRow;
+
+static const VideoDocRow video_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape) { opcode, shape },
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+#undef HALF
+};
+
+typedef struct MmaDocRow {
+	const char *atype, *shapes;
+} MmaDocRow;
+
+static const MmaDocRow mma_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes) { atype, shapes },
 #include "isa/operand_sigs.def"
 #undef OPSIG
 #undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+#undef HALF
+#undef MMASHAPE
 };
 
 /* One word per role letter; the legend below the table says more. */
@@ -41,6 +141,7 @@ static const char *role_word(char role)
 	case 'w': return "source (2x)";
 	case 'u': return "32-bit int";
 	case 'U': return "32-bit int result";
+	case 'r': return "32-bit int register";
 	case 'P': return "pred result";
 	case 'p': return "pred";
 	case 'c': return "result (first type)";
@@ -84,7 +185,7 @@ void rules_doc_operand_sigs(FILE *out)
 	      "*result*/*source*: a register of the instruction type (same width; same kind or\n"
 	      ".bN), a source may be an immediate of the type's kind; *2x*: twice the type's\n"
 	      "width (mul.wide); *32-bit int*: a 32-bit integer or .b32 register or an integer\n"
-	      "immediate; *pred*: a .pred register; *first/last type*, *loaded value*: a register\n"
+	      "immediate (*32-bit int register*: no immediate); *pred*: a .pred register; *first/last type*, *loaded value*: a register\n"
 	      "that holds the type (wider integer and .bN registers too); *-*: not judged here.\n"
 	      "*Rounding* and *.sat* say which rounding modifiers and which types with `.sat` the\n"
 	      "form takes. tests/sig-cases.sh derives a pass and fail case from every row.\n\n"
@@ -103,5 +204,30 @@ void rules_doc_operand_sigs(FILE *out)
 	      "| --- | --- | --- |\n", out);
 	for (size_t i = 0; i < sizeof type_rows / sizeof type_rows[0]; i++)
 		fprintf(out, "| `%s` | `%s` | %s |\n", type_rows[i].opcode, type_rows[i].form, type_rows[i].types);
+	fputs("\nRoundings, `.sat` and `.ftz` with 16-bit float types (`.relu` never with `.sat`):\n\n"
+	      "| opcode | types | roundings | rounding needed | takes |\n"
+	      "| --- | --- | --- | --- | --- |\n", out);
+	for (size_t i = 0; i < sizeof half_rows / sizeof half_rows[0]; i++)
+		fprintf(out, "| `%s` | %s | %s | %s | %s |\n", half_rows[i].opcode, half_rows[i].types, half_rows[i].roundings,
+			half_rows[i].required == 'R' ? "yes" : "no", half_rows[i].takes[0] ? half_rows[i].takes : "-");
+	fputs("\nForms that name exactly so many types:\n\n"
+	      "| opcode | form | types |\n"
+	      "| --- | --- | --- |\n", out);
+	for (size_t i = 0; i < sizeof count_rows / sizeof count_rows[0]; i++)
+		fprintf(out, "| `%s` | %s%s%s | %d |\n", count_rows[i].opcode, count_rows[i].form[0] ? "`" : "",
+			count_rows[i].form[0] ? count_rows[i].form : "any", count_rows[i].form[0] ? "`" : "", count_rows[i].count);
+	fputs("\nScalar video instructions: a destination selector or a secondary operation needs operand c, "
+	      "not both; c takes no selector; vmad takes no destination selector; vshl and vshr shift by a .u32:\n\n"
+	      "| opcode | shape |\n"
+	      "| --- | --- |\n", out);
+	for (size_t i = 0; i < sizeof video_rows / sizeof video_rows[0]; i++)
+		fprintf(out, "| `%s` | %s |\n", video_rows[i].opcode, video_rows[i].shape == 'M' ? "vmad: no selector on d or c" :
+			video_rows[i].shape == 'H' ? "selectors and c as the others; third type .u32" :
+			"selector on d or secondary operation needs c, not both");
+	fputs("\nShapes of mma.sync (not .sp, .kind or .block_scale) by the A type:\n\n"
+	      "| A type | shapes |\n"
+	      "| --- | --- |\n", out);
+	for (size_t i = 0; i < sizeof mma_rows / sizeof mma_rows[0]; i++)
+		fprintf(out, "| `%s` | %s |\n", mma_rows[i].atype, mma_rows[i].shapes);
 	fputc('\n', out);
 }

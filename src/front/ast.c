@@ -1,5 +1,8 @@
 #include "front/ast.h"
 
+#include "base/xalloc.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 void module_init(Module *m, const char *filename)
@@ -11,8 +14,20 @@ void module_init(Module *m, const char *filename)
 
 void module_fini(Module *m)
 {
+	free(m->truncated_literals);
+	m->truncated_literals = NULL;
+	m->ntruncated_literals = m->truncated_cap = 0;
 	arena_free(&m->arena);
 	m->items = m->items_tail = NULL;
+}
+
+void module_note_truncated_literal(Module *m, SrcLoc loc)
+{
+	if (m->ntruncated_literals == m->truncated_cap) {
+		m->truncated_cap = m->truncated_cap ? 2 * m->truncated_cap : 8;
+		m->truncated_literals = xrealloc(m->truncated_literals, m->truncated_cap * sizeof *m->truncated_literals);
+	}
+	m->truncated_literals[m->ntruncated_literals++] = loc;
 }
 
 Expr *expr_new(Arena *a, ExprKind k, SrcLoc loc)
@@ -76,8 +91,9 @@ bool expr_const_int(const Expr *e, int64_t *out)
 	int64_t a, b;
 	switch (e->kind) {
 	case EX_INT:
+		/* ival holds the low 64 bits of a wider literal, as ptxas keeps them. */
 		*out = (int64_t)e->ival;
-		return !e->ival_overflow;
+		return true;
 	case EX_LIST:
 		return e->nelems == 1 && expr_const_int(e->elems[0], out);
 	case EX_UNARY:

@@ -37,7 +37,7 @@ struct Expr {
 	ExprKind kind;
 	int op;
 	SrcLoc loc;
-	bool ival_overflow;     /* literal does not fit in 64 bits */
+	bool ival_overflow;     /* literal does not fit in 64 bits: ival holds its low 64 bits */
 	uint16_t depth;         /* height of the tree below (saturating); bounds recursion */
 	uint32_t nelems;        /* EX_VECTOR, EX_ADDRESS, EX_LIST, EX_CALL */
 	const char *text;       /* literal spelling, name, or field name */
@@ -204,10 +204,16 @@ typedef struct Module {
 	Item *items;
 	Item *items_tail;
 	uint32_t nitems;
+	/* Integer literals wider than 64 bits that ptxas 13 truncates (the
+	 * checker warns of them in strict mode), in source order. */
+	SrcLoc *truncated_literals;
+	uint32_t ntruncated_literals, truncated_cap;
 } Module;
 
 void module_init(Module *m, const char *filename);
 void module_fini(Module *m);
+/* Records a literal wider than 64 bits (Module.truncated_literals). */
+void module_note_truncated_literal(Module *m, SrcLoc loc);
 
 /* Builders used by the parser. */
 Expr *expr_new(Arena *a, ExprKind k, SrcLoc loc);

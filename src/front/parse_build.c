@@ -47,6 +47,8 @@ Expr *build_int(ParseState *ps, const char *text, uint64_t val, bool overflow, S
 	e->text = text;
 	e->ival = val;
 	e->ival_overflow = overflow;
+	if (overflow && ps->mod)
+		module_note_truncated_literal(ps->mod, loc);
 	return e;
 }
 

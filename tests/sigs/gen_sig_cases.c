@@ -22,9 +22,17 @@ typedef struct Sig {
 static const Sig sigs[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
 #define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
 #undef OPSIG
 #undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
 };
 
 typedef struct FormTypes {
@@ -35,9 +43,17 @@ typedef struct FormTypes {
 static const FormTypes form_types[] = {
 #define OPSIG(opcode, form, roles, rounding, sat)
 #define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape)
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
 #undef OPSIG
 #undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
 };
 
 typedef struct Example {

@@ -69,12 +69,29 @@ END_TEST
 
 START_TEST(integer_overflow_is_diagnosed)
 {
-	parse_str(".global .u64 a = 18446744073709551616;");
+	/* ptxas 13 refuses a literal once a digit follows a value of 2^63 or
+	 * more (lexer/ptx.l) ... */
+	parse_str(".global .u64 a = 92233720368547758080;");
 	ck_assert_uint_eq(diag_errors(&D), 1);
 	ck_assert_str_eq(D.head->rule, "lexical");
 	ck_assert(strstr(D.head->msg, "does not fit in 64 bits") != NULL);
 	ck_assert_int_eq(D.head->loc.first_line, 1);
 	ck_assert_int_eq(D.head->loc.first_column, 18);
+}
+END_TEST
+
+START_TEST(wide_integer_keeps_low_bits)
+{
+	/* ... and otherwise keeps the low 64 bits of a wider one silently; the
+	 * module lists it for strict mode's literal-truncated warning. */
+	parse_str(".global .u64 a[2] = {18446744073709551617, 0x1FFFFFFFFFFFFFFFF};");
+	ck_assert_uint_eq(diag_errors(&D), 0);
+	const Expr *init = item(0)->u.var.decls[0].init;
+	ck_assert_uint_eq(init->elems[0]->ival, 1);
+	ck_assert(init->elems[0]->ival_overflow);
+	ck_assert(init->elems[1]->ival == UINT64_MAX);
+	ck_assert_uint_eq(M.ntruncated_literals, 2);
+	ck_assert_int_eq(M.truncated_literals[1].first_column, 44);
 }
 END_TEST
 
@@ -498,6 +515,7 @@ static Suite *frontend_suite(void)
 	tcase_add_checked_fixture(lex, NULL, teardown);
 	tcase_add_test(lex, integer_literals);
 	tcase_add_test(lex, integer_overflow_is_diagnosed);
+	tcase_add_test(lex, wide_integer_keeps_low_bits);
 	tcase_add_test(lex, float_literals);
 	tcase_add_test(lex, malformed_hex_float);
 	tcase_add_test(lex, stray_bytes);

@@ -1,0 +1,92 @@
+/* Rule operand-type, the scalar video instructions' forms (VIDEO rows of
+ * isa/operand_sigs.def): where a byte or half-word selector may stand,
+ * when the secondary operation's operand c is needed, and vshl/vshr's
+ * .u32 shift type, as ptxas 13 words them. Operand widths are the OPSIG
+ * rows' (check_signature.c). */
+#include "check/check_internal.h"
+#include "isa/ptx_types.h"
+
+#include <string.h>
+
+typedef struct VideoRow {
+	const char *opcode;
+	char shape;
+} VideoRow;
+
+static const VideoRow video_rows[] = {
+#define OPSIG(opcode, form, roles, rounding, sat)
+#define OPTYPES(opcode, form, types, wording)
+#define TYPECOUNT(opcode, form, count)
+#define VIDEO(opcode, shape) { opcode, shape },
+#define HALF(opcode, types, roundings, required, takes)
+#define MMASHAPE(atype, shapes)
+#include "isa/operand_sigs.def"
+#undef MMASHAPE
+#undef HALF
+#undef OPSIG
+#undef OPTYPES
+#undef TYPECOUNT
+#undef VIDEO
+};
+
+/* The register's selector (".b0", ".h1"), through a negation; NULL if none. */
+static const char *selector_of(const Expr *e)
+{
+	if (e && e->kind == EX_UNARY)
+		e = e->lhs;
+	return e && e->kind == EX_NAME ? e->component : NULL;
+}
+
+static int secondary_operation(const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], ".add") == 0 || strcmp(in->mods[i], ".min") == 0 || strcmp(in->mods[i], ".max") == 0)
+			return (int)i;
+	return -1;
+}
+
+/* vshl/vshr: the third type names the shift amount, always .u32. */
+static void check_shift_type(CheckCtx *c, const Instr *in)
+{
+	int n = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxType t = type_from_word(in->mods[i]);
+		if (t == TY_NONE)
+			continue;
+		if (++n == 3 && t != TY_U32)
+			check_error(c, check_mod_loc(in, (int)i), RULE_OPERAND_TYPE, "Operation requires .u32 type for "
+				"instruction '%s' (the third type is the shift amount's: write .u32, not %s)", in->opcode,
+				in->mods[i]);
+	}
+}
+
+void check_video_form(CheckCtx *c, const Instr *in)
+{
+	if (in->opcode[0] != 'v' || in->nops < 3)
+		return;
+	const VideoRow *row = NULL;
+	for (size_t i = 0; i < sizeof video_rows / sizeof video_rows[0] && !row; i++)
+		if (strcmp(video_rows[i].opcode, in->opcode) == 0)
+			row = &video_rows[i];
+	if (!row)
+		return;
+	const char *dsel = selector_of(in->ops[0]);
+	int op2 = row->shape == 'M' ? -1 : secondary_operation(in);
+	if (dsel && row->shape == 'M')
+		check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Video selector is not allowed on destination for "
+			"instruction 'vmad' ('%s': vmad writes the whole register)", dsel);
+	else if (dsel && op2 >= 0)
+		check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Video instruction cannot have destination selector and "
+			"secondary operation ('%s' with %s: drop one)", dsel, in->mods[op2]);
+	else if (dsel && in->nops < 4)
+		check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Video selector is not allowed on destination for "
+			"instruction '%s' ('%s' merges into operand c: write %s d%s, a, b, c)", in->opcode, dsel, in->opcode, dsel);
+	else if (op2 >= 0 && in->nops < 4)
+		check_error(c, check_mod_loc(in, op2), RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' (%s is "
+			"applied with the fourth operand c: write %s d, a, b, c)", in->opcode, in->mods[op2], in->opcode);
+	if (in->nops >= 4 && selector_of(in->ops[3]))
+		check_error(c, in->ops[3]->loc, RULE_OPERAND_TYPE, "Video selector is not allowed on 'source C' operand of "
+			"instruction '%s' ('%s': c is read whole)", in->opcode, selector_of(in->ops[3]));
+	if (row->shape == 'H')
+		check_shift_type(c, in);
+}
