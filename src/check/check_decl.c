@@ -387,22 +387,25 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
  * block is unknown outside it, and sibling blocks may reuse a name), but a
  * branch may name a label further down its block: so each block's labels
  * are entered before its statements are checked. */
+void check_label_decl(CheckCtx *c, const Stmt *s)
+{
+	Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
+	sym->kind = SYM_LABEL;
+	sym->name = s->u.label;
+	sym->loc = s->loc;
+	sym->range = -1;
+	Symbol *old = check_declare(c, c->labels, sym);
+	if (old != sym) {
+		Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
+		diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
+	}
+}
+
 void check_label_decls(CheckCtx *c, const Stmt *s)
 {
-	for (; s; s = s->next) {
-		if (s->kind != ST_LABEL)
-			continue;
-		Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
-		sym->kind = SYM_LABEL;
-		sym->name = s->u.label;
-		sym->loc = s->loc;
-		sym->range = -1;
-		Symbol *old = check_declare(c, c->labels, sym);
-		if (old != sym) {
-			Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
-			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
-		}
-	}
+	for (; s; s = s->next)
+		if (s->kind == ST_LABEL)
+			check_label_decl(c, s);
 }
 
 /* The formals of one list (rets or params), in the module arena: a call

@@ -249,6 +249,16 @@ void build_module_var(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcL
 void build_func(ParseState *ps, SpecVec *specs, const char *kw, ParamList *rets, const char *name,
 		SrcLoc name_loc, ParamList *params, DirectiveVec *dirs, FuncBody *body, SrcLoc loc)
 {
+	if (ps->open_func) {
+		/* Its header went out at the body's '{' (parse_body_begin);
+		 * its statements went out one by one. */
+		Item *it = ps->open_func;
+		ps->open_func = NULL;
+		ps->last_item = it;
+		it->loc = it->u.func.loc = loc;
+		it->u.func.body_loc = body->loc;
+		return;
+	}
 	Item *it = new_item(ps, IT_FUNC, loc);
 	Func *f = &it->u.func;
 	f->loc = loc;
@@ -379,6 +389,10 @@ Stmt *build_decl_stmt(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcL
 
 Stmt *build_block(ParseState *ps, Stmt *first, SrcLoc loc)
 {
+	if (ps->body_depth > 1) {
+		parse_block_end(ps, loc);
+		return NULL;
+	}
 	Stmt *s = new_stmt(ps, ST_BLOCK, loc);
 	s->u.block = first;
 	return s;
