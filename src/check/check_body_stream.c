@@ -74,8 +74,12 @@ struct Returned {
 
 enum { WAIT_BUCKETS = 256 };
 
+/* One per checker, reused by its functions: the free lists keep the
+ * pending statements' arenas and the parts from going back to malloc. */
 struct BodyStream {
 	CheckCtx *c;
+	bool open;              /* a function's body is coming */
+	Part *free_parts;
 	DiagSink *into;
 	Part *head, *cur;       /* cur: where the next statement's diagnostics go */
 	Part *gates;
@@ -85,6 +89,7 @@ struct BodyStream {
 	Wait *free_waits;
 	Pending *free_pending;
 	unsigned npending;
+	unsigned nwaits;        /* waits made in this function (the buckets need clearing) */
 	Returned *returned;     /* names some call of the body returns into */
 };
 
@@ -92,8 +97,12 @@ struct BodyStream {
 
 static Part *part_new(BodyStream *b, PartKind kind, Part *after)
 {
-	Part *p = xcalloc(1, sizeof *p);
-	p->kind = kind;
+	Part *p = b->free_parts;
+	if (p)
+		b->free_parts = p->next;
+	else
+		p = xmalloc(sizeof *p);
+	*p = (Part){ .kind = kind };
 	diag_init_like(&p->sink, b->into);
 	p->prev = after;
 	if (after) {
@@ -118,7 +127,8 @@ static void part_unlink(BodyStream *b, Part *p)
 	if (b->cur == p)
 		b->cur = p->prev;
 	diag_fini(&p->sink);
-	free(p);
+	p->next = b->free_parts;
+	b->free_parts = p;
 }
 
 /* A part that will get no more diagnostics joins the plain part before
@@ -221,6 +231,7 @@ static void scan_name(void *ctx, const Expr *e)
 	unsigned h = name_hash(e->text);
 	*w = (Wait){ .next = b->waits[h], .name = e->text, .p = ns->p };
 	b->waits[h] = w;
+	b->nwaits++;
 	ns->p->waits++;
 }
 
@@ -404,10 +415,17 @@ static void block_close(BodyStream *b)
 
 /* ---- the interface ---- */
 
-BodyStream *body_stream_begin(CheckCtx *c, const Func *f, DiagSink *into)
+BodyStream *body_stream_new(CheckCtx *c)
 {
 	BodyStream *b = xcalloc(1, sizeof *b);
 	b->c = c;
+	return b;
+}
+
+void body_stream_begin(BodyStream *b, const Func *f, DiagSink *into)
+{
+	CheckCtx *c = b->c;
+	b->open = true;
 	b->into = into;
 	b->gates = part_new(b, PART_FIXED, NULL);
 	Part *dirs = part_new(b, PART_FIXED, b->gates);
@@ -415,7 +433,11 @@ BodyStream *body_stream_begin(CheckCtx *c, const Func *f, DiagSink *into)
 	check_func_begin(c, f, into, &b->gates->sink, &dirs->sink);
 	block_open(b, false);
 	c->body_stream = b;
-	return b;
+}
+
+bool body_stream_open(const BodyStream *b)
+{
+	return b->open;
 }
 
 void body_stream_stmt(BodyStream *b, const Stmt *s)
@@ -453,22 +475,48 @@ void body_stream_block_end(BodyStream *b)
 		block_close(b);
 }
 
-static void body_free(BodyStream *b)
+/* The function is over: what lived in its arena (waits, blocks,
+ * returned names) goes with it. */
+static void body_close(BodyStream *b)
 {
-	for (Part *p = b->head, *next; p; p = next) {
-		next = p->next;
+	while (b->head) {
+		Part *p = b->head;
+		b->head = p->next;
 		diag_fini(&p->sink);
-		free(p);
+		p->next = b->free_parts;
+		b->free_parts = p;
 	}
+	b->cur = b->gates = NULL;
+	b->block = NULL;
+	b->free_blocks = NULL;
+	b->free_waits = NULL;
+	if (b->nwaits) {
+		memset(b->waits, 0, sizeof b->waits);
+		b->nwaits = 0;
+	}
+	b->returned = NULL;
+	b->npending = 0;
+	b->open = false;
+	CheckCtx *c = b->c;
+	c->body_stream = NULL;
+	check_func_end(c);
+}
+
+void body_stream_free(BodyStream *b)
+{
+	if (b->open)
+		body_stream_abandon(b);
 	while (b->free_pending) {
 		Pending *p = b->free_pending;
 		b->free_pending = p->next_free;
 		arena_free(&p->arena);
 		free(p);
 	}
-	CheckCtx *c = b->c;
-	c->body_stream = NULL;
-	check_func_end(c);
+	while (b->free_parts) {
+		Part *p = b->free_parts;
+		b->free_parts = p->next;
+		free(p);
+	}
 	free(b);
 }
 
@@ -497,7 +545,7 @@ void body_stream_end(BodyStream *b)
 	for (Part *p = b->head; p; p = p->next)
 		diag_append(b->into, &p->sink);
 	c->sink = b->into;
-	body_free(b);
+	body_close(b);
 }
 
 void body_stream_abandon(BodyStream *b)
@@ -508,5 +556,5 @@ void body_stream_abandon(BodyStream *b)
 			q->next_free = b->free_pending;
 			b->free_pending = q;
 		}
-	body_free(b);
+	body_close(b);
 }

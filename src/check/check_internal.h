@@ -231,9 +231,12 @@ const Expr *check_call_returns(const Instr *in);
 
 /* ---- check_body_stream.c: a body handed over statement by statement ---- */
 typedef struct BodyStream BodyStream;
+BodyStream *body_stream_new(CheckCtx *c);
+void body_stream_free(BodyStream *b);
 /* Starts a function whose statements follow one by one: the header's
  * diagnostics go before everything the body draws into `into`. */
-BodyStream *body_stream_begin(CheckCtx *c, const Func *f, DiagSink *into);
+void body_stream_begin(BodyStream *b, const Func *f, DiagSink *into);
+bool body_stream_open(const BodyStream *b);
 void body_stream_stmt(BodyStream *b, const Stmt *s);
 void body_stream_block_begin(BodyStream *b);
 void body_stream_block_end(BodyStream *b);

@@ -20,7 +20,7 @@ struct CheckStream {
 	DiagSink *sink;
 	DiagSink header, gates, items;
 	bool started;           /* an item other than a header directive came */
-	BodyStream *body;       /* the function whose statements are coming */
+	BodyStream *body;       /* for functions whose statements come one by one */
 };
 
 CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *opt)
@@ -112,13 +112,12 @@ static void start(CheckStream *s)
 bool check_stream_item(CheckStream *s, const Item *it)
 {
 	CheckCtx *c = &s->c;
-	if (s->body) {
+	if (s->body && body_stream_open(s->body)) {
 		/* the function whose statements came one by one */
 		if (diag_errors(s->sink))
 			body_stream_abandon(s->body);
 		else
 			body_stream_end(s->body);
-		s->body = NULL;
 		if (it->kind == IT_FUNC)
 			return true;
 	}
@@ -148,24 +147,31 @@ void check_stream_func_begin(CheckStream *s, const Item *it)
 	start(s);
 	/* check_item's start (a function has no module-scope gates) */
 	check_forget_lookups(&s->c);
-	s->body = body_stream_begin(&s->c, &it->u.func, &s->items);
+	if (!s->body)
+		s->body = body_stream_new(&s->c);
+	body_stream_begin(s->body, &it->u.func, &s->items);
+}
+
+static bool body_open(const CheckStream *s)
+{
+	return s->body && body_stream_open(s->body);
 }
 
 void check_stream_stmt(CheckStream *s, const Stmt *st)
 {
-	if (s->body)
+	if (body_open(s))
 		body_stream_stmt(s->body, st);
 }
 
 void check_stream_block_begin(CheckStream *s)
 {
-	if (s->body)
+	if (body_open(s))
 		body_stream_block_begin(s->body);
 }
 
 void check_stream_block_end(CheckStream *s)
 {
-	if (s->body)
+	if (body_open(s))
 		body_stream_block_end(s->body);
 }
 
@@ -177,7 +183,7 @@ unsigned check_stream_errors(const CheckStream *s)
 void check_stream_end(CheckStream *s, bool keep)
 {
 	if (s->body)
-		body_stream_abandon(s->body);
+		body_stream_free(s->body);
 	if (keep) {
 		s->c.sink = &s->items;
 		check_loc_file(&s->c);

@@ -33,8 +33,8 @@ static void on_item(void *ctx, const Item *it)
 		asm_stream_item(s->as, it);
 }
 
-/* --check alone takes function bodies statement by statement: one huge
- * function then needs memory for its names, not its length. The
+/* --check alone takes a long function body statement by statement: one
+ * huge function then needs memory for its names, not its length. The
  * assembler lowers whole functions, and an observer wants whole items. */
 static void on_func_begin(void *ctx, const Item *it)
 {
@@ -64,7 +64,6 @@ static void on_block_end(void *ctx, SrcLoc block)
 		check_stream_block_end(s->cs);
 }
 
-static const BodyFns check_body = { on_func_begin, on_stmt, on_block_begin, on_block_end };
 
 StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool fast, StreamJob *job)
 {
@@ -78,6 +77,8 @@ StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool f
 	Streaming s = { .job = job, .cs = check_stream_begin(m, d, job->check), .parse = d };
 	if (job->assemble)
 		s.as = asm_stream_begin(&lowered, job->assemble);
+	BodyFns check_body = { job->body_min_stmts ? job->body_min_stmts : STREAM_BODY_MIN_STMTS,
+		on_func_begin, on_stmt, on_block_begin, on_block_end };
 	const BodyFns *body = job->assemble || job->observe ? NULL : &check_body;
 	int parsed = ptx_parse_stream_body(m, d, buf, len, on_item, body, &s, fast);
 	StreamResult r = parsed == PARSE_AGAIN ? STREAM_AGAIN : s.whole_module ? STREAM_WHOLE_MODULE : STREAM_DONE;

@@ -250,12 +250,13 @@ void build_func(ParseState *ps, SpecVec *specs, const char *kw, ParamList *rets,
 		SrcLoc name_loc, ParamList *params, DirectiveVec *dirs, FuncBody *body, SrcLoc loc)
 {
 	if (ps->open_func) {
-		/* Its header went out at the body's '{' (parse_body_begin);
-		 * its statements went out one by one. */
+		/* Built at the body's '{' (parse_body_begin): its header and
+		 * statements may have gone out already (BodyFns). */
 		Item *it = ps->open_func;
 		ps->open_func = NULL;
 		ps->last_item = it;
 		it->loc = it->u.func.loc = loc;
+		it->u.func.body = body->stmts;   /* NULL if it streamed */
 		it->u.func.body_loc = body->loc;
 		return;
 	}
@@ -389,10 +390,8 @@ Stmt *build_decl_stmt(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcL
 
 Stmt *build_block(ParseState *ps, Stmt *first, SrcLoc loc)
 {
-	if (ps->body_depth > 1) {
-		parse_block_end(ps, loc);
+	if (parse_block_end(ps, loc))
 		return NULL;
-	}
 	Stmt *s = new_stmt(ps, ST_BLOCK, loc);
 	s->u.block = first;
 	return s;

@@ -30,6 +30,7 @@ void parse_item_done(ParseState *ps)
 	/* Error recovery may have dropped a body before its '}'. */
 	ps->open_func = NULL;
 	ps->body_depth = 0;
+	ps->body_streaming = false;
 	ParseStream *st = ps->stream;
 	if (!st || !it)
 		return;
@@ -51,10 +52,8 @@ void parse_body_begin(ParseState *ps, SpecVec *specs, const char *kw, ParamList 
 	build_func(ps, specs, kw, rets, name, name_loc, params, dirs, &body, open);
 	ps->open_func = ps->last_item;
 	ps->body_depth = 1;
-	st->body->func_begin(st->ctx, ps->open_func);
-	/* The header stays in the item's arena; the statements take turns
-	 * in their own two. */
-	ps->arena = &st->stmt_arenas[st->stmt_cur];
+	ps->body_stmts = 0;
+	ps->body_streaming = false;
 }
 
 void parse_body_end(ParseState *ps)
@@ -63,6 +62,7 @@ void parse_body_end(ParseState *ps)
 	if (!st || !ps->body_depth)
 		return;
 	ps->body_depth = 0;
+	ps->body_streaming = false;
 	ps->arena = &st->arenas[st->cur];
 }
 
@@ -71,26 +71,58 @@ void parse_block_begin(ParseState *ps, SrcLoc open)
 	if (!ps->body_depth)
 		return;
 	ps->body_depth++;
-	ps->stream->body->block_begin(ps->stream->ctx, open);
+	if (ps->body_streaming)
+		ps->stream->body->block_begin(ps->stream->ctx, open);
 }
 
-void parse_block_end(ParseState *ps, SrcLoc loc)
+bool parse_block_end(ParseState *ps, SrcLoc loc)
 {
 	if (ps->body_depth < 2)
-		return;
+		return false;
 	ps->body_depth--;
+	if (!ps->body_streaming)
+		return false;
 	ps->stream->body->block_end(ps->stream->ctx, loc);
+	return true;
+}
+
+/* Statements built before the body started to stream, handed over in
+ * order (a block as its begin, its statements and its end). */
+static void hand_over(ParseStream *st, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK) {
+			st->body->block_begin(st->ctx, s->loc);
+			hand_over(st, s->u.block);
+			st->body->block_end(st->ctx, s->loc);
+		} else {
+			st->body->stmt(st->ctx, s);
+		}
+	}
 }
 
 void parse_stmt_done(ParseState *ps, StmtList *list, Stmt *s)
 {
-	if (!ps->body_depth) {
+	ParseStream *st = ps->stream;
+	if (!ps->body_streaming) {
 		stmt_append(list, s);
+		/* A body that grows past min_stmts starts to stream between two
+		 * of its own statements (not inside a block): the ones so far go
+		 * out at once, the rest one by one. Smaller bodies are checked
+		 * whole, which costs less per statement. */
+		if (!ps->body_depth || ++ps->body_stmts < st->body->min_stmts || ps->body_depth != 1)
+			return;
+		ps->body_streaming = true;
+		st->body->func_begin(st->ctx, ps->open_func);
+		hand_over(st, list->head);
+		list->head = list->tail = NULL;
+		/* Those stay in the item's arena; the next take turns in two
+		 * of their own. */
+		ps->arena = &st->stmt_arenas[st->stmt_cur];
 		return;
 	}
 	if (!s)
 		return;
-	ParseStream *st = ps->stream;
 	st->body->stmt(st->ctx, s);
 	/* As for items: the lookahead may sit in the current arena. */
 	st->stmt_cur ^= 1;

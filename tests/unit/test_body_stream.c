@@ -52,7 +52,8 @@ static void on_block_end(void *ctx, SrcLoc block)
 	add(ctx, "] ");
 }
 
-static const BodyFns calls = { on_func, on_stmt, on_block, on_block_end };
+static const BodyFns calls = { 1, on_func, on_stmt, on_block, on_block_end };
+static const BodyFns calls_after3 = { 3, on_func, on_stmt, on_block, on_block_end };
 
 START_TEST(parser_hands_over_statements)
 {
@@ -65,6 +66,25 @@ START_TEST(parser_hands_over_statements)
 	Calls c = { 0 };
 	ck_assert_int_eq(ptx_parse_stream_body(&m, &d, src, strlen(src), on_item, &calls, &c, true), 0);
 	ck_assert_str_eq(c.log, "F { D I [ I [ L ] ] L I F ");
+	ck_assert_int_eq(c.body_items, 1);
+	diag_fini(&d);
+	module_fini(&m);
+}
+END_TEST
+
+START_TEST(short_bodies_come_whole)
+{
+	/* k has 2 statements: whole; k2 streams from its third on (the
+	 * block's two count), the first three at once */
+	char src[] = ".version 7.0\n.target sm_75\n.entry k() { bra L; L: }\n"
+		     ".entry k2() { .reg .b32 %r; { mov.u32 %r, 1; } ret; bra E; E: }\n\0";
+	Module m;
+	module_init(&m, "b.ptx");
+	DiagSink d;
+	diag_init(&d, "b.ptx", src, strlen(src));
+	Calls c = { 0 };
+	ck_assert_int_eq(ptx_parse_stream_body(&m, &d, src, strlen(src), on_item, &calls_after3, &c, true), 0);
+	ck_assert_str_eq(c.log, "F { D [ I ] I I L F ");
 	ck_assert_int_eq(c.body_items, 1);
 	diag_fini(&d);
 	module_fini(&m);
@@ -109,7 +129,7 @@ static char *whole(const char *text, unsigned limit)
 	return out;
 }
 
-static char *streamed(const char *text, unsigned limit)
+static char *streamed(const char *text, unsigned limit, unsigned min_stmts)
 {
 	size_t len = strlen(text);
 	char *buf = calloc(1, len + 2);
@@ -120,7 +140,7 @@ static char *streamed(const char *text, unsigned limit)
 	diag_init(&d, "w.ptx", buf, len);
 	d.limit = limit;
 	CheckOptions co = { .rules = RULES_STRICT };
-	StreamJob job = { .check = &co };
+	StreamJob job = { .check = &co, .body_min_stmts = min_stmts };
 	ck_assert_int_eq(stream_module(&m, &d, buf, len, true, &job), STREAM_DONE);
 	char *out = emitted(&d);
 	diag_fini(&d);
@@ -132,8 +152,13 @@ static char *streamed(const char *text, unsigned limit)
 static void same(const char *text, int min_errors)
 {
 	for (unsigned limit = 0; limit < 4; limit++) {
-		char *w = whole(text, limit), *s = streamed(text, limit);
-		ck_assert_str_eq(s, w);
+		char *w = whole(text, limit);
+		/* streamed from the first statement, from the fifth, not at all */
+		for (unsigned min = 1; min <= 9; min += 4) {
+			char *s = streamed(text, limit, min);
+			ck_assert_str_eq(s, w);
+			free(s);
+		}
 		if (limit == 0) {
 			unsigned errors = 0;
 			ck_assert_ptr_nonnull(strstr(w, "errors="));
@@ -141,7 +166,6 @@ static void same(const char *text, int min_errors)
 			ck_assert_uint_ge(errors, (unsigned)min_errors);
 		}
 		free(w);
-		free(s);
 	}
 }
 
@@ -198,6 +222,7 @@ static Suite *body_stream_suite(void)
 	Suite *s = suite_create("body_stream");
 	TCase *t = tcase_create("body_stream");
 	tcase_add_test(t, parser_hands_over_statements);
+	tcase_add_test(t, short_bodies_come_whole);
 	tcase_add_test(t, forward_labels_resolve_in_place);
 	tcase_add_test(t, unknown_names_at_the_end);
 	tcase_add_test(t, duplicate_labels_first_in_their_block);
