@@ -337,8 +337,11 @@ stmt
 	  }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
-	| block_open stmts '}'          { $$ = build_block(ps, $2.head, @$); }
-	| block_open stmts error '}'    { $$ = build_block(ps, $2.head, @$); yyerrok; }
+	| block_open stmts '}'          { $$ = parse_block_end(ps, @$) ? NULL : build_block(ps, $2.head, @$); }
+	| block_open stmts error '}'    {
+		$$ = parse_block_end(ps, @$) ? NULL : build_block(ps, $2.head, @$);
+		yyerrok;
+	  }
 	| K_LOC INTLIT INTLIT INTLIT loc_attrs {
 		ExprVec v = { 0 };
 		VEC_PUSH(A, v, build_int(ps, $2.text, $2.val, $2.overflow, @2));

@@ -366,7 +366,10 @@ static bool returned_into(const BodyStream *b, const char *name)
 	return false;
 }
 
-void body_stream_param_read(CheckCtx *c, const char *name, SrcLoc loc)
+/* check_param_read on a streamed body (CheckCtx.param_read_waits):
+ * whether some call of the body returns into `name` is known only at its
+ * end. */
+static void param_read_waits(CheckCtx *c, const char *name, SrcLoc loc)
 {
 	BodyStream *b = c->body_stream;
 	if (returned_into(b, name))
@@ -433,6 +436,7 @@ void body_stream_begin(BodyStream *b, const Func *f, DiagSink *into)
 	check_func_begin(c, f, into, &b->gates->sink, &dirs->sink);
 	block_open(b, false);
 	c->body_stream = b;
+	c->param_read_waits = param_read_waits;
 }
 
 bool body_stream_open(const BodyStream *b)

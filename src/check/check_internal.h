@@ -78,6 +78,9 @@ typedef struct CheckCtx {
 	 * labels are entered first. */
 	uint32_t decl_seq, visible_seq;
 	struct BodyStream *body_stream; /* the body comes statement by statement */
+	/* then an ld.param verdict waits for the body's end (check_body_stream.c;
+	 * a pointer, so the rule file does not call back into the walk) */
+	void (*param_read_waits)(struct CheckCtx *c, const char *name, SrcLoc loc);
 } CheckCtx;
 
 /* ---- inline: instruction words ---- */
@@ -245,9 +248,6 @@ void body_stream_block_end(BodyStream *b);
 void body_stream_end(BodyStream *b);
 /* Drops a body cut short by a syntax error (nothing is appended). */
 void body_stream_abandon(BodyStream *b);
-/* check_param_read on a streamed body: whether some call of the body
- * returns into `name` is known only at its end. */
-void body_stream_param_read(CheckCtx *c, const char *name, SrcLoc loc);
 /* check_signature.c (rule operand-type): register widths and kinds,
  * immediates and rounding modifiers against the instruction types, by
  * isa/operand_sigs.def. */

@@ -453,7 +453,7 @@ void check_param_read(CheckCtx *c, const Instr *in)
 	/* A body that comes statement by statement has not been seen whole:
 	 * the verdict may wait for its end. */
 	if (c->body_stream)
-		body_stream_param_read(c, sym->name, base->loc);
+		c->param_read_waits(c, sym->name, base->loc);
 	else if (!returned_into(c->func->body, sym->name))
 		check_param_read_error(c, sym->name, base->loc);
 }

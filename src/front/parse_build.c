@@ -390,8 +390,6 @@ Stmt *build_decl_stmt(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcL
 
 Stmt *build_block(ParseState *ps, Stmt *first, SrcLoc loc)
 {
-	if (parse_block_end(ps, loc))
-		return NULL;
 	Stmt *s = new_stmt(ps, ST_BLOCK, loc);
 	s->u.block = first;
 	return s;
