@@ -152,9 +152,12 @@ void check_stream_func_begin(CheckStream *s, const Item *it)
 	body_stream_begin(s->body, &it->u.func, &s->items);
 }
 
+/* After a syntax error nothing more is checked (as check_stream_item
+ * does for items): the statements may be what the parser refused, such as
+ * an expression too deep to walk. */
 static bool body_open(const CheckStream *s)
 {
-	return s->body && body_stream_open(s->body);
+	return s->body && body_stream_open(s->body) && !diag_errors(s->sink);
 }
 
 void check_stream_stmt(CheckStream *s, const Stmt *st)

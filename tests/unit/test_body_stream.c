@@ -129,7 +129,7 @@ static char *whole(const char *text, unsigned limit)
 	return out;
 }
 
-static char *streamed(const char *text, unsigned limit, unsigned min_stmts)
+static char *streamed_as(const char *text, unsigned limit, unsigned min_stmts, bool fast, StreamResult want)
 {
 	size_t len = strlen(text);
 	char *buf = calloc(1, len + 2);
@@ -141,12 +141,17 @@ static char *streamed(const char *text, unsigned limit, unsigned min_stmts)
 	d.limit = limit;
 	CheckOptions co = { .rules = RULES_STRICT };
 	StreamJob job = { .check = &co, .body_min_stmts = min_stmts };
-	ck_assert_int_eq(stream_module(&m, &d, buf, len, true, &job), STREAM_DONE);
+	ck_assert_int_eq(stream_module(&m, &d, buf, len, fast, &job), want);
 	char *out = emitted(&d);
 	diag_fini(&d);
 	module_fini(&m);
 	free(buf);
 	return out;
+}
+
+static char *streamed(const char *text, unsigned limit, unsigned min_stmts)
+{
+	return streamed_as(text, limit, min_stmts, true, STREAM_DONE);
 }
 
 static void same(const char *text, int min_errors)
@@ -217,6 +222,33 @@ START_TEST(many_functions_and_blocks)
 }
 END_TEST
 
+START_TEST(nothing_checked_after_a_syntax_error)
+{
+	/* an expression too deep to walk is refused by the parser; the
+	 * statements around it must not reach the checker (the exact parser
+	 * goes on after the error) */
+	enum { TERMS = 200000 };
+	const char *head = HEAD ".entry k()\n{\n.reg .b32 %r<4>;\nbra L;\nmov.b32 %r1, 1";
+	const char *tail = ";\nL:\nmov.u32 %r2, %bad;\nret;\n}\n";
+	size_t n = strlen(head) + 2 * TERMS + strlen(tail) + 1;
+	char *text = malloc(n);
+	strcpy(text, head);
+	char *p = text + strlen(head);
+	for (int i = 0; i < TERMS; i++, p += 2)
+		memcpy(p, "+1", 2);
+	strcpy(p, tail);
+	char *w = whole(text, 0);
+	ck_assert_ptr_nonnull(strstr(w, "levels deep"));
+	for (int exact = 0; exact < 2; exact++) {
+		char *s = streamed_as(text, 0, 1, !exact, STREAM_DONE);
+		ck_assert_str_eq(s, w);
+		free(s);
+	}
+	free(w);
+	free(text);
+}
+END_TEST
+
 static Suite *body_stream_suite(void)
 {
 	Suite *s = suite_create("body_stream");
@@ -228,6 +260,7 @@ static Suite *body_stream_suite(void)
 	tcase_add_test(t, duplicate_labels_first_in_their_block);
 	tcase_add_test(t, param_read_waits_for_the_body);
 	tcase_add_test(t, many_functions_and_blocks);
+	tcase_add_test(t, nothing_checked_after_a_syntax_error);
 	suite_add_tcase(s, t);
 	return s;
 }
