@@ -14,7 +14,9 @@
 # its cores makes wall times what a process happened to get). Then -j 2
 # against -j 1 (wall) on trees of files: the corpus, 16 generated 1 MB nvcc
 # files (--check) and 8 generated 250 KB sm_50 files (assembly), and on one
-# file of many kernels (assembly: the kernels' back ends on threads).
+# file of many kernels (assembly: the kernels' back ends on threads). In
+# between, the split of --check's CPU between parsing and checking on the
+# huge and many shapes, which bounds -j across the functions of one file.
 # Nothing here asserts a time: the numbers go to docs/performance.md.
 set -e
 PROG=${PROG:-./ptxsurf-as}
@@ -67,6 +69,27 @@ for kind in huge many; do
 	have "$PTXAS" && theirs=$(best 1 "$PTXAS" -arch=compute_75 "$f" -o /dev/null)
 	row "$kind/check" "$(wc -c <"$f")" "$ours" "$theirs"
 done
+
+# Where --check's CPU goes on these shapes: the scanner and parser building
+# each item (bench/phases.c, no checking) and the rest, the checker. Two
+# threads for the functions of one file (parser and checker as a pipeline:
+# the checker must see the module scope in order) could reach at most
+# check / max(parse, check - parse).
+B=${B:-build}
+[ -x "$out/phases" ] || ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -iquote src -iquote "$B/gen" \
+	-o "$out/phases" bench/phases.c "$B/libptxsurf.a" -pthread 2>/dev/null || true
+if [ -x "$out/phases" ]; then
+	echo
+	printf '%-14s %9s %9s %9s %9s %9s %5s\n' split bytes "parse(s)" "check(s)" "checker%" "2-thr max" load
+	for kind in huge many; do
+		f=$(gen $kind $SIZE)
+		parse=$("$out/phases" "$f" | cut -d' ' -f2)
+		check=$(best 3 "$PROG" --check "$f" | cut -d' ' -f2)
+		awk -v k="$kind" -v b="$(wc -c <"$f")" -v p="$parse" -v c="$check" -v l="$(load)" 'BEGIN {
+			r = c - p; m = p > r ? p : r
+			printf "%-14s %9s %9.3f %9.3f %8.0f%% %8.2fx %5s\n", k, b, p, c, 100 * r / c, c / m, l }'
+	done
+fi
 
 tree=$(ls tests/corpus/*.ptx)
 tbytes=$(cat $tree | wc -c)

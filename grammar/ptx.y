@@ -183,8 +183,22 @@ item
 
 func_body
 	: ';'                           { $$ = BOX(FuncBody, { .has = false, .loc = @$ }); }
-	| '{' stmts '}'                 { $$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ }); }
-	| '{' stmts error '}'           { $$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ }); yyerrok; }
+	| body_open stmts '}'           { parse_body_end(ps); $$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ }); }
+	| body_open stmts error '}'     {
+		parse_body_end(ps);
+		$$ = BOX(FuncBody, { .has = true, .stmts = $2.head, .loc = @$ });
+		yyerrok;
+	  }
+	;
+
+/* The '{' of a function body. A caller that takes the body one statement
+ * at a time (ptx_parse_stream with BodyFns) gets the function's header
+ * here, before the first statement: $-5 .. $0 are the header's parts,
+ * laid out alike in both function rules that end in func_body. */
+body_open
+	: '{'                           {
+		parse_body_begin(ps, &$<specs>-5, $<str>-4, &$<plist>-3, $<str>-2, @-2, &$<plist>-1, &$<dirs>0, @1);
+	  }
 	;
 
 target_list
@@ -303,7 +317,7 @@ perf_args
 
 stmts
 	: %empty                        { $$ = (StmtList){ 0 }; }
-	| stmts stmt                    { $$ = $1; stmt_append(&$$, $2); }
+	| stmts stmt                    { $$ = $1; parse_stmt_done(ps, &$$, $2); }
 	| stmts error ';'               { $$ = $1; yyerrok; }
 	;
 
@@ -323,8 +337,11 @@ stmt
 	  }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
-	| '{' stmts '}'                 { $$ = build_block(ps, $2.head, @$); }
-	| '{' stmts error '}'           { $$ = build_block(ps, $2.head, @$); yyerrok; }
+	| block_open stmts '}'          { $$ = parse_block_end(ps, @$) ? NULL : build_block(ps, $2.head, @$); }
+	| block_open stmts error '}'    {
+		$$ = parse_block_end(ps, @$) ? NULL : build_block(ps, $2.head, @$);
+		yyerrok;
+	  }
 	| K_LOC INTLIT INTLIT INTLIT loc_attrs {
 		ExprVec v = { 0 };
 		VEC_PUSH(A, v, build_int(ps, $2.text, $2.val, $2.overflow, @2));
@@ -336,6 +353,10 @@ stmt
 	| K_BRANCHTARGETS ident_list ';' { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
 	| K_CALLTARGETS ident_list ';'  { $$ = build_dir_stmt(ps, $1, &$2, NULL, @$); }
 	| K_CALLPROTOTYPE plist_opt IDENT plist_opt func_dirs ';' { $$ = build_proto(ps, &$2, $3, &$4, &$5, @$); }
+	;
+
+block_open
+	: '{'                           { parse_block_begin(ps, @1); }
 	;
 
 loc_attrs

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Two builds of ptxsurf-as on the whole test corpus: every .ptx under tests/
 # and SEEDS random kernels of tests/oracle/gen_kernels.c (plain and
-# --defined), each checked (--check, with listings of what it prints) and
+# --defined), each checked (--check; also as SARIF under --rules=ptxas, as
+# JSON cut by --max-errors=1, and --print-requirements) and
 # assembled with --verify-sched (the cubin; listings are printed from it).
 # Any difference in exit status, diagnostics or cubin bytes is printed. A performance change must leave all of them
 # alone (issue 18):
@@ -28,6 +29,13 @@ run() {
 	rm -f "$o".*
 	"$1" --check "$3" >"$o.check" 2>&1
 	echo "rc=$?" >>"$o.check"
+	# the other renderings and cuts of the same diagnostics
+	"$1" --check --rules=ptxas --diagnostics-format=sarif "$3" >"$o.sarif" 2>&1
+	echo "rc=$?" >>"$o.sarif"
+	"$1" --check --max-errors=1 --diagnostics-format=json "$3" >"$o.max1" 2>&1
+	echo "rc=$?" >>"$o.max1"
+	"$1" --print-requirements "$3" >"$o.req" 2>&1
+	echo "rc=$?" >>"$o.req"
 	"$1" --verify-sched "$3" -o "$o.cubin" >"$o.asm" 2>&1
 	echo "rc=$?" >>"$o.asm"
 }
@@ -36,7 +44,7 @@ for f in $(find tests -name '*.ptx' | sort) "$work"/gen-ptx/*.ptx; do
 	run "$old" old "$f"
 	run "$new" new "$f"
 	n=$((n + 1))
-	for part in check asm cubin; do
+	for part in check sarif max1 req asm cubin; do
 		if [ -f "$work/old.$part" ] || [ -f "$work/new.$part" ]; then
 			if ! cmp -s "$work/old.$part" "$work/new.$part"; then
 				echo "DIFFERS ($part): $f"

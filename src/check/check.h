@@ -37,4 +37,15 @@ unsigned check_stream_errors(const CheckStream *s);
  * parsed cleanly: semantic rules apply only then), and frees the stream. */
 void check_stream_end(CheckStream *s, bool keep);
 
+/* Below the function (ptx_parse_stream_body's BodyFns): a function's
+ * header, each statement of its body and its nested blocks' ends as the
+ * parser reduces them; check_stream_item then gets the function itself
+ * (body NULL) and finishes it. Only its names, its labels and statements
+ * waiting for a label further down outlive a statement, so memory is
+ * bounded by what a function declares, not by its length. */
+void check_stream_func_begin(CheckStream *s, const Item *it);
+void check_stream_stmt(CheckStream *s, const Stmt *st);
+void check_stream_block_begin(CheckStream *s);
+void check_stream_block_end(CheckStream *s);
+
 #endif

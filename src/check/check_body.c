@@ -76,43 +76,49 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_opaque_operands(c, in);
 }
 
+void check_stmt(CheckCtx *c, const Stmt *s)
+{
+	switch (s->kind) {
+	case ST_INSTR:
+		check_instr(c, &s->u.instr);
+		break;
+	case ST_DECL:
+		check_var_decl(c, &s->u.decl, DECL_BODY, c->scope);
+		break;
+	case ST_PROTO:
+		check_proto_dirs(c, &s->u.proto);
+		break;
+	case ST_DIRECTIVE:
+		if (!c->has_loc && strcmp(s->u.dir.name, ".loc") == 0) {
+			c->has_loc = true;
+			c->first_loc = s->loc;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 static void check_stmts(CheckCtx *c, const Stmt *s)
 {
 	check_label_decls(c, s);
 	for (; s; s = s->next) {
-		switch (s->kind) {
-		case ST_INSTR:
-			check_instr(c, &s->u.instr);
-			break;
-		case ST_DECL:
-			check_var_decl(c, &s->u.decl, DECL_BODY, c->scope);
-			break;
-		case ST_PROTO:
-			check_proto_dirs(c, &s->u.proto);
-			break;
-		case ST_DIRECTIVE:
-			if (!c->has_loc && strcmp(s->u.dir.name, ".loc") == 0) {
-				c->has_loc = true;
-				c->first_loc = s->loc;
-			}
-			break;
-		case ST_BLOCK: {
+		if (s->kind == ST_BLOCK) {
 			Scope *outer = c->scope, *outer_labels = c->labels;
 			c->scope = scope_new(&c->item_arena, outer);
 			c->labels = scope_new(&c->item_arena, outer_labels);
 			check_stmts(c, s->u.block);
 			c->scope = outer;
 			c->labels = outer_labels;
-			break;
-		}
-		default:
-			break;
+		} else {
+			check_stmt(c, s);
 		}
 	}
 }
 
-static void check_func(CheckCtx *c, const Func *f)
+void check_func_begin(CheckCtx *c, const Func *f, DiagSink *decl, DiagSink *gates, DiagSink *dirs)
 {
+	c->sink = decl;
 	check_func_decl(c, f);
 	Scope *fscope = scope_new(&c->item_arena, c->module_scope);
 	c->func = f;
@@ -120,19 +126,32 @@ static void check_func(CheckCtx *c, const Func *f)
 		check_var_decl(c, &f->rets[i], DECL_FUNC_RET, fscope);
 	for (uint32_t i = 0; i < f->nparams; i++)
 		check_var_decl(c, &f->params[i], f->is_entry ? DECL_ENTRY_PARAM : DECL_FUNC_PARAM, fscope);
+	c->sink = gates;
 	check_isa_func(c, f);
+	c->sink = dirs;
 	check_func_dirs(c, f);
-	if (f->has_body) {
-		c->labels = scope_new(&c->item_arena, NULL);
-		c->scope = fscope;
-		check_stmts(c, f->body);
-	}
+	c->labels = scope_new(&c->item_arena, NULL);
+	c->scope = fscope;
+}
+
+void check_func_end(CheckCtx *c)
+{
 	c->scope = c->module_scope;
 	c->labels = NULL;
 	c->func = NULL;
 	/* Registers, labels and scopes of the function die with it; what later
 	 * functions may see (its name) lives in the module scope. */
 	arena_reset(&c->item_arena);
+}
+
+static void check_func(CheckCtx *c, const Func *f)
+{
+	DiagSink *sink = c->sink;
+	check_func_begin(c, f, sink, sink, sink);
+	c->sink = sink;
+	if (f->has_body)
+		check_stmts(c, f->body);
+	check_func_end(c);
 }
 
 void check_item(CheckCtx *c, const Item *it)

@@ -389,9 +389,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
  * are entered before its statements are checked. */
 static Formal *read_formals(CheckCtx *c, uint32_t n, const VarDecl *decls, uint32_t *count);
 
-/* The return values and parameters a `.callprototype` declares, for the
- * indirect calls that name its label (check_call.c). */
-static const Formals *proto_formals(CheckCtx *c, const CallProto *p)
+const Formals *check_proto_formals(CheckCtx *c, const CallProto *p)
 {
 	Formals *formals = ARENA_NEW(&c->arena, Formals);
 	formals->rets = read_formals(c, p->nrets, p->rets, &formals->nrets);
@@ -399,24 +397,29 @@ static const Formals *proto_formals(CheckCtx *c, const CallProto *p)
 	return formals;
 }
 
+Symbol *check_label_decl(CheckCtx *c, const Stmt *s)
+{
+	Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
+	sym->kind = SYM_LABEL;
+	sym->name = s->u.label;
+	sym->loc = s->loc;
+	sym->range = -1;
+	if (s->next && s->next->kind == ST_PROTO)
+		sym->formals = check_proto_formals(c, &s->next->u.proto);
+	Symbol *old = check_declare(c, c->labels, sym);
+	if (old != sym) {
+		Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
+		diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
+		return NULL;
+	}
+	return sym;
+}
+
 void check_label_decls(CheckCtx *c, const Stmt *s)
 {
-	for (; s; s = s->next) {
-		if (s->kind != ST_LABEL)
-			continue;
-		Symbol *sym = ARENA_NEW(&c->item_arena, Symbol);
-		sym->kind = SYM_LABEL;
-		sym->name = s->u.label;
-		sym->loc = s->loc;
-		sym->range = -1;
-		if (s->next && s->next->kind == ST_PROTO)
-			sym->formals = proto_formals(c, &s->next->u.proto);
-		Symbol *old = check_declare(c, c->labels, sym);
-		if (old != sym) {
-			Diag *d = check_error(c, s->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of label '%s'", s->u.label);
-			diag_note(c->sink, d, old->loc, "previous definition of '%s' is here", old->name);
-		}
-	}
+	for (; s; s = s->next)
+		if (s->kind == ST_LABEL)
+			check_label_decl(c, s);
 }
 
 /* The formals of one list (rets or params), in the module arena: a call

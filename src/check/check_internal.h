@@ -71,6 +71,16 @@ typedef struct CheckCtx {
 	 * answers by name pointer, valid until a symbol is declared or the
 	 * item ends (check_declare, check_item). */
 	LookupMemo memo[LOOKUP_MEMO];
+	/* A statement checked after later ones were (it named a label further
+	 * down a body handed over statement by statement) sees only the
+	 * registers and variables declared before it: Symbol.seq <=
+	 * visible_seq (0: all). Labels are all visible, as when a block's
+	 * labels are entered first. */
+	uint32_t decl_seq, visible_seq;
+	struct BodyStream *body_stream; /* the body comes statement by statement */
+	/* then an ld.param verdict waits for the body's end (check_body_stream.c;
+	 * a pointer, so the rule file does not call back into the walk) */
+	void (*param_read_waits)(struct CheckCtx *c, const char *name, SrcLoc loc);
 } CheckCtx;
 
 /* ---- inline: instruction words ---- */
@@ -166,6 +176,15 @@ void check_header(CheckCtx *c);
 void check_module_items(CheckCtx *c);
 /* One module variable or function, after the ISA gates of every item. */
 void check_item(CheckCtx *c, const Item *it);
+/* One statement of a body that is not a block or a label, in the current
+ * scope (check_body.c). */
+void check_stmt(CheckCtx *c, const Stmt *s);
+/* A function's header: its symbol, parameters and directives, each part
+ * into its own sink (the order check_item emits them in: decl, then
+ * gates, then directives), leaving c->scope at the function's scope. */
+void check_func_begin(CheckCtx *c, const Func *f, DiagSink *decl, DiagSink *gates, DiagSink *dirs);
+/* Back to module scope after a function; frees its scopes. */
+void check_func_end(CheckCtx *c);
 
 /* ---- the rule files, as check_body.c calls them ---- */
 /* check_decl.c */
@@ -176,6 +195,13 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 /* The labels of one block, entered before its statements so a branch may
  * name one further down. */
 void check_label_decls(CheckCtx *c, const Stmt *s);
+/* One label of the current block (c->labels): its symbol, or NULL when
+ * the name was taken. A `.callprototype` right after it (s->next, when the
+ * body is held whole) becomes its formals. */
+Symbol *check_label_decl(CheckCtx *c, const Stmt *s);
+/* The return values and parameters a `.callprototype` declares, for the
+ * indirect calls that name its label (check_call.c). */
+const Formals *check_proto_formals(CheckCtx *c, const CallProto *p);
 void check_func_decl(CheckCtx *c, const Func *f);
 /* check_func_dirs.c: launch-bound directives on a .func, calling-convention
  * ones on an .entry. */
@@ -208,6 +234,26 @@ void check_initializer_forms(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
+void check_param_read_error(CheckCtx *c, const char *name, SrcLoc loc);
+/* A direct call's return list (call (r), f, (a)), else NULL. */
+const Expr *check_call_returns(const Instr *in);
+
+/* ---- check_body_stream.c: a body handed over statement by statement ---- */
+typedef struct BodyStream BodyStream;
+BodyStream *body_stream_new(CheckCtx *c);
+void body_stream_free(BodyStream *b);
+/* Starts a function whose statements follow one by one: the header's
+ * diagnostics go before everything the body draws into `into`. */
+void body_stream_begin(BodyStream *b, const Func *f, DiagSink *into);
+bool body_stream_open(const BodyStream *b);
+void body_stream_stmt(BodyStream *b, const Stmt *s);
+void body_stream_block_begin(BodyStream *b);
+void body_stream_block_end(BodyStream *b);
+/* The function's end: statements still waiting are judged, the body's
+ * diagnostics are appended to `into` in check_item's order. */
+void body_stream_end(BodyStream *b);
+/* Drops a body cut short by a syntax error (nothing is appended). */
+void body_stream_abandon(BodyStream *b);
 /* check_signature.c (rule operand-type): register widths and kinds,
  * immediates and rounding modifiers against the instruction types, by
  * isa/operand_sigs.def. */

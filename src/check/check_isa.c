@@ -295,29 +295,34 @@ static void gate_section(CheckCtx *c, const Section *sec)
 				check_isa_gate(c, rows[i], s->loc, NULL);
 }
 
+void check_isa_stmt(CheckCtx *c, const Stmt *s)
+{
+	switch (s->kind) {
+	case ST_DIRECTIVE:
+		gate_dir(c, &s->u.dir);
+		break;
+	case ST_PROTO:
+		gate_directive(c, ".callprototype", s->u.proto.loc);
+		gate_var_decls(c, s->u.proto.nrets, s->u.proto.rets);
+		gate_var_decls(c, s->u.proto.nparams, s->u.proto.params);
+		for (uint32_t i = 0; i < s->u.proto.ndirs; i++)
+			gate_dir(c, &s->u.proto.dirs[i]);
+		break;
+	case ST_DECL:
+		gate_var_decls(c, 1, &s->u.decl);
+		break;
+	default:
+		break;
+	}
+}
+
 static void gate_body(CheckCtx *c, const Stmt *s)
 {
 	for (; s; s = s->next) {
-		switch (s->kind) {
-		case ST_BLOCK:
+		if (s->kind == ST_BLOCK)
 			gate_body(c, s->u.block);
-			break;
-		case ST_DIRECTIVE:
-			gate_dir(c, &s->u.dir);
-			break;
-		case ST_PROTO:
-			gate_directive(c, ".callprototype", s->u.proto.loc);
-			gate_var_decls(c, s->u.proto.nrets, s->u.proto.rets);
-			gate_var_decls(c, s->u.proto.nparams, s->u.proto.params);
-			for (uint32_t i = 0; i < s->u.proto.ndirs; i++)
-				gate_dir(c, &s->u.proto.dirs[i]);
-			break;
-		case ST_DECL:
-			gate_var_decls(c, 1, &s->u.decl);
-			break;
-		default:
-			break;
-		}
+		else
+			check_isa_stmt(c, s);
 	}
 }
 

@@ -19,6 +19,10 @@ void check_isa_operand_sreg(CheckCtx *c, const Expr *e);
  * other header directives, and the directives, prototypes and declarations
  * of its body (instructions are left to check_isa_instr). */
 void check_isa_func(CheckCtx *c, const Func *f);
+/* One statement of a body handed over statement by statement (not a
+ * block: its statements come one by one too); check_isa_func gates
+ * only the header of a function whose body is NULL. */
+void check_isa_stmt(CheckCtx *c, const Stmt *s);
 /* Module scope: directives (.alias, .pragma, ...), sections and variable
  * declarations (.common, .weak, .attribute, types, initializers). Functions
  * are check_isa_func's. */

@@ -78,10 +78,24 @@ static const Symbol *lookup_special(const char *name)
 	return NULL;
 }
 
+/* check_lookup for a statement checked late (CheckCtx.visible_seq). */
+static const Symbol *lookup_visible(const CheckCtx *c, const char *name)
+{
+	for (const Scope *sc = c->scope; sc; sc = sc->parent) {
+		const Symbol *s = scope_find_local(sc, name);
+		if (s && s->seq <= c->visible_seq)
+			return s;
+	}
+	const Symbol *s = c->labels ? scope_lookup(c->labels, name) : NULL;
+	return s ? s : lookup_special(name);
+}
+
 const Symbol *check_lookup(CheckCtx *c, const Expr *name)
 {
 	if (!name || name->kind != EX_NAME || !name->text)
 		return NULL;
+	if (c->visible_seq)
+		return lookup_visible(c, name->text);
 	/* Names are arena strings: 16-byte aligned, the low bits carry nothing. */
 	LookupMemo *m = &c->memo[((uintptr_t)name->text >> 4) % LOOKUP_MEMO];
 	if (m->name == name->text && m->scope == c->scope && m->labels == c->labels)
@@ -103,6 +117,7 @@ void check_forget_lookups(CheckCtx *c)
 Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym)
 {
 	check_forget_lookups(c);
+	sym->seq = ++c->decl_seq;
 	return scope_add(s, sym);
 }
 

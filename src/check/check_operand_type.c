@@ -411,25 +411,32 @@ void check_mov_pack(CheckCtx *c, const Instr *in)
  * crashes (SIGSEGV, every target) when nothing but st.param writes it, so
  * such a file never assembles. A .func may use the same scratch freely. */
 
-/* True if some call in the statements names `name` in its return list:
- * call (ret), f, (args) has the list first and the callee second. */
+const Expr *check_call_returns(const Instr *in)
+{
+	if (strcmp(in->opcode, "call") != 0 || in->nops < 2 || in->ops[0]->kind != EX_LIST ||
+	    in->ops[1]->kind != EX_NAME)
+		return NULL;
+	return in->ops[0];
+}
+
+/* True if some call in the statements names `name` in its return list. */
 static bool returned_into(const Stmt *s, const char *name)
 {
 	for (; s; s = s->next) {
 		if (s->kind == ST_BLOCK && returned_into(s->u.block, name))
 			return true;
-		if (s->kind != ST_INSTR || strcmp(s->u.instr.opcode, "call") != 0)
-			continue;
-		const Instr *in = &s->u.instr;
-		if (in->nops < 2 || in->ops[0]->kind != EX_LIST || in->ops[1]->kind != EX_NAME)
-			continue;
-		for (uint32_t i = 0; i < in->ops[0]->nelems; i++) {
-			const Expr *r = in->ops[0]->elems[i];
-			if (r->kind == EX_NAME && strcmp(r->text, name) == 0)
+		const Expr *rets = s->kind == ST_INSTR ? check_call_returns(&s->u.instr) : NULL;
+		for (uint32_t i = 0; rets && i < rets->nelems; i++)
+			if (rets->elems[i]->kind == EX_NAME && strcmp(rets->elems[i]->text, name) == 0)
 				return true;
-		}
 	}
 	return false;
+}
+
+void check_param_read_error(CheckCtx *c, const char *name, SrcLoc loc)
+{
+	check_error(c, loc, RULE_OPERAND_TYPE, "ld.param from '%s', a .param variable of the kernel body that no "
+		"call returns into (ptxas 13 crashes on this input; keep the value in a register)", name);
 }
 
 void check_param_read(CheckCtx *c, const Instr *in)
@@ -441,9 +448,12 @@ void check_param_read(CheckCtx *c, const Instr *in)
 		param |= strcmp(in->mods[i], ".param") == 0;
 	const Expr *base = param ? check_address_base(in->ops[1]) : NULL;
 	const Symbol *sym = base ? check_lookup(c, base) : NULL;
-	if (!sym || sym->kind != SYM_VAR || sym->space != SP_PARAM || sym->is_input_param ||
-	    returned_into(c->func->body, sym->name))
+	if (!sym || sym->kind != SYM_VAR || sym->space != SP_PARAM || sym->is_input_param)
 		return;
-	check_error(c, base->loc, RULE_OPERAND_TYPE, "ld.param from '%s', a .param variable of the kernel body that no "
-		"call returns into (ptxas 13 crashes on this input; keep the value in a register)", sym->name);
+	/* A body that comes statement by statement has not been seen whole:
+	 * the verdict may wait for its end. */
+	if (c->body_stream)
+		c->param_read_waits(c, sym->name, base->loc);
+	else if (!returned_into(c->func->body, sym->name))
+		check_param_read_error(c, sym->name, base->loc);
 }

@@ -20,6 +20,7 @@ struct CheckStream {
 	DiagSink *sink;
 	DiagSink header, gates, items;
 	bool started;           /* an item other than a header directive came */
+	BodyStream *body;       /* for functions whose statements come one by one */
 };
 
 CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *opt)
@@ -93,18 +94,10 @@ static void run_header(CheckCtx *c, DiagSink *into)
 	check_header(c);
 }
 
-bool check_stream_item(CheckStream *s, const Item *it)
+/* Header state for the first item that is not a header directive. */
+static void start(CheckStream *s)
 {
 	CheckCtx *c = &s->c;
-	/* After a syntax error nothing of the checker is shown. */
-	if (diag_errors(s->sink))
-		return true;
-	if (is_header(it)) {
-		if (s->started)
-			return false;
-		keep_item(s, it);
-		return true;
-	}
 	if (!s->started) {
 		/* The header's own diagnostics wait for the end (they depend on
 		 * sections still to come); the gates need its state now. */
@@ -114,6 +107,30 @@ bool check_stream_item(CheckStream *s, const Item *it)
 		diag_fini(&scratch);
 		s->started = true;
 	}
+}
+
+bool check_stream_item(CheckStream *s, const Item *it)
+{
+	CheckCtx *c = &s->c;
+	if (s->body && body_stream_open(s->body)) {
+		/* the function whose statements came one by one */
+		if (diag_errors(s->sink))
+			body_stream_abandon(s->body);
+		else
+			body_stream_end(s->body);
+		if (it->kind == IT_FUNC)
+			return true;
+	}
+	/* After a syntax error nothing of the checker is shown. */
+	if (diag_errors(s->sink))
+		return true;
+	if (is_header(it)) {
+		if (s->started)
+			return false;
+		keep_item(s, it);
+		return true;
+	}
+	start(s);
 	c->sink = &s->gates;
 	check_isa_item(c, it);
 	c->sink = &s->items;
@@ -123,6 +140,44 @@ bool check_stream_item(CheckStream *s, const Item *it)
 	return true;
 }
 
+void check_stream_func_begin(CheckStream *s, const Item *it)
+{
+	if (diag_errors(s->sink))
+		return;
+	start(s);
+	/* check_item's start (a function has no module-scope gates) */
+	check_forget_lookups(&s->c);
+	if (!s->body)
+		s->body = body_stream_new(&s->c);
+	body_stream_begin(s->body, &it->u.func, &s->items);
+}
+
+/* After a syntax error nothing more is checked (as check_stream_item
+ * does for items): the statements may be what the parser refused, such as
+ * an expression too deep to walk. */
+static bool body_open(const CheckStream *s)
+{
+	return s->body && body_stream_open(s->body) && !diag_errors(s->sink);
+}
+
+void check_stream_stmt(CheckStream *s, const Stmt *st)
+{
+	if (body_open(s))
+		body_stream_stmt(s->body, st);
+}
+
+void check_stream_block_begin(CheckStream *s)
+{
+	if (body_open(s))
+		body_stream_block_begin(s->body);
+}
+
+void check_stream_block_end(CheckStream *s)
+{
+	if (body_open(s))
+		body_stream_block_end(s->body);
+}
+
 unsigned check_stream_errors(const CheckStream *s)
 {
 	return diag_errors(&s->gates) + diag_errors(&s->items);
@@ -130,6 +185,8 @@ unsigned check_stream_errors(const CheckStream *s)
 
 void check_stream_end(CheckStream *s, bool keep)
 {
+	if (s->body)
+		body_stream_free(s->body);
 	if (keep) {
 		s->c.sink = &s->items;
 		check_loc_file(&s->c);

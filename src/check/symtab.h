@@ -47,6 +47,7 @@ typedef struct Symbol {
 	bool is_constant;       /* SYM_SPECIAL WARP_SZ: ptxas reads it as an integer immediate */
 	int64_t elems;          /* SYM_VAR: as Formal.elems */
 	const Formals *formals; /* SYM_FUNC: its return values and parameters; SYM_LABEL: the .callprototype it labels */
+	uint32_t seq;           /* declaration order (check_declare), for statements checked late */
 } Symbol;
 
 typedef struct Scope Scope;

@@ -33,6 +33,38 @@ static void on_item(void *ctx, const Item *it)
 		asm_stream_item(s->as, it);
 }
 
+/* --check alone takes a long function body statement by statement: one
+ * huge function then needs memory for its names, not its length. The
+ * assembler lowers whole functions, and an observer wants whole items. */
+static void on_func_begin(void *ctx, const Item *it)
+{
+	Streaming *s = ctx;
+	if (!s->whole_module)
+		check_stream_func_begin(s->cs, it);
+}
+
+static void on_stmt(void *ctx, const Stmt *st)
+{
+	Streaming *s = ctx;
+	if (!s->whole_module)
+		check_stream_stmt(s->cs, st);
+}
+
+static void on_block_begin(void *ctx, SrcLoc open)
+{
+	Streaming *s = ctx;
+	if (!s->whole_module)
+		check_stream_block_begin(s->cs);
+}
+
+static void on_block_end(void *ctx, SrcLoc block)
+{
+	Streaming *s = ctx;
+	if (!s->whole_module)
+		check_stream_block_end(s->cs);
+}
+
+
 StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool fast, StreamJob *job)
 {
 	job->image = NULL;
@@ -45,7 +77,10 @@ StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool f
 	Streaming s = { .job = job, .cs = check_stream_begin(m, d, job->check), .parse = d };
 	if (job->assemble)
 		s.as = asm_stream_begin(&lowered, job->assemble);
-	int parsed = ptx_parse_stream(m, d, buf, len, on_item, &s, fast);
+	BodyFns check_body = { job->body_min_stmts ? job->body_min_stmts : STREAM_BODY_MIN_STMTS,
+		on_func_begin, on_stmt, on_block_begin, on_block_end };
+	const BodyFns *body = job->assemble || job->observe ? NULL : &check_body;
+	int parsed = ptx_parse_stream_body(m, d, buf, len, on_item, body, &s, fast);
 	StreamResult r = parsed == PARSE_AGAIN ? STREAM_AGAIN : s.whole_module ? STREAM_WHOLE_MODULE : STREAM_DONE;
 	check_stream_end(s.cs, r == STREAM_DONE && diag_errors(d) == 0);
 	if (s.as) {

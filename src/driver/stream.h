@@ -16,12 +16,19 @@ typedef enum StreamResult {
 	STREAM_WHOLE_MODULE,    /* a header directive after other items: take the whole-module path */
 } StreamResult;
 
+/* Below this many statements a body is checked whole: streaming costs
+ * about a tenth more per statement, and this many take about 1 MB. */
+enum { STREAM_BODY_MIN_STMTS = 4096 };
+
 typedef struct StreamJob {
 	const CheckOptions *check;
 	const AssembleOptions *assemble;   /* NULL: check only */
 	ItemFn *observe;                   /* optional: sees every item first (statistics) */
 	void (*restart)(void *observe_ctx);/* optional: a new pass begins, forget the items seen */
 	void *observe_ctx;
+	/* --check only: a function body streams statement by statement once it
+	 * has this many statements (0: STREAM_BODY_MIN_STMTS; 1: every body) */
+	unsigned body_min_stmts;
 	/* results, when assembling and the module came out clean (STREAM_DONE
 	 * and no errors): what assemble_module() returns */
 	uint8_t *image;

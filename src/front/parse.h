@@ -51,10 +51,29 @@ typedef struct ParseState {
 	/* Streaming (ptx_parse_stream): items are handed over one at a time
 	 * instead of being linked into the module. */
 	struct ParseStream *stream;
+	/* Body streaming (BodyFns): the function whose header was handed
+	 * over at its '{', and how deep in its blocks the parser is (0:
+	 * outside a streamed body). */
+	Item *open_func;
+	unsigned body_depth;
+	unsigned body_stmts;    /* statements of the body so far */
+	bool body_streaming;    /* they are handed over (BodyFns.min_stmts reached) */
 } ParseState;
 
 /* Called by the grammar when a top-level item has been reduced. */
 void parse_item_done(ParseState *ps);
+/* Called by the grammar at a function body's '{' (with the header's
+ * parts), at its '}', at a nested block's '{' and for each statement
+ * reduced into a list: the statement is appended to `list`, or handed
+ * over when the body streams (then the list stays empty). */
+void parse_body_begin(ParseState *ps, SpecVec *specs, const char *kw, ParamList *rets, const char *name,
+	SrcLoc name_loc, ParamList *params, DirectiveVec *dirs, SrcLoc open);
+void parse_body_end(ParseState *ps);
+void parse_block_begin(ParseState *ps, SrcLoc open);
+/* A nested block of a streamed body ends as a call, not a node: true
+ * when it did (the block was handed over). */
+bool parse_block_end(ParseState *ps, SrcLoc block);
+void parse_stmt_done(ParseState *ps, StmtList *list, Stmt *s);
 
 /* Parse `buf` (len bytes followed by two NUL bytes, as flex requires for an
  * in-place scan) into `m`. Diagnostics go to `d`. Returns the number of
@@ -76,5 +95,27 @@ typedef void ItemFn(void *ctx, const Item *it);
  * (items handed over, diagnostics, the module) and parse again exactly. */
 enum { PARSE_AGAIN = -1 };
 int ptx_parse_stream(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, void *ctx, bool fast);
+
+/* Streaming below the function: a function whose body reaches min_stmts
+ * statements (nested ones included; 1: every body that has one) is handed
+ * over twice, its header when it starts to stream (func_begin: has_body
+ * set, body NULL) and the whole item at its end (again with body NULL);
+ * in between each statement of the body comes to `stmt`, those before the
+ * switch at once and the rest as soon as each is reduced (never an
+ * ST_BLOCK: a nested block is block_begin, its statements, block_end). A
+ * streamed statement's nodes live only until the call after the next one
+ * returns (two per-statement arenas take turns, as items do), so memory
+ * is bounded by min_stmts statements, not by the function. Smaller bodies
+ * come whole with their item, as from ptx_parse_stream. After a syntax
+ * error the calls may be unbalanced (error recovery drops open blocks). */
+typedef struct BodyFns {
+	unsigned min_stmts;
+	void (*func_begin)(void *ctx, const Item *it);
+	void (*stmt)(void *ctx, const Stmt *s);
+	void (*block_begin)(void *ctx, SrcLoc open);
+	void (*block_end)(void *ctx, SrcLoc block);
+} BodyFns;
+int ptx_parse_stream_body(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, const BodyFns *body,
+	void *ctx, bool fast);
 
 #endif

@@ -251,6 +251,17 @@ void build_module_var(ParseState *ps, SpecVec *specs, DeclaratorVec *decls, SrcL
 void build_func(ParseState *ps, SpecVec *specs, const char *kw, ParamList *rets, const char *name,
 		SrcLoc name_loc, ParamList *params, DirectiveVec *dirs, FuncBody *body, SrcLoc loc)
 {
+	if (ps->open_func) {
+		/* Built at the body's '{' (parse_body_begin): its header and
+		 * statements may have gone out already (BodyFns). */
+		Item *it = ps->open_func;
+		ps->open_func = NULL;
+		ps->last_item = it;
+		it->loc = it->u.func.loc = loc;
+		it->u.func.body = body->stmts;   /* NULL if it streamed */
+		it->u.func.body_loc = body->loc;
+		return;
+	}
 	Item *it = new_item(ps, IT_FUNC, loc);
 	Func *f = &it->u.func;
 	f->loc = loc;

@@ -1,6 +1,7 @@
 /* Runs the scanner and the parser over one in-memory buffer, building the
  * whole module or handing it over one top-level item at a time. */
 #include "front/parse.h"
+#include "front/parse_build.h"
 #include "ptx.tab.h"
 #define YYSTYPE PTX_STYPE
 #define YYLTYPE SrcLoc
@@ -14,15 +15,22 @@ int ptx_parse_fast(yyscan_t scanner, ParseState *ps);
 
 typedef struct ParseStream {
 	ItemFn *fn;
+	const BodyFns *body;    /* NULL: bodies are built whole */
 	void *ctx;
 	Arena arenas[2];        /* the current item's and the previous one's */
 	int cur;
+	Arena stmt_arenas[2];   /* the same for statements of a streamed body */
+	int stmt_cur;
 } ParseStream;
 
 void parse_item_done(ParseState *ps)
 {
 	Item *it = ps->last_item;
 	ps->last_item = NULL;
+	/* Error recovery may have dropped a body before its '}'. */
+	ps->open_func = NULL;
+	ps->body_depth = 0;
+	ps->body_streaming = false;
 	ParseStream *st = ps->stream;
 	if (!st || !it)
 		return;
@@ -32,6 +40,94 @@ void parse_item_done(ParseState *ps)
 	st->cur ^= 1;
 	arena_reset(&st->arenas[st->cur]);
 	ps->arena = &st->arenas[st->cur];
+}
+
+void parse_body_begin(ParseState *ps, SpecVec *specs, const char *kw, ParamList *rets, const char *name,
+	SrcLoc name_loc, ParamList *params, DirectiveVec *dirs, SrcLoc open)
+{
+	ParseStream *st = ps->stream;
+	if (!st || !st->body)
+		return;
+	FuncBody body = { .has = true, .loc = open };
+	build_func(ps, specs, kw, rets, name, name_loc, params, dirs, &body, open);
+	ps->open_func = ps->last_item;
+	ps->body_depth = 1;
+	ps->body_stmts = 0;
+	ps->body_streaming = false;
+}
+
+void parse_body_end(ParseState *ps)
+{
+	ParseStream *st = ps->stream;
+	if (!st || !ps->body_depth)
+		return;
+	ps->body_depth = 0;
+	ps->body_streaming = false;
+	ps->arena = &st->arenas[st->cur];
+}
+
+void parse_block_begin(ParseState *ps, SrcLoc open)
+{
+	if (!ps->body_depth)
+		return;
+	ps->body_depth++;
+	if (ps->body_streaming)
+		ps->stream->body->block_begin(ps->stream->ctx, open);
+}
+
+bool parse_block_end(ParseState *ps, SrcLoc loc)
+{
+	if (ps->body_depth < 2)
+		return false;
+	ps->body_depth--;
+	if (!ps->body_streaming)
+		return false;
+	ps->stream->body->block_end(ps->stream->ctx, loc);
+	return true;
+}
+
+/* Statements built before the body started to stream, handed over in
+ * order (a block as its begin, its statements and its end). */
+static void hand_over(ParseStream *st, const Stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK) {
+			st->body->block_begin(st->ctx, s->loc);
+			hand_over(st, s->u.block);
+			st->body->block_end(st->ctx, s->loc);
+		} else {
+			st->body->stmt(st->ctx, s);
+		}
+	}
+}
+
+void parse_stmt_done(ParseState *ps, StmtList *list, Stmt *s)
+{
+	ParseStream *st = ps->stream;
+	if (!ps->body_streaming) {
+		stmt_append(list, s);
+		/* A body that grows past min_stmts starts to stream between two
+		 * of its own statements (not inside a block): the ones so far go
+		 * out at once, the rest one by one. Smaller bodies are checked
+		 * whole, which costs less per statement. */
+		if (!ps->body_depth || ++ps->body_stmts < st->body->min_stmts || ps->body_depth != 1)
+			return;
+		ps->body_streaming = true;
+		st->body->func_begin(st->ctx, ps->open_func);
+		hand_over(st, list->head);
+		list->head = list->tail = NULL;
+		/* Those stay in the item's arena; the next take turns in two
+		 * of their own. */
+		ps->arena = &st->stmt_arenas[st->stmt_cur];
+		return;
+	}
+	if (!s)
+		return;
+	st->body->stmt(st->ctx, s);
+	/* As for items: the lookahead may sit in the current arena. */
+	st->stmt_cur ^= 1;
+	arena_reset(&st->stmt_arenas[st->stmt_cur]);
+	ps->arena = &st->stmt_arenas[st->stmt_cur];
 }
 
 static unsigned run(ParseState *ps, char *buf, size_t len)
@@ -70,14 +166,24 @@ unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len)
 	return run(&ps, buf, len);
 }
 
-int ptx_parse_stream(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, void *ctx, bool fast)
+int ptx_parse_stream_body(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, const BodyFns *body,
+	void *ctx, bool fast)
 {
-	ParseStream st = { .fn = fn, .ctx = ctx };
-	arena_init(&st.arenas[0]);
-	arena_init(&st.arenas[1]);
+	ParseStream st = { .fn = fn, .body = body, .ctx = ctx };
+	for (int i = 0; i < 2; i++) {
+		arena_init(&st.arenas[i]);
+		arena_init(&st.stmt_arenas[i]);
+	}
 	ParseState ps = { .mod = m, .diag = d, .arena = &st.arenas[0], .stream = &st, .fast = fast };
 	unsigned errors = run(&ps, buf, len);
-	arena_free(&st.arenas[0]);
-	arena_free(&st.arenas[1]);
+	for (int i = 0; i < 2; i++) {
+		arena_free(&st.arenas[i]);
+		arena_free(&st.stmt_arenas[i]);
+	}
 	return ps.syntax_error ? PARSE_AGAIN : (int)errors;
+}
+
+int ptx_parse_stream(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, void *ctx, bool fast)
+{
+	return ptx_parse_stream_body(m, d, buf, len, fn, NULL, ctx, fast);
 }

@@ -107,7 +107,8 @@ static char *run_streamed(const uint8_t *data, size_t size, RulesMode rules, con
 	module_init(&m, "fuzz.ptx");
 	diag_init(&d, "fuzz.ptx", buf, size);
 	CheckOptions co = { .rules = rules };
-	*job = (StreamJob){ .check = &co, .assemble = ao };
+	/* every body statement by statement (the driver waits for long ones) */
+	*job = (StreamJob){ .check = &co, .assemble = ao, .body_min_stmts = 1 };
 	StreamResult r = stream_module(&m, &d, buf, size, fast, job);
 	char *text = r == STREAM_DONE ? diag_text(&d) : NULL;
 	diag_fini(&d);
