@@ -29,8 +29,11 @@
  *    in descending symbol-table order: functions with their .global/.weak,
  *    .type, .size and .other lines, and the section label.
  *  - A relocated MOV32I immediate is shown as the relocation: `(sym),
- *    32@lo(sym), 32@hi(sym), with the addend as ((sym + 0x...)). */
+ *    32@lo(sym), 32@hi(sym), with the addend as ((sym + 0x...)); a
+ *    relocated JCAL names its callee, JCAL `(sym). */
 #include "emit/disasm_file.h"
+
+#include "emit/disasm_elf.h"
 
 #include "emit/cubin_read.h"
 #include "sm50/sass_ctrl.h"
@@ -43,118 +46,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- ELF access ----------------------------------------------------------
- * cubin_read() has validated the section headers, the section name table
- * and the symbol table before any of this runs; every read below is still
- * bounds-checked so that this file does not depend on how thorough it was. */
-
-enum { SHT_SYMTAB = 2, SHT_RELA = 4, SHT_REL = 9, STT_SECTION = 3, STT_FUNC = 2, STT_OBJECT = 1 };
-enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2 };
-enum { SHF_WRITE = 0x1, SHF_ALLOC = 0x2, SHF_EXECINSTR = 0x4 };
-enum { SHF_BARRIERS_SHIFT = 20, SHF_BARRIERS_MASK = 0x1f };
-enum { EHDR_SIZE = 64, SHDR_SIZE = 64, SYM_SIZE = 24, REL_SIZE = 16 };
-/* The relocations ptxas puts on the 32-bit immediate (bit 20) of MOV32I:
- * an address or a size (`(sym)), and the two halves of a 64-bit address
- * of a .global variable (32@lo(sym), 32@hi(sym)). */
-enum { R_CUDA_ABS32_20 = 42, R_CUDA_ABS32_LO_20 = 43, R_CUDA_ABS32_HI_20 = 44 };
-enum { CUDA_STT_TEXTURE = 10, CUDA_STT_SAMPLER = 11, CUDA_STT_SURFACE = 12,
-       CUDA_STT_OBJECT = 13 };
-enum { STO_CUDA_ENTRY = 0x10, STO_CUDA_GLOBAL = 0x20, STO_VISIBILITY = 0x3 };
-
-typedef struct Elf {
-	const uint8_t *buf;
-	size_t len;
-	uint64_t shoff;
-	size_t shnum;
-	size_t symtab;          /* section index; 0 = none */
-	size_t nsyms;
-	const uint8_t *syms;
-	const char *strtab;     /* NUL-terminated at strtab_size - 1 */
-	uint64_t strtab_size;
-} Elf;
-
-typedef struct Symbol {
-	const char *name;
-	unsigned bind, type, other;
-	size_t shndx;
-	uint64_t value, size;
-} Symbol;
-
-static uint64_t rd(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static bool in_bounds(uint64_t off, uint64_t size, uint64_t limit)
-{
-	return off <= limit && size <= limit - off;
-}
-
-/* Field at byte `field` of section header i, `n` bytes wide. */
-static uint64_t sh_field(const Elf *e, size_t i, unsigned field, int n)
-{
-	return rd(e->buf + e->shoff + i * SHDR_SIZE + field, n);
-}
-
-static uint64_t sh_flags(const Elf *e, size_t i) { return sh_field(e, i, 8, 8); }
-static uint64_t sh_offset(const Elf *e, size_t i) { return sh_field(e, i, 24, 8); }
-static uint64_t sh_size(const Elf *e, size_t i) { return sh_field(e, i, 32, 8); }
-static uint32_t sh_type(const Elf *e, size_t i) { return (uint32_t)sh_field(e, i, 4, 4); }
-static uint32_t sh_link(const Elf *e, size_t i) { return (uint32_t)sh_field(e, i, 40, 4); }
-static uint32_t sh_info(const Elf *e, size_t i) { return (uint32_t)sh_field(e, i, 44, 4); }
-static uint64_t sh_align(const Elf *e, size_t i) { return sh_field(e, i, 48, 8); }
-
-static int elf_open(Elf *e, const uint8_t *buf, size_t len)
-{
-	*e = (Elf){ .buf = buf, .len = len };
-	if (len < EHDR_SIZE)
-		return -1;
-	e->shoff = rd(buf + 40, 8);
-	e->shnum = (size_t)rd(buf + 60, 2);
-	if (!in_bounds(e->shoff, (uint64_t)e->shnum * SHDR_SIZE, len))
-		return -1;
-	for (size_t i = 1; i < e->shnum; i++) {
-		if (sh_field(e, i, 4, 4) != SHT_SYMTAB)
-			continue;
-		size_t link = sh_link(e, i);
-		uint64_t off = sh_offset(e, i), size = sh_size(e, i);
-		if (link == 0 || link >= e->shnum || !in_bounds(off, size, len))
-			return -1;
-		uint64_t str_off = sh_offset(e, link), str_size = sh_size(e, link);
-		if (str_size == 0 || !in_bounds(str_off, str_size, len) ||
-		    buf[str_off + str_size - 1] != 0)
-			return -1;
-		e->symtab = i;
-		e->nsyms = (size_t)(size / SYM_SIZE);
-		e->syms = buf + off;
-		e->strtab = (const char *)buf + str_off;
-		e->strtab_size = str_size;
-		break;
-	}
-	return 0;
-}
-
-static int elf_symbol(const Elf *e, size_t i, Symbol *s)
-{
-	const uint8_t *p = e->syms + i * SYM_SIZE;
-	uint64_t name = rd(p, 4);
-	if (name >= e->strtab_size)
-		return -1;
-	*s = (Symbol){
-		.name = e->strtab + name,
-		.bind = p[4] >> 4,
-		.type = p[4] & 0xf,
-		.other = p[5],
-		.shndx = (size_t)rd(p + 6, 2),
-		.value = rd(p + 8, 8),
-		.size = rd(p + 16, 8),
-	};
-	return 0;
-}
 
 /* ---- errors ------------------------------------------------------------------ */
 
@@ -194,6 +85,7 @@ typedef struct Reloc {
 	bool present;
 	uint32_t type;
 	const char *symbol;
+	bool defined;               /* the symbol lives in this cubin */
 } Reloc;
 
 /* A function symbol defined in a code section. */
@@ -281,12 +173,32 @@ static void reloc_text(const Reloc *r, uint64_t addend, char *buf, size_t n)
 		snprintf(buf, n, "%s(%s)", prefix, r->symbol);
 }
 
+/* A JCAL of another function (ptxas -c, the driver's vprintf) holds 0
+ * under its R_CUDA_ABS32_20: nvdisasm names the callee, "JCAL `(vprintf)".
+ * A callee in another .text section of the cubin (ptxas -O0 -g) gets
+ * labels nvdisasm numbers across sections, which are not reproduced. */
+static int name_callee(Listing *l, const Section *s, const Reloc *r, Insn *in)
+{
+	char *target = strstr(in->text, "JCAL ");
+	size_t head = target ? (size_t)(target - in->text) + 5 : 0;
+	if (r->defined)
+		return fail(&l->err, "%s: JCAL of %s in another .text section at 0x%08" PRIx64 " (labels of "
+		            "functions in other sections are not reproduced)", s->name, r->symbol, in->addr);
+	if (target == NULL || head + strlen(r->symbol) + 4 >= sizeof in->text)
+		return fail(&l->err, "%s: cannot place the relocation at address 0x%08" PRIx64, s->name,
+		            in->addr);
+	snprintf(in->text + head, sizeof in->text - head, "`(%s)", r->symbol);
+	return 0;
+}
+
 /* Replaces the immediate of a relocated MOV32I ("MOV32I R2, 0x10") with the
  * relocation.  The field holds the addend, for _HI_20 its high half. */
 static int apply_reloc(Listing *l, const Section *s, const SassForm *f, const SassValues *vals,
                        Insn *in)
 {
 	const Reloc *r = &s->reloc[in->addr / 8];
+	if (f->op == SOP_JCAL && r->type == R_CUDA_ABS32_20)
+		return name_callee(l, s, r, in);
 	bool known = r->type == R_CUDA_ABS32_20 || r->type == R_CUDA_ABS32_LO_20 ||
 	             r->type == R_CUDA_ABS32_HI_20;
 	if (f->op != SOP_MOV32I || !known)
@@ -589,7 +501,7 @@ static int collect_relocs(Listing *l)
 			    elf_symbol(e, (size_t)symindex, &sym) || sym.type == STT_SECTION)
 				return fail(&l->err, "%s: relocation at address 0x%08" PRIx64 " names a bad "
 				            "symbol", s->name, where);
-			s->reloc[where / 8] = (Reloc){ true, rtype, sym.name };
+			s->reloc[where / 8] = (Reloc){ true, rtype, sym.name, sym.shndx != 0 };
 		}
 	}
 	return 0;
