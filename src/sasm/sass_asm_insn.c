@@ -473,6 +473,7 @@ static bool match_operands(SasmMatch *m)
 	case SOP_BRA: return match_bra(m);
 	case SOP_EXIT: return true;
 	case SOP_CAL: return match_cal(m);
+	case SOP_JCAL: return sasm_take_imm(m, SR_IMM, "call address"); /* JCAL 0x0: nvdisasm's raw text */
 	case SOP_RET: return true;
 	case SOP_BPT:   /* BPT.TRAP [code] */
 		if (m->next < m->s->nops)
