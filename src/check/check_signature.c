@@ -20,18 +20,7 @@ typedef struct OpSig {
 
 static const OpSig op_sigs[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 typedef struct FormTypes {
@@ -40,19 +29,8 @@ typedef struct FormTypes {
 } FormTypes;
 
 static const FormTypes form_types[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
 #define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 typedef struct TypeCount {
 	const char *opcode, *form;
@@ -60,19 +38,8 @@ typedef struct TypeCount {
 } TypeCount;
 
 static const TypeCount type_counts[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
 #define TYPECOUNT(opcode, form, count) { opcode, form, count },
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 typedef struct HalfRow {
 	const char *opcode, *types, *roundings;
@@ -81,19 +48,8 @@ typedef struct HalfRow {
 } HalfRow;
 
 static const HalfRow half_rows[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes) { opcode, types, roundings, required, takes },
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 typedef struct MmaShapeRow {
@@ -101,19 +57,8 @@ typedef struct MmaShapeRow {
 } MmaShapeRow;
 
 static const MmaShapeRow mma_shapes[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
 #define MMASHAPE(atype, shapes) { atype, shapes },
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 enum { N_SIGS = sizeof op_sigs / sizeof op_sigs[0], N_COUNTS = sizeof type_counts / sizeof type_counts[0] };

@@ -14,19 +14,8 @@ typedef struct VideoRow {
 } VideoRow;
 
 static const VideoRow video_rows[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape) { opcode, shape },
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 /* The register's selector (".b0", ".h1"), through a negation; NULL if none. */

@@ -12,18 +12,7 @@ typedef struct SigRow {
 
 static const SigRow sig_rows[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 typedef struct TypeRow {
@@ -32,19 +21,8 @@ typedef struct TypeRow {
 } TypeRow;
 
 static const TypeRow type_rows[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
 #define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 typedef struct HalfDocRow {
@@ -54,19 +32,8 @@ typedef struct HalfDocRow {
 } HalfDocRow;
 
 static const HalfDocRow half_rows[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
 #define HALF(opcode, types, roundings, required, takes) { opcode, types, roundings, required, takes },
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
-#undef HALF
 };
 
 typedef struct CountDocRow {
@@ -75,19 +42,8 @@ typedef struct CountDocRow {
 } CountDocRow;
 
 static const CountDocRow count_rows[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
 #define TYPECOUNT(opcode, form, count) { opcode, form, count },
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
-#undef HALF
 };
 
 typedef struct VideoDocRow {
@@ -96,19 +52,8 @@ typedef struct VideoDocRow {
 } VideoDocRow;
 
 static const VideoDocRow video_rows[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
 #define VIDEO(opcode, shape) { opcode, shape },
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
-#undef HALF
 };
 
 typedef struct MmaDocRow {
@@ -116,19 +61,8 @@ typedef struct MmaDocRow {
 } MmaDocRow;
 
 static const MmaDocRow mma_rows[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
 #define MMASHAPE(atype, shapes) { atype, shapes },
 #include "isa/operand_sigs.def"
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
-#undef HALF
-#undef MMASHAPE
 };
 
 /* One word per role letter; the legend below the table says more. */

@@ -21,18 +21,7 @@ typedef struct Sig {
 
 static const Sig sigs[] = {
 #define OPSIG(opcode, form, roles, rounding, sat) { opcode, form, roles, rounding, sat },
-#define OPTYPES(opcode, form, types, wording)
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 typedef struct FormTypes {
@@ -41,19 +30,8 @@ typedef struct FormTypes {
 } FormTypes;
 
 static const FormTypes form_types[] = {
-#define OPSIG(opcode, form, roles, rounding, sat)
 #define OPTYPES(opcode, form, types, wording) { opcode, form, types, wording },
-#define TYPECOUNT(opcode, form, count)
-#define VIDEO(opcode, shape)
-#define HALF(opcode, types, roundings, required, takes)
-#define MMASHAPE(atype, shapes)
 #include "isa/operand_sigs.def"
-#undef MMASHAPE
-#undef HALF
-#undef OPSIG
-#undef OPTYPES
-#undef TYPECOUNT
-#undef VIDEO
 };
 
 typedef struct Example {
