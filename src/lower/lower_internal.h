@@ -199,6 +199,9 @@ typedef struct LDescLookup {
 	bool texture;
 } LDescLookup;
 bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d);
+/* TXQ/TXQ.B TEX_HEADER_DIMENSION of the handle h names (immediate, idx,
+ * vreg), mask 1/2/4 for width/height/depth, into d. */
+void lw_txq_dimension(LowerCtx *c, const LDescLookup *h, uint32_t d, unsigned mask);
 /* issue 17: the bindless handle of bound .surfref/.texref `name` (mov) in
  * the 64-bit d: 0x80000000 | its header index (the c[0x0] slot), as ptxas
  * 11.8 builds it (MOV32I, LOP.OR c[0x0][slot]); the high word 0. */

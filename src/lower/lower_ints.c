@@ -23,6 +23,17 @@ typedef struct Part {
 
 #define NO_REG UINT32_MAX
 
+/* A commutative operation takes its immediate as the second operand (the
+ * B slot of the ALU forms). */
+static void imm_second(Opnd o[2])
+{
+	if (o[0].kind == OPND_IMM) {
+		Opnd x = o[0];
+		o[0] = o[1];
+		o[1] = x;
+	}
+}
+
 static Part part_of(LowerCtx *c, const Opnd *o, unsigned sub)
 {
 	Part p;
@@ -168,11 +179,7 @@ static bool mul_lo64(LowerCtx *c, const Instr *in, bool mad)
 	Opnd o[3];
 	if (!operands(c, in, mad ? 4 : 3, &d, &dw, o))
 		return false;
-	if (o[0].kind == OPND_IMM) {
-		Opnd x = o[0];
-		o[0] = o[1];
-		o[1] = x;
-	}
+	imm_second(o);
 	Part a0 = reg_of(c, &o[0], 0), a1 = reg_of(c, &o[0], 1);
 	Part b0 = reg_of(c, &o[1], 0), b1 = reg_of(c, &o[1], 1);
 	Part dlo = { d, 0 }, dhi = { d, dw == 2 ? 1 : 0 };
@@ -316,11 +323,7 @@ static bool wide16(LowerCtx *c, const Instr *in, bool mad, bool is_signed)
  * no_shift keeps a power of two a multiply (mul.hi). */
 static bool emit_wide16(LowerCtx *c, uint32_t d, Opnd *o, bool mad, bool is_signed, bool no_shift)
 {
-	if (o[0].kind == OPND_IMM) {
-		Opnd x = o[0];
-		o[0] = o[1];
-		o[1] = x;
-	}
+	imm_second(o);
 	Part a = reg_of(c, &o[0], 0);
 	if (a.v == NO_REG) {
 		/* 0 * b (+ c): still one XMAD, with a zero register */
@@ -375,11 +378,7 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 		Opnd o[3];
 		if (!operands(c, in, 4, &d, &dw, o))
 			return false;
-		if (o[0].kind == OPND_IMM) {
-			Opnd x = o[0];
-			o[0] = o[1];
-			o[1] = x;
-		}
+		imm_second(o);
 		Part a = reg_of(c, &o[0], 0), b = reg_of(c, &o[1], 0);
 		Part lo = temp_part(c), hi = temp_part(c);
 		if (a.v == NO_REG || b.v == NO_REG) {
@@ -409,11 +408,7 @@ bool lower_minmax64(LowerCtx *c, const Instr *in)
 	Opnd o[2];
 	if (!operands(c, in, 3, &d, &dw, o))
 		return false;
-	if (o[0].kind == OPND_IMM) {
-		Opnd x = o[0];
-		o[0] = o[1];
-		o[1] = x;
-	}
+	imm_second(o);
 	bool max = strcmp(in->opcode, "max") == 0;
 	for (unsigned p = 2; p-- > 0;) {
 		uint32_t av;
@@ -495,11 +490,8 @@ bool lower_carry(LowerCtx *c, const Instr *in)
 	Opnd o[2];
 	if (!operands(c, in, 3, &d, &dw, o))
 		return false;
-	if (!sub && o[0].kind == OPND_IMM) {
-		Opnd x = o[0];
-		o[0] = o[1];
-		o[1] = x;
-	}
+	if (!sub)
+		imm_second(o);
 	Part a = reg_of(c, &o[0], 0);
 	LInsn *op;
 	if (o[1].kind == OPND_IMM && (uint32_t)o[1].imm == 0 && !sub && carry_in) {
@@ -554,11 +546,7 @@ bool lower_mad_carry(LowerCtx *c, const Instr *in)
 	Opnd o[3];
 	if (!operands(c, in, 4, &d, &dw, o))
 		return false;
-	if (o[0].kind == OPND_IMM) {
-		Opnd x = o[0];
-		o[0] = o[1];
-		o[1] = x;
-	}
+	imm_second(o);
 	Part a = reg_of(c, &o[0], 0), b = reg_of(c, &o[1], 0), e = reg_of(c, &o[2], 0);
 	Part *regs[3] = { &a, &b, &e };
 	for (unsigned i = 0; i < 3; i++)

@@ -55,6 +55,33 @@ void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts)
 	}
 }
 
+/* txq.width/.height/.depth and suq.width/.height/.depth: TXQ
+ * TEX_HEADER_DIMENSION of level 0 (mask: x 1, y 2, z 4). A bound handle is
+ * the immediate header index with Ra = 0 (ptxas: MOV Ra, RZ); a bindless
+ * one is TXQ.B with Ra = {handle, 0}. */
+void lw_txq_dimension(LowerCtx *c, const LDescLookup *h, uint32_t d, unsigned mask)
+{
+	enum { TEX_HEADER_DIMENSION = 1 };
+	LInsn *q;
+	if (h->immediate) {
+		uint32_t lod = lw_temp(c, 1);
+		lw_mov_rz(c, lod, 0);
+		q = lw_emit(c, SF_TXQ);
+		linsn_ref(q, SR_RA, lod, 0, 1, false);
+		linsn_set(q, SR_SUIDX, h->idx);
+	} else {
+		uint32_t g = lw_temp(c, 2);
+		lw_mov(c, g, 0, h->vreg, 0);
+		lw_mov_rz(c, g, 1);
+		q = lw_emit(c, SF_TXQ_B);
+		linsn_ref(q, SR_RA, g, 0, 2, false);
+	}
+	linsn_ref(q, SR_RD, d, 0, 1, true);
+	linsn_set(q, SR_QUERY, TEX_HEADER_DIMENSION);
+	linsn_set(q, SR_QMASK, mask);
+	linsn_set(q, SR_NODEP, 0);
+}
+
 /* A descriptor query (suq.depth etc., txq.num_mipmap_levels ...): ptxas
  * 11.8 loads the field from the driver's descriptor table,
  *   d = *(c[0x0][table] + (handle & 0xfffff) * descsize + field):

@@ -395,26 +395,8 @@ bool lower_suq(LowerCtx *c, const Instr *in)
 		return false;
 	if (m.field >= 0)
 		return lower_suq_descriptor(c, &si, (uint32_t)m.field, d);
-	LInsn *q;
-	if (si.immediate) {
-		/* Ra = LOD 0 (ptxas: MOV Ra, RZ) */
-		uint32_t lod = lw_temp(c, 1);
-		lw_mov_rz(c, lod, 0);
-		q = lw_emit(c, SF_TXQ);
-		linsn_ref(q, SR_RA, lod, 0, 1, false);
-		linsn_set(q, SR_SUIDX, si.idx);
-	} else {
-		/* bindless: Ra = handle, Ra+1 = LOD */
-		uint32_t g = lw_temp(c, 2);
-		lw_mov(c, g, 0, si.vreg, 0);
-		lw_mov_rz(c, g, 1);
-		q = lw_emit(c, SF_TXQ_B);
-		linsn_ref(q, SR_RA, g, 0, 2, false);
-	}
-	linsn_ref(q, SR_RD, d, 0, 1, true);
-	linsn_set(q, SR_QUERY, 1);     /* TEX_HEADER_DIMENSION */
-	linsn_set(q, SR_QMASK, m.query);
-	linsn_set(q, SR_NODEP, 0);
+	LDescLookup h = { .immediate = si.immediate, .idx = si.idx, .vreg = si.vreg };
+	lw_txq_dimension(c, &h, d, m.query);
 	/* a query of a bound surfref counts like an SU* use of it */
 	c->k->uses_surfaces |= si.bound;
 	return true;

@@ -36,7 +36,6 @@ enum {
 	TEX_LOD_NONE = 0, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
 	TLD_LZ = 0, TLD_LL = 1,             /* TLD */
 	I2I_U16 = 2, I2I_U32 = 4,
-	TXQ_DIMENSION = 1,                  /* TEX_HEADER_DIMENSION */
 	RZ = 255,
 };
 
@@ -350,30 +349,10 @@ bool lower_txq(LowerCtx *c, const Instr *in)
 	unsigned dw;
 	if (!texture_ref(c, a->elems[0], &r) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
-	if (field >= 0) {
-		LDescLookup dl = { .immediate = !r.bindless, .idx = r.idx, .vreg = r.handle,
-		                   .table_cword = TEX_DESC_TABLE_CWORD, .field = (uint32_t)field, .texture = true };
+	LDescLookup dl = { .immediate = !r.bindless, .idx = r.idx, .vreg = r.handle,
+	                   .table_cword = TEX_DESC_TABLE_CWORD, .field = (uint32_t)field, .texture = true };
+	if (field >= 0)
 		return lw_desc_lookup(c, &dl, d);
-	}
-	LInsn *q;
-	if (!r.bindless) {
-		/* Ra = level 0 (ptxas: MOV Ra, RZ) */
-		uint32_t lod = lw_temp(c, 1);
-		lw_mov_rz(c, lod, 0);
-		q = lw_emit(c, SF_TXQ);
-		linsn_ref(q, SR_RA, lod, 0, 1, false);
-		linsn_set(q, SR_SUIDX, r.idx);
-	} else {
-		/* Ra = handle, Ra+1 = level 0 */
-		uint32_t g = lw_temp(c, 2);
-		lw_mov(c, g, 0, r.handle, 0);
-		lw_mov_rz(c, g, 1);
-		q = lw_emit(c, SF_TXQ_B);
-		linsn_ref(q, SR_RA, g, 0, 2, false);
-	}
-	linsn_ref(q, SR_RD, d, 0, 1, true);
-	linsn_set(q, SR_QUERY, TXQ_DIMENSION);
-	linsn_set(q, SR_QMASK, mask);
-	linsn_set(q, SR_NODEP, 0);
+	lw_txq_dimension(c, &dl, d, mask);
 	return true;
 }
