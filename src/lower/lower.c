@@ -570,8 +570,9 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 
 /* issue 15: a device function, lowered into a fragment the kernels that
  * call it link (lower_call.c). Its parameters and results are registers;
- * state it would share with a kernel (a frame, the shared window,
- * constant-bank words) is not supported in functions yet. */
+ * state it would share with a kernel (the shared window, bound surfaces
+ * and textures) is not supported in functions yet; its .nv.constant2
+ * words are adopted by each kernel it is linked into (lower_call.c). */
 static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 {
 	memset(out, 0, sizeof *out);
@@ -593,7 +594,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
 	lower_body(c, f->body);
-	if (k->shared_size || k->nslots || k->ndesc_fields || k->uses_surfaces || k->uses_textures)
+	if (k->shared_size || k->nslots || k->uses_surfaces || k->uses_textures)
 		lw_unsupported(c, f->name_loc, ".func '%s' uses shared variables or surfaces (supported in "
 		               "kernels only)", f->name);
 	if (!ends_in(k, SOP_RET)) {

@@ -230,6 +230,7 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
 uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi);
 /* After dead-code removal: renumbers the .nv.constant2 words so that only
  * those code still reads keep one (lower_desc.c). */
+void lkernel_const2_adopt(LKernel *k, const LKernel *from, LInsn *in);
 void lkernel_compact_const2(LKernel *k);
 
 #endif

@@ -383,6 +383,7 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 		*in = fr->insns[i];
 		for (unsigned r = 0; r < in->nrefs; r++)
 			in->refs[r].vreg = map[in->refs[r].vreg];
+		lkernel_const2_adopt(k, fr, in);
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
 		if (in->form->op == SOP_BRA && in->target >= 0)

@@ -74,6 +74,21 @@ static size_t compact_pairs(LKernel *k, uint32_t *kept)
 	return n;
 }
 
+/* A function linked into a kernel brings its own .nv.constant2 words
+ * (its mad.lo addends, bit-field positions, the 1.0 of its Newton steps):
+ * an instruction copied from the function's fragment that reads c[0x2]
+ * gets the kernel's word for the same value. */
+void lkernel_const2_adopt(LKernel *k, const LKernel *from, LInsn *in)
+{
+	if (!reads_const2(in))
+		return;
+	int64_t off = linsn_get(in, SR_COFF, 0);
+	if (is_fp64_read(in))
+		linsn_set(in, SR_COFF, lkernel_const2_pair(k, from->desc_fields[off], from->desc_fields[off + 1]));
+	else
+		linsn_set(in, SR_COFF, lkernel_const2_slot(k, from->desc_fields[off]) / 4);
+}
+
 void lkernel_compact_const2(LKernel *k)
 {
 	if (k->ndesc_fields == 0)
