@@ -3,9 +3,14 @@
  * ATOM.E.CAS), atom/red .shared -> ATOMS (and ATOMS.CAS; a reduction
  * writes RZ). The compare and new values of a CAS are copied into an
  * adjacent register pair (quad for .b64), which is how the forms read them.
- * Generic addresses, 64-bit min/max reductions aside, and the forms
- * ptxas builds from a CAS loop (shared .f32 add, shared 64-bit
- * arithmetic) are diagnosed as unsupported. */
+ * A generic address takes both forms under complementary predicates: the
+ * shared one when the address is in the shared window (isspacep.shared's
+ * test), with the window offset (its low 24 bits), the global one
+ * otherwise; ptxas 11.8 branches between the same two forms (and at -O3
+ * first combines a warp's equal additions with VOTE/POPC, an optimisation
+ * we do not make). The forms ptxas builds from a CAS loop (shared .f32
+ * add, shared 64-bit arithmetic, and so the generic ones) are diagnosed
+ * as unsupported. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -139,14 +144,95 @@ static LInsn *emit_shared(LowerCtx *c, const Expr *addr, const AtomShape *s, boo
 	return op;
 }
 
+/* The generic form: a 64-bit address register plus a constant offset. */
+static bool generic_base(LowerCtx *c, const Expr *addr, uint32_t *a)
+{
+	uint32_t base;
+	unsigned bw;
+	int64_t off;
+	if (!lw_global_address(c, addr, &base, &bw, &off))
+		return false;
+	if (!c->lm->address64 || bw != 2)
+		return lw_unsupported(c, addr->loc, "a generic atomic through a %u-bit address (64-bit "
+		                      "addresses are supported)", 32 * bw);
+	*a = lw_fold_offset(c, base, bw, &off, 1);     /* the whole address, for the window test */
+	return true;
+}
+
+/* Guards the next instruction by g' AND (p or !p), g' the statement's own
+ * guard (none: p alone). */
+static void guard_by(LowerCtx *c, int g, bool g_neg, uint32_t p, bool p_neg)
+{
+	if (g < 0) {
+		c->guard_vreg = (int)p;
+		c->guard_neg = p_neg;
+		return;
+	}
+	uint32_t q = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	c->guard_vreg = -1;
+	lw_pred_and(c, q, (uint32_t)g, g_neg, p, p_neg);
+	c->guard_vreg = (int)q;
+	c->guard_neg = false;
+}
+
+static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *s, bool red, LInsn **shared)
+{
+	int g = c->guard_vreg;
+	bool g_neg = c->guard_neg;
+	uint32_t a = 0;
+	*shared = NULL;
+	c->guard_vreg = -1;
+	if (!generic_base(c, addr, &a))
+		return c->guard_vreg = g, c->guard_neg = g_neg, NULL;
+	uint32_t in_shared = lw_shared_window_pred(c, a);
+	uint32_t woff = lw_temp(c, 1);
+	LInsn *and = lw_emit(c, SF_LOP32I);
+	linsn_ref(and, SR_RD, woff, 0, 1, true);
+	linsn_ref(and, SR_RA, a, 0, 1, false);
+	linsn_set(and, SR_LOPOP, 0);
+	linsn_set(and, SR_IMM, 0x00ffffff);
+	guard_by(c, g, g_neg, in_shared, true);
+	LInsn *glob = lw_emit(c, s->op == AOP_CAS ? SF_ATOM_CAS : red ? SF_RED : SF_ATOM);
+	linsn_ref(glob, SR_RA, a, 0, 2, false);
+	linsn_set(glob, SR_E, 1);
+	linsn_set(glob, SR_IMM, 0);
+	guard_by(c, g, g_neg, in_shared, false);
+	*shared = lw_emit(c, s->op == AOP_CAS ? SF_ATOMS_CAS : SF_ATOMS);
+	linsn_ref(*shared, SR_RA, woff, 0, 1, false);
+	linsn_set(*shared, SR_WOFF, 0);
+	c->guard_vreg = g;
+	c->guard_neg = g_neg;
+	return glob;
+}
+
+/* Sets the operation, size, data and destination fields of one ATOM/RED/ATOMS. */
+static void atom_fields(LInsn *op, const AtomShape *s, bool shared, bool red, bool as_atom, uint32_t data, uint32_t dst)
+{
+	if (s->op == AOP_CAS)
+		linsn_set(op, SR_CAS64, s->parts == 2);
+	else
+		linsn_set(op, SR_ATOMOP, s->op);
+	if (s->op != AOP_CAS)
+		linsn_set(op, SR_ATOMSIZE, shared ? (s->type == AT_S64 ? 3 : s->type) : s->type);
+	linsn_ref(op, SR_RB, data, 0, s->op == AOP_CAS ? 2 * s->parts : s->parts, false);
+	if (as_atom)
+		linsn_set(op, SR_RD, 255);
+	else if (!red)
+		linsn_ref(op, SR_RD, dst, 0, s->parts, true);
+	op->keep = true;
+}
+
 /* atom{.space}.op.type d, [a], b{, c} and red{.space}.op.type [a], b. */
 static bool lower_atomic(LowerCtx *c, const Instr *in, bool red)
 {
 	AtomShape s = { 0 };
 	if (!atom_shape(c, in, &s))
 		return false;
-	if (!lw_has_mod(in, ".global") && !s.shared)
-		return lw_unsupported(c, in->loc, "%s on a generic address", in->opcode);
+	bool generic = !lw_has_mod(in, ".global") && !s.shared;
+	if (generic && (s.type == AT_F32 || (s.parts == 2 && s.op != AOP_CAS && s.op != AOP_EXCH)))
+		return lw_unsupported(c, in->loc, "this %s on a generic address (its shared path is a CAS "
+		                      "loop in ptxas's code; .global and the other operations are supported)",
+		                      in->opcode);
 	unsigned addr_op = red ? 0 : 1;
 	if (in->nops != addr_op + (s.op == AOP_CAS ? 3u : 2u))
 		return lw_unsupported(c, in->loc, "'%s' with %u operands", in->opcode, in->nops);
@@ -160,23 +246,21 @@ static bool lower_atomic(LowerCtx *c, const Instr *in, bool red)
 		return false;
 	/* RED has no 64-bit min/max: ptxas writes an ATOM to RZ */
 	bool as_atom = red && (s.shared || (s.parts == 2 && (s.op == AOP_MIN || s.op == AOP_MAX)));
+	if (generic) {
+		/* RED has no shared form: the shared path is an ATOMS to RZ */
+		LInsn *sh, *glob = emit_generic_pair(c, in->ops[addr_op], &s, red && !as_atom, &sh);
+		if (!glob)
+			return false;
+		atom_fields(glob, &s, false, red, as_atom, data, dst);
+		atom_fields(sh, &s, true, red, as_atom || red, data, dst);
+		return true;
+	}
 	bool ok;
 	LInsn *op = s.shared ? emit_shared(c, in->ops[addr_op], &s, &ok)
 	                     : emit_global(c, in->ops[addr_op], &s, red && !as_atom, &ok);
 	if (!ok)
 		return false;
-	if (s.op == AOP_CAS)
-		linsn_set(op, SR_CAS64, s.parts == 2);
-	else
-		linsn_set(op, SR_ATOMOP, s.op);
-	if (s.op != AOP_CAS)
-		linsn_set(op, SR_ATOMSIZE, s.shared ? (s.type == AT_S64 ? 3 : s.type) : s.type);
-	linsn_ref(op, SR_RB, data, 0, s.op == AOP_CAS ? 2 * s.parts : s.parts, false);
-	if (as_atom)
-		linsn_set(op, SR_RD, 255);
-	else if (!red)
-		linsn_ref(op, SR_RD, dst, 0, s.parts, true);
-	op->keep = true;
+	atom_fields(op, &s, s.shared, red, as_atom, data, dst);
 	return true;
 }
 

@@ -113,6 +113,21 @@ static void const_test(LowerCtx *c, uint32_t a, uint32_t p)
 	pred_op(c, p, BOP_AND, (int)q, false, (int)r, false);
 }
 
+/* For generic atomics (lower_atom.c): a new predicate that is true when
+ * the 64-bit address a is in the shared window. */
+uint32_t lw_shared_window_pred(LowerCtx *c, uint32_t a)
+{
+	uint32_t p = new_pred(c);
+	window_test(c, a, SHARED_WINDOW_CWORD, p);
+	return p;
+}
+
+/* p = (pa' AND pb'), each source negated when its *_not says so. */
+void lw_pred_and(LowerCtx *c, uint32_t p, uint32_t pa, bool pa_not, uint32_t pb, bool pb_not)
+{
+	pred_op(c, p, BOP_AND, (int)pa, pa_not, (int)pb, pb_not);
+}
+
 bool lower_isspacep(LowerCtx *c, const Instr *in)
 {
 	const char *space = NULL;

@@ -290,14 +290,18 @@ static void exec_lea(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a,
 	uint64_t sum = (uint64_t)v + b + (x ? t->cc.c : 0);
 	if (sim_val(in, SR_CC, 0))
 		sim_set_cc(t, v, b, sum, x);
-	/* The predicate output: both assemblers write it only in the generic
-	 * address sequence (LEA.HI.X P, ...; LD/ST [..], P), where its meaning
-	 * is not established; the simulator gives it the carry out, which
-	 * is false for every address the windows and buffers use, and LD/ST
-	 * only require it to be sound (sim_window.c). */
+	/* The predicate output: both assemblers write it only in ptxas's
+	 * generic address sequence (LEA.HI.X P, ...; LD/ST [..], P), and ptxas
+	 * 11.8 branches on it before a generic atomic: ATOM.E when it is true,
+	 * its shared-window path (ATOMS at the low 24 bits) when it is false.
+	 * So the simulator makes it "the address C:A is outside the shared
+	 * window" (sim_window.c's test); LD/ST do not read it. */
 	int64_t pd = sim_val(in, SR_PD, 7);
-	if (pd < SIM_NPREDS)
-		t->p[pd] = sum >> 32 & 1;
+	if (pd < SIM_NPREDS) {
+		uint32_t hi = sim_reg(t, sim_val(in, SR_RC, 255));
+		t->p[pd] = in->form->op == SOP_LEA_HI ? hi != 0 || (a & 0xff000000u) != SIM_SHARED_WINDOW
+		                                      : sum >> 32 & 1;
+	}
 	sim_set(t, sim_val(in, SR_RD, 255), (uint32_t)sum);
 }
 
