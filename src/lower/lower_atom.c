@@ -8,17 +8,13 @@
  * test), with the window offset (its low 24 bits), the global one
  * otherwise; ptxas 11.8 branches between the same two forms (and at -O3
  * first combines a warp's equal additions with VOTE/POPC, an optimisation
- * we do not make). The forms ptxas builds from a CAS loop (shared .f32
- * add, shared 64-bit arithmetic, and so the generic ones) are diagnosed
- * as unsupported. */
+ * we do not make). Shared .f32 add and 64-bit arithmetic have no ATOMS
+ * form: a CAS loop (lower_atom_cas.c), as in ptxas's code. */
+#include "lower/lower_atom.h"
 #include "lower/lower_internal.h"
 
 #include <string.h>
 
-/* ATOM/RED operation codes; RED has the first eight. */
-enum { AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_AND, AOP_OR, AOP_XOR, AOP_EXCH, AOP_CAS };
-/* ATOM/RED data types (ATOMS: U32 0, S32 1, U64 2, S64 3). */
-enum { AT_U32 = 0, AT_S32 = 1, AT_U64 = 2, AT_F32 = 3, AT_S64 = 5 };
 
 static const struct { const char *word; int op; } atom_ops[] = {
 	{ ".add", AOP_ADD }, { ".min", AOP_MIN }, { ".max", AOP_MAX }, { ".inc", AOP_INC },
@@ -26,12 +22,6 @@ static const struct { const char *word; int op; } atom_ops[] = {
 	{ ".exch", AOP_EXCH }, { ".cas", AOP_CAS },
 };
 
-typedef struct AtomShape {
-	int op;
-	int type;           /* AT_* */
-	unsigned parts;     /* 32-bit registers per value */
-	bool shared;
-} AtomShape;
 
 static bool atom_shape(LowerCtx *c, const Instr *in, AtomShape *s)
 {
@@ -61,8 +51,6 @@ static bool atom_shape(LowerCtx *c, const Instr *in, AtomShape *s)
 		s->type = t.is_signed && (s->op == AOP_MIN || s->op == AOP_MAX) ? AT_S32 : AT_U32;
 	if (s->type < 0)
 		return lw_unsupported(c, in->loc, "%s on this floating-point type", in->opcode);
-	if (s->shared && (s->type == AT_F32 || (s->parts == 2 && s->op != AOP_CAS && s->op != AOP_EXCH)))
-		return lw_unsupported(c, in->loc, "this shared %s (ptxas builds it from a CAS loop)", in->opcode);
 	return true;
 }
 
@@ -175,7 +163,12 @@ static void guard_by(LowerCtx *c, int g, bool g_neg, uint32_t p, bool p_neg)
 	c->guard_neg = false;
 }
 
-static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *s, bool red, LInsn **shared)
+/* The generic form's two paths: the global ATOM/RED returned (its fields
+ * the caller's), then, where the address is in the shared window, the
+ * ATOMS at the window offset (*shared) or, for the operations shared
+ * memory has no form for, the CAS loop on it (*shared NULL). */
+static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *s, bool red, uint32_t data,
+                                uint32_t dst, LInsn **shared)
 {
 	int g = c->guard_vreg;
 	bool g_neg = c->guard_neg;
@@ -197,9 +190,13 @@ static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *
 	linsn_set(glob, SR_E, 1);
 	linsn_set(glob, SR_IMM, 0);
 	guard_by(c, g, g_neg, in_shared, false);
-	*shared = lw_emit(c, s->op == AOP_CAS ? SF_ATOMS_CAS : SF_ATOMS);
-	linsn_ref(*shared, SR_RA, woff, 0, 1, false);
-	linsn_set(*shared, SR_WOFF, 0);
+	if (atom_needs_cas_loop(s)) {
+		lw_atom_cas_loop(c, s, (int)woff, 0, data, dst);
+	} else {
+		*shared = lw_emit(c, s->op == AOP_CAS ? SF_ATOMS_CAS : SF_ATOMS);
+		linsn_ref(*shared, SR_RA, woff, 0, 1, false);
+		linsn_set(*shared, SR_WOFF, 0);
+	}
 	c->guard_vreg = g;
 	c->guard_neg = g_neg;
 	return glob;
@@ -229,10 +226,6 @@ static bool lower_atomic(LowerCtx *c, const Instr *in, bool red)
 	if (!atom_shape(c, in, &s))
 		return false;
 	bool generic = !lw_has_mod(in, ".global") && !s.shared;
-	if (generic && (s.type == AT_F32 || (s.parts == 2 && s.op != AOP_CAS && s.op != AOP_EXCH)))
-		return lw_unsupported(c, in->loc, "this %s on a generic address (its shared path is a CAS "
-		                      "loop in ptxas's code; .global and the other operations are supported)",
-		                      in->opcode);
 	unsigned addr_op = red ? 0 : 1;
 	if (in->nops != addr_op + (s.op == AOP_CAS ? 3u : 2u))
 		return lw_unsupported(c, in->loc, "'%s' with %u operands", in->opcode, in->nops);
@@ -248,11 +241,24 @@ static bool lower_atomic(LowerCtx *c, const Instr *in, bool red)
 	bool as_atom = red && (s.shared || (s.parts == 2 && (s.op == AOP_MIN || s.op == AOP_MAX)));
 	if (generic) {
 		/* RED has no shared form: the shared path is an ATOMS to RZ */
-		LInsn *sh, *glob = emit_generic_pair(c, in->ops[addr_op], &s, red && !as_atom, &sh);
+		LInsn *sh, *glob = emit_generic_pair(c, in->ops[addr_op], &s, red && !as_atom, data,
+		                                     red ? LW_NO_DST : dst, &sh);
 		if (!glob)
 			return false;
 		atom_fields(glob, &s, false, red, as_atom, data, dst);
-		atom_fields(sh, &s, true, red, as_atom || red, data, dst);
+		if (sh)
+			atom_fields(sh, &s, true, red, as_atom || red, data, dst);
+		return true;
+	}
+	if (s.shared && atom_needs_cas_loop(&s)) {
+		int base;
+		int64_t off;
+		if (!lw_window_address(c, in->ops[addr_op], LVAR_SHARED, &base, &off))
+			return false;
+		if (off % (4 * s.parts) != 0)
+			return lw_unsupported(c, in->ops[addr_op]->loc, "a shared atomic offset that is not a "
+			                      "multiple of %u", 4 * s.parts);
+		lw_atom_cas_loop(c, &s, base, off, data, red ? LW_NO_DST : dst);
 		return true;
 	}
 	bool ok;

@@ -154,6 +154,12 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o);
 /* Appends an instruction under the current guard. */
 LInsn *lw_emit(LowerCtx *c, SassFormId form);
 uint32_t lw_temp(LowerCtx *c, unsigned width);
+/* Labels of control flow the lowering makes itself: a new one, placed
+ * before the next instruction; [@[!]p] BRA label (p < 0: always), whatever
+ * the current guard. */
+int lw_label_new(LowerCtx *c);
+void lw_label_place(LowerCtx *c, int label);
+void lw_branch(LowerCtx *c, int p, bool negated, int label);
 
 /* Common short sequences. */
 void lw_mov(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t src, unsigned ssub);

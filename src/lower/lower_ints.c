@@ -183,13 +183,18 @@ static bool mul_lo64(LowerCtx *c, const Instr *in, bool mad)
 	Part a0 = reg_of(c, &o[0], 0), a1 = reg_of(c, &o[0], 1);
 	Part b0 = reg_of(c, &o[1], 0), b1 = reg_of(c, &o[1], 1);
 	Part dlo = { d, 0 }, dhi = { d, dw == 2 ? 1 : 0 };
-	Part lo = mad ? temp_part(c) : dlo, hi = temp_part(c);
+	/* the low word goes straight to d unless d is also a source: the
+	 * cross products still read a0 and b0 after it is written */
+	bool aliased = (o[0].kind == OPND_REG && o[0].vreg == d) || (o[1].kind == OPND_REG && o[1].vreg == d);
+	Part lo = mad || aliased ? temp_part(c) : dlo, hi = temp_part(c);
 	Part c1 = temp_part(c), c2 = temp_part(c);
 	mul_wide32(c, lo, hi, a0, b0, false);
 	mul_lo(c, c1, a1, b0);
 	mul_lo(c, c2, a0, b1);
 	if (!mad) {
 		iadd3(c, dhi, c2, hi, c1);
+		if (aliased)
+			lw_mov(c, d, 0, lo.v, lo.s);
 		return true;
 	}
 	Part sum = temp_part(c);
