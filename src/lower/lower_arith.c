@@ -300,10 +300,12 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 		av = x;
 	}
 	if (t.bits == 64) {
-		if (b.kind != OPND_IMM || b.imm < 0)
-			return lw_unsupported(c, in->loc, "64-bit shifts by a register amount");
 		if (a.kind != OPND_REG)
 			return lw_unsupported(c, in->loc, "64-bit shifts of an immediate");
+		if (b.kind != OPND_IMM || b.imm < 0) {
+			lw_shift64_reg(c, left, t.is_signed, d, a.vreg, &b);
+			return true;
+		}
 		shift64_imm(c, left, t.is_signed, d, a.vreg, b.imm > 63 ? 64 : (unsigned)b.imm);
 		return true;
 	}
