@@ -11,17 +11,16 @@
  *                        a zero low word: -RZ, whose carry is always set);
  *                        ISETP.cmp{.U32}.X.bop p{, q}, PT, a.hi, b.hi, c
  *   abs.s32 d, a:        I2I.S32.S32 d, |a|
- *   abs.s64 d, a:        the negation (IADD.CC / IADD.X of -a) selected by
- *                        the sign of a.hi (ptxas tests it with
- *                        I2I.S32.S32 RZ.CC + CSETP.LT, which have no rows;
- *                        we use ISETP.LT a.hi, RZ, the same predicate)
+ *   abs.s64 d, a:        I2I.S32.S32 RZ.CC, a.hi; CSETP.LT.AND p, PT, CC, PT
+ *                        (the sign of a); IADD n.lo.CC, RZ, -a.lo;
+ *                        IADD.X n.hi, RZ, -a.hi; SEL d, n, a, p per word
  *   activemask.b32 d:    VOTE.ANY d, PT, PT
  *   rcp.approx.ftz.f64:  MUFU.RCP64H d.hi, a.hi; d.lo = RZ */
 #include "lower/lower_internal.h"
 
 #include <string.h>
 
-enum { CMP_LT = 1 };
+enum { CC_LT = 1 };
 enum { MAXSHIFT_U64 = 2, MAXSHIFT_S64 = 3 };
 enum { I2I_S32 = 5 };
 enum { VOTE_ANY = 1 };
@@ -136,14 +135,19 @@ bool lower_abs_int(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->ops[1]->loc, "abs.s64 of an immediate");
 	a = o.vreg;
 	uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true), n = lw_temp(c, 2);
-	LInsn *cmp = lw_emit(c, SF_ISETP_R);
+	LInsn *sign = lw_emit(c, SF_I2I_R);
+	linsn_set(sign, SR_RD, 255);
+	linsn_ref(sign, SR_RB, a, 1, 1, false);
+	linsn_set(sign, SR_DTYPE, I2I_S32);
+	linsn_set(sign, SR_STYPE, I2I_S32);
+	linsn_set(sign, SR_CC, 1);
+	sign->writes_cc = true;
+	LInsn *cmp = lw_emit(c, SF_CSETP);
 	linsn_ref(cmp, SR_PD, p, 0, 1, true);
 	linsn_set(cmp, SR_PQ, 7);
-	linsn_ref(cmp, SR_RA, a, 1, 1, false);
-	linsn_set(cmp, SR_RB, 255);
-	linsn_set(cmp, SR_CMP, CMP_LT);
-	linsn_set(cmp, SR_SIGNED, 1);
+	linsn_set(cmp, SR_COND, CC_LT);
 	linsn_set(cmp, SR_PC, 7);
+	cmp->reads_cc = true;
 	iadd_neg(c, n, 0, a, true, false);
 	iadd_neg(c, n, 1, a, false, true);
 	c->k->vregs[n].temp = false;
