@@ -302,11 +302,12 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 	if (t.bits == 64) {
 		if (a.kind != OPND_REG)
 			return lw_unsupported(c, in->loc, "64-bit shifts of an immediate");
-		if (b.kind != OPND_IMM || b.imm < 0) {
+		if (b.kind != OPND_IMM) {
 			lw_shift64_reg(c, left, t.is_signed, d, a.vreg, &b);
 			return true;
 		}
-		shift64_imm(c, left, t.is_signed, d, a.vreg, b.imm > 63 ? 64 : (unsigned)b.imm);
+		/* a negative literal is a .u32 amount above 63: clamped to 64 */
+		shift64_imm(c, left, t.is_signed, d, a.vreg, b.imm < 0 || b.imm > 63 ? 64 : (unsigned)b.imm);
 		return true;
 	}
 	if (b.kind == OPND_IMM && (b.imm < 0 || b.imm > 31)) {
