@@ -38,12 +38,19 @@ typedef enum LowerSel {
 	/* ---- issue 17: division and square root (lower_divsqrt.c) ---- */
 	SEL_RN_F32,     /* .rn of an .f32 instruction without .ftz (sqrt.rn.f32) */
 	SEL_RN_F64,     /* .rn of an .f64 instruction (rcp.rn.f64, sqrt.rn.f64) */
+	/* ---- int64: integer abs, rcp.approx.ftz.f64 (lower_int64.c) ---- */
+	SEL_INT,        /* the instruction type is an integer type (abs.s32) */
+	SEL_APPROX_F64, /* .approx of an .f64 instruction (rcp.approx.ftz.f64) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
  * in->ops[]: an instruction with too few operands would be read past its
  * end, one with too many would lose the extra ones without a word. */
 static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_ops, max_ops; } lower_table[] = {
+	/* ---- int64: integer abs, activemask and rcp.approx.ftz.f64
+	 * (lower_int64.c), ahead of the float abs and MUFU rows ---- */
+	{ "abs", SEL_INT, lower_abs_int, 2, 2 }, { "rcp", SEL_APPROX_F64, lower_rcp_approx_f64, 2, 2 },
+	{ "activemask", SEL_ANY, lower_activemask, 1, 1 },
 	/* ---- issue 17: 64-bit clz and bfi (lower_bits64.c), ahead of the
 	 * 32-bit rows of lower_bits.c ---- */
 	{ "clz", SEL_INT64, lower_clz64, 2, 2 }, { "bfi", SEL_INT64, lower_bfi64, 5, 5 },
@@ -168,6 +175,9 @@ static bool selects(LowerSel sel, const Instr *in)
 		       lw_instr_type(in).bits == 32;
 	case SEL_RN_F64:
 		return lw_has_mod(in, ".rn") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_INT: return !lw_instr_type(in).is_float && lw_instr_type(in).bits >= 8;
+	case SEL_APPROX_F64:
+		return lw_has_mod(in, ".approx") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

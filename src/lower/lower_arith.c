@@ -300,11 +300,14 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 		av = x;
 	}
 	if (t.bits == 64) {
-		if (b.kind != OPND_IMM || b.imm < 0)
-			return lw_unsupported(c, in->loc, "64-bit shifts by a register amount");
 		if (a.kind != OPND_REG)
 			return lw_unsupported(c, in->loc, "64-bit shifts of an immediate");
-		shift64_imm(c, left, t.is_signed, d, a.vreg, b.imm > 63 ? 64 : (unsigned)b.imm);
+		if (b.kind != OPND_IMM) {
+			lw_shift64_reg(c, left, t.is_signed, d, a.vreg, &b);
+			return true;
+		}
+		/* a negative literal is a .u32 amount above 63: clamped to 64 */
+		shift64_imm(c, left, t.is_signed, d, a.vreg, b.imm < 0 || b.imm > 63 ? 64 : (unsigned)b.imm);
 		return true;
 	}
 	if (b.kind == OPND_IMM && (b.imm < 0 || b.imm > 31)) {

@@ -37,8 +37,6 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 	if (cmp < 0 || t.is_float || t.bits < 16)
 		return lw_unsupported(c, in->loc, "setp on this type (16/32-bit integer comparisons, and .eq/.ne "
 		                      "on 64-bit integers, are supported)");
-	if (t.bits == 64 && cmp != 2 && cmp != 5)
-		return lw_unsupported(c, in->loc, "64-bit setp orderings (only .eq and .ne)");
 	bool is_signed = sign < 0 ? t.is_signed : false;
 	SetpPreds sp;
 	if (!lw_setp_preds(c, in, has_bop, &sp))
@@ -48,6 +46,8 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 		return false;
 	if (a.kind == OPND_IMM)
 		return lw_unsupported(c, in->ops[1]->loc, "setp with an immediate first operand");
+	if (t.bits == 64 && cmp != 2 && cmp != 5)
+		return lw_setp64_order(c, (unsigned)cmp, is_signed, &sp, bop, a.vreg, &b);
 	if (t.bits == 16) {
 		/* compare the extended values: the upper halves are undefined */
 		uint32_t x = lw_temp(c, 1);

@@ -454,4 +454,19 @@ static inline bool lw_streq(const char *a, const char *b)
 	return a[0] == b[0] && (a[0] == '\0' || (a[1] == b[1] && (a[1] == '\0' || strcmp(a + 2, b + 2) == 0)));
 }
 
+
+/* ---- int64: 64-bit shifts and orderings, integer abs, activemask,
+ * rcp.approx.ftz.f64 (lower_int64.c) ---- */
+/* d = a << n / a >> n over 64 bits, n a 32-bit register operand (PTX
+ * clamps it at 64): SHF + SHL/SHR as ptxas. */
+void lw_shift64_reg(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t a, const Opnd *n);
+/* setp.{lt,le,gt,ge}.{s,u}64 (cmp the ISETP comparison): IADD RZ.CC of the
+ * low words and ISETP.X of the high words, with sp's destinations and
+ * combination. */
+bool lw_setp64_order(LowerCtx *c, unsigned cmp, bool is_signed, const SetpPreds *sp, unsigned bop, uint32_t a,
+                     const Opnd *b);
+bool lower_abs_int(LowerCtx *c, const Instr *in);
+bool lower_activemask(LowerCtx *c, const Instr *in);
+bool lower_rcp_approx_f64(LowerCtx *c, const Instr *in);
+
 #endif

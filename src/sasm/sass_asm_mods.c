@@ -127,6 +127,8 @@ static const ModSpec imad_mods[] = {
 static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), END_MODS };
 static const ModSpec icmp_mods[] = { ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), END_MODS };
 static const ModSpec pset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
+/* ---- int64: CSETP.test.bop ---- */
+static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
 static const ModSpec iset_mods[] = {
 	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("X", SR_X),
 	ENUM_MOD(SR_BOP), END_MODS,
@@ -188,6 +190,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_ICMP: return icmp_mods;
 	case SOP_PSET: return pset_mods;
 	case SOP_ISET: return iset_mods;
+	case SOP_CSETP: return csetp_mods;
 	default: return no_mods;
 	}
 }

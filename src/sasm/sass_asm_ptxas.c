@@ -4,6 +4,8 @@
  * inverse of sm50/sass_disasm_ptxas.c. */
 #include "sasm/sass_asm_internal.h"
 
+#include <string.h>
+
 /* "[-]Ra[.reuse]" or "[-]Rc[.reuse]" / "[-]c[bank][off]" (the RC layout's
  * C): whether it was negated goes to *neg. */
 static bool take_signed(SasmMatch *m, SassRole r, int reuse_bit, bool constant, bool *neg)
@@ -87,6 +89,29 @@ static bool match_iset(SasmMatch *m)
 	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
+/* ---- int64: the condition code as an operand ("CC") ---- */
+static bool take_cc(SasmMatch *m)
+{
+	const SasmOperand *op = sasm_take_next(m, "CC");
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_NAME || strcmp(op->name, "CC") != 0 || op->nsuffix || op->neg || op->inv || op->not_ ||
+	    op->abs)
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected CC", sass_op_mnemonic(m->f->op));
+	return true;
+}
+
+/* CSETP.test.bop Pd, Pq, CC, Pc; P2R Rd, CC, Ra, mask; R2P CC, Ra, mask. */
+static bool match_cc_forms(SasmMatch *m)
+{
+	if (m->f->op == SOP_CSETP)
+		return sasm_take_pred(m, SR_PD, SR_COUNT, "destination") && sasm_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&
+		       take_cc(m) && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
+	if (m->f->op == SOP_P2R && !sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
+		return false;
+	return take_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_imm(m, SR_IMM, "mask");
+}
+
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -98,6 +123,7 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_ICMP: return match_icmp(m);
 	case SOP_PSET: return match_pset(m);
 	case SOP_ISET: return match_iset(m);
+	case SOP_CSETP: case SOP_P2R: case SOP_R2P: return match_cc_forms(m);
 	default: return false;
 	}
 }

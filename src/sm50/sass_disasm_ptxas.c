@@ -122,6 +122,33 @@ static void print_iset(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
 }
 
+/* ---- int64: CSETP.test.bop Pd, Pq, CC, Pc; P2R Rd, CC, Ra, mask;
+ * R2P CC, Ra, mask ---- */
+static void print_cc_forms(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "%s", sass_op_mnemonic(f->op));
+	if (f->op == SOP_CSETP) {
+		put_enum(t, f, v, SR_COND);
+		put_enum(t, f, v, SR_BOP);
+		put(t, " ");
+		put_pred(t, get(v, SR_PD), false);
+		put(t, ", ");
+		put_pred(t, get(v, SR_PQ), false);
+		put(t, ", CC, ");
+		put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+		return;
+	}
+	put(t, " ");
+	if (f->op == SOP_P2R) {
+		put_reg(t, get(v, SR_RD));
+		put(t, ", CC");
+	} else {
+		put(t, "CC");
+	}
+	put_ra(t, v, slot, ", ");
+	put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -133,6 +160,7 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_ICMP: print_icmp(t, f, v, slot); return true;
 	case SOP_PSET: print_pset(t, f, v); return true;
 	case SOP_ISET: print_iset(t, f, v, slot); return true;
+	case SOP_CSETP: case SOP_P2R: case SOP_R2P: print_cc_forms(t, f, v, slot); return true;
 	default: return false;
 	}
 }

@@ -167,6 +167,7 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	add_pred(&u->pred_reads, get(in, SR_PC));
 	add_pred(&u->pred_reads, get(in, SR_PA));
 	add_pred(&u->pred_reads, get(in, SR_PB));
-	u->cc_write = get(in, SR_CC) == 1;
-	u->cc_read = get(in, SR_X) == 1 || (f->op == SOP_BRA && get(in, SR_COND) != 0xf);
+	u->cc_write = get(in, SR_CC) == 1 || f->op == SOP_R2P;
+	u->cc_read = get(in, SR_X) == 1 || (f->op == SOP_BRA && get(in, SR_COND) != 0xf) || f->op == SOP_CSETP ||
+	             f->op == SOP_P2R;
 }

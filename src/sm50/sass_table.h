@@ -177,7 +177,8 @@ typedef struct SassField {
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
-	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X)
+	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
+	SASS_OPS_INT64(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -210,6 +211,9 @@ typedef struct SassField {
 #define SASS_OPS_TEX(X) \
 	X(TEX, "TEX") X(TEX_B, "TEX.B") X(TLD, "TLD") X(TLD_B, "TLD.B") X(TLD4, "TLD4") X(TLD4_B, "TLD4.B") \
 	X(TXD, "TXD") X(TXD_B, "TXD.B")
+
+/* ---- int64: condition-code test and save/restore (abs.s64) ---- */
+#define SASS_OPS_INT64(X) X(CSETP, "CSETP") X(P2R, "P2R") X(R2P, "R2P")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

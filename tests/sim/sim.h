@@ -249,5 +249,10 @@ bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* s
 /* The condition code of a + b (+ carry when extended) = sum (sim_int.c). */
 void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extended);
 bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_tex.c */
+/* ---- int64: I2I.CC, CSETP, P2R/R2P of the condition code (sim_int64.c) ---- */
+bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);
+/* A condition-code test of BRA/CSETP (e_cond's numbering) on the integer
+ * CC: 1 true, 0 false, -1 not modelled (sim_run.c). */
+int sim_cc_test(const SimThread *t, int64_t cond);
 
 #endif

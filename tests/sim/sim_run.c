@@ -58,7 +58,7 @@ static size_t index_of(uint32_t addr)
  * IADD/ISETP-style compare left: 1 true, 0 false, -1 not modelled (the
  * float tests NUM NAN LTU ... and the special ones). Signed tests use
  * sign != overflow, unsigned ones the carry (no borrow). */
-static int cc_test(const SimThread *t, int64_t cond)
+int sim_cc_test(const SimThread *t, int64_t cond)
 {
 	bool z = t->cc.z, lt = t->cc.s != t->cc.o, c = t->cc.c;
 	switch (cond) {
@@ -128,7 +128,7 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 {
 	switch (in->form->op) {
 	case SOP_BRA: {
-		int taken = cc_test(t, sim_val(in, SR_COND, 0xf));
+		int taken = sim_cc_test(t, sim_val(in, SR_COND, 0xf));
 		if (taken < 0)
 			return sim_fail(m, in, "this condition-code test is not modelled"), true;
 		if (!taken)
@@ -206,7 +206,7 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 	size_t next = (size_t)(in - m->insns) + 1;
 	bool on = sim_pred(t, sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0));
 	if (on) {
-		if (!exec_flow(m, in, t, &next) && !sim_exec_int(m, in, t) &&
+		if (!exec_flow(m, in, t, &next) && !sim_exec_int64(m, in, t) && !sim_exec_int(m, in, t) &&
 		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t) &&
 		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
 		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) &&
