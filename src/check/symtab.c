@@ -102,7 +102,7 @@ Symbol *scope_add(Scope *s, Symbol *sym)
 		old = scope_find_local(s, sym->name);
 	if (old)
 		return old;
-	if ((s->count + 1) * 2 > s->cap) {
+	if ((s->count + 1) * 4 > s->cap * 3) {
 		Symbol **old_slots = s->slots;
 		uint32_t old_cap = s->cap;
 		s->cap = old_cap ? old_cap * 2 : 16;
