@@ -114,9 +114,25 @@ void check_forget_lookups(CheckCtx *c)
 	memset(c->memo, 0, sizeof c->memo);
 }
 
+/* A plain name changes only the lookups of that very name; a range
+ * (%r<N>) those of every %rK, so it forgets them all. A function with a
+ * label every eight statements would otherwise resolve its registers
+ * anew after each label. */
+static void forget_lookups_of(CheckCtx *c, const Symbol *sym)
+{
+	if (sym->range >= 0) {
+		check_forget_lookups(c);
+		return;
+	}
+	const char *name = sym->name;
+	for (LookupMemo *m = c->memo; m < c->memo + LOOKUP_MEMO; m++)
+		if (m->name && (m->name == name || (m->name[0] == name[0] && strcmp(m->name, name) == 0)))
+			*m = (LookupMemo){ 0 };
+}
+
 Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym)
 {
-	check_forget_lookups(c);
+	forget_lookups_of(c, sym);
 	sym->seq = ++c->decl_seq;
 	return scope_add(s, sym);
 }
