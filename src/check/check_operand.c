@@ -60,6 +60,9 @@ static const Symbol *lookup_special(const char *name)
 {
 	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
 		const Special *s = &specials[i];
+		/* the first two bytes tell most apart (all names have two) */
+		if (name[0] != s->name[0] || name[1] != s->name[1])
+			continue;
 		size_t n = strlen(s->name);
 		if (s->family) {
 			if (strncmp(name, s->name, n) != 0 || !isdigit((unsigned char)name[n]))
