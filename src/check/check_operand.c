@@ -84,12 +84,10 @@ static const Symbol *lookup_special(const char *name)
 /* check_lookup for a statement checked late (CheckCtx.visible_seq). */
 static const Symbol *lookup_visible(const CheckCtx *c, const char *name)
 {
-	for (const Scope *sc = c->scope; sc; sc = sc->parent) {
-		const Symbol *s = scope_find_local(sc, name);
-		if (s && s->seq <= c->visible_seq)
-			return s;
-	}
-	const Symbol *s = c->labels ? scope_lookup(c->labels, name) : NULL;
+	const Symbol *s = scope_lookup_before(c->scope, name, c->visible_seq);
+	if (s)
+		return s;
+	s = c->labels ? scope_lookup(c->labels, name) : NULL;
 	return s ? s : lookup_special(name);
 }
 

@@ -84,6 +84,17 @@ Symbol *scope_lookup(const Scope *s, const char *name)
 	return NULL;
 }
 
+Symbol *scope_lookup_before(const Scope *s, const char *name, uint32_t seq)
+{
+	NameKey k = name_key(name);
+	for (; s; s = s->parent) {
+		Symbol *sym = find_key(s, &k);
+		if (sym && sym->seq <= seq)
+			return sym;
+	}
+	return NULL;
+}
+
 static void insert(Scope *s, Symbol *sym)
 {
 	uint32_t mask = s->cap - 1;

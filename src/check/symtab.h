@@ -69,6 +69,9 @@ Scope *scope_new(Arena *a, Scope *parent);
 Symbol *scope_find_local(const Scope *s, const char *name);
 /* Innermost declaration visible from s. */
 Symbol *scope_lookup(const Scope *s, const char *name);
+/* Innermost declaration visible from s among those declared (Symbol.seq)
+ * at or before seq: what a statement checked late saw where it stood. */
+Symbol *scope_lookup_before(const Scope *s, const char *name, uint32_t seq);
 /* Adds sym (not copied). Returns the clashing symbol of the same scope
  * instead when the name is already declared there. */
 Symbol *scope_add(Scope *s, Symbol *sym);
