@@ -38,7 +38,7 @@ static void grow(InternTable *t)
 
 const char *intern(InternTable *t, const char *s, size_t n)
 {
-	if (t->count * 2 >= t->cap)
+	if (t->count * 4 >= t->cap * 3)
 		grow(t);
 	uint32_t h = hash_bytes(s, n);
 	size_t i = h & (t->cap - 1);

@@ -288,7 +288,6 @@ static void run_pending(BodyStream *b, Pending *p)
 	c->scope = scope;
 	c->labels = labels;
 	b->cur = cur;
-	check_forget_lookups(c);
 	p->part->pending = NULL;
 	part_settle(b, p->part);
 	c->sink = &b->cur->sink;

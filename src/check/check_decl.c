@@ -38,8 +38,10 @@ static StateSpace space_from_word(const char *w)
 		{ ".local", SP_LOCAL }, { ".param", SP_PARAM }, { ".shared", SP_SHARED },
 		{ ".shared::cta", SP_SHARED }, { ".shared::cluster", SP_SHARED }, { ".tex", SP_TEX },
 	};
+	/* every specifier of every declaration comes here: the second byte
+	 * (after the first, so a short word is not read past) rejects most */
 	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-		if (strcmp(spaces[i].word, w) == 0)
+		if (spaces[i].word[0] == w[0] && spaces[i].word[1] == w[1] && strcmp(spaces[i].word, w) == 0)
 			return spaces[i].space;
 	return SP_NONE;
 }

@@ -221,8 +221,9 @@ static bool is_space_word(const char *w)
 	static const char *const spaces[] = {
 		".reg", ".sreg", ".const", ".global", ".local", ".param", ".shared", ".tex",
 	};
+	/* the second byte (read only after the first matched) rejects most */
 	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-		if (strcmp(w, spaces[i]) == 0)
+		if (w[0] == spaces[i][0] && w[1] == spaces[i][1] && strcmp(w, spaces[i]) == 0)
 			return true;
 	return false;
 }

@@ -150,7 +150,7 @@ static const OpcodeClasses *classes_of(const Instr *in)
 static uint32_t class_bit(const OpcodeClasses *oc, const char *noun, const char **words)
 {
 	for (uint32_t k = 0; oc && k < oc->nrows; k++)
-		if (strcmp(rows[oc->row[k]].noun, noun) == 0) {
+		if (rows[oc->row[k]].noun[0] == noun[0] && strcmp(rows[oc->row[k]].noun, noun) == 0) {
 			if (words)
 				*words = rows[oc->row[k]].words;
 			return 1u << k;

@@ -60,6 +60,9 @@ static const Symbol *lookup_special(const char *name)
 {
 	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
 		const Special *s = &specials[i];
+		/* the first two bytes tell most apart (all names have two) */
+		if (name[0] != s->name[0] || name[1] != s->name[1])
+			continue;
 		size_t n = strlen(s->name);
 		if (s->family) {
 			if (strncmp(name, s->name, n) != 0 || !isdigit((unsigned char)name[n]))
@@ -81,12 +84,10 @@ static const Symbol *lookup_special(const char *name)
 /* check_lookup for a statement checked late (CheckCtx.visible_seq). */
 static const Symbol *lookup_visible(const CheckCtx *c, const char *name)
 {
-	for (const Scope *sc = c->scope; sc; sc = sc->parent) {
-		const Symbol *s = scope_find_local(sc, name);
-		if (s && s->seq <= c->visible_seq)
-			return s;
-	}
-	const Symbol *s = c->labels ? scope_lookup(c->labels, name) : NULL;
+	const Symbol *s = scope_lookup_before(c->scope, name, c->visible_seq);
+	if (s)
+		return s;
+	s = c->labels ? scope_lookup(c->labels, name) : NULL;
 	return s ? s : lookup_special(name);
 }
 
@@ -114,9 +115,25 @@ void check_forget_lookups(CheckCtx *c)
 	memset(c->memo, 0, sizeof c->memo);
 }
 
+/* A plain name changes only the lookups of that very name; a range
+ * (%r<N>) those of every %rK, so it forgets them all. A function with a
+ * label every eight statements would otherwise resolve its registers
+ * anew after each label. */
+static void forget_lookups_of(CheckCtx *c, const Symbol *sym)
+{
+	if (sym->range >= 0) {
+		check_forget_lookups(c);
+		return;
+	}
+	const char *name = sym->name;
+	for (LookupMemo *m = c->memo; m < c->memo + LOOKUP_MEMO; m++)
+		if (m->name && (m->name == name || (m->name[0] == name[0] && strcmp(m->name, name) == 0)))
+			*m = (LookupMemo){ 0 };
+}
+
 Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym)
 {
-	check_forget_lookups(c);
+	forget_lookups_of(c, sym);
 	sym->seq = ++c->decl_seq;
 	return scope_add(s, sym);
 }

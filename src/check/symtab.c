@@ -84,6 +84,17 @@ Symbol *scope_lookup(const Scope *s, const char *name)
 	return NULL;
 }
 
+Symbol *scope_lookup_before(const Scope *s, const char *name, uint32_t seq)
+{
+	NameKey k = name_key(name);
+	for (; s; s = s->parent) {
+		Symbol *sym = find_key(s, &k);
+		if (sym && sym->seq <= seq)
+			return sym;
+	}
+	return NULL;
+}
+
 static void insert(Scope *s, Symbol *sym)
 {
 	uint32_t mask = s->cap - 1;
@@ -102,7 +113,7 @@ Symbol *scope_add(Scope *s, Symbol *sym)
 		old = scope_find_local(s, sym->name);
 	if (old)
 		return old;
-	if ((s->count + 1) * 2 > s->cap) {
+	if ((s->count + 1) * 4 > s->cap * 3) {
 		Symbol **old_slots = s->slots;
 		uint32_t old_cap = s->cap;
 		s->cap = old_cap ? old_cap * 2 : 16;
