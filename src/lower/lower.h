@@ -131,6 +131,11 @@ typedef struct LKernel {
 	size_t ncalls, calls_cap;
 	uint32_t call_depth;          /* the longest chain of nested calls (CRS stack entries) */
 	bool recursive;               /* calls a recursive function: the stack depth is unknown */
+	/* ---- fnptr: calls through a register (lower_fnptr.c), expanded
+	 * into a dispatch over the module's address-taken functions when the
+	 * kernel is linked ---- */
+	struct LIndirectCall *indirect;
+	size_t nindirect;
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;
