@@ -249,5 +249,10 @@ bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* s
 /* The condition code of a + b (+ carry when extended) = sum (sim_int.c). */
 void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extended);
 bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_tex.c */
+/* fnptr: ptxas's PRET and BRX (sim_jmx.c); false when the op is neither. */
+bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next);
+/* The instruction index of a .text byte offset (a control word's offset:
+ * its group's first instruction). */
+size_t sim_code_index(uint32_t addr);
 
 #endif
