@@ -45,10 +45,39 @@ typedef struct LIndirectCall {
 	SrcLoc loc;
 } LIndirectCall;
 
+/* A .param's alignment in words: .align, else its element size. */
+static uint8_t param_align_words(const VarDecl *d)
+{
+	int64_t bytes = 4;
+	for (uint32_t s = 0; s < d->nspecs; s++) {
+		PtxTy t = ptx_type_of_word(d->specs[s].word);
+		if (t.bits >= 8)
+			bytes = t.bits / 8;
+	}
+	for (uint32_t s = 0; s < d->nspecs; s++)
+		if (strcmp(d->specs[s].word, ".align") == 0 && d->specs[s].has_value)
+			bytes = d->specs[s].value;
+	return (uint8_t)(bytes >= 8 ? (bytes >= 16 ? 4 : 2) : 1);
+}
+
 void lw_fnptr_declare(LowerCtx *c, const Func *f)
 {
-	if (!f->is_entry && f->name && !lmap_find(&c->func_decls, f->name))
-		lmap_put(&c->func_decls, f->name, 0, 0);
+	if (f->is_entry || !f->name || lmap_find(&c->func_decls, f->name))
+		return;
+	uint8_t *align = xcalloc((size_t)f->nparams + f->nrets + 1, 1);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		align[i] = param_align_words(&f->params[i]);
+	for (uint32_t i = 0; i < f->nrets; i++)
+		align[f->nparams + i] = param_align_words(&f->rets[i]);
+	c->decl_align = xrealloc(c->decl_align, (c->ndecl_align + 1) * sizeof *c->decl_align);
+	c->decl_align[c->ndecl_align] = align;
+	lmap_put(&c->func_decls, f->name, (int64_t)c->ndecl_align++, 0);
+}
+
+const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name)
+{
+	const LMapEntry *e = lmap_find((LMap *)&c->func_decls, name);
+	return e ? c->decl_align[e->value] : NULL;
 }
 
 int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value)
@@ -229,6 +258,11 @@ void lw_indirect_free(LKernel *k)
 void lw_fnptr_free(LowerCtx *c)
 {
 	lmap_fini(&c->func_decls);
+	for (size_t i = 0; i < c->ndecl_align; i++)
+		free(c->decl_align[i]);
+	free(c->decl_align);
+	c->decl_align = NULL;
+	c->ndecl_align = 0;
 	free(c->fptrs);
 	c->fptrs = NULL;
 	c->nfptrs = 0;

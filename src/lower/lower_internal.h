@@ -124,6 +124,10 @@ typedef struct LowerCtx {
 	LMap func_decls;
 	const char **fptrs;
 	size_t nfptrs;
+	/* per declared .func (func_decls' value): the alignment in 32-bit
+	 * words of each parameter, then of each result */
+	uint8_t **decl_align;
+	size_t ndecl_align;
 	/* the instruction being lowered */
 	const Instr *cur;
 	int guard_vreg;     /* -1: none */
@@ -454,6 +458,10 @@ bool lw_call_indirect(LowerCtx *c, const Expr *ptr, uint32_t *v, uint32_t nargs,
 void lw_indirect_expand(LowerCtx *c, LKernel *k);
 void lw_indirect_free(LKernel *k);
 void lw_fnptr_free(LowerCtx *c);
+/* The alignment in 32-bit words (its .align, else its element size; at
+ * least 1) of each parameter, then each result, of the declared .func
+ * `name`; NULL when none was declared. */
+const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name);
 /* The functions the CUDA driver provides (vprintf, malloc, free,
  * __assertfail): ptxas 11.8 calls them with JCAL without -c as well,
  * leaving the relocation to the loader. */
