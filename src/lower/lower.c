@@ -816,6 +816,7 @@ unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 void lower_module_free(LModule *lm)
 {
 	free(lm->externs);
+	free(lm->kernel_addrs);
 	lm->externs = NULL;
 	lm->nexterns = 0;
 	for (size_t i = 0; i < lm->nkernels; i++) {

@@ -22,6 +22,10 @@
  * PRET + BRX; the two compute the same results (tests/sim/sim-diff.sh runs
  * both), while the words differ.
  *
+ * A kernel's address (-c only: dynamic parallelism launches it) is two
+ * MOV32I relocated R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol, as
+ * ptxas writes it.
+ *
  * Not written: calls through a register inside a .func, and function
  * addresses in relocatable objects (-c), where ptxas relocates the
  * address of the function's own .text and a pointer may come from
@@ -62,6 +66,8 @@ static uint8_t param_align_words(const VarDecl *d)
 
 void lw_fnptr_declare(LowerCtx *c, const Func *f)
 {
+	if (f->name && f->is_entry && !lmap_find(&c->func_decls, f->name))
+		lmap_put(&c->func_decls, f->name, -1, 0);     /* a kernel */
 	if (f->is_entry || !f->name || lmap_find(&c->func_decls, f->name))
 		return;
 	uint8_t *align = xcalloc((size_t)f->nparams + f->nrets + 1, 1);
@@ -77,12 +83,32 @@ void lw_fnptr_declare(LowerCtx *c, const Func *f)
 const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name)
 {
 	const LMapEntry *e = lmap_find((LMap *)&c->func_decls, name);
-	return e ? c->decl_align[e->value] : NULL;
+	return e && e->value >= 0 ? c->decl_align[e->value] : NULL;
+}
+
+/* The index of interned `name` in a list, appended at its first use. */
+static size_t name_index(const char ***list, size_t *n, const char *name)
+{
+	size_t i = 0;
+	while (i < *n && strcmp((*list)[i], name) != 0)
+		i++;
+	if (i == *n) {
+		*list = xrealloc(*list, (*n + 1) * sizeof **list);
+		(*list)[(*n)++] = name;
+	}
+	return i;
+}
+
+/* The declaration e names (value -1: a kernel), else NULL. */
+static const LMapEntry *decl_of(LowerCtx *c, const Expr *e)
+{
+	return e->kind != EX_NAME || e->component || e->text[0] == '%' ? NULL : lmap_find(&c->func_decls, e->text);
 }
 
 int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value)
 {
-	if (e->kind != EX_NAME || e->component || e->text[0] == '%' || !lmap_find(&c->func_decls, e->text))
+	const LMapEntry *d = decl_of(c, e);
+	if (!d || d->value < 0)
 		return 0;
 	if (c->lm->relocatable) {
 		lw_unsupported(c, e->loc, "the address of function '%s' in a relocatable object (-c: ptxas "
@@ -90,14 +116,31 @@ int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value)
 		               e->text);
 		return -1;
 	}
-	size_t i = 0;
-	while (i < c->nfptrs && strcmp(c->fptrs[i], e->text) != 0)
-		i++;
-	if (i == c->nfptrs) {
-		c->fptrs = xrealloc(c->fptrs, (c->nfptrs + 1) * sizeof *c->fptrs);
-		c->fptrs[c->nfptrs++] = e->text;     /* interned */
+	*value = 8 * ((int64_t)name_index(&c->fptrs, &c->nfptrs, e->text) + 1);
+	return 1;
+}
+
+int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o)
+{
+	const LMapEntry *d = decl_of(c, e);
+	if (!d || d->value >= 0)
+		return 0;
+	if (!c->lm->relocatable) {
+		lw_unsupported(c, e->loc, "the address of kernel '%s' without -c (ptxas relocates it as a "
+		               "function descriptor, which the driver's linker resolves)", e->text);
+		return -1;
 	}
-	*value = 8 * ((int64_t)i + 1);
+	size_t i = name_index(&c->lm->kernel_addrs, &c->lm->nkernel_addrs, e->text);
+	o->kind = OPND_REG;
+	o->vreg = lw_temp(c, 2);
+	o->width = 2;
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *mov = lw_emit(c, SF_MOV32I);
+		linsn_ref(mov, SR_RD, o->vreg, p, 1, true);
+		linsn_set(mov, SR_IMM, 0);
+		mov->reloc = p ? LRELOC_KERNEL_HI : LRELOC_KERNEL_LO;
+		mov->reloc_var = (uint16_t)i;
+	}
 	return 1;
 }
 

@@ -448,6 +448,10 @@ void lw_fnptr_declare(LowerCtx *c, const Func *f);
 /* 1 when e names a declared .func: *value is its address (its id), 0 when
  * e names none, -1 when diagnosed. */
 int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value);
+/* 1 when e names a kernel (-c): o is a pair of MOV32I relocated with
+ * R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol (the address dynamic
+ * parallelism launches), 0 when e names none, -1 when diagnosed. */
+int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o);
 /* call (rets), %reg, (args), prototype in a kernel body: a BRA to the
  * dispatch and its return point, where the caller copies the results out
  * of the placeholders v ({first vreg, words} per argument, then per
