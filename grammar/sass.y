@@ -132,6 +132,13 @@ operands_opt
 operands
 	: operand                       { add_operand(ps, &$1); }
 	| operands ',' operand          { add_operand(ps, &$3); }
+	/* fnptr: BRX's offset follows its register without a comma (BRX R3 -0x80) */
+	| operands NUM                  { SasmOperand o = { .kind = SOK_IMM, .loc = @2, .value = (int64_t)$2.val,
+	                                                    .overflow = $2.overflow || $2.val > INT64_MAX };
+	                                  add_operand(ps, &o); }
+	| operands '-' NUM              { SasmOperand o = { .kind = SOK_IMM, .loc = @$, .value = (int64_t)$3.val,
+	                                                    .overflow = $3.overflow || $3.val > INT64_MAX, .neg = true };
+	                                  add_operand(ps, &o); }
 	;
 
 operand

@@ -747,6 +747,14 @@ static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 	for (size_t i = k->ndata_fixups; i-- > 0;) {
 		const CubinDataFixup *f = &k->data_fixups[i];
 		cubin_buf_u64(b, f->offset);
+		if (f->func) {      /* fnptr: a kernel's address (its FUNC symbol) */
+			size_t q = 0;
+			while (q + 1 < L->nk && kernel_at(L, q) != &L->m->kernels[f->var])
+				q++;
+			cubin_buf_u64(b, ((uint64_t)L->sym_func[q] << 32) |
+			           (f->hi ? CUBIN_R_CUDA_FUNC_DESC32_HI_32 : CUBIN_R_CUDA_FUNC_DESC32_LO_32));
+			continue;
+		}
 		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
 		           (f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
 	}

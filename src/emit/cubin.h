@@ -72,6 +72,8 @@
 #define CUBIN_R_CUDA_G64           4
 #define CUBIN_R_CUDA_ABS32_LO_32   43
 #define CUBIN_R_CUDA_ABS32_HI_32   44
+#define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
+#define CUBIN_R_CUDA_FUNC_DESC32_HI_32 49
 /* The weak object whose value the driver patches into the MOV32I of the
  * suq descriptor lookup: the byte size of one surface descriptor. */
 #define CUBIN_SURFREF_DESC_SIZE_SYMBOL ".nv.surfrefDescSize"
@@ -126,8 +128,9 @@ typedef struct CubinSurfaceSlot {
  * offset in .text and which half of the address it loads. */
 typedef struct CubinDataFixup {
 	uint32_t offset;
-	uint32_t var;            /* index of CubinModule.vars */
+	uint32_t var;            /* index of CubinModule.vars (func: of CubinModule.kernels) */
 	bool hi;                 /* R_CUDA_ABS32_HI_32, else R_CUDA_ABS32_LO_32 */
+	bool func;               /* fnptr: a kernel's address, R_CUDA_FUNC_DESC32_HI_32/LO_32 */
 } CubinDataFixup;
 
 /* An initialiser word holding the generic address of vars[var] + addend

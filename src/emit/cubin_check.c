@@ -137,8 +137,9 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 	}
 	for (size_t k = 0; k < m->nkernels; k++)
 		for (size_t f = 0; f < m->kernels[k].ndata_fixups; f++)
-			if (m->kernels[k].data_fixups[f].var >= m->nvars ||
-			    m->vars[m->kernels[k].data_fixups[f].var].is_const)
+			if (m->kernels[k].data_fixups[f].func ? m->kernels[k].data_fixups[f].var >= m->nkernels
+			    : m->kernels[k].data_fixups[f].var >= m->nvars ||
+			      m->vars[m->kernels[k].data_fixups[f].var].is_const)
 				return cubin_fail(err, errlen, "kernel %s: bad data relocation", m->kernels[k].name);
 	return 0;
 }

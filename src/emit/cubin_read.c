@@ -744,7 +744,7 @@ static int read_vars(Reader *r, CubinImage *img)
 				break;
 			}
 			img->fixup_store[nfix++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)var,
-			                                             type == CUBIN_R_CUDA_ABS32_HI_32 };
+			                                             type == CUBIN_R_CUDA_ABS32_HI_32, false };
 			ck->ndata_fixups++;
 		}
 	}

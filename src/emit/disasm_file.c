@@ -262,7 +262,8 @@ static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 		return apply_reloc(l, s, f, &vals, in);
 	if (f->op == SOP_SYNC || f->op == SOP_BRK)
 		return sync_target(l, s, in);
-	if (f->op != SOP_BRA && f->op != SOP_CAL && f->op != SOP_SSY && f->op != SOP_PBK)
+	if (f->op != SOP_BRA && f->op != SOP_CAL && f->op != SOP_SSY && f->op != SOP_PBK &&
+	    f->op != SOP_PRET)
 		return 0;
 	/* The target is the last operand; it becomes a label when it lies on
 	 * an instruction of this section or at its end. */

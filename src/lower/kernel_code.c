@@ -61,9 +61,12 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 				out->desc_relocs[out->ndesc_relocs++] = (uint32_t)addr;
 			if (in->reloc == LRELOC_DATA_LO || in->reloc == LRELOC_DATA_HI)
 				out->data_fixups[out->ndata_fixups++] =
-					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI };
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI, false };
+			if (in->reloc == LRELOC_KERNEL_LO || in->reloc == LRELOC_KERNEL_HI)
+				out->data_fixups[out->ndata_fixups++] =
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_KERNEL_HI, true };
 			if (in->reloc == LRELOC_EXTERN_CALL)
-				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false };
+				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false };
 		} else {
 			slots[i % 3] = i == body ? SASS_CTRL_SLOT_FLOW : SASS_CTRL_SLOT_PLAIN;
 		}

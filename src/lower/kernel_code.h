@@ -17,8 +17,9 @@
 /* A MOV32I loading half of a module .global variable's address. */
 typedef struct KernelDataFixup {
 	uint32_t offset;        /* byte offset in the code */
-	uint32_t var;           /* index of LModule.vars */
+	uint32_t var;           /* index of LModule.vars (func: of LModule.kernel_addrs) */
 	bool hi;
+	bool func;              /* fnptr: a kernel's address (R_CUDA_FUNC_DESC32_*) */
 } KernelDataFixup;
 
 typedef struct KernelCode {

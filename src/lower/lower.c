@@ -687,6 +687,7 @@ LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, 
 	out->target_sm = 50;
 	lmap_init(&s->c.module_surfrefs);
 	lmap_init(&s->c.data_vars);
+	lmap_init(&s->c.func_decls);
 	return s;
 }
 
@@ -768,6 +769,7 @@ void lower_stream_item(LowerStream *s, const Item *it)
 			               ".global .surfref/.texref (unified texture mode) and .shared");
 		break;
 	case IT_FUNC:
+		lw_fnptr_declare(c, &it->u.func);
 		if (!it->u.func.has_body)
 			break;
 		if (!it->u.func.is_entry) {
@@ -803,6 +805,7 @@ unsigned lower_stream_end(LowerStream *s)
 	lw_module_data_finish(c);
 	free(c->module_shared);
 	lw_funcs_free(c);
+	lw_fnptr_free(c);
 	unsigned errors = c->errors;
 	free(s);
 	return errors;
@@ -824,6 +827,7 @@ unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 void lower_module_free(LModule *lm)
 {
 	free(lm->externs);
+	free(lm->kernel_addrs);
 	lm->externs = NULL;
 	lm->nexterns = 0;
 	for (size_t i = 0; i < lm->nkernels; i++) {

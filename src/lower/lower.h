@@ -55,6 +55,8 @@ typedef enum LReloc {
 	LRELOC_DATA_LO,         /* MOV32I of a module variable's address, low word: R_CUDA_ABS32_LO_32 */
 	LRELOC_DATA_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
 	LRELOC_EXTERN_CALL,     /* JCAL of an external function (-c): R_CUDA_ABS32_20 */
+	LRELOC_KERNEL_LO,       /* fnptr: MOV32I of a kernel's address (-c), low word: R_CUDA_FUNC_DESC32_LO_32 */
+	LRELOC_KERNEL_HI,       /* its high word: R_CUDA_FUNC_DESC32_HI_32 */
 } LReloc;
 
 /* The non-register field values are kept by position in the form
@@ -78,7 +80,8 @@ typedef struct LInsn {
 	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
 	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */
 	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
-	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs */
+	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs;
+	                         * LRELOC_KERNEL_*: the kernel, an index of LModule.kernel_addrs */
 	int target;             /* BRA: label id */
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
@@ -131,6 +134,11 @@ typedef struct LKernel {
 	size_t ncalls, calls_cap;
 	uint32_t call_depth;          /* the longest chain of nested calls (CRS stack entries) */
 	bool recursive;               /* calls a recursive function: the stack depth is unknown */
+	/* ---- fnptr: calls through a register (lower_fnptr.c), expanded
+	 * into a dispatch over the module's address-taken functions when the
+	 * kernel is linked ---- */
+	struct LIndirectCall *indirect;
+	size_t nindirect;
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;
@@ -181,6 +189,9 @@ typedef struct LModule {
 	bool relocatable;
 	const char **externs;
 	size_t nexterns;
+	/* fnptr, -c: kernels whose address the code takes (interned names) */
+	const char **kernel_addrs;
+	size_t nkernel_addrs;
 } LModule;
 
 /* Lowers every .entry of m. Constructs outside the supported subset get an

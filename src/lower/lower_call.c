@@ -246,16 +246,26 @@ bool lower_call(LowerCtx *c, const Instr *in)
 	if (at >= in->nops || in->ops[at]->kind != EX_NAME)
 		return lw_unsupported(c, in->loc, "this call (a function name is expected)");
 	const Expr *callee = in->ops[at++];
-	if (callee->text[0] == '%')
-		return lw_unsupported(c, callee->loc, "calls through a register (.callprototype)");
-	if (at < in->nops && !call_list(c, in->ops[at++], &args, &nargs))
+	bool indirect = callee->text[0] == '%';
+	if (indirect && c->in_func)
+		return lw_unsupported(c, callee->loc, "a call through a register inside a .func (in a kernel "
+		                      "body it is supported)");
+	if (at < in->nops && (in->ops[at]->kind == EX_LIST || !indirect) && !call_list(c, in->ops[at++], &args, &nargs))
 		return false;
+	if (indirect && at + 1 == in->nops && in->ops[at]->kind == EX_NAME)
+		at++;       /* the .callprototype label: the candidates are matched by their .params */
 	if (at < in->nops)
 		return lw_unsupported(c, in->ops[at]->loc, "calls with a list of call targets");
 	uint32_t *v = xcalloc(2 * (nargs + nrets) + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
 	bool ok = call_copies(c, args, nargs, false, v, from) &&
 	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs);
-	if (ok) {
+	if (ok && indirect) {
+		ok = lw_call_indirect(c, callee, v, nargs, nrets);
+		for (uint32_t i = 0; ok && i < nrets; i++)
+			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
+				lw_mov(c, from[nargs + i] + q, 0, v[2 * (nargs + i)] + q, 0);
+		v = NULL;
+	} else if (ok) {
 		LKernel *k = c->k;
 		LInsn *cal = lw_emit(c, SF_CAL);
 		cal->keep = true;
@@ -446,6 +456,11 @@ static uint32_t call_depth(LowerCtx *c, const LFunc *f, size_t bound)
 
 bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 {
+	/* calls through a register: every function whose address the module
+	 * takes is a candidate, so they wait for the module's end */
+	if (k->nindirect && !final)
+		return false;
+	lw_indirect_expand(c, k);
 	if (k->ncalls == 0)
 		return true;
 	/* a callee whose body comes later in the module: link at its end */
@@ -505,6 +520,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 
 void lkernel_free_calls(LKernel *k)
 {
+	lw_indirect_free(k);
 	for (size_t i = 0; i < k->ncalls; i++)
 		free(k->calls[i].vregs);
 	free(k->calls);

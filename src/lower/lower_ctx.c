@@ -280,6 +280,16 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 	int data = lw_data_operand(c, e, o);
 	if (data)
 		return data > 0;
+	int fn = lw_kernel_address(c, e, o);     /* a kernel's address (-c) */
+	if (fn)
+		return fn > 0;
+	fn = lw_fnptr_address(c, e, &v);         /* a function's address: its id */
+	if (fn) {
+		o->kind = OPND_IMM;
+		o->imm = v;
+		o->width = 2;
+		return fn > 0;
+	}
 	o->kind = OPND_REG;
 	return lw_reg(c, e, &o->vreg, &o->width);
 }

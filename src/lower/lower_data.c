@@ -78,10 +78,18 @@ static bool address_init(InitWriter *w, const Expr *e)
 		e = e->elems[0];
 	if (e->kind != EX_NAME || e->component)
 		return false;
+	/* a function's address is its id, a constant (lower_fnptr.c) */
+	int64_t id;
+	int fn = add == 0 ? lw_fnptr_address(w->c, e, &id) : 0;
+	if (fn > 0)
+		put_le(w->v->init + w->pos, (uint64_t)id, w->elem);
+	if (fn)
+		return fn > 0;
 	const LMapEntry *t = lmap_find(&w->c->data_vars, e->text);
 	if (!t)
 		return lw_unsupported(w->c, e->loc, "an initialiser naming '%s' (the address of a module "
-		                      ".global or .const variable declared before is supported)", e->text);
+		                      ".global or .const variable or of a .func declared before is supported)",
+		                      e->text);
 	if (w->elem != 8 || !w->c->lm->address64)
 		return lw_unsupported(w->c, e->loc, "an address initialiser in a %u-byte element (64-bit "
 		                      "elements with .address_size 64 are supported)", w->elem);

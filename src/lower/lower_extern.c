@@ -59,13 +59,18 @@ static void rename_word(LKernel *k, uint32_t from, uint32_t to, unsigned sub)
 static bool place_words(LowerCtx *c, const LCallSite *cs, uint32_t first, uint32_t n, uint32_t *slot,
                         bool *used)
 {
+	/* an aggregate (.align 4 .b8 p[12]) starts at the next register its
+	 * .align in the declaration allows, as ptxas places it (R6..R8 after
+	 * a .b64 in R4:R5); a scalar at a multiple of its size */
+	const uint8_t *align = lw_func_param_align(c, cs->callee);
 	uint32_t s = 0;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t words = cs->vregs[2 * (first + j) + 1];
-		if (words > 2)
+		uint32_t a = words <= 2 ? words : align ? align[first + j] : 0;
+		if (a == 0)
 			return lw_unsupported(c, cs->loc, "call of the external function '%s' with a .param of "
-			                      "more than 8 bytes", cs->callee);
-		s = (s + words - 1) / words * words;
+			                      "more than 8 bytes and no declaration", cs->callee);
+		s = (s + a - 1) / a * a;
 		if (s + words > ABI_WORDS)
 			return lw_unsupported(c, cs->loc, "call of the external function '%s' with more than %d "
 			                      "bytes of arguments or results (they would be passed on the stack)",

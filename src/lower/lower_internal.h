@@ -118,6 +118,16 @@ typedef struct LowerCtx {
 	uint8_t *preg_stored;
 	size_t npreg_stored;
 	size_t nfuncs, funcs_cap;
+	/* fnptr: every .func declared so far (name -> 0), and the functions
+	 * whose address was taken, in order of first use: function i's
+	 * address is the id 8 * (i + 1) (lower_fnptr.c) */
+	LMap func_decls;
+	const char **fptrs;
+	size_t nfptrs;
+	/* per declared .func (func_decls' value): the alignment in 32-bit
+	 * words of each parameter, then of each result */
+	uint8_t **decl_align;
+	size_t ndecl_align;
 	/* the instruction being lowered */
 	const Instr *cur;
 	int guard_vreg;     /* -1: none */
@@ -439,6 +449,31 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final);
 /* -c: the call site cs of a function without a body becomes a JCAL of it
  * through the ABI (lower_extern.c); false when diagnosed. */
 bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs);
+
+/* ---- fnptr: function addresses and calls through a register (lower_fnptr.c) ---- */
+/* Records a .func declaration (with or without a body). */
+void lw_fnptr_declare(LowerCtx *c, const Func *f);
+/* 1 when e names a declared .func: *value is its address (its id), 0 when
+ * e names none, -1 when diagnosed. */
+int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value);
+/* 1 when e names a kernel (-c): o is a pair of MOV32I relocated with
+ * R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol (the address dynamic
+ * parallelism launches), 0 when e names none, -1 when diagnosed. */
+int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o);
+/* call (rets), %reg, (args), prototype in a kernel body: a BRA to the
+ * dispatch and its return point, where the caller copies the results out
+ * of the placeholders v ({first vreg, words} per argument, then per
+ * result; owned from here on, as a direct call's). */
+bool lw_call_indirect(LowerCtx *c, const Expr *ptr, uint32_t *v, uint32_t nargs, uint32_t nrets);
+/* At linking: each indirect call of k becomes a dispatch over the
+ * address-taken functions of its signature (direct call sites of k). */
+void lw_indirect_expand(LowerCtx *c, LKernel *k);
+void lw_indirect_free(LKernel *k);
+void lw_fnptr_free(LowerCtx *c);
+/* The alignment in 32-bit words (its .align, else its element size; at
+ * least 1) of each parameter, then each result, of the declared .func
+ * `name`; NULL when none was declared. */
+const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name);
 /* The functions the CUDA driver provides (vprintf, malloc, free,
  * __assertfail): ptxas 11.8 calls them with JCAL without -c as well,
  * leaving the relocation to the loader. */

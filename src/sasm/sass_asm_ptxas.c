@@ -112,9 +112,24 @@ static bool match_cc_forms(SasmMatch *m)
 	return take_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_imm(m, SR_IMM, "mask");
 }
 
+/* fnptr: BRX [CC.cond, ]Ra[ offset] (nvdisasm writes the offset after the
+ * register without a comma; it is 0 when left out). */
+static bool match_brx(SasmMatch *m)
+{
+	if (!sasm_take_cond(m, 1) || !sasm_take_reg(m, SR_RA, 0, 0, NULL, "A"))
+		return false;
+	if (m->next == m->s->nops) {
+		sass_values_set(&m->v, SR_IMM, 0);
+		return true;
+	}
+	return sasm_take_imm(m, SR_IMM, "offset");
+}
+
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
+	case SOP_PRET: return sasm_take_target(m);
+	case SOP_BRX: return match_brx(m);
 	case SOP_SSY: case SOP_PBK: return sasm_take_target(m);
 	case SOP_SYNC: case SOP_BRK: return sasm_take_cond(m, 0);
 	case SOP_IMUL: case SOP_IMUL32I: return match_imul(m);

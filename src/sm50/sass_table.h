@@ -178,7 +178,7 @@ typedef struct SassField {
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
 	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
-	SASS_OPS_INT64(X)
+	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -206,6 +206,10 @@ typedef struct SassField {
 	X(IMUL, "IMUL") X(IMUL32I, "IMUL32I") X(IMAD, "IMAD") X(LOP3, "LOP3") \
 	X(SSY, "SSY") X(PBK, "PBK") X(SYNC, "SYNC") X(BRK, "BRK") X(ICMP, "ICMP") X(PSET, "PSET") \
 	X(ISET, "ISET")
+
+/* ---- fnptr: ptxas's calls through a register (decoder-only): PRET pushes
+ * a return point, BRX Ra jumps to Ra + pc + 8 + offset ---- */
+#define SASS_OPS_FNPTR(X) X(PRET, "PRET") X(BRX, "BRX")
 
 /* ---- issue 17: textures (TLD4.B prints as TLD4.<component>.B) ---- */
 #define SASS_OPS_TEX(X) \

@@ -254,5 +254,10 @@ bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);
 /* A condition-code test of BRA/CSETP (e_cond's numbering) on the integer
  * CC: 1 true, 0 false, -1 not modelled (sim_run.c). */
 int sim_cc_test(const SimThread *t, int64_t cond);
+/* fnptr: ptxas's PRET and BRX (sim_jmx.c); false when the op is neither. */
+bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next);
+/* The instruction index of a .text byte offset (a control word's offset:
+ * its group's first instruction). */
+size_t sim_code_index(uint32_t addr);
 
 #endif

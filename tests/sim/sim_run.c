@@ -54,6 +54,11 @@ static size_t index_of(uint32_t addr)
 	return (addr / 32) * 3 + (addr % 32) / 8 - 1;
 }
 
+size_t sim_code_index(uint32_t addr)
+{
+	return index_of(addr);
+}
+
 /* A condition-code test of BRA (e_cond's numbering) on the integer CC an
  * IADD/ISETP-style compare left: 1 true, 0 false, -1 not modelled (the
  * float tests NUM NAN LTU ... and the special ones). Signed tests use
@@ -196,7 +201,7 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 		return true;
 	}
 	default:
-		return false;
+		return sim_exec_indirect(m, in, t, next);     /* fnptr: PRET, BRX */
 	}
 }
 

@@ -172,6 +172,10 @@ static const Example extra_examples[] = {
 	{ 0x5b54200000270008, "ISET_R", "ISET.EQ.U32.OR R8, R0, R2, P0" },
 	{ 0x4b5913800537000b, "ISET_C", "ISET.BF.GT.AND R11, R0, c[0x0][0x14c], PT" },
 	{ 0xef17707c30170200, "SHFL_II", "SHFL.IDX PT, R0, R2, 0x1, 0x1c1f" },
+	/* fnptr: ptxas 11.8's call through a register (PRET at 0: target 0x10) */
+	{ 0xe270000000800040, "PRET", "PRET 0x10" },
+	{ 0xe2500ffff807030f, "BRX", "BRX R3 -0x80" },
+	{ 0xe2500fffe207030f, "BRX", "BRX R3 -0x1e0" },
 };
 
 /* A slot without reuse flags, barriers or anything that changes the text. */

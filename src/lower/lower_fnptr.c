@@ -1,0 +1,312 @@
+/* Function addresses and calls through a register (issue 15).
+ *
+ * A .func whose address is taken (`mov.u64 %rd, f`, `.u64 ops[2] = {f, g}`)
+ * gets a module-wide id, 8 * (i + 1) for the i-th function named so, as
+ * ptxas 11.8 numbers function pointers in a module with several kernels
+ * (its .nv.global.init holds 0x8, 0x10, 0x18 for `{sq, neg, half}`; it
+ * maps them to code offsets through a per-kernel table in .nv.constant2).
+ * The id is a constant: no relocation, the same in every kernel, never 0
+ * (a null pointer names no function).
+ *
+ * `call (r), %rd, (a), proto` in a kernel is a BRA to a dispatch block
+ * placed after the kernel's code when it is linked, and a return point
+ * after the BRA. The dispatch compares %rd with the id of each
+ * address-taken function whose parameters and results have the call's
+ * sizes (ISETP.EQ.U32 on each word), branches to a direct call of the one
+ * it names (its own argument copies, CAL, result copies, BRA back) and
+ * traps (BPT.TRAP 0x1) when it names none. The direct calls are linked as
+ * any other (lower_call.c), so liveness, allocation, scheduling and the
+ * verifier see ordinary CAL/RET control flow, and a value live across the
+ * call is kept in a register no candidate touches. ptxas 11.8 instead
+ * loads the target's code offset (LDC c[0x2][Rid]) and calls it with
+ * PRET + BRX; the two compute the same results (tests/sim/sim-diff.sh runs
+ * both), while the words differ.
+ *
+ * A kernel's address (-c only: dynamic parallelism launches it) is two
+ * MOV32I relocated R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol, as
+ * ptxas writes it.
+ *
+ * Not written: calls through a register inside a .func, and function
+ * addresses in relocatable objects (-c), where ptxas relocates the
+ * address of the function's own .text and a pointer may come from
+ * another module. */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ISETP field values (e_cmp, e_bop of sass_forms.def; predicate 7 is PT) */
+enum { PT = 7, CMP_EQ = 2, BOP_AND = 0 };
+
+typedef struct LIndirectCall {
+	uint32_t ptr;           /* the register holding the address */
+	unsigned ptr_words;
+	uint32_t *v;            /* placeholders: {first vreg, words} per argument, then per result */
+	uint32_t nargs, nrets;
+	int dispatch, back;     /* label ids */
+	SrcLoc loc;
+} LIndirectCall;
+
+/* A .param's alignment in words: .align, else its element size. */
+static uint8_t param_align_words(const VarDecl *d)
+{
+	int64_t bytes = 4;
+	for (uint32_t s = 0; s < d->nspecs; s++) {
+		PtxTy t = ptx_type_of_word(d->specs[s].word);
+		if (t.bits >= 8)
+			bytes = t.bits / 8;
+	}
+	for (uint32_t s = 0; s < d->nspecs; s++)
+		if (strcmp(d->specs[s].word, ".align") == 0 && d->specs[s].has_value)
+			bytes = d->specs[s].value;
+	return (uint8_t)(bytes >= 8 ? (bytes >= 16 ? 4 : 2) : 1);
+}
+
+void lw_fnptr_declare(LowerCtx *c, const Func *f)
+{
+	if (f->name && f->is_entry && !lmap_find(&c->func_decls, f->name))
+		lmap_put(&c->func_decls, f->name, -1, 0);     /* a kernel */
+	if (f->is_entry || !f->name || lmap_find(&c->func_decls, f->name))
+		return;
+	uint8_t *align = xcalloc((size_t)f->nparams + f->nrets + 1, 1);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		align[i] = param_align_words(&f->params[i]);
+	for (uint32_t i = 0; i < f->nrets; i++)
+		align[f->nparams + i] = param_align_words(&f->rets[i]);
+	c->decl_align = xrealloc(c->decl_align, (c->ndecl_align + 1) * sizeof *c->decl_align);
+	c->decl_align[c->ndecl_align] = align;
+	lmap_put(&c->func_decls, f->name, (int64_t)c->ndecl_align++, 0);
+}
+
+const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name)
+{
+	const LMapEntry *e = lmap_find((LMap *)&c->func_decls, name);
+	return e && e->value >= 0 ? c->decl_align[e->value] : NULL;
+}
+
+/* The index of interned `name` in a list, appended at its first use. */
+static size_t name_index(const char ***list, size_t *n, const char *name)
+{
+	size_t i = 0;
+	while (i < *n && strcmp((*list)[i], name) != 0)
+		i++;
+	if (i == *n) {
+		*list = xrealloc(*list, (*n + 1) * sizeof **list);
+		(*list)[(*n)++] = name;
+	}
+	return i;
+}
+
+/* The declaration e names (value -1: a kernel), else NULL. */
+static const LMapEntry *decl_of(LowerCtx *c, const Expr *e)
+{
+	return e->kind != EX_NAME || e->component || e->text[0] == '%' ? NULL : lmap_find(&c->func_decls, e->text);
+}
+
+int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value)
+{
+	const LMapEntry *d = decl_of(c, e);
+	if (!d || d->value < 0)
+		return 0;
+	if (c->lm->relocatable) {
+		lw_unsupported(c, e->loc, "the address of function '%s' in a relocatable object (-c: ptxas "
+		               "relocates the address of the function's own .text, which is not written yet)",
+		               e->text);
+		return -1;
+	}
+	*value = 8 * ((int64_t)name_index(&c->fptrs, &c->nfptrs, e->text) + 1);
+	return 1;
+}
+
+int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o)
+{
+	const LMapEntry *d = decl_of(c, e);
+	if (!d || d->value >= 0)
+		return 0;
+	if (!c->lm->relocatable) {
+		lw_unsupported(c, e->loc, "the address of kernel '%s' without -c (ptxas relocates it as a "
+		               "function descriptor, which the driver's linker resolves)", e->text);
+		return -1;
+	}
+	size_t i = name_index(&c->lm->kernel_addrs, &c->lm->nkernel_addrs, e->text);
+	o->kind = OPND_REG;
+	o->vreg = lw_temp(c, 2);
+	o->width = 2;
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *mov = lw_emit(c, SF_MOV32I);
+		linsn_ref(mov, SR_RD, o->vreg, p, 1, true);
+		linsn_set(mov, SR_IMM, 0);
+		mov->reloc = p ? LRELOC_KERNEL_HI : LRELOC_KERNEL_LO;
+		mov->reloc_var = (uint16_t)i;
+	}
+	return 1;
+}
+
+static int new_label(LKernel *k)
+{
+	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
+	k->label_pos[k->nlabels] = k->ninsns;
+	return (int)k->nlabels++;
+}
+
+bool lw_call_indirect(LowerCtx *c, const Expr *ptr, uint32_t *v, uint32_t nargs, uint32_t nrets)
+{
+	uint32_t p;
+	unsigned words;
+	if (!lw_reg(c, ptr, &p, &words)) {
+		free(v);
+		return false;
+	}
+	LKernel *k = c->k;
+	LIndirectCall s = { p, words, v, nargs, nrets, new_label(k), -1, c->cur ? c->cur->loc : k->loc };
+	LInsn *b = lw_emit(c, SF_BRA);
+	b->target = s.dispatch;
+	s.back = new_label(k);
+	k->indirect = xrealloc(k->indirect, (k->nindirect + 1) * sizeof *k->indirect);
+	k->indirect[k->nindirect++] = s;
+	return true;
+}
+
+/* Whether f takes and returns .params of the sizes of the call's. */
+static bool signature_matches(const LFunc *f, const LIndirectCall *s)
+{
+	if (f->nparams != 2 * s->nargs || f->nrets != 2 * s->nrets)
+		return false;
+	for (uint32_t j = 0; j < s->nargs + s->nrets; j++) {
+		const uint32_t *decl = j < s->nargs ? &f->params[2 * j] : &f->rets[2 * (j - s->nargs)];
+		if (decl[1] != s->v[2 * j + 1])
+			return false;
+	}
+	return true;
+}
+
+static const LFunc *find_func(const LowerCtx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nfuncs; i++)
+		if (strcmp(c->funcs[i].name, name) == 0)
+			return &c->funcs[i];
+	return NULL;
+}
+
+static void mov(LKernel *k, SrcLoc loc, uint32_t d, uint32_t s)
+{
+	LInsn *m = lkernel_append(k, SF_MOV_R, loc);
+	linsn_ref(m, SR_RD, d, 0, 1, true);
+	linsn_ref(m, SR_RB, s, 0, 1, false);
+}
+
+/* q = (word w of the pointer == value) && q_in (PT when q_in < 0). */
+static uint32_t compare_word(LKernel *k, const LIndirectCall *s, unsigned w, uint32_t value, int q_in)
+{
+	uint32_t q = lkernel_new_vreg(k, LRC_PRED, 1, true);
+	LInsn *op = lkernel_append(k, value ? SF_ISETP_I : SF_ISETP_R, s->loc);
+	linsn_ref(op, SR_PD, q, 0, 1, true);
+	linsn_set(op, SR_PQ, PT);
+	linsn_ref(op, SR_RA, s->ptr, w, 1, false);
+	if (value)
+		linsn_set(op, SR_IMM, value);
+	else
+		linsn_set(op, SR_RB, 255);
+	linsn_set(op, SR_CMP, CMP_EQ);
+	if (q_in >= 0)
+		linsn_ref(op, SR_PC, (uint32_t)q_in, 0, 1, false);
+	else
+		linsn_set(op, SR_PC, PT);
+	linsn_set(op, SR_BOP, BOP_AND);
+	return q;
+}
+
+/* The direct call of f for site s: argument copies, CAL, result copies,
+ * BRA back. */
+static void call_candidate(LKernel *k, const LIndirectCall *s, const char *name)
+{
+	uint32_t n = s->nargs + s->nrets;
+	uint32_t *v = xcalloc(2 * n + 1, sizeof *v);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t words = s->v[2 * j + 1];
+		v[2 * j] = (uint32_t)k->nvregs;
+		v[2 * j + 1] = words;
+		for (uint32_t q = 0; q < words; q++)
+			lkernel_new_vreg(k, LRC_GPR, 1, false);
+		for (uint32_t q = 0; j < s->nargs && q < words; q++)
+			mov(k, s->loc, v[2 * j] + q, s->v[2 * j] + q);
+	}
+	LInsn *cal = lkernel_append(k, SF_CAL, s->loc);
+	cal->keep = true;
+	if (k->ncalls == k->calls_cap) {
+		k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
+		k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
+	}
+	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, name, s->loc, v, s->nargs, s->nrets };
+	for (uint32_t j = s->nargs; j < n; j++)
+		for (uint32_t q = 0; q < s->v[2 * j + 1]; q++)
+			mov(k, s->loc, s->v[2 * j] + q, v[2 * j] + q);
+	LInsn *b = lkernel_append(k, SF_BRA, s->loc);
+	b->target = s->back;
+}
+
+static void expand(LowerCtx *c, LKernel *k, const LIndirectCall *s)
+{
+	k->label_pos[s->dispatch] = k->ninsns;
+	const char **cand = xcalloc(c->nfptrs + 1, sizeof *cand);
+	int *at = xcalloc(c->nfptrs + 1, sizeof *at);
+	size_t *bra = xcalloc(c->nfptrs + 1, sizeof *bra);
+	size_t n = 0;
+	for (size_t i = 0; i < c->nfptrs; i++) {
+		const LFunc *f = find_func(c, c->fptrs[i]);
+		if (f && !signature_matches(f, s))
+			continue;
+		/* a function without a body is kept: linking its call says so */
+		uint32_t q = compare_word(k, s, 0, (uint32_t)(8 * (i + 1)), -1);
+		if (s->ptr_words > 1)
+			q = compare_word(k, s, 1, 0, (int)q);
+		LInsn *b = lkernel_append(k, SF_BRA, s->loc);
+		linsn_ref(b, SR_PG, q, 0, 1, false);
+		linsn_set(b, SR_PG_NOT, 0);
+		bra[n] = k->ninsns - 1;
+		cand[n++] = c->fptrs[i];
+	}
+	/* the register names no function of this signature */
+	LInsn *t = lkernel_append(k, SF_BPT_TRAP, s->loc);
+	linsn_set(t, SR_IMM, 1);
+	t->keep = true;
+	for (size_t j = 0; j < n; j++) {
+		at[j] = new_label(k);
+		k->insns[bra[j]].target = at[j];
+		call_candidate(k, s, cand[j]);
+	}
+	free(cand);
+	free(at);
+	free(bra);
+}
+
+void lw_indirect_expand(LowerCtx *c, LKernel *k)
+{
+	for (size_t i = 0; i < k->nindirect; i++)
+		expand(c, k, &k->indirect[i]);
+	lw_indirect_free(k);
+}
+
+void lw_indirect_free(LKernel *k)
+{
+	for (size_t i = 0; i < k->nindirect; i++)
+		free(k->indirect[i].v);
+	free(k->indirect);
+	k->indirect = NULL;
+	k->nindirect = 0;
+}
+
+void lw_fnptr_free(LowerCtx *c)
+{
+	lmap_fini(&c->func_decls);
+	for (size_t i = 0; i < c->ndecl_align; i++)
+		free(c->decl_align[i]);
+	free(c->decl_align);
+	c->decl_align = NULL;
+	c->ndecl_align = 0;
+	free(c->fptrs);
+	c->fptrs = NULL;
+	c->nfptrs = 0;
+}
