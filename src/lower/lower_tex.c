@@ -107,11 +107,27 @@ typedef struct TexRef {
 	uint32_t handle;    /* bindless: the .u64 register (part 0 = header index) */
 } TexRef;
 
-static bool texture_ref(LowerCtx *c, const Expr *t, TexRef *r)
+/* sampler: the .param .samplerref of tex/tld4 [texture, sampler, coords],
+ * NULL otherwise (a txq takes the sampler its texture is first sampled with). */
+static bool texture_ref(LowerCtx *c, const Expr *t, const Expr *sampler, TexRef *r)
 {
 	memset(r, 0, sizeof *r);
 	if (t->kind != EX_NAME)
 		return lw_unsupported(c, t->loc, "this texture operand");
+	if (sampler && (sampler->kind != EX_NAME || lw_ref_param(c, sampler->text) != LPARAM_SAMPLERREF))
+		return lw_unsupported(c, sampler->loc, "a separate sampler other than a .param .samplerref");
+	int space = lw_ref_param(c, t->text);
+	if (space == LPARAM_TEXREF) {
+		const char *smp = sampler ? sampler->text : lw_texture_sampler(c, t->text);
+		r->idx = lw_handle_slot(c, t->text, smp) / 4;
+		c->k->uses_textures = true;
+		return true;
+	}
+	if (space)
+		return lw_unsupported(c, t->loc, "a .param .%s as a texture",
+		                      space == LPARAM_SURFREF ? "surfref" : "samplerref");
+	if (sampler)
+		return lw_unsupported(c, sampler->loc, "a separate sampler of a texture that is not a .param .texref");
 	const LMapEntry *m = lmap_find(&c->module_surfrefs, t->text);
 	if (m && m->extra == LHANDLE_TEXTURE) {
 		r->idx = lw_bound_slot(c, t->text) / 4;
@@ -200,13 +216,14 @@ static void set_defaults(LInsn *in, const TexRef *r, int geom)
 
 /* tex.grad: TXD, Ra = (the bindless handle,) the coordinates; Rb = the
  * derivatives dPdx then dPdy, one register per coordinate each. */
-static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4])
+static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4],
+                       const Expr *coords)
 {
 	unsigned n = m->geom->ncoords, nra = n + r->bindless;
 	uint32_t ra = lw_temp(c, nra == 3 ? 4 : nra), rb = lw_temp(c, 2 * n);
 	if (r->bindless)
 		lw_mov(c, ra, 0, r->handle, 0);
-	const Expr *groups[3] = { in->ops[1]->elems[1], in->ops[2], in->ops[3] };
+	const Expr *groups[3] = { coords, in->ops[2], in->ops[3] };
 	for (unsigned g = 0; g < 3; g++) {
 		const Expr *e = groups[g];
 		const Expr *const *elems = (const Expr *const *)&e;
@@ -250,17 +267,18 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	if (in->nops != 2u + m.level + 2u * m.grad)
 		return lw_unsupported(c, in->loc, "%s with %u operands", in->opcode, in->nops);
 	const Expr *a = in->ops[1];
-	if (a->kind != EX_ADDRESS || a->nelems != 2)
-		return lw_unsupported(c, a->loc, a->kind == EX_ADDRESS && a->nelems == 3
-		                      ? "a separate sampler (texmode_independent)" : "this texture address");
+	if (a->kind != EX_ADDRESS || (a->nelems != 2 && a->nelems != 3))
+		return lw_unsupported(c, a->loc, "this texture address");
+	/* [texture, coordinates] or, texmode_independent, [texture, sampler, coordinates] */
+	const Expr *sampler = a->nelems == 3 ? a->elems[1] : NULL, *coords = a->elems[a->nelems - 1];
 	TexRef r;
 	uint32_t d[4], ra = 0;
 	unsigned nra = 0;
-	if (!texture_ref(c, a->elems[0], &r) || !destinations(c, in->ops[0], d))
+	if (!texture_ref(c, a->elems[0], sampler, &r) || !destinations(c, in->ops[0], d))
 		return false;
 	if (m.grad)
-		return lower_grad(c, in, &m, &r, d);
-	if (!coordinates(c, a->elems[1], &m, &ra, &nra))
+		return lower_grad(c, in, &m, &r, d, coords);
+	if (!coordinates(c, coords, &m, &ra, &nra))
 		return false;
 	/* Rb: the handle, then the level */
 	unsigned nrb = r.bindless + m.level;
@@ -347,7 +365,7 @@ bool lower_txq(LowerCtx *c, const Instr *in)
 	TexRef r;
 	uint32_t d;
 	unsigned dw;
-	if (!texture_ref(c, a->elems[0], &r) || !lw_reg(c, in->ops[0], &d, &dw))
+	if (!texture_ref(c, a->elems[0], NULL, &r) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
 	LDescLookup dl = { .immediate = !r.bindless, .idx = r.idx, .vreg = r.handle,
 	                   .table_cword = TEX_DESC_TABLE_CWORD, .field = (uint32_t)field, .texture = true };
