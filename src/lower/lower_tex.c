@@ -30,12 +30,15 @@ typedef struct TexGeom {
 static const TexGeom geoms[] = {
 	{ ".1d", 0, 1, false }, { ".2d", 2, 2, false }, { ".3d", 4, 3, false },
 	{ ".a1d", 1, 1, true }, { ".a2d", 3, 2, true },
+	{ ".cube", 6, 3, false }, { ".acube", 7, 3, true },
 };
+enum { GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
 
 enum {
 	TEX_LOD_NONE = 0, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
 	TLD_LZ = 0, TLD_LL = 1,             /* TLD */
 	I2I_U16 = 2, I2I_U32 = 4,
+	MUFU_RCP = 4, PT = 7,
 	RZ = 255,
 };
 
@@ -88,15 +91,17 @@ static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
 	if (is_txq)
 		return true;
 	if (m->geom == NULL)
-		return lw_unsupported(c, in->loc, "%s without a 1d/2d/3d/a1d/a2d geometry (cube maps, "
-		                      "multisample textures and tex.grad are not lowered)", in->opcode);
+		return lw_unsupported(c, in->loc, "%s without a 1d/2d/3d/a1d/a2d/cube/acube geometry "
+		                      "(multisample textures are not lowered)", in->opcode);
 	if (!m->v4 || m->ntypes != 2 || m->dtype.bits != 32 || m->ctype.bits != 32)
 		return lw_unsupported(c, in->loc, "%s other than .v4 with 32-bit element and coordinate types",
 		                      in->opcode);
+	if (m->geom->sass >= GEOM_CUBE && !m->ctype.is_float)
+		return lw_unsupported(c, in->loc, "%s of a cube map with integer coordinates", in->opcode);
 	if (m->grad && (m->geom->arrayed || m->geom->ncoords > 2 || !m->ctype.is_float))
 		return lw_unsupported(c, in->loc, "tex.grad other than .1d/.2d with .f32 coordinates");
-	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || m->geom->sass != 2))
-		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d with .f32 coordinates");
+	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || (m->geom->sass != 2 && m->geom->sass != GEOM_CUBE)))
+		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d/.cube with .f32 coordinates");
 	return true;
 }
 
@@ -150,6 +155,38 @@ static bool texture_ref(LowerCtx *c, const Expr *t, const Expr *sampler, TexRef 
 	return true;
 }
 
+/* A cube map's direction, parts `at`..`at`+2 of group g, scaled as ptxas
+ * 11.8 does before sampling: divided by its largest magnitude
+ * (FMNMX |x|, |y|; FMNMX with |z|; MUFU.RCP; three FMULs), so that the
+ * major axis is +-1 and the other two select the texel of that face. */
+static void cube_direction(LowerCtx *c, uint32_t g, unsigned at)
+{
+	uint32_t t = lw_temp(c, 1);
+	for (unsigned i = 0; i < 2; i++) {
+		LInsn *mx = lw_emit(c, SF_FMNMX_R);
+		linsn_ref(mx, SR_RD, t, 0, 1, true);
+		if (i == 0)
+			linsn_ref(mx, SR_RA, g, at, 1, false);
+		else
+			linsn_ref(mx, SR_RA, t, 0, 1, false);
+		linsn_ref(mx, SR_RB, g, at + 1 + i, 1, false);
+		linsn_set(mx, SR_ABSA, i == 0);
+		linsn_set(mx, SR_ABSB, 1);
+		linsn_set(mx, SR_PC, PT);
+		linsn_set(mx, SR_PC_NOT, 1);   /* !PT: the maximum */
+	}
+	LInsn *rcp = lw_emit(c, SF_MUFU);
+	linsn_ref(rcp, SR_RD, t, 0, 1, true);
+	linsn_ref(rcp, SR_RA, t, 0, 1, false);
+	linsn_set(rcp, SR_MUFUOP, MUFU_RCP);
+	for (unsigned i = 0; i < 3; i++) {
+		LInsn *mul = lw_emit(c, SF_FMUL_R);
+		linsn_ref(mul, SR_RD, g, at + i, 1, true);
+		linsn_ref(mul, SR_RA, g, at + i, 1, false);
+		linsn_ref(mul, SR_RB, t, 0, 1, false);
+	}
+}
+
 /* The coordinate group Ra: array index (clamped to 16 bits), coordinates. */
 static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t *ra, unsigned *nra)
 {
@@ -184,6 +221,8 @@ static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t 
 			lw_mov(c, *ra, i, o.vreg, 0);
 		}
 	}
+	if (m->geom->sass >= GEOM_CUBE)
+		cube_direction(c, *ra, m->geom->arrayed);
 	return true;
 }
 
