@@ -25,12 +25,14 @@ typedef struct TexGeom {
 	int sass;
 	unsigned ncoords;
 	bool arrayed;
+	bool ms;          /* multisample: the sample index comes first, goes to Rb */
 } TexGeom;
 
 static const TexGeom geoms[] = {
-	{ ".1d", 0, 1, false }, { ".2d", 2, 2, false }, { ".3d", 4, 3, false },
-	{ ".a1d", 1, 1, true }, { ".a2d", 3, 2, true },
-	{ ".cube", 6, 3, false }, { ".acube", 7, 3, true },
+	{ ".1d", 0, 1, false, false }, { ".2d", 2, 2, false, false }, { ".3d", 4, 3, false, false },
+	{ ".a1d", 1, 1, true, false }, { ".a2d", 3, 2, true, false },
+	{ ".cube", 6, 3, false, false }, { ".acube", 7, 3, true, false },
+	{ ".2dms", 2, 2, false, true }, { ".a2dms", 3, 2, true, true },
 };
 enum { GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
 
@@ -91,11 +93,13 @@ static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
 	if (is_txq)
 		return true;
 	if (m->geom == NULL)
-		return lw_unsupported(c, in->loc, "%s without a 1d/2d/3d/a1d/a2d/cube/acube geometry "
-		                      "(multisample textures are not lowered)", in->opcode);
+		return lw_unsupported(c, in->loc, "%s without a geometry", in->opcode);
 	if (!m->v4 || m->ntypes != 2 || m->dtype.bits != 32 || m->ctype.bits != 32)
 		return lw_unsupported(c, in->loc, "%s other than .v4 with 32-bit element and coordinate types",
 		                      in->opcode);
+	if (m->geom->ms && (is_tld4 || m->ctype.is_float || m->level || m->grad))
+		return lw_unsupported(c, in->loc, "%s of a multisample texture other than a texel fetch "
+		                      "(tex.2dms/.a2dms with .s32 coordinates)", in->opcode);
 	if (m->geom->sass >= GEOM_CUBE && !m->ctype.is_float)
 		return lw_unsupported(c, in->loc, "%s of a cube map with integer coordinates", in->opcode);
 	if (m->grad && (m->geom->arrayed || m->geom->ncoords > 2 || !m->ctype.is_float))
@@ -197,8 +201,9 @@ static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t 
 		n = ce->nelems;
 	}
 	unsigned need = m->geom->ncoords + m->geom->arrayed;
-	if (n < need)
+	if (n < need + m->geom->ms)
 		return lw_unsupported(c, ce->loc, "a coordinate vector with %u elements", n);
+	elems += m->geom->ms;   /* a multisample texture's sample index: Rb */
 	*nra = need;
 	*ra = lw_temp(c, need == 3 ? 4 : need);
 	for (unsigned i = 0; i < need; i++) {
@@ -319,11 +324,22 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		return lower_grad(c, in, &m, &r, d, coords);
 	if (!coordinates(c, coords, &m, &ra, &nra))
 		return false;
-	/* Rb: the handle, then the level */
-	unsigned nrb = r.bindless + m.level;
+	/* Rb: the handle, then the level or the sample index */
+	unsigned nrb = r.bindless + m.level + m.geom->ms;
 	uint32_t rb = nrb ? lw_temp(c, nrb) : 0;
 	if (r.bindless)
 		lw_mov(c, rb, 0, r.handle, 0);
+	if (m.geom->ms) {
+		Opnd smp;
+		memset(&smp, 0, sizeof smp);
+		const Expr *first = coords->kind == EX_VECTOR ? coords->elems[0] : coords;
+		if (!lw_opnd(c, first, &smp))
+			return false;
+		if (smp.kind == OPND_IMM)
+			lw_mov32i(c, rb, nrb - 1, (uint32_t)smp.imm);
+		else
+			lw_mov(c, rb, nrb - 1, smp.vreg, 0);
+	}
 	if (m.level) {
 		Opnd lod;
 		memset(&lod, 0, sizeof lod);
@@ -350,6 +366,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_GATHER, m.gather);
 	else if (fetch)
 		linsn_set(t, SR_TEXLOD, m.level ? TLD_LL : TLD_LZ);
+	if (fetch && m.geom->ms)
+		linsn_set(t, SR_MS, 1);
 	else
 		linsn_set(t, SR_TEXLOD, m.level ? TEX_LOD_LL : TEX_LOD_NONE);
 	for (unsigned i = 0; i < 4; i++)

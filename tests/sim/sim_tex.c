@@ -20,8 +20,10 @@
  *    magnitude and normalised ((c + 1) / 2 of the width and height, the one
  *    normalised case of the model); face f of layer L is slice 6L + f of
  *    the region (clamped to its depth).
- * Depth compare, offsets, bias, multisample and derivative modes are not
- * modelled and fail the run. */
+ *  - TLD.MS (multisample, the sample index last in Rb): a region has one
+ *    sample per texel, so the index is read and every sample is that texel.
+ * Depth compare, offsets, bias and derivative modes are not modelled and
+ * fail the run. */
 #include "sim.h"
 
 #include <math.h>
@@ -79,9 +81,9 @@ static bool unmodelled(SimMachine *m, const SimInsn *in)
 	SassOp op = in->form->op;
 	int64_t lod = sim_val(in, SR_TEXLOD, 0);
 	bool tld = op == SOP_TLD || op == SOP_TLD_B;
-	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_MS, 0) || sim_val(in, SR_CL, 0) ||
+	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_CL, 0) ||
 	    (!tld && lod != 0 && lod != 1 && lod != 3))
-		return sim_fail(m, in, "%s: depth compare, offsets, bias and multisample are not modelled",
+		return sim_fail(m, in, "%s: depth compare, offsets and bias are not modelled",
 		                in->form->name), true;
 	int64_t geom = sim_val(in, SR_GEOM, 0);
 	if (geom == 5 || (geom >= 6 && (op == SOP_TLD || op == SOP_TLD_B || op == SOP_TXD || op == SOP_TXD_B)))
