@@ -366,10 +366,10 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_GATHER, m.gather);
 	else if (fetch)
 		linsn_set(t, SR_TEXLOD, m.level ? TLD_LL : TLD_LZ);
-	if (fetch && m.geom->ms)
-		linsn_set(t, SR_MS, 1);
 	else
 		linsn_set(t, SR_TEXLOD, m.level ? TEX_LOD_LL : TEX_LOD_NONE);
+	if (fetch && m.geom->ms)
+		linsn_set(t, SR_MS, 1);
 	for (unsigned i = 0; i < 4; i++)
 		lw_mov(c, d[i], 0, res, i);
 	return true;
