@@ -158,11 +158,15 @@ static uint32_t kernel_index(const LModule *lm, const char *name)
 	return (uint32_t)i;
 }
 
+_Static_assert((int)LPARAM_TEXREF == (int)CUBIN_HANDLE_TEXREF && (int)LPARAM_SAMPLERREF == (int)CUBIN_HANDLE_SAMPLERREF &&
+               (int)LPARAM_SURFREF == (int)CUBIN_HANDLE_SURFREF, "handle parameter spaces");
+
 static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sink, uint8_t **image,
                        size_t *len)
 {
 	CubinKernel *ks = xcalloc(lm->nkernels + 1, sizeof *ks);
 	CubinSurfaceSlot **slots = xcalloc(lm->nkernels + 1, sizeof *slots);
+	CubinHandleParam **handles = xcalloc(lm->nkernels + 1, sizeof *handles);
 	CubinDataFixup **fixups = xcalloc(lm->nkernels + 1, sizeof *fixups);
 	CubinDataFixup **calls = xcalloc(lm->nkernels + 1, sizeof *calls);
 	CubinVar *vars = cubin_vars_of(lm);
@@ -180,11 +184,17 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false, false };
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
-			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s };
+			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,
+			                                  k->slot_samplers[s] };
+		handles[i] = xcalloc(k->nhandle_params + 1, sizeof **handles);
+		for (size_t h = 0; h < k->nhandle_params; h++)   /* LPARAM_* are the CUBIN_HANDLE_* spaces */
+			handles[i][h] = (CubinHandleParam){ k->handle_params[h].name, k->handle_params[h].ordinal,
+			                                    k->handle_params[h].space };
 		ks[i] = (CubinKernel){
 			.name = k->name, .local_symbol = k->local_symbol,
 			.code = codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
 			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = k->nslots,
+			.handle_params = handles[i], .nhandle_params = k->nhandle_params,
 			.exit_offsets = codes[i].facts.exits, .nexit_offsets = codes[i].facts.nexits,
 			.uses_surfaces = k->uses_surfaces, .uses_textures = k->uses_textures,
 			.ctaid_offsets = codes[i].facts.ctaids, .nctaid_offsets = codes[i].facts.nctaids,
@@ -221,10 +231,12 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	}
 	for (size_t i = 0; i < lm->nkernels; i++) {
 		free(slots[i]);
+		free(handles[i]);
 		free(fixups[i]);
 		free(calls[i]);
 	}
 	free(slots);
+	free(handles);
 	free(fixups);
 	free(calls);
 	free(ks);

@@ -28,6 +28,7 @@ typedef struct Layout {
 	size_t nsyms, first_global;
 	size_t *sym_func, *sym_const0;   /* per processed kernel */
 	size_t *sym_surf;                /* per symbol-order surfref */
+	size_t *sym_handle;              /* per processed kernel: its first handle parameter's symbol */
 	size_t sym_desc_size;            /* .nv.surfrefDescSize, 0 = none */
 	/* section indices per processed kernel (0 = the kernel has none) */
 	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
@@ -138,7 +139,7 @@ static void number_sections(Layout *L)
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
 typedef enum SymKind {
 	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION,
-	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN
+	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN, SYM_HANDLE
 } SymKind;
 
 typedef struct SymPlan {
@@ -197,6 +198,8 @@ static void plan_symbols(Layout *L)
 {
 	/* null, .nv.rel.action, desc size, data sections, call graph sections */
 	size_t total = 8 + 6 * L->nk + L->ns + L->m->nvars + L->m->nexterns;
+	for (size_t p = 0; p < L->nk; p++)
+		total += kernel_at(L, p)->nhandle_params;
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned = false;
@@ -207,6 +210,8 @@ static void plan_symbols(Layout *L)
 		plan_symbol(created, &n, SYM_TEXT, p, false);
 		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
 			plan_symbol(created, &n, SYM_SHARED, p, false);
+		for (size_t j = 0; j < kernel_at(L, p)->nhandle_params; j++)
+			plan_symbol(created, &n, SYM_HANDLE, p, false);
 		if (p == 0) {
 			walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
 			for (size_t j = 0; j < L->ns; j++)
@@ -251,11 +256,14 @@ static void plan_symbols(Layout *L)
 	L->sym_func = xmalloc(nk * sizeof *L->sym_func);
 	L->sym_const0 = xmalloc(nk * sizeof *L->sym_const0);
 	L->sym_surf = xmalloc((L->ns ? L->ns : 1) * sizeof *L->sym_surf);
+	L->sym_handle = xcalloc(nk, sizeof *L->sym_handle);
 	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
 	L->sym_extern = xcalloc(L->m->nexterns + 1, sizeof *L->sym_extern);
 	for (size_t i = 1; i < L->nsyms; i++) {
 		if (L->syms[i].kind == SYM_EXTERN)
 			L->sym_extern[L->syms[i].which] = i;
+		if (L->syms[i].kind == SYM_HANDLE && L->sym_handle[L->syms[i].which] == 0)
+			L->sym_handle[L->syms[i].which] = i;
 		if (L->syms[i].kind == SYM_VAR)
 			L->sym_var[L->syms[i].which] = i;
 		else if (L->syms[i].kind == SYM_DATA_SEC)
@@ -317,7 +325,10 @@ static void layout_init(Layout *L, const CubinModule *m)
 	size_t n = 0;
 	if (L->nk) {
 		for (size_t i = 0; i < kernel_at(L, 0)->nslots; i++) {
-			size_t d = (size_t)cubin_surfref_index(m, L->slots[0][i].surfref);
+			ptrdiff_t decl = cubin_surfref_index(m, L->slots[0][i].surfref);
+			if (decl < 0 || placed[decl])   /* a handle parameter */
+				continue;
+			size_t d = (size_t)decl;
 			placed[d] = true;
 			L->surf_order[n++] = d;
 		}
@@ -336,6 +347,7 @@ static void layout_free(Layout *L)
 	free(L->sym_func);
 	free(L->sym_const0);
 	free(L->sym_surf);
+	free(L->sym_handle);
 	free(L->sym_var);
 	free(L->sym_extern);
 	free(L->s_rel_text);
@@ -352,39 +364,6 @@ static void layout_free(Layout *L)
 
 /* ---- section contents ------------------------------------------------ */
 
-/* Observed in every ptxas 11.8 sm_50 cubin (read from one with readelf -x
- * .nv.rel.action); its meaning is not documented, so it is copied as data. */
-static const uint8_t nv_rel_action[0xe0] = {
-	0x4b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x02, 0x02, 0x08, 0x10, 0x0a, 0x2f, 0x22,
-	0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x18, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x20, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x28, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x30, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x38, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x18, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x20, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x28, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x30, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x01, 0x00, 0x38, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x10, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x18, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x20, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x28, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x30, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x02, 0x00, 0x38, 0x08, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x14, 0x2c, 0x00, 0x00, 0x00,
-	0x03, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x00,
-};
-
 /* String offsets every other section refers to. */
 typedef struct Names {
 	uint32_t sh_shstrtab, sh_strtab, sh_symtab, sh_nv_info, sh_rel_action;
@@ -394,6 +373,7 @@ typedef struct Names {
 	uint32_t st_rel_action, st_desc_size;
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
+	uint32_t **st_handle;                                 /* per processed kernel, per handle parameter */
 	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
 	uint32_t sh_rel_ginit, sh_rela_ginit;
 	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto, st_ill;   /* -c */
@@ -437,6 +417,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->st_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof(uint32_t));
 	n->sh_shared = xmalloc(nk * sizeof(uint32_t));
 	n->st_shared = xmalloc(nk * sizeof(uint32_t));
+	n->st_handle = xcalloc(nk, sizeof *n->st_handle);
 
 	static const char *const leading[] = {
 		"", ".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".nv.info",
@@ -480,6 +461,9 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->st_text[p] = cubin_strtab_add_kernel_name(str, ".text.", k->name);
 		cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
 		n->st_shared[p] = cubin_strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		n->st_handle[p] = xcalloc(k->nhandle_params + 1, sizeof **n->st_handle);
+		for (size_t j = 0; j < k->nhandle_params; j++)
+			n->st_handle[p][j] = cubin_strtab_add(str, k->handle_params[j].name);
 		if (p == 0) {
 			walk_data_symbols(L->m, 1, st_seen, data_names, &sym_names);
 			for (size_t j = 0; j < L->ns; j++)
@@ -501,10 +485,12 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		if (has_rel_text(k))
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
 		n->st_const0[p] = cubin_strtab_add_kernel_name(str, ".nv.constant0.", k->name);
-		cubin_strtab_add(str, k->nparams ? "_param" : "_SREG");
-		for (size_t i = 0; i < k->nslots; i++)
+		cubin_strtab_add(str, k->nparams || k->nhandle_params ? "_param" : "_SREG");
+		for (size_t i = 0; i < k->nslots; i++) {
+			const CubinSurfaceSlot *sl = &L->slots[p][i];
 			cubin_strtab_add_concat(str, (const char *const[]){
-				"$BINDLESS$", k->name, "$", L->slots[p][i].surfref, NULL });
+				"$BINDLESS$", k->name, "$", sl->surfref, sl->sampler ? "$" : NULL, sl->sampler, NULL });
+		}
 	}
 	if (L->s_rel_ginit) {
 		n->sh_rel_ginit = cubin_strtab_add(shstr, ".rel.nv.global.init");
@@ -535,8 +521,11 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	}
 }
 
-static void names_free(Names *n)
+static void names_free(Names *n, size_t nk)
 {
+	for (size_t p = 0; p < nk; p++)
+		free(n->st_handle[p]);
+	free(n->st_handle);
 	free(n->sh_shared);
 	free(n->st_shared);
 	free(n->sh_text);
@@ -595,6 +584,13 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_TEXT:
 			put_symbol(b, n->st_text[w], section, 0, (uint16_t)sec_text(L, w), 0);
 			break;
+		case SYM_HANDLE: {
+			size_t j = i - L->sym_handle[w];
+			put_symbol(b, n->st_handle[w][j],
+			           ST_INFO(STB_LOCAL, cubin_handle_symbol_type(kernel_at(L, w)->handle_params[j].space)),
+			           0, (uint16_t)sec_text(L, w), 0);
+			break;
+		}
 		case SYM_SHARED:
 			put_symbol(b, n->st_shared[w], section, 0, (uint16_t)L->s_shared[w], 0);
 			break;
@@ -682,21 +678,14 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
 	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
 	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
-	if (k->nparams) {
+	if (k->nparams || k->nhandle_params) {
 		info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
 		cubin_buf_u32(b, (uint32_t)L->sym_const0[p]);
 		cubin_buf_u16(b, SASS_PARAM_CBANK_BASE);
 		cubin_buf_u16(b, (uint16_t)param_bytes);
-		info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
-		for (size_t i = k->nparams; i-- > 0;) {
-			info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_KPARAM_INFO, 12);
-			cubin_buf_u32(b, 0);                      /* index */
-			cubin_buf_u16(b, (uint16_t)i);            /* ordinal */
-			cubin_buf_u16(b, (uint16_t)k->params[i].offset);
-			/* size in bits 31:18; 0x1f in 16:12 is what ptxas writes for
-			 * every parameter in constant bank 0. */
-			cubin_buf_u32(b, (k->params[i].size << 18) | (0x1fu << 12));
-		}
+		if (k->nparams)   /* not for handle parameters only */
+			info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
+		cubin_kparam_infos(k, L->sym_handle[p], b);
 	}
 	if (k->explicit_caching)
 		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
@@ -721,16 +710,36 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 		info_u32_list(b, CUBIN_EIATTR_CRS_STACK_SIZE, &k->crs_stack_size, 1);
 }
 
+/* The header-index relocation of a slot's handle (a bound surfref or
+ * texref, or a handle parameter of the kernel). */
+static void rel_const0_entry(const Layout *L, size_t p, uint32_t offset, const char *name, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	ptrdiff_t h = cubin_handle_index(k, name);
+	size_t sym;
+	uint32_t type;
+	if (h >= 0) {
+		sym = L->sym_handle[p] + (size_t)h;
+		type = cubin_handle_reloc_type(k->handle_params[h].space);
+	} else {
+		sym = sym_of_surfref(L, name);
+		type = is_texture(L->m, (size_t)cubin_surfref_index(L->m, name)) ? CUBIN_R_CUDA_TEX_HEADER_INDEX
+		                                                                  : CUBIN_R_CUDA_SURF_HEADER_INDEX;
+	}
+	cubin_buf_u64(b, offset);
+	cubin_buf_u64(b, ((uint64_t)sym << 32) | type);
+}
+
 /* Relocations are listed last slot first, as ptxas does. */
 static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = k->nslots; i-- > 0;) {
 		const CubinSurfaceSlot *s = &L->slots[p][i];
-		cubin_buf_u64(b, s->cbank_offset);
-		bool tex = is_texture(L->m, (size_t)cubin_surfref_index(L->m, s->surfref));
-		cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, s->surfref) << 32) |
-		           (tex ? CUBIN_R_CUDA_TEX_HEADER_INDEX : CUBIN_R_CUDA_SURF_HEADER_INDEX));
+		/* a texture parameter's sampler, then the handle itself */
+		if (s->sampler)
+			rel_const0_entry(L, p, s->cbank_offset, s->sampler, b);
+		rel_const0_entry(L, p, s->cbank_offset, s->surfref, b);
 	}
 }
 
@@ -906,7 +915,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		set_section(&secs[sec_nv_info()], names.sh_nv_info, CUBIN_SHT_CUDA_INFO, 0,
 		            SEC_SYMTAB, 0, 4, 0, nv_info.data, nv_info.len);
 	set_section(&secs[sec_rel_action(&L)], names.sh_rel_action, CUBIN_SHT_CUDA_RELOCINFO,
-	            0, 0, 0, 8, 8, nv_rel_action, sizeof nv_rel_action);
+	            0, 0, 0, 8, 8, cubin_nv_rel_action, CUBIN_NV_REL_ACTION_SIZE);
 	for (size_t p = 0; p < L.nk; p++) {
 		const CubinKernel *k = kernel_at(&L, p);
 		uint32_t text = (uint32_t)sec_text(&L, p);
@@ -987,7 +996,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	free(str.index);
 	free(symtab.data);
 	free(nv_info.data);
-	names_free(&names);
+	names_free(&names, L.nk ? L.nk : 1);
 	layout_free(&L);
 
 	*out = image.data;

@@ -67,6 +67,8 @@
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
 /* issue 17: bound textures (unified mode) */
 #define CUBIN_STT_CUDA_TEXTURE     10
+#define CUBIN_STT_CUDA_SAMPLER     11
+#define CUBIN_R_CUDA_SAMP_HEADER_INDEX 7
 #define CUBIN_R_CUDA_TEX_HEADER_INDEX 6
 #define CUBIN_R_CUDA_ABS32_20      42
 #define CUBIN_R_CUDA_G64           4
@@ -120,9 +122,25 @@ enum {
  * at align4(0x140 + param bytes) + 4*i; the writer orders a kernel's slots
  * by cbank_offset, so that order must be first-use order. */
 typedef struct CubinSurfaceSlot {
-	const char *surfref;     /* must name one of CubinModule.surfrefs */
+	const char *surfref;     /* must name one of CubinModule.surfrefs or of the kernel's handle_params */
 	uint32_t cbank_offset;   /* byte offset in c[0x0]; 4-aligned, after the parameters */
+	/* texmode independent: the .param .samplerref sampled with the texture
+	 * handle parameter `surfref` (R_CUDA_SAMP_HEADER_INDEX on the same
+	 * slot, listed before the texture's), NULL for none */
+	const char *sampler;
 } CubinSurfaceSlot;
+
+/* A .param .texref/.samplerref/.surfref kernel parameter (texmode
+ * independent): no bytes of the parameter area; ptxas 11.8 gives it an
+ * EIATTR_KPARAM_INFO record (offset 0xffff, size 0, space 6 texref, 7 surfref, 8 samplerref) and a
+ * LOCAL STT_CUDA_TEXTURE/SAMPLER/SURFACE symbol in the kernel's .text. */
+enum { CUBIN_HANDLE_TEXREF = 6, CUBIN_HANDLE_SURFREF = 7, CUBIN_HANDLE_SAMPLERREF = 8 };
+typedef struct CubinHandleParam {
+	const char *name;
+	uint32_t ordinal;        /* among all the kernel's parameters; the data
+	                          * parameters take the other ordinals in order */
+	uint8_t space;           /* CUBIN_HANDLE_* */
+} CubinHandleParam;
 
 /* A relocated MOV32I of a module variable's address (issue 15): its byte
  * offset in .text and which half of the address it loads. */
@@ -165,6 +183,8 @@ typedef struct CubinKernel {
 	size_t nparams;
 	const CubinSurfaceSlot *slots;
 	size_t nslots;
+	const CubinHandleParam *handle_params;   /* declaration order */
+	size_t nhandle_params;
 	const uint32_t *exit_offsets; /* byte offsets of the EXIT instructions in code */
 	size_t nexit_offsets;
 	/* The kernel executes a surface instruction (bound, parameter or

@@ -52,9 +52,15 @@ static int check_slots(const CubinModule *m, const CubinKernel *k, char *err, si
 	uint32_t first = sass_first_slot_offset(k->params, k->nparams);
 	for (size_t i = 0; i < k->nslots; i++) {
 		const CubinSurfaceSlot *s = &k->slots[i];
-		if (!s->surfref || cubin_surfref_index(m, s->surfref) < 0)
+		ptrdiff_t h = s->surfref ? cubin_handle_index(k, s->surfref) : -1;
+		if (!s->surfref || (h < 0 && cubin_surfref_index(m, s->surfref) < 0))
 			return cubin_fail(err, errlen, "kernel %s: slot %zu names an undeclared surfref",
 			            k->name, i);
+		ptrdiff_t smp = s->sampler ? cubin_handle_index(k, s->sampler) : -1;
+		if (s->sampler && (h < 0 || k->handle_params[h].space != CUBIN_HANDLE_TEXREF || smp < 0 ||
+		                   k->handle_params[smp].space != CUBIN_HANDLE_SAMPLERREF))
+			return cubin_fail(err, errlen, "kernel %s: slot %zu pairs %s with %s, not a texture and "
+			                  "sampler parameter", k->name, i, s->surfref, s->sampler);
 		if (s->cbank_offset % 4 || s->cbank_offset < first || s->cbank_offset > 0xfffc)
 			return cubin_fail(err, errlen, "kernel %s: surface slot for %s at bad offset 0x%x",
 			            k->name, s->surfref, s->cbank_offset);
@@ -62,7 +68,9 @@ static int check_slots(const CubinModule *m, const CubinKernel *k, char *err, si
 			if (k->slots[j].cbank_offset == s->cbank_offset)
 				return cubin_fail(err, errlen, "kernel %s: two surface slots at 0x%x",
 				            k->name, s->cbank_offset);
-			if (strcmp(k->slots[j].surfref, s->surfref) == 0)
+			const char *sj = k->slots[j].sampler;
+			if (strcmp(k->slots[j].surfref, s->surfref) == 0 &&
+			    (sj == s->sampler || (sj && s->sampler && strcmp(sj, s->sampler) == 0)))
 				return cubin_fail(err, errlen, "kernel %s: surfref %s has two slots",
 				            k->name, s->surfref);
 		}

@@ -55,6 +55,21 @@ uint8_t *cubin_data_bytes(const CubinModule *m, CubinDataSection s, uint64_t siz
 uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool rela, size_t *len);
 bool cubin_has_init_relocs(const CubinModule *m, bool rela);
 
+/* ---- cubin_rel_action.c: the bytes of .nv.rel.action ---- */
+enum { CUBIN_NV_REL_ACTION_SIZE = 0xe0 };
+extern const uint8_t cubin_nv_rel_action[CUBIN_NV_REL_ACTION_SIZE];
+
+/* ---- cubin_handles.c: kernel parameters, texmode-independent handles ---- */
+/* Index of the handle parameter `name` of k, or -1. */
+ptrdiff_t cubin_handle_index(const CubinKernel *k, const char *name);
+/* The STT_CUDA_* symbol type and R_CUDA_*_HEADER_INDEX relocation of a
+ * handle parameter of CUBIN_HANDLE_* space. */
+uint8_t cubin_handle_symbol_type(uint8_t space);
+uint32_t cubin_handle_reloc_type(uint8_t space);
+/* Every EIATTR_KPARAM_INFO record of k, last ordinal first; the symbols
+ * of its handle parameters follow one another from first_handle_sym. */
+void cubin_kparam_infos(const CubinKernel *k, size_t first_handle_sym, ByteBuf *b);
+
 /* ---- ELF headers (cubin_elf.c) ---- */
 enum { SEC_SHSTRTAB = 1, SEC_STRTAB = 2, SEC_SYMTAB = 3 };
 

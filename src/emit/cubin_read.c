@@ -289,6 +289,11 @@ typedef struct InfoSink {
 	SassParam *raw_params;
 	uint64_t *param_keys;
 	size_t nparams;
+	/* handle parameters (offset 0xffff, a space): name = NULL until the
+	 * symbol index kept in sym[] is looked up */
+	CubinHandleParam *handles;
+	uint32_t *handle_syms;
+	size_t nhandles;
 	uint32_t *words;
 	size_t nwords;
 } InfoSink;
@@ -309,7 +314,12 @@ static void apply_record(InfoSink *sink, const InfoRecord *rec)
 	bool sval = rec->format == CUBIN_EIFMT_SVAL;
 	switch (rec->attr) {
 	case CUBIN_EIATTR_KPARAM_INFO:
-		if (sval && rec->payload_size >= 12) {
+		if (sval && rec->payload_size >= 12 && rd16(rec->payload + 6) == 0xffff &&
+		    (rd32(rec->payload + 8) >> 8 & 0xf) != 0) {
+			sink->handle_syms[sink->nhandles] = rd32(rec->payload);
+			sink->handles[sink->nhandles++] = (CubinHandleParam){
+				NULL, rd16(rec->payload + 4), (uint8_t)(rd32(rec->payload + 8) >> 8 & 0xf) };
+		} else if (sval && rec->payload_size >= 12) {
 			SassParam *p = &sink->raw_params[sink->nparams];
 			p->offset = rd16(rec->payload + 6);
 			p->size = rd32(rec->payload + 8) >> 18;
@@ -385,19 +395,55 @@ static int walk_info_records(Reader *r, size_t sec, InfoSink *sink)
 	return 0;
 }
 
-/* Parses .nv.info.<name>.  params has room for size/16 entries (a
- * KPARAM_INFO record is 16 bytes) and words for size/4. */
-static int read_info_records(Reader *r, size_t sec, CubinKernel *k,
-                             SassParam *params, uint32_t *words, size_t *nwords_used)
+/* Whether ordinal o belongs to one of the n handle parameters. */
+static bool handle_ordinal(const CubinHandleParam *h, size_t n, size_t o)
+{
+	for (size_t i = 0; i < n; i++)
+		if (h[i].ordinal == o)
+			return true;
+	return false;
+}
+
+/* Handle parameters come last ordinal first: reverse them, and name them
+ * after their symbols. */
+static int name_handles(Reader *r, InfoSink *sink)
+{
+	for (size_t i = 0, j = sink->nhandles; i < j--; i++) {
+		CubinHandleParam t = sink->handles[i];
+		uint32_t ts = sink->handle_syms[i];
+		sink->handles[i] = sink->handles[j];
+		sink->handle_syms[i] = sink->handle_syms[j];
+		sink->handles[j] = t;
+		sink->handle_syms[j] = ts;
+	}
+	for (size_t i = 0; i < sink->nhandles; i++) {
+		if (r->symtab == 0 || sink->handle_syms[i] == 0 || sink->handle_syms[i] >= r->nsyms)
+			return fail(r, "bad cubin: kernel %s: handle parameter names symbol %u, which does not exist",
+			            sink->k->name, sink->handle_syms[i]);
+		sink->handles[i].name = symbol_name(r, sink->handle_syms[i]);
+	}
+	return 0;
+}
+
+/* Parses .nv.info.<name>.  params and handles have room for size/16
+ * entries (a KPARAM_INFO record is 16 bytes) and words for size/4. */
+static int read_info_records(Reader *r, size_t sec, CubinKernel *k, SassParam *params,
+                             CubinHandleParam *handles, uint32_t *words, size_t *nwords_used)
 {
 	size_t cap = (size_t)(r->sh[sec].size / 16 + 1);
 	InfoSink sink = { .k = k, .raw_params = xmalloc(cap * sizeof *sink.raw_params),
-	                  .param_keys = xmalloc(cap * sizeof *sink.param_keys), .words = words };
+	                  .param_keys = xmalloc(cap * sizeof *sink.param_keys), .words = words,
+	                  .handles = handles, .handle_syms = xmalloc(cap * sizeof *sink.handle_syms) };
 	int rc = walk_info_records(r, sec, &sink);
+	if (rc == 0)
+		rc = name_handles(r, &sink);
 	if (rc == 0) {
 		qsort(sink.param_keys, sink.nparams, sizeof *sink.param_keys, compare_u64);
-		for (size_t i = 0; i < sink.nparams; i++) {
-			if (sink.param_keys[i] >> 32 != i) {
+		size_t ord = 0;
+		for (size_t i = 0; i < sink.nparams; i++, ord++) {
+			while (handle_ordinal(handles, sink.nhandles, ord))
+				ord++;
+			if (sink.param_keys[i] >> 32 != ord) {
 				rc = fail(r, "bad cubin: kernel %s: parameter ordinals are not 0..%zu",
 				          k->name, sink.nparams - 1);
 				break;
@@ -407,9 +453,12 @@ static int read_info_records(Reader *r, size_t sec, CubinKernel *k,
 	}
 	free(sink.raw_params);
 	free(sink.param_keys);
+	free(sink.handle_syms);
 	if (rc == 0) {
 		k->params = params;
 		k->nparams = sink.nparams;
+		k->handle_params = handles;
+		k->nhandle_params = sink.nhandles;
 		*nwords_used = sink.nwords;
 	}
 	return rc;
@@ -422,9 +471,11 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 	size_t n = 0;
 	if (s->size % REL_SIZE)
 		return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
+	const char *sampler = NULL;
 	for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
 		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
-		if ((uint32_t)info != CUBIN_R_CUDA_SURF_HEADER_INDEX && (uint32_t)info != CUBIN_R_CUDA_TEX_HEADER_INDEX)
+		if ((uint32_t)info != CUBIN_R_CUDA_SURF_HEADER_INDEX && (uint32_t)info != CUBIN_R_CUDA_TEX_HEADER_INDEX &&
+		    (uint32_t)info != CUBIN_R_CUDA_SAMP_HEADER_INDEX)
 			continue;
 		uint64_t sym = info >> 32;
 		if (r->symtab == 0 || sym == 0 || sym >= r->nsyms)
@@ -433,8 +484,15 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 		if (offset > UINT32_MAX - 4)
 			return fail(r, "bad cubin: relocation offset 0x%llx out of range",
 			            (unsigned long long)offset);
+		/* a sampler: on the slot of the texture listed after it */
+		if ((uint32_t)info == CUBIN_R_CUDA_SAMP_HEADER_INDEX) {
+			sampler = symbol_name(r, (size_t)sym);
+			continue;
+		}
 		slots[n].surfref = symbol_name(r, (size_t)sym);
 		slots[n].cbank_offset = (uint32_t)offset;
+		slots[n].sampler = sampler;
+		sampler = NULL;
 		n++;
 	}
 	qsort(slots, n, sizeof *slots, compare_slot_offset);
@@ -563,11 +621,12 @@ static int read_kernels(Reader *r, CubinImage *img)
 	/* Each store is bounded by bytes that exist in the file. */
 	img->kernels = xcalloc(n ? n : 1, sizeof *img->kernels);
 	img->param_store = xmalloc((size_t)(info_bytes / 16 + 1) * sizeof *img->param_store);
+	img->handle_store = xmalloc((size_t)(info_bytes / 16 + 1) * sizeof *img->handle_store);
 	img->offset_store = xmalloc((size_t)(info_bytes / 4 + 1) * sizeof *img->offset_store);
 	img->slot_store = xmalloc((size_t)(rel_bytes / 16 + 1) * sizeof *img->slot_store);
 	img->desc_store = xmalloc((size_t)(desc_bytes / 4 + 1) * sizeof *img->desc_store);
 
-	size_t used_params = 0, used_offsets = 0, used_slots = 0, used_desc = 0, used_strings = 0;
+	size_t used_handles = 0, used_params = 0, used_offsets = 0, used_slots = 0, used_desc = 0, used_strings = 0;
 	size_t strtab = r->symtab ? r->sh[r->symtab].link : 0;
 	if (is_string_table(r, strtab))
 		img->string_store = xmalloc(((size_t)r->sh[strtab].size / 2 + 1) * sizeof *img->string_store);
@@ -592,9 +651,10 @@ static int read_kernels(Reader *r, CubinImage *img)
 		if (info) {
 			size_t noffsets = 0;
 			if (read_info_records(r, info, k, img->param_store + used_params,
-			                      img->offset_store + used_offsets, &noffsets))
+			                      img->handle_store + used_handles, img->offset_store + used_offsets, &noffsets))
 				return -1;
 			used_params += k->nparams;
+			used_handles += k->nhandle_params;
 			used_offsets += noffsets;
 		}
 		size_t rel = r->rel_of[i];
@@ -757,8 +817,9 @@ static void read_surfrefs(const Reader *r, CubinImage *img)
 	img->surfrefs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfrefs);
 	img->surfref_is_texture = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfref_is_texture);
 	for (size_t i = 1; i < r->nsyms; i++) {
-		unsigned type = symbol(r, i)[4] & 0xf;
-		if (type == CUBIN_STT_CUDA_SURFACE || type == CUBIN_STT_CUDA_TEXTURE) {
+		unsigned type = symbol(r, i)[4] & 0xf, bind = symbol(r, i)[4] >> 4;
+		/* a LOCAL one is a kernel's handle parameter (KPARAM_INFO names it) */
+		if ((type == CUBIN_STT_CUDA_SURFACE || type == CUBIN_STT_CUDA_TEXTURE) && bind != 0) {
 			img->surfref_is_texture[img->nsurfrefs] = type == CUBIN_STT_CUDA_TEXTURE;
 			img->surfrefs[img->nsurfrefs++] = symbol_name(r, i);
 		}
@@ -799,6 +860,7 @@ void cubin_image_free(CubinImage *img)
 	free(img->surfrefs);
 	free(img->surfref_is_texture);
 	free(img->param_store);
+	free(img->handle_store);
 	free(img->slot_store);
 	free(img->offset_store);
 	free(img->desc_store);

@@ -48,6 +48,7 @@ typedef struct CubinImage {
 	size_t nsurfrefs;
 	/* storage owned by the image */
 	SassParam *param_store;
+	CubinHandleParam *handle_store;
 	CubinSurfaceSlot *slot_store;
 	uint32_t *offset_store;     /* exit/SR_CTAID offsets, SYNC targets */
 	uint32_t *desc_store;       /* suq lookup: .nv.constant2 words, .rel.text offsets */

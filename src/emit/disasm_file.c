@@ -419,6 +419,11 @@ static int func_section(Listing *l, size_t i, Symbol *sym, Section **out)
 			s->section_symbol = i;
 		return 0;
 	}
+	/* a texmode-independent handle parameter (STT_CUDA_TEXTURE, SAMPLER,
+	 * SURFACE): nvdisasm prints it as a typed label before the section's;
+	 * this listing leaves those labels out */
+	if (sym->type >= 10 && sym->type <= 12)
+		return 0;
 	if (sym->type != STT_FUNC)
 		return fail(&l->err, "%s: symbol %s in a code section is not a function",
 		            s->name, sym->name);

@@ -434,15 +434,14 @@ static void layout_params(LowerCtx *c, const Func *f)
 	for (uint32_t i = 0; i < f->nparams; i++)
 		n += f->params[i].ndecls;
 	k->params = xcalloc(n ? n : 1, sizeof *k->params);
-	uint32_t off = 0;
+	uint32_t off = 0, ordinal = 0;
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const VarDecl *d = &f->params[i];
 		PtxTy t = decl_type(d);
 		uint32_t elem = t.bits / 8, align = elem;
-		if (decl_has(d, ".surfref") || decl_has(d, ".texref") || decl_has(d, ".samplerref")) {
-			lw_unsupported(c, d->loc, ".param .surfref/.texref/.samplerref kernel parameters");
-			elem = align = 8;
-		} else if (t.bits == 0 || t.bits == 1) {
+		if (lw_handle_param(c, d, &ordinal))
+			continue;
+		if (t.bits == 0 || t.bits == 1) {
 			lw_unsupported(c, d->loc, "this kernel parameter type");
 			elem = align = 4;
 		}
@@ -460,6 +459,7 @@ static void layout_params(LowerCtx *c, const Func *f)
 				size *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 1;
 			off = align_up(off, align);
 			k->params[k->nparams++] = (SassParam){ off, size };
+			ordinal++;
 			lmap_put(&c->params, dc->name, off, size);
 			off += size;
 		}
@@ -534,6 +534,8 @@ static void ctx_begin(LowerCtx *c, const Func *f, LKernel *k)
 	lmap_init(&c->param_handles);
 	lmap_init(&c->param_words);
 	lmap_init(&c->slots);
+	lmap_init(&c->ref_params);
+	lmap_init(&c->tex_samplers);
 	lmap_init(&c->vars);
 }
 
@@ -555,6 +557,7 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	ctx_begin(c, f, k);
 	c->in_func = false;
 	layout_params(c, f);
+	lw_handle_pairs(c, f->body);
 	read_perf_directives(k, f);
 	c->nscope = 0;
 	c->nblocks = 0;
@@ -635,6 +638,8 @@ static void ctx_end(LowerCtx *c)
 	c->vreg_cpair = NULL;
 	c->nvreg_cpair = 0;
 	lmap_fini(&c->slots);
+	lmap_fini(&c->ref_params);
+	lmap_fini(&c->tex_samplers);
 	lmap_fini(&c->vars);
 	for (size_t i = 0; i < c->nowned; i++)
 		free(c->owned[i]);
@@ -837,6 +842,8 @@ void lower_module_free(LModule *lm)
 		free(k->label_pos);
 		free(k->params);
 		free(k->slot_surfrefs);
+		free(k->slot_samplers);
+		free(k->handle_params);
 		free(k->desc_fields);
 		for (size_t j = 0; j < k->nshared_strings; j++)
 			free(k->shared_strings[j]);

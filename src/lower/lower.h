@@ -101,6 +101,16 @@ typedef struct LCallSite {
 	uint32_t nargs, nrets;
 } LCallSite;
 
+/* A .param .texref/.samplerref/.surfref kernel parameter (texmode
+ * independent): no bytes of the parameter area, its own KPARAM_INFO record
+ * whose space is the LPARAM_* value, as ptxas 11.8 writes it. */
+enum { LPARAM_TEXREF = 6, LPARAM_SURFREF = 7, LPARAM_SAMPLERREF = 8 };
+typedef struct LHandleParam {
+	const char *name;       /* interned */
+	uint32_t ordinal;       /* position among all the kernel's parameters */
+	uint8_t space;          /* LPARAM_* */
+} LHandleParam;
+
 typedef struct LKernel {
 	const char *name;
 	bool local_symbol;
@@ -113,7 +123,10 @@ typedef struct LKernel {
 	size_t nlabels;
 	SassParam *params;
 	size_t nparams;
-	const char **slot_surfrefs;   /* bound surfrefs in order of first use */
+	const char **slot_surfrefs;   /* bound surfrefs (or handle parameters) in order of first use */
+	const char **slot_samplers;   /* per slot: the .param .samplerref paired with it, or NULL */
+	LHandleParam *handle_params;  /* declaration order */
+	size_t nhandle_params;
 	size_t nslots;
 	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
 	uint32_t *desc_fields;        /* .nv.constant2 words (suq field offsets, mad.lo addends), first use first */

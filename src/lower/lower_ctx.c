@@ -13,18 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t lw_bound_slot(LowerCtx *c, const char *name)
-{
-	LKernel *k = c->k;
-	LMapEntry *e = lmap_find(&c->slots, name);
-	if (e == NULL) {
-		k->slot_surfrefs = xrealloc(k->slot_surfrefs, (k->nslots + 1) * sizeof *k->slot_surfrefs);
-		k->slot_surfrefs[k->nslots] = name;
-		e = lmap_put(&c->slots, name, (int64_t)k->nslots++, 0);
-	}
-	return k->first_slot_offset + 4 * (uint32_t)e->value;
-}
-
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 {
 	char msg[512];

@@ -90,7 +90,9 @@ typedef struct LowerCtx {
 	int64_t *vreg_cpair;/* 64-bit vreg -> c[0x0] byte offset of the 64-bit param it holds, or -1 */
 	size_t nvreg_cpair;
 	LMap module_surfrefs;
-	LMap slots;         /* surfref -> slot index */
+	LMap slots;         /* surfref (without a sampler) -> slot index */
+	LMap ref_params;    /* .param .texref/.samplerref/.surfref -> LPARAM_*; extra = index of k->handle_params */
+	LMap tex_samplers;  /* texture parameter -> index of k->handle_params of its first sampler */
 	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
 	LSharedVar *module_shared;    /* module .shared variables, declaration order */
 	size_t nmodule_shared, module_shared_cap;
@@ -135,9 +137,21 @@ typedef struct LowerCtx {
 } LowerCtx;
 
 /* Diagnoses an unsupported construct at loc; always returns false. */
-/* The c[0x0] byte offset of the slot of bound surfref/texref `name` in
- * this kernel (a new slot at its first use). */
+/* lower_handles.c. The c[0x0] byte offset of the slot of bound
+ * surfref/texref (or handle parameter) `name` in this kernel, with
+ * `sampler` (a .param .samplerref, or NULL) for a texture sampled with a
+ * separate sampler (a new slot at its first use). */
 uint32_t lw_bound_slot(LowerCtx *c, const char *name);
+uint32_t lw_handle_slot(LowerCtx *c, const char *name, const char *sampler);
+/* A kernel parameter declaration: when it is a .texref/.samplerref/.surfref
+ * one, records it (ordinal *ordinal on, one per name) and returns true. */
+bool lw_handle_param(LowerCtx *c, const VarDecl *d, uint32_t *ordinal);
+/* LPARAM_* of a handle parameter's name, 0 for any other name. */
+int lw_ref_param(const LowerCtx *c, const char *name);
+/* Finds, in a kernel body, the first sampler each texture parameter is
+ * sampled with; lw_texture_sampler() then names it (NULL: none). */
+void lw_handle_pairs(LowerCtx *c, const Stmt *body);
+const char *lw_texture_sampler(const LowerCtx *c, const char *texture);
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

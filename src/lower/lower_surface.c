@@ -147,7 +147,11 @@ static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
 	memset(si, 0, sizeof *si);
 	if (h->kind != EX_NAME)
 		return lw_unsupported(c, h->loc, "this surface operand");
-	if (lmap_find(&c->module_surfrefs, h->text)) {
+	int ref = lw_ref_param(c, h->text);
+	if (ref && ref != LPARAM_SURFREF)
+		return lw_unsupported(c, h->loc, "a .param .%s as a surface",
+		                      ref == LPARAM_TEXREF ? "texref" : "samplerref");
+	if (ref || lmap_find(&c->module_surfrefs, h->text)) {
 		si->immediate = si->bound = true;
 		si->idx = lw_bound_slot(c, h->text) / 4;
 		return true;

@@ -25,17 +25,22 @@ typedef struct TexGeom {
 	int sass;
 	unsigned ncoords;
 	bool arrayed;
+	bool ms;          /* multisample: the sample index comes first, goes to Rb */
 } TexGeom;
 
 static const TexGeom geoms[] = {
-	{ ".1d", 0, 1, false }, { ".2d", 2, 2, false }, { ".3d", 4, 3, false },
-	{ ".a1d", 1, 1, true }, { ".a2d", 3, 2, true },
+	{ ".1d", 0, 1, false, false }, { ".2d", 2, 2, false, false }, { ".3d", 4, 3, false, false },
+	{ ".a1d", 1, 1, true, false }, { ".a2d", 3, 2, true, false },
+	{ ".cube", 6, 3, false, false }, { ".acube", 7, 3, true, false },
+	{ ".2dms", 2, 2, false, true }, { ".a2dms", 3, 2, true, true },
 };
+enum { GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
 
 enum {
 	TEX_LOD_NONE = 0, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
 	TLD_LZ = 0, TLD_LL = 1,             /* TLD */
 	I2I_U16 = 2, I2I_U32 = 4,
+	MUFU_RCP = 4, PT = 7,
 	RZ = 255,
 };
 
@@ -88,15 +93,19 @@ static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
 	if (is_txq)
 		return true;
 	if (m->geom == NULL)
-		return lw_unsupported(c, in->loc, "%s without a 1d/2d/3d/a1d/a2d geometry (cube maps, "
-		                      "multisample textures and tex.grad are not lowered)", in->opcode);
+		return lw_unsupported(c, in->loc, "%s without a geometry", in->opcode);
 	if (!m->v4 || m->ntypes != 2 || m->dtype.bits != 32 || m->ctype.bits != 32)
 		return lw_unsupported(c, in->loc, "%s other than .v4 with 32-bit element and coordinate types",
 		                      in->opcode);
+	if (m->geom->ms && (is_tld4 || m->ctype.is_float || m->level || m->grad))
+		return lw_unsupported(c, in->loc, "%s of a multisample texture other than a texel fetch "
+		                      "(tex.2dms/.a2dms with .s32 coordinates)", in->opcode);
+	if (m->geom->sass >= GEOM_CUBE && !m->ctype.is_float)
+		return lw_unsupported(c, in->loc, "%s of a cube map with integer coordinates", in->opcode);
 	if (m->grad && (m->geom->arrayed || m->geom->ncoords > 2 || !m->ctype.is_float))
 		return lw_unsupported(c, in->loc, "tex.grad other than .1d/.2d with .f32 coordinates");
-	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || m->geom->sass != 2))
-		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d with .f32 coordinates");
+	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || (m->geom->sass != 2 && m->geom->sass != GEOM_CUBE)))
+		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d/.cube with .f32 coordinates");
 	return true;
 }
 
@@ -107,11 +116,27 @@ typedef struct TexRef {
 	uint32_t handle;    /* bindless: the .u64 register (part 0 = header index) */
 } TexRef;
 
-static bool texture_ref(LowerCtx *c, const Expr *t, TexRef *r)
+/* sampler: the .param .samplerref of tex/tld4 [texture, sampler, coords],
+ * NULL otherwise (a txq takes the sampler its texture is first sampled with). */
+static bool texture_ref(LowerCtx *c, const Expr *t, const Expr *sampler, TexRef *r)
 {
 	memset(r, 0, sizeof *r);
 	if (t->kind != EX_NAME)
 		return lw_unsupported(c, t->loc, "this texture operand");
+	if (sampler && (sampler->kind != EX_NAME || lw_ref_param(c, sampler->text) != LPARAM_SAMPLERREF))
+		return lw_unsupported(c, sampler->loc, "a separate sampler other than a .param .samplerref");
+	int space = lw_ref_param(c, t->text);
+	if (space == LPARAM_TEXREF) {
+		const char *smp = sampler ? sampler->text : lw_texture_sampler(c, t->text);
+		r->idx = lw_handle_slot(c, t->text, smp) / 4;
+		c->k->uses_textures = true;
+		return true;
+	}
+	if (space)
+		return lw_unsupported(c, t->loc, "a .param .%s as a texture",
+		                      space == LPARAM_SURFREF ? "surfref" : "samplerref");
+	if (sampler)
+		return lw_unsupported(c, sampler->loc, "a separate sampler of a texture that is not a .param .texref");
 	const LMapEntry *m = lmap_find(&c->module_surfrefs, t->text);
 	if (m && m->extra == LHANDLE_TEXTURE) {
 		r->idx = lw_bound_slot(c, t->text) / 4;
@@ -134,6 +159,38 @@ static bool texture_ref(LowerCtx *c, const Expr *t, TexRef *r)
 	return true;
 }
 
+/* A cube map's direction, parts `at`..`at`+2 of group g, scaled as ptxas
+ * 11.8 does before sampling: divided by its largest magnitude
+ * (FMNMX |x|, |y|; FMNMX with |z|; MUFU.RCP; three FMULs), so that the
+ * major axis is +-1 and the other two select the texel of that face. */
+static void cube_direction(LowerCtx *c, uint32_t g, unsigned at)
+{
+	uint32_t t = lw_temp(c, 1);
+	for (unsigned i = 0; i < 2; i++) {
+		LInsn *mx = lw_emit(c, SF_FMNMX_R);
+		linsn_ref(mx, SR_RD, t, 0, 1, true);
+		if (i == 0)
+			linsn_ref(mx, SR_RA, g, at, 1, false);
+		else
+			linsn_ref(mx, SR_RA, t, 0, 1, false);
+		linsn_ref(mx, SR_RB, g, at + 1 + i, 1, false);
+		linsn_set(mx, SR_ABSA, i == 0);
+		linsn_set(mx, SR_ABSB, 1);
+		linsn_set(mx, SR_PC, PT);
+		linsn_set(mx, SR_PC_NOT, 1);   /* !PT: the maximum */
+	}
+	LInsn *rcp = lw_emit(c, SF_MUFU);
+	linsn_ref(rcp, SR_RD, t, 0, 1, true);
+	linsn_ref(rcp, SR_RA, t, 0, 1, false);
+	linsn_set(rcp, SR_MUFUOP, MUFU_RCP);
+	for (unsigned i = 0; i < 3; i++) {
+		LInsn *mul = lw_emit(c, SF_FMUL_R);
+		linsn_ref(mul, SR_RD, g, at + i, 1, true);
+		linsn_ref(mul, SR_RA, g, at + i, 1, false);
+		linsn_ref(mul, SR_RB, t, 0, 1, false);
+	}
+}
+
 /* The coordinate group Ra: array index (clamped to 16 bits), coordinates. */
 static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t *ra, unsigned *nra)
 {
@@ -144,8 +201,9 @@ static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t 
 		n = ce->nelems;
 	}
 	unsigned need = m->geom->ncoords + m->geom->arrayed;
-	if (n < need)
+	if (n < need + m->geom->ms)
 		return lw_unsupported(c, ce->loc, "a coordinate vector with %u elements", n);
+	elems += m->geom->ms;   /* a multisample texture's sample index: Rb */
 	*nra = need;
 	*ra = lw_temp(c, need == 3 ? 4 : need);
 	for (unsigned i = 0; i < need; i++) {
@@ -168,6 +226,8 @@ static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t 
 			lw_mov(c, *ra, i, o.vreg, 0);
 		}
 	}
+	if (m->geom->sass >= GEOM_CUBE)
+		cube_direction(c, *ra, m->geom->arrayed);
 	return true;
 }
 
@@ -200,13 +260,14 @@ static void set_defaults(LInsn *in, const TexRef *r, int geom)
 
 /* tex.grad: TXD, Ra = (the bindless handle,) the coordinates; Rb = the
  * derivatives dPdx then dPdy, one register per coordinate each. */
-static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4])
+static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4],
+                       const Expr *coords)
 {
 	unsigned n = m->geom->ncoords, nra = n + r->bindless;
 	uint32_t ra = lw_temp(c, nra == 3 ? 4 : nra), rb = lw_temp(c, 2 * n);
 	if (r->bindless)
 		lw_mov(c, ra, 0, r->handle, 0);
-	const Expr *groups[3] = { in->ops[1]->elems[1], in->ops[2], in->ops[3] };
+	const Expr *groups[3] = { coords, in->ops[2], in->ops[3] };
 	for (unsigned g = 0; g < 3; g++) {
 		const Expr *e = groups[g];
 		const Expr *const *elems = (const Expr *const *)&e;
@@ -250,23 +311,35 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	if (in->nops != 2u + m.level + 2u * m.grad)
 		return lw_unsupported(c, in->loc, "%s with %u operands", in->opcode, in->nops);
 	const Expr *a = in->ops[1];
-	if (a->kind != EX_ADDRESS || a->nelems != 2)
-		return lw_unsupported(c, a->loc, a->kind == EX_ADDRESS && a->nelems == 3
-		                      ? "a separate sampler (texmode_independent)" : "this texture address");
+	if (a->kind != EX_ADDRESS || (a->nelems != 2 && a->nelems != 3))
+		return lw_unsupported(c, a->loc, "this texture address");
+	/* [texture, coordinates] or, texmode_independent, [texture, sampler, coordinates] */
+	const Expr *sampler = a->nelems == 3 ? a->elems[1] : NULL, *coords = a->elems[a->nelems - 1];
 	TexRef r;
 	uint32_t d[4], ra = 0;
 	unsigned nra = 0;
-	if (!texture_ref(c, a->elems[0], &r) || !destinations(c, in->ops[0], d))
+	if (!texture_ref(c, a->elems[0], sampler, &r) || !destinations(c, in->ops[0], d))
 		return false;
 	if (m.grad)
-		return lower_grad(c, in, &m, &r, d);
-	if (!coordinates(c, a->elems[1], &m, &ra, &nra))
+		return lower_grad(c, in, &m, &r, d, coords);
+	if (!coordinates(c, coords, &m, &ra, &nra))
 		return false;
-	/* Rb: the handle, then the level */
-	unsigned nrb = r.bindless + m.level;
+	/* Rb: the handle, then the level or the sample index */
+	unsigned nrb = r.bindless + m.level + m.geom->ms;
 	uint32_t rb = nrb ? lw_temp(c, nrb) : 0;
 	if (r.bindless)
 		lw_mov(c, rb, 0, r.handle, 0);
+	if (m.geom->ms) {
+		Opnd smp;
+		memset(&smp, 0, sizeof smp);
+		const Expr *first = coords->kind == EX_VECTOR ? coords->elems[0] : coords;
+		if (!lw_opnd(c, first, &smp))
+			return false;
+		if (smp.kind == OPND_IMM)
+			lw_mov32i(c, rb, nrb - 1, (uint32_t)smp.imm);
+		else
+			lw_mov(c, rb, nrb - 1, smp.vreg, 0);
+	}
 	if (m.level) {
 		Opnd lod;
 		memset(&lod, 0, sizeof lod);
@@ -295,6 +368,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_TEXLOD, m.level ? TLD_LL : TLD_LZ);
 	else
 		linsn_set(t, SR_TEXLOD, m.level ? TEX_LOD_LL : TEX_LOD_NONE);
+	if (fetch && m.geom->ms)
+		linsn_set(t, SR_MS, 1);
 	for (unsigned i = 0; i < 4; i++)
 		lw_mov(c, d[i], 0, res, i);
 	return true;
@@ -347,7 +422,7 @@ bool lower_txq(LowerCtx *c, const Instr *in)
 	TexRef r;
 	uint32_t d;
 	unsigned dw;
-	if (!texture_ref(c, a->elems[0], &r) || !lw_reg(c, in->ops[0], &d, &dw))
+	if (!texture_ref(c, a->elems[0], NULL, &r) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
 	LDescLookup dl = { .immediate = !r.bindless, .idx = r.idx, .vreg = r.handle,
 	                   .table_cword = TEX_DESC_TABLE_CWORD, .field = (uint32_t)field, .texture = true };

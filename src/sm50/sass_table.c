@@ -104,7 +104,7 @@ ENUM(e_query, NULL);
 /* ---- issue 17: textures ----
  * Geometry of TEX/TLD/TLD4 (bits 30:28), as nvdisasm 11.8 names them. */
 static const char *const e_texgeom_names[] = {
-	"1D", "ARRAY_1D", "2D", "ARRAY_2D", "3D", NULL, "CUBE",
+	"1D", "ARRAY_1D", "2D", "ARRAY_2D", "3D", NULL, "CUBE", "ARRAY_CUBE",
 };
 ENUM(e_texgeom, NULL);
 /* TEX level of detail: none, .LZ (level 0), .LB (bias), .LL (level); .LLA

@@ -33,6 +33,7 @@ enum {
 	DESC_TABLE_ENTRIES = 64, DESC_BYTES = 0x40,
 	CB_DESC_TABLE = 0xc0, CB_TEX_DESC_TABLE = 0xb0,
 	SURFREF_HEADER_BASE = 0x10,
+	HANDLE_PARAM_HEADER_BASE = 0x30,   /* texmode-independent .param .texref/.surfref */
 };
 #define DESC_TABLE_BASE 0x7f000000ull
 
@@ -198,15 +199,27 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 		if (!add_surface(m, name, (uint32_t)(SURFREF_HEADER_BASE + j), seed))
 			rc = -1;
 	}
+	/* a texture or surface handle parameter is a region of its own; a
+	 * sampler parameter's state is the model's one sampler */
+	for (size_t j = 0; j < k->nhandle_params && !rc; j++) {
+		snprintf(name, sizeof name, "param %s", k->handle_params[j].name);
+		if (k->handle_params[j].space != CUBIN_HANDLE_SAMPLERREF &&
+		    !add_surface(m, name, (uint32_t)(HANDLE_PARAM_HEADER_BASE + j), seed))
+			rc = -1;
+	}
 	for (size_t s = 0; s < k->nslots && !rc; s++) {
 		const char **hit = bsearch(&k->slots[s].surfref, names, img->nsurfrefs, sizeof *names, by_name);
+		size_t param = 0;
+		while (param < k->nhandle_params && strcmp(k->handle_params[param].name, k->slots[s].surfref) != 0)
+			param++;
 		uint32_t off = k->slots[s].cbank_offset;
-		if (!hit || off + 4 > SIM_CBANK_BYTES) {
+		if ((!hit && param == k->nhandle_params) || off + 4 > SIM_CBANK_BYTES) {
 			snprintf(m->error, sizeof m->error, "surface slot at c[0x0][0x%x] is not usable", off);
 			rc = -1;
 			break;
 		}
-		uint32_t header = (uint32_t)(SURFREF_HEADER_BASE + (size_t)(hit - names));
+		uint32_t header = hit ? (uint32_t)(SURFREF_HEADER_BASE + (size_t)(hit - names))
+		                      : (uint32_t)(HANDLE_PARAM_HEADER_BASE + param);
 		memcpy(m->cbank[0] + off, &header, 4);
 	}
 	free(names);

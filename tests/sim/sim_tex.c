@@ -13,8 +13,17 @@
  *  - Ra: array layer first (ARRAY_1D/ARRAY_2D), then x, y, z; Rb: the
  *    bindless handle first; the results of the write mask's components land
  *    in consecutive registers from Rd.
- * Depth compare, offsets, bias, multisample and derivative modes are not
- * modelled and fail the run. */
+ *  - CUBE/ARRAY_CUBE (Ra: the layer, then the direction x, y, z): the face
+ *    of the direction's major axis (ties go to z, then y), with the face
+ *    coordinates of the usual cube-map table (+x: -z, -y; -x: z, -y; +y:
+ *    x, z; -y: x, -z; +z: x, -y; -z: -x, -y) divided by the major
+ *    magnitude and normalised ((c + 1) / 2 of the width and height, the one
+ *    normalised case of the model); face f of layer L is slice 6L + f of
+ *    the region (clamped to its depth).
+ *  - TLD.MS (multisample, the sample index last in Rb): a region has one
+ *    sample per texel, so the index is read and every sample is that texel.
+ * Depth compare, offsets, bias and derivative modes are not modelled and
+ * fail the run. */
 #include "sim.h"
 
 #include <math.h>
@@ -72,14 +81,47 @@ static bool unmodelled(SimMachine *m, const SimInsn *in)
 	SassOp op = in->form->op;
 	int64_t lod = sim_val(in, SR_TEXLOD, 0);
 	bool tld = op == SOP_TLD || op == SOP_TLD_B;
-	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_MS, 0) || sim_val(in, SR_CL, 0) ||
+	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_CL, 0) ||
 	    (!tld && lod != 0 && lod != 1 && lod != 3))
-		return sim_fail(m, in, "%s: depth compare, offsets, bias and multisample are not modelled",
+		return sim_fail(m, in, "%s: depth compare, offsets and bias are not modelled",
 		                in->form->name), true;
 	int64_t geom = sim_val(in, SR_GEOM, 0);
-	if (geom > 4)
-		return sim_fail(m, in, "%s: cube maps are not modelled", in->form->name), true;
+	if (geom == 5 || (geom >= 6 && (op == SOP_TLD || op == SOP_TLD_B || op == SOP_TXD || op == SOP_TXD_B)))
+		return sim_fail(m, in, "%s: this geometry is not modelled", in->form->name), true;
 	return false;
+}
+
+static float as_float(uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
+static uint32_t float_bits(float f)
+{
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+/* A cube map direction (raw[0..2]) -> texel-space x, y of its face in
+ * raw[0..1] and the face's slice of `layer`. */
+static int64_t cube_face(const SimRegion *s, uint32_t raw[3], int64_t layer)
+{
+	float x = as_float(raw[0]), y = as_float(raw[1]), z = as_float(raw[2]);
+	float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+	int face;
+	if (az >= ax && az >= ay)
+		face = z < 0 ? 5 : 4, ma = az, sc = z < 0 ? -x : x, tc = -y;
+	else if (ay >= ax)
+		face = y < 0 ? 3 : 2, ma = ay, sc = x, tc = y < 0 ? -z : z;
+	else
+		face = x < 0 ? 1 : 0, ma = ax, sc = x < 0 ? z : -z, tc = -y;
+	float w = (float)(s->width_bytes / SIM_TEXEL_BYTES), h = (float)s->height;
+	raw[0] = float_bits((sc / ma + 1.0f) * 0.5f * w);
+	raw[1] = float_bits((tc / ma + 1.0f) * 0.5f * h);
+	return 6 * layer + face;
 }
 
 static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
@@ -91,8 +133,8 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 		return;
 	SassOp op = in->form->op;
 	int64_t ra = sim_val(in, SR_RA, 255), geom = sim_val(in, SR_GEOM, 0);
-	bool arrayed = geom == 1 || geom == 3;
-	unsigned ncoords = geom == 4 ? 3 : geom >= 2 ? 2 : 1;
+	bool arrayed = geom == 1 || geom == 3 || geom == 7;
+	unsigned ncoords = geom >= 4 ? 3 : geom >= 2 ? 2 : 1;
 	int64_t layer = 0, c[3] = { 0, 0, 0 };
 	int64_t r = in->form->op == SOP_TXD_B && ra != 255 ? ra + 1 : ra;
 	if (arrayed) {
@@ -107,6 +149,11 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 		r = r == 255 ? 255 : r + 1;
 	}
 	int64_t z = geom == 4 ? c[2] : layer;
+	if (geom >= 6) {
+		z = cube_face(s, raw, layer);
+		c[0] = texel_of_float(raw[0]);
+		c[1] = texel_of_float(raw[1]);
+	}
 	uint32_t comp[4];
 	if (gather) {
 		float fx, fy;

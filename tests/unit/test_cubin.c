@@ -84,7 +84,7 @@ static uint8_t code64[64];
  *   .global .surfref s1;
  *   .entry k(.param .u64 out, .param .u32 n) { ... sust [s1, ...] ... }  */
 static const SassParam k1_params[] = { { 0, 8 }, { 8, 4 } };
-static const CubinSurfaceSlot k1_slots[] = { { "s1", 0x14c } };
+static const CubinSurfaceSlot k1_slots[] = { { "s1", 0x14c, NULL } };
 static const uint32_t k1_exits[] = { 0x50 };
 static const char *const one_surfref[] = { "s1" };
 
@@ -274,7 +274,7 @@ END_TEST
 START_TEST(symbols_and_relocations)
 {
 	static const char *const decl[] = { "s1", "s2", "s3" };
-	static const CubinSurfaceSlot slots[] = { { "s1", 0x15c }, { "s2", 0x158 } };
+	static const CubinSurfaceSlot slots[] = { { "s1", 0x15c, NULL }, { "s2", 0x158, NULL } };
 	static const SassParam params[] = { { 0, 8 }, { 8, 4 }, { 12, 1 }, { 16, 8 } };
 	CubinKernel k = { .name = "k", .code = code128, .code_size = 128, .regcount = 6,
 	                  .params = params, .nparams = 4, .slots = slots, .nslots = 2,
@@ -342,13 +342,13 @@ START_TEST(three_kernels)
 	static const SassParam pc[] = { { 0, 4 } };
 	CubinKernel ks[3] = {
 		{ .name = "alpha", .code = code128, .code_size = 128, .regcount = 3, .params = pa,
-		  .nparams = 2, .slots = (const CubinSurfaceSlot[]){ { "s1", 0x14c } }, .nslots = 1,
+		  .nparams = 2, .slots = (const CubinSurfaceSlot[]){ { "s1", 0x14c, NULL } }, .nslots = 1,
 		  .uses_surfaces = true },
 		{ .name = "beta", .code = code128, .code_size = 128, .regcount = 2,
-		  .slots = (const CubinSurfaceSlot[]){ { "s2", 0x140 }, { "s1", 0x144 } },
+		  .slots = (const CubinSurfaceSlot[]){ { "s2", 0x140, NULL }, { "s1", 0x144, NULL } },
 		  .nslots = 2, .uses_surfaces = true },
 		{ .name = "gamma", .code = code64, .code_size = 64, .regcount = 3, .params = pc,
-		  .nparams = 1, .slots = (const CubinSurfaceSlot[]){ { "s1", 0x144 } }, .nslots = 1,
+		  .nparams = 1, .slots = (const CubinSurfaceSlot[]){ { "s1", 0x144, NULL } }, .nslots = 1,
 		  .uses_surfaces = true },
 	};
 	CubinModule m = module_of(ks, 3, decl, 2);
@@ -396,12 +396,12 @@ START_TEST(hidden_entries)
 	static const char *const decl[] = { "s1", "s2" };
 	CubinKernel ks[3] = {
 		{ .name = "a", .code = code64, .code_size = 64, .regcount = 2,
-		  .slots = (const CubinSurfaceSlot[]){ { "s2", 0x140 } }, .nslots = 1 },
+		  .slots = (const CubinSurfaceSlot[]){ { "s2", 0x140, NULL } }, .nslots = 1 },
 		{ .name = "b", .local_symbol = true, .code = code64, .code_size = 64, .regcount = 2,
 		  .params = k1_params, .nparams = 1,
-		  .slots = (const CubinSurfaceSlot[]){ { "s1", 0x148 } }, .nslots = 1 },
+		  .slots = (const CubinSurfaceSlot[]){ { "s1", 0x148, NULL } }, .nslots = 1 },
 		{ .name = "c", .local_symbol = true, .code = code64, .code_size = 64, .regcount = 2,
-		  .slots = (const CubinSurfaceSlot[]){ { "s2", 0x140 } }, .nslots = 1 },
+		  .slots = (const CubinSurfaceSlot[]){ { "s2", 0x140, NULL } }, .nslots = 1 },
 	};
 	CubinModule m = module_of(ks, 3, decl, 2);
 	Image im = write_ok(&m);
@@ -465,10 +465,10 @@ START_TEST(invalid_modules_are_rejected)
 	k.regcount = 256;
 	assert_write_fails(&m, "register count");
 	k = k1_kernel();
-	k.slots = (const CubinSurfaceSlot[]){ { "nosuch", 0x14c } };
+	k.slots = (const CubinSurfaceSlot[]){ { "nosuch", 0x14c, NULL } };
 	assert_write_fails(&m, "undeclared surfref");
 	k = k1_kernel();
-	k.slots = (const CubinSurfaceSlot[]){ { "s1", 0x148 } };   /* overlaps param n */
+	k.slots = (const CubinSurfaceSlot[]){ { "s1", 0x148, NULL } };   /* overlaps param n */
 	assert_write_fails(&m, "bad offset");
 	k = k1_kernel();
 	k.exit_offsets = (const uint32_t[]){ 0x40 };              /* a control word */
@@ -492,7 +492,7 @@ END_TEST
 START_TEST(read_back_single_kernel)
 {
 	static const char *const decl[] = { "s1", "s2", "s3" };
-	static const CubinSurfaceSlot slots[] = { { "s2", 0x14c }, { "s1", 0x150 } };
+	static const CubinSurfaceSlot slots[] = { { "s2", 0x14c, NULL }, { "s1", 0x150, NULL } };
 	static const uint32_t exits[] = { 0x48, 0x68 };
 	CubinKernel k = k1_kernel();
 	k.slots = slots;
@@ -546,7 +546,7 @@ START_TEST(read_write_is_identity)
 	CubinKernel ks[3] = {
 		k1_kernel(),
 		{ .name = "b", .code = code64, .code_size = 64, .regcount = 7,
-		  .slots = (const CubinSurfaceSlot[]){ { "s3", 0x140 }, { "s1", 0x144 } }, .nslots = 2,
+		  .slots = (const CubinSurfaceSlot[]){ { "s3", 0x140, NULL }, { "s1", 0x144, NULL } }, .nslots = 2,
 		  .exit_offsets = (const uint32_t[]){ 0x28 }, .nexit_offsets = 1,
 		  .uses_surfaces = true },
 		{ .name = "c", .code = code64, .code_size = 64, .regcount = 1 },
@@ -729,7 +729,7 @@ START_TEST(reader_survives_mutations)
 	static const char *const decl[] = { "s1", "s2" };
 	CubinKernel ks[2] = { k1_kernel(), k1_kernel() };
 	ks[1].name = "k2";
-	ks[1].slots = (const CubinSurfaceSlot[]){ { "s2", 0x14c }, { "s1", 0x150 } };
+	ks[1].slots = (const CubinSurfaceSlot[]){ { "s2", 0x14c, NULL }, { "s1", 0x150, NULL } };
 	ks[1].nslots = 2;
 	CubinModule m = module_of(ks, 2, decl, 2);
 	Image im = write_ok(&m);
