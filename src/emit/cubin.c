@@ -630,23 +630,6 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 	}
 }
 
-static void info_record(ByteBuf *b, uint8_t format, uint8_t attr, uint16_t value)
-{
-	cubin_buf_u8(b, format);
-	cubin_buf_u8(b, attr);
-	cubin_buf_u16(b, value);
-}
-
-/* An SVAL record holding n u32 values; nothing when n is 0. */
-static void info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size_t n)
-{
-	if (n == 0)
-		return;
-	info_record(b, CUBIN_EIFMT_SVAL, attr, (uint16_t)(4 * n));
-	for (size_t i = 0; i < n; i++)
-		cubin_buf_u32(b, values[i]);
-}
-
 /* .nv.info lists the per-function resource records in source order. */
 static void build_nv_info(const Layout *L, ByteBuf *b)
 {
@@ -657,7 +640,7 @@ static void build_nv_info(const Layout *L, ByteBuf *b)
 	for (size_t i = 0; i < L->nk; i++) {
 		size_t p = L->nk - 1 - i;
 		for (size_t r = 0; r < sizeof per_function; r++) {
-			info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
+			cubin_info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
 			cubin_buf_u32(b, (uint32_t)L->sym_func[p]);
 			const CubinKernel *k = kernel_at(L, p);
 			cubin_buf_u32(b, per_function[r] == CUBIN_EIATTR_REGCOUNT ? k->regcount
@@ -674,40 +657,40 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	const CubinKernel *k = kernel_at(L, p);
 	uint32_t param_bytes = sass_param_bytes(k->params, k->nparams);
 
-	info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_CUDA_API_VERSION, 4);
+	cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_CUDA_API_VERSION, 4);
 	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
-	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
-	info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
+	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
+	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
 	if (k->nparams || k->nhandle_params) {
-		info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
+		cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
 		cubin_buf_u32(b, (uint32_t)L->sym_const0[p]);
 		cubin_buf_u16(b, SASS_PARAM_CBANK_BASE);
 		cubin_buf_u16(b, (uint16_t)param_bytes);
 		if (k->nparams)   /* not for handle parameters only */
-			info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
+			cubin_info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_CBANK_PARAM_SIZE, (uint16_t)param_bytes);
 		cubin_kparam_infos(k, L->sym_handle[p], b);
 	}
 	if (k->explicit_caching)
-		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
-	info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_MAXREG_COUNT,
+		cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
+	cubin_info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_MAXREG_COUNT,
 	            (uint16_t)(k->maxreg_count ? k->maxreg_count : 0xff));
 	cubin_extern_info(L->m, k, L->sym_extern, b);
 	if (k->uses_surfaces)
-		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
+		cubin_info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
 	if (k->uses_textures)
-		info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_TEXTURE_BANK, 0);
-	info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
-	info_u32_list(b, CUBIN_EIATTR_EXIT_INSTR_OFFSETS, k->exit_offsets, k->nexit_offsets);
-	info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, k->sync_targets,
+		cubin_info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_TEXTURE_BANK, 0);
+	cubin_info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
+	cubin_info_u32_list(b, CUBIN_EIATTR_EXIT_INSTR_OFFSETS, k->exit_offsets, k->nexit_offsets);
+	cubin_info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, k->sync_targets,
 	              k->nsync_target_words);
 	if (k->uses_ctaid_z)
-		info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_CTAIDZ_USED, 0);
+		cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_CTAIDZ_USED, 0);
 	if (k->max_threads[0] || k->max_threads[1] || k->max_threads[2])
-		info_u32_list(b, CUBIN_EIATTR_MAX_THREADS, k->max_threads, 3);
+		cubin_info_u32_list(b, CUBIN_EIATTR_MAX_THREADS, k->max_threads, 3);
 	if (k->req_ntid[0] || k->req_ntid[1] || k->req_ntid[2])
-		info_u32_list(b, CUBIN_EIATTR_REQNTID, k->req_ntid, 3);
+		cubin_info_u32_list(b, CUBIN_EIATTR_REQNTID, k->req_ntid, 3);
 	if (k->crs_stack_size)
-		info_u32_list(b, CUBIN_EIATTR_CRS_STACK_SIZE, &k->crs_stack_size, 1);
+		cubin_info_u32_list(b, CUBIN_EIATTR_CRS_STACK_SIZE, &k->crs_stack_size, 1);
 }
 
 /* The header-index relocation of a slot's handle (a bound surfref or

@@ -124,3 +124,21 @@ uint32_t cubin_strtab_add_kernel_name(ByteBuf *t, const char *prefix, const char
 	return cubin_strtab_add_concat(t, (const char *const[]){ prefix, kernel, NULL });
 }
 
+
+/* ---- .nv.info records ---- */
+
+void cubin_info_record(ByteBuf *b, uint8_t format, uint8_t attr, uint16_t value)
+{
+	cubin_buf_u8(b, format);
+	cubin_buf_u8(b, attr);
+	cubin_buf_u16(b, value);
+}
+
+void cubin_info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size_t n)
+{
+	if (n == 0)
+		return;
+	cubin_info_record(b, CUBIN_EIFMT_SVAL, attr, (uint16_t)(4 * n));
+	for (size_t i = 0; i < n; i++)
+		cubin_buf_u32(b, values[i]);
+}

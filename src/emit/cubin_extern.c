@@ -36,9 +36,7 @@ void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t 
 		n += calls_extern(k, e);
 	if (n == 0)
 		return;
-	cubin_buf_u8(b, CUBIN_EIFMT_SVAL);
-	cubin_buf_u8(b, CUBIN_EIATTR_EXTERNS);
-	cubin_buf_u16(b, (uint16_t)(4 * n));
+	cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_EXTERNS, (uint16_t)(4 * n));
 	for (size_t e = 0; e < m->nexterns; e++)
 		if (calls_extern(k, e))
 			cubin_buf_u32(b, (uint32_t)sym_extern[e]);

@@ -28,9 +28,7 @@ uint32_t cubin_handle_reloc_type(uint8_t space)
 
 static void kparam_record(ByteBuf *b, uint32_t sym, uint32_t ordinal, uint16_t offset, uint32_t size, uint32_t space)
 {
-	cubin_buf_u8(b, CUBIN_EIFMT_SVAL);
-	cubin_buf_u8(b, CUBIN_EIATTR_KPARAM_INFO);
-	cubin_buf_u16(b, 12);
+	cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_KPARAM_INFO, 12);
 	cubin_buf_u32(b, sym);                    /* a handle's symbol, else 0 */
 	cubin_buf_u16(b, (uint16_t)ordinal);
 	cubin_buf_u16(b, offset);

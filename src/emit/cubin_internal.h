@@ -40,6 +40,10 @@ uint32_t cubin_strtab_add(ByteBuf *t, const char *s);
 uint32_t cubin_strtab_add_concat(ByteBuf *t, const char *const *parts);
 /* "<prefix><kernel>", e.g. ".text.k" */
 uint32_t cubin_strtab_add_kernel_name(ByteBuf *t, const char *prefix, const char *kernel);
+/* An .nv.info record header (format, attribute, value or size); an SVAL
+ * record of n u32 values (nothing when n is 0). */
+void cubin_info_record(ByteBuf *b, uint8_t format, uint8_t attr, uint16_t value);
+void cubin_info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size_t n);
 
 /* ---- cubin_data.c: module .global/.const data sections ---- */
 typedef enum CubinDataSection {
