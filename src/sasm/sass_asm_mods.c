@@ -56,6 +56,14 @@ static const ModSpec tex_mods[] = {
 	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
 	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
 };
+/* sim4: the compact texture forms (TEXS/TLDS: the mode spellings of the
+ * target; the geometry operand then picks the target, sass_asm_insn.c) */
+static const ModSpec texs_mods[] = {
+	ENUM_MOD(SR_TEXSTARGET), ENUM_MOD(SR_GATHER), FLAG_MOD("AOFFI", SR_AOFFI), FLAG_MOD("DC", SR_DC),
+	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
+	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
+};
+static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec ldc_mods[] = { ENUM_MOD(SR_SIZE), ENUM_MOD(SR_LDCMODE), END_MODS };
@@ -188,6 +196,8 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_ICMP: return icmp_mods;
 	case SOP_PSET: return pset_mods;
 	case SOP_ISET: return iset_mods;
+	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return texs_mods;
+	case SOP_CSETP: return csetp_mods;
 	default: return no_mods;
 	}
 }

@@ -4,6 +4,8 @@
  * inverse of sm50/sass_disasm_ptxas.c. */
 #include "sasm/sass_asm_internal.h"
 
+#include <string.h>
+
 /* "[-]Ra[.reuse]" or "[-]Rc[.reuse]" / "[-]c[bank][off]" (the RC layout's
  * C): whether it was negated goes to *neg. */
 static bool take_signed(SasmMatch *m, SassRole r, int reuse_bit, bool constant, bool *neg)
@@ -87,6 +89,20 @@ static bool match_iset(SasmMatch *m)
 	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
+/* sim4: CSETP.cond.bop Pd, Pq, CC, Pc */
+static bool match_csetp(SasmMatch *m)
+{
+	if (!sasm_take_pred(m, SR_PD, SR_COUNT, "first destination") ||
+	    !sasm_take_pred(m, SR_PQ, SR_COUNT, "second destination"))
+		return false;
+	const SasmOperand *op = sasm_take_next(m, "CC");
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_NAME || strcmp(op->name, "CC") != 0)
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "CSETP tests the condition code: write CC here");
+	return sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
+}
+
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -98,6 +114,7 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_ICMP: return match_icmp(m);
 	case SOP_PSET: return match_pset(m);
 	case SOP_ISET: return match_iset(m);
+	case SOP_CSETP: return match_csetp(m);
 	default: return false;
 	}
 }

@@ -122,6 +122,20 @@ static void print_iset(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
 }
 
+/* sim4: CSETP.cond.bop Pd, Pq, CC, Pc */
+static void print_csetp(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "CSETP");
+	put_enum(t, f, v, SR_COND);
+	put_enum(t, f, v, SR_BOP);
+	put(t, " ");
+	put_pred(t, get(v, SR_PD), false);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PQ), false);
+	put(t, ", CC, ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -133,6 +147,7 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_ICMP: print_icmp(t, f, v, slot); return true;
 	case SOP_PSET: print_pset(t, f, v); return true;
 	case SOP_ISET: print_iset(t, f, v, slot); return true;
+	case SOP_CSETP: print_csetp(t, f, v); return true;
 	default: return false;
 	}
 }
