@@ -288,7 +288,7 @@ static bool match_lop(SasmMatch *m)
 			sass_values_set(&m->v, SR_PD, 7);
 		}
 	}
-	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") || !ra_operand(m, false, true, &inv_a, 0, NULL))
+	if (!sasm_take_rd_cc(m) || !ra_operand(m, false, true, &inv_a, 0, NULL))
 		return false;
 	sass_values_set(&m->v, SR_INVA, inv_a);
 	if (m->f->op == SOP_LOP32I)
