@@ -558,6 +558,23 @@ static bool match_operands(SasmMatch *m)
 }
 
 
+/* Whether a VABSDIFF modifier string names an operand format. */
+static bool has_video_format(const char *mods)
+{
+	static const char *const formats[] = { "U8", "U16", "U32", "S8", "S16", "S32" };
+	for (const char *p = mods; *p == '.'; ) {
+		const char *end = strchr(p + 1, '.');
+		size_t len = end ? (size_t)(end - p - 1) : strlen(p + 1);
+		for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+			if (strlen(formats[i]) == len && strncmp(formats[i], p + 1, len) == 0)
+				return true;
+		if (!end)
+			break;
+		p = end;
+	}
+	return false;
+}
+
 bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 {
 	const char *dot = strchr(s->mnemonic, '.');
@@ -572,6 +589,13 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 	    (mn[8] == '.' || mn[8] == '\0') && strlen(mn) < sizeof tld4b) {
 		snprintf(tld4b, sizeof tld4b, "TLD4.B.%c%s", mn[5], mn + 8);
 		mn = tld4b;
+	}
+	/* sim4: nvdisasm leaves out VABSDIFF's formats when both are S32 */
+	char vabs[64];
+	if (strncmp(mn, "VABSDIFF", 8) == 0 && (mn[8] == '.' || mn[8] == '\0') && !has_video_format(mn + 8) &&
+	    strlen(mn) + 8 < sizeof vabs) {
+		snprintf(vabs, sizeof vabs, "%s.S32.S32", mn);
+		mn = vabs;
 	}
 	for (size_t i = 0; i < sass_form_count; i++) {
 		const SassForm *f = &sass_forms[i];

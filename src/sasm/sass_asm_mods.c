@@ -63,6 +63,12 @@ static const ModSpec texs_mods[] = {
 	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
 	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
 };
+/* sim4: VABSDIFF's formats (A's, then B's; sass_asm_insn.c writes the
+ * .S32.S32 nvdisasm leaves out) */
+static const ModSpec vabsdiff_mods[] = {
+	FLAG_MOD("SD", SR_SD), ENUM_MOD(SR_VFMT_A), ENUM_MOD(SR_VFMT_B), FLAG_MOD("SAT", SR_SAT),
+	ENUM_MOD(SR_VMODE), END_MODS,
+};
 static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
@@ -198,6 +204,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_ISET: return iset_mods;
 	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return texs_mods;
 	case SOP_CSETP: return csetp_mods;
+	case SOP_VABSDIFF: return vabsdiff_mods;
 	default: return no_mods;
 	}
 }

@@ -133,6 +133,15 @@ static const char *const e_tlds_target_names[] = {
 };
 ENUM(e_tlds_target, NULL);
 
+/* sim4: VABSDIFF's operand formats (selection | signed << 3; nvdisasm
+ * prints the part as a register suffix, .B1 ... .H1) and second operation. */
+static const char *const e_vfmt_names[] = {
+	"U8", "U8", "U8", "U8", "U16", "U16", "U32", NULL, "S8", "S8", "S8", "S8", "S16", "S16", "S32", NULL,
+};
+ENUM(e_vfmt, NULL);
+static const char *const e_vmode_names[] = { "MRG_16H", "MRG_16L", "MRG_8B0", "MRG_8B2", "ACC", "MIN", "MAX", "" };
+ENUM(e_vmode, NULL);
+
 /* Special registers; the unnamed ones print as SRn. */
 static const char *const e_sreg_names[] = {
 	[0x00] = "SR_LANEID", [0x01] = "SR_CLOCK", [0x02] = "SR_VIRTCFG",
@@ -399,6 +408,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_TEXLOD] = "lod", [SR_NDV] = "ndv", [SR_DC] = "dc", [SR_AOFFI] = "offset", [SR_MS] = "ms",
 	[SR_CL] = "cl", [SR_GATHER] = "component",
 	[SR_RD2] = "rd2", [SR_TEXSTARGET] = "target", [SR_TEXSMASK] = "mask",
+	[SR_VFMT_A] = "format_a", [SR_VFMT_B] = "format_b", [SR_VMODE] = "vmode", [SR_SD] = "sd",
 };
 
 const char *sass_role_name(SassRole r)

@@ -129,10 +129,14 @@ typedef enum SassRole {
 	SR_GATHER,      /* TLD4 gathered component (.R .G .B .A) */
 	/* issue 17: division and square-root sequences */
 	SR_LOPTEST,     /* LOP with a predicate output: the result test (.Z, .NZ) */
-	/* ---- sim4: compact textures (TEXS TLDS TLD4S) ---- */
+	/* ---- sim4: compact textures (TEXS TLDS TLD4S), VABSDIFF ---- */
 	SR_RD2,         /* TEXS/TLDS/TLD4S: the register pair of the third and fourth components */
 	SR_TEXSTARGET,  /* TEXS/TLDS: geometry and mode in one code (sass_texs_target) */
 	SR_TEXSMASK,    /* TEXS/TLDS: write-mask code (sass_texs_mask) */
+	SR_VFMT_A,      /* VABSDIFF: A's part and signedness: selection 0-3 bytes, 4-5 halves, 6 word; +8 signed */
+	SR_VFMT_B,      /* VABSDIFF: B's */
+	SR_VMODE,       /* VABSDIFF: the second operation with C (.ACC .MIN .MAX .MRG_*; 7 none) */
+	SR_SD,          /* VABSDIFF .SD: a signed result (for .SAT) */
 	SR_COUNT
 } SassRole;
 
@@ -218,10 +222,10 @@ typedef struct SassField {
 	X(TXD, "TXD") X(TXD_B, "TXD.B")
 
 /* ---- sim4: forms ptxas 11.8 writes that the simulator runs: the compact
- * texture forms (bound textures, two destination pairs) and CSETP (a
- * predicate from a condition-code test) ---- */
+ * texture forms (bound textures, two destination pairs), VABSDIFF (sad)
+ * and CSETP (a predicate from a condition-code test) ---- */
 #define SASS_OPS_SIM4(X) \
-	X(TEXS, "TEXS") X(TLDS, "TLDS") X(TLD4S, "TLD4S") X(CSETP, "CSETP")
+	X(TEXS, "TEXS") X(TLDS, "TLDS") X(TLD4S, "TLD4S") X(CSETP, "CSETP") X(VABSDIFF, "VABSDIFF")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
