@@ -105,6 +105,68 @@ static bool match_tex(SasmMatch *m)
 	return sasm_take_name(m, SR_GEOM, "geometry") && sasm_take_imm(m, SR_QMASK, "component mask");
 }
 
+/* ---- sim4: TEXS/TLDS/TLD4S ----
+ * Rd2, Rd, Ra{, Rb}, index{, GEOMETRY, mask} (TLD4S: Rb always, no
+ * geometry or mask). The mode modifiers chose the first target of their
+ * spelling; the geometry picks the target of that spelling and geometry. */
+static bool texs_name(SasmMatch *m, const char *what, const char **name, SrcLoc *loc)
+{
+	const SasmOperand *op = sasm_take_next(m, what);
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_NAME || op->neg || op->inv || op->not_ || op->abs)
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a name (%s)",
+		                       sass_op_mnemonic(m->f->op), what);
+	*name = op->name;
+	*loc = op->loc;
+	return true;
+}
+
+static bool texs_target(SasmMatch *m)
+{
+	const char *geom, *mask;
+	SrcLoc gloc, mloc;
+	if (!texs_name(m, "geometry", &geom, &gloc) || !texs_name(m, "component mask", &mask, &mloc))
+		return false;
+	const SassEnum *e = sass_form_field(m->f, SR_TEXSTARGET)->values;
+	const char *mode = e->names[sass_values_get(&m->v, SR_TEXSTARGET, 1)];
+	bool found = false;
+	for (unsigned t = 0; t < e->count && !found; t++) {
+		const SassTexsTarget *tg = sass_texs_target(m->f->op, t);
+		if (tg && strcmp(e->names[t], mode) == 0 && strcmp(tg->geometry, geom) == 0) {
+			sass_values_set(&m->v, SR_TEXSTARGET, t);
+			found = true;
+		}
+	}
+	if (!found)
+		return sasm_match_fail(m, gloc, RULE_SASS_SYNTAX, "%s%s%s has no %s geometry", sass_op_mnemonic(m->f->op),
+		                       mode[0] ? "." : "", mode, geom);
+	bool pair2 = sass_values_get(&m->v, SR_RD2, 255) != 255;
+	for (unsigned c = 0; c < 8; c++)
+		if (strcmp(sass_texs_mask_name(c, pair2), mask) == 0)
+			return sass_values_set(&m->v, SR_TEXSMASK, c), true;
+	return sasm_match_fail(m, mloc, RULE_SASS_SYNTAX, "%s: '%s' is not a component mask %s",
+	                       sass_op_mnemonic(m->f->op), mask, pair2 ? "of two pairs (RGB ... RGBA)" :
+	                       "of one pair (R ... BA; RGB and more need a second pair)");
+}
+
+static bool match_texs(SasmMatch *m)
+{
+	if (!sasm_take_reg(m, SR_RD2, -1, 0, NULL, "second destination pair") ||
+	    !sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") ||
+	    !sasm_take_reg(m, SR_RA, -1, 0, NULL, "coordinates"))
+		return false;
+	if (m->f->op == SOP_TLD4S || (m->next < m->s->nops && m->s->ops[m->next].kind == SOK_REG)) {
+		if (!sasm_take_reg(m, SR_RB, -1, 0, NULL, "second source"))
+			return false;
+	} else {
+		sass_values_set(&m->v, SR_RB, 255);
+	}
+	if (!sasm_take_imm(m, SR_SUIDX, "texture index"))
+		return false;
+	return m->f->op == SOP_TLD4S || texs_target(m);
+}
+
 static bool global_address(SasmMatch *m)
 {
 	return sasm_address(m, 24);
@@ -226,7 +288,7 @@ static bool match_lop(SasmMatch *m)
 			sass_values_set(&m->v, SR_PD, 7);
 		}
 	}
-	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") || !ra_operand(m, false, true, &inv_a, 0, NULL))
+	if (!sasm_take_rd_cc(m) || !ra_operand(m, false, true, &inv_a, 0, NULL))
 		return false;
 	sass_values_set(&m->v, SR_INVA, inv_a);
 	if (m->f->op == SOP_LOP32I)
@@ -452,6 +514,7 @@ static bool match_operands(SasmMatch *m)
 	case SOP_TXQ: case SOP_TXQ_B: return match_txq(m);
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B:
 	case SOP_TLD4: case SOP_TLD4_B: case SOP_TXD: case SOP_TXD_B: return match_tex(m);
+	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return match_texs(m);
 	case SOP_STG: case SOP_LDG: return match_global(m);
 	case SOP_STS: case SOP_LDS: case SOP_STL: case SOP_LDL: return match_global(m);
 	case SOP_ST: case SOP_LD: return match_generic(m);
@@ -495,6 +558,23 @@ static bool match_operands(SasmMatch *m)
 }
 
 
+/* Whether a VABSDIFF modifier string names an operand format. */
+static bool has_video_format(const char *mods)
+{
+	static const char *const formats[] = { "U8", "U16", "U32", "S8", "S16", "S32" };
+	for (const char *p = mods; *p == '.'; ) {
+		const char *end = strchr(p + 1, '.');
+		size_t len = end ? (size_t)(end - p - 1) : strlen(p + 1);
+		for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+			if (strlen(formats[i]) == len && strncmp(formats[i], p + 1, len) == 0)
+				return true;
+		if (!end)
+			break;
+		p = end;
+	}
+	return false;
+}
+
 bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 {
 	const char *dot = strchr(s->mnemonic, '.');
@@ -509,6 +589,13 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 	    (mn[8] == '.' || mn[8] == '\0') && strlen(mn) < sizeof tld4b) {
 		snprintf(tld4b, sizeof tld4b, "TLD4.B.%c%s", mn[5], mn + 8);
 		mn = tld4b;
+	}
+	/* sim4: nvdisasm leaves out VABSDIFF's formats when both are S32 */
+	char vabs[64];
+	if (strncmp(mn, "VABSDIFF", 8) == 0 && (mn[8] == '.' || mn[8] == '\0') && !has_video_format(mn + 8) &&
+	    strlen(mn) + 8 < sizeof vabs) {
+		snprintf(vabs, sizeof vabs, "%s.S32.S32", mn);
+		mn = vabs;
 	}
 	for (size_t i = 0; i < sass_form_count; i++) {
 		const SassForm *f = &sass_forms[i];

@@ -56,6 +56,20 @@ static const ModSpec tex_mods[] = {
 	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
 	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
 };
+/* sim4: the compact texture forms (TEXS/TLDS: the mode spellings of the
+ * target; the geometry operand then picks the target, sass_asm_insn.c) */
+static const ModSpec texs_mods[] = {
+	ENUM_MOD(SR_TEXSTARGET), ENUM_MOD(SR_GATHER), FLAG_MOD("AOFFI", SR_AOFFI), FLAG_MOD("DC", SR_DC),
+	FLAG_MOD("NODEP", SR_NODEP), VALUE_MOD("T", SR_COUNT, 1, 0), VALUE_MOD("P", SR_COUNT, 2, 0),
+	VALUE_MOD("INVALIDPHASE3", SR_COUNT, 3, 0), END_MODS,
+};
+/* sim4: VABSDIFF's formats (A's, then B's; sass_asm_insn.c writes the
+ * .S32.S32 nvdisasm leaves out) */
+static const ModSpec vabsdiff_mods[] = {
+	FLAG_MOD("SD", SR_SD), ENUM_MOD(SR_VFMT_A), ENUM_MOD(SR_VFMT_B), FLAG_MOD("SAT", SR_SAT),
+	ENUM_MOD(SR_VMODE), END_MODS,
+};
+static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec ldc_mods[] = { ENUM_MOD(SR_SIZE), ENUM_MOD(SR_LDCMODE), END_MODS };
@@ -127,8 +141,6 @@ static const ModSpec imad_mods[] = {
 static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), END_MODS };
 static const ModSpec icmp_mods[] = { ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), END_MODS };
 static const ModSpec pset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
-/* ---- int64: CSETP.test.bop ---- */
-static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
 static const ModSpec iset_mods[] = {
 	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("X", SR_X),
 	ENUM_MOD(SR_BOP), END_MODS,
@@ -190,7 +202,9 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_ICMP: return icmp_mods;
 	case SOP_PSET: return pset_mods;
 	case SOP_ISET: return iset_mods;
+	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return texs_mods;
 	case SOP_CSETP: return csetp_mods;
+	case SOP_VABSDIFF: return vabsdiff_mods;
 	default: return no_mods;
 	}
 }

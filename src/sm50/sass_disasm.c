@@ -275,7 +275,7 @@ static void print_lop(Text *t, const SassForm *f, const SassValues *v, uint32_t 
 		put_pred(t, get(v, SR_PD), false);
 		put(t, ", ");
 	}
-	put_reg(t, get(v, SR_RD));
+	put_rd_cc(t, v);
 	put_ra(t, v, slot, get(v, SR_INVA) ? ", ~" : ", ");
 	if (f->op == SOP_LOP)
 		put_b(t, f, v, slot, get(v, SR_INVB) != 0, "~", ".INV");

@@ -169,6 +169,39 @@ static void print_indirect(Text *t, const SassForm *f, const SassValues *v, uint
 	}
 }
 
+/* sim4: VABSDIFF; the formats are left out when both are S32 */
+static void put_vpart(Text *t, int64_t fmt)
+{
+	static const char *const part[8] = { "", ".B1", ".B2", ".B3", "", ".H1", "", "" };
+	put(t, "%s", part[fmt & 7]);
+}
+
+static void print_vabsdiff(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	int64_t fa = get(v, SR_VFMT_A), fb = get(v, SR_VFMT_B);
+	put(t, "VABSDIFF");
+	put_flag(t, v, SR_SD, ".SD");
+	if (fa != 14 || fb != 14) {
+		put_enum(t, f, v, SR_VFMT_A);
+		put_enum(t, f, v, SR_VFMT_B);
+	}
+	put_flag(t, v, SR_SAT, ".SAT");
+	put_enum(t, f, v, SR_VMODE);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RA));
+	put_vpart(t, fa);
+	put_reuse(t, slot, REUSE_A);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RB));
+	put_vpart(t, fb);
+	put_reuse(t, slot, REUSE_B);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RC));
+	put_reuse(t, slot, REUSE_C);
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -182,6 +215,7 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_PSET: print_pset(t, f, v); return true;
 	case SOP_ISET: print_iset(t, f, v, slot); return true;
 	case SOP_CSETP: case SOP_P2R: case SOP_R2P: print_cc_forms(t, f, v, slot); return true;
+	case SOP_VABSDIFF: print_vabsdiff(t, f, v, slot); return true;
 	default: return false;
 	}
 }

@@ -134,12 +134,44 @@ static bool texture_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	return true;
 }
 
+/* ---- sim4: TEXS/TLDS/TLD4S ----
+ * Their n source values (the array index, the coordinates, then the level
+ * or depth reference) fill Ra, then Rb, then Ra+1, Rb+1: one value each
+ * in Ra and Rb up to two, Ra and Ra+1 first from three on (the layouts
+ * of the targets ptxas 11.8 writes for the tests are confirmed by sim-diff:
+ * its code and ours write the same bytes). The components
+ * land two in Rd, the rest in Rd2. */
+static bool compact_texture_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
+{
+	unsigned n;
+	bool pair2 = get(in, SR_RD2) != 255;
+	unsigned comps = 4;
+	if (f->op == SOP_TLD4S) {
+		n = 2 + (get(in, SR_AOFFI) == 1) + (get(in, SR_DC) == 1);
+		comps = pair2 ? 4 : 2;
+	} else if (f->op == SOP_TEXS || f->op == SOP_TLDS) {
+		const SassTexsTarget *tg = sass_texs_target(f->op, get(in, SR_TEXSTARGET));
+		static const unsigned coords[] = { 1, 2, 2, 3, 3, 4, 3, 4 };
+		n = tg ? coords[tg->geom & 7] + (tg->lod == 3) + tg->dc + tg->aoffi + tg->ms : 1;
+		comps = popcount4(sass_texs_mask(get(in, SR_TEXSMASK), pair2));
+	} else {
+		return false;
+	}
+	/* TLDS ARRAY_2D is the exception: the layer in Ra, x and y in Rb, Rb+1 */
+	bool tlds_array = f->op == SOP_TLDS && get(in, SR_TEXSTARGET) == 8;
+	add_regs(u->reads, get(in, SR_RA), n >= 3 && !tlds_array ? 2 : 1);
+	add_regs(u->reads, get(in, SR_RB), n >= 4 || tlds_array ? 2 : n >= 2 ? 1 : 0);
+	add_regs(u->writes, get(in, SR_RD), comps < 2 ? comps : 2);
+	add_regs(u->writes, get(in, SR_RD2), comps > 2 ? comps - 2 : 0);
+	return true;
+}
+
 void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 {
 	memset(u, 0, sizeof *u);
 	u->varlat = f->cls == SASS_CLASS_VARLAT || f->cls == SASS_CLASS_VARLAT_ALU;
 	add_pred(&u->pred_reads, get(in, SR_PG));
-	if (atomic_regs(f, in, u) || texture_regs(f, in, u))
+	if (atomic_regs(f, in, u) || texture_regs(f, in, u) || compact_texture_regs(f, in, u))
 		return;
 	unsigned ra_regs = 1;
 	switch (f->op) {

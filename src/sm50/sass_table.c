@@ -120,6 +120,28 @@ ENUM(e_texoff, NULL);
 static const char *const e_gather_names[] = { "R", "G", "B", "A" };
 ENUM(e_gather, NULL);
 
+/* ---- sim4: the compact texture forms (TEXS, TLDS) ----
+ * One code names geometry and mode (nvdisasm 11.8's tables Tex2D4 and
+ * Tld2D4; the codes it rejects are NULL). The value names are the mode
+ * modifiers; sass_texs_target gives the rest. */
+static const char *const e_texs_target_names[] = {
+	"LZ", "", "LZ", "LL", "DC", "LL.DC", "LZ.DC", "", "LZ", "LZ.DC", "", "LZ", "", "LL",
+};
+ENUM(e_texs_target, NULL);
+static const char *const e_tlds_target_names[] = {
+	"LZ", "LL", "LZ", NULL, "LZ.AOFFI", "LL", "LZ.MS", "LZ", "LZ", NULL, NULL, NULL, "LL.AOFFI",
+};
+ENUM(e_tlds_target, NULL);
+
+/* sim4: VABSDIFF's operand formats (selection | signed << 3; nvdisasm
+ * prints the part as a register suffix, .B1 ... .H1) and second operation. */
+static const char *const e_vfmt_names[] = {
+	"U8", "U8", "U8", "U8", "U16", "U16", "U32", NULL, "S8", "S8", "S8", "S8", "S16", "S16", "S32", NULL,
+};
+ENUM(e_vfmt, NULL);
+static const char *const e_vmode_names[] = { "MRG_16H", "MRG_16L", "MRG_8B0", "MRG_8B2", "ACC", "MIN", "MAX", "" };
+ENUM(e_vmode, NULL);
+
 /* Special registers; the unnamed ones print as SRn. */
 static const char *const e_sreg_names[] = {
 	[0x00] = "SR_LANEID", [0x01] = "SR_CLOCK", [0x02] = "SR_VIRTCFG",
@@ -385,6 +407,8 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_LUT] = "lut", [SR_BF] = "bf",
 	[SR_TEXLOD] = "lod", [SR_NDV] = "ndv", [SR_DC] = "dc", [SR_AOFFI] = "offset", [SR_MS] = "ms",
 	[SR_CL] = "cl", [SR_GATHER] = "component",
+	[SR_RD2] = "rd2", [SR_TEXSTARGET] = "target", [SR_TEXSMASK] = "mask",
+	[SR_VFMT_A] = "format_a", [SR_VFMT_B] = "format_b", [SR_VMODE] = "vmode", [SR_SD] = "sd",
 };
 
 const char *sass_role_name(SassRole r)
@@ -392,4 +416,50 @@ const char *sass_role_name(SassRole r)
 	if ((unsigned)r >= SR_COUNT || role_names[r] == NULL)
 		return "?";
 	return role_names[r];
+}
+
+/* ---- sim4: the compact texture forms ---- */
+const SassTexsTarget *sass_texs_target(SassOp op, int64_t target)
+{
+	/* geometry, e_texgeom, lod, dc, aoffi, ms */
+	static const SassTexsTarget texs[] = {
+		{ "1D", 0, 1, false, false, false }, { "2D", 2, 0, false, false, false },
+		{ "2D", 2, 1, false, false, false }, { "2D", 2, 3, false, false, false },
+		{ "2D", 2, 0, true, false, false }, { "2D", 2, 3, true, false, false },
+		{ "2D", 2, 1, true, false, false }, { "ARRAY_2D", 3, 0, false, false, false },
+		{ "ARRAY_2D", 3, 1, false, false, false }, { "ARRAY_2D", 3, 1, true, false, false },
+		{ "3D", 4, 0, false, false, false }, { "3D", 4, 1, false, false, false },
+		{ "CUBE", 6, 0, false, false, false }, { "CUBE", 6, 3, false, false, false },
+	};
+	static const SassTexsTarget tlds[] = {
+		{ "1D", 0, 1, false, false, false }, { "1D", 0, 3, false, false, false },
+		{ "2D", 2, 1, false, false, false }, { NULL, -1, 0, false, false, false },
+		{ "2D", 2, 1, false, true, false }, { "2D", 2, 3, false, false, false },
+		{ "2D", 2, 1, false, false, true }, { "3D", 4, 1, false, false, false },
+		{ "ARRAY_2D", 3, 1, false, false, false }, { NULL, -1, 0, false, false, false },
+		{ NULL, -1, 0, false, false, false }, { NULL, -1, 0, false, false, false },
+		{ "2D", 2, 3, false, true, false },
+	};
+	const SassTexsTarget *t = NULL;
+	if (op == SOP_TEXS && target >= 0 && (size_t)target < COUNT_OF(texs))
+		t = &texs[target];
+	else if (op == SOP_TLDS && target >= 0 && (size_t)target < COUNT_OF(tlds))
+		t = &tlds[target];
+	return t != NULL && t->geometry != NULL ? t : NULL;
+}
+
+/* nvdisasm's spelling; the components in the order they land in Rd, Rd+1,
+ * then Rd2, Rd2+1. */
+unsigned sass_texs_mask(int64_t code, bool pair2)
+{
+	static const unsigned one_pair[8] = { 0x1, 0x2, 0x4, 0x8, 0x3, 0x9, 0xa, 0xc };
+	static const unsigned two_pairs[8] = { 0x7, 0xb, 0xd, 0xe, 0xf, 0, 0, 0 };
+	return code < 0 || code > 7 ? 0 : pair2 ? two_pairs[code] : one_pair[code];
+}
+
+const char *sass_texs_mask_name(int64_t code, bool pair2)
+{
+	static const char *const one_pair[8] = { "R", "G", "B", "A", "RG", "RA", "GA", "BA" };
+	static const char *const two_pairs[8] = { "RGB", "RGA", "RBA", "GBA", "RGBA", "INVALID5", "INVALID6", "INVALID7" };
+	return code < 0 || code > 7 ? "?" : pair2 ? two_pairs[code] : one_pair[code];
 }

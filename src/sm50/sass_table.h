@@ -11,6 +11,7 @@
 #define PTXSURF_SASS_TABLE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What a field means. Values are indices into SassValues.v (sass_encode.h). */
@@ -128,6 +129,14 @@ typedef enum SassRole {
 	SR_GATHER,      /* TLD4 gathered component (.R .G .B .A) */
 	/* issue 17: division and square-root sequences */
 	SR_LOPTEST,     /* LOP with a predicate output: the result test (.Z, .NZ) */
+	/* ---- sim4: compact textures (TEXS TLDS TLD4S), VABSDIFF ---- */
+	SR_RD2,         /* TEXS/TLDS/TLD4S: the register pair of the third and fourth components */
+	SR_TEXSTARGET,  /* TEXS/TLDS: geometry and mode in one code (sass_texs_target) */
+	SR_TEXSMASK,    /* TEXS/TLDS: write-mask code (sass_texs_mask) */
+	SR_VFMT_A,      /* VABSDIFF: A's part and signedness: selection 0-3 bytes, 4-5 halves, 6 word; +8 signed */
+	SR_VFMT_B,      /* VABSDIFF: B's */
+	SR_VMODE,       /* VABSDIFF: the second operation with C (.ACC .MIN .MAX .MRG_*; 7 none) */
+	SR_SD,          /* VABSDIFF .SD: a signed result (for .SAT) */
 	SR_COUNT
 } SassRole;
 
@@ -178,7 +187,7 @@ typedef struct SassField {
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
 	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
-	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X)
+	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -218,6 +227,11 @@ typedef struct SassField {
 
 /* ---- int64: condition-code test and save/restore (abs.s64) ---- */
 #define SASS_OPS_INT64(X) X(CSETP, "CSETP") X(P2R, "P2R") X(R2P, "R2P")
+/* ---- sim4: forms ptxas 11.8 writes that the simulator runs: the compact
+ * texture forms (bound textures, two destination pairs) and VABSDIFF
+ * (sad); CSETP is int64's ---- */
+#define SASS_OPS_SIM4(X) \
+	X(TEXS, "TEXS") X(TLDS, "TLDS") X(TLD4S, "TLD4S") X(VABSDIFF, "VABSDIFF")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
@@ -287,5 +301,23 @@ const SassField *sass_form_field(const SassForm *f, SassRole r);
 int sass_form_field_index(const SassForm *f, SassRole r);
 /* Stable lower-case name of a role, for messages ("rd", "cop", ...). */
 const char *sass_role_name(SassRole r);
+
+/* ---- sim4: the compact texture forms ----
+ * TEXS and TLDS code geometry and mode in one target field; nvdisasm prints
+ * the mode as the modifiers SR_TEXSTARGET's value names spell (".LL.DC")
+ * and the geometry after the index. NULL for a code nvdisasm rejects. */
+typedef struct SassTexsTarget {
+	const char *geometry;   /* "1D", "2D", "ARRAY_2D", "3D", "CUBE" */
+	int8_t geom;            /* the same as an e_texgeom value (TEX's field) */
+	int8_t lod;             /* 0 implicit, 1 level zero (.LZ), 3 a level register (.LL) */
+	bool dc, aoffi, ms;     /* depth reference, offsets, sample index */
+} SassTexsTarget;
+const SassTexsTarget *sass_texs_target(SassOp op, int64_t target);
+/* A write-mask code: the components it writes (bit 0 R ... bit 3 A, 0 for
+ * the codes nvdisasm calls INVALIDn) and their spelling. With a second
+ * pair (Rd2 not RZ) the codes name three or four components, else one or
+ * two. */
+unsigned sass_texs_mask(int64_t code, bool pair2);
+const char *sass_texs_mask_name(int64_t code, bool pair2);
 
 #endif

@@ -36,7 +36,7 @@ static uint8_t unit_mark(const SassForm *f)
 	switch (f->op) {
 	case SOP_LDG: case SOP_TXQ: case SOP_TXQ_B: case SOP_SULD_D: case SOP_SULD_P: return MARK_LOAD;
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
-	case SOP_TXD: case SOP_TXD_B: return MARK_LOAD;
+	case SOP_TXD: case SOP_TXD_B: case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return MARK_LOAD;
 	case SOP_LDS: case SOP_LDL: case SOP_LD: return MARK_LOAD;
 	case SOP_I2F: case SOP_F2I: return MARK_CONV;
 	default: return 0;

@@ -146,8 +146,10 @@ typedef struct SimThread {
 	uint32_t r[SIM_NREGS];
 	bool p[SIM_NPREDS];
 	/* condition code: zero, sign, carry, overflow; c_hi is the second bit
-	 * of the carry a three-term IADD3.CC leaves (a carry of 2) */
-	struct { bool z, s, c, o, c_hi; } cc;
+	 * of the carry a three-term IADD3.CC leaves (a carry of 2); co_unknown:
+	 * the last writer (I2I.CC, LOP.CC) set only zero and sign, so a test of
+	 * carry or overflow is not modelled */
+	struct { bool z, s, c, o, c_hi, co_unknown; } cc;
 	uint32_t tid[3];
 	uint32_t lane, flat;        /* lane in the warp; thread id in the grid */
 	size_t pc;                  /* index into SimMachine.insns */
@@ -248,6 +250,8 @@ bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t);         /* s
 bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_mul.c */
 /* The condition code of a + b (+ carry when extended) = sum (sim_int.c). */
 void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extended);
+void sim_set_cc_result(SimThread *t, uint32_t r);
+void sim_set_test_preds(SimThread *t, const SimInsn *in, bool r);
 bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_tex.c */
 /* ---- int64: I2I.CC, CSETP, P2R/R2P of the condition code (sim_int64.c) ---- */
 bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);

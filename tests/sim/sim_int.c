@@ -24,6 +24,16 @@ void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extende
 	t->cc.c = (sum >> 32) & 1;
 	t->cc.c_hi = (sum >> 33) & 1;
 	t->cc.o = (~(a ^ b) & (a ^ r)) >> 31;
+	t->cc.co_unknown = false;
+}
+
+/* sim4: the condition code of a result that is no sum (I2I.CC, LOP.CC):
+ * zero and sign; what they leave in carry and overflow is not established. */
+void sim_set_cc_result(SimThread *t, uint32_t r)
+{
+	t->cc.z = r == 0;
+	t->cc.s = r >> 31;
+	t->cc.co_unknown = true;
 }
 
 static uint32_t sat_s32(int64_t v)
@@ -101,13 +111,19 @@ static bool int_compare(const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
 	return cmp_int(sim_val(in, SR_CMP, 0), lt, eq);
 }
 
-static void exec_isetp(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
+/* The predicate pair of a test r (ISETP, CSETP): Pd = r bop Pc,
+ * Pq = !r bop Pc. */
+void sim_set_test_preds(SimThread *t, const SimInsn *in, bool r)
 {
-	bool r = int_compare(in, t, a, b);
 	bool c = sim_pred(t, sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0));
 	int64_t bop = sim_val(in, SR_BOP, 0);
 	set_pred(t, sim_val(in, SR_PD, 7), combine(bop, r, c));
 	set_pred(t, sim_val(in, SR_PQ, 7), combine(bop, !r, c));
+}
+
+static void exec_isetp(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a, uint32_t b)
+{
+	sim_set_test_preds(t, in, int_compare(in, t, a, b));
 }
 
 /* issue 15 (misc): ISET Rd = ((A cmp B) bop Pc) ? (BF: 1.0f, else
@@ -310,8 +326,6 @@ static void exec_lea(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a,
 static void exec_i2i(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t b)
 {
 	int64_t st = sim_val(in, SR_STYPE, 4), dt = sim_val(in, SR_DTYPE, 4);
-	if (sim_val(in, SR_CC, 0))
-		return (void)no(m, in, "I2I.CC");
 	b >>= 8 * sim_val(in, SR_BYTESEL, 0);
 	unsigned sbits = 8u << (st >> 1), dbits = 8u << (dt >> 1);
 	int64_t v = sbits >= 32 ? ((st & 1) ? (int64_t)(int32_t)b : (int64_t)b)
@@ -330,6 +344,8 @@ static void exec_i2i(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t b)
 	if (dbits < 32)
 		r = (dt & 1) ? (uint32_t)((int32_t)(r << (32 - dbits)) >> (32 - dbits))
 		             : r & ((1u << dbits) - 1);
+	if (sim_val(in, SR_CC, 0))
+		sim_set_cc_result(t, r);
 	sim_set(t, sim_val(in, SR_RD, 255), r);
 }
 
@@ -375,6 +391,8 @@ bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t)
 		if (sim_val(in, SR_INVB, 0)) b = ~b;
 		int64_t op = sim_val(in, SR_LOPOP, 0);
 		uint32_t r = op == 0 ? (a & b) : op == 1 ? (a | b) : op == 2 ? (a ^ b) : b;
+		if (sim_val(in, SR_CC, 0))
+			sim_set_cc_result(t, r);
 		sim_set(t, rd, r);
 		/* issue 17: LOP.Z/.NZ Pd (the predicate output of the slow paths) */
 		int64_t test = sim_val(in, SR_LOPTEST, -1);

@@ -106,9 +106,10 @@ bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t)
 		return true;
 	}
 	if (op == SOP_LOP3) {
-		if (sim_val(in, SR_CC, 0))
-			return sim_fail(m, in, "LOP3.CC is not modelled"), true;
-		sim_set(t, rd, lop3(a, b, c, (unsigned)sim_val(in, SR_LUT, 0)));
+		uint32_t r = lop3(a, b, c, (unsigned)sim_val(in, SR_LUT, 0));
+		if (sim_val(in, SR_CC, 0))   /* sim4: zero and sign, as LOP.CC */
+			sim_set_cc_result(t, r);
+		sim_set(t, rd, r);
 		return true;
 	}
 	bool cc = sim_val(in, SR_CC, 0), x = sim_val(in, SR_X, 0);

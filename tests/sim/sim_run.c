@@ -66,6 +66,11 @@ size_t sim_code_index(uint32_t addr)
 int sim_cc_test(const SimThread *t, int64_t cond)
 {
 	bool z = t->cc.z, lt = t->cc.s != t->cc.o, c = t->cc.c;
+	/* sim4: the sign flag alone (SFF, SFT) and zero hold after any writer */
+	switch (cond) {
+	case 0x0: case 0x2: case 0x5: case 0xf: case 0x12: case 0x15: break;
+	default: if (t->cc.co_unknown) return -1;
+	}
 	switch (cond) {
 	case 0x0: return 0;             /* F */
 	case 0x1: return lt;            /* LT */
@@ -76,8 +81,10 @@ int sim_cc_test(const SimThread *t, int64_t cond)
 	case 0x6: return !lt;           /* GE */
 	case 0xf: return 1;             /* T */
 	case 0x11: return !c;           /* LO */
+	case 0x12: return !t->cc.s;     /* SFF */
 	case 0x13: return !c || z;      /* LS */
 	case 0x14: return c && !z;      /* HI */
+	case 0x15: return t->cc.s;      /* SFT */
 	case 0x16: return c;            /* HS */
 	default: return -1;
 	}

@@ -23,7 +23,8 @@
  *  - TLD.MS (multisample, the sample index last in Rb): a region has one
  *    sample per texel, so the index is read and every sample is that texel.
  * Depth compare, offsets, bias and derivative modes are not modelled and
- * fail the run. */
+ * fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
+ * same texels. */
 #include "sim.h"
 
 #include <math.h>
@@ -124,6 +125,35 @@ static int64_t cube_face(const SimRegion *s, uint32_t raw[3], int64_t layer)
 	return 6 * layer + face;
 }
 
+/* The components of texel (c[0], c[1], z) -- a gather's four texels'
+ * component k when gather >= 0 -- for float or (fetch) integer
+ * coordinates raw[]; a cube map's direction picks its face first. */
+static void sample(const SimRegion *s, uint32_t raw[3], int64_t layer, unsigned ncoords, bool fetch, bool cube,
+                   int gather, uint32_t comp[4])
+{
+	int64_t c[3] = { 0, 0, 0 };
+	for (unsigned i = 0; i < ncoords; i++)
+		c[i] = fetch ? (int32_t)raw[i] : texel_of_float(raw[i]);
+	int64_t z = ncoords == 3 ? c[2] : layer;
+	if (cube) {
+		z = cube_face(s, raw, layer);
+		c[0] = texel_of_float(raw[0]);
+		c[1] = texel_of_float(raw[1]);
+	}
+	if (gather >= 0) {
+		int64_t x0 = texel_of_float(float_bits(as_float(raw[0]) - 0.5f));
+		int64_t y0 = texel_of_float(float_bits(as_float(raw[1]) - 0.5f));
+		unsigned k = (unsigned)gather;
+		comp[0] = texel_word(s, x0, y0 + 1, z, k);
+		comp[1] = texel_word(s, x0 + 1, y0 + 1, z, k);
+		comp[2] = texel_word(s, x0 + 1, y0, z, k);
+		comp[3] = texel_word(s, x0, y0, z, k);
+	} else {
+		for (unsigned k = 0; k < 4; k++)
+			comp[k] = texel_word(s, c[0], c[1], z, k);
+	}
+}
+
 static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	if (unmodelled(m, in))
@@ -135,7 +165,7 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 	int64_t ra = sim_val(in, SR_RA, 255), geom = sim_val(in, SR_GEOM, 0);
 	bool arrayed = geom == 1 || geom == 3 || geom == 7;
 	unsigned ncoords = geom >= 4 ? 3 : geom >= 2 ? 2 : 1;
-	int64_t layer = 0, c[3] = { 0, 0, 0 };
+	int64_t layer = 0;
 	int64_t r = in->form->op == SOP_TXD_B && ra != 255 ? ra + 1 : ra;
 	if (arrayed) {
 		layer = sim_reg(t, r);
@@ -145,34 +175,10 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 	uint32_t raw[3] = { 0, 0, 0 };
 	for (unsigned i = 0; i < ncoords; i++) {
 		raw[i] = sim_reg(t, r);
-		c[i] = fetch ? (int32_t)raw[i] : texel_of_float(raw[i]);
 		r = r == 255 ? 255 : r + 1;
 	}
-	int64_t z = geom == 4 ? c[2] : layer;
-	if (geom >= 6) {
-		z = cube_face(s, raw, layer);
-		c[0] = texel_of_float(raw[0]);
-		c[1] = texel_of_float(raw[1]);
-	}
 	uint32_t comp[4];
-	if (gather) {
-		float fx, fy;
-		memcpy(&fx, &raw[0], 4);
-		memcpy(&fy, &raw[1], 4);
-		float ax = fx - 0.5f, ay = fy - 0.5f;
-		uint32_t bx, by;
-		memcpy(&bx, &ax, 4);
-		memcpy(&by, &ay, 4);
-		int64_t x0 = texel_of_float(bx), y0 = texel_of_float(by);
-		unsigned k = (unsigned)sim_val(in, SR_GATHER, 0);
-		comp[0] = texel_word(s, x0, y0 + 1, z, k);
-		comp[1] = texel_word(s, x0 + 1, y0 + 1, z, k);
-		comp[2] = texel_word(s, x0 + 1, y0, z, k);
-		comp[3] = texel_word(s, x0, y0, z, k);
-	} else {
-		for (unsigned k = 0; k < 4; k++)
-			comp[k] = texel_word(s, c[0], c[1], z, k);
-	}
+	sample(s, raw, layer, ncoords, fetch, geom >= 6, gather ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
 	uint32_t mask = (uint32_t)sim_val(in, SR_QMASK, 0xf);
 	int64_t rd = sim_val(in, SR_RD, 255);
 	for (uint32_t k = 0, n = 0; k < 4; k++)
@@ -180,8 +186,64 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 			sim_set(t, rd == 255 ? 255 : rd + n++, comp[k]);
 }
 
+/* ---- sim4: TEXS, TLDS, TLD4S (bound textures, two destination pairs) ----
+ * The source values -- array layer, coordinates, then a level -- fill Ra
+ * and Rb one each up to two, Ra and Ra+1 then Rb from three on (sass_regs.c).
+ * Levels read level 0 (the only one). Depth compare, offsets, multisample,
+ * cube maps and TLDS ARRAY_2D (its layer alone in Ra) stop the run. */
+static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	SassOp op = in->form->op;
+	const SassTexsTarget *tg = op == SOP_TLD4S ? NULL : sass_texs_target(op, sim_val(in, SR_TEXSTARGET, 0));
+	if (op != SOP_TLD4S && tg == NULL)
+		return (void)sim_fail(m, in, "%s: target code %lld is undefined", in->form->name,
+		                      (long long)sim_val(in, SR_TEXSTARGET, 0));
+	bool dc = tg ? tg->dc : sim_val(in, SR_DC, 0) != 0, aoffi = tg ? tg->aoffi : sim_val(in, SR_AOFFI, 0) != 0;
+	int geom = tg ? tg->geom : 2;
+	if (dc || aoffi || (tg && tg->ms) || geom > 4 || (op == SOP_TLDS && geom == 3))
+		return (void)sim_fail(m, in, "%s: depth compare, offsets, multisample, cube maps and TLDS ARRAY_2D "
+		                      "are not modelled", in->form->name);
+	SimRegion *s = sim_surface(m, in, sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0)));
+	if (m->failed || !s)
+		return;
+	bool arrayed = geom == 3;
+	unsigned ncoords = geom == 4 ? 3 : geom >= 2 ? 2 : 1;
+	unsigned n = ncoords + arrayed + (tg && tg->lod == 3);
+	int64_t ra = sim_val(in, SR_RA, 255), rb = sim_val(in, SR_RB, 255);
+	int64_t src[4] = { ra, rb, 255, 255 };
+	if (n >= 3) {
+		src[1] = ra == 255 ? 255 : ra + 1;
+		src[2] = rb;
+	}
+	uint32_t v[4];
+	for (unsigned i = 0; i < 4; i++)
+		v[i] = i < n ? sim_reg(t, src[i]) : 0;
+	uint32_t raw[3] = { v[arrayed], v[arrayed + 1], v[arrayed + 2] };
+	if (ncoords < 3)
+		raw[2] = 0;
+	if (ncoords < 2)
+		raw[1] = 0;
+	uint32_t comp[4];
+	sample(s, raw, arrayed ? (int64_t)v[0] : 0, ncoords, op == SOP_TLDS, false,
+	       op == SOP_TLD4S ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
+	int64_t rd = sim_val(in, SR_RD, 255), rd2 = sim_val(in, SR_RD2, 255);
+	unsigned mask = op == SOP_TLD4S ? (rd2 != 255 ? 0xf : 0x3) : sass_texs_mask(sim_val(in, SR_TEXSMASK, 0), rd2 != 255);
+	if (mask == 0)
+		return (void)sim_fail(m, in, "%s: write-mask code %lld is undefined", in->form->name,
+		                      (long long)sim_val(in, SR_TEXSMASK, 0));
+	for (unsigned k = 0, i = 0; k < 4; k++) {
+		if (!(mask >> k & 1))
+			continue;
+		int64_t base = i < 2 ? rd : rd2;
+		sim_set(t, base == 255 ? 255 : base + (i & 1), comp[k]);
+		i++;
+	}
+}
+
 bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t)
 {
+	if (in->form->op == SOP_TEXS || in->form->op == SOP_TLDS || in->form->op == SOP_TLD4S)
+		return exec_compact(m, in, t), true;
 	if (!is_texture_op(in->form->op))
 		return false;
 	exec_texture(m, in, t);
