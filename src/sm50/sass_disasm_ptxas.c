@@ -55,7 +55,17 @@ static void print_imad(Text *t, const SassForm *f, const SassValues *v, uint32_t
 
 static void print_lop3(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
-	put(t, "LOP3.LUT ");
+	put(t, "LOP3.LUT");
+	/* divrn: the predicate-output form, LOP3.LUT.Z/.NZ [Pd,] Rd, ... */
+	if (sass_form_field(f, SR_LOPTEST)) {
+		put_enum(t, f, v, SR_LOPTEST);
+		if (get(v, SR_PD) != 7) {    /* nvdisasm leaves PT out */
+			put(t, " ");
+			put_pred(t, get(v, SR_PD), false);
+			put(t, ",");
+		}
+	}
+	put(t, " ");
 	put_rd_cc(t, v);
 	put_ra(t, v, slot, ", ");
 	put_b_plain(t, f, v, slot);
@@ -122,6 +132,28 @@ static void print_iset(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
 }
 
+/* divrn: ISCADD32I Rd[.CC], Ra, imm32 (signed hex), shift */
+static void print_iscadd32i(Text *t, const SassValues *v, uint32_t slot)
+{
+	put(t, "ISCADD32I ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put(t, ", ");
+	put_signed_hex(t, (int32_t)(uint32_t)get(v, SR_IMM));
+	put(t, ", 0x%x", (unsigned)get(v, SR_SHIFT));
+}
+
+/* divrn: FCHK.mode Pd, Ra, Rb */
+static void print_fchk(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FCHK");
+	put_enum(t, f, v, SR_CHKMODE);
+	put(t, " ");
+	put_pred(t, get(v, SR_PD), false);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -133,6 +165,8 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_ICMP: print_icmp(t, f, v, slot); return true;
 	case SOP_PSET: print_pset(t, f, v); return true;
 	case SOP_ISET: print_iset(t, f, v, slot); return true;
+	case SOP_FCHK: print_fchk(t, f, v, slot); return true;
+	case SOP_ISCADD32I: print_iscadd32i(t, v, slot); return true;
 	default: return false;
 	}
 }

@@ -61,6 +61,10 @@ ENUM(e_lop, NULL);
 static const char *const e_loptest_names[] = { "Z", "NZ" };
 ENUM(e_loptest, NULL);
 
+/* divrn: FCHK's check; nvdisasm names the other values INVALIDCHKMODEn */
+static const char *const e_chkmode_names[] = { "DIVIDE" };
+ENUM(e_chkmode, "INVALIDCHKMODE%u");
+
 static const char *const e_cmp_names[] = { "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T" };
 ENUM(e_cmp, NULL);
 
@@ -384,7 +388,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_SHFLMODE] = "shflmode", [SR_SHFLC] = "shflc", [SR_VOTEMODE] = "votemode",
 	[SR_LUT] = "lut", [SR_BF] = "bf",
 	[SR_TEXLOD] = "lod", [SR_NDV] = "ndv", [SR_DC] = "dc", [SR_AOFFI] = "offset", [SR_MS] = "ms",
-	[SR_CL] = "cl", [SR_GATHER] = "component",
+	[SR_CL] = "cl", [SR_GATHER] = "component", [SR_CHKMODE] = "chkmode",
 };
 
 const char *sass_role_name(SassRole r)

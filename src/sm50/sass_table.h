@@ -128,6 +128,8 @@ typedef enum SassRole {
 	SR_GATHER,      /* TLD4 gathered component (.R .G .B .A) */
 	/* issue 17: division and square-root sequences */
 	SR_LOPTEST,     /* LOP with a predicate output: the result test (.Z, .NZ) */
+	/* ---- divrn ---- */
+	SR_CHKMODE,     /* FCHK check (.DIVIDE) */
 	SR_COUNT
 } SassRole;
 
@@ -177,7 +179,8 @@ typedef struct SassField {
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
-	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X)
+	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
+	SASS_OPS_DIVRN(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -210,6 +213,9 @@ typedef struct SassField {
 #define SASS_OPS_TEX(X) \
 	X(TEX, "TEX") X(TEX_B, "TEX.B") X(TLD, "TLD") X(TLD_B, "TLD.B") X(TLD4, "TLD4") X(TLD4_B, "TLD4.B") \
 	X(TXD, "TXD") X(TXD_B, "TXD.B")
+
+/* ---- divrn: the f32 division check, float set and ISCADD32I (div.rn.f32) ---- */
+#define SASS_OPS_DIVRN(X) X(FCHK, "FCHK") X(FSET, "FSET") X(ISCADD32I, "ISCADD32I")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,
