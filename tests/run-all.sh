@@ -58,6 +58,7 @@ done
 run_suite opcodes sh tests/opcodes/check-opcodes.sh tests/corpus/*.ptx
 run_suite sim-selftest sh tests/sim/sim-selftest.sh
 run_suite sim sh tests/sim/sim-diff.sh
+run_suite div-rn-check sh tests/sim/div-rn-check.sh   # divrn: div.rn/rcp.rn.f32 against IEEE
 for t in tests/oracle/*.sh; do
 	case $t in */fetch-*) continue ;; esac
 	[ -f "$t" ] || continue

@@ -120,6 +120,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 }, { "sqrt", SEL_RN_F64, lower_sqrt_rn_f64, 2, 2 },
 	{ "rcp", SEL_RN_F64, lower_rcp_rn_f64, 2, 2 },
 	{ "copysign", SEL_ANY, lower_copysign, 3, 3 }, { "sad", SEL_ANY, lower_sad, 4, 4 },
+	/* ---- divrn: div.rn.f32 and rcp.rn.f32 (lower_divrn.c), testp ---- */
+	{ "div", SEL_RN_F32, lower_div_rn_f32, 3, 3 }, { "rcp", SEL_RN_F32, lower_rcp_rn_f32, 2, 2 },
+	{ "testp", SEL_ANY, lower_testp, 2, 2 },   /* lower_testp.c */
 	/* ---- special functions (lower_sfu.c) ---- */
 	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },

@@ -104,7 +104,7 @@ void lw_atom_cas_loop(LowerCtx *c, const AtomShape *s, int base, int64_t off, ui
 	int g = c->guard_vreg, skip = -1;
 	bool g_neg = c->guard_neg;
 	if (g >= 0) {
-		skip = lw_label_new(c);
+		skip = lw_label_new(c->k);
 		lw_branch(c, g, !g_neg, skip);
 		c->guard_vreg = -1;
 		c->guard_neg = false;
@@ -118,8 +118,8 @@ void lw_atom_cas_loop(LowerCtx *c, const AtomShape *s, int base, int64_t off, ui
 	linsn_set(ld, SR_SIZE, sass_size_code(4 * n));
 	linsn_set(ld, SR_U, 1);
 	linsn_set(ld, SR_IMM, loff);
-	int loop = lw_label_new(c);
-	lw_label_place(c, loop);
+	int loop = lw_label_new(c->k);
+	lw_label_place(c->k, loop);
 	new_value(c, s, data, b);
 	LInsn *cas = lw_emit(c, SF_ATOMS_CAS);
 	linsn_ref(cas, SR_RD, cur, 0, n, true);
@@ -142,7 +142,7 @@ void lw_atom_cas_loop(LowerCtx *c, const AtomShape *s, int base, int64_t off, ui
 		for (unsigned p = 0; p < n; p++)
 			lw_mov(c, dst, p, cur, p);
 	if (skip >= 0)
-		lw_label_place(c, skip);
+		lw_label_place(c->k, skip);
 	c->guard_vreg = g;
 	c->guard_neg = g_neg;
 }

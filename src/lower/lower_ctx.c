@@ -571,30 +571,3 @@ int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
 	}
 	return 1;
 }
-
-/* ---- labels of lowering-made control flow (CAS loops, skipped paths) ---- */
-
-int lw_label_new(LowerCtx *c)
-{
-	LKernel *k = c->k;
-	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
-	k->label_pos[k->nlabels] = 0;
-	return (int)k->nlabels++;
-}
-
-void lw_label_place(LowerCtx *c, int label)
-{
-	c->k->label_pos[label] = c->k->ninsns;
-}
-
-void lw_branch(LowerCtx *c, int p, bool negated, int label)
-{
-	int g = c->guard_vreg;
-	bool g_neg = c->guard_neg;
-	c->guard_vreg = p;
-	c->guard_neg = negated;
-	LInsn *b = lw_emit(c, SF_BRA);
-	b->target = label;
-	c->guard_vreg = g;
-	c->guard_neg = g_neg;
-}

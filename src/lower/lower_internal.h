@@ -178,12 +178,6 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o);
 /* Appends an instruction under the current guard. */
 LInsn *lw_emit(LowerCtx *c, SassFormId form);
 uint32_t lw_temp(LowerCtx *c, unsigned width);
-/* Labels of control flow the lowering makes itself: a new one, placed
- * before the next instruction; [@[!]p] BRA label (p < 0: always), whatever
- * the current guard. */
-int lw_label_new(LowerCtx *c);
-void lw_label_place(LowerCtx *c, int label);
-void lw_branch(LowerCtx *c, int p, bool negated, int label);
 
 /* Common short sequences. */
 void lw_mov(LowerCtx *c, uint32_t dst, unsigned dsub, uint32_t src, unsigned ssub);
@@ -494,6 +488,26 @@ const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name);
 bool lw_is_system_call(const char *name);
 void lw_funcs_free(LowerCtx *c);
 void lkernel_free_calls(LKernel *k);
+
+/* ---- divrn: IEEE-rounded f32 division and reciprocal (lower_divrn.c) ---- */
+bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
+bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);
+bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
+/* Labels of a sequence that branches inside one instruction's code. */
+int lw_label_new(LKernel *k);
+void lw_label_place(LKernel *k, int label);
+/* The guard of the next instructions (p < 0: none). */
+void lw_guard(LowerCtx *c, int p, bool negated);
+/* [@[!]p] BRA label (p < 0: unguarded); leaves the code unguarded. */
+void lw_branch(LowerCtx *c, int p, bool negated, int label);
+/* An instruction defining register d (d < 0: RZ); a register source (v < 0: RZ). */
+LInsn *lw_op_def(LowerCtx *c, SassFormId form, int d);
+void lw_op_use(LInsn *op, SassRole r, int v);
+/* A predicate destination (def) or source (p < 0: PT). */
+void lw_op_pred(LInsn *op, SassRole r, int p, bool def);
+uint32_t lw_pred_temp(LowerCtx *c);
+/* A value defined on more than one path (not a temporary to liveness). */
+uint32_t lw_path_value(LowerCtx *c);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables

@@ -161,6 +161,10 @@ bool sasm_match_float(SasmMatch *m)
 		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
 		       float_src(m, false, SR_NEGB, SR_ABSB) &&
 		       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
+	case SOP_FSET:    /* divrn */
+		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
+		       float_src(m, false, SR_NEGB, SR_ABSB) &&
+		       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
 	case SOP_FSETP: case SOP_DSETP:
 		return sasm_take_pred(m, SR_PD, SR_COUNT, "first destination") &&
 		       sasm_take_pred(m, SR_PQ, SR_COUNT, "second destination") &&

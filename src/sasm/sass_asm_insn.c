@@ -280,14 +280,8 @@ static bool match_lop(SasmMatch *m)
 {
 	bool inv_a = false, inv_b = false;
 	/* issue 17: LOP.Z/.NZ's predicate output (nvdisasm omits PT) */
-	if (sass_form_field(m->f, SR_LOPTEST)) {
-		if (m->next < m->s->nops && m->s->ops[m->next].kind == SOK_PRED) {
-			if (!sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination"))
-				return false;
-		} else {
-			sass_values_set(&m->v, SR_PD, 7);
-		}
-	}
+	if (sass_form_field(m->f, SR_LOPTEST) && !sasm_take_result_test_pd(m))
+		return false;
 	if (!sasm_take_rd_cc(m) || !ra_operand(m, false, true, &inv_a, 0, NULL))
 		return false;
 	sass_values_set(&m->v, SR_INVA, inv_a);
@@ -550,7 +544,7 @@ static bool match_operands(SasmMatch *m)
 		return true;
 	case SOP_DEPBAR: return match_depbar(m);
 	case SOP_FADD: case SOP_FADD32I: case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA:
-	case SOP_FMNMX: case SOP_FSETP: return sasm_match_float(m);
+	case SOP_FMNMX: case SOP_FSETP: case SOP_FSET: return sasm_match_float(m);
 	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: case SOP_DSETP: return sasm_match_float(m);
 	default: return sasm_match_fam(m) || sasm_match_warp(m) || sasm_match_ptxas(m);
 	}

@@ -112,6 +112,9 @@ bool sasm_match_fam(SasmMatch *m);
 bool sasm_match_warp(SasmMatch *m);
 /* Operands of the decoder-only forms ptxas emits (sass_asm_ptxas.c). */
 bool sasm_match_ptxas(SasmMatch *m);
+/* The predicate destination of a result test (LOP/LOP3 .Z/.NZ): a written
+ * Pd, or PT, which nvdisasm leaves out (sass_asm_ptxas.c). */
+bool sasm_take_result_test_pd(SasmMatch *m);
 
 /* ---- kernels (sass_asm.c) ---- */
 

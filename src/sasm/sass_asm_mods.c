@@ -138,12 +138,17 @@ static const ModSpec imad_mods[] = {
 	MUL_TYPES, FLAG_MOD("HI", SR_HI), PAIR_MOD("PO", SR_NEGA, 1, SR_NEGC, 1), FLAG_MOD("SAT", SR_SAT),
 	FLAG_MOD("X", SR_X), END_MODS,
 };
-static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), END_MODS };
+static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), ENUM_MOD(SR_LOPTEST), END_MODS };
 static const ModSpec icmp_mods[] = { ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), END_MODS };
 static const ModSpec pset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
 static const ModSpec iset_mods[] = {
 	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("X", SR_X),
 	ENUM_MOD(SR_BOP), END_MODS,
+};
+/* divrn: the f32 division check and float set */
+static const ModSpec fchk_mods[] = { ENUM_MOD(SR_CHKMODE), END_MODS };
+static const ModSpec fset_mods[] = {
+	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_BOP), END_MODS,
 };
 
 /* issue 17 part 1: atomics and warp operations */
@@ -205,6 +210,8 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return texs_mods;
 	case SOP_CSETP: return csetp_mods;
 	case SOP_VABSDIFF: return vabsdiff_mods;
+	case SOP_FCHK: return fchk_mods;
+	case SOP_FSET: return fset_mods;
 	default: return no_mods;
 	}
 }

@@ -55,12 +55,22 @@ static bool match_imad(SasmMatch *m)
 	return true;
 }
 
-/* LOP3.LUT Rd[.CC], Ra, B, C, lut. */
+bool sasm_take_result_test_pd(SasmMatch *m)
+{
+	if (m->next < m->s->nops && m->s->ops[m->next].kind == SOK_PRED)
+		return sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination");
+	sass_values_set(&m->v, SR_PD, 7);
+	return true;
+}
+
+/* LOP3.LUT[.Z|.NZ] [Pd,] Rd[.CC], Ra, B, C, lut (divrn: Pd with .Z/.NZ; PT unwritten). */
 static bool match_lop3(SasmMatch *m)
 {
 	bool mod;
 	if (!sass_values_get(&m->v, SR_LUT, 0))
 		return sasm_match_fail(m, m->s->mnemonic_loc, RULE_SASS_SYNTAX, "LOP3 needs its .LUT modifier");
+	if (sass_form_field(m->f, SR_LOPTEST) && !sasm_take_result_test_pd(m))
+		return false;
 	return sasm_take_rd_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") &&
 	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_c(m) &&
 	       sasm_take_imm(m, SR_LUT, "lookup table");
@@ -152,6 +162,21 @@ static bool match_vabsdiff(SasmMatch *m)
 	       vabsdiff_source(m, SR_RB, SR_VFMT_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
 }
 
+/* divrn: FCHK.mode Pd, Ra, Rb. */
+static bool match_fchk(SasmMatch *m)
+{
+	bool mod;
+	return sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination") &&
+	       sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_b(m, false, false, 0, 0, &mod, NULL);
+}
+
+/* divrn: ISCADD32I Rd[.CC], Ra, imm32, shift. */
+static bool match_iscadd32i(SasmMatch *m)
+{
+	return sasm_take_rd_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") &&
+	       sasm_take_imm32(m, SR_IMM, "immediate") && sasm_take_imm(m, SR_SHIFT, "shift");
+}
+
 bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -167,6 +192,8 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_ISET: return match_iset(m);
 	case SOP_CSETP: case SOP_P2R: case SOP_R2P: return match_cc_forms(m);
 	case SOP_VABSDIFF: return match_vabsdiff(m);
+	case SOP_FCHK: return match_fchk(m);
+	case SOP_ISCADD32I: return match_iscadd32i(m);
 	default: return false;
 	}
 }

@@ -580,6 +580,21 @@ static void print_fsetp(Text *t, const SassForm *f, const SassValues *v, uint32_
 	put_pc(t, v);
 }
 
+/* divrn: FSET[.BF].cmp[.FTZ].bop Rd[.CC], A, B, Pc (the sources as FSETP's) */
+static void print_fset(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FSET");
+	put_flag(t, v, SR_BF, ".BF");
+	put_enum(t, f, v, SR_CMP);
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put_enum(t, f, v, SR_BOP);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+	put_pc(t, v);
+}
+
 /* Like I2I: no reuse flags, a constant spelled with a space, the byte
  * select inside the |..| of an absolute value. */
 static void print_i2f_f2i(Text *t, const SassForm *f, const SassValues *v)
@@ -707,6 +722,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA: print_fmul_ffma(&t, f, v, slot); break;
 	case SOP_FMNMX: print_fmnmx(&t, f, v, slot); break;
 	case SOP_FSETP: print_fsetp(&t, f, v, slot); break;
+	case SOP_FSET: print_fset(&t, f, v, slot); break;
 	case SOP_I2F: case SOP_F2I: print_i2f_f2i(&t, f, v); break;
 	default:
 		if (!sass_format_fam(&t, f, v, slot) && !sass_format_tex(&t, f, v, slot))

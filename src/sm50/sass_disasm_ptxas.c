@@ -55,7 +55,17 @@ static void print_imad(Text *t, const SassForm *f, const SassValues *v, uint32_t
 
 static void print_lop3(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
-	put(t, "LOP3.LUT ");
+	put(t, "LOP3.LUT");
+	/* divrn: the predicate-output form, LOP3.LUT.Z/.NZ [Pd,] Rd, ... */
+	if (sass_form_field(f, SR_LOPTEST)) {
+		put_enum(t, f, v, SR_LOPTEST);
+		if (get(v, SR_PD) != 7) {    /* nvdisasm leaves PT out */
+			put(t, " ");
+			put_pred(t, get(v, SR_PD), false);
+			put(t, ",");
+		}
+	}
+	put(t, " ");
 	put_rd_cc(t, v);
 	put_ra(t, v, slot, ", ");
 	put_b_plain(t, f, v, slot);
@@ -202,6 +212,28 @@ static void print_vabsdiff(Text *t, const SassForm *f, const SassValues *v, uint
 	put_reuse(t, slot, REUSE_C);
 }
 
+/* divrn: ISCADD32I Rd[.CC], Ra, imm32 (signed hex), shift */
+static void print_iscadd32i(Text *t, const SassValues *v, uint32_t slot)
+{
+	put(t, "ISCADD32I ");
+	put_rd_cc(t, v);
+	put_ra(t, v, slot, ", ");
+	put(t, ", ");
+	put_signed_hex(t, (int32_t)(uint32_t)get(v, SR_IMM));
+	put(t, ", 0x%x", (unsigned)get(v, SR_SHIFT));
+}
+
+/* divrn: FCHK.mode Pd, Ra, Rb */
+static void print_fchk(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FCHK");
+	put_enum(t, f, v, SR_CHKMODE);
+	put(t, " ");
+	put_pred(t, get(v, SR_PD), false);
+	put_ra(t, v, slot, ", ");
+	put_b_plain(t, f, v, slot);
+}
+
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
@@ -216,6 +248,8 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_ISET: print_iset(t, f, v, slot); return true;
 	case SOP_CSETP: case SOP_P2R: case SOP_R2P: print_cc_forms(t, f, v, slot); return true;
 	case SOP_VABSDIFF: print_vabsdiff(t, f, v, slot); return true;
+	case SOP_FCHK: print_fchk(t, f, v, slot); return true;
+	case SOP_ISCADD32I: print_iscadd32i(t, v, slot); return true;
 	default: return false;
 	}
 }

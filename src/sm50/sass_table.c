@@ -61,6 +61,10 @@ ENUM(e_lop, NULL);
 static const char *const e_loptest_names[] = { "Z", "NZ" };
 ENUM(e_loptest, NULL);
 
+/* divrn: FCHK's check; nvdisasm names the other values INVALIDCHKMODEn */
+static const char *const e_chkmode_names[] = { "DIVIDE" };
+ENUM(e_chkmode, "INVALIDCHKMODE%u");
+
 static const char *const e_cmp_names[] = { "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T" };
 ENUM(e_cmp, NULL);
 
@@ -409,6 +413,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_CL] = "cl", [SR_GATHER] = "component",
 	[SR_RD2] = "rd2", [SR_TEXSTARGET] = "target", [SR_TEXSMASK] = "mask",
 	[SR_VFMT_A] = "format_a", [SR_VFMT_B] = "format_b", [SR_VMODE] = "vmode", [SR_SD] = "sd",
+	[SR_CHKMODE] = "chkmode",
 };
 
 const char *sass_role_name(SassRole r)

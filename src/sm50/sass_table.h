@@ -137,6 +137,8 @@ typedef enum SassRole {
 	SR_VFMT_B,      /* VABSDIFF: B's */
 	SR_VMODE,       /* VABSDIFF: the second operation with C (.ACC .MIN .MAX .MRG_*; 7 none) */
 	SR_SD,          /* VABSDIFF .SD: a signed result (for .SAT) */
+	/* ---- divrn ---- */
+	SR_CHKMODE,     /* FCHK check (.DIVIDE) */
 	SR_COUNT
 } SassRole;
 
@@ -187,7 +189,7 @@ typedef struct SassField {
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
 	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
-	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X)
+	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X) SASS_OPS_DIVRN(X)
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */
@@ -232,6 +234,8 @@ typedef struct SassField {
  * (sad); CSETP is int64's ---- */
 #define SASS_OPS_SIM4(X) \
 	X(TEXS, "TEXS") X(TLDS, "TLDS") X(TLD4S, "TLD4S") X(VABSDIFF, "VABSDIFF")
+/* ---- divrn: the f32 division check, float set and ISCADD32I (div.rn.f32) ---- */
+#define SASS_OPS_DIVRN(X) X(FCHK, "FCHK") X(FSET, "FSET") X(ISCADD32I, "ISCADD32I")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

@@ -248,6 +248,7 @@ bool sim_exec_double(SimMachine *m, const SimInsn *in, SimThread *t);       /* s
 bool sim_exec_sfu(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_sfu.c */
 bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t);         /* sim_bits.c */
 bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_mul.c */
+bool sim_exec_fchk(SimMachine *m, const SimInsn *in, SimThread *t);         /* sim_fchk.c (divrn) */
 /* The condition code of a + b (+ carry when extended) = sum (sim_int.c). */
 void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extended);
 void sim_set_cc_result(SimThread *t, uint32_t r);

@@ -218,7 +218,8 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 	size_t next = (size_t)(in - m->insns) + 1;
 	bool on = sim_pred(t, sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0));
 	if (on) {
-		if (!exec_flow(m, in, t, &next) && !sim_exec_int64(m, in, t) && !sim_exec_int(m, in, t) &&
+		if (!exec_flow(m, in, t, &next) && !sim_exec_int64(m, in, t) && !sim_exec_fchk(m, in, t) &&
+		    !sim_exec_int(m, in, t) &&
 		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t) &&
 		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
 		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) &&

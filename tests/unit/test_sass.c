@@ -186,6 +186,14 @@ static const Example extra_examples[] = {
 	{ 0xe270000000800040, "PRET", "PRET 0x10" },
 	{ 0xe2500ffff807030f, "BRX", "BRX R3 -0x80" },
 	{ 0xe2500fffe207030f, "BRX", "BRX R3 -0x1e0" },
+	/* divrn: div.rn.f32 / rcp.rn.f32, from ptxas 11.8 -O3 cubins */
+	{ 0x5c88000000670400, "FCHK_R", "FCHK.DIVIDE P0, R4, R6" },
+	{ 0x30cc03ff80070409, "FSET_I", "FSET.GTU.FTZ.AND R9, |R4|, +INF , PT" },
+	{ 0x30cd83ff800705ff, "FSET_I", "FSET.NEU.FTZ.AND RZ.CC, |R5|, +INF , PT" },
+	{ 0x588d038000870908, "FSET_R", "FSET.NEU.FTZ.AND R8, R9, R8, PT" },
+	{ 0x5be003bc809708ff, "LOP3_P_R", "LOP3.LUT.NZ P0, RZ, R8, R9, R7, 0xc8" },
+	{ 0x5be103bf805708ff, "LOP3_P_R", "LOP3.LUT.NZ P1, RZ, R8, R5, R7, 0xf8" },
+	{ 0x16ec080000070e09, "ISCADD32I", "ISCADD32I R9, R14, -0x3f800000, 0x17" },
 };
 
 /* A slot without reuse flags, barriers or anything that changes the text. */

@@ -1,0 +1,86 @@
+/* Reference check of div.rn.f32 and rcp.rn.f32 on the simulator (run by
+ * tests/sim/div-rn-check.sh): reads `ptxsurf-sim --dump` of the golden
+ * kernels of tests/cases/encode/div-rn-f32.ptx -- div_rn's buffers
+ * param1..param3 hold the dividends, divisors and quotients, rcp_rn's
+ * param1 and param2 the operands and reciprocals -- and checks the first
+ * COUNT results against the host's IEEE arithmetic: the quotient
+ * computed in binary64 and rounded to binary32 (53 >= 2*24 + 2 bits, so
+ * the double rounding is exact for division), bit for bit, any NaN for a
+ * NaN. Exit 0 all equal, 1 a difference (each printed), 2 bad input. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WORDS = 1024, BUFFERS = 3 };
+
+static uint32_t words[BUFFERS][WORDS];
+
+static float as_float(uint32_t w)
+{
+	float f;
+	memcpy(&f, &w, 4);
+	return f;
+}
+
+static uint32_t as_bits(float f)
+{
+	uint32_t w;
+	memcpy(&w, &f, 4);
+	return w;
+}
+
+/* "  paramN.buffer+OFFS: xx xx ..." lines of buffers 1..3 */
+static int read_dump(void)
+{
+	char line[512];
+	int lines = 0;
+	while (fgets(line, sizeof line, stdin)) {
+		unsigned n, off;
+		int used;
+		if (sscanf(line, " param%u.buffer+%x:%n", &n, &off, &used) != 2 || n < 1 || n > BUFFERS)
+			continue;
+		const char *p = line + used;
+		for (unsigned i = 0; i < 32; i++) {
+			unsigned byte;
+			int k;
+			if (sscanf(p, " %2x%n", &byte, &k) != 1 || off + i >= WORDS * 4)
+				return -1;
+			p += k;
+			words[n - 1][(off + i) / 4] |= (uint32_t)byte << 8 * ((off + i) % 4);
+		}
+		lines++;
+	}
+	return lines >= 2 * WORDS * 4 / 32 ? 0 : -1;
+}
+
+static int check(const char *what, unsigned i, uint32_t b, uint32_t got, double exact)
+{
+	float want = (float)exact;
+	if (isnan(want) ? isnan(as_float(got)) : got == as_bits(want))
+		return 0;
+	printf("%s word %u: a=0x%08x b=0x%08x: 0x%08x, IEEE 0x%08x\n", what, i, words[0][i], b, got, as_bits(want));
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	bool div = argc == 3 && strcmp(argv[1], "div") == 0, rcp = argc == 3 && strcmp(argv[1], "rcp") == 0;
+	unsigned count = div || rcp ? (unsigned)strtoul(argv[2], NULL, 10) : 0;
+	if (count == 0 || count > WORDS || read_dump() != 0) {
+		fprintf(stderr, "usage: div-rn-ref div|rcp COUNT < ptxsurf-sim --dump output of div_rn or rcp_rn\n");
+		return 2;
+	}
+	int bad = 0;
+	for (unsigned i = 0; i < count; i++) {
+		double a = as_float(words[0][i]);
+		if (div)
+			bad += check("div.rn.f32", i, words[1][i], words[2][i], a / (double)as_float(words[1][i]));
+		else
+			bad += check("rcp.rn.f32", i, 0, words[1][i], 1.0 / a);
+	}
+	printf("div-rn-ref: %u %s results, %d differ from IEEE\n", count, div ? "div.rn.f32" : "rcp.rn.f32", bad);
+	return bad != 0;
+}
