@@ -38,6 +38,8 @@ typedef enum LowerSel {
 	/* ---- issue 17: division and square root (lower_divsqrt.c) ---- */
 	SEL_RN_F32,     /* .rn of an .f32 instruction without .ftz (sqrt.rn.f32) */
 	SEL_RN_F64,     /* .rn of an .f64 instruction (rcp.rn.f64, sqrt.rn.f64) */
+	/* ---- ctrl ---- */
+	SEL_RED,        /* the .red modifier (bar.red) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -105,6 +107,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 },
 	{ "prmt", SEL_ANY, lower_prmt, 4, 4 },
 	/* ---- barriers and fences (lower_sync.c) ---- */
+	/* ---- ctrl: barrier reductions (lower_sync.c), ahead of bar's rows ---- */
+	{ "bar", SEL_RED, lower_bar_red, 3, 4 }, { "barrier", SEL_RED, lower_bar_red, 3, 4 },
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 },
 	/* ---- issue 17: division and square root (lower_divsqrt.c,
@@ -128,6 +132,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- issue 15/17 (misc): handle kinds and address windows (lower_istypep.c,
 	 * lower_isspacep.c) ---- */
 	{ "istypep", SEL_ANY, lower_istypep, 2, 2 }, { "isspacep", SEL_ANY, lower_isspacep, 2, 2 },
+	/* ---- ctrl: brkpt (BPT.TRAP 0x1, the word ptxas 11.8 writes for trap) ---- */
+	{ "brkpt", SEL_ANY, lower_trap, 0, 0 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -168,6 +174,7 @@ static bool selects(LowerSel sel, const Instr *in)
 		       lw_instr_type(in).bits == 32;
 	case SEL_RN_F64:
 		return lw_has_mod(in, ".rn") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_RED: return lw_has_mod(in, ".red");
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

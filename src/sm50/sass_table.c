@@ -60,6 +60,9 @@ ENUM(e_lop, NULL);
 /* issue 17: LOP's predicate output tests the result (bit 45 set: .Z, .NZ) */
 static const char *const e_loptest_names[] = { "Z", "NZ" };
 ENUM(e_loptest, NULL);
+/* ---- ctrl: BAR.RED reductions (3 prints INVALIDBARMODE3 in nvdisasm) ---- */
+static const char *const e_barred_names[] = { "POPC", "AND", "OR" };
+ENUM(e_barred, NULL);
 
 static const char *const e_cmp_names[] = { "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T" };
 ENUM(e_cmp, NULL);
@@ -385,6 +388,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_LUT] = "lut", [SR_BF] = "bf",
 	[SR_TEXLOD] = "lod", [SR_NDV] = "ndv", [SR_DC] = "dc", [SR_AOFFI] = "offset", [SR_MS] = "ms",
 	[SR_CL] = "cl", [SR_GATHER] = "component",
+	[SR_BARRED] = "barred",
 };
 
 const char *sass_role_name(SassRole r)

@@ -128,6 +128,8 @@ typedef enum SassRole {
 	SR_GATHER,      /* TLD4 gathered component (.R .G .B .A) */
 	/* issue 17: division and square-root sequences */
 	SR_LOPTEST,     /* LOP with a predicate output: the result test (.Z, .NZ) */
+	/* ---- ctrl: barrier reductions ---- */
+	SR_BARRED,      /* BAR.RED reduction (.POPC .AND .OR) */
 	SR_COUNT
 } SassRole;
 
@@ -177,7 +179,11 @@ typedef struct SassField {
 	X(FMUL, "FMUL") X(FMUL32I, "FMUL32I") X(FFMA, "FFMA") X(FMNMX, "FMNMX") \
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
-	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X)
+	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
+	SASS_OPS_CTRL(X)
+
+/* ---- ctrl: barrier reductions (BAR.RED, B2R.RESULT) ---- */
+#define SASS_OPS_CTRL(X) X(BAR_RED, "BAR.RED") X(B2R, "B2R.RESULT")
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */

@@ -135,6 +135,13 @@ typedef struct SimMachine {
 	/* set by a BAR the running warp executed: it waits for the block */
 	bool at_barrier;
 	int64_t barrier_id;
+	/* ctrl: BAR.RED's count of the barrier being reached, and the last
+	 * released one's that B2R.RESULT reads (sim_branch.c) */
+	struct {
+		uint32_t arrived, count, result, result_arrived;
+		int64_t op, result_op;
+		bool has_result;
+	} red;
 	/* the first failure; the run stops at it */
 	bool failed;
 	char error[600];
@@ -249,5 +256,9 @@ bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* s
 /* The condition code of a + b (+ carry when extended) = sum (sim_int.c). */
 void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extended);
 bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_tex.c */
+/* ---- ctrl: sim_branch.c: BAR.RED and B2R ---- */
+bool sim_exec_branch(SimMachine *m, const SimInsn *in, SimThread *t);
+/* The block passes a barrier: the reduction counted at it becomes B2R's. */
+void sim_branch_barrier(SimMachine *m);
 
 #endif
