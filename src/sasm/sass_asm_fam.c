@@ -3,6 +3,8 @@
  * sm50/sass_disasm_fam.c. */
 #include "sasm/sass_asm_internal.h"
 
+#include <string.h>
+
 /* POPC Rd, [~]B and FLO[.U32][.SH] Rd[.CC], [~]B (.INV after an immediate). */
 static bool match_count_bits(SasmMatch *m)
 {
@@ -83,6 +85,25 @@ static bool match_b2r(SasmMatch *m)
 	return true;
 }
 
+/* P2R Rd, CC, Ra, mask and R2P CC, Ra, mask: CC is the only source and
+ * destination these rows have. */
+static bool take_cc(SasmMatch *m)
+{
+	const SasmOperand *op = sasm_take_next(m, "CC");
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_NAME || strcmp(op->name, "CC") != 0 || op->neg || op->inv || op->not_ || op->abs)
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected CC", sass_op_mnemonic(m->f->op));
+	return true;
+}
+
+static bool match_p2r_r2p(SasmMatch *m)
+{
+	if (m->f->op == SOP_P2R && !sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
+		return false;
+	return take_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "source") && sasm_take_imm(m, SR_IMM, "mask");
+}
+
 /* MUFU.fn Rd, -|Ra| and RRO.op Rd, -|B|. */
 static bool match_mufu_rro(SasmMatch *m)
 {
@@ -117,6 +138,7 @@ bool sasm_match_fam(SasmMatch *m)
 	case SOP_BAR: return match_bar(m);
 	case SOP_BAR_RED: return match_bar_red(m);
 	case SOP_B2R: return match_b2r(m);
+	case SOP_P2R: case SOP_R2P: return match_p2r_r2p(m);
 	case SOP_MEMBAR: return true;
 	case SOP_MUFU: case SOP_RRO: return match_mufu_rro(m);
 	default: return false;

@@ -189,6 +189,21 @@ static void print_b2r(Text *t, const SassValues *v)
 	}
 }
 
+/* P2R Rd, CC, Ra, mask and R2P CC, Ra, mask (ptxas -O0's carry save) */
+static void print_p2r_r2p(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "%s ", sass_op_mnemonic(f->op));
+	if (f->op == SOP_P2R) {
+		put_reg(t, get(v, SR_RD));
+		put(t, ", CC, ");
+	} else {
+		put(t, "CC, ");
+	}
+	put_reg(t, get(v, SR_RA));
+	put_reuse(t, slot, REUSE_A);
+	put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
+}
+
 /* ---- special functions ---- */
 
 /* nvdisasm prints no reuse flag on MUFU's source */
@@ -235,6 +250,7 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 	case SOP_BAR: print_bar(t, f, v); return true;
 	case SOP_BAR_RED: print_bar_red(t, f, v); return true;
 	case SOP_B2R: print_b2r(t, v); return true;
+	case SOP_P2R: case SOP_R2P: print_p2r_r2p(t, f, v, slot); return true;
 	case SOP_MUFU: print_mufu(t, f, v); return true;
 	case SOP_RRO: print_rro(t, f, v, slot); return true;
 	case SOP_MEMBAR:

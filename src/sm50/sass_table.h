@@ -183,7 +183,7 @@ typedef struct SassField {
 	SASS_OPS_CTRL(X)
 
 /* ---- ctrl: barrier reductions (BAR.RED, B2R.RESULT) ---- */
-#define SASS_OPS_CTRL(X) X(BAR_RED, "BAR.RED") X(B2R, "B2R.RESULT")
+#define SASS_OPS_CTRL(X) X(BAR_RED, "BAR.RED") X(B2R, "B2R.RESULT") X(P2R, "P2R") X(R2P, "R2P")
 
 /* The instruction families beyond the surface slice (integer bit operations, double precision, barriers,
  * warp operations), kept apart so parallel additions merge cleanly. */

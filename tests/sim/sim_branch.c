@@ -8,7 +8,14 @@
  * result, and B2R.RESULT Rd, Pd reads it: Rd the number of threads whose
  * Pc held, Pd .AND: all of them, .OR: any (the .POPC reduction leaves Pd
  * as .OR would; ptxas writes PT there). A barrier of a thread count is
- * not modelled, as for BAR.SYNC. */
+ * not modelled, as for BAR.SYNC.
+ *
+ * P2R Rd, CC, RZ, mask and R2P CC, Ra, mask are ptxas -O0's save and
+ * restore of the condition code around other code: the simulator packs
+ * the flags as bits 0-3 = zero, sign, carry, overflow (only the round trip
+ * is observable in the code ptxas writes; the second carry bit of IADD3.CC
+ * is not kept). A P2R that merges into a register other than RZ is not
+ * modelled. */
 #include "sim.h"
 
 enum { RED_POPC = 0, RED_AND = 1, RED_OR = 2 };
@@ -39,6 +46,22 @@ bool sim_exec_branch(SimMachine *m, const SimInsn *in, SimThread *t)
 		if (pd < SIM_NPREDS)
 			t->p[pd] = m->red.result_op == RED_AND ? all : any;
 		sim_set(t, sim_val(in, SR_RD, 255), m->red.result);
+		return true;
+	}
+	case SOP_P2R: {
+		if (sim_val(in, SR_RA, 255) != 255)
+			return sim_fail(m, in, "P2R into a register other than RZ is not modelled"), true;
+		uint32_t bits = (uint32_t)t->cc.z | (uint32_t)t->cc.s << 1 | (uint32_t)t->cc.c << 2 | (uint32_t)t->cc.o << 3;
+		sim_set(t, sim_val(in, SR_RD, 255), bits & (uint32_t)sim_val(in, SR_IMM, 0));
+		return true;
+	}
+	case SOP_R2P: {
+		uint32_t mask = (uint32_t)sim_val(in, SR_IMM, 0), r = sim_reg(t, sim_val(in, SR_RA, 255));
+		bool *flag[4] = { &t->cc.z, &t->cc.s, &t->cc.c, &t->cc.o };
+		for (unsigned i = 0; i < 4; i++)
+			if (mask >> i & 1)
+				*flag[i] = r >> i & 1;
+		t->cc.c_hi = false;
 		return true;
 	}
 	default:
