@@ -41,6 +41,8 @@ typedef enum LowerSel {
 	/* ---- int64: integer abs, rcp.approx.ftz.f64 (lower_int64.c) ---- */
 	SEL_INT,        /* the instruction type is an integer type (abs.s32) */
 	SEL_APPROX_F64, /* .approx of an .f64 instruction (rcp.approx.ftz.f64) */
+	/* ---- ctrl ---- */
+	SEL_RED,        /* the .red modifier (bar.red) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -112,6 +114,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 },
 	{ "prmt", SEL_ANY, lower_prmt, 4, 4 },
 	/* ---- barriers and fences (lower_sync.c) ---- */
+	/* ---- ctrl: barrier reductions (lower_sync.c), ahead of bar's rows ---- */
+	{ "bar", SEL_RED, lower_bar_red, 3, 4 }, { "barrier", SEL_RED, lower_bar_red, 3, 4 },
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 },
 	/* ---- issue 17: division and square root (lower_divsqrt.c,
@@ -138,6 +142,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- issue 15/17 (misc): handle kinds and address windows (lower_istypep.c,
 	 * lower_isspacep.c) ---- */
 	{ "istypep", SEL_ANY, lower_istypep, 2, 2 }, { "isspacep", SEL_ANY, lower_isspacep, 2, 2 },
+	/* ---- ctrl: brkpt (BPT.TRAP 0x1, the word ptxas 11.8 writes for trap) ---- */
+	{ "brkpt", SEL_ANY, lower_trap, 0, 0 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -181,6 +187,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_INT: return !lw_instr_type(in).is_float && lw_instr_type(in).bits >= 8;
 	case SEL_APPROX_F64:
 		return lw_has_mod(in, ".approx") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_RED: return lw_has_mod(in, ".red");
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

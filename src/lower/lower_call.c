@@ -290,8 +290,8 @@ bool lower_ret(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* trap: BPT.TRAP 0x1 as ptxas writes it. BPT has no guard: a guarded trap
- * is branched around (`@!p BRA over`), as ptxas inverts it. */
+/* trap and brkpt: BPT.TRAP 0x1 as ptxas 11.8 writes both. BPT has no guard:
+ * a guarded trap is branched around (`@!p BRA over`), as ptxas inverts it. */
 bool lower_trap(LowerCtx *c, const Instr *in)
 {
 	LKernel *k = c->k;

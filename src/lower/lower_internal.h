@@ -408,6 +408,7 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in);
 bool lower_minmax64(LowerCtx *c, const Instr *in);
 bool lower_shf(LowerCtx *c, const Instr *in);
 bool lower_carry(LowerCtx *c, const Instr *in);
+bool lower_bar_red(LowerCtx *c, const Instr *in);    /* ctrl: lower_sync.c */
 bool lower_mad_carry(LowerCtx *c, const Instr *in);
 
 /* ---- issue 15/17 (misc): handle kinds (lower_istypep.c) ---- */

@@ -480,14 +480,49 @@ bool lower_shf(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* ---- ctrl: 64-bit carry chains ---- */
+
+/* add.cc, addc{.cc}, sub.cc, subc{.cc} .{u,s}64 as ptxas 11.8 writes them:
+ * one IADD per word, the low word .CC (and .X with a carry in), the high
+ * word .X (and .CC with a carry out). Subtraction is IADD with -b: with .X
+ * the adder takes ~b + CC, without it ~b + 1, so the borrow chains through
+ * the flag as for sub.u64. An immediate word is IADD32I: with .X its
+ * complement (ptxas's IADD32I.X R, a, -0x4e for subc by 77), without .X
+ * its negation; a zero low word of a subtrahend without carry in is -RZ
+ * (~0 + 1 carries: no borrow, where IADD32I of 0 would not carry). */
+static void carry64(LowerCtx *c, uint32_t d, const Opnd o[2], bool sub, bool carry_in, bool carry_out)
+{
+	Part a[2] = { reg_of(c, &o[0], 0), reg_of(c, &o[0], 1) };
+	for (unsigned p = 0; p < 2; p++) {
+		bool cc = p == 0 || carry_out, x = p == 1 || carry_in;
+		uint32_t w = (uint32_t)((uint64_t)o[1].imm >> (32 * p));
+		LInsn *op;
+		if (o[1].kind == OPND_IMM && !(sub && !x && w == 0)) {
+			op = lw_emit(c, SF_IADD32I);
+			linsn_set(op, SR_IMM, !sub ? w : x ? ~w : (uint32_t)-w);
+		} else {
+			op = lw_emit(c, SF_IADD_R);
+			ref(op, SR_RB, o[1].kind == OPND_IMM ? (Part){ NO_REG, 0 } : reg_of(c, &o[1], p), false);
+			linsn_set(op, SR_NEG, sub);
+		}
+		ref(op, SR_RA, a[p], false);
+		ref(op, SR_RD, (Part){ d, p }, true);
+		linsn_set(op, SR_CC, cc);
+		linsn_set(op, SR_X, x);
+		op->writes_cc = cc;
+		op->reads_cc = x;
+	}
+}
+
 /* add.cc, addc[.cc], sub.cc, subc[.cc] on 32-bit values: IADD.CC (an
  * immediate: IADD32I.CC), IADD.X; sub.cc negates b, subc adds ~b
  * (LOP.PASS_B) with the carry, as ptxas does. */
 bool lower_carry(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (t.bits != 32 || t.is_float)
-		return lw_unsupported(c, in->loc, "%s on %u-bit values (.u32/.s32 are supported)", in->opcode, t.bits);
+	if ((t.bits != 32 && t.bits != 64) || t.is_float)
+		return lw_unsupported(c, in->loc, "%s on %u-bit values (.u32/.s32/.u64/.s64 are supported)",
+		                      in->opcode, t.bits);
 	bool sub = in->opcode[0] == 's', carry_in = in->opcode[3] == 'c';
 	bool carry_out = lw_has_mod(in, ".cc");
 	uint32_t d;
@@ -497,6 +532,10 @@ bool lower_carry(LowerCtx *c, const Instr *in)
 		return false;
 	if (!sub)
 		imm_second(o);
+	if (t.bits == 64) {
+		carry64(c, d, o, sub, carry_in, carry_out);
+		return true;
+	}
 	Part a = reg_of(c, &o[0], 0);
 	LInsn *op;
 	if (o[1].kind == OPND_IMM && (uint32_t)o[1].imm == 0 && !sub && carry_in) {

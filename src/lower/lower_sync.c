@@ -71,3 +71,63 @@ bool lower_membar(LowerCtx *c, const Instr *in)
 		}
 	return lw_unsupported(c, in->loc, "this membar form (membar.cta, .gl and .sys are supported)");
 }
+
+/* ---- ctrl: barrier reductions ----
+ * bar{.cta}.red.popc.u32 d, a{, b}, [!]c and bar{.cta}.red.{and,or}.pred
+ * p, a{, b}, [!]c (also barrier.red): BAR.RED.op a, b, [!]c, the CTA fence
+ * ptxas puts after every barrier, then B2R.RESULT d (popc) or
+ * B2R.RESULT RZ, p (and/or), as ptxas 11.8 writes them (it also pads with
+ * NOPs, which only spend time). The barrier number and count are
+ * immediates, as in every compiler's output we have. */
+bool lower_bar_red(LowerCtx *c, const Instr *in)
+{
+	static const char *const ops[] = { ".popc", ".and", ".or" };
+	int op = -1;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		for (int k = 0; k < 3; k++)
+			if (lw_streq(w, ops[k]))
+				op = k;
+		if (op < 0 && !lw_streq(w, ".red") && !lw_streq(w, ".cta") && !lw_streq(w, ".aligned") &&
+		    !lw_streq(w, ".u32") && !lw_streq(w, ".pred"))
+			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s'", in->opcode, w);
+	}
+	if (op < 0)
+		return lw_unsupported(c, in->loc, "%s.red without .popc, .and or .or", in->opcode);
+	const Expr *p = in->ops[in->nops - 1];
+	bool neg = false;
+	if (p->kind == EX_UNARY && p->op == '!') {
+		neg = true;
+		p = p->lhs;
+	}
+	Opnd id, cnt = { OPND_IMM, 0, 1, 0 };
+	uint32_t pc, d;
+	unsigned dw = 1;
+	if (!lw_opnd(c, in->ops[1], &id) || (in->nops == 4 && !lw_opnd(c, in->ops[2], &cnt)) || !lw_pred(c, p, &pc))
+		return false;
+	if (id.kind != OPND_IMM || cnt.kind != OPND_IMM)
+		return lw_unsupported(c, in->loc, "a barrier number or thread count in a register with .red");
+	if (id.imm < 0 || id.imm > 15 || cnt.imm < 0 || cnt.imm > 0xfff)
+		return lw_unsupported(c, in->loc, "this barrier number or thread count");
+	if (op == 0 ? !lw_reg(c, in->ops[0], &d, &dw) : !lw_pred(c, in->ops[0], &d))
+		return false;
+	LInsn *bar = lw_emit(c, SF_BAR_RED);
+	linsn_set(bar, SR_BARRED, (unsigned)op);
+	linsn_set(bar, SR_BARID, id.imm);
+	linsn_set(bar, SR_BARCNT, cnt.imm);
+	linsn_ref(bar, SR_PC, pc, 0, 1, false);
+	linsn_set(bar, SR_PC_NOT, neg);
+	bar->keep = true;
+	membar(c, MB_CTA, IVALL_NONE);
+	LInsn *r = lw_emit(c, SF_B2R);
+	if (op == 0) {
+		linsn_ref(r, SR_RD, d, 0, 1, true);
+		linsn_set(r, SR_PD, 7);
+		if (dw == 2)
+			lw_mov_rz(c, d, 1);
+	} else {
+		linsn_set(r, SR_RD, 255);
+		linsn_ref(r, SR_PD, d, 0, 1, true);
+	}
+	return true;
+}

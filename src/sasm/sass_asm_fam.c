@@ -3,6 +3,8 @@
  * sm50/sass_disasm_fam.c. */
 #include "sasm/sass_asm_internal.h"
 
+#include <string.h>
+
 /* POPC Rd, [~]B and FLO[.U32][.SH] Rd[.CC], [~]B (.INV after an immediate). */
 static bool match_count_bits(SasmMatch *m)
 {
@@ -62,6 +64,27 @@ static bool match_bar(SasmMatch *m)
 	return true;
 }
 
+/* ctrl: BAR.RED.op id[, count], [!]Pc; B2R.RESULT Rd[, Pd] (PT when absent). */
+static bool match_bar_red(SasmMatch *m)
+{
+	if (!sasm_take_imm(m, SR_BARID, "barrier"))
+		return false;
+	sass_values_set(&m->v, SR_BARCNT, 0);
+	if (m->next + 1 < m->s->nops && !sasm_take_imm(m, SR_BARCNT, "thread count"))
+		return false;
+	return sasm_take_pred(m, SR_PC, SR_PC_NOT, "reduced predicate");
+}
+
+static bool match_b2r(SasmMatch *m)
+{
+	if (!sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
+		return false;
+	if (m->next < m->s->nops)
+		return sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination");
+	sass_values_set(&m->v, SR_PD, 7);
+	return true;
+}
+
 /* MUFU.fn Rd, -|Ra| and RRO.op Rd, -|B|. */
 static bool match_mufu_rro(SasmMatch *m)
 {
@@ -94,6 +117,8 @@ bool sasm_match_fam(SasmMatch *m)
 	case SOP_PRMT: return match_prmt(m);
 	case SOP_F2F: return match_f2f(m);
 	case SOP_BAR: return match_bar(m);
+	case SOP_BAR_RED: return match_bar_red(m);
+	case SOP_B2R: return match_b2r(m);
 	case SOP_MEMBAR: return true;
 	case SOP_MUFU: case SOP_RRO: return match_mufu_rro(m);
 	default: return false;

@@ -116,6 +116,7 @@ static const ModSpec conv_mods[] = {
 static const ModSpec flo_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("SH", SR_SH), END_MODS };
 static const ModSpec prmt_mods[] = { ENUM_MOD(SR_PMODE), END_MODS };
 static const ModSpec bar_mods[] = { ENUM_MOD(SR_BARMODE), END_MODS };
+static const ModSpec bar_red_mods[] = { ENUM_MOD(SR_BARRED), END_MODS };    /* ctrl */
 static const ModSpec membar_mods[] = { ENUM_MOD(SR_MBLEVEL), ENUM_MOD(SR_IVALL), END_MODS };
 static const ModSpec mufu_mods[] = { ENUM_MOD(SR_MUFUOP), FLAG_MOD("SAT", SR_SAT), END_MODS };
 static const ModSpec rro_mods[] = { ENUM_MOD(SR_RROOP), END_MODS };
@@ -195,6 +196,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_DSETP: return dsetp_mods;
 	case SOP_F2F: return f2f_mods;
 	case SOP_BAR: return bar_mods;
+	case SOP_BAR_RED: return bar_red_mods;
 	case SOP_MEMBAR: return membar_mods;
 	case SOP_MUFU: return mufu_mods;
 	case SOP_RRO: return rro_mods;

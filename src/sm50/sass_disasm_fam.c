@@ -166,6 +166,29 @@ static void print_bar(Text *t, const SassForm *f, const SassValues *v)
 	}
 }
 
+/* ---- ctrl: BAR.RED.op id[, count], [!]Pc (a zero count, all threads, is
+ * left out as by .SYNC) and B2R.RESULT Rd[, Pd] (PT left out) ---- */
+static void print_bar_red(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "BAR.RED");
+	put_enum(t, f, v, SR_BARRED);
+	put(t, " 0x%x", (unsigned)get(v, SR_BARID));
+	if (get(v, SR_BARCNT) != 0)
+		put(t, ", 0x%x", (unsigned)get(v, SR_BARCNT));
+	put(t, ", ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
+static void print_b2r(Text *t, const SassValues *v)
+{
+	put(t, "B2R.RESULT ");
+	put_reg(t, get(v, SR_RD));
+	if (get(v, SR_PD) != 7) {
+		put(t, ", ");
+		put_pred(t, get(v, SR_PD), false);
+	}
+}
+
 /* ---- special functions ---- */
 
 /* nvdisasm prints no reuse flag on MUFU's source */
@@ -210,6 +233,8 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 	case SOP_DSETP: print_dsetp(t, f, v); return true;
 	case SOP_F2F: print_f2f(t, f, v); return true;
 	case SOP_BAR: print_bar(t, f, v); return true;
+	case SOP_BAR_RED: print_bar_red(t, f, v); return true;
+	case SOP_B2R: print_b2r(t, v); return true;
 	case SOP_MUFU: print_mufu(t, f, v); return true;
 	case SOP_RRO: print_rro(t, f, v, slot); return true;
 	case SOP_MEMBAR:

@@ -60,6 +60,9 @@ ENUM(e_lop, NULL);
 /* issue 17: LOP's predicate output tests the result (bit 45 set: .Z, .NZ) */
 static const char *const e_loptest_names[] = { "Z", "NZ" };
 ENUM(e_loptest, NULL);
+/* ---- ctrl: BAR.RED reductions (3 prints INVALIDBARMODE3 in nvdisasm) ---- */
+static const char *const e_barred_names[] = { "POPC", "AND", "OR" };
+ENUM(e_barred, NULL);
 
 /* divrn: FCHK's check; nvdisasm names the other values INVALIDCHKMODEn */
 static const char *const e_chkmode_names[] = { "DIVIDE" };
@@ -414,6 +417,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_RD2] = "rd2", [SR_TEXSTARGET] = "target", [SR_TEXSMASK] = "mask",
 	[SR_VFMT_A] = "format_a", [SR_VFMT_B] = "format_b", [SR_VMODE] = "vmode", [SR_SD] = "sd",
 	[SR_CHKMODE] = "chkmode",
+	[SR_BARRED] = "barred",
 };
 
 const char *sass_role_name(SassRole r)

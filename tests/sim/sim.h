@@ -135,6 +135,13 @@ typedef struct SimMachine {
 	/* set by a BAR the running warp executed: it waits for the block */
 	bool at_barrier;
 	int64_t barrier_id;
+	/* ctrl: BAR.RED's count of the barrier being reached, and the last
+	 * released one's that B2R.RESULT reads (sim_branch.c) */
+	struct {
+		uint32_t arrived, count, result, result_arrived;
+		int64_t op, result_op;
+		bool has_result;
+	} red;
 	/* the first failure; the run stops at it */
 	bool failed;
 	char error[600];
@@ -264,5 +271,9 @@ bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *n
 /* The instruction index of a .text byte offset (a control word's offset:
  * its group's first instruction). */
 size_t sim_code_index(uint32_t addr);
+/* ---- ctrl: sim_branch.c: BAR.RED and B2R ---- */
+bool sim_exec_branch(SimMachine *m, const SimInsn *in, SimThread *t);
+/* The block passes a barrier: the reduction counted at it becomes B2R's. */
+void sim_branch_barrier(SimMachine *m);
 
 #endif

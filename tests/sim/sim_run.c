@@ -224,7 +224,7 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
 		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) &&
 		    !sim_exec_mul(m, in, t) && !sim_exec_window(m, in, t) &&
-		    !sim_exec_atom(m, in, t) && !sim_exec_tex(m, in, t))
+		    !sim_exec_atom(m, in, t) && !sim_exec_tex(m, in, t) && !sim_exec_branch(m, in, t))
 			sim_fail(m, in, "the simulator does not model %s", in->form->name);
 	}
 	if (t->state == SIM_RUNNING && next >= m->ninsns)
@@ -299,6 +299,7 @@ static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
 	unsigned nwarps = (nthreads + SIM_WARP - 1) / SIM_WARP;
 	if (sim_window_block(m, nthreads))
 		return;
+	memset(&m->red, 0, sizeof m->red);    /* ctrl: no reduction yet */
 	for (unsigned w = 0; m->timing && w < nwarps; w++) {
 		sim_timing_select(m, w);
 		sim_timing_warp_start(m);
@@ -319,6 +320,7 @@ static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
 		if (m->failed || waiting == 0)
 			return;
 		sim_window_barrier(m);
+		sim_branch_barrier(m);
 	}
 }
 

@@ -170,12 +170,12 @@ END_TEST
 
 START_TEST(unknown_instruction_is_named)
 {
-	/* VABSDIFF.U32.U32.ACC R0, R5, R6, R0 (ptxas -O3's sad.u32): not in
-	 * the form table. */
-	Buffer b = build_cubin(0x30, 0x5424006060670500);
+	/* VABSDIFF with an immediate B (bit 50 clear): ptxas 11.8 did not
+	 * write it for these tests, so the form table has no row for it. */
+	Buffer b = build_cubin(0x30, 0x5420006060670500);
 	char *text, err[256];
 	ck_assert_int_eq(run(b.data, b.len, &text, err, sizeof err), -1);
-	ck_assert_msg(strstr(err, "0x5424006060670500") && strstr(err, "0x00000030") &&
+	ck_assert_msg(strstr(err, "0x5420006060670500") && strstr(err, "0x00000030") &&
 	              strstr(err, ".text.k"), "%s", err);
 	free(text);
 	free(b.data);

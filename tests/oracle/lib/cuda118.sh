@@ -71,7 +71,7 @@ sass_masked() {
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
-		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R", f, " ")
+		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -110,7 +110,8 @@ sass_masked() {
 			h = clear_39(h)
 		if (fam == "SHFL" && hv(substr(h, 4, 1)) % 8 != 7)     # Pd 50:48
 			h = substr(h, 1, 3) hc(hv(substr(h, 4, 1)) - hv(substr(h, 4, 1)) % 8) substr(h, 5)
-		if (fam == "VOTE") {
+		# ctrl: BAR.RED Pc (41:39) and B2R Pd (47:45) masked as for VOTE (BAR.SYNC has PT)
+		if (fam == "VOTE" || fam == "BAR" || fam == "B2R") {
 			d4 = hv(substr(h, 5, 1)); if (int(d4 / 2) != 7) d4 %= 2
 			d6 = hv(substr(h, 6, 1)); d7 = hv(substr(h, 7, 1))
 			pc = (d6 % 4) * 2 + int(d7 / 8); if (pc != 7) { d6 -= d6 % 4; d7 %= 8 }
