@@ -385,7 +385,8 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 			in->refs[r].vreg = map[in->refs[r].vreg];
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
-		if (in->form->op == SOP_BRA && in->target >= 0)
+		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC) &&
+		    in->target >= 0)
 			in->target += (int)lbase;
 		if (in->form->op == SOP_RET)
 			in->target = p.entry;

@@ -25,7 +25,7 @@ static bool is_varlat(const LInsn *in)
 static bool is_flow(const LInsn *in)
 {
 	return in->form->op == SOP_BRA || in->form->op == SOP_EXIT || in->form->op == SOP_CAL ||
-	       in->form->op == SOP_RET || in->form->op == SOP_JCAL;
+	       in->form->op == SOP_RET || in->form->op == SOP_JCAL || in->form->op == SOP_SYNC;
 }
 
 static void accesses(const LKernel *k, const LInsn *in, Access *a)
