@@ -131,6 +131,8 @@ typedef struct LKernel {
 	size_t ncalls, calls_cap;
 	uint32_t call_depth;          /* the longest chain of nested calls (CRS stack entries) */
 	bool recursive;               /* calls a recursive function: the stack depth is unknown */
+	uint32_t crs_nesting;         /* SSY regions nested at most (reconverge.c), plus those of
+	                               * every linked function: an upper bound */
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;

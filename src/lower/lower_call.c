@@ -372,6 +372,7 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 		map[i] = p.vbase + (uint32_t)i;
 	if (recursive)
 		copy_params(k, f, p.vbase, map);
+	k->crs_nesting += fr->crs_nesting;
 	k->label_pos = xrealloc(k->label_pos, (k->nlabels + fr->nlabels + 1) * sizeof *k->label_pos);
 	k->label_pos[k->nlabels++] = ibase;     /* the entry: the copies, then the body */
 	ibase = k->ninsns;

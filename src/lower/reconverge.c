@@ -381,6 +381,12 @@ bool lw_reconverge(LowerCtx *c, LKernel *k)
 		}
 		free(order);
 		ok = regions_nest(c, k, &g, rs, nr) && (nr == 0 || rewrite(c, k, &g, rs, nr));
+		for (size_t b = 0; b < g.nblocks; b++) {
+			uint32_t depth = 0;
+			for (size_t r = 0; r < nr; r++)
+				depth += rs[r].in[b];
+			k->crs_nesting = depth > k->crs_nesting ? depth : k->crs_nesting;
+		}
 		for (size_t r = 0; r < nr; r++)
 			free(rs[r].in);
 		free(rs);
