@@ -234,21 +234,22 @@ static LInsn made(SassFormId form, SrcLoc loc, int target)
 	return in;
 }
 
-/* Rebuilds k->insns with ssy_at[i] (a label id, or -1) before instruction
- * i, where i's labels stay, and a SYNC before i's labels where
- * sync_before[i]. Moves the call sites' instruction indices. */
-static void rebuild(LKernel *k, const int *ssy_at, const bool *sync_before)
+/* Rebuilds k->insns with `SSY ssy_at[i]` (a label id, or -1) before
+ * instruction i, where i's labels stay, and `SYNC` (to sync_before[i], or
+ * none for -1) before i's labels. Moves the call sites' instruction
+ * indices. */
+static void rebuild(LKernel *k, const int *ssy_at, const int *sync_before)
 {
 	size_t extra = 0;
 	for (size_t i = 0; i <= k->ninsns; i++)
-		extra += (ssy_at[i] >= 0) + sync_before[i];
+		extra += (ssy_at[i] >= 0) + (sync_before[i] >= 0);
 	LInsn *out = xcalloc(k->ninsns + extra + 1, sizeof *out);
 	size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos), *newinsn = xcalloc(k->ninsns + 1, sizeof *newinsn);
 	size_t j = 0;
 	for (size_t i = 0; i <= k->ninsns; i++) {
 		SrcLoc loc = i < k->ninsns ? k->insns[i].loc : k->loc;
-		if (sync_before[i])
-			out[j++] = made(SF_SYNC, i > 0 ? k->insns[i - 1].loc : loc, -1);
+		if (sync_before[i] >= 0)
+			out[j++] = made(SF_SYNC, i > 0 ? k->insns[i - 1].loc : loc, sync_before[i]);
 		newpos[i] = j;
 		if (ssy_at[i] >= 0)
 			out[j++] = made(SF_SSY, loc, ssy_at[i]);
@@ -272,10 +273,11 @@ static void rebuild(LKernel *k, const int *ssy_at, const bool *sync_before)
 static bool rewrite(LowerCtx *c, LKernel *k, const Cfg *g, const Region *rs, size_t nr)
 {
 	int *ssy_at = xcalloc(k->ninsns + 1, sizeof *ssy_at);
-	bool *sync_before = xcalloc(k->ninsns + 1, sizeof *sync_before), ok = true;
+	int *sync_before = xcalloc(k->ninsns + 1, sizeof *sync_before);
+	bool ok = true;
 	int *join_label = xcalloc(nr ? nr : 1, sizeof *join_label);
 	for (size_t i = 0; i <= k->ninsns; i++)
-		ssy_at[i] = -1;
+		ssy_at[i] = sync_before[i] = -1;
 	for (size_t r = 0; r < nr; r++)
 		join_label[r] = label_at(k, g->start[rs[r].join]);
 	for (size_t r = 0; r < nr; r++)
@@ -310,7 +312,7 @@ static bool rewrite(LowerCtx *c, LKernel *k, const Cfg *g, const Region *rs, siz
 		}
 		if (!linsn_is_unconditional_jump(&k->insns[last]) && last + 1 < k->ninsns &&
 		    g->block_of[last + 1] == join)
-			sync_before[last + 1] = true;
+			sync_before[last + 1] = join_label[r];
 	}
 	if (ok)
 		rebuild(k, ssy_at, sync_before);
