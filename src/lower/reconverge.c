@@ -263,8 +263,8 @@ static void rebuild(LKernel *k, const int *ssy_at, const int *sync_before)
 		k->calls[c].insn = newinsn[k->calls[c].insn];
 	free(k->insns);
 	k->insns = out;
+	k->cap = k->ninsns + extra + 1;     /* what out holds */
 	k->ninsns = j;
-	k->cap = k->ninsns + extra + 1;
 	free(newpos);
 	free(newinsn);
 }
