@@ -202,7 +202,9 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.shared_size = k->shared_size, .shared_align = k->shared_align, .frame_size = k->frame_size,
 			/* recursion: the depth is unknown; ptxas 11.8 then records a
 			 * 0x600-byte CRS stack and an unknown (all ones) stack size */
-			.crs_stack_size = k->recursive ? SASS_CRS_RECURSIVE_BYTES : SASS_CRS_CALL_BYTES * k->call_depth,
+			.crs_stack_size = k->recursive ? SASS_CRS_RECURSIVE_BYTES
+			                               : SASS_CRS_CALL_BYTES * k->call_depth +
+			                                 SASS_CRS_SSY_BYTES * k->crs_nesting,
 			.stack_unknown = k->recursive,
 			.shared_strings = (const char *const *)k->shared_strings, .nshared_strings = k->nshared_strings,
 			.maxreg_count = k->maxreg_count,

@@ -15,7 +15,7 @@ static int encode_at(const LKernel *k, size_t i, uint64_t *word, char *err, size
 	const SassForm *f = in ? in->form : &sass_forms[i == k->ninsns ? SF_BRA : SF_NOP];
 	char msg[200];
 	int rc;
-	if (in && (in->form->op == SOP_BRA || in->form->op == SOP_CAL)) {
+	if (in && (in->form->op == SOP_BRA || in->form->op == SOP_CAL || in->form->op == SOP_SSY)) {
 		int64_t off = (int64_t)sass_insn_addr(k->label_pos[in->target]) - (int64_t)(sass_insn_addr(i) + 8);
 		rc = linsn_encode(in, &off, word, msg, sizeof msg);
 	} else if (in) {

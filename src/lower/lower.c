@@ -587,6 +587,7 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 		c->guard_vreg = -1;
 		lw_emit(c, SF_EXIT);
 	}
+	lw_reconverge(c, k);
 	ctx_end(c);
 	return lw_link_calls(c, k, false);
 }
@@ -625,6 +626,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 		c->guard_vreg = -1;
 		lw_emit(c, SF_RET);
 	}
+	lw_reconverge(c, k);
 	c->in_func = false;
 	ctx_end(c);
 }

@@ -152,6 +152,8 @@ typedef struct LKernel {
 	 * kernel is linked ---- */
 	struct LIndirectCall *indirect;
 	size_t nindirect;
+	uint32_t crs_nesting;         /* SSY regions nested at most (reconverge.c), plus those of
+	                               * every linked function: an upper bound */
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;

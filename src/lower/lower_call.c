@@ -382,6 +382,7 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 		map[i] = p.vbase + (uint32_t)i;
 	if (recursive)
 		copy_params(k, f, p.vbase, map);
+	k->crs_nesting += fr->crs_nesting;
 	k->label_pos = xrealloc(k->label_pos, (k->nlabels + fr->nlabels + 1) * sizeof *k->label_pos);
 	k->label_pos[k->nlabels++] = ibase;     /* the entry: the copies, then the body */
 	ibase = k->ninsns;
@@ -396,7 +397,8 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 		lkernel_const2_adopt(k, fr, in);
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
-		if (in->form->op == SOP_BRA && in->target >= 0)
+		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC) &&
+		    in->target >= 0)
 			in->target += (int)lbase;
 		if (in->form->op == SOP_RET)
 			in->target = p.entry;

@@ -455,6 +455,12 @@ bool lower_trap(LowerCtx *c, const Instr *in);
  * registers; diagnoses recursion. A callee not lowered yet: false (nothing
  * done) unless `final`, when it is diagnosed. */
 bool lw_link_calls(LowerCtx *c, LKernel *k, bool final);
+
+/* ---- diverge: reconvergence (reconverge.c) ----
+ * SSY before each conditional branch whose paths join again, SYNC on the
+ * edges into the join, so a warp reconverges on sm_50 (issue 14/15).
+ * False after an encoder-unsupported diagnostic. */
+bool lw_reconverge(LowerCtx *c, LKernel *k);
 /* -c: the call site cs of a function without a body becomes a JCAL of it
  * through the ABI (lower_extern.c); false when diagnosed. */
 bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs);

@@ -18,6 +18,9 @@
  * nesting takes: ptxas 11.8 records EIATTR_CRS_STACK_SIZE 0x10, 0x20, 0x30
  * for call chains 1, 2 and 3 deep (kernels without SSY). */
 #define SASS_CRS_CALL_BYTES 16u
+/* CRS stack bytes per nested SSY region: its SSY token and the DIV token of
+ * a divergent branch inside it (ptxas 11.8 records 0x20 for one level) */
+#define SASS_CRS_SSY_BYTES 0x20u
 /* ...and, for a kernel calling a recursive function (depth unknown), the
  * CRS stack ptxas 11.8 records: 0x600 bytes (96 levels). */
 #define SASS_CRS_RECURSIVE_BYTES 0x600u

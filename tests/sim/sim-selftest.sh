@@ -339,6 +339,77 @@ else
 	bad "ptxsurf-as rejects the memory kernel: $(head -n 1 "$work/err")"
 fi
 
+# 10. The hardware's reconvergence stack (SIM_DIVERGENCE=hw-taken and
+# hw-fallthrough, sim_run.c): a warp joins its groups only through SSY/SYNC
+# and PBK/BRK. A SHFL.BFLY by 16 after an if/else (lanes 0-15 set 7, the
+# others 9) and after a loop each lane leaves after tid+1 turns must read
+# the other half's final value: with the tokens every model gets it (lane 0
+# reads 9, lane 16 reads 7; after the loop lane 0 reads 17, lane 16 reads
+# 1); without them (plain BRAs) the first group to reach the SHFL reads the
+# other group's stale register, which only the idealised model hides. A
+# SYNC with no SSY token is a warp that never reconverges: the run fails.
+sass_head='.kernel k
+.param 8
+        MOV R1, c[0x0][0x20];
+        S2R R0, SR_TID.X;
+        ISCADD R2.CC, R0, c[0x0][0x140], 0x2;
+        IADD.X R3, RZ, c[0x0][0x144];
+        MOV R4, RZ;'
+sass_tail='        SHFL.BFLY PT, R5, R4, 0x10, 0x1f;
+        STG.E [R2], R5;
+        EXIT;'
+{ echo "$sass_head"; cat <<'SASS'; echo "$sass_tail"; } >"$work/ifelse.sass"
+        ISETP.LT.U32.AND P0, PT, R0, 0x10, PT;
+        SSY join;
+        @P0 BRA low;
+        MOV32I R4, 0x9;
+        SYNC;
+low:
+        MOV32I R4, 0x7;
+        SYNC;
+join:
+SASS
+{ echo "$sass_head"; cat <<'SASS'; echo "$sass_tail"; } >"$work/loop.sass"
+        PBK done;
+again:
+        IADD32I R4, R4, 0x1;
+        ISETP.GT.U32.AND P1, PT, R4, R0, PT;
+        @P1 BRK;
+        BRA again;
+done:
+SASS
+sed -e '/SSY join/d' -e 's/^        SYNC;/        BRA join;/' "$work/ifelse.sass" >"$work/ifelse-bra.sass"
+sed -e '/PBK done/d' -e 's/@P1 BRK;/@P1 BRA done;/' "$work/loop.sass" >"$work/loop-bra.sass"
+sed -e '/SSY join/d' "$work/ifelse.sass" >"$work/nossy.sass"
+# the words lane 0 and lane 16 write: FILE MODEL
+lanes() {
+	SIM_DIVERGENCE=$2 "$sim" --dump --block 32,1,1 "$work/$1.cubin" 2>&1 |
+		sed -n 's/^  param0.buffer+00[04]0: \(..\).*/\1/p' | tr '\n' ' '
+}
+for f in ifelse loop ifelse-bra loop-bra nossy; do
+	"$prog" --input=sass --schedule=auto -o "$work/$f.cubin" "$work/$f.sass" 2>"$work/err" ||
+		bad "ptxsurf-as rejects $f.sass: $(head -n 1 "$work/err")"
+done
+for model in ideal hw-taken hw-fallthrough; do
+	got=$(lanes ifelse $model)
+	[ "$got" = '09 07 ' ] && ok || bad "if/else under SSY/SYNC ($model): lanes 0 and 16 read '$got', not '09 07'"
+	got=$(lanes loop $model)
+	[ "$got" = '11 01 ' ] && ok || bad "loop under PBK/BRK ($model): lanes 0 and 16 read '$got', not '11 01'"
+done
+[ "$(lanes ifelse-bra ideal)" = '09 07 ' ] && ok || bad "the ideal model no longer joins plain BRAs"
+# the group run first reads the other's stale 0 (taken first: lanes 0-15)
+got=$(lanes ifelse-bra hw-taken)
+[ "$got" = '00 07 ' ] && ok || bad "if/else without SSY/SYNC under hw-taken: '$got', not '00 07'"
+got=$(lanes ifelse-bra hw-fallthrough)
+[ "$got" = '09 00 ' ] && ok || bad "if/else without SSY/SYNC under hw-fallthrough: '$got', not '09 00'"
+# lane 0 leaves first and reads lane 16's count of that moment, 1
+got=$(lanes loop-bra hw-taken)
+[ "$got" = '01 01 ' ] && ok || bad "a loop without PBK/BRK under hw-taken: '$got', not '01 01'"
+SIM_DIVERGENCE=hw-taken "$sim" --block 32,1,1 "$work/nossy.cubin" >"$work/out" 2>&1
+grep -q 'SYNC with no SSY token' "$work/out" && ok || bad "a SYNC without SSY ran: $(head -n 1 "$work/out")"
+SIM_DIVERGENCE=bogus "$sim" --block 32,1,1 "$work/ifelse.cubin" >"$work/out" 2>&1
+grep -q 'SIM_DIVERGENCE=bogus' "$work/out" && ok || bad "a bad SIM_DIVERGENCE ran: $(head -n 1 "$work/out")"
+
 # 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"
 "$sim" "$work/junk.cubin" >"$work/out" 2>&1

@@ -3,10 +3,15 @@
  * a barrier (BAR.SYNC); when every warp of the block waits at the barrier
  * or has exited (an exited warp counts as arrived), all go on, in warp
  * order again. The memory is sequentially consistent, so MEMBAR has
- * nothing to order. Inside a warp the threads that diverged are reconverged by
- * always issuing the lowest pc any running thread is at, with the threads
- * at it: for the structured code both assemblers write this joins the
- * paths where SSY/SYNC would, and it needs no stack.
+ * nothing to order. Inside a warp, two models of divergence (SIM_DIVERGENCE):
+ * "ideal" (the default) reconverges the threads that diverged by always
+ * issuing the lowest pc any running thread is at, with the threads at it,
+ * so paths join wherever they meet, with or without SSY/SYNC; "hw-taken"
+ * and "hw-fallthrough" model the hardware's CRS stack (crs_* below): the
+ * warp runs one pc with one active mask, and only SSY/SYNC, PBK/BRK and
+ * CAL/RET join its groups again. The order in which a divergent BRA's two
+ * groups run is not documented, so either can be chosen; code that is
+ * correct on the hardware passes both.
  *
  * c[0x0] is laid out as the CUDA driver lays it out for sm_50 (checked
  * against the addresses ptxas 11.8 reads): ntid.{x,y,z} at 0x8, 0xc, 0x10,
@@ -233,6 +238,250 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 	return on;
 }
 
+/* SHFL and VOTE read every lane of the warp before any lane writes: SHFL
+ * the source register (a lane not at the SHFL gives what its register
+ * holds), VOTE the lanes at it whose guard holds and their predicate. */
+static void capture_warp_sources(SimMachine *m, const SimInsn *in, const SimThread *w, unsigned n,
+                                 size_t pc)
+{
+	if (in->form->op == SOP_SHFL)
+		for (unsigned i = 0; i < SIM_WARP; i++)
+			m->shfl_src[i] = i < n ? sim_reg(&w[i], sim_val(in, SR_RA, 255)) : 0;
+	if (in->form->op == SOP_VOTE) {
+		m->vote_active = m->vote_ballot = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (w[i].state == SIM_RUNNING && w[i].pc == pc &&
+			    sim_pred(&w[i], sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0))) {
+				m->vote_active |= 1u << i;
+				if (sim_pred(&w[i], sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0)))
+					m->vote_ballot |= 1u << i;
+			}
+	}
+}
+
+/* ---- diverge: the hardware's reconvergence (CRS) stack ----
+ * NVIDIA's SASS reference for SPA 5.0: SSY pushes a CRS_TYPE_SSY token with
+ * the warp's active mask and the sync-up point; a BRA that splits the
+ * active threads pushes a CRS_TYPE_DIV token (one group's mask and pc) and
+ * runs the other group; SYNC runs through the DIV tokens above the SSY and
+ * then restores the SSY's mask at its target; PBK/BRK do the same for
+ * loops (the threads that BRK wait until the PBK token pops), CAL/RET for
+ * calls. Here the threads that leave their path (SYNC, BRK, RET, EXIT)
+ * drop out of the active mask and out of every token above the one that
+ * will resume them; when no thread is left active the top token pops. */
+typedef enum DivergenceModel { DIV_IDEAL, DIV_HW_TAKEN_FIRST, DIV_HW_FALLTHROUGH_FIRST } DivergenceModel;
+typedef enum CrsKind { CRS_SSY, CRS_DIV, CRS_PBK, CRS_CAL } CrsKind;
+static const char *const crs_name[] = { "SSY", "DIV", "PBK", "CAL" };
+
+typedef struct CrsToken {
+	CrsKind kind;
+	uint32_t mask;
+	size_t pc;
+} CrsToken;
+
+typedef struct WarpCrs {
+	uint32_t active;            /* the lanes running the current path */
+	size_t pc;
+	unsigned depth;
+	CrsToken tok[SIM_SYNC_DEPTH];
+} WarpCrs;
+
+/* A thread parked in a token has no pc of its own (sim_timing.c and the
+ * SHFL/VOTE reads look for threads at the issued pc). */
+#define CRS_PARKED (SIZE_MAX - 1)
+
+typedef struct Warps {
+	DivergenceModel model;
+	WarpCrs warp[SIM_MAX_BLOCK_THREADS / SIM_WARP];
+} Warps;
+
+static DivergenceModel divergence_model(SimMachine *m)
+{
+	const char *e = getenv("SIM_DIVERGENCE");
+	if (!e || !*e || !strcmp(e, "ideal"))
+		return DIV_IDEAL;
+	if (!strcmp(e, "hw-taken"))
+		return DIV_HW_TAKEN_FIRST;
+	if (!strcmp(e, "hw-fallthrough"))
+		return DIV_HW_FALLTHROUGH_FIRST;
+	snprintf(m->error, sizeof m->error,
+	         "SIM_DIVERGENCE=%s: expected ideal, hw-taken or hw-fallthrough", e);
+	m->failed = true;
+	return DIV_IDEAL;
+}
+
+static uint32_t live_lanes(const SimThread *w, unsigned n)
+{
+	uint32_t live = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (w[i].state == SIM_RUNNING)
+			live |= 1u << i;
+	return live;
+}
+
+static void crs_push(SimMachine *m, const SimInsn *in, WarpCrs *c, CrsKind kind, uint32_t mask, size_t pc)
+{
+	if (c->depth == SIM_SYNC_DEPTH) {
+		sim_fail(m, in, "more than %d reconvergence tokens pending", SIM_SYNC_DEPTH);
+		return;
+	}
+	c->tok[c->depth++] = (CrsToken){ .kind = kind, .mask = mask, .pc = pc };
+}
+
+/* No lane is active: the top tokens pop until one holds a live lane. */
+static void crs_resume(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThread *w, unsigned n)
+{
+	uint32_t live = live_lanes(w, n);
+	while (c->depth > 0) {
+		const CrsToken *k = &c->tok[--c->depth];
+		if (k->mask & live) {
+			c->active = k->mask & live;
+			c->pc = k->pc;
+			return;
+		}
+	}
+	c->active = 0;
+	if (live)
+		sim_fail(m, in, "lanes 0x%08x wait for a reconvergence token that is gone: they never run again",
+		         live);
+}
+
+/* The lanes `leave` stop here and wait for the innermost token of kind:
+ * SYNC for the SSY, BRK for the PBK, RET for the CAL. */
+static void crs_leave(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThread *w, unsigned n,
+                      uint32_t leave, CrsKind kind)
+{
+	int j = (int)c->depth - 1;
+	while (j >= 0 && c->tok[j].kind != kind)
+		j--;
+	if (j < 0) {
+		sim_fail(m, in, "%s with no %s token on the reconvergence stack: the warp never reconverges",
+		         in->form->name, crs_name[kind]);
+		return;
+	}
+	for (unsigned i = (unsigned)j + 1; i < c->depth; i++)
+		c->tok[i].mask &= ~leave;
+	c->active &= ~leave;
+	if (!c->active)
+		crs_resume(m, in, c, w, n);
+}
+
+/* The lanes of the active mask whose guard (and condition-code test) holds. */
+static uint32_t crs_taken(SimMachine *m, const SimInsn *in, const WarpCrs *c, const SimThread *w,
+                          unsigned n)
+{
+	uint32_t taken = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (!(c->active >> i & 1) ||
+		    !sim_pred(&w[i], sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0)))
+			continue;
+		int cc = sim_cc_test(&w[i], sim_val(in, SR_COND, 0xf));
+		if (cc < 0) {
+			sim_fail(m, in, "this condition-code test is not modelled");
+			return 0;
+		}
+		if (cc)
+			taken |= 1u << i;
+	}
+	return taken;
+}
+
+static bool crs_op(SassOp op)
+{
+	return op == SOP_BRA || op == SOP_SSY || op == SOP_PBK || op == SOP_SYNC || op == SOP_BRK ||
+	       op == SOP_CAL || op == SOP_RET;
+}
+
+/* Runs a control-flow instruction for the whole warp. */
+static void crs_flow(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThread *w, unsigned n,
+                     DivergenceModel model)
+{
+	SassOp op = in->form->op;
+	size_t here = (size_t)(in - m->insns), next = here + 1;
+	uint32_t taken = crs_taken(m, in, c, w, n), rest = c->active & ~taken;
+	if (m->failed)
+		return;
+	if (op == SOP_SYNC || op == SOP_BRK || op == SOP_RET) {
+		c->pc = next;
+		if (taken)
+			crs_leave(m, in, c, w, n, taken, op == SOP_SYNC ? CRS_SSY : op == SOP_BRK ? CRS_PBK : CRS_CAL);
+		return;
+	}
+	size_t target = branch_target(m, in);
+	if (target == SIZE_MAX)
+		return;
+	if (op != SOP_BRA && taken && rest)
+		return (void)sim_fail(m, in, "a guarded %s that splits the warp is not modelled", in->form->name);
+	c->pc = next;
+	if (!taken)
+		return;
+	if (op == SOP_SSY || op == SOP_PBK)
+		return crs_push(m, in, c, op == SOP_SSY ? CRS_SSY : CRS_PBK, c->active, target);
+	if (op == SOP_CAL) {
+		crs_push(m, in, c, CRS_CAL, c->active, next);
+		c->pc = target;
+		return;
+	}
+	if (!rest) {                                    /* a uniform branch */
+		c->pc = target;
+		return;
+	}
+	if (model == DIV_HW_TAKEN_FIRST) {
+		crs_push(m, in, c, CRS_DIV, rest, next);
+		c->active = taken;
+		c->pc = target;
+	} else {
+		crs_push(m, in, c, CRS_DIV, taken, target);
+		c->active = rest;
+	}
+}
+
+/* Issues the warp's pc for its active lanes (the CRS model). False when
+ * the warp has ended or the run failed. */
+static bool step_warp_crs(SimMachine *m, WarpCrs *c, DivergenceModel model, SimThread *w, unsigned n)
+{
+	if (!c->active)
+		return false;
+	size_t pc = c->pc;
+	if (pc >= m->ninsns)
+		return sim_fail(m, NULL, "%s: ran off the end of the code", m->kernel);
+	const SimInsn *in = &m->insns[pc];
+	if (++m->steps > m->launch.max_steps)
+		return sim_fail(m, in, "more than %llu instructions issued: an endless loop?",
+		                (unsigned long long)m->launch.max_steps);
+	if (!in->form)
+		return sim_fail(m, in, "no form of the table matches this word");
+	for (unsigned i = 0; i < n; i++)
+		w[i].pc = c->active >> i & 1 ? pc : CRS_PARKED;
+	if (m->timing)
+		sim_timing_issue(m, in, w, n, pc);
+	if (m->failed)
+		return false;
+	capture_warp_sources(m, in, w, n, pc);
+	uint32_t before = c->active;
+	if (crs_op(in->form->op)) {
+		crs_flow(m, in, c, w, n, model);
+	} else {
+		for (unsigned i = 0; i < n && !m->failed; i++)
+			if (c->active >> i & 1)
+				exec_one(m, in, &w[i]);
+		c->pc = pc + 1;
+		c->active &= live_lanes(w, n);
+		if (!c->active && !m->failed)
+			crs_resume(m, in, c, w, n);
+	}
+	if (m->launch.trace) {
+		char ctrl[16] = "?";
+		sass_ctrl_format(&in->ctrl, ctrl, sizeof ctrl);
+		fprintf(stderr, "%s+%04x %s %s active=0x%08x\n", m->kernel, in->addr, ctrl, in->form->name,
+		        before);
+	}
+	if (m->timing && !m->failed)
+		sim_timing_retire(m, in, w, n, pc);
+	return !m->failed;
+}
+/* ---- end diverge ---- */
+
 /* Issues the instruction at the lowest pc of the warp's running threads,
  * for the threads at that pc, in lane order. False when none runs. */
 static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
@@ -251,19 +500,7 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 		return sim_fail(m, in, "no form of the table matches this word");
 	if (m->timing)
 		sim_timing_issue(m, in, w, n, pc);
-	if (in->form->op == SOP_SHFL)
-		for (unsigned i = 0; i < SIM_WARP; i++)
-			m->shfl_src[i] = i < n ? sim_reg(&w[i], sim_val(in, SR_RA, 255)) : 0;
-	if (in->form->op == SOP_VOTE) {
-		m->vote_active = m->vote_ballot = 0;
-		for (unsigned i = 0; i < n; i++)
-			if (w[i].state == SIM_RUNNING && w[i].pc == pc &&
-			    sim_pred(&w[i], sim_val(in, SR_PG, 7), sim_val(in, SR_PG_NOT, 0))) {
-				m->vote_active |= 1u << i;
-				if (sim_pred(&w[i], sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0)))
-					m->vote_ballot |= 1u << i;
-			}
-	}
+	capture_warp_sources(m, in, w, n, pc);
 	unsigned on = 0;
 	for (unsigned i = 0; i < n && !m->failed; i++)
 		if (w[i].state == SIM_RUNNING && w[i].pc == pc)
@@ -280,13 +517,15 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 
 /* Runs warp w of the block until it ends or reaches a barrier; true when
  * it waits at one (its id in *id). */
-static bool run_warp(SimMachine *m, SimThread *threads, uint32_t nthreads, unsigned w, int64_t *id)
+static bool run_warp(SimMachine *m, Warps *ws, SimThread *threads, uint32_t nthreads, unsigned w,
+                     int64_t *id)
 {
 	unsigned w0 = w * SIM_WARP, n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
 	if (m->timing)
 		sim_timing_select(m, w);
 	m->at_barrier = false;
-	while (step_warp(m, threads + w0, n))
+	while (ws->model == DIV_IDEAL ? step_warp(m, threads + w0, n)
+	                              : step_warp_crs(m, &ws->warp[w], ws->model, threads + w0, n))
 		if (m->at_barrier) {
 			*id = m->barrier_id;
 			return true;
@@ -294,12 +533,16 @@ static bool run_warp(SimMachine *m, SimThread *threads, uint32_t nthreads, unsig
 	return false;
 }
 
-static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
+static void run_block(SimMachine *m, Warps *ws, SimThread *threads, uint32_t nthreads)
 {
 	unsigned nwarps = (nthreads + SIM_WARP - 1) / SIM_WARP;
 	if (sim_window_block(m, nthreads))
 		return;
 	memset(&m->red, 0, sizeof m->red);    /* ctrl: no reduction yet */
+	for (unsigned w = 0; w < nwarps; w++) {
+		unsigned w0 = w * SIM_WARP, n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
+		ws->warp[w] = (WarpCrs){ .active = live_lanes(threads + w0, n), .pc = 0, .depth = 0 };
+	}
 	for (unsigned w = 0; m->timing && w < nwarps; w++) {
 		sim_timing_select(m, w);
 		sim_timing_warp_start(m);
@@ -308,7 +551,7 @@ static void run_block(SimMachine *m, SimThread *threads, uint32_t nthreads)
 		unsigned waiting = 0;
 		int64_t id = -1, first = -1;
 		for (unsigned w = 0; w < nwarps && !m->failed; w++) {
-			if (!run_warp(m, threads, nthreads, w, &id))
+			if (!run_warp(m, ws, threads, nthreads, w, &id))
 				continue;
 			if (waiting++ && id != first) {
 				sim_fail(m, NULL, "%s: warps wait at barriers %lld and %lld: a deadlock", m->kernel,
@@ -344,7 +587,12 @@ int sim_run(SimMachine *m, const SimLaunch *l)
 	memcpy(m->cbank[0] + SIM_CB_STACK, &sp, 4);
 	memcpy(m->cbank[0] + SIM_CB_WINDOWS, windows, 8);
 	SimThread *threads = calloc(nthreads, sizeof *threads);
-	if (!threads) {
+	Warps *ws = calloc(1, sizeof *ws);
+	if (ws)
+		ws->model = divergence_model(m);
+	if (!threads || !ws) {
+		free(threads);
+		free(ws);
 		snprintf(m->error, sizeof m->error, "out of memory");
 		m->failed = true;
 		return -1;
@@ -368,9 +616,10 @@ int sim_run(SimMachine *m, const SimLaunch *l)
 					t->state = l->only_thread < 0 || t->flat == l->only_thread ? SIM_RUNNING
 					                                                         : SIM_EXITED;
 				}
-				run_block(m, threads, nthreads);
+				run_block(m, ws, threads, nthreads);
 			}
 	free(threads);
+	free(ws);
 	sim_timing_free(m);
 	sim_window_free(m);
 	return m->failed ? -1 : 0;
