@@ -196,6 +196,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = k->nslots,
 			.handle_params = handles[i], .nhandle_params = k->nhandle_params,
 			.exit_offsets = codes[i].facts.exits, .nexit_offsets = codes[i].facts.nexits,
+			.sync_targets = codes[i].sync_targets, .nsync_target_words = codes[i].nsync_target_words,
 			.uses_surfaces = k->uses_surfaces, .uses_textures = k->uses_textures,
 			.ctaid_offsets = codes[i].facts.ctaids, .nctaid_offsets = codes[i].facts.nctaids,
 			.uses_ctaid_z = k->uses_ctaid_z, .explicit_caching = k->explicit_caching,

@@ -420,8 +420,7 @@ static int func_section(Listing *l, size_t i, Symbol *sym, Section **out)
 		return 0;
 	}
 	/* a texmode-independent handle parameter (STT_CUDA_TEXTURE, SAMPLER,
-	 * SURFACE): nvdisasm prints it as a typed label before the section's;
-	 * this listing leaves those labels out */
+	 * SURFACE): a typed label after its function's (print_func) */
 	if (sym->type >= 10 && sym->type <= 12)
 		return 0;
 	if (sym->type != STT_FUNC)
@@ -739,6 +738,20 @@ static void print_insn(Listing *l, const Section *s, const Insn *in, PrintCtx *p
 	print_hex(l, out, insn_width(l, s, in), in->word);
 }
 
+/* A CUDA symbol type as nvdisasm names it (NULL: none it lists). */
+static const char *undefined_type(unsigned type)
+{
+	switch (type) {
+	case STT_OBJECT: return "object";
+	case STT_FUNC: return "function";
+	case CUDA_STT_TEXTURE: return "\"STT_CUDA_TEXTURE\"";
+	case CUDA_STT_SAMPLER: return "\"STT_CUDA_SAMPLER\"";
+	case CUDA_STT_SURFACE: return "\"STT_CUDA_SURFACE\"";
+	case CUDA_STT_OBJECT: return "\"STT_CUDA_OBJECT\"";
+	}
+	return NULL;
+}
+
 static void print_func(const Listing *l, const Func *f, FILE *out)
 {
 	static const char *const visibility[] = { "STV_DEFAULT", "STV_INTERNAL", "STV_HIDDEN",
@@ -758,6 +771,21 @@ static void print_func(const Listing *l, const Func *f, FILE *out)
 	fprintf(out, "%s:\n", y->name);
 }
 
+/* The typed labels nvdisasm gives the section's texmode-independent handle
+ * parameters (STT_CUDA_TEXTURE, SAMPLER, SURFACE), walking the symbols
+ * down from *next to just above `above`: every label at a section's start
+ * comes in descending symbol order. */
+static void print_handles(const Listing *l, const Section *s, size_t above, size_t *next, FILE *out)
+{
+	while (*next > above + 1) {
+		Symbol h;
+		size_t i = --*next;
+		if (elf_symbol(&l->elf, i, &h) == 0 && h.shndx == s->index && h.type >= CUDA_STT_TEXTURE &&
+		    h.type <= CUDA_STT_SURFACE)
+			fprintf(out, "        %-16s%s,@%s\n%s:\n", ".type", h.name, undefined_type(h.type), h.name);
+	}
+}
+
 /* The labels at addr: the end label of the functions that end there, the
  * branch label, then the symbols in nvdisasm's order. */
 static void print_labels(const Listing *l, const Section *s, uint64_t addr, size_t *next_func,
@@ -768,16 +796,24 @@ static void print_labels(const Listing *l, const Section *s, uint64_t addr, size
 	if (s->label[addr / 8] != NO_LABEL)
 		fprintf(out, ".L_x_%d:\n", s->label[addr / 8]);
 	bool section_label = addr == 0;
+	size_t next_sym = l->elf.nsyms;
 	while (*next_func < s->nfuncs && s->funcs[*next_func].sym.value == addr) {
 		const Func *f = &s->funcs[(*next_func)++];
 		if (section_label && !section_label_after(s, f)) {
+			print_handles(l, s, s->section_symbol, &next_sym, out);
 			fprintf(out, "%s:\n", s->name);
 			section_label = false;
 		}
+		if (addr == 0)
+			print_handles(l, s, f->symindex, &next_sym, out);
 		print_func(l, f, out);
 	}
-	if (section_label)
+	if (section_label) {
+		print_handles(l, s, s->section_symbol, &next_sym, out);
 		fprintf(out, "%s:\n", s->name);
+	}
+	if (addr == 0)
+		print_handles(l, s, 0, &next_sym, out);
 }
 
 static int print_visit(Listing *l, const Section *s, const Insn *in, void *ctx)
@@ -831,19 +867,6 @@ static int check_section_flags(Listing *l, const Section *s)
 }
 
 /* ---- SYMBOLS ------------------------------------------------------------------- */
-
-static const char *undefined_type(unsigned type)
-{
-	switch (type) {
-	case STT_OBJECT: return "object";
-	case STT_FUNC: return "function";
-	case CUDA_STT_TEXTURE: return "\"STT_CUDA_TEXTURE\"";
-	case CUDA_STT_SAMPLER: return "\"STT_CUDA_SAMPLER\"";
-	case CUDA_STT_SURFACE: return "\"STT_CUDA_SURFACE\"";
-	case CUDA_STT_OBJECT: return "\"STT_CUDA_OBJECT\"";
-	}
-	return NULL;
-}
 
 static void print_symbols(const Listing *l, FILE *out)
 {

@@ -49,6 +49,10 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->desc_relocs = xcalloc(body + 1, sizeof *out->desc_relocs);
 	out->data_fixups = xcalloc(body + 1, sizeof *out->data_fixups);
 	out->extern_calls = xcalloc(body + 1, sizeof *out->extern_calls);
+	size_t nsync = 0;
+	for (size_t i = 0; i < body; i++)
+		nsync += k->insns[i].form->op == SOP_SYNC && k->insns[i].target >= 0;
+	out->sync_targets = xcalloc(4 * nsync + 1, sizeof *out->sync_targets);
 	uint32_t slots[3] = { 0, 0, 0 };
 	for (size_t i = 0; i < total; i++) {
 		uint64_t addr = sass_insn_addr(i), word = 0;
@@ -65,6 +69,14 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			if (in->reloc == LRELOC_KERNEL_LO || in->reloc == LRELOC_KERNEL_HI)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_KERNEL_HI, true };
+			if (in->form->op == SOP_SYNC && in->target >= 0) {
+				uint32_t *w = out->sync_targets + out->nsync_target_words;
+				w[0] = (uint32_t)addr;
+				w[1] = 0;
+				w[2] = 1;
+				w[3] = (uint32_t)sass_insn_addr(k->label_pos[in->target]);
+				out->nsync_target_words += 4;
+			}
 			if (in->reloc == LRELOC_EXTERN_CALL)
 				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false };
 		} else {
@@ -85,6 +97,7 @@ void kernel_code_free(KernelCode *kc)
 	free(kc->desc_relocs);
 	free(kc->data_fixups);
 	free(kc->extern_calls);
+	free(kc->sync_targets);
 	memset(kc, 0, sizeof *kc);
 }
 

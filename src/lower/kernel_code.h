@@ -32,6 +32,10 @@ typedef struct KernelCode {
 	size_t ndata_fixups;
 	KernelDataFixup *extern_calls; /* JCAL of external functions (var: index of LModule.externs) */
 	size_t nextern_calls;
+	/* EIATTR_INDIRECT_BRANCH_TARGETS words: per SYNC {offset, 0, 1, its
+	 * SSY's join}, which nvdisasm needs to list a SYNC, as ptxas writes */
+	uint32_t *sync_targets;
+	size_t nsync_target_words;
 } KernelCode;
 
 /* Encodes k (registers allocated, every field set) with the control slots

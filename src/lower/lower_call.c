@@ -539,6 +539,7 @@ void lw_funcs_free(LowerCtx *c)
 		free(f->frag.vregs);
 		free(f->frag.label_pos);
 		free(f->frag.params);
+		free(f->frag.desc_fields);   /* its .nv.constant2 words, adopted by the kernels */
 		free(f->params);
 		free(f->rets);
 	}

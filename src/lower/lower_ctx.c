@@ -228,60 +228,6 @@ bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg)
 	return true;
 }
 
-bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
-{
-	int64_t v;
-	o->imm = 0;
-	if (e->kind == EX_FLOAT && e->text && e->text[0] == '0' && strchr("fFdD", e->text[1])) {
-		/* 0f + 8 or 0d + 16 hex digits: the bits of the float */
-		o->kind = OPND_IMM;
-		o->imm = (int64_t)strtoull(e->text + 2, NULL, 16);
-		o->width = 2;
-		return true;
-	}
-	if (e->kind != EX_NAME && expr_const_int(e, &v)) {
-		o->kind = OPND_IMM;
-		o->imm = v;
-		o->width = 2;
-		return true;
-	}
-	/* A variable's name is its address: a shared one an immediate in its
-	 * window, a local one R1 + offset (the window is 32 bits wide). */
-	int space;
-	if (lw_var_address(c, e, &v, &space) && space == LVAR_SHARED) {
-		o->kind = OPND_IMM;
-		o->imm = v;
-		o->width = 2;
-		return true;
-	}
-	if (lw_var_address(c, e, &v, &space)) {
-		o->kind = OPND_REG;
-		o->vreg = lw_temp(c, 1);
-		o->width = 1;
-		LInsn *add = lw_emit(c, SF_IADD32I);
-		linsn_ref(add, SR_RD, o->vreg, 0, 1, true);
-		linsn_set(add, SR_RA, REGALLOC_STACK_REG);
-		add->stack_reg = LSTACK_READ;
-		linsn_set(add, SR_IMM, (uint32_t)v);
-		return true;
-	}
-	int data = lw_data_operand(c, e, o);
-	if (data)
-		return data > 0;
-	int fn = lw_kernel_address(c, e, o);     /* a kernel's address (-c) */
-	if (fn)
-		return fn > 0;
-	fn = lw_fnptr_address(c, e, &v);         /* a function's address: its id */
-	if (fn) {
-		o->kind = OPND_IMM;
-		o->imm = v;
-		o->width = 2;
-		return fn > 0;
-	}
-	o->kind = OPND_REG;
-	return lw_reg(c, e, &o->vreg, &o->width);
-}
-
 LInsn *lw_emit(LowerCtx *c, SassFormId form)
 {
 	LInsn *in = lkernel_append(c->k, form, c->cur ? c->cur->loc : c->k->loc);
