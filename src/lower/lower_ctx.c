@@ -517,3 +517,31 @@ int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
 	}
 	return 1;
 }
+
+/* ---- labels, guards and branches of the sequences lowering writes itself ---- */
+
+int lw_label_new(LKernel *k)
+{
+	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
+	k->label_pos[k->nlabels] = 0;
+	return (int)k->nlabels++;
+}
+
+void lw_label_place(LKernel *k, int label)
+{
+	k->label_pos[label] = k->ninsns;
+}
+
+void lw_guard(LowerCtx *c, int p, bool negated)
+{
+	c->guard_vreg = p;
+	c->guard_neg = negated;
+}
+
+void lw_branch(LowerCtx *c, int p, bool negated, int label)
+{
+	lw_guard(c, p, negated);
+	LInsn *b = lw_emit(c, SF_BRA);
+	b->target = label;
+	lw_guard(c, -1, false);
+}

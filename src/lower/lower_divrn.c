@@ -31,7 +31,6 @@
  * middle term) two instructions compute the same word. */
 #include "lower/lower_internal.h"
 
-#include "base/xalloc.h"
 
 enum { MUFU_RCP = 4, MUFU_RSQ = 5 };
 enum { CMP_LT = 1, CMP_EQ = 2, CMP_GT = 4, CMP_NE = 5, CMP_GE = 6, CMP_GTU = 12, CMP_NEU = 13 };
@@ -65,35 +64,7 @@ enum {
 	F32_ONE_EXP = 0x3f800000,
 };
 
-/* ---- labels and guards ---- */
-
-int lw_label_new(LKernel *k)
-{
-	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
-	k->label_pos[k->nlabels] = 0;
-	return (int)k->nlabels++;
-}
-
-void lw_label_place(LKernel *k, int label)
-{
-	k->label_pos[label] = k->ninsns;
-}
-
-void lw_guard(LowerCtx *c, int p, bool negated)
-{
-	c->guard_vreg = p;
-	c->guard_neg = negated;
-}
-
-void lw_branch(LowerCtx *c, int p, bool negated, int label)
-{
-	lw_guard(c, p, negated);
-	LInsn *b = lw_emit(c, SF_BRA);
-	b->target = label;
-	lw_guard(c, -1, false);
-}
-
-/* ---- operands ---- */
+/* ---- operands (labels, guards and branches: lower_ctx.c) ---- */
 
 LInsn *lw_op_def(LowerCtx *c, SassFormId form, int d)
 {

@@ -19,7 +19,6 @@
  * word). The FTZ variants keep MUFU's approximation (lower_sfu.c). */
 #include "lower/lower_internal.h"
 
-#include "base/xalloc.h"
 
 enum { MUFU_RSQ = 5 };
 enum { CMP_GT = 4, CMP_GTU = 12, CMP_NEU = 13, CMP_GEU = 14 };
@@ -36,43 +35,6 @@ enum {
 	F32_ABS_MASK = 0x7fffffff,
 	F32_SQRT_NAN = 0x7fffffff,       /* sqrt of a negative x */
 };
-
-/* ---- labels and branches ---- */
-
-static int new_label(LKernel *k)
-{
-	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
-	k->label_pos[k->nlabels] = 0;
-	return (int)k->nlabels++;
-}
-
-static void place_label(LKernel *k, int label)
-{
-	k->label_pos[label] = k->ninsns;
-}
-
-/* [@[!]p] BRA label (p < 0: unguarded) */
-static void branch(LowerCtx *c, int p, bool negated, int label)
-{
-	c->guard_vreg = p;
-	c->guard_neg = negated;
-	LInsn *b = lw_emit(c, SF_BRA);
-	b->target = label;
-	c->guard_vreg = -1;
-	c->guard_neg = false;
-}
-
-static void guard(LowerCtx *c, uint32_t p, bool negated)
-{
-	c->guard_vreg = (int)p;
-	c->guard_neg = negated;
-}
-
-static void unguard(LowerCtx *c)
-{
-	c->guard_vreg = -1;
-	c->guard_neg = false;
-}
 
 /* ---- small emitters (b < 0 is RZ) ---- */
 
@@ -240,32 +202,32 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done)
 {
 	uint32_t p = pred_temp(c);
 	lop_and_nz_const2(c, p, x, F32_ABS_MASK);
-	guard(c, p, true);
+	lw_guard(c, (int)p, true);
 	lw_mov(c, d, 0, x, 0);
-	branch(c, (int)p, true, done);
+	lw_branch(c, (int)p, true, done);
 
 	uint32_t q = pred_temp(c);
 	fsetp_ftz_rz(c, q, x, CMP_GEU);
-	guard(c, q, true);
+	lw_guard(c, (int)q, true);
 	lw_mov32i(c, d, 0, F32_SQRT_NAN);
-	branch(c, (int)q, true, done);
+	lw_branch(c, (int)q, true, done);
 
 	uint32_t n = pred_temp(c);
 	fsetp_ftz_imm(c, n, x, true, CMP_GTU, F32_INF);
-	guard(c, n, false);
+	lw_guard(c, (int)n, false);
 	LInsn *op = lw_emit(c, SF_FADD_I);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
 	linsn_ref(op, SR_RA, x, 0, 1, false);
 	linsn_set(op, SR_IMM, F32_ONE >> 12);
 	linsn_set(op, SR_FTZ, 1);
-	branch(c, (int)n, false, done);
+	lw_branch(c, (int)n, false, done);
 
 	uint32_t f = pred_temp(c);
 	fsetp_ftz_imm(c, f, x, true, CMP_NEU, F32_INF);
-	guard(c, f, true);
+	lw_guard(c, (int)f, true);
 	lw_mov(c, d, 0, x, 0);
-	branch(c, (int)f, true, done);
-	unguard(c);
+	lw_branch(c, (int)f, true, done);
+	lw_guard(c, -1, false);
 
 	uint32_t y = lw_temp(c, 1), r = lw_temp(c, 1), t = lw_temp(c, 1);
 	ffma_imm_rz(c, y, x, F32_2P64);
@@ -294,10 +256,10 @@ bool lower_sqrt_rn(LowerCtx *c, const Instr *in)
 	Opnd a;
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
 		return false;
-	int done = new_label(c->k);
+	int done = lw_label_new(c->k);
 	/* a guarded sqrt: the whole sequence is branched around */
 	if (c->guard_vreg >= 0)
-		branch(c, c->guard_vreg, !c->guard_neg, done);
+		lw_branch(c, c->guard_vreg, !c->guard_neg, done);
 	uint32_t x = in_reg(c, &a);
 	/* the result is computed into its own value: d may be x */
 	uint32_t res = path_value(c);
@@ -305,15 +267,15 @@ bool lower_sqrt_rn(LowerCtx *c, const Instr *in)
 	iadd32i(c, b, x, SQRT_FAST_BIAS);
 	mufu_rsq(c, r, x);
 	isetp_gt_u32_const2(c, p, b, SQRT_FAST_LIMIT);
-	int slow = new_label(c->k);
-	branch(c, (int)p, false, slow);
+	int slow = lw_label_new(c->k);
+	lw_branch(c, (int)p, false, slow);
 	sqrt_newton(c, res, x, r, false);
-	int join = new_label(c->k);
-	branch(c, -1, false, join);
-	place_label(c->k, slow);
+	int join = lw_label_new(c->k);
+	lw_branch(c, -1, false, join);
+	lw_label_place(c->k, slow);
 	sqrt_slow(c, res, x, join);
-	place_label(c->k, join);
+	lw_label_place(c->k, join);
 	lw_mov(c, d, 0, res, 0);
-	place_label(c->k, done);
+	lw_label_place(c->k, done);
 	return true;
 }

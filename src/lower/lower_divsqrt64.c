@@ -26,7 +26,6 @@
  *   x + x; denormal: the fast steps on x * 2^106, the result / 2^53. */
 #include "lower/lower_internal.h"
 
-#include "base/xalloc.h"
 
 enum { MUFU_RCP64H = 6, MUFU_RSQ64H = 7 };
 enum { RND_RN = 0, RND_RM = 1, RND_RP = 2 };
@@ -51,34 +50,7 @@ enum {
 	F64_EXP_ONE = 0xfff00000u,      /* -0x100000: halves an f64 by its high word */
 };
 
-/* ---- labels, branches, guards ---- */
-
-static int new_label(LKernel *k)
-{
-	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
-	k->label_pos[k->nlabels] = 0;
-	return (int)k->nlabels++;
-}
-
-static void place_label(LKernel *k, int label)
-{
-	k->label_pos[label] = k->ninsns;
-}
-
-static void guard(LowerCtx *c, int p, bool negated)
-{
-	c->guard_vreg = p;
-	c->guard_neg = negated;
-}
-
-/* [@[!]p] BRA label (p < 0: unguarded); leaves the code unguarded */
-static void branch(LowerCtx *c, int p, bool negated, int label)
-{
-	guard(c, p, negated);
-	LInsn *b = lw_emit(c, SF_BRA);
-	b->target = label;
-	guard(c, -1, false);
-}
+/* ---- predicates and values (labels, branches and guards: lower_divrn.c's lw_*) ---- */
 
 static uint32_t pred_temp(LowerCtx *c)
 {
@@ -294,24 +266,24 @@ static void rcp_slow(LowerCtx *c, uint32_t d, uint32_t x, uint32_t low, uint32_t
 {
 	uint32_t nan = pred_temp(c);
 	dsetp(c, nan, CMP_GTU, x, true, F64_INF_HI20);
-	guard(c, (int)nan, false);
+	lw_guard(c, (int)nan, false);
 	lop32i(c, LOP_OR, d, 1, x, 1, 0x80000);
 	mov_word(c, d, 0, x, 0);
-	branch(c, (int)nan, false, done);
+	lw_branch(c, (int)nan, false, done);
 
 	uint32_t ax = value(c, 1), m = lw_temp(c, 1), zi = pred_temp(c);
 	lop32i(c, LOP_AND, ax, 0, x, 1, 0x7fffffff);
 	iadd32i(c, m, 0, ax, 0, 0xffffffffu);
 	isetp(c, zi, CMP_GE, false, m, 0, RCP_ZERO_INF);
-	guard(c, (int)zi, false);
+	lw_guard(c, (int)zi, false);
 	lop32i(c, LOP_XOR, d, 1, x, 1, 0x7ff00000);
 	lw_mov_rz(c, d, 0);
-	branch(c, (int)zi, false, done);
+	lw_branch(c, (int)zi, false, done);
 
 	uint32_t huge = pred_temp(c);
 	isetp(c, huge, CMP_GE, false, ax, 0, RCP_HUGE);
-	int tiny = new_label(c->k);
-	branch(c, (int)huge, true, tiny);
+	int tiny = lw_label_new(c->k);
+	lw_branch(c, (int)huge, true, tiny);
 	/* huge: the steps on x / 2^1022 (x.hi - 0x3fe00000), the seed's low
 	 * word |x.hi| - 0x100000 */
 	uint32_t xs = value(c, 2), s = value(c, 2), r = lw_temp(c, 2), e = lw_temp(c, 2);
@@ -325,10 +297,10 @@ static void rcp_slow(LowerCtx *c, uint32_t d, uint32_t x, uint32_t low, uint32_t
 	dfma(c, RND_RN, e, x, r, true, one);
 	dfma(c, RND_RN, e, e, e, false, e);
 	dfma(c, RND_RN, d, r, e, false, r);
-	branch(c, -1, false, done);
+	lw_branch(c, -1, false, done);
 
 	/* tiny: the steps on x * 2^106, times 2^106 */
-	place_label(c->k, tiny);
+	lw_label_place(c->k, tiny);
 	uint32_t xt = lw_temp(c, 2), t = value(c, 2), q = lw_temp(c, 2);
 	dmul_imm(c, xt, x, F64_2P106_HI20);
 	mov_word(c, t, 0, low, 0);
@@ -344,9 +316,9 @@ bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in)
 	unsigned dw;
 	if (!rn_f64_only(c, in) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
-	int done = new_label(c->k);
+	int done = lw_label_new(c->k);
 	if (c->guard_vreg >= 0)
-		branch(c, c->guard_vreg, !c->guard_neg, done);
+		lw_branch(c, c->guard_vreg, !c->guard_neg, done);
 	if (!f64_operand(c, in->ops[1], &x))
 		return false;
 	uint32_t one = ONE_CONST2;
@@ -356,15 +328,15 @@ bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in)
 	fsetp_abs_geu_const2(c, p, s, 0, RCP_FAST_MIN);
 	rcp_step2(c, s, x, one);
 	rcp_step1(c, res, s, x, one);
-	int join = new_label(c->k);
-	branch(c, (int)p, false, join);
+	int join = lw_label_new(c->k);
+	lw_branch(c, (int)p, false, join);
 	uint32_t ax = lw_temp(c, 1), low = value(c, 1);
 	lop32i(c, LOP_AND, ax, 0, x, 1, 0x7fffffff);
 	iadd32i(c, low, 0, ax, 0, F64_EXP_ONE);
 	rcp_slow(c, res, x, low, one, join);
-	place_label(c->k, join);
+	lw_label_place(c->k, join);
 	copy_pair(c, d, res);
-	place_label(c->k, done);
+	lw_label_place(c->k, done);
 	return true;
 }
 
@@ -396,8 +368,8 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, uint32_t biased, uint
 {
 	uint32_t med = pred_temp(c);
 	isetp(c, med, CMP_GE, false, biased, 0, SQRT_MEDIUM);
-	int other = new_label(c->k);
-	branch(c, (int)med, true, other);
+	int other = lw_label_new(c->k);
+	lw_branch(c, (int)med, true, other);
 	/* medium: round down, then up by one ulp if the remainder says so */
 	uint32_t r = lw_temp(c, 2), r1 = value(c, 2), rem = lw_temp(c, 2), up = pred_temp(c);
 	dfma(c, RND_RM, r, e, h, false, q);
@@ -415,24 +387,24 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, uint32_t biased, uint
 	hi->reads_cc = true;
 	dfma(c, RND_RP, rem, r, r1, true, x);
 	dsetp(c, up, CMP_GT, rem, false, -1);
-	guard(c, (int)up, false);
+	lw_guard(c, (int)up, false);
 	copy_pair(c, d, r1);
-	guard(c, (int)up, true);
+	lw_guard(c, (int)up, true);
 	copy_pair(c, d, r);
-	branch(c, -1, false, done);
+	lw_branch(c, -1, false, done);
 
-	place_label(c->k, other);
-	int twice = new_label(c->k);
+	lw_label_place(c->k, other);
+	int twice = lw_label_new(c->k);
 	uint32_t nz = pred_temp(c), neg = pred_temp(c), big = pred_temp(c);
 	dsetp(c, nz, CMP_NE, x, false, -1);
-	branch(c, (int)nz, true, twice);
+	lw_branch(c, (int)nz, true, twice);
 	isetp(c, neg, CMP_GE, true, x, 1, -1);
-	guard(c, (int)neg, true);
+	lw_guard(c, (int)neg, true);
 	lw_mov_rz(c, d, 0);
 	lw_mov32i(c, d, 1, 0xfff80000u);
-	branch(c, (int)neg, true, done);
+	lw_branch(c, (int)neg, true, done);
 	isetp(c, big, CMP_GT, true, x, 1, F64_MAX_HI);
-	branch(c, (int)big, false, twice);
+	lw_branch(c, (int)big, false, twice);
 	/* denormal: the fast steps on x * 2^106, the result's exponent less 53 */
 	uint32_t xs = lw_temp(c, 2), s = value(c, 2), y = lw_temp(c, 2), q2 = lw_temp(c, 2), h2 = value(c, 2),
 	         e2 = lw_temp(c, 2), t = lw_temp(c, 2);
@@ -444,9 +416,9 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, uint32_t biased, uint
 	dfma(c, RND_RN, t, h2, e2, false, q2);
 	iadd32i(c, d, 1, t, 1, SQRT_BIAS);
 	mov_word(c, d, 0, t, 0);
-	branch(c, -1, false, done);
+	lw_branch(c, -1, false, done);
 
-	place_label(c->k, twice);
+	lw_label_place(c->k, twice);
 	dadd_self(c, d, x);
 }
 
@@ -456,9 +428,9 @@ bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in)
 	unsigned dw;
 	if (!rn_f64_only(c, in) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
-	int done = new_label(c->k);
+	int done = lw_label_new(c->k);
 	if (c->guard_vreg >= 0)
-		branch(c, c->guard_vreg, !c->guard_neg, done);
+		lw_branch(c, c->guard_vreg, !c->guard_neg, done);
 	if (!f64_operand(c, in->ops[1], &x))
 		return false;
 	uint32_t one = ONE_CONST2;
@@ -470,11 +442,11 @@ bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in)
 	rsqrt_refine(c, y, s, x, one);
 	sqrt_parts(c, q, h, e, x, y);
 	dfma(c, RND_RN, res, e, h, false, q);
-	int join = new_label(c->k);
-	branch(c, (int)p, true, join);
+	int join = lw_label_new(c->k);
+	lw_branch(c, (int)p, true, join);
 	sqrt_slow(c, res, x, s, e, h, q, one, join);
-	place_label(c->k, join);
+	lw_label_place(c->k, join);
 	copy_pair(c, d, res);
-	place_label(c->k, done);
+	lw_label_place(c->k, done);
 	return true;
 }

@@ -144,11 +144,12 @@ int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o)
 	return 1;
 }
 
+/* A label placed before the next instruction. */
 static int new_label(LKernel *k)
 {
-	k->label_pos = xrealloc(k->label_pos, (k->nlabels + 1) * sizeof *k->label_pos);
-	k->label_pos[k->nlabels] = k->ninsns;
-	return (int)k->nlabels++;
+	int l = lw_label_new(k);
+	lw_label_place(k, l);
+	return l;
 }
 
 bool lw_call_indirect(LowerCtx *c, const Expr *ptr, uint32_t *v, uint32_t nargs, uint32_t nrets)

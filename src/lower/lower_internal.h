@@ -500,7 +500,7 @@ void lkernel_free_calls(LKernel *k);
 bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
 bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);
 bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
-/* Labels of a sequence that branches inside one instruction's code. */
+/* (lower_ctx.c) Labels of a sequence that branches inside one instruction's code. */
 int lw_label_new(LKernel *k);
 void lw_label_place(LKernel *k, int label);
 /* The guard of the next instructions (p < 0: none). */
