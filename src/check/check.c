@@ -13,6 +13,9 @@ void check_module(Module *m, DiagSink *sink, const CheckOptions *opt)
 	c.sink = sink;
 	c.rules = opt ? opt->rules : RULES_STRICT;
 	c.address_bits = 64;
+	c.assembling = opt && opt->assembling;
+	/* check_header judges first: the bodies are asked ahead */
+	c.builtin_routine = c.assembling && check_module_has_builtin_routine(m);
 	arena_init(&c.arena);
 	arena_init(&c.item_arena);
 	c.module_scope = scope_new(&c.arena, NULL);

@@ -13,6 +13,10 @@ typedef enum RulesMode {
 
 typedef struct CheckOptions {
 	RulesMode rules;
+	/* Judged for assembly (sm_50 code), not --check: where ptxas 11.8, the
+	 * sm_50 compiler, accepts what ptxas 13 refuses, the assembler follows
+	 * ptxas 11.8 (check_header's target-version rule). */
+	bool assembling;
 } CheckOptions;
 
 void check_module(Module *m, DiagSink *sink, const CheckOptions *opt);

@@ -34,6 +34,9 @@ void check_instr(CheckCtx *c, const Instr *in)
 	if (in->has_guard && in->guard && !check_lookup(c, in->guard))
 		check_error(c, in->guard->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", in->guard->text);
 	check_guard_type(c, in);
+	/* a stream's header rules are judged at its end (check_stream_end) */
+	if (c->assembling && !c->builtin_routine)
+		c->builtin_routine = check_builtin_routine(in);
 	for (uint32_t i = 0; i < in->nops; i++)
 		resolve_names(c, in->ops[i]);
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and

@@ -58,6 +58,10 @@ typedef struct CheckCtx {
 	SrcLoc target_loc;
 	TargetOption texmode;
 	int address_bits;       /* 64 unless .address_size says otherwise */
+	/* CheckOptions.assembling, and whether an instruction ptxas 11.8
+	 * expands into one of its own subroutines was seen (check_module.c:
+	 * such a module skips its .version/.target check). */
+	bool assembling, builtin_routine;
 	/* .loc without .file (rule loc-without-file): judged at the module's end. */
 	bool has_file, has_loc;
 	SrcLoc first_loc;
@@ -173,6 +177,10 @@ const char *modifier_class_words(const Instr *in, const char *noun);
 
 /* ---- check_module.c, check_body.c: the header and the walk ---- */
 void check_header(CheckCtx *c);
+/* An instruction ptxas 11.8 expands into a subroutine of its own, and
+ * whether a module's bodies have one (c->builtin_routine). */
+bool check_builtin_routine(const Instr *in);
+bool check_module_has_builtin_routine(const Module *m);
 void check_module_items(CheckCtx *c);
 /* One module variable or function, after the ISA gates of every item. */
 void check_item(CheckCtx *c, const Item *it);

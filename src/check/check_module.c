@@ -4,6 +4,54 @@
 #include <stdio.h>
 #include <string.h>
 
+static bool has_mod(const Instr *in, const char *word)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (strcmp(in->mods[i], word) == 0)
+			return true;
+	return false;
+}
+
+/* ptxas 11.8 compiles these into calls of subroutines of its own (its
+ * PTX of them has a header of its own), and a module with one is no
+ * longer judged by its .version against its .target: a .version 2.1 file
+ * retargeted to .target sm_50 compiles then, and not without one (old
+ * nvopencc output, much of the public PTX there is, so retargeted).
+ * Measured with ptxas 11.8 -arch=sm_50 on .version 2.1 .target sm_50: div
+ * and rem of .s16/.u16/.s64/.u64; div, sqrt, rcp with .rn/.rz/.rm/.rp of
+ * .f32 or .f64; rsqrt.approx.f64. Not: div/rem .s32/.u32, div.full or
+ * div.approx, sqrt.approx, rcp.approx (.f32, .ftz.f64), ex2, cvt. ptxas 13
+ * refuses all of them. */
+bool check_builtin_routine(const Instr *in)
+{
+	bool div = opcode_is(in, "div");
+	if (div || opcode_is(in, "rem"))
+		if (has_mod(in, ".s16") || has_mod(in, ".u16") || has_mod(in, ".s64") || has_mod(in, ".u64"))
+			return true;
+	if (div || opcode_is(in, "sqrt") || opcode_is(in, "rcp"))
+		return (has_mod(in, ".f32") || has_mod(in, ".f64")) &&
+		       (has_mod(in, ".rn") || has_mod(in, ".rz") || has_mod(in, ".rm") || has_mod(in, ".rp"));
+	return opcode_is(in, "rsqrt") && has_mod(in, ".approx") && has_mod(in, ".f64");
+}
+
+/* Whether a body, nested blocks included, has such an instruction. */
+static bool body_has_builtin_routine(const Stmt *s)
+{
+	for (; s; s = s->next)
+		if ((s->kind == ST_INSTR && check_builtin_routine(&s->u.instr)) ||
+		    (s->kind == ST_BLOCK && body_has_builtin_routine(s->u.block)))
+			return true;
+	return false;
+}
+
+bool check_module_has_builtin_routine(const Module *m)
+{
+	for (const Item *it = m->items; it; it = it->next)
+		if (it->kind == IT_FUNC && it->u.func.has_body && body_has_builtin_routine(it->u.func.body))
+			return true;
+	return false;
+}
+
 static void check_version(CheckCtx *c, const Item *it)
 {
 	PtxVersion v = PTX_VERSION_OF(it->u.version.major, it->u.version.minor);
@@ -150,7 +198,9 @@ void check_header(CheckCtx *c)
 		check_error(c, nowhere, RULE_MODULE_HEADER, "Target architecture not defined at start of file");
 	else
 		check_target(c, target);
-	if (c->has_version && c->target && c->version < c->target->min_version) {
+	/* An assembler follows ptxas 11.8 (check_builtin_routine). */
+	bool skipped = c->assembling && c->builtin_routine;
+	if (c->has_version && c->target && c->version < c->target->min_version && !skipped) {
 		char need[8];
 		Diag *d = check_error(c, c->target_loc, RULE_TARGET_VERSION,
 			"PTX .version %s does not support .target %s (needs .version %s or later)", c->version_text,

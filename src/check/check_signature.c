@@ -295,6 +295,18 @@ static int cvt_rounding(const TypeInfo *dst, const TypeInfo *src)
 	return RND_FORBIDDEN;
 }
 
+/* mad.f32 without a rounding word (the old mad of sm_1x): ptxas 13
+ * takes it for an sm_1x target at any .version and for any target up to
+ * .version 3.1; not mad.f64 nor fma.f32 (measured: .version 1.4-8.0 with
+ * sm_10, sm_13, sm_20, sm_30, sm_35, sm_50; .ftz and .sat alike). */
+static bool mad_f32_unrounded(const CheckCtx *c)
+{
+	enum { LAST_SM1X = 13 };
+	if (c->target && c->target->sm <= LAST_SM1X)
+		return true;
+	return c->has_version && c->version <= PTX_VERSION_OF(3, 1);
+}
+
 /* The first rounding word of the instruction, and the types it was
  * judged with: row 'I' takes none on an integer type, row 'C' by cvt's
  * two types (dst, src). */
@@ -317,6 +329,8 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 		return;
 	}
 	if (rule_kind == 'F' || rule_kind == 'N') {
+		if (at < 0 && dst == TY_F32 && opcode_is(in, "mad") && mad_f32_unrounded(c))
+			return;
 		if (at < 0 && (dst == TY_F32 || dst == TY_F64 || dst == TY_F16))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
 				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);

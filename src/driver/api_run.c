@@ -162,8 +162,15 @@ static void run_whole_module(const ApiRun *run, ptxsurf_result *r, const char *n
 	module_fini(&m);
 }
 
-ptxsurf_result *api_run(const ApiRun *run, const char *name, char *buf, size_t len)
+ptxsurf_result *api_run(const ApiRun *given, const char *name, char *buf, size_t len)
 {
+	/* Assembling, the checker judges as the sm_50 assembler ptxas 11.8
+	 * does where it accepts more than ptxas 13 (CheckOptions.assembling). */
+	CheckOptions check = given->check ? *given->check : (CheckOptions){ .rules = RULES_STRICT };
+	check.assembling = given->assemble != NULL;
+	ApiRun own = *given;
+	own.check = &check;
+	const ApiRun *run = &own;
 	ptxsurf_result *r = xcalloc(1, sizeof *r);
 	bool overridden = run->ptx_version || run->target || run->cuda;
 	if (overridden || !run_streaming(run, r, name, buf, len))

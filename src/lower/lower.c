@@ -89,6 +89,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "sub", SEL_FLOAT, lower_fadd, 3, 3 }, { "sub", SEL_ANY, lower_add_sub, 3, 3 },
 	{ "mul", SEL_FLOAT, lower_fmul, 3, 3 }, { "mul", SEL_HI, lower_mul_hi, 3, 3 },
 	{ "mul", SEL_ANY, lower_mul, 3, 3 },
+	/* probe: mad.f32 is fma.f32 (lower_ffma; the old mad.f32 with no
+	 * rounding word is mad.rn.f32, as ptxas 11.8 compiles it: FFMA) */
+	{ "mad", SEL_FLOAT, lower_ffma, 4, 4 },
 	{ "mad", SEL_ANY, lower_mad, 4, 4 },
 	{ "shl", SEL_ANY, lower_shift, 3, 3 }, { "shr", SEL_ANY, lower_shift, 3, 3 },
 	{ "and", SEL_PRED, lower_pred_logic, 3, 3 }, { "and", SEL_ANY, lower_logic, 3, 3 },

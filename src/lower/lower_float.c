@@ -206,7 +206,9 @@ bool lower_ffma(LowerCtx *c, const Instr *in)
 	Opnd o[3];
 	if (!fp_mods(c, in, true, true, &m) || !fp_operands(c, in, 3, &d, o))
 		return false;
-	if (!m.has_rnd)
+	/* mad.f32 without one is the old mad of sm_1x targets (the checker
+	 * lets it through where ptxas 13 does): ptxas 11.8 writes FFMA */
+	if (!m.has_rnd && strcmp(in->opcode, "mad") != 0)
 		return lw_unsupported(c, in->loc, "fma.f32 without a rounding modifier");
 	commute_operands(c, &o[0], &o[1]);
 	uint32_t a = fp_reg(c, &o[0]);
