@@ -196,6 +196,11 @@ unsigned lw_reg_bits(LowerCtx *c, const Expr *e)
 	return lookup_reg(c, e, &ty, &v) ? ty.bits : 0;
 }
 
+bool lw_is_reg_name(LowerCtx *c, const Expr *e)
+{
+	return e->text[0] == '%' || lw_reg_bits(c, e) != 0;
+}
+
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width)
 {
 	PtxTy ty;

@@ -169,6 +169,10 @@ unsigned lw_vec_width(const Instr *in);
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width);
 /* The declared width in bits of the register e names (0: not a register). */
 unsigned lw_reg_bits(LowerCtx *c, const Expr *e);
+/* Whether the name e (EX_NAME) is a register: written with '%' (special
+ * registers included), or declared by .reg without one (hand-written PTX
+ * names registers as it likes: `.reg .u64 in_addr;`). */
+bool lw_is_reg_name(LowerCtx *c, const Expr *e);
 /* name at kernel scope (block 0), else a kernel-owned "name@block". */
 const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block);
 bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg);

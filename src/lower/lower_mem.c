@@ -45,7 +45,7 @@ bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw,
 	if (e->kind != EX_NAME)
 		return lw_unsupported(c, a->loc, "this address (register plus constant offset is supported)");
 	if (lmap_find(&c->module_surfrefs, e->text) || lmap_find(&c->params, e->text) ||
-	    !(e->text[0] == '%'))
+	    !lw_is_reg_name(c, e))
 		return lw_unsupported(c, e->loc, "stores to a named variable ('%s'); use a register address",
 		                      e->text);
 	return lw_reg(c, e, base, bw);
@@ -248,7 +248,7 @@ bool lw_window_address(LowerCtx *c, const Expr *a, int want_space, int *base, in
 			*off = -*off;
 		e = e->lhs;
 	}
-	if (e->kind != EX_NAME || e->text[0] != '%')
+	if (e->kind != EX_NAME || !lw_is_reg_name(c, e))
 		return lw_unsupported(c, a->loc, "this %s address (a register or variable, plus a "
 		                      "constant offset, is supported)", want_space == LVAR_LOCAL ? ".local" : ".shared");
 	uint32_t r;
@@ -386,7 +386,7 @@ static bool generic_address(LowerCtx *c, const Expr *a, uint32_t *t, uint32_t *p
 			*off = -*off;
 		e = e->lhs;
 	}
-	if (e->kind != EX_NAME || e->text[0] != '%' || *off < INT32_MIN || *off > INT32_MAX)
+	if (e->kind != EX_NAME || !lw_is_reg_name(c, e) || *off < INT32_MIN || *off > INT32_MAX)
 		return lw_unsupported(c, a->loc, "this generic address (a 64-bit register plus a 32-bit "
 		                      "constant offset is supported)");
 	uint32_t base;
