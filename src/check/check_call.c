@@ -40,7 +40,9 @@ static void check_argument(CheckCtx *c, const Expr *arg, const Formal *formal)
 	const TypeInfo *ft = type_info(formal->type), *at = type_info(s->type);
 	if (ft->cls == TC_OPAQUE || at->cls == TC_OPAQUE || ft->cls == TC_PRED || at->cls == TC_PRED)
 		return;
-	bool formal_array = formal->elems != 1, arg_array = s->kind == SYM_VAR && s->is_array;
+	/* ptxas 13 matches arrays of one element (nvcc's .b8 x[1] for an empty
+	 * struct) with arrays only, not with scalars */
+	bool formal_array = formal->is_array || formal->elems != 1, arg_array = s->kind == SYM_VAR && s->is_array;
 	bool fits;
 	if (formal_array || arg_array) {
 		int64_t fb = bytes_of(formal->type, formal->elems), ab = arg_array ? bytes_of(s->type, s->elems) : -2;

@@ -440,7 +440,7 @@ static Formal *read_formals(CheckCtx *c, uint32_t n, const VarDecl *decls, uint3
 			const Declarator *dc = &decls[i].decls[k];
 			int64_t elems = declarator_elems(dc);
 			out[(*count)++] = (Formal){ .name = dc->name, .type = info.type, .is_param = info.space == SP_PARAM,
-				.elems = elems > 0 && info.vec ? elems * info.vec : elems };
+				.elems = elems > 0 && info.vec ? elems * info.vec : elems, .is_array = dc->ndims > 0 };
 		}
 	}
 	return out;

@@ -22,6 +22,7 @@ typedef struct Formal {
 	const char *name;
 	PtxType type;
 	int64_t elems;          /* array elements (product of the dimensions), 1 for a scalar, -1 unsized */
+	bool is_array;          /* declared with dimensions: x[1] is an array of one, not a scalar */
 	bool is_param;          /* .param (else .reg) */
 } Formal;
 
