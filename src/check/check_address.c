@@ -155,7 +155,8 @@ static void check_other_addresses(CheckCtx *c, const Instr *in)
 			continue;
 		}
 		const Symbol *sym = base && !base->component ? check_lookup(c, base) : NULL;
-		if (texture && sym && sym->kind == SYM_VAR && !type_is_opaque(sym->type)) {
+		/* a .tex .u32/.u64 variable is PTX 1.x's texture reference */
+		if (texture && sym && sym->kind == SYM_VAR && !type_is_opaque(sym->type) && sym->space != SP_TEX) {
 			check_error(c, base->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is a %s "
 				"variable; name a .texref or a .b64 register holding a handle)", in->opcode, base->text,
 				type_info(sym->type)->word);

@@ -325,6 +325,21 @@ static void check_body_linkage(CheckCtx *c, const VarDecl *d)
 					"function body (declare the variable at module scope)", linkage[k]);
 }
 
+/* The texture reference of PTX 1.x: `.tex .u32 t;` or `.tex .u64 t;`
+ * (tex takes it as a .texref: check_address.c); ptxas 13 refuses other
+ * types, and the directive from .version 1.5 on. */
+static void check_tex_var(CheckCtx *c, const VarDecl *d, const DeclInfo *info)
+{
+	enum { TEX_REMOVED_IN = PTX_VERSION_OF(1, 5) };
+	const char *name = d->ndecls ? d->decls[0].name : "?";
+	if (info->type != TY_U32 && info->type != TY_U64)
+		check_error(c, info->type_loc, RULE_OPAQUE_DECL, "Variable '%s' must be type .u32 or .u64", name);
+	else if (c->has_version && c->version >= TEX_REMOVED_IN)
+		check_error(c, info->space_loc, RULE_OPAQUE_DECL,
+			"Deprecated feature: '.tex' not supported as of PTX version 1.5 (declare '%s' as .global .texref)",
+			name);
+}
+
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 {
 	DeclInfo info;
@@ -344,6 +359,8 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_error(c, d->loc, RULE_DECLARATION, "No variable storage specified");
 	else if (place == DECL_MODULE && info.space == SP_PARAM)
 		check_error(c, info.space_loc, RULE_DECLARATION, "Parameter variables may not be declared at module scope");
+	else if (info.space == SP_TEX)
+		check_tex_var(c, d, &info);
 
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
