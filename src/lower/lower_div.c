@@ -146,8 +146,10 @@ bool lower_idiv(LowerCtx *c, const Instr *in)
 	bool rem = lw_streq(in->opcode, "rem");
 	if (ty.bits == 64 && !ty.is_float && in->nmods == 1)
 		return lower_idiv64(c, in);
+	if (ty.bits == 16 && !ty.is_float && in->nmods == 1)
+		return lower_idiv16(c, in);
 	if (ty.bits != 32 || ty.is_float || in->nmods != 1)
-		return lw_unsupported(c, in->loc, "%s on this type (.u32, .s32, .u64 and .s64 are supported)", in->opcode);
+		return lw_unsupported(c, in->loc, "%s on this type (.u16, .s16, .u32, .s32, .u64 and .s64 are supported)", in->opcode);
 	if (c->guard_vreg >= 0)
 		return lw_unsupported(c, in->loc, "a guarded %s", in->opcode);
 	uint32_t d;

@@ -417,6 +417,9 @@ void lw_mul_hi_u64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b);
  * t ~ 2^32 / b, or 2^64 / b of the pair b when wide (is_signed: of |b|). */
 uint32_t lw_int_rcp_estimate(LowerCtx *c, uint32_t b, bool wide, bool is_signed);
 bool lower_idiv64(LowerCtx *c, const Instr *in);
+bool lower_idiv16(LowerCtx *c, const Instr *in);      /* lower_div16.c */
+/* (lower_sfu.c) rcp.approx.f32 d, a without .ftz: tiny and huge |a| scaled. */
+void lw_rcp_approx_f32(LowerCtx *c, uint32_t d, uint32_t a);
 bool lower_shf(LowerCtx *c, const Instr *in);
 bool lower_carry(LowerCtx *c, const Instr *in);
 bool lower_bar_red(LowerCtx *c, const Instr *in);    /* ctrl: lower_sync.c */

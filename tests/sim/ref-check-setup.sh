@@ -1,5 +1,5 @@
 # Sourced by the simulator's reference checks (div-rn-check.sh,
-# idiv64-check.sh): ref_check_setup NAME PTX REF_MAIN [LIBS...] finds
+# idiv-check.sh): ref_check_setup NAME PTX REF_MAIN [LIBS...] finds
 # ptxsurf-as ($PROG) and the simulator ($SIM, $B), makes the work
 # directory $work (removed on exit), compiles REF_MAIN to $work/ref,
 # assembles PTX to $work/ours.cubin and, when ptxas 11.8 is found, to

@@ -82,6 +82,11 @@ void sim_timing_warp_start(SimMachine *m)
 	memset(m->timing, 0, sizeof *m->timing);
 }
 
+/* The unit of a variable-latency write without a barrier: a later write
+ * of the same unit with a barrier carries it (in-order completion).
+ * Conversions and MUFU share one (ptxas 11.8 -O3's __cuda_sm20_div_u16
+ * leaves an I2F without a write barrier and reads its result after
+ * waiting on the barrier of a later MUFU.RCP). */
 static uint8_t unit_mark(const SassForm *f)
 {
 	switch (f->op) {
@@ -89,7 +94,7 @@ static uint8_t unit_mark(const SassForm *f)
 	case SOP_LDS: case SOP_LDL: case SOP_LD: return MARK_LOAD;
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: return MARK_LOAD;
-	case SOP_I2F: case SOP_F2I: return MARK_CONV;
+	case SOP_I2F: case SOP_F2I: case SOP_MUFU: return MARK_CONV;
 	default: return 0;
 	}
 }
