@@ -587,39 +587,19 @@ static void pos_len(char *buf, size_t n)
 		snprintf(buf, n, "%u", rnd(33));
 }
 
-/* div/rem.{u,s}{32,64,16} d, a, b of the 32-bit a and b (b a register
- * or an immediate): the width follows from the register count, so that
- * no random choice is added (the other kernels of a seed stay as they
- * were); 64-bit: a * a (mul.wide, large dividends) by b widened, the
- * result's two words xor-ed back into 32 bits; 16-bit: the low halves,
- * the result widened back. */
+/* div/rem.{u,s}{32,64,16}, the width from the register count: no new random choice (kernels without
+ * division stay as they were); 64- and 16-bit operands are a and b converted, the result joins its pool */
 static void gen_divrem(const char *op, const char *su, const char *a, const char *b)
 {
-	int w = next_r % 4 == 1 ? 64 : next_r % 4 == 3 ? 16 : 32;
+	int w = b[0] != '%' ? 32 : next_r % 4 == 1 ? 64 : next_r % 4 == 3 ? 16 : 32, cls = w == 64 ? C_RD : C_RS;
+	int x = w == 32 ? 0 : fresh(cls), y = w == 32 ? 0 : fresh(cls);
+	const char *p = class_prefix[cls];
 	if (w == 32) {
 		out("\t%s.%s32 %%r%d, %s, %s;\n", op, su, fresh(C_R), a, b);
 		return;
 	}
-	if (w == 64) {
-		int x = fresh(C_RD), y = fresh(C_RD), z = fresh(C_RD), lo = fresh(C_R), hi = fresh(C_R);
-		out("\tmul.wide.%s32 %%rd%d, %s, %s;\n", su, x, a, a);
-		if (b[0] == '%')
-			out("\tcvt.%s64.%s32 %%rd%d, %s;\n", su, su, y, b);
-		else
-			out("\tmov.s64 %%rd%d, %s;\n", y, b);
-		out("\t%s.%s64 %%rd%d, %%rd%d, %%rd%d;\n", op, su, z, x, y);
-		out("\tmov.b64 {%%r%d, %%r%d}, %%rd%d;\n", lo, hi, z);
-		out("\txor.b32 %%r%d, %%r%d, %%r%d;\n", fresh(C_R), lo, hi);
-		return;
-	}
-	int x = fresh(C_RS), y = fresh(C_RS), z = fresh(C_RS);
-	out("\tcvt.u16.u32 %%rs%d, %s;\n", x, a);
-	if (b[0] == '%')
-		out("\tcvt.u16.u32 %%rs%d, %s;\n", y, b);
-	else
-		out("\tmov.b16 %%rs%d, %lld;\n", y, (long long)(uint16_t)strtoll(b, NULL, 10));
-	out("\t%s.%s16 %%rs%d, %%rs%d, %%rs%d;\n", op, su, z, x, y);
-	out("\tcvt.%s32.%s16 %%r%d, %%rs%d;\n", su, su, fresh(C_R), z);
+	out("\tcvt.%s%d.%s32 %s%d, %s;\n\tcvt.%s%d.%s32 %s%d, %s;\n", su, w, su, p, x, a, su, w, su, p, y, b);
+	out("\t%s.%s%d %s%d, %s%d, %s%d;\n", op, su, w, p, fresh(cls), p, x, p, y);
 }
 
 /* --defined: results PTX defines only -- a divisor that is positive and
