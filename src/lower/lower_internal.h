@@ -413,7 +413,7 @@ bool lower_minmax64(LowerCtx *c, const Instr *in);
 void lw_mul_lo64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b);
 void lw_mul_hi_u64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b);
 /* ---- idiv: {div,rem}.{u,s}64 (lower_div64.c) ---- */
-/* (lower_div.c) The integer reciprocal estimate of ptxas's divisions:
+/* (lower_seq.c) The integer reciprocal estimate of ptxas's divisions:
  * t ~ 2^32 / b, or 2^64 / b of the pair b when wide (is_signed: of |b|). */
 uint32_t lw_int_rcp_estimate(LowerCtx *c, uint32_t b, bool wide, bool is_signed);
 bool lower_idiv64(LowerCtx *c, const Instr *in);
