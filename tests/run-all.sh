@@ -59,6 +59,7 @@ run_suite opcodes sh tests/opcodes/check-opcodes.sh tests/corpus/*.ptx
 run_suite sim-selftest sh tests/sim/sim-selftest.sh
 run_suite sim sh tests/sim/sim-diff.sh
 run_suite div-rn-check sh tests/sim/div-rn-check.sh   # divrn: div.rn/rcp.rn.f32 against IEEE
+run_suite idiv-check sh tests/sim/idiv-check.sh   # idiv: div/rem .u16/.s16/.u64/.s64 against the host
 for t in tests/oracle/*.sh; do
 	case $t in */fetch-*) continue ;; esac
 	[ -f "$t" ] || continue

@@ -11,7 +11,7 @@
 #include "lower/lower_internal.h"
 
 enum { CMP_GT = 4, CMP_EQ = 2, CMP_GE = 6 };
-enum { I2I_S32 = 5, FLOAT_F32 = 2, INT_U32 = 4, INT_S32 = 5, RND_RP = 2, RND_TRUNC = 3 };
+enum { I2I_S32 = 5 };
 enum { NEG_B = 1, NEG_A = 2 };
 
 static void isetp(LowerCtx *c, uint32_t p, unsigned cmp, bool is_signed, uint32_t a, int b)
@@ -89,36 +89,7 @@ static void mul_lo(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, int addend)
  * ptxas multiplies |b| * t for signed, t * b for unsigned. */
 static uint32_t reciprocal(LowerCtx *c, uint32_t b, uint32_t ub, bool is_signed)
 {
-	uint32_t f = lw_temp(c, 1), e = lw_temp(c, 1), t = lw_temp(c, 1), m = lw_temp(c, 1), n = lw_temp(c, 1);
-	int64_t cword = lw_vreg_cword(c, b);
-	LInsn *cv = lw_emit(c, cword >= 0 ? SF_I2F_C : SF_I2F_R);
-	linsn_ref(cv, SR_RD, f, 0, 1, true);
-	if (cword >= 0) {
-		linsn_set(cv, SR_CBANK, 0);
-		linsn_set(cv, SR_COFF, cword / 4);
-	} else {
-		linsn_ref(cv, SR_RB, b, 0, 1, false);
-	}
-	linsn_set(cv, SR_STYPE, is_signed ? INT_S32 : INT_U32);
-	linsn_set(cv, SR_DTYPE, FLOAT_F32);
-	linsn_set(cv, SR_RND, RND_RP);
-	linsn_set(cv, SR_ABSB, is_signed);
-	LInsn *rcp = lw_emit(c, SF_MUFU);
-	linsn_ref(rcp, SR_RD, f, 0, 1, true);
-	linsn_ref(rcp, SR_RA, f, 0, 1, false);
-	linsn_set(rcp, SR_MUFUOP, 4);
-	c->k->vregs[f].temp = false;
-	LInsn *dec = lw_emit(c, SF_IADD32I);
-	linsn_ref(dec, SR_RD, e, 0, 1, true);
-	linsn_ref(dec, SR_RA, f, 0, 1, false);
-	linsn_set(dec, SR_IMM, 0xffffffe);
-	LInsn *tr = lw_emit(c, SF_F2I_R);
-	linsn_ref(tr, SR_RD, t, 0, 1, true);
-	linsn_ref(tr, SR_RB, e, 0, 1, false);
-	linsn_set(tr, SR_DTYPE, INT_U32);
-	linsn_set(tr, SR_STYPE, FLOAT_F32);
-	linsn_set(tr, SR_RND, RND_TRUNC);
-	linsn_set(tr, SR_FTZ, 1);
+	uint32_t t = lw_int_rcp_estimate(c, b, false, is_signed), m = lw_temp(c, 1), n = lw_temp(c, 1);
 	if (is_signed)
 		mul_lo(c, m, ub, t, -1);
 	else
@@ -134,8 +105,12 @@ bool lower_idiv(LowerCtx *c, const Instr *in)
 {
 	PtxTy ty = lw_instr_type(in);
 	bool rem = lw_streq(in->opcode, "rem");
+	if (ty.bits == 64 && !ty.is_float && in->nmods == 1)
+		return lower_idiv64(c, in);
+	if (ty.bits == 16 && !ty.is_float && in->nmods == 1)
+		return lower_idiv16(c, in);
 	if (ty.bits != 32 || ty.is_float || in->nmods != 1)
-		return lw_unsupported(c, in->loc, "%s on this type (.u32 and .s32 are supported)", in->opcode);
+		return lw_unsupported(c, in->loc, "%s on this type (.u16, .s16, .u32, .s32, .u64 and .s64 are supported)", in->opcode);
 	if (c->guard_vreg >= 0)
 		return lw_unsupported(c, in->loc, "a guarded %s", in->opcode);
 	uint32_t d;

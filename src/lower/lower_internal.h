@@ -410,6 +410,20 @@ bool lower_idiv(LowerCtx *c, const Instr *in);
 /* ---- issue 17: integer families (lower_ints.c) ---- */
 bool lower_mul_ext(LowerCtx *c, const Instr *in);
 bool lower_minmax64(LowerCtx *c, const Instr *in);
+/* d = low / high 64 bits of a * b (register pairs; d not a source of
+ * lw_mul_lo64): the XMAD chains of ptxas's 64-bit division subroutines
+ * (the low product's cross terms through the XMADs' addends) and of its
+ * mul.hi.u64. */
+void lw_mul_lo64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b);
+void lw_mul_hi_u64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b);
+/* ---- idiv: {div,rem}.{u,s}64 (lower_div64.c) ---- */
+/* (lower_seq.c) The integer reciprocal estimate of ptxas's divisions:
+ * t ~ 2^32 / b, or 2^64 / b of the pair b when wide (is_signed: of |b|). */
+uint32_t lw_int_rcp_estimate(LowerCtx *c, uint32_t b, bool wide, bool is_signed);
+bool lower_idiv64(LowerCtx *c, const Instr *in);
+bool lower_idiv16(LowerCtx *c, const Instr *in);      /* lower_div16.c */
+/* (lower_sfu.c) rcp.approx.f32 d, a without .ftz: tiny and huge |a| scaled. */
+void lw_rcp_approx_f32(LowerCtx *c, uint32_t d, uint32_t a);
 bool lower_shf(LowerCtx *c, const Instr *in);
 bool lower_carry(LowerCtx *c, const Instr *in);
 bool lower_bar_red(LowerCtx *c, const Instr *in);    /* ctrl: lower_sync.c */

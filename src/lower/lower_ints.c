@@ -79,16 +79,21 @@ static LInsn *iadd3(LowerCtx *c, Part d, Part a, Part b, Part cc)
 	return in;
 }
 
-/* The low 32 bits of a*b: XMAD t, a, b; XMAD.MRG m, a, b.H1;
- * XMAD.PSL.CBCC d, a.H1, m.H1, t. */
-static void mul_lo(LowerCtx *c, Part d, Part a, Part b)
+/* The low 32 bits of a*b + addend: XMAD t, a, b, addend; XMAD.MRG m, a,
+ * b.H1; XMAD.PSL.CBCC d, a.H1, m.H1, t. */
+static void mul_lo_add(LowerCtx *c, Part d, Part a, Part b, Part addend)
 {
 	Part t = temp_part(c), m = temp_part(c);
-	xmad(c, t, a, false, b, false, (Part){ NO_REG, 0 });
+	xmad(c, t, a, false, b, false, addend);
 	linsn_set(xmad(c, m, a, false, b, true, (Part){ NO_REG, 0 }), SR_MRG, 1);
 	LInsn *f = xmad(c, d, a, true, m, true, t);
 	linsn_set(f, SR_PSL, 1);
 	linsn_set(f, SR_CMODE, 4);    /* CBCC: c + (b << 16) */
+}
+
+static void mul_lo(LowerCtx *c, Part d, Part a, Part b)
+{
+	mul_lo_add(c, d, a, b, (Part){ NO_REG, 0 });
 }
 
 /* The 64-bit product of two 32-bit values into lo (NO_REG: only the high
@@ -203,6 +208,18 @@ static bool mul_lo64(LowerCtx *c, const Instr *in, bool mad)
 	return true;
 }
 
+/* The low 64 bits of a*b as ptxas's division subroutines build them: the
+ * cross products' low words accumulate through the XMADs' addends,
+ * hi = lo(a1*b0) + (lo(a0*b1) + hi(a0*b0)), with no IADD3. */
+void lw_mul_lo64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b)
+{
+	Part lo = { d, 0 }, hi = { d, 1 }, h = temp_part(c), y = temp_part(c);
+	Part a0 = { a, 0 }, a1 = { a, 1 }, b0 = { b, 0 }, b1 = { b, 1 };
+	mul_wide32(c, lo, h, a0, b0, false);
+	mul_lo_add(c, y, a0, b1, h);
+	mul_lo_add(c, hi, a1, b0, y);
+}
+
 /* ---- issue 17: mul.hi.s64 (arith) ---- */
 
 /* LOP.op d, a, b (op: 0 AND, 3 PASS_B; inv_b: ~b) */
@@ -249,10 +266,40 @@ static void mul_hi_s64_fix(LowerCtx *c, uint32_t d, const Part *u, const Part *a
 		lop(c, 3, (Part){ d, w }, rz, r[w], true);
 }
 
-/* mul.hi.u64 (and .s64, corrected by mul_hi_s64_fix): the high words of the four 32x32 products summed with the
- * carries of the middle words, ptxas's chain: s = hi(a0*b0) + lo(a1*b0),
- * x = hi(a1*b0) + carry; y = hi(a0*b1) + lo(a1*b1), z = hi(a1*b1) +
- * carry; the carry of lo(a0*b1) + s; d = (z:y) + x + that carry. */
+/* The high 64 bits of a*b into u (u[0].v NO_REG: new temporaries, as
+ * u is written back): the high words of the four 32x32 products summed
+ * with the carries of the middle words, ptxas's chain: s = hi(a0*b0) +
+ * lo(a1*b0), x = hi(a1*b0) + carry; y = hi(a0*b1) + lo(a1*b1), z =
+ * hi(a1*b1) + carry; the carry of lo(a0*b1) + s; u = (z:y) + x + that
+ * carry. */
+static void mul_hi_u64_parts(LowerCtx *c, Part *u, const Part *a, const Part *b)
+{
+	Part rz = { NO_REG, 0 };
+	Part h00 = temp_part(c), l10 = temp_part(c), h10 = temp_part(c), l01 = temp_part(c), h01 = temp_part(c);
+	Part l11 = temp_part(c), h11 = temp_part(c);
+	mul_wide32(c, rz, h00, a[0], b[0], false);
+	mul_wide32(c, l10, h10, a[1], b[0], false);
+	mul_wide32(c, l01, h01, a[0], b[1], false);
+	mul_wide32(c, l11, h11, a[1], b[1], false);
+	Part s = temp_part(c), x = temp_part(c), y = temp_part(c), z = temp_part(c);
+	iadd_cc(c, s, h00, l10, true, false);
+	iadd_cc(c, x, rz, h10, false, true);
+	iadd_cc(c, y, h01, l11, true, false);
+	iadd_cc(c, z, rz, h11, false, true);
+	iadd_cc(c, rz, l01, s, true, false);
+	if (u[0].v == NO_REG)
+		u[0] = temp_part(c), u[1] = temp_part(c);
+	iadd_cc(c, u[0], x, y, true, true);
+	iadd_cc(c, u[1], rz, z, false, true);
+}
+
+void lw_mul_hi_u64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b)
+{
+	Part u[2] = { { d, 0 }, { d, 1 } }, pa[2] = { { a, 0 }, { a, 1 } }, pb[2] = { { b, 0 }, { b, 1 } };
+	mul_hi_u64_parts(c, u, pa, pb);
+}
+
+/* mul.hi.u64 (and .s64, corrected by mul_hi_s64_fix): mul_hi_u64_parts. */
 static bool mul_hi_u64(LowerCtx *c, const Instr *in)
 {
 	uint32_t d;
@@ -274,26 +321,12 @@ static bool mul_hi_u64(LowerCtx *c, const Instr *in)
 				lw_mov_rz(c, p[j]->v, 0);
 			}
 	}
-	Part rz = { NO_REG, 0 };
-	Part h00 = temp_part(c), l10 = temp_part(c), h10 = temp_part(c), l01 = temp_part(c), h01 = temp_part(c);
-	Part l11 = temp_part(c), h11 = temp_part(c);
-	mul_wide32(c, rz, h00, a[0], b[0], false);
-	mul_wide32(c, l10, h10, a[1], b[0], false);
-	mul_wide32(c, l01, h01, a[0], b[1], false);
-	mul_wide32(c, l11, h11, a[1], b[1], false);
-	Part s = temp_part(c), x = temp_part(c), y = temp_part(c), z = temp_part(c);
-	iadd_cc(c, s, h00, l10, true, false);
-	iadd_cc(c, x, rz, h10, false, true);
-	iadd_cc(c, y, h01, l11, true, false);
-	iadd_cc(c, z, rz, h11, false, true);
-	iadd_cc(c, rz, l01, s, true, false);
 	bool is_signed = lw_instr_type(in).is_signed;
 	/* signed: the unsigned high word first (d may be a or b) */
 	Part u[2] = { { d, 0 }, { d, 1 } };
 	if (is_signed)
-		u[0] = temp_part(c), u[1] = temp_part(c);
-	iadd_cc(c, u[0], x, y, true, true);
-	iadd_cc(c, u[1], rz, z, false, true);
+		u[0].v = u[1].v = NO_REG;
+	mul_hi_u64_parts(c, u, a, b);
 	if (is_signed)
 		mul_hi_s64_fix(c, d, u, a, b);
 	return true;

@@ -406,3 +406,45 @@ void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits)
 	linsn_set(f, SR_SIGNED, 1);
 	linsn_set(f, SR_IMM, bits << 8);
 }
+
+/* ---- idiv: the integer divisions' reciprocal estimate ---- */
+
+/* t ~ 2^32 / b (2^64 / b when wide, b a pair): I2F.F32.{U,S}32.RP (|b|
+ * when is_signed) or I2F.F32.U64.RP, MUFU.RCP, minus 2 ulp of the float
+ * scaled by 2^32 or 2^64 (IADD32I 0xffffffe / 0x1ffffffe), then
+ * F2I.FTZ.U32.F32.TRUNC or F2I.U64.F32.TRUNC. */
+uint32_t lw_int_rcp_estimate(LowerCtx *c, uint32_t b, bool wide, bool is_signed)
+{
+	enum { FLOAT_F32 = 2, INT_U32 = 4, INT_S32 = 5, INT_U64 = 6, RND_RP = 2, RND_TRUNC = 3 };
+	uint32_t f = lw_temp(c, 1), e = lw_temp(c, 1), t = lw_temp(c, wide ? 2 : 1);
+	int64_t cword = wide ? -1 : lw_vreg_cword(c, b);
+	LInsn *cv = lw_emit(c, cword >= 0 ? SF_I2F_C : SF_I2F_R);
+	linsn_ref(cv, SR_RD, f, 0, 1, true);
+	if (cword >= 0) {
+		linsn_set(cv, SR_CBANK, 0);
+		linsn_set(cv, SR_COFF, cword / 4);
+	} else {
+		linsn_ref(cv, SR_RB, b, 0, wide ? 2 : 1, false);
+	}
+	linsn_set(cv, SR_STYPE, wide ? INT_U64 : is_signed ? INT_S32 : INT_U32);
+	linsn_set(cv, SR_DTYPE, FLOAT_F32);
+	linsn_set(cv, SR_RND, RND_RP);
+	linsn_set(cv, SR_ABSB, is_signed);
+	LInsn *rcp = lw_emit(c, SF_MUFU);
+	linsn_ref(rcp, SR_RD, f, 0, 1, true);
+	linsn_ref(rcp, SR_RA, f, 0, 1, false);
+	linsn_set(rcp, SR_MUFUOP, 4);
+	c->k->vregs[f].temp = false;
+	LInsn *dec = lw_emit(c, SF_IADD32I);
+	linsn_ref(dec, SR_RD, e, 0, 1, true);
+	linsn_ref(dec, SR_RA, f, 0, 1, false);
+	linsn_set(dec, SR_IMM, wide ? 0x1ffffffe : 0xffffffe);
+	LInsn *tr = lw_emit(c, SF_F2I_R);
+	linsn_ref(tr, SR_RD, t, 0, wide ? 2 : 1, true);
+	linsn_ref(tr, SR_RB, e, 0, 1, false);
+	linsn_set(tr, SR_DTYPE, wide ? INT_U64 : INT_U32);
+	linsn_set(tr, SR_STYPE, FLOAT_F32);
+	linsn_set(tr, SR_RND, RND_TRUNC);
+	linsn_set(tr, SR_FTZ, !wide);
+	return t;
+}

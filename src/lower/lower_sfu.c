@@ -162,6 +162,44 @@ static bool scaled_needs_unguarded(LowerCtx *c, const Instr *in, bool ftz)
 	return true;
 }
 
+/* rcp.approx.f32 d, a without .ftz (av: a in a register; p: a new
+ * predicate): a tiny |a| is scaled by 2^24, a huge one by 0.25 (SELs of
+ * the .nv.constant2 words 1.0 and 0.25), MUFU.RCP of a * s, times s. */
+static void rcp_scaled(LowerCtx *c, uint32_t d, uint32_t p, const Opnd *a, uint32_t av)
+{
+	uint32_t q = pred_temp(c), k = lw_temp(c, 1), s = lw_temp(c, 1), x = lw_temp(c, 1);
+	lw_mov32i(c, k, 0, F32_2P24);
+	fsetp_imm(c, p, av, true, CMP_GEU, F32_TINY);
+	fsetp_imm(c, q, av, true, CMP_GT, F32_HUGE);
+	LInsn *s1 = lw_emit(c, SF_SEL_C);
+	linsn_ref(s1, SR_RD, k, 0, 1, true);
+	linsn_ref(s1, SR_RA, k, 0, 1, false);
+	linsn_set(s1, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(s1, SR_COFF, lkernel_const2_slot(c->k, F32_ONE) / 4);
+	linsn_ref(s1, SR_PC, p, 0, 1, false);
+	linsn_set(s1, SR_PC_NOT, 1);
+	c->k->vregs[k].temp = false;
+	LInsn *s2 = lw_emit(c, SF_SEL_C);
+	linsn_ref(s2, SR_RD, s, 0, 1, true);
+	linsn_ref(s2, SR_RA, k, 0, 1, false);
+	linsn_set(s2, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(s2, SR_COFF, lkernel_const2_slot(c->k, F32_QUARTER) / 4);
+	linsn_ref(s2, SR_PC, q, 0, 1, false);
+	linsn_set(s2, SR_PC_NOT, 1);
+	lw_alu(c, SASS_ALU_FORMS(FMUL), x, 0, s, 0, a, 0);
+	mufu(c, MUFU_RCP, x, x);
+	c->k->vregs[x].temp = false;
+	LInsn *r = lw_emit(c, SF_FMUL_R);
+	linsn_ref(r, SR_RD, d, 0, 1, true);
+	linsn_ref(r, SR_RA, s, 0, 1, false);
+	linsn_ref(r, SR_RB, x, 0, 1, false);
+}
+
+void lw_rcp_approx_f32(LowerCtx *c, uint32_t d, uint32_t a)
+{
+	rcp_scaled(c, d, pred_temp(c), &(Opnd){ OPND_REG, a, 1, 0 }, a);
+}
+
 /* sin/cos/ex2/lg2/rcp/sqrt/rsqrt .approx{.ftz}.f32 d, a */
 bool lower_sfu(LowerCtx *c, const Instr *in)
 {
@@ -228,32 +266,7 @@ bool lower_sfu(LowerCtx *c, const Instr *in)
 		return true;
 	}
 	if (lw_streq(op, "rcp")) {
-		uint32_t q = pred_temp(c), k = lw_temp(c, 1), s = lw_temp(c, 1), x = lw_temp(c, 1);
-		lw_mov32i(c, k, 0, F32_2P24);
-		fsetp_imm(c, p, av, true, CMP_GEU, F32_TINY);
-		fsetp_imm(c, q, av, true, CMP_GT, F32_HUGE);
-		LInsn *s1 = lw_emit(c, SF_SEL_C);
-		linsn_ref(s1, SR_RD, k, 0, 1, true);
-		linsn_ref(s1, SR_RA, k, 0, 1, false);
-		linsn_set(s1, SR_CBANK, LK_CONST2_BANK);
-		linsn_set(s1, SR_COFF, lkernel_const2_slot(c->k, F32_ONE) / 4);
-		linsn_ref(s1, SR_PC, p, 0, 1, false);
-		linsn_set(s1, SR_PC_NOT, 1);
-		c->k->vregs[k].temp = false;
-		LInsn *s2 = lw_emit(c, SF_SEL_C);
-		linsn_ref(s2, SR_RD, s, 0, 1, true);
-		linsn_ref(s2, SR_RA, k, 0, 1, false);
-		linsn_set(s2, SR_CBANK, LK_CONST2_BANK);
-		linsn_set(s2, SR_COFF, lkernel_const2_slot(c->k, F32_QUARTER) / 4);
-		linsn_ref(s2, SR_PC, q, 0, 1, false);
-		linsn_set(s2, SR_PC_NOT, 1);
-		lw_alu(c, SASS_ALU_FORMS(FMUL), x, 0, s, 0, &a, 0);
-		mufu(c, MUFU_RCP, x, x);
-		c->k->vregs[x].temp = false;
-		LInsn *r = lw_emit(c, SF_FMUL_R);
-		linsn_ref(r, SR_RD, d, 0, 1, true);
-		linsn_ref(r, SR_RA, s, 0, 1, false);
-		linsn_ref(r, SR_RB, x, 0, 1, false);
+		rcp_scaled(c, d, p, &a, av);
 		return true;
 	}
 	/* sqrt and rsqrt: a tiny x is scaled by 2^24 first */

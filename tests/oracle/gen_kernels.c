@@ -587,6 +587,21 @@ static void pos_len(char *buf, size_t n)
 		snprintf(buf, n, "%u", rnd(33));
 }
 
+/* div/rem.{u,s}{32,64,16}, the width from the register count: no new random choice (kernels without
+ * division stay as they were); 64- and 16-bit operands are a and b converted, the result joins its pool */
+static void gen_divrem(const char *op, const char *su, const char *a, const char *b)
+{
+	int w = b[0] != '%' ? 32 : next_r % 4 == 1 ? 64 : next_r % 4 == 3 ? 16 : 32, cls = w == 64 ? C_RD : C_RS;
+	int x = w == 32 ? 0 : fresh(cls), y = w == 32 ? 0 : fresh(cls);
+	const char *p = class_prefix[cls];
+	if (w == 32) {
+		out("\t%s.%s32 %%r%d, %s, %s;\n", op, su, fresh(C_R), a, b);
+		return;
+	}
+	out("\tcvt.%s%d.%s32 %s%d, %s;\n\tcvt.%s%d.%s32 %s%d, %s;\n", su, w, su, p, x, a, su, w, su, p, y, b);
+	out("\t%s.%s%d %s%d, %s%d, %s%d;\n", op, su, w, p, fresh(cls), p, x, p, y);
+}
+
 /* --defined: results PTX defines only -- a divisor that is positive and
  * nonzero (division by zero and INT_MIN / -1 are machine-specific) and
  * bar.sync only where every thread of the block reaches it (not inside a
@@ -633,7 +648,7 @@ static void gen_fam(int nest)
 			out("\tand.b32 %%r%d, %s, 32767;\n\tor.b32 %%r%d, %%r%d, 1;\n", d, b, d, d);
 			snprintf(b, sizeof b, "%%r%d", d);
 		}
-		out("\t%s.%s32 %%r%d, %s, %s;\n", chance(50) ? "div" : "rem", su, fresh(C_R), a, b);
+		gen_divrem(chance(50) ? "div" : "rem", su, a, b);
 		break;
 	case 9: {
 		int x = ++next_f, y = ++next_f, z = ++next_f;

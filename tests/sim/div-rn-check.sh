@@ -11,28 +11,8 @@
 # Prints "div-rn-check: N passed, M failed"; exit 0 all passed, 1 failures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-prog=${PROG:-./ptxsurf-as}
-sim=${SIM:-${B:-build}/tests/ptxsurf-sim}
-case $prog in /*) ;; *) prog=$root/$prog ;; esac
-case $sim in /*) ;; *) sim=$root/$sim ;; esac
-for t in "$prog" "$sim"; do
-	[ -x "$t" ] || { echo "div-rn-check: $t is not built" >&2; exit 2; }
-done
-oracle=${PTXSURF_ORACLE_DIR:-${HOME:-/tmp}/.cache/ptxsurf-oracles}/bin
-work=$(mktemp -d "${TMPDIR:-/tmp}/div-rn-check.XXXXXX") || exit 2
-trap 'rm -rf "$work"' EXIT
-ptx=$root/tests/cases/encode/div-rn-f32.ptx
-"${CC:-cc}" -std=c11 -O2 -o "$work/ref" "$here/div_rn_ref_main.c" -lm || exit 2
-"$prog" -o "$work/ours.cubin" "$ptx" || exit 2
-builds=ours
-if [ -x "$oracle/ptxas" ]; then
-	for o in 0 3; do
-		"$oracle/ptxas" -arch=sm_50 -O$o -o "$work/O$o.cubin" "$ptx" && builds="$builds O$o"
-	done
-else
-	echo "NOTE: div-rn-check: ptxas 11.8 not found: only our code is checked"
-fi
+. "$here/ref-check-setup.sh"
+ref_check_setup div-rn-check "$here/../cases/encode/div-rn-f32.ptx" "$here/div_rn_ref_main.c" -lm || exit 2
 pass=0 fail=0
 for b in $builds; do
 	for kernel in div rcp; do

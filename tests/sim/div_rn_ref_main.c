@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dump_words.h"
+
 enum { WORDS = 1024, BUFFERS = 3 };
 
 static uint32_t words[BUFFERS][WORDS];
@@ -32,28 +34,9 @@ static uint32_t as_bits(float f)
 	return w;
 }
 
-/* "  paramN.buffer+OFFS: xx xx ..." lines of buffers 1..3 */
 static int read_dump(void)
 {
-	char line[512];
-	int lines = 0;
-	while (fgets(line, sizeof line, stdin)) {
-		unsigned n, off;
-		int used;
-		if (sscanf(line, " param%u.buffer+%x:%n", &n, &off, &used) != 2 || n < 1 || n > BUFFERS)
-			continue;
-		const char *p = line + used;
-		for (unsigned i = 0; i < 32; i++) {
-			unsigned byte;
-			int k;
-			if (sscanf(p, " %2x%n", &byte, &k) != 1 || off + i >= WORDS * 4)
-				return -1;
-			p += k;
-			words[n - 1][(off + i) / 4] |= (uint32_t)byte << 8 * ((off + i) % 4);
-		}
-		lines++;
-	}
-	return lines >= 2 * WORDS * 4 / 32 ? 0 : -1;
+	return dump_words(&words[0][0], BUFFERS, WORDS, 2);
 }
 
 static int check(const char *what, unsigned i, uint32_t b, uint32_t got, double exact)

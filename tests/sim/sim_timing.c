@@ -82,6 +82,8 @@ void sim_timing_warp_start(SimMachine *m)
 	memset(m->timing, 0, sizeof *m->timing);
 }
 
+/* The unit of a variable-latency write without a barrier: a later write
+ * of the same unit with a barrier carries it (in-order completion). */
 static uint8_t unit_mark(const SassForm *f)
 {
 	switch (f->op) {
@@ -92,6 +94,16 @@ static uint8_t unit_mark(const SassForm *f)
 	case SOP_I2F: case SOP_F2I: return MARK_CONV;
 	default: return 0;
 	}
+}
+
+/* The units whose pending writes a write with a barrier carries: its own,
+ * and for MUFU the conversions' (they complete in order: ptxas 11.8 -O3's
+ * __cuda_sm20_div_u16 leaves an I2F without a write barrier and reads its
+ * result after waiting on the barrier of a later MUFU.RCP). A MUFU without
+ * a barrier stays untracked, as before. */
+static uint8_t carried_marks(const SassForm *f)
+{
+	return f->op == SOP_MUFU ? MARK_CONV : unit_mark(f);
 }
 
 /* A pipe handles its operations in issue order: the late reads of one are
@@ -254,7 +266,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 	bool writes = false;
 	FOR_RES(u, write, r)
 		writes = true;
-	uint8_t mark = writes ? unit_mark(in->form) : 0;
+	uint8_t mark = writes ? unit_mark(in->form) : 0, carried = writes ? carried_marks(in->form) : 0;
 	uint8_t pipe = pipe_of(in->form);
 	if (u->varlat) {
 		s->pipe_seq[pipe]++;
@@ -265,10 +277,10 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 			}
 		if (wbar)
 			age(s, c->wbar, pipe);
-		if (wbar && mark)
+		if (wbar && carried)
 			for (unsigned r = 0; r < NRES; r++)
-				if (s->wmask[r] & mark) {
-					s->wmask[r] = (uint8_t)((s->wmask[r] & ~mark) | (1u << c->wbar));
+				if (s->wmask[r] & carried) {
+					s->wmask[r] = (uint8_t)((s->wmask[r] & ~carried) | (1u << c->wbar));
 					s->wage[r] = s->ops[c->wbar];
 				}
 		if (rbar && (!wbar || c->rbar != c->wbar))
