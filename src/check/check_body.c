@@ -31,6 +31,10 @@ static void check_kernel_address(void *ctx, const Expr *e)
 
 void check_instr(CheckCtx *c, const Instr *in)
 {
+	/* Checks of the shape alone run once per shape while they find
+	 * nothing (check_shape.c); the order of the calls is the order of
+	 * the diagnostics either way. */
+	unsigned *clean = check_shape_clean(c, in);
 	if (in->has_guard && in->guard && !check_lookup(c, in->guard))
 		check_error(c, in->guard->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", in->guard->text);
 	check_guard_type(c, in);
@@ -38,16 +42,17 @@ void check_instr(CheckCtx *c, const Instr *in)
 		resolve_names(c, in->ops[i]);
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
 	 * st have theirs in requirements.def, applied by their own checkers. */
-	check_isa_instr(c, in);
-	check_sync_required(c, in);
+	check_shape_run(c, clean, SHAPE_ISA_ROWS, check_isa_instr, in);
+	check_isa_instr_sregs(c, in);
+	check_shape_run(c, clean, SHAPE_SYNC, check_sync_required, in);
 	check_param_read(c, in);
 	check_destination(c, in);
 	check_initializer_forms(c, in);
 	check_load_vector(c, in);
 	check_vector_sizes(c, in);
-	check_load_width(c, in);
-	check_memory_order(c, in);
-	check_modifier_classes(c, in);
+	check_shape_run(c, clean, SHAPE_LOAD_WIDTH, check_load_width, in);
+	check_shape_run(c, clean, SHAPE_ORDER, check_memory_order, in);
+	check_shape_run(c, clean, SHAPE_MOD_CLASSES, check_modifier_classes, in);
 	if (!opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)
 			expr_for_each_name(in->ops[i], check_kernel_address, c);
@@ -58,7 +63,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	else if (opcode_is(in, "st"))
 		check_st_instr(c, in);
 	else {
-		check_operand_count(c, in);
+		check_shape_run(c, clean, SHAPE_OPERAND_COUNT, check_operand_count, in);
 		check_special_operands(c, in);
 		check_operand_signature(c, in);
 		if (in->opcode[0] == 'v')

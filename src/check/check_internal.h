@@ -39,6 +39,21 @@ typedef struct LookupMemo {
 
 enum { LOOKUP_MEMO = 64 };
 
+/* Checks of an instruction whose verdict depends only on its shape (the
+ * opcode, the modifier words in order, the operand count) and on the
+ * module header: the shape memo (check_shape.c) remembers which found
+ * nothing to say. A check joins this list only if it reads nothing else:
+ * no operand, no symbol, no location but for its diagnostics. */
+enum {
+	SHAPE_ISA_ROWS = 1u << 0,       /* check_isa_instr */
+	SHAPE_SYNC = 1u << 1,           /* check_sync_required */
+	SHAPE_LOAD_WIDTH = 1u << 2,     /* check_load_width */
+	SHAPE_ORDER = 1u << 3,          /* check_memory_order */
+	SHAPE_MOD_CLASSES = 1u << 4,    /* check_modifier_classes */
+	SHAPE_OPERAND_COUNT = 1u << 5,  /* check_operand_count */
+};
+typedef struct ShapeMemo ShapeMemo;
+
 typedef struct CheckCtx {
 	Module *m;
 	DiagSink *sink;
@@ -71,6 +86,7 @@ typedef struct CheckCtx {
 	 * answers by name pointer, valid until a symbol is declared or the
 	 * item ends (check_declare, check_item). */
 	LookupMemo memo[LOOKUP_MEMO];
+	ShapeMemo *shapes;      /* in arena, made on first use (check_shape.c) */
 	/* A statement checked after later ones were (it named a label further
 	 * down a body handed over statement by statement) sees only the
 	 * registers and variables declared before it: Symbol.seq <=
@@ -132,6 +148,16 @@ bool check_gate_strict_only(const CheckCtx *c, ReqSource source, PtxVersion ptxa
 /* a then b in buf, cut to size - 1 bytes as snprintf would: names such
  * as "suld.b" are built for every instruction, where snprintf shows. */
 void check_concat(char *buf, size_t size, const char *a, const char *b);
+
+/* ---- check_shape.c: the shape memo ---- */
+/* The SHAPE_* bits of the checks that found nothing to say on an earlier
+ * instruction of in's shape under the same header, or NULL when in is not
+ * memoised (an unknown opcode, a full memo). */
+unsigned *check_shape_clean(CheckCtx *c, const Instr *in);
+/* Runs check on in unless *clean has bit; sets bit when it emitted
+ * nothing (clean may be NULL: always run). */
+void check_shape_run(CheckCtx *c, unsigned *clean, unsigned bit, void (*check)(CheckCtx *, const Instr *),
+	const Instr *in);
 
 /* ---- check_operand.c: operands ---- */
 /* The symbol an EX_NAME refers to, or NULL (special registers included). */
