@@ -6,17 +6,28 @@
 
 #include <string.h>
 
-/* Every name an instruction uses must be declared. */
-static void resolve_name(void *ctx, const Expr *e)
-{
-	CheckCtx *c = ctx;
-	if (!check_is_sink(e) && !check_lookup(c, e))
-		check_error(c, e->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", e->text);
-}
+/* Every name an instruction uses must be declared. The walk also notes
+ * whether a name could be a kernel's (a kernel symbol, or the sink `_`,
+ * which it does not look up): without one, the kernel-address walk
+ * after the other checks, which looks the same names up in the same
+ * scopes, has nothing to find. */
+typedef struct NameWalk {
+	CheckCtx *c;
+	bool kernel_named;
+} NameWalk;
 
-static void resolve_names(CheckCtx *c, const Expr *e)
+static void resolve_name(void *arg, const Expr *e)
 {
-	expr_for_each_name(e, resolve_name, c);
+	NameWalk *w = arg;
+	if (check_is_sink(e)) {
+		w->kernel_named = true;
+		return;
+	}
+	const Symbol *sym = check_lookup(w->c, e);
+	if (!sym)
+		check_error(w->c, e->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", e->text);
+	else if (sym->kind == SYM_FUNC && sym->is_kernel)
+		w->kernel_named = true;
 }
 
 /* Naming an .entry as a value (mov.u64 %rd, kernel) takes its address,
@@ -38,8 +49,9 @@ void check_instr(CheckCtx *c, const Instr *in)
 	if (in->has_guard && in->guard && !check_lookup(c, in->guard))
 		check_error(c, in->guard->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", in->guard->text);
 	check_guard_type(c, in);
+	NameWalk names = { c, false };
 	for (uint32_t i = 0; i < in->nops; i++)
-		resolve_names(c, in->ops[i]);
+		expr_for_each_name(in->ops[i], resolve_name, &names);
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
 	 * st have theirs in requirements.def, applied by their own checkers. */
 	check_shape_run(c, clean, SHAPE_ISA_ROWS, check_isa_instr, in);
@@ -53,7 +65,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_shape_run(c, clean, SHAPE_LOAD_WIDTH, check_load_width, in);
 	check_shape_run(c, clean, SHAPE_ORDER, check_memory_order, in);
 	check_shape_run(c, clean, SHAPE_MOD_CLASSES, check_modifier_classes, in);
-	if (!opcode_is(in, "call"))
+	if (names.kernel_named && !opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)
 			expr_for_each_name(in->ops[i], check_kernel_address, c);
 	/* The surface instructions and st check their operand counts with
@@ -65,7 +77,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	else {
 		check_shape_run(c, clean, SHAPE_OPERAND_COUNT, check_operand_count, in);
 		check_special_operands(c, in);
-		check_operand_signature(c, in);
+		check_operand_signature(c, in, clean);
 		if (in->opcode[0] == 'v')
 			check_video_form(c, in);
 		check_memory_address(c, in);

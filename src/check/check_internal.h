@@ -34,6 +34,7 @@
 typedef struct LookupMemo {
 	const char *name;
 	const Scope *scope, *labels;
+	uint32_t visible_seq;   /* CheckCtx.visible_seq of the lookup */
 	const Symbol *sym;
 } LookupMemo;
 
@@ -51,6 +52,7 @@ enum {
 	SHAPE_ORDER = 1u << 3,          /* check_memory_order */
 	SHAPE_MOD_CLASSES = 1u << 4,    /* check_modifier_classes */
 	SHAPE_OPERAND_COUNT = 1u << 5,  /* check_operand_count */
+	SHAPE_SIGNATURE = 1u << 6,      /* the word rules of check_operand_signature */
 };
 typedef struct ShapeMemo ShapeMemo;
 
@@ -282,8 +284,9 @@ void body_stream_end(BodyStream *b);
 void body_stream_abandon(BodyStream *b);
 /* check_signature.c (rule operand-type): register widths and kinds,
  * immediates and rounding modifiers against the instruction types, by
- * isa/operand_sigs.def. */
-void check_operand_signature(CheckCtx *c, const Instr *in);
+ * isa/operand_sigs.def. Its rules on the words alone are skipped when
+ * *clean has SHAPE_SIGNATURE, which it sets (clean may be NULL). */
+void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean);
 /* check_video.c (rule operand-type): selectors and secondary operations
  * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
 void check_video_form(CheckCtx *c, const Instr *in);
