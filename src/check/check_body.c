@@ -7,20 +7,21 @@
 #include <string.h>
 
 /* Every name an instruction uses must be declared. The walk also notes
- * whether a name could be a kernel's (a kernel symbol, or the sink `_`,
- * which it does not look up): without one, the kernel-address walk
- * after the other checks, which looks the same names up in the same
- * scopes, has nothing to find. */
+ * whether a name could be a kernel's or an opaque variable's (such a
+ * symbol, or the sink `_`, which it does not look up): without one, the
+ * kernel-address walk and check_opaque_operands after the other checks,
+ * which look the same names up in the same scopes, have nothing to
+ * find. */
 typedef struct NameWalk {
 	CheckCtx *c;
-	bool kernel_named;
+	bool kernel_named, opaque_named;
 } NameWalk;
 
 static void resolve_name(void *arg, const Expr *e)
 {
 	NameWalk *w = arg;
 	if (check_is_sink(e)) {
-		w->kernel_named = true;
+		w->kernel_named = w->opaque_named = true;
 		return;
 	}
 	const Symbol *sym = check_lookup(w->c, e);
@@ -28,6 +29,8 @@ static void resolve_name(void *arg, const Expr *e)
 		check_error(w->c, e->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", e->text);
 	else if (sym->kind == SYM_FUNC && sym->is_kernel)
 		w->kernel_named = true;
+	else if (sym->kind == SYM_VAR && type_is_opaque(sym->type))
+		w->opaque_named = true;
 }
 
 /* Naming an .entry as a value (mov.u64 %rd, kernel) takes its address,
@@ -49,7 +52,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	if (in->has_guard && in->guard && !check_lookup(c, in->guard))
 		check_error(c, in->guard->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", in->guard->text);
 	check_guard_type(c, in);
-	NameWalk names = { c, false };
+	NameWalk names = { c, false, false };
 	for (uint32_t i = 0; i < in->nops; i++)
 		expr_for_each_name(in->ops[i], resolve_name, &names);
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
@@ -90,7 +93,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 	}
 	else if (opcode_is(in, "txq"))
 		check_txq_attributes(c, in);
-	check_opaque_operands(c, in);
+	if (names.opaque_named)
+		check_opaque_operands(c, in);
 }
 
 void check_stmt(CheckCtx *c, const Stmt *s)
