@@ -75,6 +75,7 @@ static void link(DiagSink *s, Diag *d)
 Diag *diag_vadd(DiagSink *s, Severity sev, SrcLoc loc, RuleId rule, const char *fmt, va_list ap)
 {
 	Diag *d = ARENA_NEW(&s->arena, Diag);
+	s->tried++;
 	if (!apply_policy(s->policy, rule, &sev)) {
 		/* Dropped: a detached node, so callers may still attach notes. */
 		d->sev = sev;

@@ -45,6 +45,10 @@ typedef struct DiagSink {
 	Diag *head, *tail;
 	unsigned count[3];   /* per severity */
 	unsigned seq;
+	/* every diag_vadd, kept, dropped by the policy or over the limit
+	 * alike: the checker's shape memo (check_shape.c) tells "nothing to
+	 * say" from "said, and filtered" by it */
+	unsigned long tried;
 	unsigned limit;      /* stop recording errors after this many (0 = none) */
 	bool truncated;
 	const DiagPolicy *policy;   /* NULL: report everything as emitted */

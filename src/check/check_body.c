@@ -6,17 +6,31 @@
 
 #include <string.h>
 
-/* Every name an instruction uses must be declared. */
-static void resolve_name(void *ctx, const Expr *e)
-{
-	CheckCtx *c = ctx;
-	if (!check_is_sink(e) && !check_lookup(c, e))
-		check_error(c, e->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", e->text);
-}
+/* Every name an instruction uses must be declared. The walk also notes
+ * whether a name could be a kernel's or an opaque variable's (such a
+ * symbol, or the sink `_`, which it does not look up): without one, the
+ * kernel-address walk and check_opaque_operands after the other checks,
+ * which look the same names up in the same scopes, have nothing to
+ * find. */
+typedef struct NameWalk {
+	CheckCtx *c;
+	bool kernel_named, opaque_named;
+} NameWalk;
 
-static void resolve_names(CheckCtx *c, const Expr *e)
+static void resolve_name(void *arg, const Expr *e)
 {
-	expr_for_each_name(e, resolve_name, c);
+	NameWalk *w = arg;
+	if (check_is_sink(e)) {
+		w->kernel_named = w->opaque_named = true;
+		return;
+	}
+	const Symbol *sym = check_lookup(w->c, e);
+	if (!sym)
+		check_error(w->c, e->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", e->text);
+	else if (sym->kind == SYM_FUNC && sym->is_kernel)
+		w->kernel_named = true;
+	else if (sym->kind == SYM_VAR && type_is_opaque(sym->type))
+		w->opaque_named = true;
 }
 
 /* Naming an .entry as a value (mov.u64 %rd, kernel) takes its address,
@@ -31,27 +45,33 @@ static void check_kernel_address(void *ctx, const Expr *e)
 
 void check_instr(CheckCtx *c, const Instr *in)
 {
+	/* Checks of the shape alone run once per shape while they find
+	 * nothing (check_shape.c); the order of the calls is the order of
+	 * the diagnostics either way. */
+	unsigned *clean = check_shape_clean(c, in);
 	if (in->has_guard && in->guard && !check_lookup(c, in->guard))
 		check_error(c, in->guard->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", in->guard->text);
 	check_guard_type(c, in);
 	/* a stream's header rules are judged at its end (check_stream_end) */
 	if (c->assembling && !c->builtin_routine)
 		c->builtin_routine = check_builtin_routine(in);
+	NameWalk names = { c, false, false };
 	for (uint32_t i = 0; i < in->nops; i++)
-		resolve_names(c, in->ops[i]);
+		expr_for_each_name(in->ops[i], resolve_name, &names);
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
 	 * st have theirs in requirements.def, applied by their own checkers. */
-	check_isa_instr(c, in);
-	check_sync_required(c, in);
+	check_shape_run(c, clean, SHAPE_ISA_ROWS, check_isa_instr, in);
+	check_isa_instr_sregs(c, in);
+	check_shape_run(c, clean, SHAPE_SYNC, check_sync_required, in);
 	check_param_read(c, in);
 	check_destination(c, in);
 	check_initializer_forms(c, in);
 	check_load_vector(c, in);
 	check_vector_sizes(c, in);
-	check_load_width(c, in);
-	check_memory_order(c, in);
-	check_modifier_classes(c, in);
-	if (!opcode_is(in, "call"))
+	check_shape_run(c, clean, SHAPE_LOAD_WIDTH, check_load_width, in);
+	check_shape_run(c, clean, SHAPE_ORDER, check_memory_order, in);
+	check_shape_run(c, clean, SHAPE_MOD_CLASSES, check_modifier_classes, in);
+	if (names.kernel_named && !opcode_is(in, "call"))
 		for (uint32_t i = 0; i < in->nops; i++)
 			expr_for_each_name(in->ops[i], check_kernel_address, c);
 	/* The surface instructions and st check their operand counts with
@@ -61,9 +81,9 @@ void check_instr(CheckCtx *c, const Instr *in)
 	else if (opcode_is(in, "st"))
 		check_st_instr(c, in);
 	else {
-		check_operand_count(c, in);
+		check_shape_run(c, clean, SHAPE_OPERAND_COUNT, check_operand_count, in);
 		check_special_operands(c, in);
-		check_operand_signature(c, in);
+		check_operand_signature(c, in, clean);
 		if (in->opcode[0] == 'v')
 			check_video_form(c, in);
 		check_memory_address(c, in);
@@ -76,7 +96,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 	}
 	else if (opcode_is(in, "txq"))
 		check_txq_attributes(c, in);
-	check_opaque_operands(c, in);
+	if (names.opaque_named)
+		check_opaque_operands(c, in);
 }
 
 void check_stmt(CheckCtx *c, const Stmt *s)

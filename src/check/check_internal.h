@@ -34,10 +34,27 @@
 typedef struct LookupMemo {
 	const char *name;
 	const Scope *scope, *labels;
+	uint32_t visible_seq;   /* CheckCtx.visible_seq of the lookup */
 	const Symbol *sym;
 } LookupMemo;
 
 enum { LOOKUP_MEMO = 64 };
+
+/* Checks of an instruction whose verdict depends only on its shape (the
+ * opcode, the modifier words in order, the operand count) and on the
+ * module header: the shape memo (check_shape.c) remembers which found
+ * nothing to say. A check joins this list only if it reads nothing else:
+ * no operand, no symbol, no location but for its diagnostics. */
+enum {
+	SHAPE_ISA_ROWS = 1u << 0,       /* check_isa_instr */
+	SHAPE_SYNC = 1u << 1,           /* check_sync_required */
+	SHAPE_LOAD_WIDTH = 1u << 2,     /* check_load_width */
+	SHAPE_ORDER = 1u << 3,          /* check_memory_order */
+	SHAPE_MOD_CLASSES = 1u << 4,    /* check_modifier_classes */
+	SHAPE_OPERAND_COUNT = 1u << 5,  /* check_operand_count */
+	SHAPE_SIGNATURE = 1u << 6,      /* the word rules of check_operand_signature */
+};
+typedef struct ShapeMemo ShapeMemo;
 
 typedef struct CheckCtx {
 	Module *m;
@@ -75,6 +92,7 @@ typedef struct CheckCtx {
 	 * answers by name pointer, valid until a symbol is declared or the
 	 * item ends (check_declare, check_item). */
 	LookupMemo memo[LOOKUP_MEMO];
+	ShapeMemo *shapes;      /* in arena, made on first use (check_shape.c) */
 	/* A statement checked after later ones were (it named a label further
 	 * down a body handed over statement by statement) sees only the
 	 * registers and variables declared before it: Symbol.seq <=
@@ -136,6 +154,16 @@ bool check_gate_strict_only(const CheckCtx *c, ReqSource source, PtxVersion ptxa
 /* a then b in buf, cut to size - 1 bytes as snprintf would: names such
  * as "suld.b" are built for every instruction, where snprintf shows. */
 void check_concat(char *buf, size_t size, const char *a, const char *b);
+
+/* ---- check_shape.c: the shape memo ---- */
+/* The SHAPE_* bits of the checks that found nothing to say on an earlier
+ * instruction of in's shape under the same header, or NULL when in is not
+ * memoised (an unknown opcode, a full memo). */
+unsigned *check_shape_clean(CheckCtx *c, const Instr *in);
+/* Runs check on in unless *clean has bit; sets bit when it emitted
+ * nothing (clean may be NULL: always run). */
+void check_shape_run(CheckCtx *c, unsigned *clean, unsigned bit, void (*check)(CheckCtx *, const Instr *),
+	const Instr *in);
 
 /* ---- check_operand.c: operands ---- */
 /* The symbol an EX_NAME refers to, or NULL (special registers included). */
@@ -264,8 +292,9 @@ void body_stream_end(BodyStream *b);
 void body_stream_abandon(BodyStream *b);
 /* check_signature.c (rule operand-type): register widths and kinds,
  * immediates and rounding modifiers against the instruction types, by
- * isa/operand_sigs.def. */
-void check_operand_signature(CheckCtx *c, const Instr *in);
+ * isa/operand_sigs.def. Its rules on the words alone are skipped when
+ * *clean has SHAPE_SIGNATURE, which it sets (clean may be NULL). */
+void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean);
 /* check_video.c (rule operand-type): selectors and secondary operations
  * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
 void check_video_form(CheckCtx *c, const Instr *in);

@@ -191,6 +191,10 @@ void check_isa_instr(CheckCtx *c, const Instr *in)
 		}
 		check_isa_gate(c, g, in->opcode_loc, use);
 	}
+}
+
+void check_isa_instr_sregs(CheckCtx *c, const Instr *in)
+{
 	for (uint32_t i = 0; i < in->nops; i++)
 		check_isa_operand_sreg(c, in->ops[i]);
 }

@@ -8,11 +8,15 @@
 #include "check/check_internal.h"
 #include "check/isa_gates.h"
 
-/* The opcode/modifier rows matching the instruction, then the special
- * registers among its operands (check_isa_operand_sreg on each). Call with
- * the function's scopes in place, so that a declared register named like a
- * special one is not taken for it. */
+/* The opcode/modifier rows matching the instruction: it reads only the
+ * opcode, the modifiers and the operand count (the shape memo relies on
+ * it). */
 void check_isa_instr(CheckCtx *c, const Instr *in);
+/* The special registers among its operands (check_isa_operand_sreg on
+ * each), after check_isa_instr. Call with the function's scopes in place,
+ * so that a declared register named like a special one is not taken for
+ * it. */
+void check_isa_instr_sregs(CheckCtx *c, const Instr *in);
 /* Special registers anywhere in an operand expression. */
 void check_isa_operand_sreg(CheckCtx *c, const Expr *e);
 /* A function: its linkage words, parameter attributes, performance and

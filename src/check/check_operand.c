@@ -95,18 +95,24 @@ const Symbol *check_lookup(CheckCtx *c, const Expr *name)
 {
 	if (!name || name->kind != EX_NAME || !name->text)
 		return NULL;
-	if (c->visible_seq)
-		return lookup_visible(c, name->text);
 	/* Names are arena strings: 16-byte aligned, the low bits carry nothing. */
 	LookupMemo *m = &c->memo[((uintptr_t)name->text >> 4) % LOOKUP_MEMO];
-	if (m->name == name->text && m->scope == c->scope && m->labels == c->labels)
+	if (m->name == name->text && m->scope == c->scope && m->labels == c->labels && m->visible_seq == c->visible_seq)
 		return m->sym;
-	const Symbol *s = scope_lookup(c->scope, name->text);
-	if (!s && c->labels)
-		s = scope_lookup(c->labels, name->text);
-	if (!s)
-		s = lookup_special(name->text);
-	*m = (LookupMemo){ name->text, c->scope, c->labels, s };
+	/* A statement checked late resolves each name several times too:
+	 * its answers are kept under its visible_seq (they change only with
+	 * a declaration, which forgets them as any other). */
+	const Symbol *s;
+	if (c->visible_seq) {
+		s = lookup_visible(c, name->text);
+	} else {
+		s = scope_lookup(c->scope, name->text);
+		if (!s && c->labels)
+			s = scope_lookup(c->labels, name->text);
+		if (!s)
+			s = lookup_special(name->text);
+	}
+	*m = (LookupMemo){ name->text, c->scope, c->labels, c->visible_seq, s };
 	return s;
 }
 

@@ -611,63 +611,105 @@ static void check_mma_shape(CheckCtx *c, const Instr *in)
 		}
 }
 
-void check_operand_signature(CheckCtx *c, const Instr *in)
+/* The instruction's types as its modifiers name them. */
+typedef struct SigTypes {
+	PtxType first, last;
+	int ntypes, rounding_at, sat_at;
+	bool judged;
+} SigTypes;
+
+static SigTypes sig_types(const Instr *in, const OpSig *sig)
 {
-	check_predicate_output(c, in);
-	check_type_count(c, in);
-	if (in->opcode[0] == 'm' && opcode_is(in, "mma"))
-		check_mma_shape(c, in);
-	const OpSig *sig = sig_of(in);
-	if (!sig)
-		return;
-	check_results(c, in, sig);
-	PtxType first = TY_NONE, last = TY_NONE;
-	int ntypes = 0, rounding_at = -1, sat_at = -1;
-	bool judged = true;
+	SigTypes st = { TY_NONE, TY_NONE, 0, -1, -1, true };
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
-		if (w[1] == 'r' && rounding_at < 0 && sig->rounding != '-' && rounding_kind(w))
-			rounding_at = (int)i;
+		if (w[1] == 'r' && st.rounding_at < 0 && sig->rounding != '-' && rounding_kind(w))
+			st.rounding_at = (int)i;
 		if (w[1] == 's' && strcmp(w, ".sat") == 0)
-			sat_at = (int)i;
+			st.sat_at = (int)i;
 		PtxType t = type_from_word(w);
 		if (t == TY_NONE)
 			continue;
-		judged &= judged_type(t);
-		if (!ntypes++)
-			first = t;
-		last = t;
+		st.judged &= judged_type(t);
+		if (!st.ntypes++)
+			st.first = t;
+		st.last = t;
 	}
-	if (sig->roles[0] == 'c' && ntypes == 1 && only_plain_words(in))
+	return st;
+}
+
+/* The rules on the types and modifiers alone (cvt's type words,
+ * roundings, the form's types, .sat): false when the operands are not
+ * to be judged after them. */
+static bool check_sig_words(CheckCtx *c, const Instr *in, const OpSig *sig, const SigTypes *st)
+{
+	PtxType first = st->first, last = st->last;
+	if (sig->roles[0] == 'c' && st->ntypes == 1 && only_plain_words(in))
 		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for 'cvt' (one "
 			"type; cvt names the result type and then the source type, cvt.u32.u64)");
-	if (!ntypes || (sig->roles[0] == 'c' && ntypes != 2))
-		return;
+	if (!st->ntypes || (sig->roles[0] == 'c' && st->ntypes != 2))
+		return false;
 	if (sig->roles[0] == 'c' && only_plain_words(in) &&
 	    (type_info(first)->cls == TC_BIT || type_info(last)->cls == TC_BIT)) {
 		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for 'cvt' (%s%s: "
 			"cvt converts between integer and float types; name the kind, .u32 or .s32, not .bN)",
 			type_info(first)->word, type_info(last)->word);
-		return;
+		return false;
 	}
-	bool half = ntypes == 1 && check_half_type(c, in, first);
-	if (sig->rounding != '-' && judged && !half && ntypes == (sig->rounding == 'C' ? 2 : 1))
-		check_rounding(c, in, sig->form, sig->rounding, rounding_at, first, last);
-	if (ntypes == 1 && (in->opcode[0] == 'a' || in->opcode[0] == 'r'))
+	bool half = st->ntypes == 1 && check_half_type(c, in, first);
+	if (sig->rounding != '-' && st->judged && !half && st->ntypes == (sig->rounding == 'C' ? 2 : 1))
+		check_rounding(c, in, sig->form, sig->rounding, st->rounding_at, first, last);
+	if (st->ntypes == 1 && (in->opcode[0] == 'a' || in->opcode[0] == 'r'))
 		check_form_types(c, in, first);
-	if (sat_at >= 0 && judged && !half && ntypes == (sig->sat == 'C' ? 2 : 1))
-		check_saturation(c, in, sig, sat_at, first, last);
-	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
-		char role = sig->roles[i];
-		PtxType t = last;
-		switch (role) {
-		case '-': continue;
-		case 'c': t = first; break;
-		case 'W': case 'w': t = type_of_width(last, type_info(last)->bits * 2); break;
-		case 'u': case 'U': case 'r': t = TY_U32; break;
-		case 'P': case 'p': t = TY_PRED; break;
-		default: break;
-		}
-		check_role(c, in, sig, i, role, t);
+	if (st->sat_at >= 0 && st->judged && !half && st->ntypes == (sig->sat == 'C' ? 2 : 1))
+		check_saturation(c, in, sig, st->sat_at, first, last);
+	return true;
+}
+
+/* The parts that read only the instruction's words (type count, mma
+ * shape, check_sig_words) run while *clean lacks SHAPE_SIGNATURE, and
+ * set it when none of them tried to say anything (check_shape.c); the
+ * parts that read operands (predicate output, results, roles) always run,
+ * in the same order. A skipped part said nothing before, so it would not
+ * have cut the operand checks short either. */
+void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean)
+{
+	bool known = clean && (*clean & SHAPE_SIGNATURE);
+	unsigned long said = 0, t;
+	check_predicate_output(c, in);
+	if (!known) {
+		t = c->sink->tried;
+		check_type_count(c, in);
+		if (in->opcode[0] == 'm' && opcode_is(in, "mma"))
+			check_mma_shape(c, in);
+		said += c->sink->tried - t;
 	}
+	const OpSig *sig = sig_of(in);
+	if (sig) {
+		check_results(c, in, sig);
+		SigTypes st = sig_types(in, sig);
+		bool judge_operands;
+		if (known) {
+			judge_operands = st.ntypes && !(sig->roles[0] == 'c' && st.ntypes != 2);
+		} else {
+			t = c->sink->tried;
+			judge_operands = check_sig_words(c, in, sig, &st);
+			said += c->sink->tried - t;
+		}
+		for (uint32_t i = 0; judge_operands && i < in->nops && sig->roles[i]; i++) {
+			char role = sig->roles[i];
+			PtxType ty = st.last;
+			switch (role) {
+			case '-': continue;
+			case 'c': ty = st.first; break;
+			case 'W': case 'w': ty = type_of_width(st.last, type_info(st.last)->bits * 2); break;
+			case 'u': case 'U': case 'r': ty = TY_U32; break;
+			case 'P': case 'p': ty = TY_PRED; break;
+			default: break;
+			}
+			check_role(c, in, sig, i, role, ty);
+		}
+	}
+	if (clean && !known && said == 0)
+		*clean |= SHAPE_SIGNATURE;
 }

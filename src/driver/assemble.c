@@ -264,7 +264,8 @@ static int write_raw(const KernelCode *codes, size_t n, uint8_t **image, size_t 
 /* The back end of one kernel (allocation to encoding), run after the
  * lowering hands the kernel over: on a worker thread of the job pool
  * (AssembleOptions.kernel_threads > 1) while the main thread goes on with
- * the next item, or in the main thread before the next item is lowered. The
+ * the next item, or by the main thread while it waits for the pool, or in
+ * the main thread before the next item is lowered (no pool). The
  * job owns a copy of the kernel (lm->kernels may move meanwhile) and its
  * own diagnostic sink; the main thread takes both back in kernel order. */
 typedef struct KernelJob {
@@ -355,7 +356,9 @@ static void encode_one(LKernel *k, void *arg)
 	e->jobs[e->njobs++] = j;
 	if (!e->pool_tried && e->o->kernel_threads > 1) {
 		e->pool_tried = true;
-		e->pool = job_pool_start(e->o->kernel_threads, 2 * e->o->kernel_threads + 2, run_kernel_batch);
+		/* the main thread is the N-th: it lowers, and runs jobs while it
+		 * waits for room or for the end (job_pool.h) */
+		e->pool = job_pool_start(e->o->kernel_threads - 1, 2 * e->o->kernel_threads + 2, run_kernel_batch);
 	}
 	if (e->pool) {
 		if (e->njobs - 1 > e->ran)

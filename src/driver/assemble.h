@@ -15,9 +15,10 @@ typedef struct AssembleOptions {
 	AsmFormat format;
 	bool want_listing;
 	bool verify_sched;      /* run sched_verify_code() on every finished kernel */
-	/* > 1: kernels are allocated, scheduled and encoded on this many worker
-	 * threads while the next items are parsed, checked and lowered (the
-	 * output is the same as with 0 or 1: in the calling thread) */
+	/* > 1: kernels are allocated, scheduled and encoded on this many
+	 * threads: kernel_threads - 1 workers while the next items are parsed,
+	 * checked and lowered, and the calling thread whenever it waits for
+	 * them (the output is the same as with 0 or 1: in the calling thread) */
 	int kernel_threads;
 	bool relocatable;       /* -c: an ET_REL object; calls of functions without a body are JCALs */
 } AssembleOptions;

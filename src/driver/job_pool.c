@@ -6,7 +6,13 @@
 
 /* Each wake-up costs a few microseconds, as much as the back end of a small
  * kernel: workers are woken only when idle, and the caller, when it waits
- * for room, only once half the window is free again. */
+ * for room, only once half the window is free again.
+ *
+ * A caller that waits (for room, or for the end) runs queued jobs itself
+ * meanwhile: with N - 1 workers beside it, -j N keeps N threads busy and
+ * never more, which on N cores beats N workers beside a busy caller (three
+ * threads sharing two cores gave the caller, the pipeline's bottleneck,
+ * two thirds of a core: 1.6x instead of 1.9x on one file of kernels). */
 struct JobPool {
 	pthread_mutex_t lock;
 	pthread_cond_t work;        /* a job was queued, or the pool closes */
@@ -22,6 +28,23 @@ struct JobPool {
 	int nthreads;
 };
 
+/* Takes the next queued job and runs it in the calling thread (a worker,
+ * or the caller waiting for room or for the end); the lock is held on
+ * entry and on return. False when nothing is queued. */
+static bool run_queued(JobPool *p)
+{
+	if (p->queued == 0)
+		return false;
+	void *job = p->queue[p->head];
+	p->head = (p->head + 1) % p->window;
+	p->queued--;
+	pthread_mutex_unlock(&p->lock);
+	p->fn(job);
+	pthread_mutex_lock(&p->lock);
+	p->unfinished--;
+	return true;
+}
+
 static void *worker(void *arg)
 {
 	JobPool *p = arg;
@@ -32,15 +55,8 @@ static void *worker(void *arg)
 			pthread_cond_wait(&p->work, &p->lock);
 			p->idle--;
 		}
-		if (p->queued == 0)
+		if (!run_queued(p))
 			break;
-		void *job = p->queue[p->head];
-		p->head = (p->head + 1) % p->window;
-		p->queued--;
-		pthread_mutex_unlock(&p->lock);
-		p->fn(job);
-		pthread_mutex_lock(&p->lock);
-		p->unfinished--;
 		if (p->unfinished <= p->wake_at)
 			pthread_cond_signal(&p->done);
 	}
@@ -84,7 +100,8 @@ void job_pool_submit(JobPool *p, void *job)
 	if (p->unfinished >= p->window) {
 		p->wake_at = p->window / 2;
 		while (p->unfinished > p->wake_at)
-			pthread_cond_wait(&p->done, &p->lock);
+			if (!run_queued(p))
+				pthread_cond_wait(&p->done, &p->lock);
 		p->wake_at = -1;
 	}
 	p->queue[(p->head + p->queued) % p->window] = job;
@@ -100,7 +117,8 @@ void job_pool_wait(JobPool *p)
 	pthread_mutex_lock(&p->lock);
 	p->wake_at = 0;
 	while (p->unfinished > 0)
-		pthread_cond_wait(&p->done, &p->lock);
+		if (!run_queued(p))
+			pthread_cond_wait(&p->done, &p->lock);
 	p->wake_at = -1;
 	pthread_mutex_unlock(&p->lock);
 }

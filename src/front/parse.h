@@ -34,6 +34,8 @@ typedef struct StmtList { Stmt *head, *tail; } StmtList;
 typedef struct ParamList { bool has; ParamVec list; } ParamList;
 typedef struct FuncBody { bool has; Stmt *stmts; SrcLoc loc; } FuncBody;
 
+enum { PARSE_KNOWN_OPCODES = 64, PARSE_KNOWN_MODS = 128 };
+
 typedef struct ParseState {
 	Module *mod;
 	DiagSink *diag;
@@ -58,6 +60,11 @@ typedef struct ParseState {
 	unsigned body_depth;
 	unsigned body_stmts;    /* statements of the body so far */
 	bool body_streaming;    /* they are handed over (BodyFns.min_stmts reached) */
+	/* Opcodes and opcode/modifier pairs build_instr found valid before,
+	 * by interned pointer (one intern table per ParseState, so the same
+	 * pointer is the same word): a file repeats a few hundred of them. */
+	struct { const char *opcode; int id; } known_opcode[PARSE_KNOWN_OPCODES];
+	struct { const char *mod; int id; } known_mod[PARSE_KNOWN_MODS];
 } ParseState;
 
 /* Called by the grammar when a top-level item has been reduced. */

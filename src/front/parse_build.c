@@ -325,10 +325,42 @@ static bool checker_owns_modifiers(const char *opcode)
 	return false;
 }
 
-/* Reports an unknown opcode or modifier; returns the opcode id or -1. */
-static int opcode_validate(DiagSink *sink, const Instr *in)
+/* Interned words hash by address: arena strings are 16-byte aligned. */
+static size_t known_slot(const char *word, size_t n)
 {
-	int id = opcode_lookup(in->opcode);
+	return ((uintptr_t)word >> 4) % n;
+}
+
+static int lookup_opcode(ParseState *ps, const char *opcode)
+{
+	size_t k = known_slot(opcode, PARSE_KNOWN_OPCODES);
+	if (ps->known_opcode[k].opcode == opcode)
+		return ps->known_opcode[k].id;
+	int id = opcode_lookup(opcode);
+	if (id >= 0) {
+		ps->known_opcode[k].opcode = opcode;
+		ps->known_opcode[k].id = id;
+	}
+	return id;
+}
+
+static bool has_modifier(ParseState *ps, int id, const char *mod)
+{
+	size_t k = known_slot(mod, PARSE_KNOWN_MODS) ^ ((size_t)id % PARSE_KNOWN_MODS);
+	if (ps->known_mod[k].mod == mod && ps->known_mod[k].id == id)
+		return true;
+	if (!opcode_has_modifier(id, mod))
+		return false;
+	ps->known_mod[k].mod = mod;
+	ps->known_mod[k].id = id;
+	return true;
+}
+
+/* Reports an unknown opcode or modifier; returns the opcode id or -1. */
+static int opcode_validate(ParseState *ps, const Instr *in)
+{
+	DiagSink *sink = ps->diag;
+	int id = lookup_opcode(ps, in->opcode);
 	if (id < 0) {
 		const char *s = opcode_suggest(in->opcode);
 		if (s)
@@ -342,7 +374,7 @@ static int opcode_validate(DiagSink *sink, const Instr *in)
 	if (checker_owns_modifiers(in->opcode))
 		return id;
 	for (uint32_t i = 0; i < in->nmods; i++) {
-		if (opcode_has_modifier(id, in->mods[i]))
+		if (has_modifier(ps, id, in->mods[i]))
 			continue;
 		const char *s = modifier_suggest(id, in->mods[i]);
 		char valid[512];
@@ -372,7 +404,7 @@ Stmt *build_instr(ParseState *ps, const char *opcode, SrcLoc opcode_loc, WordVec
 	}
 	in->nops = ops->n;
 	in->ops = ops->v;
-	in->opcode_id = opcode_validate(ps->diag, in);
+	in->opcode_id = opcode_validate(ps, in);
 	return s;
 }
 
