@@ -343,14 +343,20 @@ static size_t common_ipdom(const Cfg *g, const bool *set)
 	return j;
 }
 
-/* Loop l as a region, or false when it needs none. Its exits into the
+/* Loop l as a region, or false when it needs none (every branch that
+ * leaves it is uniform, as ptxas finds: reconverge_uniform.c). Its exits into the
  * join of an enclosing loop region are breaks out of that loop too (that
  * region becomes PBK/BRK); the other exits join at their common
  * post-dominator, PBK/BRK when they leave towards other blocks (ptxas
  * 11.8: one SSY for a loop left at one place, PBK for several). */
-static bool loop_region(const Cfg *g, size_t l, Region *rs, size_t nr, Region *out)
+static bool loop_region(const Cfg *g, const bool *varying, size_t l, Region *rs, size_t nr, Region *out)
 {
 	const CfgLoop *lp = &g->loops[l];
+	bool splits = false;        /* a branch that may split the warp leaves the loop */
+	for (size_t b = 0; b < g->nblocks && !splits; b++)
+		splits = lp->in[b] && varying[b] && (g->ipdom[b] == SIZE_MAX || !lp->in[g->ipdom[b]]);
+	if (!splits)
+		return false;
 	bool *targets = xcalloc(g->nblocks + 1, sizeof *targets), any = false, several = false;
 	size_t first = SIZE_MAX;
 	long outer = -1;
@@ -384,7 +390,7 @@ static bool loop_region(const Cfg *g, size_t l, Region *rs, size_t nr, Region *o
  * the branch at its header): one per loop that is left (loop_region), one
  * per other conditional branch whose join is a block of its own loop (or
  * of no loop) other than the kernel's EXIT. */
-static size_t regions_find(const LKernel *k, const Cfg *g, Region *rs)
+static size_t regions_find(const LKernel *k, const Cfg *g, const bool *varying, Region *rs)
 {
 	size_t *order = xcalloc(g->nblocks + 1, sizeof *order), m = 0, nr = 0;
 	for (size_t b = 0; b < g->nblocks; b++)
@@ -400,7 +406,7 @@ static size_t regions_find(const LKernel *k, const Cfg *g, Region *rs)
 		size_t b = order[i];
 		for (size_t l = 0; l < g->nloops; l++) {
 			Region cand;
-			if (g->loops[l].header != b || !loop_region(g, l, rs, nr, &cand))
+			if (g->loops[l].header != b || !loop_region(g, varying, l, rs, nr, &cand))
 				continue;
 			long enclosing = innermost(rs, nr, b, false);
 			if (enclosing >= 0 && rs[enclosing].join == cand.join)
@@ -437,7 +443,9 @@ bool lw_reconverge(LowerCtx *c, LKernel *k)
 	/* an irreducible graph (a cycle entered at two places) is left as it is */
 	if (cfg_loops(&g)) {
 		Region *rs = xcalloc(g.nblocks + 1, sizeof *rs);
-		size_t nr = regions_find(k, &g, rs);
+		bool *varying = cfg_varying_branches(k, &g);
+		size_t nr = regions_find(k, &g, varying, rs);
+		free(varying);
 		/* a kernel with loops whose shape no placement fits is left as it
 		 * was before loops were handled (docs/encoding.md) */
 		ok = regions_fit(c, acyclic, k, &g, rs, nr);

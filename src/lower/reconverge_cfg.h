@@ -37,5 +37,8 @@ bool cfg_analyse(Cfg *g);
 /* The natural loops, one per header; false for an irreducible graph. */
 bool cfg_loops(Cfg *g);
 void cfg_free(Cfg *g);
+/* Per block: its conditional branch may split a warp (reconverge_uniform.c;
+ * the caller frees it). */
+bool *cfg_varying_branches(const LKernel *k, const Cfg *g);
 
 #endif
