@@ -5,7 +5,7 @@
  * operations, guards, diamonds and counted loops), so the sweep meets code
  * the goldens never showed the encoder.
  *
- * Usage: gen_kernels [--defined] SEED > FILE.ptx. The same seed always gives
+ * Usage: gen_kernels [--defined] [--diverge] SEED > FILE.ptx. The same seed always gives
  * the same module (a private xorshift generator, no libc rand), so a failing
  * seed is a reproducible test case.
  *
@@ -15,7 +15,10 @@
  * own stripe (thread (idx & 31) owns bytes [128*i, 128*i+128) of every
  * buffer and the texels at x bytes [64*i, 64*i+64) of every surface), so
  * no two threads touch one byte; no register is read before it is set on
- * every path; no .reqntid (ptxas may fold %ntid into a constant). */
+ * every path; no .reqntid (ptxas may fold %ntid into a constant).
+ *
+ * --diverge makes most loops divergent (gen_loop): a trip count and a
+ * break from the thread's index, then a vote of the whole warp. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -45,6 +48,8 @@ static void out(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 }
+
+static bool has_sync_forms;    /* .version 6.0 or later: shfl.sync */
 
 /* ---- values a kernel has defined ----------------------------------------
  * Each class is a stack of register numbers; a block (diamond arm, loop
@@ -542,12 +547,30 @@ static void gen_diamond(int nest)
 	}
 }
 
-/* A counted loop: i = 0; do { body; i++ } while (i < n). */
+/* --diverge: loops whose trip count depends on the thread (so a warp's
+ * threads leave at different turns), some with a break, each followed by
+ * a vote of the whole warp whose result later code may store: wrong on the
+ * hardware (and tests/sim's model of it) unless the loop reconverges. */
+static bool diverge_mode;
+
+/* A counted loop: i = 0; do { body; i++ } while (i < n); --diverge: n is
+ * (idx & 7) + c and a break may leave when i == (idx >> 1 & 3). */
 static void gen_loop(int nest)
 {
 	int saved[NCLASS];
 	int l = next_label++;
 	int i = fresh(C_R);
+	bool diverge = diverge_mode && chance(70);
+	int n = 0, brk = -1, l_exit = -1;
+	if (diverge) {
+		n = fresh(C_R);
+		out("\tand.b32 %%r%d, %%r%d, 7;\n\tadd.u32 %%r%d, %%r%d, %u;\n", n, idx_reg, n, n, 1 + rnd(3));
+		if (chance(50)) {
+			brk = fresh(C_R);
+			l_exit = next_label++;
+			out("\tshr.u32 %%r%d, %%r%d, 1;\n\tand.b32 %%r%d, %%r%d, 3;\n", brk, idx_reg, brk, brk);
+		}
+	}
 	out("\tmov.u32 %%r%d, 0;\n", i);
 	memcpy(saved, depth, sizeof saved);
 	out("$L__k%d_%d:\n", kernel_no, l);
@@ -555,9 +578,28 @@ static void gen_loop(int nest)
 	memcpy(depth, saved, sizeof saved);
 	int p = fresh(C_P);
 	depth[C_P]--;        /* the exit test is not a value the code after reads */
+	if (brk >= 0) {
+		int pb = fresh(C_P);
+		depth[C_P]--;
+		out("\tsetp.eq.u32 %%p%d, %%r%d, %%r%d;\n\t@%%p%d bra $L__k%d_%d;\n", pb, i, brk, pb, kernel_no,
+		    l_exit);
+	}
 	out("\tadd.s32 %%r%d, %%r%d, 1;\n", i, i);
-	out("\tsetp.lt.u32 %%p%d, %%r%d, %u;\n", p, i, 2 + rnd(30));
+	if (diverge)
+		out("\tsetp.lt.u32 %%p%d, %%r%d, %%r%d;\n", p, i, n);
+	else
+		out("\tsetp.lt.u32 %%p%d, %%r%d, %u;\n", p, i, 2 + rnd(30));
 	out("\t@%%p%d bra $L__k%d_%d;\n", p, kernel_no, l);
+	if (l_exit >= 0)
+		out("$L__k%d_%d:\n", kernel_no, l_exit);
+	if (diverge) {      /* the whole warp again: a ballot of a thread-dependent predicate */
+		int q = fresh(C_P), b = fresh(C_R);
+		depth[C_P]--;
+		out("\tsetp.gt.u32 %%p%d, %%r%d, %%r%d;\n", q, i, n);
+		out("\tand.b32 %%r%d, %%r%d, 1;\n\tsetp.ne.u32 %%p%d, %%r%d, 0;\n", b, idx_reg, q, b);
+		out(has_sync_forms ? "\tvote.sync.ballot.b32 %%r%d, %%p%d, 0xffffffff;\n"
+		                   : "\tvote.ballot.b32 %%r%d, %%p%d;\n", b, q);
+	}
 }
 
 /* Many live values at once: loads and arithmetic first, all consumed after. */
@@ -741,7 +783,6 @@ static void gen_ints(void)
 }
 
 /* ---- issue 17 part 1: atomics and warp operations ---- */
-static bool has_sync_forms;    /* .version 6.0 or later: shfl.sync */
 
 static void gen_warp(void)
 {
@@ -833,6 +874,10 @@ static void gen_warp(void)
 static void stmt_list(int n, int nest)
 {
 	for (int i = 0; i < n && budget > 0; i++, budget--) {
+		if (diverge_mode && nest < 2 && chance(12)) {
+			gen_loop(nest);
+			continue;
+		}
 		int r = (int)rnd(100);
 		if (r < 40 && !have_handle())
 			r += 40;
@@ -960,9 +1005,17 @@ static void gen_kernel(int k)
 
 int main(int argc, char **argv)
 {
-	defined_mode = argc == 3 && strcmp(argv[1], "--defined") == 0;
-	if (argc != 2 + defined_mode) {
-		fprintf(stderr, "usage: gen_kernels [--defined] SEED\n");
+	int a = 1;
+	for (; a < argc - 1; a++) {
+		if (strcmp(argv[a], "--defined") == 0)
+			defined_mode = true;
+		else if (strcmp(argv[a], "--diverge") == 0)
+			diverge_mode = true;
+		else
+			break;
+	}
+	if (a != argc - 1) {
+		fprintf(stderr, "usage: gen_kernels [--defined] [--diverge] SEED\n");
 		return 2;
 	}
 	uint64_t seed = strtoull(argv[argc - 1], NULL, 0);
