@@ -549,7 +549,7 @@ static void gen_diamond(int nest)
 
 /* --diverge: loops whose trip count depends on the thread (so a warp's
  * threads leave at different turns), some with a break, each followed by
- * a vote of the whole warp whose result later code may store: wrong on the
+ * a vote of the whole warp whose result the thread stores: wrong on the
  * hardware (and tests/sim's model of it) unless the loop reconverges. */
 static bool diverge_mode;
 
@@ -599,6 +599,7 @@ static void gen_loop(int nest)
 		out("\tand.b32 %%r%d, %%r%d, 1;\n\tsetp.ne.u32 %%p%d, %%r%d, 0;\n", b, idx_reg, q, b);
 		out(has_sync_forms ? "\tvote.sync.ballot.b32 %%r%d, %%p%d, 0xffffffff;\n"
 		                   : "\tvote.ballot.b32 %%r%d, %%p%d;\n", b, q);
+		out("\tst.global.u32 [%%rd%d], %%r%d;\n", gen_address(4), b);
 	}
 }
 
