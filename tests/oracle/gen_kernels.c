@@ -17,7 +17,7 @@
  * no two threads touch one byte; no register is read before it is set on
  * every path; no .reqntid (ptxas may fold %ntid into a constant).
  *
- * --diverge makes most loops divergent (gen_loop): a trip count and a
+ * --diverge makes most loops divergent (gen_loops.c): a trip count and a
  * break from the thread's index, then a vote of the whole warp. */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -27,9 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_kernels.h"
+
 static uint64_t rng_state;
 
-static uint32_t rnd(uint32_t n)
+uint32_t rnd(uint32_t n)
 {
 	rng_state ^= rng_state << 13;
 	rng_state ^= rng_state >> 7;
@@ -37,11 +39,11 @@ static uint32_t rnd(uint32_t n)
 	return n ? (uint32_t)((rng_state >> 11) % n) : 0;
 }
 
-static bool chance(uint32_t percent) { return rnd(100) < percent; }
+bool chance(uint32_t percent) { return rnd(100) < percent; }
 
 #define PICK(a) ((a)[rnd(sizeof(a) / sizeof((a)[0]))])
 
-static void out(const char *fmt, ...)
+void out(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -49,19 +51,17 @@ static void out(const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool has_sync_forms;    /* .version 6.0 or later: shfl.sync */
+bool has_sync_forms, diverge_mode;
 
 /* ---- values a kernel has defined ----------------------------------------
  * Each class is a stack of register numbers; a block (diamond arm, loop
  * body) restores the stack depth on exit so later code reads only values
  * defined on every path. */
-enum { C_R, C_RD, C_RS, C_P, C_PTR, C_SURF, NCLASS };
 static const char *const class_prefix[NCLASS] = { "%r", "%rd", "%rs", "%p", "%rd", "%rd" };
-#define MAXV 512
-static int pool[NCLASS][MAXV], depth[NCLASS];
-static int next_r, next_rd, next_rs, next_p, next_label;
+int pool[NCLASS][MAXV], depth[NCLASS];
+int next_r, next_rd, next_rs, next_p, next_label;
 
-static int fresh(int cls)
+int fresh(int cls)
 {
 	int n = cls == C_R ? ++next_r : cls == C_RS ? ++next_rs : cls == C_P ? ++next_p : ++next_rd;
 	if (depth[cls] < MAXV)
@@ -92,15 +92,14 @@ typedef struct Param {
 	int kind; /* 0 pointer, 1 surface handle, 2 u32, 3 u64 value */
 } Param;
 static Param params[8];
-static int nparams, kernel_no;
-static int idx_reg;        /* the thread's linear index (a %r) */
+static int nparams;
+int kernel_no, idx_reg;
 static bool defined_mode;  /* --defined: race-free, in-bounds kernels */
 /* --defined: the thread's surface x coordinate in bytes (.b) and in
  * texels (.p), and a small coordinate for y, z and layers */
 static int stripe_bx, stripe_px, small_coord;
 static int budget;         /* statements left in this kernel */
 
-static void stmt_list(int n, int nest);
 
 static const char *const geoms[] = { "1d", "2d", "3d", "a1d", "a2d" };
 static bool have_handle(void);
@@ -271,7 +270,7 @@ static void gen_suq(void)
 
 /* A global address: a pointer plus idx * size, nvcc style; --defined: the
  * thread's stripe, (idx & 31) * 128. */
-static int gen_address(int size)
+int gen_address(int size)
 {
 	int off = fresh(C_RD), addr = fresh(C_RD);
 	char i[24];
@@ -547,62 +546,6 @@ static void gen_diamond(int nest)
 	}
 }
 
-/* --diverge: loops whose trip count depends on the thread (so a warp's
- * threads leave at different turns), some with a break, each followed by
- * a vote of the whole warp whose result the thread stores: wrong on the
- * hardware (and tests/sim's model of it) unless the loop reconverges. */
-static bool diverge_mode;
-
-/* A counted loop: i = 0; do { body; i++ } while (i < n); --diverge: n is
- * (idx & 7) + c and a break may leave when i == (idx >> 1 & 3). */
-static void gen_loop(int nest)
-{
-	int saved[NCLASS];
-	int l = next_label++;
-	int i = fresh(C_R);
-	bool diverge = diverge_mode && chance(70);
-	int n = 0, brk = -1, l_exit = -1;
-	if (diverge) {
-		n = fresh(C_R);
-		out("\tand.b32 %%r%d, %%r%d, 7;\n\tadd.u32 %%r%d, %%r%d, %u;\n", n, idx_reg, n, n, 1 + rnd(3));
-		if (chance(50)) {
-			brk = fresh(C_R);
-			l_exit = next_label++;
-			out("\tshr.u32 %%r%d, %%r%d, 1;\n\tand.b32 %%r%d, %%r%d, 3;\n", brk, idx_reg, brk, brk);
-		}
-	}
-	out("\tmov.u32 %%r%d, 0;\n", i);
-	memcpy(saved, depth, sizeof saved);
-	out("$L__k%d_%d:\n", kernel_no, l);
-	stmt_list(1 + (int)rnd(6), nest + 1);
-	memcpy(depth, saved, sizeof saved);
-	int p = fresh(C_P);
-	depth[C_P]--;        /* the exit test is not a value the code after reads */
-	if (brk >= 0) {
-		int pb = fresh(C_P);
-		depth[C_P]--;
-		out("\tsetp.eq.u32 %%p%d, %%r%d, %%r%d;\n\t@%%p%d bra $L__k%d_%d;\n", pb, i, brk, pb, kernel_no,
-		    l_exit);
-	}
-	out("\tadd.s32 %%r%d, %%r%d, 1;\n", i, i);
-	if (diverge)
-		out("\tsetp.lt.u32 %%p%d, %%r%d, %%r%d;\n", p, i, n);
-	else
-		out("\tsetp.lt.u32 %%p%d, %%r%d, %u;\n", p, i, 2 + rnd(30));
-	out("\t@%%p%d bra $L__k%d_%d;\n", p, kernel_no, l);
-	if (l_exit >= 0)
-		out("$L__k%d_%d:\n", kernel_no, l_exit);
-	if (diverge) {      /* the whole warp again: a ballot of a thread-dependent predicate */
-		int q = fresh(C_P), b = fresh(C_R);
-		depth[C_P]--;
-		out("\tsetp.gt.u32 %%p%d, %%r%d, %%r%d;\n", q, i, n);
-		out("\tand.b32 %%r%d, %%r%d, 1;\n\tsetp.ne.u32 %%p%d, %%r%d, 0;\n", b, idx_reg, q, b);
-		out(has_sync_forms ? "\tvote.sync.ballot.b32 %%r%d, %%p%d, 0xffffffff;\n"
-		                   : "\tvote.ballot.b32 %%r%d, %%p%d;\n", b, q);
-		out("\tst.global.u32 [%%rd%d], %%r%d;\n", gen_address(4), b);
-	}
-}
-
 /* Many live values at once: loads and arithmetic first, all consumed after. */
 static void gen_pressure(void)
 {
@@ -872,7 +815,7 @@ static void gen_warp(void)
 	}
 }
 
-static void stmt_list(int n, int nest)
+void stmt_list(int n, int nest)
 {
 	for (int i = 0; i < n && budget > 0; i++, budget--) {
 		if (diverge_mode && nest < 2 && chance(12)) {
