@@ -161,6 +161,14 @@ static uint32_t kernel_index(const LModule *lm, const char *name)
 _Static_assert((int)LPARAM_TEXREF == (int)CUBIN_HANDLE_TEXREF && (int)LPARAM_SAMPLERREF == (int)CUBIN_HANDLE_SAMPLERREF &&
                (int)LPARAM_SURFREF == (int)CUBIN_HANDLE_SURFREF, "handle parameter spaces");
 
+/* The CRS stack: 16 bytes per call level, 0x20 per nested SSY region, at
+ * least SASS_CRS_LOOP_BYTES when a loop reconverges. */
+static uint32_t crs_bytes(const LKernel *k)
+{
+	uint32_t n = SASS_CRS_CALL_BYTES * k->call_depth + SASS_CRS_SSY_BYTES * k->crs_nesting;
+	return k->crs_loop && n < SASS_CRS_LOOP_BYTES ? SASS_CRS_LOOP_BYTES : n;
+}
+
 static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sink, uint8_t **image,
                        size_t *len)
 {
@@ -203,9 +211,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.shared_size = k->shared_size, .shared_align = k->shared_align, .frame_size = k->frame_size,
 			/* recursion: the depth is unknown; ptxas 11.8 then records a
 			 * 0x600-byte CRS stack and an unknown (all ones) stack size */
-			.crs_stack_size = k->recursive ? SASS_CRS_RECURSIVE_BYTES
-			                               : SASS_CRS_CALL_BYTES * k->call_depth +
-			                                 SASS_CRS_SSY_BYTES * k->crs_nesting,
+			.crs_stack_size = k->recursive ? SASS_CRS_RECURSIVE_BYTES : crs_bytes(k),
 			.stack_unknown = k->recursive,
 			.shared_strings = (const char *const *)k->shared_strings, .nshared_strings = k->nshared_strings,
 			.maxreg_count = k->maxreg_count,

@@ -15,7 +15,8 @@ static int encode_at(const LKernel *k, size_t i, uint64_t *word, char *err, size
 	const SassForm *f = in ? in->form : &sass_forms[i == k->ninsns ? SF_BRA : SF_NOP];
 	char msg[200];
 	int rc;
-	if (in && (in->form->op == SOP_BRA || in->form->op == SOP_CAL || in->form->op == SOP_SSY)) {
+	if (in && (in->form->op == SOP_BRA || in->form->op == SOP_CAL || in->form->op == SOP_SSY ||
+	           in->form->op == SOP_PBK)) {
 		int64_t off = (int64_t)sass_insn_addr(k->label_pos[in->target]) - (int64_t)(sass_insn_addr(i) + 8);
 		rc = linsn_encode(in, &off, word, msg, sizeof msg);
 	} else if (in) {
@@ -37,6 +38,13 @@ static int encode_at(const LKernel *k, size_t i, uint64_t *word, char *err, size
 	return 0;
 }
 
+/* A SYNC or BRK reconverge.c placed: ptxas 11.8 lists each, in address
+ * order, in EIATTR_INDIRECT_BRANCH_TARGETS as {offset, 0, 1, target}. */
+static bool is_join(const LInsn *in)
+{
+	return (in->form->op == SOP_SYNC || in->form->op == SOP_BRK) && in->target >= 0;
+}
+
 int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
@@ -51,7 +59,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->extern_calls = xcalloc(body + 1, sizeof *out->extern_calls);
 	size_t nsync = 0;
 	for (size_t i = 0; i < body; i++)
-		nsync += k->insns[i].form->op == SOP_SYNC && k->insns[i].target >= 0;
+		nsync += is_join(&k->insns[i]);
 	out->sync_targets = xcalloc(4 * nsync + 1, sizeof *out->sync_targets);
 	uint32_t slots[3] = { 0, 0, 0 };
 	for (size_t i = 0; i < total; i++) {
@@ -69,7 +77,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			if (in->reloc == LRELOC_KERNEL_LO || in->reloc == LRELOC_KERNEL_HI)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_KERNEL_HI, true };
-			if (in->form->op == SOP_SYNC && in->target >= 0) {
+			if (is_join(in)) {
 				uint32_t *w = out->sync_targets + out->nsync_target_words;
 				w[0] = (uint32_t)addr;
 				w[1] = 0;

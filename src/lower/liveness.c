@@ -17,7 +17,7 @@ bool linsn_is_guarded(const LInsn *in)
 bool linsn_is_unconditional_jump(const LInsn *in)
 {
 	if (in->form->op != SOP_BRA && in->form->op != SOP_EXIT && in->form->op != SOP_RET &&
-	    in->form->op != SOP_SYNC)
+	    in->form->op != SOP_SYNC && in->form->op != SOP_BRK)
 		return false;
 	if (linsn_is_guarded(in))
 		return false;
@@ -38,8 +38,10 @@ unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[2])
 	}
 	if (!linsn_is_unconditional_jump(in) && i + 1 < k->ninsns)
 		succ[n++] = i + 1;
-	/* a SYNC goes on at its SSY's join point (reconverge.c sets target) */
-	if ((in->form->op == SOP_BRA || in->form->op == SOP_SYNC) && in->target >= 0)
+	/* a SYNC goes on at its SSY's join point, a BRK at its PBK's
+	 * (reconverge.c sets target) */
+	if ((in->form->op == SOP_BRA || in->form->op == SOP_SYNC || in->form->op == SOP_BRK) &&
+	    in->target >= 0)
 		succ[n++] = k->label_pos[in->target];
 	return n;
 }

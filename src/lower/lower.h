@@ -154,6 +154,8 @@ typedef struct LKernel {
 	size_t nindirect;
 	uint32_t crs_nesting;         /* SSY regions nested at most (reconverge.c), plus those of
 	                               * every linked function: an upper bound */
+	bool crs_loop;                /* a loop reconverges (reconverge.c): ptxas 11.8 then records
+	                               * at least SASS_CRS_LOOP_BYTES of CRS stack */
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;

@@ -383,6 +383,7 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 	if (recursive)
 		copy_params(k, f, p.vbase, map);
 	k->crs_nesting += fr->crs_nesting;
+	k->crs_loop |= fr->crs_loop;
 	k->label_pos = xrealloc(k->label_pos, (k->nlabels + fr->nlabels + 1) * sizeof *k->label_pos);
 	k->label_pos[k->nlabels++] = ibase;     /* the entry: the copies, then the body */
 	ibase = k->ninsns;
@@ -397,7 +398,8 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 		lkernel_const2_adopt(k, fr, in);
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
-		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC) &&
+		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC ||
+		     in->form->op == SOP_PBK || in->form->op == SOP_BRK) &&
 		    in->target >= 0)
 			in->target += (int)lbase;
 		if (in->form->op == SOP_RET)

@@ -26,7 +26,7 @@ static bool is_flow(const LInsn *in)
 {
 	return in->form->op == SOP_BRA || in->form->op == SOP_EXIT || in->form->op == SOP_CAL ||
 	       in->form->op == SOP_RET || in->form->op == SOP_JCAL || in->form->op == SOP_SYNC ||
-	       in->form->op == SOP_SSY;
+	       in->form->op == SOP_SSY || in->form->op == SOP_BRK || in->form->op == SOP_PBK;
 }
 
 static void accesses(const LKernel *k, const LInsn *in, Access *a)
@@ -418,7 +418,8 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 		if (is_flow(in)) {
 			c.stall = SCHED_FLOW_STALL;
 			/* the branch-like ones as ptxas writes them (Y) */
-			c.yield = in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC ? 0 : 1;
+			c.yield = in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC ||
+			          in->form->op == SOP_PBK || in->form->op == SOP_BRK ? 0 : 1;
 		}
 		if (in->form->op == SOP_BAR || in->form->op == SOP_MEMBAR)
 			c.stall = SCHED_SYNC_STALL;

@@ -21,6 +21,10 @@
 /* CRS stack bytes per nested SSY region: its SSY token and the DIV token of
  * a divergent branch inside it (ptxas 11.8 records 0x20 for one level) */
 #define SASS_CRS_SSY_BYTES 0x20u
+/* ptxas 11.8 -O0 records 0x210 bytes (33 tokens of 16) for a kernel with
+ * a loop under SSY/PBK, whatever the nesting: a divergent back edge can
+ * push a DIV token per iteration, up to one per lane */
+#define SASS_CRS_LOOP_BYTES 0x210u
 /* ...and, for a kernel calling a recursive function (depth unknown), the
  * CRS stack ptxas 11.8 records: 0x600 bytes (96 levels). */
 #define SASS_CRS_RECURSIVE_BYTES 0x600u

@@ -5,7 +5,7 @@
  * operations, guards, diamonds and counted loops), so the sweep meets code
  * the goldens never showed the encoder.
  *
- * Usage: gen_kernels [--defined] SEED > FILE.ptx. The same seed always gives
+ * Usage: gen_kernels [--defined] [--diverge] SEED > FILE.ptx. The same seed always gives
  * the same module (a private xorshift generator, no libc rand), so a failing
  * seed is a reproducible test case.
  *
@@ -15,7 +15,10 @@
  * own stripe (thread (idx & 31) owns bytes [128*i, 128*i+128) of every
  * buffer and the texels at x bytes [64*i, 64*i+64) of every surface), so
  * no two threads touch one byte; no register is read before it is set on
- * every path; no .reqntid (ptxas may fold %ntid into a constant). */
+ * every path; no .reqntid (ptxas may fold %ntid into a constant).
+ *
+ * --diverge makes most loops divergent (gen_loops.c): a trip count and a
+ * break from the thread's index, then a vote of the whole warp. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,9 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_kernels.h"
+
 static uint64_t rng_state;
 
-static uint32_t rnd(uint32_t n)
+uint32_t rnd(uint32_t n)
 {
 	rng_state ^= rng_state << 13;
 	rng_state ^= rng_state >> 7;
@@ -34,11 +39,11 @@ static uint32_t rnd(uint32_t n)
 	return n ? (uint32_t)((rng_state >> 11) % n) : 0;
 }
 
-static bool chance(uint32_t percent) { return rnd(100) < percent; }
+bool chance(uint32_t percent) { return rnd(100) < percent; }
 
 #define PICK(a) ((a)[rnd(sizeof(a) / sizeof((a)[0]))])
 
-static void out(const char *fmt, ...)
+void out(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -46,17 +51,17 @@ static void out(const char *fmt, ...)
 	va_end(ap);
 }
 
+bool has_sync_forms, diverge_mode;
+
 /* ---- values a kernel has defined ----------------------------------------
  * Each class is a stack of register numbers; a block (diamond arm, loop
  * body) restores the stack depth on exit so later code reads only values
  * defined on every path. */
-enum { C_R, C_RD, C_RS, C_P, C_PTR, C_SURF, NCLASS };
 static const char *const class_prefix[NCLASS] = { "%r", "%rd", "%rs", "%p", "%rd", "%rd" };
-#define MAXV 512
-static int pool[NCLASS][MAXV], depth[NCLASS];
-static int next_r, next_rd, next_rs, next_p, next_label;
+int pool[NCLASS][MAXV], depth[NCLASS];
+int next_r, next_rd, next_rs, next_p, next_label;
 
-static int fresh(int cls)
+int fresh(int cls)
 {
 	int n = cls == C_R ? ++next_r : cls == C_RS ? ++next_rs : cls == C_P ? ++next_p : ++next_rd;
 	if (depth[cls] < MAXV)
@@ -87,15 +92,14 @@ typedef struct Param {
 	int kind; /* 0 pointer, 1 surface handle, 2 u32, 3 u64 value */
 } Param;
 static Param params[8];
-static int nparams, kernel_no;
-static int idx_reg;        /* the thread's linear index (a %r) */
+static int nparams;
+int kernel_no, idx_reg;
 static bool defined_mode;  /* --defined: race-free, in-bounds kernels */
 /* --defined: the thread's surface x coordinate in bytes (.b) and in
  * texels (.p), and a small coordinate for y, z and layers */
 static int stripe_bx, stripe_px, small_coord;
 static int budget;         /* statements left in this kernel */
 
-static void stmt_list(int n, int nest);
 
 static const char *const geoms[] = { "1d", "2d", "3d", "a1d", "a2d" };
 static bool have_handle(void);
@@ -266,7 +270,7 @@ static void gen_suq(void)
 
 /* A global address: a pointer plus idx * size, nvcc style; --defined: the
  * thread's stripe, (idx & 31) * 128. */
-static int gen_address(int size)
+int gen_address(int size)
 {
 	int off = fresh(C_RD), addr = fresh(C_RD);
 	char i[24];
@@ -542,24 +546,6 @@ static void gen_diamond(int nest)
 	}
 }
 
-/* A counted loop: i = 0; do { body; i++ } while (i < n). */
-static void gen_loop(int nest)
-{
-	int saved[NCLASS];
-	int l = next_label++;
-	int i = fresh(C_R);
-	out("\tmov.u32 %%r%d, 0;\n", i);
-	memcpy(saved, depth, sizeof saved);
-	out("$L__k%d_%d:\n", kernel_no, l);
-	stmt_list(1 + (int)rnd(6), nest + 1);
-	memcpy(depth, saved, sizeof saved);
-	int p = fresh(C_P);
-	depth[C_P]--;        /* the exit test is not a value the code after reads */
-	out("\tadd.s32 %%r%d, %%r%d, 1;\n", i, i);
-	out("\tsetp.lt.u32 %%p%d, %%r%d, %u;\n", p, i, 2 + rnd(30));
-	out("\t@%%p%d bra $L__k%d_%d;\n", p, kernel_no, l);
-}
-
 /* Many live values at once: loads and arithmetic first, all consumed after. */
 static void gen_pressure(void)
 {
@@ -756,7 +742,6 @@ static void gen_ints(void)
 }
 
 /* ---- issue 17 part 1: atomics and warp operations ---- */
-static bool has_sync_forms;    /* .version 6.0 or later: shfl.sync */
 
 static void gen_warp(void)
 {
@@ -845,9 +830,13 @@ static void gen_warp(void)
 	}
 }
 
-static void stmt_list(int n, int nest)
+void stmt_list(int n, int nest)
 {
 	for (int i = 0; i < n && budget > 0; i++, budget--) {
+		if (diverge_mode && nest < 2 && chance(12)) {
+			gen_loop(nest);
+			continue;
+		}
 		int r = (int)rnd(100);
 		if (r < 40 && !have_handle())
 			r += 40;
@@ -975,9 +964,17 @@ static void gen_kernel(int k)
 
 int main(int argc, char **argv)
 {
-	defined_mode = argc == 3 && strcmp(argv[1], "--defined") == 0;
-	if (argc != 2 + defined_mode) {
-		fprintf(stderr, "usage: gen_kernels [--defined] SEED\n");
+	int a = 1;
+	for (; a < argc - 1; a++) {
+		if (strcmp(argv[a], "--defined") == 0)
+			defined_mode = true;
+		else if (strcmp(argv[a], "--diverge") == 0)
+			diverge_mode = true;
+		else
+			break;
+	}
+	if (a != argc - 1) {
+		fprintf(stderr, "usage: gen_kernels [--defined] [--diverge] SEED\n");
 		return 2;
 	}
 	uint64_t seed = strtoull(argv[argc - 1], NULL, 0);

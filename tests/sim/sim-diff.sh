@@ -19,12 +19,22 @@
 # the test unless tests/sim/known-gaps lists that file and build, so no
 # gap passes silently.
 #
+# Every input set runs under both orders of the simulator's hardware model
+# of divergence (SIM_DIVERGENCE=hw-taken and hw-fallthrough: the CRS stack,
+# where only SSY/SYNC, PBK/BRK and CAL/RET join a split warp; which side
+# of a divergent BRA runs first is not documented, so correct code writes
+# the same bytes either way) and must write the recorded bytes under each.
+#
 # Usage: tests/sim/sim-diff.sh [FAMILY...]   (goldens kernels corpus sweep)
 # Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
-# SIM_SWEEP_SEEDS (random kernels, default 30), SIM_DIFF_KEEP=1,
+# SIM_SWEEP_SEEDS (random kernels, default 30), SIM_SWEEP_DIVERGE_SEEDS
+# (random kernels with divergent loops, gen_kernels --diverge, default 15),
+# SIM_DIFF_KEEP=1,
 # SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
 # recorded outputs), STEP (every STEP-th file, for check-sanitize),
-# SIM_DIFF_ONLY (a shell pattern: only the files whose name matches).
+# SIM_DIFF_ONLY (a shell pattern: only the files whose name matches),
+# SIM_DIFF_MODELS (divergence models, default "hw-taken hw-fallthrough";
+# "ideal" joins paths wherever they meet, hiding missing reconvergence).
 # Prints "sim: N passed, M failed"; exit 0 all passed, 1 failures, 2 setup.
 set -u
 
@@ -68,6 +78,8 @@ sweep_launches="1,1,1:1,1,1 2,1,1:16,1,1"
 # second warp (tid 0,1) and the last of the grid
 racy_threads="32 127"
 seeds="1 2"
+models=${SIM_DIFF_MODELS:-hw-taken hw-fallthrough}
+model=
 gaps=$here/known-gaps
 
 pass=0 fail=0 racy=0 gap=0 faults=0 uncompared=0
@@ -118,11 +130,11 @@ compare_set() {
 	# our code uses a form the simulator has no model of yet: a listed gap
 	if [ "$ours" = fail ] && gap_fault "$d/ours.out" && is_gap "$fam/$name" ours; then
 		gap=$((gap + 1))
-		echo "GAP: $fam/$id: our code not simulated (tests/sim/known-gaps): $(fault "$d/ours.out")"
+		echo "GAP: $fam/$id [$model]: our code not simulated (tests/sim/known-gaps): $(fault "$d/ours.out")"
 		return 0
 	fi
 	if [ "$ours" = fail ] && [ -n "$ptxas" ] && [ -z "$builds" ]; then
-		echo "FAIL: $fam/$id: our cubin: $(fault "$d/ours.out")"
+		echo "FAIL: $fam/$id [$model]: our cubin: $(fault "$d/ours.out")"
 		fail=$((fail + 1)); return 0
 	fi
 	want=$(awk -v id="$id" '{ k = $1 " " $2 " " $3 " " $4 " " $5 } k == id { print $6 }' \
@@ -133,7 +145,7 @@ compare_set() {
 		theirs=$(outcome "$d/$o.out")
 		if [ "$theirs" = fail ] && gap_fault "$d/$o.out" && is_gap "$fam/$name" "$o"; then
 			gap=$((gap + 1))
-			echo "GAP: $fam/$id: ptxas -$o code not simulated (tests/sim/known-gaps): $(fault "$d/$o.out")"
+			echo "GAP: $fam/$id [$model]: ptxas -$o code not simulated (tests/sim/known-gaps): $(fault "$d/$o.out")"
 			continue
 		fi
 		if [ "$ours" = fail ]; then
@@ -141,18 +153,18 @@ compare_set() {
 			if [ "$theirs" = fail ] && [ "$(fault "$d/ours.out")" = "$(fault "$d/$o.out")" ]; then
 				agreed=1 faults=$((faults + 1))
 			else
-				echo "FAIL: $fam/$id: our cubin: $(fault "$d/ours.out"); ptxas -$o: $(fault "$d/$o.out")"
+				echo "FAIL: $fam/$id [$model]: our cubin: $(fault "$d/ours.out"); ptxas -$o: $(fault "$d/$o.out")"
 				ok=0
 			fi
 			continue
 		fi
 		if [ "$theirs" = fail ]; then
-			echo "FAIL: $fam/$id: ptxas -$o code: $(grep '^ptxsurf-sim: ' "$d/$o.out" | head -n 1 | sed 's/^ptxsurf-sim: [^:]*: //')"
+			echo "FAIL: $fam/$id [$model]: ptxas -$o code: $(grep '^ptxsurf-sim: ' "$d/$o.out" | head -n 1 | sed 's/^ptxsurf-sim: [^:]*: //')"
 			ok=0
 			continue
 		fi
 		if ! cmp -s "$d/ours.out" "$d/$o.out"; then
-			echo "FAIL: $fam/$id: ours and ptxas -$o write different bytes:"
+			echo "FAIL: $fam/$id [$model]: ours and ptxas -$o write different bytes:"
 			run_sim "$d/ours.cubin" "$k" "$g" "$b" "$s" "$d/ours.dump" --dump $th_opt
 			run_sim "$d/$o.cubin" "$k" "$g" "$b" "$s" "$d/$o.dump" --dump $th_opt
 			diff "$d/ours.dump" "$d/$o.dump" | grep '^[<>]   ' | head -n 4
@@ -167,7 +179,7 @@ compare_set() {
 	   { [ -n "$ptxas" ] || { is_gap "$fam/$name" O0 && is_gap "$fam/$name" O3; }; }; }; }; then
 		# ptxas rejects the file or every build is a known gap (recorded
 		# as such, so that a run without ptxas knows it too)
-		echo "UNCOMPARED: $fam/$id: no ptxas build runs and no output is recorded"
+		echo "UNCOMPARED: $fam/$id [$model]: no ptxas build runs and no output is recorded"
 		uncompared=$((uncompared + 1))
 		[ "$record" = 1 ] && echo "$id uncompared" >>"$work/$fam.record"
 		return 0
@@ -175,10 +187,10 @@ compare_set() {
 	if [ "$record" = 1 ] && [ "$ok" = 1 ] && [ "$agreed" = 1 ]; then
 		echo "$id $got" >>"$work/$fam.record"
 	elif [ -z "$ptxas" ] && [ -z "$want" ]; then
-		echo "FAIL: $fam/$id: no recorded output (record with ptxas: SIM_DIFF_RECORD=1)"
+		echo "FAIL: $fam/$id [$model]: no recorded output (record with ptxas: SIM_DIFF_RECORD=1)"
 		ok=0
 	elif [ -n "$want" ] && [ "$want" != "$got" ]; then
-		echo "FAIL: $fam/$id: our output differs from the recorded one" \
+		echo "FAIL: $fam/$id [$model]: our output differs from the recorded one" \
 		     "(${ptxas:+ptxas agrees with ours: }rerun with SIM_DIFF_RECORD=1 if the inputs changed)"
 		ok=0
 	fi
@@ -208,12 +220,16 @@ compare_file() {
 		for l in $launches; do
 			g=${l%%:*} b=${l#*:}
 			for s in $seeds; do
-				th=
-				compare_set && continue
-				# every thread writes one place: run threads one at a time
-				racy=$((racy + 1))
-				for th in $racy_threads; do
-					compare_set
+				for model in $models; do
+					SIM_DIVERGENCE=$model
+					export SIM_DIVERGENCE
+					th=
+					compare_set && continue
+					# every thread writes one place: run threads one at a time
+					racy=$((racy + 1))
+					for th in $racy_threads; do
+						compare_set
+					done
 				done
 			done
 		done
@@ -233,12 +249,12 @@ run_family() {
 		case $(basename "$f" .ptx) in ${SIM_DIFF_ONLY:-*}) ;; *) continue ;; esac
 		compare_file "$fam" "$f" "$(basename "$f" .ptx)"
 	done
-	echo "sim-diff: $fam: $fam_kernels kernels, $fam_sets input sets compared ($against;" \
+	echo "sim-diff: $fam: $fam_kernels kernels, $fam_sets input sets compared under $models ($against;" \
 	     "$((faults - fam_faults)) of them fault the same way on both sides)," \
 	     "$((pass - fam_pass)) passed, $((fail - fam_fail)) failed, $((racy - fam_racy)) racy launches run one thread at a time"
 	if [ "$record" = 1 ]; then
 		mkdir -p "$here/expected"
-		sort "$work/$fam.record" 2>/dev/null >"$here/expected/$fam.txt"
+		sort -u "$work/$fam.record" 2>/dev/null >"$here/expected/$fam.txt"
 	fi
 }
 
@@ -249,7 +265,7 @@ for fam in $families; do
 	kernels) run_family kernels "$here"/kernels/*.ptx ;;
 	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx "$root"/tests/corpus/*texsurf*.ptx ;;
 	sweep)
-		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" || exit 2
+		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" || exit 2
 		n=0
 		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do
 			n=$((n + 1))
@@ -258,6 +274,14 @@ for fam in $families; do
 		set --
 		n=0
 		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do n=$((n + 1)); set -- "$@" "$work/sweep-$n.ptx"; done
+		# divergent loops (trip counts and breaks from the thread index, a
+		# vote of the warp after each): wrong without reconvergence
+		n=0
+		while [ $n -lt "${SIM_SWEEP_DIVERGE_SEEDS:-15}" ]; do
+			n=$((n + 1))
+			"$work/gen" --defined --diverge $n >"$work/sweep-d$n.ptx" || exit 2
+			set -- "$@" "$work/sweep-d$n.ptx"
+		done
 		launches=$sweep_launches
 		run_family sweep "$@" ;;
 	*) echo "sim-diff: unknown family $fam" >&2; exit 2 ;;

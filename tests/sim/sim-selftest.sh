@@ -5,7 +5,8 @@
 # unknown word, a value read before its producer's stall elapsed, two
 # threads writing one byte (also in shared memory between two barriers),
 # a branch into nowhere, a shared access past the block; and issue 14's
-# shared/local/generic memory, atomics and votes compute what PTX says.
+# shared/local/generic memory, atomics and votes compute what PTX says, and
+# a divergent loop reconverges before a vote and a shuffle (section 11).
 # Usage: tests/sim/sim-selftest.sh   (PROG, SIM, MUTATE as in sim-diff.sh)
 # Prints "sim-selftest: N passed, M failed".
 set -u
@@ -409,6 +410,60 @@ SIM_DIVERGENCE=hw-taken "$sim" --block 32,1,1 "$work/nossy.cubin" >"$work/out" 2
 grep -q 'SYNC with no SSY token' "$work/out" && ok || bad "a SYNC without SSY ran: $(head -n 1 "$work/out")"
 SIM_DIVERGENCE=bogus "$sim" --block 32,1,1 "$work/ifelse.cubin" >"$work/out" 2>&1
 grep -q 'SIM_DIVERGENCE=bogus' "$work/out" && ok || bad "a bad SIM_DIVERGENCE ran: $(head -n 1 "$work/out")"
+
+# 11. A divergent PTX loop as ptxsurf-as assembles it (reconverge.c: SSY
+# before the loop, SYNC at its exit): lane i leaves after i/4+1 turns
+# adding i each turn, then the warp votes (odd lanes) and each lane reads
+# lane i^16's sum with shfl.bfly. With the loop's reconvergence every model
+# gives lane 0 0xaaaaaaaa + 16*5 and lane 16 0xaaaaaaaa + 0; without it
+# (ptxsurf-as before loops were reconverged) the lanes that leave last
+# vote and shuffle alone under the hardware models.
+cat >"$work/divloop.ptx" <<'PTX'
+.version 7.8
+.target sm_50
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	shr.u32 %r2, %r1, 2;
+	mov.u32 %r3, 0;
+	mov.u32 %r4, 0;
+L:
+	add.u32 %r4, %r4, %r1;
+	add.u32 %r3, %r3, 1;
+	setp.le.u32 %p1, %r3, %r2;
+	@%p1 bra L;
+	and.b32 %r5, %r1, 1;
+	setp.ne.u32 %p2, %r5, 0;
+	vote.sync.ballot.b32 %r6, %p2, 0xffffffff;
+	shfl.sync.bfly.b32 %r7, %r4, 16, 0x1f, 0xffffffff;
+	add.u32 %r8, %r6, %r7;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r8;
+	ret;
+}
+PTX
+# the words lane 0 and lane 16 write (little-endian bytes): MODEL
+divloop_lanes() {
+	SIM_DIVERGENCE=$1 "$sim" --dump --block 32,1,1 "$work/divloop.cubin" 2>&1 |
+		sed -n 's/^  param0.buffer+00[04]0: \(.. .. .. ..\).*/\1/p' | tr '\n' ' '
+}
+if "$prog" -S -o "$work/divloop.cubin" "$work/divloop.ptx" >"$work/divloop.lst" 2>"$work/err"; then
+	grep -q ' SSY ' "$work/divloop.lst" && grep -q ' SYNC ' "$work/divloop.lst" && ok ||
+		bad "the divergent loop has no SSY/SYNC: $(grep -c . "$work/divloop.lst") lines listed"
+	for model in ideal hw-taken hw-fallthrough; do
+		got=$(divloop_lanes $model)
+		[ "$got" = 'fa aa aa aa aa aa aa aa ' ] && ok ||
+			bad "a divergent loop then vote and shfl ($model): lanes 0 and 16 write '$got', not 'fa aa aa aa aa aa aa aa'"
+	done
+else
+	bad "ptxsurf-as rejects the divergent loop: $(head -n 1 "$work/err")"
+fi
 
 # 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"

@@ -268,6 +268,9 @@ bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);
 int sim_cc_test(const SimThread *t, int64_t cond);
 /* fnptr: ptxas's PRET and BRX (sim_jmx.c); false when the op is neither. */
 bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next);
+/* The instruction index thread t's BRX jumps to; false after a failure
+ * (sim_jmx.c; the CRS model of sim_run.c splits the warp by targets). */
+bool sim_brx_target(SimMachine *m, const SimInsn *in, const SimThread *t, size_t *index);
 /* The instruction index of a .text byte offset (a control word's offset:
  * its group's first instruction). */
 size_t sim_code_index(uint32_t addr);

@@ -4,7 +4,10 @@
  * stack, as CAL pushes the next instruction; BRX jumps to Ra + pc + 8 +
  * offset (ptxas's offset -(pc + 8) makes that Ra, the callee's offset in
  * the .text section, read from its c[0x2] table or a function pointer);
- * the callee's RET pops the PRET's target. */
+ * the callee's RET pops the PRET's target. In the hardware model of
+ * divergence (sim_run.c's CRS stack) PRET pushes a CAL token and a BRX
+ * whose threads' targets differ splits the warp: one group runs, the
+ * others wait in DIV tokens. */
 #include "sim.h"
 
 static bool code_address(SimMachine *m, const SimInsn *in, int64_t target, size_t *index)
@@ -13,6 +16,14 @@ static bool code_address(SimMachine *m, const SimInsn *in, int64_t target, size_
 		return sim_fail(m, in, "%s target 0x%llx is not an instruction", in->form->name, (long long)target);
 	*index = sim_code_index((uint32_t)target);
 	return true;
+}
+
+bool sim_brx_target(SimMachine *m, const SimInsn *in, const SimThread *t, size_t *index)
+{
+	if (sim_val(in, SR_COND, 0xf) != 0xf)
+		return sim_fail(m, in, "a conditional BRX is not modelled");
+	return code_address(m, in, (int64_t)sim_reg(t, sim_val(in, SR_RA, 255)) + (int64_t)in->addr + 8 +
+	                           sim_val(in, SR_IMM, 0), index);
 }
 
 bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
@@ -27,10 +38,7 @@ bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *n
 		t->calls[t->ncalls++] = at;
 		return true;
 	case SOP_BRX:
-		if (sim_val(in, SR_COND, 0xf) != 0xf)
-			return sim_fail(m, in, "a conditional BRX is not modelled"), true;
-		if (code_address(m, in, (int64_t)sim_reg(t, sim_val(in, SR_RA, 255)) + (int64_t)in->addr + 8 +
-		                        sim_val(in, SR_IMM, 0), &at))
+		if (sim_brx_target(m, in, t, &at))
 			*next = at;
 		return true;
 	default:

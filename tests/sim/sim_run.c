@@ -259,6 +259,35 @@ static void capture_warp_sources(SimMachine *m, const SimInsn *in, const SimThre
 	}
 }
 
+/* The instruction a warp issues at pc, counted against the step limit;
+ * NULL after a failure (both divergence models' steppers). */
+static const SimInsn *fetch(SimMachine *m, size_t pc)
+{
+	if (pc >= m->ninsns)
+		return sim_fail(m, NULL, "%s: ran off the end of the code", m->kernel), NULL;
+	const SimInsn *in = &m->insns[pc];
+	if (++m->steps > m->launch.max_steps)
+		return sim_fail(m, in, "more than %llu instructions issued: an endless loop?",
+		                (unsigned long long)m->launch.max_steps), NULL;
+	if (!in->form)
+		return sim_fail(m, in, "no form of the table matches this word"), NULL;
+	return in;
+}
+
+/* After the warp ran `in`: the trace line (which lanes ran it) and the
+ * timing model's retirement. False when the run failed. */
+static bool retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n, size_t pc, const char *lanes)
+{
+	if (m->launch.trace) {
+		char ctrl[16] = "?";
+		sass_ctrl_format(&in->ctrl, ctrl, sizeof ctrl);
+		fprintf(stderr, "%s+%04x %s %s %s\n", m->kernel, in->addr, ctrl, in->form->name, lanes);
+	}
+	if (m->timing && !m->failed)
+		sim_timing_retire(m, in, w, n, pc);
+	return !m->failed;
+}
+
 /* ---- diverge: the hardware's reconvergence (CRS) stack ----
  * NVIDIA's SASS reference for SPA 5.0: SSY pushes a CRS_TYPE_SSY token with
  * the warp's active mask and the sync-up point; a BRA that splits the
@@ -389,7 +418,41 @@ static uint32_t crs_taken(SimMachine *m, const SimInsn *in, const WarpCrs *c, co
 static bool crs_op(SassOp op)
 {
 	return op == SOP_BRA || op == SOP_SSY || op == SOP_PBK || op == SOP_SYNC || op == SOP_BRK ||
-	       op == SOP_CAL || op == SOP_RET;
+	       op == SOP_CAL || op == SOP_RET || op == SOP_PRET || op == SOP_BRX;
+}
+
+/* BRX for the lanes `taken`: the group of one target runs (the lowest
+ * lane's, or the highest's for the fall-through-first order), every other
+ * group waits in a DIV token at its target. */
+static void crs_brx(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThread *w, unsigned n,
+                    uint32_t taken, DivergenceModel model)
+{
+	size_t target[SIM_WARP];
+	for (unsigned i = 0; i < n; i++)
+		if (taken >> i & 1 && !sim_brx_target(m, in, &w[i], &target[i]))
+			return;
+	if (c->active & ~taken)
+		crs_push(m, in, c, CRS_DIV, c->active & ~taken, c->pc);
+	unsigned run = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (taken >> i & 1 && (model == DIV_HW_FALLTHROUGH_FIRST || !(taken & ((1u << i) - 1))))
+			run = i;
+	for (uint32_t left = taken; left && !m->failed;) {
+		unsigned lo = 0;
+		while (!(left >> lo & 1))
+			lo++;
+		uint32_t group = 0;
+		for (unsigned i = lo; i < n; i++)
+			if (left >> i & 1 && target[i] == target[lo])
+				group |= 1u << i;
+		left &= ~group;
+		if (group >> run & 1) {
+			c->active = group;
+			c->pc = target[lo];
+		} else {
+			crs_push(m, in, c, CRS_DIV, group, target[lo]);
+		}
+	}
 }
 
 /* Runs a control-flow instruction for the whole warp. */
@@ -407,6 +470,10 @@ static void crs_flow(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThre
 			crs_leave(m, in, c, w, n, taken, op == SOP_SYNC ? CRS_SSY : op == SOP_BRK ? CRS_PBK : CRS_CAL);
 		return;
 	}
+	if (op == SOP_BRX) {
+		c->pc = next;
+		return crs_brx(m, in, c, w, n, taken, model);
+	}
 	size_t target = branch_target(m, in);
 	if (target == SIZE_MAX)
 		return;
@@ -417,6 +484,8 @@ static void crs_flow(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThre
 		return;
 	if (op == SOP_SSY || op == SOP_PBK)
 		return crs_push(m, in, c, op == SOP_SSY ? CRS_SSY : CRS_PBK, c->active, target);
+	if (op == SOP_PRET)             /* fnptr: the callee's RET returns to target */
+		return crs_push(m, in, c, CRS_CAL, c->active, target);
 	if (op == SOP_CAL) {
 		crs_push(m, in, c, CRS_CAL, c->active, next);
 		c->pc = target;
@@ -443,14 +512,9 @@ static bool step_warp_crs(SimMachine *m, WarpCrs *c, DivergenceModel model, SimT
 	if (!c->active)
 		return false;
 	size_t pc = c->pc;
-	if (pc >= m->ninsns)
-		return sim_fail(m, NULL, "%s: ran off the end of the code", m->kernel);
-	const SimInsn *in = &m->insns[pc];
-	if (++m->steps > m->launch.max_steps)
-		return sim_fail(m, in, "more than %llu instructions issued: an endless loop?",
-		                (unsigned long long)m->launch.max_steps);
-	if (!in->form)
-		return sim_fail(m, in, "no form of the table matches this word");
+	const SimInsn *in = fetch(m, pc);
+	if (!in)
+		return false;
 	for (unsigned i = 0; i < n; i++)
 		w[i].pc = c->active >> i & 1 ? pc : CRS_PARKED;
 	if (m->timing)
@@ -470,15 +534,9 @@ static bool step_warp_crs(SimMachine *m, WarpCrs *c, DivergenceModel model, SimT
 		if (!c->active && !m->failed)
 			crs_resume(m, in, c, w, n);
 	}
-	if (m->launch.trace) {
-		char ctrl[16] = "?";
-		sass_ctrl_format(&in->ctrl, ctrl, sizeof ctrl);
-		fprintf(stderr, "%s+%04x %s %s active=0x%08x\n", m->kernel, in->addr, ctrl, in->form->name,
-		        before);
-	}
-	if (m->timing && !m->failed)
-		sim_timing_retire(m, in, w, n, pc);
-	return !m->failed;
+	char lanes[24];
+	snprintf(lanes, sizeof lanes, "active=0x%08x", before);
+	return retire(m, in, w, n, pc, lanes);
 }
 /* ---- end diverge ---- */
 
@@ -492,12 +550,9 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 			pc = w[i].pc;
 	if (pc == SIZE_MAX)
 		return false;
-	const SimInsn *in = &m->insns[pc];
-	if (++m->steps > m->launch.max_steps)
-		return sim_fail(m, in, "more than %llu instructions issued: an endless loop?",
-		                (unsigned long long)m->launch.max_steps);
-	if (!in->form)
-		return sim_fail(m, in, "no form of the table matches this word");
+	const SimInsn *in = fetch(m, pc);
+	if (!in)
+		return false;
 	if (m->timing)
 		sim_timing_issue(m, in, w, n, pc);
 	capture_warp_sources(m, in, w, n, pc);
@@ -505,14 +560,9 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 	for (unsigned i = 0; i < n && !m->failed; i++)
 		if (w[i].state == SIM_RUNNING && w[i].pc == pc)
 			on += exec_one(m, in, &w[i]);
-	if (m->launch.trace) {
-		char ctrl[16] = "?";
-		sass_ctrl_format(&in->ctrl, ctrl, sizeof ctrl);
-		fprintf(stderr, "%s+%04x %s %s lanes=%u\n", m->kernel, in->addr, ctrl, in->form->name, on);
-	}
-	if (m->timing && !m->failed)
-		sim_timing_retire(m, in, w, n, pc);
-	return !m->failed;
+	char lanes[24];
+	snprintf(lanes, sizeof lanes, "lanes=%u", on);
+	return retire(m, in, w, n, pc, lanes);
 }
 
 /* Runs warp w of the block until it ends or reaches a barrier; true when

@@ -180,13 +180,6 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 	char rn[8];
 	clear_waited(s, in->ctrl.wait, m->launch.pipe_order);
 	sass_form_regs(in->form, &in->v, u);
-	/* a source read too early: the pair producer -> reader */
-	uint32_t late = 0;
-	FOR_RES(u, read, r) {
-		int slack = u->varlat && r < SIM_NREGS ? VARLAT_READ_SLACK : 0;
-		if (!late && (s->wmask[r] || s->rem[r] > slack))
-			late = s->writer[r] << 16 | in->addr;
-	}
 	/* the guard predicate is a source of every instruction */
 	int64_t pg = sim_val(in, SR_PG, 7);
 	uint32_t ran = 0;
@@ -210,7 +203,16 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 		if (!s->lane_ran[i])
 			continue;
 		ran |= 1u << i;
-		uint32_t p = late;
+		/* a source read too early: the pair producer -> reader; a pending
+		 * fixed-latency write only in the lanes that ran it (a register is
+		 * per lane: ptxas 11.8 -O3 reads R4 under @!P0 right after an @P0
+		 * write of it) */
+		uint32_t p = 0;
+		FOR_RES(u, read, r) {
+			int slack = u->varlat && r < SIM_NREGS ? VARLAT_READ_SLACK : 0;
+			if (!p && (s->wmask[r] || (s->rem[r] > slack && (s->wlanes[r] >> i & 1))))
+				p = s->writer[r] << 16 | in->addr;
+		}
 		FOR_RES(u, read, r)
 			if (!p)
 				p = w[i].poison[r];
@@ -314,6 +316,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 				s->wage[r] = s->ops[c->wbar];
 		} else {
 			s->wmask[r] = 0;
+			s->wlanes[r] = ran;
 			s->rem[r] = r == RES_CC ? SCHED_CC_LATENCY : r >= RES_PRED ? SCHED_PRED_LATENCY
 			                                                          : SCHED_ALU_LATENCY;
 		}

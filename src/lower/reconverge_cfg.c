@@ -1,0 +1,278 @@
+/* The block graph of a lowered kernel for reconverge.c: blocks, their
+ * successors and predecessors (EXIT and RET go to a virtual exit block),
+ * depth-first ranks, dominators and post-dominators by Cooper, Harvey and
+ * Kennedy's iteration (correct on cyclic graphs too, and on an acyclic one
+ * the same tree as the one-pass intersection), and natural loops: a back
+ * edge u -> h is one whose target dominates its source; the loop of h is h
+ * and every block that reaches a back edge's source without passing h. */
+#include "lower/reconverge_cfg.h"
+#include "lower/liveness.h"
+#include "base/xalloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The block successors of b (the virtual exit for EXIT and RET). */
+static void block_succ(const LKernel *k, Cfg *g, size_t b)
+{
+	size_t last = g->start[b + 1] - 1, exit = g->nblocks;
+	const LInsn *in = &k->insns[last];
+	unsigned n = 0;
+	SassOp op = in->form->op;
+	if (op == SOP_BRA && in->target >= 0)
+		g->succ[b][n++] = g->block_of[k->label_pos[in->target]];
+	if (!linsn_is_unconditional_jump(in))
+		g->succ[b][n++] = last + 1 < k->ninsns ? g->block_of[last + 1] : exit;
+	else if (op == SOP_EXIT || op == SOP_RET)
+		g->succ[b][n++] = exit;
+	if (n == 2 && g->succ[b][0] == g->succ[b][1])
+		n = 1;
+	g->nsucc[b] = n;
+}
+
+static void preds_build(Cfg *g)
+{
+	size_t n = g->nblocks + 1;
+	g->pred_off = xcalloc(n + 1, sizeof *g->pred_off);
+	for (size_t b = 0; b < g->nblocks; b++)
+		for (unsigned s = 0; s < g->nsucc[b]; s++)
+			g->pred_off[g->succ[b][s] + 1]++;
+	for (size_t b = 0; b < n; b++)
+		g->pred_off[b + 1] += g->pred_off[b];
+	size_t *fill = xcalloc(n, sizeof *fill);
+	g->pred = xcalloc(g->pred_off[n] + 1, sizeof *g->pred);
+	for (size_t b = 0; b < g->nblocks; b++)
+		for (unsigned s = 0; s < g->nsucc[b]; s++) {
+			size_t q = g->succ[b][s];
+			g->pred[g->pred_off[q] + fill[q]++] = b;
+		}
+	free(fill);
+}
+
+void cfg_build(const LKernel *k, Cfg *g)
+{
+	bool *leader = xcalloc(k->ninsns + 1, sizeof *leader);
+	leader[0] = true;
+	for (size_t l = 0; l < k->nlabels; l++)
+		leader[k->label_pos[l]] = true;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		SassOp op = k->insns[i].form->op;
+		if (op == SOP_BRA || op == SOP_EXIT || op == SOP_RET)
+			leader[i + 1] = true;
+	}
+	g->block_of = xcalloc(k->ninsns + 1, sizeof *g->block_of);
+	g->start = xcalloc(k->ninsns + 2, sizeof *g->start);
+	g->nblocks = 0;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		if (leader[i])
+			g->start[g->nblocks++] = i;
+		g->block_of[i] = g->nblocks - 1;
+	}
+	g->start[g->nblocks] = k->ninsns;
+	g->block_of[k->ninsns] = g->nblocks;
+	free(leader);
+	g->succ = xcalloc(g->nblocks + 1, sizeof *g->succ);
+	g->nsucc = xcalloc(g->nblocks + 1, sizeof *g->nsucc);
+	for (size_t b = 0; b < g->nblocks; b++)
+		block_succ(k, g, b);
+	preds_build(g);
+}
+
+/* One direction of the graph: forward from the entry (successors) or
+ * backward from the exit (predecessors). */
+typedef struct Dir {
+	const Cfg *g;
+	bool backward;
+} Dir;
+
+static size_t dir_count(Dir d, size_t b)
+{
+	if (d.backward)
+		return d.g->pred_off[b + 1] - d.g->pred_off[b];
+	return b < d.g->nblocks ? d.g->nsucc[b] : 0;
+}
+
+static size_t dir_next(Dir d, size_t b, size_t i)
+{
+	return d.backward ? d.g->pred[d.g->pred_off[b] + i] : d.g->succ[b][i];
+}
+
+/* The edges into b in direction d: the other direction's edges out of b. */
+static Dir dir_reversed(Dir d)
+{
+	return (Dir){ .g = d.g, .backward = !d.backward };
+}
+
+/* Post-order numbers of a depth-first search from root (SIZE_MAX:
+ * unreached); true when no edge goes back to a block on the stack. */
+static bool dfs_post(Dir d, size_t root, size_t *post)
+{
+	size_t n = d.g->nblocks + 1, next = 0;
+	uint8_t *state = xcalloc(n, 1);         /* 0 new, 1 on the stack, 2 done */
+	size_t *stack = xcalloc(n, sizeof *stack), *edge = xcalloc(n, sizeof *edge), sp = 0;
+	bool acyclic = true;
+	for (size_t b = 0; b < n; b++)
+		post[b] = SIZE_MAX;
+	stack[sp++] = root;
+	state[root] = 1;
+	while (sp > 0) {
+		size_t b = stack[sp - 1];
+		if (edge[b] < dir_count(d, b)) {
+			size_t s = dir_next(d, b, edge[b]++);
+			if (state[s] == 1)
+				acyclic = false;
+			else if (state[s] == 0) {
+				state[s] = 1;
+				stack[sp++] = s;
+			}
+			continue;
+		}
+		state[b] = 2;
+		post[b] = next++;
+		sp--;
+	}
+	free(state);
+	free(stack);
+	free(edge);
+	return acyclic;
+}
+
+/* Immediate dominators in direction d from root (Cooper, Harvey and
+ * Kennedy: iterate in reverse post-order until nothing changes). */
+static void dominators(Dir d, size_t root, size_t *idom)
+{
+	size_t n = d.g->nblocks + 1, m = 0;
+	size_t *post = xcalloc(n, sizeof *post), *order = xcalloc(n, sizeof *order);
+	dfs_post(d, root, post);
+	for (size_t b = 0; b < n; b++) {
+		idom[b] = SIZE_MAX;
+		if (post[b] != SIZE_MAX)
+			order[post[b]] = b;
+		m += post[b] != SIZE_MAX;
+	}
+	Dir in = dir_reversed(d);
+	idom[root] = root;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t i = m; i-- > 0;) {
+			size_t b = order[i], p = SIZE_MAX;
+			if (b == root)
+				continue;
+			for (size_t e = 0; e < dir_count(in, b); e++) {
+				size_t q = dir_next(in, b, e);
+				if (idom[q] == SIZE_MAX)
+					continue;
+				if (p == SIZE_MAX) {
+					p = q;
+					continue;
+				}
+				while (p != q) {
+					while (post[p] < post[q])
+						p = idom[p];
+					while (post[q] < post[p])
+						q = idom[q];
+				}
+			}
+			if (p != idom[b]) {
+				idom[b] = p;
+				changed = true;
+			}
+		}
+	}
+	free(post);
+	free(order);
+}
+
+bool cfg_analyse(Cfg *g)
+{
+	size_t n = g->nblocks + 1;
+	Dir fwd = { .g = g, .backward = false }, bwd = { .g = g, .backward = true };
+	g->rank = xcalloc(n, sizeof *g->rank);
+	bool acyclic = dfs_post(fwd, 0, g->rank);
+	size_t reached = 0;
+	for (size_t b = 0; b < n; b++)
+		reached += g->rank[b] != SIZE_MAX;
+	for (size_t b = 0; b < n; b++)      /* reverse post-order: successors rank higher */
+		if (g->rank[b] != SIZE_MAX)
+			g->rank[b] = reached - 1 - g->rank[b];
+	g->idom = xcalloc(n, sizeof *g->idom);
+	g->ipdom = xcalloc(n, sizeof *g->ipdom);
+	dominators(fwd, 0, g->idom);
+	dominators(bwd, g->nblocks, g->ipdom);
+	return acyclic;
+}
+
+static bool dominates(const Cfg *g, size_t h, size_t b)
+{
+	while (b != h && g->idom[b] != SIZE_MAX && g->idom[b] != b)
+		b = g->idom[b];
+	return b == h;
+}
+
+/* Adds h's loop through the back edge u -> h. */
+static void loop_add(Cfg *g, size_t h, size_t u)
+{
+	CfgLoop *l = NULL;
+	for (size_t i = 0; i < g->nloops && !l; i++)
+		if (g->loops[i].header == h)
+			l = &g->loops[i];
+	if (!l) {
+		l = &g->loops[g->nloops++];
+		*l = (CfgLoop){ .header = h, .in = xcalloc(g->nblocks + 1, sizeof *l->in), .size = 1 };
+		l->in[h] = true;
+	}
+	size_t *work = xcalloc(g->nblocks + 1, sizeof *work), nw = 0;
+	if (!l->in[u]) {
+		l->in[u] = true;
+		l->size++;
+		work[nw++] = u;
+	}
+	while (nw > 0) {
+		size_t b = work[--nw];
+		for (size_t e = g->pred_off[b]; e < g->pred_off[b + 1]; e++) {
+			size_t p = g->pred[e];
+			if (l->in[p] || g->rank[p] == SIZE_MAX)
+				continue;
+			l->in[p] = true;
+			l->size++;
+			work[nw++] = p;
+		}
+	}
+	free(work);
+}
+
+bool cfg_loops(Cfg *g)
+{
+	g->loops = xcalloc(g->nblocks + 1, sizeof *g->loops);
+	g->nloops = 0;
+	for (size_t u = 0; u < g->nblocks; u++) {
+		if (g->rank[u] == SIZE_MAX)
+			continue;
+		for (unsigned s = 0; s < g->nsucc[u]; s++) {
+			size_t h = g->succ[u][s];
+			if (h == g->nblocks || g->rank[h] > g->rank[u])
+				continue;
+			if (!dominates(g, h, u))
+				return false;       /* a retreating edge into the middle of a cycle */
+			loop_add(g, h, u);
+		}
+	}
+	return true;
+}
+
+void cfg_free(Cfg *g)
+{
+	free(g->start);
+	free(g->block_of);
+	free(g->succ);
+	free(g->nsucc);
+	free(g->pred_off);
+	free(g->pred);
+	free(g->rank);
+	free(g->idom);
+	free(g->ipdom);
+	for (size_t i = 0; i < g->nloops; i++)
+		free(g->loops[i].in);
+	free(g->loops);
+}
