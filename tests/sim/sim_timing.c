@@ -168,11 +168,14 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 	char rn[8];
 	clear_waited(s, in->ctrl.wait, m->launch.pipe_order);
 	sass_form_regs(in->form, &in->v, u);
-	/* a source read too early: the pair producer -> reader */
+	/* a source read too early: the pair producer -> reader (a pending
+	 * variable-latency write only for the lanes that ran its writer:
+	 * registers are per lane, and after a divergent branch the other
+	 * lanes read their own -- ptxas's f64 slow paths rely on it) */
 	uint32_t late = 0;
 	FOR_RES(u, read, r) {
 		int slack = u->varlat && r < SIM_NREGS ? VARLAT_READ_SLACK : 0;
-		if (!late && (s->wmask[r] || s->rem[r] > slack))
+		if (!late && s->rem[r] > slack)
 			late = s->writer[r] << 16 | in->addr;
 	}
 	/* the guard predicate is a source of every instruction */
@@ -199,6 +202,9 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 			continue;
 		ran |= 1u << i;
 		uint32_t p = late;
+		FOR_RES(u, read, r)
+			if (!p && s->wmask[r] && (s->wlanes[r] >> i & 1))
+				p = s->writer[r] << 16 | in->addr;
 		FOR_RES(u, read, r)
 			if (!p)
 				p = w[i].poison[r];
@@ -295,7 +301,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 		s->rmask[r] = 0;
 		if (u->varlat) {
 			s->rem[r] = 0;
-			s->wlanes[r] = ran;
+			s->wlanes[r] = (s->wmask[r] ? s->wlanes[r] : 0) | ran;
 			s->wpipe[r] = pipe;
 			s->wmask[r] = wbar ? (uint8_t)(1u << c->wbar) : mark;
 			if (wbar)
