@@ -53,6 +53,9 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	 * (lower_int64.c), ahead of the float abs and MUFU rows ---- */
 	{ "abs", SEL_INT, lower_abs_int, 2, 2 }, { "rcp", SEL_APPROX_F64, lower_rcp_approx_f64, 2, 2 },
 	{ "activemask", SEL_ANY, lower_activemask, 1, 1 },
+	/* ---- f64div: div.rn.f64 (lower_ddiv.c), rsqrt.approx[.ftz].f64
+	 * (lower_drsqrt.c), ahead of the MUFU and f32 division rows ---- */
+	{ "div", SEL_RN_F64, lower_div_rn_f64, 3, 3 }, { "rsqrt", SEL_F64, lower_rsqrt_f64, 2, 2 },
 	/* ---- issue 17: 64-bit clz and bfi (lower_bits64.c), ahead of the
 	 * 32-bit rows of lower_bits.c ---- */
 	{ "clz", SEL_INT64, lower_clz64, 2, 2 }, { "bfi", SEL_INT64, lower_bfi64, 5, 5 },

@@ -68,7 +68,7 @@ typedef struct LInsn {
 	const SassForm *form;
 	LRegRef refs[LIR_MAX_REFS];
 	int64_t val[SASS_MAX_FIELDS];
-	uint16_t set;
+	uint32_t set;
 	uint8_t nrefs;
 	/* 1 + the lowest role set that the form has no field for (0: none):
 	 * a lowering bug that encoding reports as sass_encode() would */

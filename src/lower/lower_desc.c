@@ -52,7 +52,7 @@ static bool is_fp64_read(const LInsn *in)
 }
 
 /* The f64 pairs first, each at an even word (as ptxas lays them out),
- * shared by equal values; then the single words. */
+ * shared by equal values; then the single words not among them. */
 static size_t compact_pairs(LKernel *k, uint32_t *kept)
 {
 	size_t n = 0;
@@ -100,7 +100,9 @@ void lkernel_compact_const2(LKernel *k)
 		if (!reads_const2(in) || is_fp64_read(in))
 			continue;
 		uint32_t field = k->desc_fields[linsn_get(in, SR_COFF, 0)];
-		size_t slot = pairs;
+		/* a word of a pair serves as well: ptxas's div.rn.f64 slow path
+		 * reads 0x3ff00000 as the high word of the 1.0 at c[0x2][0x4] */
+		size_t slot = 0;
 		while (slot < n && kept[slot] != field)
 			slot++;
 		if (slot == n)

@@ -557,4 +557,9 @@ bool lower_abs_int(LowerCtx *c, const Instr *in);
 bool lower_activemask(LowerCtx *c, const Instr *in);
 bool lower_rcp_approx_f64(LowerCtx *c, const Instr *in);
 
+/* ---- f64div: IEEE-rounded f64 division (lower_ddiv.c) and the f64
+ * reciprocal square root (lower_drsqrt.c), as ptxas 11.8 writes them ---- */
+bool lower_div_rn_f64(LowerCtx *c, const Instr *in);
+bool lower_rsqrt_f64(LowerCtx *c, const Instr *in);
+
 #endif

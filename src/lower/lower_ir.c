@@ -46,7 +46,7 @@ void linsn_set(LInsn *in, SassRole r, int64_t value)
 		return;
 	}
 	in->val[i] = value;
-	in->set |= (uint16_t)(1u << i);
+	in->set |= 1u << i;
 }
 
 /* A stray role's value is not kept: only the encoder's error reads it,
@@ -98,6 +98,6 @@ void linsn_fill_defaults(LInsn *in)
 		else if (f->role == SR_COND)
 			v = 0xf;
 		in->val[i] = v;
-		in->set |= (uint16_t)(1u << i);
+		in->set |= 1u << i;
 	}
 }

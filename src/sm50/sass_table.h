@@ -271,7 +271,7 @@ typedef enum SassClass {
  * SASS_B_RC: B is a register in bits 46:39 and C is the constant operand. */
 typedef enum SassBKind { SASS_B_NONE, SASS_B_REG, SASS_B_CONST, SASS_B_IMM, SASS_B_RC } SassBKind;
 
-enum { SASS_MAX_FIELDS = 16 };
+enum { SASS_MAX_FIELDS = 17 };   /* FSET_C has 17 */
 
 typedef struct SassForm {
 	const char *name;           /* unique, e.g. "IADD_C" */

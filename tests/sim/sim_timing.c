@@ -203,14 +203,15 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 		if (!s->lane_ran[i])
 			continue;
 		ran |= 1u << i;
-		/* a source read too early: the pair producer -> reader; a pending
-		 * fixed-latency write only in the lanes that ran it (a register is
-		 * per lane: ptxas 11.8 -O3 reads R4 under @!P0 right after an @P0
-		 * write of it) */
+		/* a source read too early: the pair producer -> reader. A pending
+		 * write, fixed or variable latency, only in the lanes that ran it:
+		 * a register is per lane (ptxas 11.8 -O3 reads R4 under @!P0 right
+		 * after an @P0 write of it; its f64 slow paths read a MUFU result
+		 * in lanes that never ran the MUFU, after a divergent branch). */
 		uint32_t p = 0;
 		FOR_RES(u, read, r) {
 			int slack = u->varlat && r < SIM_NREGS ? VARLAT_READ_SLACK : 0;
-			if (!p && (s->wmask[r] || (s->rem[r] > slack && (s->wlanes[r] >> i & 1))))
+			if (!p && (s->wmask[r] || s->rem[r] > slack) && (s->wlanes[r] >> i & 1))
 				p = s->writer[r] << 16 | in->addr;
 		}
 		FOR_RES(u, read, r)
@@ -309,7 +310,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 		s->rmask[r] = 0;
 		if (u->varlat) {
 			s->rem[r] = 0;
-			s->wlanes[r] = ran;
+			s->wlanes[r] = (s->wmask[r] ? s->wlanes[r] : 0) | ran;
 			s->wpipe[r] = pipe;
 			s->wmask[r] = wbar ? (uint8_t)(1u << c->wbar) : mark;
 			if (wbar)
