@@ -60,6 +60,11 @@ typedef struct CubinImage {
 	size_t nvars;
 	CubinInitReloc *init_reloc_store;
 	CubinDataFixup *fixup_store;
+	/* -c code: the external functions (undefined FUNC symbols, in symbol
+	 * order) the kernels' extern_calls index */
+	const char **externs;
+	size_t nexterns;
+	CubinDataFixup *extern_call_store;
 } CubinImage;
 
 /* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in

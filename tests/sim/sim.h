@@ -53,6 +53,7 @@ typedef struct SimInsn {
 	const SassForm *form;       /* NULL: no form of the table matches the word */
 	SassValues v;
 	SassCtrl ctrl;              /* its slot of the control word */
+	bool vprintf;               /* sim5: a JCAL of the driver's vprintf (sim_printf.c) */
 } SimInsn;
 
 /* A memory region the kernel may touch: a global buffer (base is its
@@ -60,7 +61,7 @@ typedef struct SimInsn {
  * bound slot or a bindless handle holds). Surfaces are 2D/3D arrays of
  * RGBA32UI texels, 16 bytes each: width_bytes per row, height rows,
  * depth layers (3D depth or array layers). */
-typedef enum SimRegionKind { SIM_BUFFER, SIM_SURFACE } SimRegionKind;
+typedef enum SimRegionKind { SIM_BUFFER, SIM_SURFACE, SIM_PRINTF_LOG } SimRegionKind;
 
 typedef struct SimRegion {
 	SimRegionKind kind;
@@ -142,6 +143,9 @@ typedef struct SimMachine {
 		int64_t op, result_op;
 		bool has_result;
 	} red;
+	/* sim5: vprintf's output (sim_printf.c), NULL when the kernel calls none */
+	SimRegion *printf_log;
+	uint32_t printf_used;
 	/* the first failure; the run stops at it */
 	bool failed;
 	char error[600];
@@ -275,6 +279,11 @@ bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *n
 /* The instruction index of a .text byte offset (a control word's offset:
  * its group's first instruction). */
 size_t sim_code_index(uint32_t addr);
+/* ---- sim5: module .global variables (sim_globals.c) and the driver's
+ * vprintf (sim_printf.c), set up after the launch's inputs ---- */
+int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k);
+int sim_load_externs(SimMachine *m, const CubinImage *img, const CubinKernel *k);
+bool sim_exec_extern(SimMachine *m, const SimInsn *in, SimThread *t);
 /* ---- ctrl: sim_branch.c: BAR.RED and B2R ---- */
 bool sim_exec_branch(SimMachine *m, const SimInsn *in, SimThread *t);
 /* The block passes a barrier: the reduction counted at it becomes B2R's. */

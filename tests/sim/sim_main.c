@@ -316,7 +316,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < img.nkernels; i++)
 			if (!strcmp(img.kernels[i].k.name, m->kernel))
 				k = &img.kernels[i].k;
-		if (set_inputs(m, &img, k, seed) == 0 && sim_run(m, &l) == 0) {
+		if (set_inputs(m, &img, k, seed) == 0 && sim_load_globals(m, &img, k) == 0 &&
+		    sim_load_externs(m, &img, k) == 0 && sim_run(m, &l) == 0) {
 			print_regions(m, dump);
 			rc = 0;
 		}
