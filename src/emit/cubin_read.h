@@ -32,6 +32,10 @@ typedef struct CubinReadKernel {
 	uint64_t address;       /* sh_addr of the .text section */
 	uint64_t file_offset;   /* where the code starts in the buffer */
 	uint32_t text_section;  /* section index of .text.<name> */
+	/* JCALs of functions in other code sections (ptxas -O0 -g), each with
+	 * the index of the callee's kernels[] entry in var and func set */
+	const CubinDataFixup *section_calls;
+	size_t nsection_calls;
 } CubinReadKernel;
 
 typedef struct CubinImage {
