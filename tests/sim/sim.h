@@ -71,6 +71,9 @@ typedef struct SimRegion {
 	uint32_t width_bytes, height, depth;    /* surfaces only */
 	uint8_t *bytes;
 	uint32_t *writer;           /* per byte: 1 + global thread id of the last writer, 0 none */
+	/* sim5: a module variable is output only when the run wrote it (its
+	 * initialiser may hold code addresses, which differ between cubins) */
+	bool output_if_written;
 } SimRegion;
 
 enum { SIM_TEXEL_BYTES = 16 };

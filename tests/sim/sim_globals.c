@@ -9,7 +9,10 @@
  * initialiser (zero without one); an R_CUDA_G64 initialiser word the
  * generic address of its target plus the addend; the MOV32I pair of a
  * mov of a variable's address (R_CUDA_ABS32_LO_32/HI_32, addend in the
- * word) the low and high word of that address plus the addend. */
+ * word) the low and high word of that address plus the addend. A
+ * variable is output only when the run writes it: an initialiser may hold
+ * function addresses (call-indirect's table), which differ between the
+ * cubins and are not relocated here. */
 #include "sim.h"
 
 #include <stdio.h>
@@ -86,6 +89,7 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 			rc = -1;
 			break;
 		}
+		r->output_if_written = true;
 		if (v->init)
 			memcpy(r->bytes, v->init, v->size);
 		for (size_t e = 0; e < v->nrelocs; e++) {

@@ -241,6 +241,11 @@ static void print_regions(const SimMachine *m, bool dump)
 {
 	for (size_t i = 0; i < m->nregions; i++) {
 		const SimRegion *r = &m->regions[i];
+		uint32_t written = 0;
+		for (uint32_t j = 0; r->output_if_written && j < r->size; j++)
+			written |= r->writer[j];
+		if (r->output_if_written && !written)
+			continue;
 		uint64_t h = 0xcbf29ce484222325ull;
 		for (uint32_t j = 0; j < r->size; j++)
 			h = (h ^ r->bytes[j]) * 0x100000001b3ull;
