@@ -188,6 +188,14 @@ typedef struct SimThread {
  * c[0x2] from .nv.constant2. Returns 0, or -1 with m->error set. */
 int sim_load(SimMachine *m, const CubinImage *img, const char *kernel);
 void sim_free(SimMachine *m);
+/* Decodes the size bytes of code (control words and instructions) into
+ * insns, the first at .text offset base + 8. */
+void sim_decode_code(SimInsn *insns, const uint8_t *code, size_t size, uint32_t base);
+/* The MOV32I at .text offset off gets the descriptor size (R_CUDA_ABS32_20). */
+int sim_patch_desc_size(SimMachine *m, uint32_t off);
+/* sim5 (sim_link.c): the module's other code sections after the kernel's,
+ * its JCALs of functions in them linked. */
+int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKernel *rk);
 
 /* ---- sim_state.c: what every instruction family reads ---- */
 /* Stops the run with a message naming the instruction (printf format). */
