@@ -501,6 +501,18 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 	return 0;
 }
 
+/* A FUNC symbol: what a JCAL calls (its R_CUDA_ABS32_20 relocation is
+ * not a descriptor-size one); undefined: an external function (-c code). */
+static bool is_func(const Reader *r, uint64_t sym)
+{
+	return r->symtab && sym > 0 && sym < r->nsyms && (symbol(r, (size_t)sym)[4] & 0xf) == 2;
+}
+
+static bool is_extern_func(const Reader *r, uint64_t sym)
+{
+	return is_func(r, sym) && rd16(symbol(r, (size_t)sym) + 6) == 0;
+}
+
 /* The suq descriptor lookup: .nv.constant2.<name> words and the
  * R_CUDA_ABS32_20 relocations of .rel.text.<name> (ascending offsets). */
 static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k, uint32_t *store)
@@ -524,7 +536,7 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 		size_t first = n;
 		for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
 			uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
-			if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20)
+			if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20 || is_func(r, info >> 32))
 				continue;
 			if (offset > UINT32_MAX)
 				return fail(r, "bad cubin: relocation offset 0x%llx out of range",
@@ -727,6 +739,18 @@ static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, 
 	return 0;
 }
 
+/* The entries of every kernel's .rel.text.<k>: a bound for the stores of
+ * what they relocate. */
+static size_t rel_text_entries(const Reader *r, const CubinImage *img)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < img->nkernels; k++) {
+		size_t t = r->rel_text_of[img->kernels[k].text_section];
+		n += t ? r->sh[t].size / REL_SIZE : 0;
+	}
+	return n;
+}
+
 static int read_vars(Reader *r, CubinImage *img)
 {
 	static const char *const names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
@@ -779,11 +803,7 @@ static int read_vars(Reader *r, CubinImage *img)
 		img->vars[v].nrelocs = n - before;
 	}
 	/* .rel.text.<k>: the MOV32I of variable addresses, listed last first */
-	size_t nfix = 0;
-	for (size_t k = 0; k < img->nkernels; k++) {
-		size_t t = r->rel_text_of[img->kernels[k].text_section];
-		nfix += t ? r->sh[t].size / REL_SIZE : 0;
-	}
+	size_t nfix = rel_text_entries(r, img);
 	img->fixup_store = xcalloc(nfix + 1, sizeof *img->fixup_store);
 	nfix = 0;
 	for (size_t k = 0; k < img->nkernels && rc == 0; k++) {
@@ -810,6 +830,64 @@ static int read_vars(Reader *r, CubinImage *img)
 	}
 	free(var_sym);
 	return rc;
+}
+
+/* A JCAL of a function defined at the start of a code section (ptxas -O0
+ * -g: one section per function): the index of its img->kernels entry, or
+ * img->nkernels. */
+static size_t section_callee(const Reader *r, const CubinImage *img, uint64_t sym)
+{
+	const uint8_t *s = symbol(r, (size_t)sym);
+	if (is_extern_func(r, sym) || rd64(s + 8) != 0)
+		return img->nkernels;
+	size_t k = 0;
+	while (k < img->nkernels && img->kernels[k].text_section != rd16(s + 6))
+		k++;
+	return k;
+}
+
+/* The external functions (undefined FUNC symbols, symbol order) and each
+ * kernel's JCALs of them (extern_calls), then its JCALs of functions in
+ * other code sections (section_calls) -- sim5: the simulator models the
+ * driver's vprintf and links the sections. */
+static void read_extern_calls(const Reader *r, CubinImage *img)
+{
+	img->externs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->externs);
+	for (size_t i = 1; i < r->nsyms; i++)
+		if (is_extern_func(r, i))
+			img->externs[img->nexterns++] = symbol_name(r, i);
+	img->extern_call_store = xcalloc(rel_text_entries(r, img) + 1, sizeof *img->extern_call_store);
+	size_t n = 0;
+	for (size_t k = 0; k < img->nkernels; k++) {
+		size_t t = r->rel_text_of[img->kernels[k].text_section];
+		if (!t || r->sh[t].size % REL_SIZE)
+			continue;
+		const uint8_t *d = section_data(r, t);
+		CubinReadKernel *rk = &img->kernels[k];
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 0)
+				rk->k.extern_calls = img->extern_call_store + n;
+			else
+				rk->section_calls = img->extern_call_store + n;
+			for (uint64_t pos = 0; pos + REL_SIZE <= r->sh[t].size; pos += REL_SIZE) {
+				uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8), sym = info >> 32;
+				if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20 || !is_func(r, sym) || offset > UINT32_MAX)
+					continue;
+				size_t target = img->nexterns;
+				if (pass == 0 && is_extern_func(r, sym)) {
+					target = 0;
+					while (target < img->nexterns && img->externs[target] != symbol_name(r, (size_t)sym))
+						target++;
+					rk->k.nextern_calls++;
+				} else if (pass == 1 && (target = section_callee(r, img, sym)) < img->nkernels) {
+					rk->nsection_calls++;
+				} else {
+					continue;
+				}
+				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1 };
+			}
+		}
+	}
 }
 
 static void read_surfrefs(const Reader *r, CubinImage *img)
@@ -840,6 +918,8 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	if (rc == 0)
 		read_surfrefs(&r, img);
 	if (rc == 0)
+		read_extern_calls(&r, img);
+	if (rc == 0)
 		rc = read_vars(&r, img);
 	free(r.sh);
 	free(r.info_of);
@@ -868,6 +948,8 @@ void cubin_image_free(CubinImage *img)
 	free(img->vars);
 	free(img->init_reloc_store);
 	free(img->fixup_store);
+	free(img->externs);
+	free(img->extern_call_store);
 	memset(img, 0, sizeof *img);
 }
 
@@ -888,5 +970,7 @@ void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kern
 		.nsurfrefs = img->nsurfrefs,
 		.vars = img->vars,
 		.nvars = img->nvars,
+		.externs = img->externs,
+		.nexterns = img->nexterns,
 	};
 }

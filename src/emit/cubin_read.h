@@ -32,6 +32,10 @@ typedef struct CubinReadKernel {
 	uint64_t address;       /* sh_addr of the .text section */
 	uint64_t file_offset;   /* where the code starts in the buffer */
 	uint32_t text_section;  /* section index of .text.<name> */
+	/* JCALs of functions in other code sections (ptxas -O0 -g), each with
+	 * the index of the callee's kernels[] entry in var and func set */
+	const CubinDataFixup *section_calls;
+	size_t nsection_calls;
 } CubinReadKernel;
 
 typedef struct CubinImage {
@@ -60,6 +64,11 @@ typedef struct CubinImage {
 	size_t nvars;
 	CubinInitReloc *init_reloc_store;
 	CubinDataFixup *fixup_store;
+	/* -c code: the external functions (undefined FUNC symbols, in symbol
+	 * order) the kernels' extern_calls index */
+	const char **externs;
+	size_t nexterns;
+	CubinDataFixup *extern_call_store;
 } CubinImage;
 
 /* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in

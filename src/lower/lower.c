@@ -696,6 +696,11 @@ struct LowerStream {
 	 * callee's body follows them); done() keeps module order */
 	size_t first_deferred;
 	bool deferring;
+	/* per kernel: its calls are linked (a deferred kernel's are linked
+	 * at the end; one that linked at once must not be linked again, which
+	 * placed its callees a second time, empty: sim5, found by the
+	 * simulator on a corpus file) */
+	bool *linked;
 };
 
 LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg)
@@ -757,9 +762,11 @@ static void add_kernel(LowerStream *s, const Func *f)
 		s->kernels_cap = s->kernels_cap ? 2 * s->kernels_cap : 8;
 		lm->kernels = xrealloc(lm->kernels, s->kernels_cap * sizeof *lm->kernels);
 	}
+	s->linked = xrealloc(s->linked, s->kernels_cap * sizeof *s->linked);
 	LKernel *k = &lm->kernels[lm->nkernels++];
 	lw_module_data_freeze_const(c);
 	bool linked = lower_kernel(c, f, k);
+	s->linked[lm->nkernels - 1] = linked;
 	if (!linked && !s->deferring) {
 		s->deferring = true;
 		s->first_deferred = lm->nkernels - 1;
@@ -816,7 +823,8 @@ unsigned lower_stream_end(LowerStream *s)
 	LowerCtx *c = &s->c;
 	for (size_t i = s->first_deferred; s->deferring && i < c->lm->nkernels; i++) {
 		LKernel *k = &c->lm->kernels[i];
-		lw_link_calls(c, k, true);
+		if (!s->linked[i])
+			lw_link_calls(c, k, true);
 		if (s->done && c->errors == 0)
 			s->done(k, s->arg);
 	}
@@ -830,6 +838,7 @@ unsigned lower_stream_end(LowerStream *s)
 	lw_funcs_free(c);
 	lw_fnptr_free(c);
 	unsigned errors = c->errors;
+	free(s->linked);
 	free(s);
 	return errors;
 }

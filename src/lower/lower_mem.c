@@ -129,23 +129,35 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* The registers a load of `vec` elements writes. */
-static bool load_dests(LowerCtx *c, const Instr *in, unsigned vec, uint32_t elems[4])
+/* The registers a load of `vec` elements writes; *wide: a scalar load of
+ * at most 32 bits into a 64-bit register (ld.s32 %rd, ...). */
+static bool load_dests(LowerCtx *c, const Instr *in, unsigned vec, uint32_t elems[4], bool *wide)
 {
 	const Expr *de = in->ops[0];
 	if (vec > 1 && (de->kind != EX_VECTOR || de->nelems != vec))
 		return lw_unsupported(c, de->loc, "this destination vector");
+	*wide = false;
 	for (unsigned i = 0; i < vec; i++) {
 		unsigned w;
 		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &elems[i], &w))
 			return false;
+		*wide = vec == 1 && w == 2 && lw_instr_type(in).bits <= 32;
 	}
 	return true;
 }
 
-/* A vector load went to the consecutive parts of dst: into its elements. */
-static void spread_load(LowerCtx *c, uint32_t dst, unsigned vec, PtxTy t, const uint32_t *elems)
+/* A vector load went to the consecutive parts of dst: into its elements.
+ * A scalar one into a wider register: PTX sign-extends a signed type into
+ * the high word, zero-extends the others (sim5: the high word was left
+ * unwritten; ptxas writes it). */
+static void spread_load(LowerCtx *c, uint32_t dst, unsigned vec, PtxTy t, const uint32_t *elems, bool wide)
 {
+	if (vec == 1 && wide) {
+		if (t.is_signed)
+			lw_sign_high(c, elems[0], 1, elems[0], 0);
+		else
+			lw_mov_rz(c, elems[0], 1);
+	}
 	if (vec == 1)
 		return;
 	if (t.bits < 32) {
@@ -202,7 +214,8 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->ops[1]->loc, "a %u-bit address register with .address_size %u",
 		                      32 * bw, e64 ? 64 : 32);
 	uint32_t elems[4];
-	if (!load_dests(c, in, vec, elems))
+	bool wide;
+	if (!load_dests(c, in, vec, elems, &wide))
 		return false;
 	base = lw_fold_offset(c, base, bw, &off, 24);
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
@@ -215,7 +228,7 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	linsn_set(ldg, SR_E, e64);
 	linsn_set(ldg, SR_IMM, off);
 	ldg->keep = lw_has_mod(in, ".volatile");
-	spread_load(c, dst, vec, t, elems);
+	spread_load(c, dst, vec, t, elems, wide);
 	return true;
 }
 
@@ -323,7 +336,8 @@ bool lower_ld_window(LowerCtx *c, const Instr *in)
 	int base;
 	int64_t off;
 	uint32_t elems[4];
-	if (!lw_window_address(c, in->ops[1], space, &base, &off) || !load_dests(c, in, vec, elems))
+	bool wide;
+	if (!lw_window_address(c, in->ops[1], space, &base, &off) || !load_dests(c, in, vec, elems, &wide))
 		return false;
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
@@ -335,7 +349,7 @@ bool lower_ld_window(LowerCtx *c, const Instr *in)
 		linsn_set(ld, SR_U, 1);
 	linsn_set(ld, SR_IMM, off);
 	ld->keep = lw_has_mod(in, ".volatile");
-	spread_load(c, dst, vec, t, elems);
+	spread_load(c, dst, vec, t, elems, wide);
 	return true;
 }
 
@@ -457,7 +471,8 @@ bool lower_ld_generic(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->loc, "generic ld of %u bytes", bytes);
 	uint32_t addr, pred, elems[4];
 	int64_t off;
-	if (!load_dests(c, in, vec, elems) || !generic_address(c, in->ops[1], &addr, &pred, &off))
+	bool wide;
+	if (!load_dests(c, in, vec, elems, &wide) || !generic_address(c, in->ops[1], &addr, &pred, &off))
 		return false;
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
@@ -470,7 +485,7 @@ bool lower_ld_generic(LowerCtx *c, const Instr *in)
 	linsn_set(ld, SR_COP, cop);
 	linsn_set(ld, SR_IMM, off);
 	ld->keep = lw_has_mod(in, ".volatile");
-	spread_load(c, dst, vec, t, elems);
+	spread_load(c, dst, vec, t, elems, wide);
 	return true;
 }
 

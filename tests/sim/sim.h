@@ -53,6 +53,7 @@ typedef struct SimInsn {
 	const SassForm *form;       /* NULL: no form of the table matches the word */
 	SassValues v;
 	SassCtrl ctrl;              /* its slot of the control word */
+	bool vprintf;               /* sim5: a JCAL of the driver's vprintf (sim_printf.c) */
 } SimInsn;
 
 /* A memory region the kernel may touch: a global buffer (base is its
@@ -60,7 +61,7 @@ typedef struct SimInsn {
  * bound slot or a bindless handle holds). Surfaces are 2D/3D arrays of
  * RGBA32UI texels, 16 bytes each: width_bytes per row, height rows,
  * depth layers (3D depth or array layers). */
-typedef enum SimRegionKind { SIM_BUFFER, SIM_SURFACE } SimRegionKind;
+typedef enum SimRegionKind { SIM_BUFFER, SIM_SURFACE, SIM_PRINTF_LOG } SimRegionKind;
 
 typedef struct SimRegion {
 	SimRegionKind kind;
@@ -70,6 +71,9 @@ typedef struct SimRegion {
 	uint32_t width_bytes, height, depth;    /* surfaces only */
 	uint8_t *bytes;
 	uint32_t *writer;           /* per byte: 1 + global thread id of the last writer, 0 none */
+	/* sim5: a module variable is output only when the run wrote it (its
+	 * initialiser may hold code addresses, which differ between cubins) */
+	bool output_if_written;
 } SimRegion;
 
 enum { SIM_TEXEL_BYTES = 16 };
@@ -142,6 +146,9 @@ typedef struct SimMachine {
 		int64_t op, result_op;
 		bool has_result;
 	} red;
+	/* sim5: vprintf's output (sim_printf.c), NULL when the kernel calls none */
+	SimRegion *printf_log;
+	uint32_t printf_used;
 	/* the first failure; the run stops at it */
 	bool failed;
 	char error[600];
@@ -181,6 +188,14 @@ typedef struct SimThread {
  * c[0x2] from .nv.constant2. Returns 0, or -1 with m->error set. */
 int sim_load(SimMachine *m, const CubinImage *img, const char *kernel);
 void sim_free(SimMachine *m);
+/* Decodes the size bytes of code (control words and instructions) into
+ * insns, the first at .text offset base + 8. */
+void sim_decode_code(SimInsn *insns, const uint8_t *code, size_t size, uint32_t base);
+/* The MOV32I at .text offset off gets the descriptor size (R_CUDA_ABS32_20). */
+int sim_patch_desc_size(SimMachine *m, uint32_t off);
+/* sim5 (sim_link.c): the module's other code sections after the kernel's,
+ * its JCALs of functions in them linked. */
+int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKernel *rk);
 
 /* ---- sim_state.c: what every instruction family reads ---- */
 /* Stops the run with a message naming the instruction (printf format). */
@@ -261,6 +276,10 @@ void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extende
 void sim_set_cc_result(SimThread *t, uint32_t r);
 void sim_set_test_preds(SimThread *t, const SimInsn *in, bool r);
 bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_tex.c */
+/* sim5 (sim_tex_args.c): TLD's .AOFFI texel offsets added to the integer
+ * coordinates raw[0..ncoords); the compact forms' source registers. */
+void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], unsigned ncoords);
+void sim_texs_sources(const SimInsn *in, unsigned n, int64_t src[4]);
 /* ---- int64: I2I.CC, CSETP, P2R/R2P of the condition code (sim_int64.c) ---- */
 bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);
 /* A condition-code test of BRA/CSETP (e_cond's numbering) on the integer
@@ -274,6 +293,11 @@ bool sim_brx_target(SimMachine *m, const SimInsn *in, const SimThread *t, size_t
 /* The instruction index of a .text byte offset (a control word's offset:
  * its group's first instruction). */
 size_t sim_code_index(uint32_t addr);
+/* ---- sim5: module .global variables (sim_globals.c) and the driver's
+ * vprintf (sim_printf.c), set up after the launch's inputs ---- */
+int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k);
+int sim_load_externs(SimMachine *m, const CubinImage *img, const CubinKernel *k);
+bool sim_exec_extern(SimMachine *m, const SimInsn *in, SimThread *t);
 /* ---- ctrl: sim_branch.c: BAR.RED and B2R ---- */
 bool sim_exec_branch(SimMachine *m, const SimInsn *in, SimThread *t);
 /* The block passes a barrier: the reduction counted at it becomes B2R's. */

@@ -19,6 +19,22 @@ static uint64_t le64(const uint8_t *p)
 	return v;
 }
 
+void sim_decode_code(SimInsn *insns, const uint8_t *code, size_t size, uint32_t base)
+{
+	for (size_t g = 0; g < size / 32; g++) {
+		uint32_t slots[3];
+		sass_ctrl_unpack_word(le64(code + 32 * g), slots);
+		for (size_t s = 0; s < 3; s++) {
+			SimInsn *in = &insns[3 * g + s];
+			uint32_t off = (uint32_t)(32 * g + 8 * (s + 1));
+			in->addr = base + off;
+			in->word = le64(code + off);
+			in->form = sass_decode(in->word, &in->v);
+			sass_ctrl_unpack_slot(slots[s], &in->ctrl);
+		}
+	}
+}
+
 static const CubinReadKernel *find_kernel(SimMachine *m, const CubinImage *img, const char *name)
 {
 	const CubinReadKernel *only = NULL;
@@ -44,7 +60,7 @@ static const CubinReadKernel *find_kernel(SimMachine *m, const CubinImage *img, 
 
 /* The driver's relocation R_CUDA_ABS32_20: the descriptor size into the
  * 32-bit immediate (bits 51:20) of the MOV32I at `off`. */
-static int patch_desc_size(SimMachine *m, uint32_t off)
+int sim_patch_desc_size(SimMachine *m, uint32_t off)
 {
 	size_t i = (off / 32) * 3 + (off % 32) / 8 - 1;
 	if (off % 8 || off % 32 == 0 || i >= m->ninsns || !m->insns[i].form ||
@@ -90,20 +106,12 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 		m->failed = true;
 		return -1;
 	}
-	for (size_t g = 0; g < k->code_size / 32; g++) {
-		uint32_t slots[3];
-		sass_ctrl_unpack_word(le64(k->code + 32 * g), slots);
-		for (size_t s = 0; s < 3; s++) {
-			SimInsn *in = &m->insns[3 * g + s];
-			in->addr = (uint32_t)(32 * g + 8 * (s + 1));
-			in->word = le64(k->code + in->addr);
-			in->form = sass_decode(in->word, &in->v);
-			sass_ctrl_unpack_slot(slots[s], &in->ctrl);
-		}
-	}
+	sim_decode_code(m->insns, k->code, k->code_size, 0);
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++)
-		if (patch_desc_size(m, k->desc_size_offsets[i]))
+		if (sim_patch_desc_size(m, k->desc_size_offsets[i]))
 			return -1;
+	if (sim_link_sections(m, img, rk))
+		return -1;
 	/* c[0x2]: ptxas's constant pool (.nv.constant2.<kernel>) */
 	if (k->ndesc_fields * 4 > SIM_CBANK_BYTES) {
 		snprintf(m->error, sizeof m->error, ".nv.constant2 has %zu words: too many", k->ndesc_fields);

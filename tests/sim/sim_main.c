@@ -241,6 +241,11 @@ static void print_regions(const SimMachine *m, bool dump)
 {
 	for (size_t i = 0; i < m->nregions; i++) {
 		const SimRegion *r = &m->regions[i];
+		uint32_t written = 0;
+		for (uint32_t j = 0; r->output_if_written && j < r->size; j++)
+			written |= r->writer[j];
+		if (r->output_if_written && !written)
+			continue;
 		uint64_t h = 0xcbf29ce484222325ull;
 		for (uint32_t j = 0; j < r->size; j++)
 			h = (h ^ r->bytes[j]) * 0x100000001b3ull;
@@ -316,7 +321,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < img.nkernels; i++)
 			if (!strcmp(img.kernels[i].k.name, m->kernel))
 				k = &img.kernels[i].k;
-		if (set_inputs(m, &img, k, seed) == 0 && sim_run(m, &l) == 0) {
+		if (set_inputs(m, &img, k, seed) == 0 && sim_load_globals(m, &img, k) == 0 &&
+		    sim_load_externs(m, &img, k) == 0 && sim_run(m, &l) == 0) {
 			print_regions(m, dump);
 			rc = 0;
 		}

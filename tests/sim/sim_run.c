@@ -229,7 +229,8 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
 		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) &&
 		    !sim_exec_mul(m, in, t) && !sim_exec_window(m, in, t) &&
-		    !sim_exec_atom(m, in, t) && !sim_exec_tex(m, in, t) && !sim_exec_branch(m, in, t))
+		    !sim_exec_atom(m, in, t) && !sim_exec_tex(m, in, t) && !sim_exec_branch(m, in, t) &&
+		    !sim_exec_extern(m, in, t))
 			sim_fail(m, in, "the simulator does not model %s", in->form->name);
 	}
 	if (t->state == SIM_RUNNING && next >= m->ninsns)

@@ -22,8 +22,11 @@
  *    the region (clamped to its depth).
  *  - TLD.MS (multisample, the sample index last in Rb): a region has one
  *    sample per texel, so the index is read and every sample is that texel.
- * Depth compare, offsets, bias and derivative modes are not modelled and
- * fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
+ *  - TLD.AOFFI: the offsets word after the level in Rb (sim_tex_args.c);
+ *    TLD.CL (ptxas's tex.level with integer coordinates) clamps the level
+ *    to the texture's levels: the one level, as every TLD.LL reads.
+ * Depth compare, other offsets, bias and derivative modes are not
+ * modelled and fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
  * same texels. */
 #include "sim.h"
 
@@ -82,7 +85,9 @@ static bool unmodelled(SimMachine *m, const SimInsn *in)
 	SassOp op = in->form->op;
 	int64_t lod = sim_val(in, SR_TEXLOD, 0);
 	bool tld = op == SOP_TLD || op == SOP_TLD_B;
-	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_CL, 0) ||
+	/* TLD's offsets and .CL are modelled (sim_tex_args.c; .CL clamps the
+	 * level to the texture's levels: the one level, which TLD reads) */
+	if (sim_val(in, SR_DC, 0) || (!tld && (sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_CL, 0))) ||
 	    (!tld && lod != 0 && lod != 1 && lod != 3))
 		return sim_fail(m, in, "%s: depth compare, offsets and bias are not modelled",
 		                in->form->name), true;
@@ -177,6 +182,8 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 		raw[i] = sim_reg(t, r);
 		r = r == 255 ? 255 : r + 1;
 	}
+	if (fetch)
+		sim_tex_offsets(in, t, raw, ncoords);
 	uint32_t comp[4];
 	sample(s, raw, layer, ncoords, fetch, geom >= 6, gather ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
 	uint32_t mask = (uint32_t)sim_val(in, SR_QMASK, 0xf);
@@ -189,8 +196,10 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 /* ---- sim4: TEXS, TLDS, TLD4S (bound textures, two destination pairs) ----
  * The source values -- array layer, coordinates, then a level -- fill Ra
  * and Rb one each up to two, Ra and Ra+1 then Rb from three on (sass_regs.c).
- * Levels read level 0 (the only one). Depth compare, offsets, multisample,
- * cube maps and TLDS ARRAY_2D (its layer alone in Ra) stop the run. */
+ * Levels read level 0 (the only one); TEXS CUBE takes its face as TEX
+ * CUBE; TLDS .MS reads its sample index after the coordinates (sim5).
+ * Depth compare, offsets and TLDS ARRAY_2D (its layer alone in Ra) stop
+ * the run. */
 static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
@@ -200,21 +209,19 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		                      (long long)sim_val(in, SR_TEXSTARGET, 0));
 	bool dc = tg ? tg->dc : sim_val(in, SR_DC, 0) != 0, aoffi = tg ? tg->aoffi : sim_val(in, SR_AOFFI, 0) != 0;
 	int geom = tg ? tg->geom : 2;
-	if (dc || aoffi || (tg && tg->ms) || geom > 4 || (op == SOP_TLDS && geom == 3))
-		return (void)sim_fail(m, in, "%s: depth compare, offsets, multisample, cube maps and TLDS ARRAY_2D "
-		                      "are not modelled", in->form->name);
+	if (dc || aoffi || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6 || (op == SOP_TLDS && geom == 3))
+		return (void)sim_fail(m, in, "%s: depth compare, offsets and TLDS ARRAY_2D are not modelled",
+		                      in->form->name);
 	SimRegion *s = sim_surface(m, in, sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0)));
 	if (m->failed || !s)
 		return;
 	bool arrayed = geom == 3;
-	unsigned ncoords = geom == 4 ? 3 : geom >= 2 ? 2 : 1;
-	unsigned n = ncoords + arrayed + (tg && tg->lod == 3);
-	int64_t ra = sim_val(in, SR_RA, 255), rb = sim_val(in, SR_RB, 255);
-	int64_t src[4] = { ra, rb, 255, 255 };
-	if (n >= 3) {
-		src[1] = ra == 255 ? 255 : ra + 1;
-		src[2] = rb;
-	}
+	unsigned ncoords = geom >= 4 ? 3 : geom >= 2 ? 2 : 1;
+	/* the level, then a multisample fetch's sample index (read: one
+	 * sample per texel) */
+	unsigned n = ncoords + arrayed + (tg && tg->lod == 3) + (tg && tg->ms);
+	int64_t src[4];
+	sim_texs_sources(in, n, src);
 	uint32_t v[4];
 	for (unsigned i = 0; i < 4; i++)
 		v[i] = i < n ? sim_reg(t, src[i]) : 0;
@@ -224,7 +231,7 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 	if (ncoords < 2)
 		raw[1] = 0;
 	uint32_t comp[4];
-	sample(s, raw, arrayed ? (int64_t)v[0] : 0, ncoords, op == SOP_TLDS, false,
+	sample(s, raw, arrayed ? (int64_t)v[0] : 0, ncoords, op == SOP_TLDS, geom == 6,
 	       op == SOP_TLD4S ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
 	int64_t rd = sim_val(in, SR_RD, 255), rd2 = sim_val(in, SR_RD2, 255);
 	unsigned mask = op == SOP_TLD4S ? (rd2 != 255 ? 0xf : 0x3) : sass_texs_mask(sim_val(in, SR_TEXSMASK, 0), rd2 != 255);

@@ -119,6 +119,10 @@ static uint8_t pipe_of(const SassForm *f)
 	case SOP_SUST_P: case SOP_SURED_D: case SOP_SURED_P: case SOP_TXQ: case SOP_TXQ_B:
 	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: case SOP_LD: case SOP_ST:
 	case SOP_ATOM: case SOP_ATOM_CAS: case SOP_RED: case SOP_ATOMS: case SOP_ATOMS_CAS:
+	/* textures (sim5): ptxas -O3's TEXS overwrites the data registers of
+	 * an STG just before it that has no read barrier (golden tex-bound) */
+	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
+	case SOP_TXD: case SOP_TXD_B: case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S:
 		return 1;
 	case SOP_I2F: case SOP_F2I:
 		return 2;

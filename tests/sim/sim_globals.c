@@ -1,0 +1,109 @@
+/* sim5: a module's .global variables in the simulator (the driver loads
+ * .nv.global and .nv.global.init with the module and relocates the code
+ * that addresses them).
+ *
+ * Each variable is a global buffer of its own, named "global NAME", at
+ * SIM_GLOBALS_BASE + SIM_GLOBAL_STRIDE * (its rank among the variables by
+ * name): ptxas's cubin and ours may order and align the variables
+ * differently, and the runs compare by name. A variable holds its
+ * initialiser (zero without one); an R_CUDA_G64 initialiser word the
+ * generic address of its target plus the addend; the MOV32I pair of a
+ * mov of a variable's address (R_CUDA_ABS32_LO_32/HI_32, addend in the
+ * word) the low and high word of that address plus the addend. A
+ * variable is output only when the run writes it: an initialiser may hold
+ * function addresses (call-indirect's table), which differ between the
+ * cubins and are not relocated here. */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_GLOBALS_BASE 0x70000000ull
+enum { SIM_GLOBAL_STRIDE = 0x100000 };
+
+static int by_var_name(const void *a, const void *b)
+{
+	const CubinVar *x = *(const CubinVar *const *)a, *y = *(const CubinVar *const *)b;
+	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+/* The address the simulated driver gives vars[v]: by rank of name. */
+static uint64_t var_address(const CubinImage *img, uint32_t v)
+{
+	size_t rank = 0;
+	for (size_t i = 0; i < img->nvars; i++)
+		if (!img->vars[i].is_const && by_var_name(&(const CubinVar *){ &img->vars[i] },
+		                                          &(const CubinVar *){ &img->vars[v] }) < 0)
+			rank++;
+	return SIM_GLOBALS_BASE + (uint64_t)rank * SIM_GLOBAL_STRIDE;
+}
+
+static int fail(SimMachine *m, const char *fmt, const char *name)
+{
+	snprintf(m->error, sizeof m->error, fmt, name ? name : "?");
+	m->failed = true;
+	return -1;
+}
+
+static int patch_address(SimMachine *m, const CubinImage *img, const CubinDataFixup *f)
+{
+	size_t i = (f->offset / 32) * 3 + (f->offset % 32) / 8 - 1;
+	if (f->func)
+		return 0;   /* a kernel's address: the fnptr code's own model */
+	if (f->offset % 8 || f->offset % 32 == 0 || i >= m->ninsns || !m->insns[i].form ||
+	    m->insns[i].form->op != SOP_MOV32I || f->var >= img->nvars || img->vars[f->var].is_const)
+		return fail(m, "the relocation of variable %s is not on a MOV32I", f->var < img->nvars ?
+		            img->vars[f->var].name : NULL);
+	SimInsn *in = &m->insns[i];
+	uint64_t addr = var_address(img, f->var) + (uint32_t)sim_val(in, SR_IMM, 0);
+	sass_values_set(&in->v, SR_IMM, f->hi ? (uint32_t)(addr >> 32) : (uint32_t)addr);
+	if (sass_encode(in->form, &in->v, &in->word, m->error, sizeof m->error) != 0) {
+		m->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
+{
+	const CubinVar **sorted = calloc(img->nvars + 1, sizeof *sorted);
+	if (!sorted)
+		return fail(m, "out of memory%s", "");
+	size_t n = 0;
+	for (size_t i = 0; i < img->nvars; i++)
+		if (!img->vars[i].is_const)
+			sorted[n++] = &img->vars[i];
+	qsort(sorted, n, sizeof *sorted, by_var_name);
+	int rc = 0;
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		const CubinVar *v = sorted[j];
+		char name[48];
+		snprintf(name, sizeof name, "global %s", v->name ? v->name : "?");
+		if (v->size > SIM_GLOBAL_STRIDE) {
+			rc = fail(m, "variable %s is larger than the simulator's 1 MiB", v->name);
+			break;
+		}
+		SimRegion *r = sim_add_region(m, SIM_BUFFER, name, SIM_GLOBALS_BASE + j * SIM_GLOBAL_STRIDE, v->size);
+		if (!r) {
+			rc = -1;
+			break;
+		}
+		r->output_if_written = true;
+		if (v->init)
+			memcpy(r->bytes, v->init, v->size);
+		for (size_t e = 0; e < v->nrelocs; e++) {
+			const CubinInitReloc *ir = &v->relocs[e];
+			if (ir->var >= img->nvars || img->vars[ir->var].is_const || (uint64_t)ir->offset + 8 > v->size) {
+				rc = fail(m, "an initialiser relocation of %s is not modelled", v->name);
+				break;
+			}
+			uint64_t a = var_address(img, ir->var) + (uint64_t)ir->addend;
+			memcpy(r->bytes + ir->offset, &a, 8);
+		}
+	}
+	free(sorted);
+	for (size_t i = 0; i < k->ndata_fixups && rc == 0; i++)
+		rc = patch_address(m, img, &k->data_fixups[i]);
+	return rc;
+}

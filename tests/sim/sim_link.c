@@ -1,0 +1,96 @@
+/* sim5: code in several .text sections (ptxas -O0 -g writes each function
+ * in a section of its own and calls it with JCAL and an R_CUDA_ABS32_20
+ * relocation of the function's symbol; the driver loads every section of
+ * the module and writes the callee's absolute address into the JCAL).
+ *
+ * When any kernel of the module calls across sections, the simulator
+ * loads every other code section after the kernel's own, in section
+ * order, each at the next offset (sections are whole groups of 32 bytes),
+ * applies each section's descriptor-size relocations, and turns each
+ * linked JCAL into the CAL of the same target (a JCAL of an absolute
+ * address is a CAL of that address relative to the next instruction: the
+ * call stack and the divergence models treat both alike). */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int fail(SimMachine *m, const char *what, uint32_t off)
+{
+	snprintf(m->error, sizeof m->error, "%s at 0x%04x", what, off);
+	m->failed = true;
+	return -1;
+}
+
+static int link_call(SimMachine *m, uint32_t at, uint32_t target)
+{
+	size_t i = (at / 32) * 3 + (at % 32) / 8 - 1;
+	if (at % 8 || at % 32 == 0 || i >= m->ninsns || !m->insns[i].form || m->insns[i].form->op != SOP_JCAL)
+		return fail(m, "a call relocation not on a JCAL", at);
+	const SassForm *cal = sass_form_by_name("CAL");
+	SimInsn *in = &m->insns[i];
+	SassValues v = in->v;
+	sass_values_set(&v, SR_IMM, (int64_t)target - (int64_t)(at + 8));
+	uint64_t word;
+	if (!cal || sass_encode(cal, &v, &word, m->error, sizeof m->error) != 0) {
+		m->failed = true;
+		return -1;
+	}
+	in->form = cal;
+	in->v = v;
+	in->word = word;
+	return 0;
+}
+
+int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKernel *rk)
+{
+	bool calls = false;
+	for (size_t j = 0; j < img->nkernels; j++)
+		calls |= img->kernels[j].nsection_calls > 0;
+	if (!calls)
+		return 0;
+	/* the sections' places: the kernel's first, then the others */
+	uint32_t *base = calloc(img->nkernels, sizeof *base);
+	if (!base)
+		return fail(m, "out of memory", 0);
+	size_t total = rk->k.code_size;
+	for (size_t j = 0; j < img->nkernels; j++) {
+		const CubinKernel *k = &img->kernels[j].k;
+		if (&img->kernels[j] == rk)
+			continue;
+		if (k->code_size % 32 || total + k->code_size > UINT32_MAX / 2) {
+			free(base);
+			return fail(m, "a code section of a partial group", (uint32_t)total);
+		}
+		base[j] = (uint32_t)total;
+		total += k->code_size;
+	}
+	SimInsn *insns = realloc(m->insns, total / 32 * 3 * sizeof *insns);
+	if (!insns) {
+		free(base);
+		return fail(m, "out of memory", 0);
+	}
+	m->insns = insns;
+	int rc = 0;
+	for (size_t j = 0; j < img->nkernels && rc == 0; j++) {
+		const CubinKernel *k = &img->kernels[j].k;
+		if (&img->kernels[j] == rk)
+			continue;
+		sim_decode_code(m->insns + base[j] / 32 * 3, k->code, k->code_size, base[j]);
+		for (size_t i = 0; i < k->code_size / 32 * 3; i++)
+			m->insns[base[j] / 32 * 3 + i].vprintf = false;
+		m->ninsns = (base[j] + k->code_size) / 32 * 3;
+		for (size_t i = 0; i < k->ndesc_size_offsets && rc == 0; i++)
+			rc = sim_patch_desc_size(m, base[j] + k->desc_size_offsets[i]);
+	}
+	m->ninsns = total / 32 * 3;
+	for (size_t j = 0; j < img->nkernels && rc == 0; j++) {
+		const CubinReadKernel *caller = &img->kernels[j];
+		for (size_t c = 0; c < caller->nsection_calls && rc == 0; c++) {
+			const CubinDataFixup *f = &caller->section_calls[c];
+			rc = link_call(m, base[j] + f->offset, base[f->var]);
+		}
+	}
+	free(base);
+	return rc;
+}
