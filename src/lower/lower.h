@@ -111,6 +111,15 @@ typedef struct LHandleParam {
 	uint8_t space;          /* LPARAM_* */
 } LHandleParam;
 
+/* ---- brx: a .branchtargets table of brx.idx, one .nv.constant2 word per
+ * target holding its .text offset (filled when the code is laid out) ---- */
+enum { LBRX_MAX_TARGETS = 256 };
+typedef struct LBrxTable {
+	int *labels;            /* the targets' label ids */
+	uint32_t n;
+	uint32_t word;          /* its first word in .nv.constant2 (lkernel_brx_place) */
+} LBrxTable;
+
 typedef struct LKernel {
 	const char *name;
 	bool local_symbol;
@@ -154,6 +163,11 @@ typedef struct LKernel {
 	size_t nindirect;
 	uint32_t crs_nesting;         /* SSY regions nested at most (reconverge.c), plus those of
 	                               * every linked function: an upper bound */
+	/* ---- brx: the jump tables of brx.idx (lower_brx.c); a BRX's target
+	 * is its table's index here, the LDC reading it has the index as its
+	 * c[0x2] offset until lkernel_brx_place ---- */
+	struct LBrxTable *brx;
+	size_t nbrx;
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;
@@ -258,5 +272,12 @@ uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi);
  * those code still reads keep one (lower_desc.c). */
 void lkernel_const2_adopt(LKernel *k, const LKernel *from, LInsn *in);
 void lkernel_compact_const2(LKernel *k);
+/* brx (lower_brx.c): after compaction, each jump table's words follow the
+ * pool (zero until kernel_code_build fills in the targets' offsets) and
+ * the LDC reading it gets the table's byte offset. */
+void lkernel_brx_place(LKernel *k);
+/* The successor instructions of a BRX (its table's targets). */
+unsigned lkernel_brx_targets(const LKernel *k, const LInsn *brx, size_t *succ);
+void lkernel_brx_free(LKernel *k);
 
 #endif

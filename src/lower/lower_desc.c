@@ -40,9 +40,12 @@ uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi)
 	return (uint32_t)k->ndesc_fields - 2;
 }
 
+/* A pool word read by an operand (the LDC of a brx.idx jump table reads
+ * the table, placed after the pool: lower_brx_table.c). */
 static bool reads_const2(const LInsn *in)
 {
-	return sass_form_field(in->form, SR_CBANK) && linsn_get(in, SR_CBANK, 0) == LK_CONST2_BANK;
+	return sass_form_field(in->form, SR_CBANK) && linsn_get(in, SR_CBANK, 0) == LK_CONST2_BANK &&
+	       in->form->op != SOP_LDC;
 }
 
 static bool is_fp64_read(const LInsn *in)
@@ -91,8 +94,10 @@ void lkernel_const2_adopt(LKernel *k, const LKernel *from, LInsn *in)
 
 void lkernel_compact_const2(LKernel *k)
 {
-	if (k->ndesc_fields == 0)
+	if (k->ndesc_fields == 0) {
+		lkernel_brx_place(k);
 		return;
+	}
 	uint32_t *kept = xcalloc(k->ndesc_fields + 1, sizeof *kept);
 	size_t pairs = compact_pairs(k, kept), n = pairs;
 	for (size_t i = 0; i < k->ninsns; i++) {
@@ -110,4 +115,5 @@ void lkernel_compact_const2(LKernel *k)
 	memcpy(k->desc_fields, kept, n * sizeof *kept);
 	k->ndesc_fields = n;
 	free(kept);
+	lkernel_brx_place(k);
 }

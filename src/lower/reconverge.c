@@ -29,7 +29,8 @@ typedef struct Cfg {
 	size_t nblocks;             /* blocks 0..nblocks-1; nblocks is the virtual exit */
 	size_t *start;              /* first instruction of each block (start[nblocks] = ninsns) */
 	size_t *block_of;           /* instruction -> block */
-	size_t (*succ)[2];
+	size_t **succ;              /* per block, into succ_pool (a BRX has more than two) */
+	size_t *succ_pool;
 	unsigned *nsucc;
 	size_t *ipdom;
 	size_t *rank;               /* topological position (the exit last) */
@@ -37,8 +38,48 @@ typedef struct Cfg {
 
 static bool is_cond_branch(const LInsn *in)
 {
-	return in->form->op == SOP_BRA && !linsn_is_unconditional_jump(in);
+	return (in->form->op == SOP_BRA && !linsn_is_unconditional_jump(in)) || in->form->op == SOP_BRX;
 }
+
+/* ---- brx: brx.idx's BRX has a successor per target (and the next
+ * block when guarded); its SSY and SYNCs are placed as for a BRA ---- */
+static size_t brx_succ_room(const LKernel *k, const LInsn *last)
+{
+	return last->form->op == SOP_BRX && last->target >= 0 ? k->brx[last->target].n + 1 : 2;
+}
+
+/* The block successors of a BRX block b; false when it is no BRX. */
+static bool brx_block_succ(const LKernel *k, Cfg *g, size_t b)
+{
+	size_t last = g->start[b + 1] - 1;
+	const LInsn *in = &k->insns[last];
+	if (in->form->op != SOP_BRX)
+		return false;
+	size_t *to = xcalloc(LK_MAX_SUCC, sizeof *to);
+	unsigned n = 0, m = lkernel_successors(k, last, to);
+	for (unsigned j = 0; j < m; j++) {
+		size_t q = to[j] < k->ninsns ? g->block_of[to[j]] : g->nblocks, e = 0;
+		while (e < n && g->succ[b][e] != q)
+			e++;
+		if (e == n)
+			g->succ[b][n++] = q;
+	}
+	g->nsucc[b] = n;
+	free(to);
+	return true;
+}
+
+/* A BRX straight to its region's join would need a SYNC in its place. */
+static bool brx_into_join(LowerCtx *c, const LKernel *k, const Cfg *g, size_t b, size_t join)
+{
+	const LInsn *in = &k->insns[g->start[b + 1] - 1];
+	for (unsigned s = 0; in->form->op == SOP_BRX && s < g->nsucc[b]; s++)
+		if (g->succ[b][s] == join)
+			return lw_unsupported(c, in->loc, "a brx.idx target that is the join point of its own "
+			                      "targets (write the join's code in a block of its own)");
+	return true;
+}
+/* ---- end brx ---- */
 
 /* The block successors of b (the virtual exit for EXIT and RET). */
 static void block_succ(const LKernel *k, Cfg *g, size_t b)
@@ -46,6 +87,8 @@ static void block_succ(const LKernel *k, Cfg *g, size_t b)
 	size_t last = g->start[b + 1] - 1, exit = g->nblocks;
 	const LInsn *in = &k->insns[last];
 	unsigned n = 0;
+	if (brx_block_succ(k, g, b))
+		return;
 	SassOp op = in->form->op;
 	if (op == SOP_BRA && in->target >= 0)
 		g->succ[b][n++] = g->block_of[k->label_pos[in->target]];
@@ -66,7 +109,7 @@ static void cfg_build(const LKernel *k, Cfg *g)
 		leader[k->label_pos[l]] = true;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		SassOp op = k->insns[i].form->op;
-		if (op == SOP_BRA || op == SOP_EXIT || op == SOP_RET)
+		if (op == SOP_BRA || op == SOP_EXIT || op == SOP_RET || op == SOP_BRX)
 			leader[i + 1] = true;
 	}
 	g->block_of = xcalloc(k->ninsns + 1, sizeof *g->block_of);
@@ -81,6 +124,14 @@ static void cfg_build(const LKernel *k, Cfg *g)
 	g->block_of[k->ninsns] = g->nblocks;
 	free(leader);
 	g->succ = xcalloc(g->nblocks + 1, sizeof *g->succ);
+	size_t room = 0;
+	for (size_t b = 0; b < g->nblocks; b++)
+		room += brx_succ_room(k, &k->insns[g->start[b + 1] - 1]);
+	g->succ_pool = xcalloc(room + 1, sizeof *g->succ_pool);
+	for (size_t b = 0, at = 0; b < g->nblocks; b++) {
+		g->succ[b] = g->succ_pool + at;
+		at += brx_succ_room(k, &k->insns[g->start[b + 1] - 1]);
+	}
 	g->nsucc = xcalloc(g->nblocks + 1, sizeof *g->nsucc);
 	for (size_t b = 0; b < g->nblocks; b++)
 		block_succ(k, g, b);
@@ -169,6 +220,7 @@ static void cfg_free(Cfg *g)
 	free(g->start);
 	free(g->block_of);
 	free(g->succ);
+	free(g->succ_pool);
 	free(g->nsucc);
 	free(g->ipdom);
 	free(g->rank);
@@ -288,6 +340,7 @@ static bool rewrite(LowerCtx *c, LKernel *k, const Cfg *g, const Region *rs, siz
 			continue;
 		size_t join = rs[r].join, last = g->start[b + 1] - 1;
 		LInsn *in = &k->insns[last];
+		ok = ok && brx_into_join(c, k, g, b, join);
 		for (size_t o = 0; o < nr; o++)
 			for (unsigned s = 0; s < g->nsucc[b]; s++)
 				if ((long)o != r && rs[o].in[b] && g->succ[b][s] == rs[o].join && rs[o].join != join) {

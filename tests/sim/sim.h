@@ -268,6 +268,11 @@ bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);
 int sim_cc_test(const SimThread *t, int64_t cond);
 /* fnptr: ptxas's PRET and BRX (sim_jmx.c); false when the op is neither. */
 bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next);
+/* brx: the lanes of `lanes` grouped by the target of a BRX (sim_brx.c):
+ * group g's lanes in masks[g], its instruction index in pcs[g] (arrays of
+ * SIM_WARP); returns how many groups, 0 after sim_fail. */
+unsigned sim_brx_groups(SimMachine *m, const SimInsn *in, const SimThread *w, unsigned n, uint32_t lanes,
+                        uint32_t *masks, size_t *pcs);
 /* The instruction index of a .text byte offset (a control word's offset:
  * its group's first instruction). */
 size_t sim_code_index(uint32_t addr);

@@ -389,7 +389,31 @@ static uint32_t crs_taken(SimMachine *m, const SimInsn *in, const WarpCrs *c, co
 static bool crs_op(SassOp op)
 {
 	return op == SOP_BRA || op == SOP_SSY || op == SOP_PBK || op == SOP_SYNC || op == SOP_BRK ||
-	       op == SOP_CAL || op == SOP_RET;
+	       op == SOP_CAL || op == SOP_RET || op == SOP_BRX;
+}
+
+/* brx: a BRX splits the taken lanes by target (sim_brx.c), the lanes its
+ * guard leaves going on at the next instruction: one group runs, each
+ * other waits in a DIV token (hw-taken runs the lowest lane's target
+ * first, hw-fallthrough the guard's rest, else the last group). */
+static void crs_brx(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThread *w, unsigned n,
+                    uint32_t taken, DivergenceModel model)
+{
+	uint32_t masks[SIM_WARP + 1];
+	size_t pcs[SIM_WARP + 1];
+	unsigned g = sim_brx_groups(m, in, w, n, taken, masks, pcs);
+	if (m->failed)
+		return;
+	if (c->active & ~taken) {
+		masks[g] = c->active & ~taken;
+		pcs[g++] = (size_t)(in - m->insns) + 1;
+	}
+	unsigned run = model == DIV_HW_TAKEN_FIRST ? 0 : g - 1;
+	for (unsigned j = g; j-- > 0;)
+		if (j != run)
+			crs_push(m, in, c, CRS_DIV, masks[j], pcs[j]);
+	c->active = masks[run];
+	c->pc = pcs[run];
 }
 
 /* Runs a control-flow instruction for the whole warp. */
@@ -401,6 +425,8 @@ static void crs_flow(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThre
 	uint32_t taken = crs_taken(m, in, c, w, n), rest = c->active & ~taken;
 	if (m->failed)
 		return;
+	if (op == SOP_BRX)
+		return crs_brx(m, in, c, w, n, taken, model);
 	if (op == SOP_SYNC || op == SOP_BRK || op == SOP_RET) {
 		c->pc = next;
 		if (taken)
