@@ -50,7 +50,7 @@ static uint32_t brx_landing(size_t i)
 }
 
 /* The BRX at addr: its table's .nv.constant2 words (the LKernel's pool,
- * laid out by lkernel_brx_place) and its EIATTR_INDIRECT_BRANCH_TARGETS
+ * laid out by lkernel_compact_const2) and its EIATTR_INDIRECT_BRANCH_TARGETS
  * entry {offset, 0, count, targets...}. */
 static void brx_table_fill(const LKernel *k, const LInsn *in, uint32_t addr, KernelCode *out)
 {

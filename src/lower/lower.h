@@ -117,7 +117,7 @@ enum { LBRX_MAX_TARGETS = 256 };
 typedef struct LBrxTable {
 	int *labels;            /* the targets' label ids */
 	uint32_t n;
-	uint32_t word;          /* its first word in .nv.constant2 (lkernel_brx_place) */
+	uint32_t word;          /* its first word in .nv.constant2 (lkernel_compact_const2) */
 } LBrxTable;
 
 typedef struct LKernel {
@@ -165,7 +165,7 @@ typedef struct LKernel {
 	                               * every linked function: an upper bound */
 	/* ---- brx: the jump tables of brx.idx (lower_brx.c); a BRX's target
 	 * is its table's index here, the LDC reading it has the index as its
-	 * c[0x2] offset until lkernel_brx_place ---- */
+	 * c[0x2] offset until lkernel_compact_const2 ---- */
 	struct LBrxTable *brx;
 	size_t nbrx;
 	/* filled by later passes */
@@ -269,13 +269,11 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
 /* The word index of an f64 constant's low word in .nv.constant2 (issue 17). */
 uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi);
 /* After dead-code removal: renumbers the .nv.constant2 words so that only
- * those code still reads keep one (lower_desc.c). */
+ * those code still reads keep one, after brx.idx's jump tables, which come
+ * first (zero until kernel_code_build fills in the targets' offsets;
+ * lower_desc.c). */
 void lkernel_const2_adopt(LKernel *k, const LKernel *from, LInsn *in);
 void lkernel_compact_const2(LKernel *k);
-/* brx (lower_brx.c): after compaction, each jump table's words follow the
- * pool (zero until kernel_code_build fills in the targets' offsets) and
- * the LDC reading it gets the table's byte offset. */
-void lkernel_brx_place(LKernel *k);
 /* The successor instructions of a BRX (its table's targets). */
 unsigned lkernel_brx_targets(const LKernel *k, const LInsn *brx, size_t *succ);
 void lkernel_brx_free(LKernel *k);

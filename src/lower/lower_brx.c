@@ -84,7 +84,7 @@ bool lower_brx_idx(LowerCtx *c, const Instr *in)
 	linsn_set(ldc, SR_SIZE, 4);
 	linsn_set(ldc, SR_LDCMODE, 0);
 	linsn_set(ldc, SR_CBANK, LK_CONST2_BANK);
-	linsn_set(ldc, SR_COFF, table);     /* the table's index until lkernel_brx_place */
+	linsn_set(ldc, SR_COFF, table);     /* the table's index until lkernel_compact_const2 */
 	LInsn *brx = lw_emit(c, SF_BRX);
 	linsn_ref(brx, SR_RA, to, 0, 1, false);
 	linsn_set(brx, SR_COND, 0xf);

@@ -2,9 +2,10 @@
  * LBrxTable): the successors a BRX has, where its table's words go in
  * .nv.constant2, and what linking a function's tables into a kernel
  * moves. ptxas 11.8 reads the table with `LDC Rt, c[0x2][Ri + table]`
- * from words holding the targets' .text offsets (kernel_code.c fills
- * them in once the code is laid out). Nothing here lowers or calls the
- * lowering's helpers: liveness and linking use it too. */
+ * from words holding the targets' .text offsets (lower_desc.c places the
+ * tables, kernel_code.c fills them in once the code is laid out). Nothing
+ * here lowers or calls the lowering's helpers: liveness and linking use
+ * it too. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -25,28 +26,6 @@ unsigned lkernel_brx_targets(const LKernel *k, const LInsn *brx, size_t *succ)
 	for (uint32_t j = 0; j < t->n; j++)
 		succ[j] = k->label_pos[t->labels[j]];
 	return t->n;
-}
-
-/* ptxas 11.8 puts the table after the pool's other words (one table per
- * brx.idx, a target's word repeated when it repeats). */
-void lkernel_brx_place(LKernel *k)
-{
-	if (k->nbrx == 0)
-		return;
-	size_t words = k->ndesc_fields;
-	for (size_t t = 0; t < k->nbrx; t++) {
-		k->brx[t].word = (uint32_t)words;
-		words += k->brx[t].n;
-	}
-	k->desc_fields = xrealloc(k->desc_fields, words * sizeof *k->desc_fields);
-	memset(k->desc_fields + k->ndesc_fields, 0, (words - k->ndesc_fields) * sizeof *k->desc_fields);
-	k->ndesc_fields = words;
-	for (size_t i = 0; i < k->ninsns; i++) {
-		LInsn *in = &k->insns[i];
-		int64_t t = linsn_get(in, SR_COFF, -1);
-		if (reads_table(in) && t >= 0 && (size_t)t < k->nbrx)
-			linsn_set(in, SR_COFF, 4 * (int64_t)k->brx[t].word);
-	}
 }
 
 size_t lw_brx_tables_adopt(LKernel *k, const LKernel *fr, size_t lbase)
