@@ -130,6 +130,7 @@ enum {
 	CLOSE_SUFFIX = 10,      /* "         }" */
 	HEX_GAP = 2,
 	TEXT_MAX = 192,
+	LABELS_MAX = 4096,      /* a BRX's annotation: up to 256 labels (LBRX_MAX_TARGETS) */
 };
 
 typedef struct Insn {
@@ -141,6 +142,8 @@ typedef struct Insn {
 	bool has_target;            /* text is completed by a label */
 	bool sync_annotation;       /* ... in SYNC/BRK's (*"BRANCH_TARGETS label"*) */
 	uint64_t target;            /* normalized target address */
+	const uint32_t *brx_entry;  /* brx: a BRX's EIATTR_INDIRECT_BRANCH_TARGETS entry (its labels
+	                             * annotate it like a SYNC's, numbered in pass 1b) */
 } Insn;
 
 static uint64_t code_word(const Section *s, uint64_t addr)
@@ -239,6 +242,45 @@ static int sync_target(Listing *l, const Section *s, Insn *in)
 	return 0;
 }
 
+/* brx: a BRX with an EIATTR_INDIRECT_BRANCH_TARGETS entry (brx.idx's jump
+ * table) lists its targets as nvdisasm does, (*"BRANCH_TARGETS l1,l2"*);
+ * one without (ptxas's call through a register) is listed as it is. */
+static int brx_targets(const Section *s, Insn *in)
+{
+	const CubinKernel *k = &s->kernel->k;
+	for (size_t i = 0; i + 3 <= k->nsync_target_words; i += 3 + k->sync_targets[i + 2])
+		if (k->sync_targets[i] == in->addr && i + 3 + k->sync_targets[i + 2] <= k->nsync_target_words &&
+		    k->sync_targets[i + 2] > 0) {
+			in->brx_entry = &k->sync_targets[i];
+			in->sync_annotation = true;
+		}
+	return 0;
+}
+
+static const char *target_name(const Section *s, uint64_t addr, char *buf, size_t n);
+
+/* The annotation's labels: a BRX's targets (each once), else the one target. */
+static const char *annotation_labels(const Section *s, const Insn *in, char *buf, size_t n)
+{
+	if (in->brx_entry == NULL)
+		return target_name(s, in->target, buf, n);
+	size_t len = 0;
+	buf[0] = '\0';
+	for (uint32_t j = 0; j < in->brx_entry[2] && len + 1 < n; j++) {
+		char one[32];
+		uint64_t a = in->brx_entry[3 + j];
+		uint32_t e = 0;
+		while (e < j && in->brx_entry[3 + e] != in->brx_entry[3 + j])
+			e++;
+		if (e < j)
+			continue;       /* a target the table repeats is named once (nvdisasm) */
+		a = a % 32 == 8 ? a - 8 : a;
+		int w = snprintf(buf + len, n - len, "%s%s", len ? "," : "", target_name(s, a, one, sizeof one));
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return buf;
+}
+
 /* Decodes the instruction at addr (not a control word address) of s. */
 static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 {
@@ -262,6 +304,8 @@ static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 		return apply_reloc(l, s, f, &vals, in);
 	if (f->op == SOP_SYNC || f->op == SOP_BRK)
 		return sync_target(l, s, in);
+	if (f->op == SOP_BRX)
+		return brx_targets(s, in);
 	if (f->op != SOP_BRA && f->op != SOP_CAL && f->op != SOP_SSY && f->op != SOP_PBK &&
 	    f->op != SOP_PRET)
 		return 0;
@@ -629,13 +673,13 @@ static size_t addr_width(uint64_t addr)
  * carry only a hex comment. */
 static size_t insn_width(const Listing *l, const Section *s, const Insn *in)
 {
-	char lbl[32];
+	char lbl[LABELS_MAX];
 	size_t text = strlen(in->text) < l->sync_pad && in->sync_annotation ? l->sync_pad
 	                                                                     : strlen(in->text);
 	size_t w = LINE_INDENT + addr_width(in->addr) + OPCODE_GAP + text;
-	if (in->has_target)
+	if (in->has_target || in->brx_entry)
 		w += strlen(in->sync_annotation ? "(*\"BRANCH_TARGETS \"*)" : "`()") +
-		     strlen(target_name(s, in->target, lbl, sizeof lbl));
+		     strlen(annotation_labels(s, in, lbl, sizeof lbl));
 	switch (in->role) {
 	case ROLE_SINGLE:
 	case ROLE_OPEN:
@@ -712,7 +756,7 @@ static void flush_pending(Listing *l, PrintCtx *p)
 
 static void print_insn(Listing *l, const Section *s, const Insn *in, PrintCtx *p)
 {
-	char lbl[32];
+	char lbl[LABELS_MAX];
 	FILE *out = p->out;
 	if (in->role == ROLE_HIDDEN) {
 		print_hex(l, out, 0, in->word);
@@ -725,9 +769,9 @@ static void print_insn(Listing *l, const Section *s, const Insn *in, PrintCtx *p
 	else
 		fprintf(out, "%*s", (int)gap, "");
 	fprintf(out, "%s%-*s", in->guard, in->sync_annotation ? (int)l->sync_pad : 0, in->text);
-	if (in->has_target)
+	if (in->has_target || in->brx_entry)
 		fprintf(out, in->sync_annotation ? "(*\"BRANCH_TARGETS %s\"*)" : "`(%s)",
-		        target_name(s, in->target, lbl, sizeof lbl));
+		        annotation_labels(s, in, lbl, sizeof lbl));
 	if (in->role == ROLE_CLOSE) {
 		fprintf(out, "%*s}\n", CLOSE_SUFFIX - 1, "");
 		p->pending = true;

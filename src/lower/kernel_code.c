@@ -19,6 +19,9 @@ static int encode_at(const LKernel *k, size_t i, uint64_t *word, char *err, size
 	           in->form->op == SOP_PBK)) {
 		int64_t off = (int64_t)sass_insn_addr(k->label_pos[in->target]) - (int64_t)(sass_insn_addr(i) + 8);
 		rc = linsn_encode(in, &off, word, msg, sizeof msg);
+	} else if (in && in->form->op == SOP_BRX) {
+		int64_t off = -(int64_t)(sass_insn_addr(i) + 8);     /* brx: Ra holds the target's offset */
+		rc = linsn_encode(in, &off, word, msg, sizeof msg);
 	} else if (in) {
 		rc = linsn_encode(in, NULL, word, msg, sizeof msg);
 	} else {
@@ -45,6 +48,33 @@ static bool is_join(const LInsn *in)
 	return (in->form->op == SOP_SYNC || in->form->op == SOP_BRK) && in->target >= 0;
 }
 
+/* brx: where a BRX lands on target instruction i, as ptxas 11.8 writes it
+ * in the jump table and EIATTR_INDIRECT_BRANCH_TARGETS: the first
+ * instruction of a group by its group's (control word's) address. */
+static uint32_t brx_landing(size_t i)
+{
+	uint64_t a = sass_insn_addr(i);
+	return (uint32_t)(i % 3 == 0 ? a - 8 : a);
+}
+
+/* The BRX at addr: its table's .nv.constant2 words (the LKernel's pool,
+ * laid out by lkernel_compact_const2) and its EIATTR_INDIRECT_BRANCH_TARGETS
+ * entry {offset, 0, count, targets...}. */
+static void brx_table_fill(const LKernel *k, const LInsn *in, uint32_t addr, KernelCode *out)
+{
+	const LBrxTable *t = &k->brx[in->target];
+	uint32_t *w = out->sync_targets + out->nsync_target_words;
+	w[0] = addr;
+	w[1] = 0;
+	w[2] = t->n;
+	for (uint32_t j = 0; j < t->n; j++) {
+		uint32_t to = brx_landing(k->label_pos[t->labels[j]]);
+		w[3 + j] = to;
+		k->desc_fields[t->word + j] = to;
+	}
+	out->nsync_target_words += 3 + t->n;
+}
+
 int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
@@ -58,9 +88,11 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->data_fixups = xcalloc(body + 1, sizeof *out->data_fixups);
 	out->extern_calls = xcalloc(body + 1, sizeof *out->extern_calls);
 	size_t nsync = 0;
-	for (size_t i = 0; i < body; i++)
-		nsync += is_join(&k->insns[i]);
-	out->sync_targets = xcalloc(4 * nsync + 1, sizeof *out->sync_targets);
+	for (size_t i = 0; i < body; i++) {
+		nsync += 4 * is_join(&k->insns[i]);
+		nsync += k->insns[i].form->op == SOP_BRX ? 3 + k->brx[k->insns[i].target].n : 0;
+	}
+	out->sync_targets = xcalloc(nsync + 1, sizeof *out->sync_targets);
 	uint32_t slots[3] = { 0, 0, 0 };
 	for (size_t i = 0; i < total; i++) {
 		uint64_t addr = sass_insn_addr(i), word = 0;
@@ -85,6 +117,8 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 				w[3] = (uint32_t)sass_insn_addr(k->label_pos[in->target]);
 				out->nsync_target_words += 4;
 			}
+			if (in->form->op == SOP_BRX)
+				brx_table_fill(k, in, (uint32_t)addr, out);
 			if (in->reloc == LRELOC_EXTERN_CALL)
 				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false };
 		} else {

@@ -33,13 +33,16 @@ typedef struct KernelCode {
 	KernelDataFixup *extern_calls; /* JCAL of external functions (var: index of LModule.externs) */
 	size_t nextern_calls;
 	/* EIATTR_INDIRECT_BRANCH_TARGETS words: per SYNC {offset, 0, 1, its
-	 * SSY's join}, which nvdisasm needs to list a SYNC, as ptxas writes */
+	 * SSY's join}, which nvdisasm needs to list a SYNC, as ptxas writes;
+	 * per BRX of brx.idx {offset, 0, count, its table's targets} */
 	uint32_t *sync_targets;
 	size_t nsync_target_words;
 } KernelCode;
 
 /* Encodes k (registers allocated, every field set) with the control slots
- * ctrl[0 .. k->ninsns-1]. Returns 0, or -1 with "FORM: reason" in err. */
+ * ctrl[0 .. k->ninsns-1]; fills in the .nv.constant2 words of k's brx.idx
+ * jump tables (the targets' offsets, known only now). Returns 0, or -1
+ * with "FORM: reason" in err. */
 int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, char *err, size_t errlen);
 void kernel_code_free(KernelCode *kc);
 

@@ -17,7 +17,7 @@ bool linsn_is_guarded(const LInsn *in)
 bool linsn_is_unconditional_jump(const LInsn *in)
 {
 	if (in->form->op != SOP_BRA && in->form->op != SOP_EXIT && in->form->op != SOP_RET &&
-	    in->form->op != SOP_SYNC && in->form->op != SOP_BRK)
+	    in->form->op != SOP_SYNC && in->form->op != SOP_BRK && in->form->op != SOP_BRX)
 		return false;
 	if (linsn_is_guarded(in))
 		return false;
@@ -25,7 +25,7 @@ bool linsn_is_unconditional_jump(const LInsn *in)
 	return pg == 7 && !neg;
 }
 
-unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[2])
+unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[LK_MAX_SUCC])
 {
 	const LInsn *in = &k->insns[i];
 	unsigned n = 0;
@@ -43,6 +43,8 @@ unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[2])
 	if ((in->form->op == SOP_BRA || in->form->op == SOP_SYNC || in->form->op == SOP_BRK) &&
 	    in->target >= 0)
 		succ[n++] = k->label_pos[in->target];
+	if (in->form->op == SOP_BRX)      /* brx.idx: every target of its table */
+		n += lkernel_brx_targets(k, in, succ + n);
 	return n;
 }
 
@@ -248,7 +250,7 @@ static bool returns_to(const LKernel *k, const LInsn *ret, size_t cal)
 
 static void blocks_build(const LKernel *k, Blocks *bl)
 {
-	size_t n = k->ninsns, succ[2];
+	size_t n = k->ninsns, succ[LK_MAX_SUCC];
 	bool *leader = xcalloc(n + 1, sizeof *leader);
 	leader[0] = true;
 	for (size_t l = 0; l < k->nlabels; l++)

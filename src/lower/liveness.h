@@ -14,9 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Successors of instruction i in k (fall-through and branch target);
- * returns how many (0..2). */
-unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[2]);
+/* Successors of instruction i in k (fall-through and branch target, or a
+ * BRX's table of targets); returns how many (0..LK_MAX_SUCC). */
+enum { LK_MAX_SUCC = LBRX_MAX_TARGETS + 1 };
+unsigned lkernel_successors(const LKernel *k, size_t i, size_t succ[LK_MAX_SUCC]);
 /* Whether instruction i always leaves its block (unguarded BRA / EXIT). */
 bool linsn_is_unconditional_jump(const LInsn *in);
 /* Whether the instruction has a guard predicate operand. */

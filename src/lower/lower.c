@@ -150,6 +150,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "istypep", SEL_ANY, lower_istypep, 2, 2 }, { "isspacep", SEL_ANY, lower_isspacep, 2, 2 },
 	/* ---- ctrl: brkpt (BPT.TRAP 0x1, the word ptxas 11.8 writes for trap) ---- */
 	{ "brkpt", SEL_ANY, lower_trap, 0, 0 },
+	/* ---- brx: brx.idx through a .branchtargets table (lower_brx.c) ---- */
+	{ "brx", SEL_ANY, lower_brx_idx, 2, 2 },
 };
 
 static bool selects(LowerSel sel, const Instr *in)
@@ -295,6 +297,9 @@ static bool enter_block(LowerCtx *c, const Stmt *s)
 static void collect(LowerCtx *c, const Stmt *s)
 {
 	for (; s; s = s->next) {
+		if (s->kind == ST_LABEL && s->next && s->next->kind == ST_DIRECTIVE &&
+		    strcmp(s->next->u.dir.name, ".branchtargets") == 0)
+			lw_brx_collect(c, s);       /* brx: a table brx.idx names */
 		if (s->kind == ST_BLOCK && enter_block(c, s))
 			collect(c, s->u.block), c->nscope--;
 		else if (s->kind == ST_BLOCK)
@@ -321,7 +326,7 @@ static void collect(LowerCtx *c, const Stmt *s)
 static bool writes_first_operand(const Instr *in)
 {
 	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
-	                                        "bar", "barrier", "membar" };
+	                                        "bar", "barrier", "membar", "brx" };
 	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
 		if (strcmp(in->opcode, no_dest[i]) == 0)
 			return false;
@@ -659,6 +664,7 @@ static void ctx_end(LowerCtx *c)
 	lmap_fini(&c->ref_params);
 	lmap_fini(&c->tex_samplers);
 	lmap_fini(&c->vars);
+	lw_brx_ctx_end(c);
 	for (size_t i = 0; i < c->nowned; i++)
 		free(c->owned[i]);
 	free(c->owned);
@@ -876,6 +882,7 @@ void lower_module_free(LModule *lm)
 			free(k->shared_strings[j]);
 		free(k->shared_strings);
 		lkernel_free_calls(k);
+		lkernel_brx_free(k);
 	}
 	free(lm->kernels);
 	free(lm->surfrefs);

@@ -111,6 +111,15 @@ typedef struct LHandleParam {
 	uint8_t space;          /* LPARAM_* */
 } LHandleParam;
 
+/* ---- brx: a .branchtargets table of brx.idx, one .nv.constant2 word per
+ * target holding its .text offset (filled when the code is laid out) ---- */
+enum { LBRX_MAX_TARGETS = 256 };
+typedef struct LBrxTable {
+	int *labels;            /* the targets' label ids */
+	uint32_t n;
+	uint32_t word;          /* its first word in .nv.constant2 (lkernel_compact_const2) */
+} LBrxTable;
+
 typedef struct LKernel {
 	const char *name;
 	bool local_symbol;
@@ -156,6 +165,11 @@ typedef struct LKernel {
 	                               * every linked function: an upper bound */
 	bool crs_loop;                /* a loop reconverges (reconverge.c): ptxas 11.8 then records
 	                               * at least SASS_CRS_LOOP_BYTES of CRS stack */
+	/* ---- brx: the jump tables of brx.idx (lower_brx.c); a BRX's target
+	 * is its table's index here, the LDC reading it has the index as its
+	 * c[0x2] offset until lkernel_compact_const2 ---- */
+	struct LBrxTable *brx;
+	size_t nbrx;
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;
@@ -257,8 +271,13 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
 /* The word index of an f64 constant's low word in .nv.constant2 (issue 17). */
 uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi);
 /* After dead-code removal: renumbers the .nv.constant2 words so that only
- * those code still reads keep one (lower_desc.c). */
+ * those code still reads keep one, after brx.idx's jump tables, which come
+ * first (zero until kernel_code_build fills in the targets' offsets;
+ * lower_desc.c). */
 void lkernel_const2_adopt(LKernel *k, const LKernel *from, LInsn *in);
 void lkernel_compact_const2(LKernel *k);
+/* The successor instructions of a BRX (its table's targets). */
+unsigned lkernel_brx_targets(const LKernel *k, const LInsn *brx, size_t *succ);
+void lkernel_brx_free(LKernel *k);
 
 #endif

@@ -390,9 +390,11 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 	size_t lbase = k->nlabels;
 	for (size_t l = 0; l < fr->nlabels; l++)
 		k->label_pos[k->nlabels++] = ibase + fr->label_pos[l];
+	size_t tbase = lw_brx_tables_adopt(k, fr, lbase);     /* brx: its jump tables */
 	for (size_t i = 0; i < fr->ninsns; i++) {
 		LInsn *in = lkernel_append(k, SF_NOP, fr->insns[i].loc);
 		*in = fr->insns[i];
+		lw_brx_adopt(in, tbase);
 		for (unsigned r = 0; r < in->nrefs; r++)
 			in->refs[r].vreg = map[in->refs[r].vreg];
 		lkernel_const2_adopt(k, fr, in);
@@ -537,6 +539,7 @@ void lw_funcs_free(LowerCtx *c)
 	for (size_t i = 0; i < c->nfuncs; i++) {
 		LFunc *f = &c->funcs[i];
 		lkernel_free_calls(&f->frag);
+		lkernel_brx_free(&f->frag);
 		free(f->frag.insns);
 		free(f->frag.vregs);
 		free(f->frag.label_pos);

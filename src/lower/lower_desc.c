@@ -40,9 +40,12 @@ uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi)
 	return (uint32_t)k->ndesc_fields - 2;
 }
 
+/* A pool word read by an operand (the LDC of a brx.idx jump table reads
+ * the table, placed after the pool: lower_brx_table.c). */
 static bool reads_const2(const LInsn *in)
 {
-	return sass_form_field(in->form, SR_CBANK) && linsn_get(in, SR_CBANK, 0) == LK_CONST2_BANK;
+	return sass_form_field(in->form, SR_CBANK) && linsn_get(in, SR_CBANK, 0) == LK_CONST2_BANK &&
+	       in->form->op != SOP_LDC;
 }
 
 static bool is_fp64_read(const LInsn *in)
@@ -89,10 +92,47 @@ void lkernel_const2_adopt(LKernel *k, const LKernel *from, LInsn *in)
 		linsn_set(in, SR_COFF, lkernel_const2_slot(k, from->desc_fields[off]) / 4);
 }
 
+/* brx: ptxas 11.8 puts the jump tables of brx.idx first in .nv.constant2
+ * (in program order, a target's word repeated where the table repeats
+ * it), then the pool: the pool's reads move up by the tables' words, and
+ * the LDC reading a table (its c[0x2] offset the table's index until now)
+ * gets its byte offset. With f64 pairs in the pool an odd count of table
+ * words is padded by one, keeping the pairs 8-byte aligned. */
+static bool reads_table(const LInsn *in)
+{
+	return in->form->op == SOP_LDC && linsn_get(in, SR_CBANK, 0) == LK_CONST2_BANK;
+}
+
+static void place_brx_tables(LKernel *k, size_t pairs)
+{
+	size_t words = 0;
+	for (size_t t = 0; t < k->nbrx; t++) {
+		k->brx[t].word = (uint32_t)words;
+		words += k->brx[t].n;
+	}
+	if (words == 0)
+		return;
+	words += pairs && words % 2;
+	k->desc_fields = xrealloc(k->desc_fields, (words + k->ndesc_fields) * sizeof *k->desc_fields);
+	memmove(k->desc_fields + words, k->desc_fields, k->ndesc_fields * sizeof *k->desc_fields);
+	memset(k->desc_fields, 0, words * sizeof *k->desc_fields);
+	k->ndesc_fields += words;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		LInsn *in = &k->insns[i];
+		int64_t off = linsn_get(in, SR_COFF, 0);
+		if (reads_const2(in))
+			linsn_set(in, SR_COFF, off + (int64_t)words);
+		else if (reads_table(in) && off >= 0 && (size_t)off < k->nbrx)
+			linsn_set(in, SR_COFF, 4 * (int64_t)k->brx[off].word);
+	}
+}
+
 void lkernel_compact_const2(LKernel *k)
 {
-	if (k->ndesc_fields == 0)
+	if (k->ndesc_fields == 0) {
+		place_brx_tables(k, 0);
 		return;
+	}
 	uint32_t *kept = xcalloc(k->ndesc_fields + 1, sizeof *kept);
 	size_t pairs = compact_pairs(k, kept), n = pairs;
 	for (size_t i = 0; i < k->ninsns; i++) {
@@ -112,4 +152,5 @@ void lkernel_compact_const2(LKernel *k)
 	memcpy(k->desc_fields, kept, n * sizeof *kept);
 	k->ndesc_fields = n;
 	free(kept);
+	place_brx_tables(k, pairs);
 }

@@ -130,6 +130,10 @@ typedef struct LowerCtx {
 	 * words of each parameter, then of each result */
 	uint8_t **decl_align;
 	size_t ndecl_align;
+	/* brx: the labels of the body's .branchtargets tables (each an
+	 * ST_LABEL whose next statement is the directive), lower_brx.c */
+	const Stmt **brx_decls;
+	size_t nbrx_decls;
 	/* the instruction being lowered */
 	const Instr *cur;
 	int guard_vreg;     /* -1: none */
@@ -542,6 +546,18 @@ static inline bool lw_streq(const char *a, const char *b)
 	return a[0] == b[0] && (a[0] == '\0' || (a[1] == b[1] && (a[1] == '\0' || strcmp(a + 2, b + 2) == 0)));
 }
 
+
+/* ---- brx: brx.idx through a .branchtargets table (lower_brx.c) ---- */
+/* s a label whose next statement is `.branchtargets`: remembered for
+ * brx.idx (called by the body's first walk). */
+void lw_brx_collect(LowerCtx *c, const Stmt *s);
+bool lower_brx_idx(LowerCtx *c, const Instr *in);
+void lw_brx_ctx_end(LowerCtx *c);
+/* Linking fragment fr into k: its tables become k's (labels moved by
+ * lbase); returns the index of fr's first table in k. BRX targets and
+ * the LDCs' table indices of fr's instructions move by it (lw_brx_adopt). */
+size_t lw_brx_tables_adopt(LKernel *k, const LKernel *fr, size_t lbase);
+void lw_brx_adopt(LInsn *in, size_t tbase);
 
 /* ---- int64: 64-bit shifts and orderings, integer abs, activemask,
  * rcp.approx.ftz.f64 (lower_int64.c) ---- */

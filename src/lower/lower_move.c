@@ -24,19 +24,22 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	const Expr *dst = in->ops[0], *src = in->ops[1];
 	uint32_t d;
 	unsigned dw;
-	/* mov.b32 {lo, hi}, %rd splits a 64-bit register. */
+	/* mov.b32 {lo, hi}, %rd splits a 64-bit register; the sink `_` (llc's
+	 * {_, %r} for the high word) takes no copy. */
 	if (dst->kind == EX_VECTOR) {
 		Opnd s;
 		if (!lw_opnd(c, src, &s))
 			return false;
+		if (dst->nelems != 2 || t.bits != 64 || s.kind != OPND_REG || s.width != 2)
+			return lw_unsupported(c, in->loc, "mov with a vector destination other than "
+			                      "mov.b64 {lo, hi}, %%rd");
 		for (uint32_t i = 0; i < dst->nelems; i++) {
 			uint32_t e;
 			unsigned ew;
+			if (dst->elems[i]->kind == EX_NAME && strcmp(dst->elems[i]->text, "_") == 0)
+				continue;
 			if (!lw_reg(c, dst->elems[i], &e, &ew))
 				return false;
-			if (dst->nelems != 2 || t.bits != 64 || s.kind != OPND_REG || s.width != 2)
-				return lw_unsupported(c, in->loc, "mov with a vector destination other than "
-				                      "mov.b64 {lo, hi}, %%rd");
 			lw_mov(c, e, 0, s.vreg, i);
 		}
 		return true;

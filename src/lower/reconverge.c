@@ -43,7 +43,7 @@ typedef struct Region {
 
 static bool is_cond_branch(const LInsn *in)
 {
-	return in->form->op == SOP_BRA && !linsn_is_unconditional_jump(in);
+	return (in->form->op == SOP_BRA && !linsn_is_unconditional_jump(in)) || in->form->op == SOP_BRX;
 }
 
 /* The blocks h reaches before join, and h. */
@@ -180,6 +180,30 @@ static bool fail(LowerCtx *c, bool report, SrcLoc loc, const char *what)
 {
 	return report ? lw_unsupported(c, loc, "%s", what) : false;
 }
+
+/* ---- brx: brx.idx's BRX has a successor per target (reconverge_cfg.c);
+ * its SSY and SYNCs are placed as for a BRA, but a table target cannot
+ * become a SYNC in the BRX's place ---- */
+static bool brx_fits(LowerCtx *c, bool report, const LKernel *k, const Cfg *g, const Region *rs, size_t nr)
+{
+	for (size_t b = 0; b < g->nblocks; b++) {
+		size_t last = g->start[b + 1] - 1;
+		const LInsn *in = &k->insns[last];
+		if (in->form->op != SOP_BRX)
+			continue;
+		bool brk, guarded = !linsn_is_unconditional_jump(in);
+		for (unsigned s = 0; s < g->nsucc[b]; s++) {
+			size_t to = g->succ[b][s];
+			if (guarded && last + 1 < k->ninsns && to == g->block_of[last + 1])
+				continue;           /* the guard's rest falls through: a SYNC before it */
+			if (edge_region(rs, nr, b, to, &brk) >= 0)
+				return fail(c, report, in->loc, "a brx.idx target that is the join point of its own "
+				            "targets (write the join's code in a block of its own)");
+		}
+	}
+	return true;
+}
+/* ---- end brx ---- */
 
 /* Every edge into a join reaches its region's SSY/PBK, every SSY runs once
  * per entry of its region (a cycle inside a region is a loop that lies
@@ -448,7 +472,7 @@ bool lw_reconverge(LowerCtx *c, LKernel *k)
 		free(varying);
 		/* a kernel with loops whose shape no placement fits is left as it
 		 * was before loops were handled (docs/encoding.md) */
-		ok = regions_fit(c, acyclic, k, &g, rs, nr);
+		ok = regions_fit(c, acyclic, k, &g, rs, nr) && brx_fits(c, acyclic, k, &g, rs, nr);
 		if (ok && nr > 0)
 			rewrite(k, &g, rs, nr);
 		for (size_t b = 0; b < g.nblocks && ok; b++) {

@@ -13,12 +13,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- brx: brx.idx's BRX has a successor per target of its table (and
+ * the next block when guarded) ---- */
+static size_t brx_succ_room(const LKernel *k, const LInsn *last)
+{
+	return last->form->op == SOP_BRX && last->target >= 0 ? k->brx[last->target].n + 1 : 2;
+}
+
+/* The block successors of a BRX block b; false when it is no BRX. */
+static bool brx_block_succ(const LKernel *k, Cfg *g, size_t b)
+{
+	size_t last = g->start[b + 1] - 1;
+	const LInsn *in = &k->insns[last];
+	if (in->form->op != SOP_BRX)
+		return false;
+	size_t *to = xcalloc(LK_MAX_SUCC, sizeof *to);
+	unsigned n = 0, m = lkernel_successors(k, last, to);
+	for (unsigned j = 0; j < m; j++) {
+		size_t q = to[j] < k->ninsns ? g->block_of[to[j]] : g->nblocks, e = 0;
+		while (e < n && g->succ[b][e] != q)
+			e++;
+		if (e == n)
+			g->succ[b][n++] = q;
+	}
+	g->nsucc[b] = n;
+	free(to);
+	return true;
+}
+/* ---- end brx ---- */
+
 /* The block successors of b (the virtual exit for EXIT and RET). */
 static void block_succ(const LKernel *k, Cfg *g, size_t b)
 {
 	size_t last = g->start[b + 1] - 1, exit = g->nblocks;
 	const LInsn *in = &k->insns[last];
 	unsigned n = 0;
+	if (brx_block_succ(k, g, b))
+		return;
 	SassOp op = in->form->op;
 	if (op == SOP_BRA && in->target >= 0)
 		g->succ[b][n++] = g->block_of[k->label_pos[in->target]];
@@ -58,7 +89,7 @@ void cfg_build(const LKernel *k, Cfg *g)
 		leader[k->label_pos[l]] = true;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		SassOp op = k->insns[i].form->op;
-		if (op == SOP_BRA || op == SOP_EXIT || op == SOP_RET)
+		if (op == SOP_BRA || op == SOP_EXIT || op == SOP_RET || op == SOP_BRX)
 			leader[i + 1] = true;
 	}
 	g->block_of = xcalloc(k->ninsns + 1, sizeof *g->block_of);
@@ -73,6 +104,14 @@ void cfg_build(const LKernel *k, Cfg *g)
 	g->block_of[k->ninsns] = g->nblocks;
 	free(leader);
 	g->succ = xcalloc(g->nblocks + 1, sizeof *g->succ);
+	size_t room = 0;
+	for (size_t b = 0; b < g->nblocks; b++)
+		room += brx_succ_room(k, &k->insns[g->start[b + 1] - 1]);
+	g->succ_pool = xcalloc(room + 1, sizeof *g->succ_pool);
+	for (size_t b = 0, at = 0; b < g->nblocks; b++) {
+		g->succ[b] = g->succ_pool + at;
+		at += brx_succ_room(k, &k->insns[g->start[b + 1] - 1]);
+	}
 	g->nsucc = xcalloc(g->nblocks + 1, sizeof *g->nsucc);
 	for (size_t b = 0; b < g->nblocks; b++)
 		block_succ(k, g, b);
@@ -266,6 +305,7 @@ void cfg_free(Cfg *g)
 	free(g->start);
 	free(g->block_of);
 	free(g->succ);
+	free(g->succ_pool);
 	free(g->nsucc);
 	free(g->pred_off);
 	free(g->pred);

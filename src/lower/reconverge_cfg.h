@@ -21,7 +21,8 @@ typedef struct Cfg {
 	size_t nblocks;             /* blocks 0..nblocks-1; nblocks is the virtual exit */
 	size_t *start;              /* first instruction of each block (start[nblocks] = ninsns) */
 	size_t *block_of;           /* instruction -> block */
-	size_t (*succ)[2];
+	size_t **succ;              /* per block, into succ_pool (a BRX has more than two) */
+	size_t *succ_pool;
 	unsigned *nsucc;
 	size_t *pred_off, *pred;    /* predecessors of b: pred[pred_off[b] .. pred_off[b + 1]) */
 	size_t *rank;               /* reverse post-order from the entry (SIZE_MAX: unreachable) */

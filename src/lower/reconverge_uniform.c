@@ -104,6 +104,13 @@ bool *cfg_varying_branches(const LKernel *k, const Cfg *g)
 		}
 		for (size_t b = 0; b < g->nblocks; b++) {
 			const LInsn *in = &k->insns[g->start[b + 1] - 1];
+			if (!branch[b] && in->form->op == SOP_BRX) {
+				/* brx: a jump table may send each thread elsewhere; ptxas
+				 * 11.8 wraps every BRX in SSY/SYNC, and so do we */
+				branch[b] = true;
+				changed |= mark_influence(g, b, divergent) || true;
+				continue;
+			}
 			if (branch[b] || in->form->op != SOP_BRA || linsn_is_unconditional_jump(in) || g->nsucc[b] < 2)
 				continue;
 			bool v = (in->reads_cc || linsn_get(in, SR_COND, 0xf) != 0xf) && cc;

@@ -26,7 +26,8 @@ static bool is_flow(const LInsn *in)
 {
 	return in->form->op == SOP_BRA || in->form->op == SOP_EXIT || in->form->op == SOP_CAL ||
 	       in->form->op == SOP_RET || in->form->op == SOP_JCAL || in->form->op == SOP_SYNC ||
-	       in->form->op == SOP_SSY || in->form->op == SOP_BRK || in->form->op == SOP_PBK;
+	       in->form->op == SOP_SSY || in->form->op == SOP_BRK || in->form->op == SOP_PBK ||
+	       in->form->op == SOP_BRX;
 }
 
 static void accesses(const LKernel *k, const LInsn *in, Access *a)

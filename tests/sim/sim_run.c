@@ -465,6 +465,8 @@ static void crs_flow(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThre
 	uint32_t taken = crs_taken(m, in, c, w, n), rest = c->active & ~taken;
 	if (m->failed)
 		return;
+	if (op == SOP_BRX)
+		return crs_brx(m, in, c, w, n, taken, model);
 	if (op == SOP_SYNC || op == SOP_BRK || op == SOP_RET) {
 		c->pc = next;
 		if (taken)

@@ -152,7 +152,7 @@ static void slow_liveness(size_t part_of_vreg_first[], size_t nparts, bool *in, 
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t i = n; i-- > 0;) {
-			size_t succ[2];
+			size_t succ[LK_MAX_SUCC];
 			unsigned ns = lkernel_successors(&K, i, succ);
 			const LInsn *li = &K.insns[i];
 			for (size_t b = 0; b < nparts; b++) {
