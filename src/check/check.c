@@ -12,6 +12,7 @@ void check_module(Module *m, DiagSink *sink, const CheckOptions *opt)
 	c.m = m;
 	c.sink = sink;
 	c.rules = opt ? opt->rules : RULES_STRICT;
+	c.assembling = opt && opt->assembling;
 	c.address_bits = 64;
 	arena_init(&c.arena);
 	arena_init(&c.item_arena);

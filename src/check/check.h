@@ -13,6 +13,10 @@ typedef enum RulesMode {
 
 typedef struct CheckOptions {
 	RulesMode rules;
+	/* The job assembles the module (sm_50 code, as CUDA 11.8's ptxas
+	 * does): what only newer ptxas releases refuse for a .target sm_50
+	 * (32-bit addressing) is a warning, not an error. */
+	bool assembling;
 } CheckOptions;
 
 void check_module(Module *m, DiagSink *sink, const CheckOptions *opt);

@@ -29,6 +29,7 @@ CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *o
 	CheckCtx *c = &s->c;
 	c->m = m;
 	c->rules = opt ? opt->rules : RULES_STRICT;
+	c->assembling = opt && opt->assembling;
 	c->address_bits = 64;
 	arena_init(&c->arena);
 	arena_init(&c->item_arena);

@@ -162,8 +162,14 @@ static void run_whole_module(const ApiRun *run, ptxsurf_result *r, const char *n
 	module_fini(&m);
 }
 
-ptxsurf_result *api_run(const ApiRun *run, const char *name, char *buf, size_t len)
+ptxsurf_result *api_run(const ApiRun *given, const char *name, char *buf, size_t len)
 {
+	/* an assembly checks as ptxas 11.8 judges sm_50 code (CheckOptions) */
+	CheckOptions check = *given->check;
+	check.assembling = given->assemble != NULL;
+	ApiRun with = *given;
+	with.check = &check;
+	const ApiRun *run = &with;
 	ptxsurf_result *r = xcalloc(1, sizeof *r);
 	bool overridden = run->ptx_version || run->target || run->cuda;
 	if (overridden || !run_streaming(run, r, name, buf, len))

@@ -468,11 +468,7 @@ int lw_data_global(LowerCtx *c, const Expr *e, uint32_t *base, int64_t *add)
 	const LDataVar *v = data_name(c, e, add);
 	if (!v || v->space != LDATA_GLOBAL)
 		return 0;
-	if (!c->lm->address64) {
-		lw_unsupported(c, e->loc, "the address of .global variable '%s' with .address_size 32", v->name);
-		return -1;
-	}
-	*base = global_base(c, v);
+	*base = c->lm->address64 ? global_base(c, v) : lw_global_base32(c, (uint32_t)(v - c->lm->vars));
 	return 1;
 }
 
@@ -490,12 +486,16 @@ int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
 	if (r <= 0)
 		return r;
 	o->kind = OPND_REG;
-	o->width = 2;
+	o->width = c->lm->address64 ? 2 : 1;
 	o->imm = 0;
 	o->vreg = base;
 	if (add == 0)
 		return 1;
-	o->vreg = lw_temp(c, 2);
+	o->vreg = lw_temp(c, o->width);
+	if (o->width == 1) {
+		lw_add_imm32(c, o->vreg, base, add);
+		return 1;
+	}
 	LInsn *lo = lw_emit(c, SF_IADD32I);
 	linsn_ref(lo, SR_RD, o->vreg, 0, 1, true);
 	linsn_ref(lo, SR_RA, base, 0, 1, false);
