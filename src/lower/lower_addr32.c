@@ -11,8 +11,7 @@
  *   LEA P, t, a, RZ; LD/ST [t + off], P
  * (the 64-bit pair LEA.CC + LEA.HI.X reduced to its low word). A module
  * .global variable's address is one MOV32I relocated R_CUDA_ABS32_20
- * (64-bit: a pair, R_CUDA_ABS32_LO_32 / HI_32), an offset added with
- * IADD32I or folded into the access. */
+ * (lower_ctx.c, beside the 64-bit pair). */
 #include "lower/lower_internal.h"
 
 bool lw_address_width(LowerCtx *c, SrcLoc loc, unsigned bw)
@@ -29,23 +28,4 @@ void lw_generic_address32(LowerCtx *c, uint32_t base, uint32_t t, uint32_t pred)
 	linsn_ref(lea, SR_RA, base, 0, 1, false);
 	linsn_set(lea, SR_RB, 255);
 	linsn_ref(lea, SR_PD, pred, 0, 1, true);
-}
-
-uint32_t lw_global_base32(LowerCtx *c, uint32_t var)
-{
-	uint32_t a = lw_temp(c, 1);
-	LInsn *mov = lw_emit(c, SF_MOV32I);
-	linsn_ref(mov, SR_RD, a, 0, 1, true);
-	linsn_set(mov, SR_IMM, 0);
-	mov->reloc = LRELOC_DATA_ABS32;
-	mov->reloc_var = (uint16_t)var;
-	return a;
-}
-
-void lw_add_imm32(LowerCtx *c, uint32_t d, uint32_t a, int64_t imm)
-{
-	LInsn *add = lw_emit(c, SF_IADD32I);
-	linsn_ref(add, SR_RD, d, 0, 1, true);
-	linsn_ref(add, SR_RA, a, 0, 1, false);
-	linsn_set(add, SR_IMM, (uint32_t)imm);
 }

@@ -557,9 +557,5 @@ bool lw_address_width(LowerCtx *c, SrcLoc loc, unsigned bw);
 /* LEA pred, t, base, RZ: the 32-bit generic address and the predicate
  * LD/ST read. */
 void lw_generic_address32(LowerCtx *c, uint32_t base, uint32_t t, uint32_t pred);
-/* MOV32I of module variable var's 32-bit address (R_CUDA_ABS32_20) into
- * a new temporary; d = a + imm (IADD32I). */
-uint32_t lw_global_base32(LowerCtx *c, uint32_t var);
-void lw_add_imm32(LowerCtx *c, uint32_t d, uint32_t a, int64_t imm);
 
 #endif
