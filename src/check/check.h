@@ -15,7 +15,9 @@ typedef struct CheckOptions {
 	RulesMode rules;
 	/* Judged for assembly (sm_50 code), not --check: where ptxas 11.8, the
 	 * sm_50 compiler, accepts what ptxas 13 refuses, the assembler follows
-	 * ptxas 11.8 (check_header's target-version rule). */
+	 * ptxas 11.8 (check_header's target-version rule), and what only newer
+	 * releases refuse for a .target sm_50 (32-bit addressing) is a
+	 * warning, not an error. */
 	bool assembling;
 } CheckOptions;
 

@@ -202,7 +202,7 @@ void check_memory_address(CheckCtx *c, const Instr *in)
 		/* ptxas 13 notices a 32-bit global or generic address after parsing
 		 * and then refuses 32-bit code altogether (st: check_st.c). */
 		else if (ti->bits == 32 && c->address_bits == 64 && (sp == SP_GLOBAL || sp == SP_NONE))
-			check_error(c, base->loc, RULE_OPERAND_TYPE, "Program uses 32-bit address '%s' which is conflicting with "
+			check_addr32(c, base->loc, RULE_OPERAND_TYPE, "Program uses 32-bit address '%s' which is conflicting with "
 				".address_size 64 (ptxas 13: 32-Bit compilation is no longer supported; use a .b64/.u64 register)",
 				base->text);
 		return;

@@ -43,6 +43,19 @@ Diag *check_warning(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	return d;
 }
 
+Diag *check_addr32(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (c->assembling && c->target && strcmp(c->target->name, "sm_50") == 0)
+		return diag_add(c->sink, SEV_WARNING, loc, rule, "%s; assembled for sm_50 as CUDA 11.8's ptxas does",
+		                msg);
+	return diag_add(c->sink, SEV_ERROR, loc, rule, "%s", msg);
+}
+
 Diag *check_strict(CheckCtx *c, SrcLoc loc, RuleId rule, const char *doc, const char *fmt, ...)
 {
 	if (c->rules != RULES_STRICT)

@@ -156,7 +156,7 @@ static void check_address_size(CheckCtx *c, const Item *it)
 	c->address_bits = (int)bits;
 	if (bits == 32) {
 		/* ptxas 13 parses the module and then refuses to compile it. */
-		Diag *d = check_error(c, it->loc, RULE_ADDRESS_SIZE,
+		Diag *d = check_addr32(c, it->loc, RULE_ADDRESS_SIZE,
 			"32-Bit compilation is no longer supported (ptxas 13 rejects .address_size 32)");
 		check_note_target(c, d);
 	}

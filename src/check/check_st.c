@@ -463,7 +463,7 @@ static void check_address_register(StCheck *s, const Expr *e, const Symbol *sym)
 		/* ptxas 13 notices this after parsing and then refuses 32-bit code
 		 * (a 16-bit address only gets the warning). */
 		if (ti->bits == 32) {
-			check_error(c, e->loc, RULE_ST_ADDRESS, "Program uses 32-bit address '%s' which is conflicting with "
+			check_addr32(c, e->loc, RULE_ST_ADDRESS, "Program uses 32-bit address '%s' which is conflicting with "
 				".address_size %d (ptxas 13: 32-Bit compilation is no longer supported)", e->text,
 				c->address_bits);
 		} else {

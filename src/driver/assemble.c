@@ -183,13 +183,14 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		fixups[i] = xcalloc(codes[i].ndata_fixups + 1, sizeof **fixups);
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			fixups[i][f] = (CubinDataFixup){ codes[i].data_fixups[f].offset, codes[i].data_fixups[f].var,
-			                                 codes[i].data_fixups[f].hi, codes[i].data_fixups[f].func };
+			                                 codes[i].data_fixups[f].hi, codes[i].data_fixups[f].func,
+			                                 codes[i].data_fixups[f].abs32 };
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			if (fixups[i][f].func)      /* fnptr: the kernel named, by its index */
 				fixups[i][f].var = kernel_index(lm, lm->kernel_addrs[fixups[i][f].var]);
 		calls[i] = xcalloc(codes[i].nextern_calls + 1, sizeof **calls);
 		for (size_t f = 0; f < codes[i].nextern_calls; f++)
-			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false, false };
+			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false, false, false };
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,

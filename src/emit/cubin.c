@@ -748,7 +748,7 @@ static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 			continue;
 		}
 		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
-		           (f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
+		           (f->abs32 ? CUBIN_R_CUDA_ABS32_20 : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
 	}
 }
 

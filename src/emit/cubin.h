@@ -149,6 +149,7 @@ typedef struct CubinDataFixup {
 	uint32_t var;            /* index of CubinModule.vars (func: of CubinModule.kernels) */
 	bool hi;                 /* R_CUDA_ABS32_HI_32, else R_CUDA_ABS32_LO_32 */
 	bool func;               /* fnptr: a kernel's address, R_CUDA_FUNC_DESC32_HI_32/LO_32 */
+	bool abs32;              /* the whole 32-bit address (.address_size 32): R_CUDA_ABS32_20 */
 } CubinDataFixup;
 
 /* An initialiser word holding the generic address of vars[var] + addend

@@ -140,7 +140,9 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 		if (v->align == 0 || (v->align & (v->align - 1)) || v->offset % v->align)
 			return cubin_fail(err, errlen, "variable %s: bad alignment", v->name);
 		for (size_t r = 0; r < v->nrelocs; r++)
-			if (v->relocs[r].var >= m->nvars || (uint64_t)v->relocs[r].offset + 8 > v->size)
+			/* a 32-bit module's address words are 4 bytes (still R_CUDA_G64) */
+			if (v->relocs[r].var >= m->nvars ||
+			    (uint64_t)v->relocs[r].offset + (m->address64 ? 8 : 4) > v->size)
 				return cubin_fail(err, errlen, "variable %s: bad initialiser relocation", v->name);
 	}
 	for (size_t k = 0; k < m->nkernels; k++)

@@ -817,14 +817,16 @@ static int read_vars(Reader *r, CubinImage *img)
 			uint64_t offset = rd64(d + pos - REL_SIZE), info = rd64(d + pos - REL_SIZE + 8);
 			uint32_t type = (uint32_t)info;
 			ptrdiff_t var = var_of_symbol(var_sym, img->nvars, info >> 32);
-			if (type != CUBIN_R_CUDA_ABS32_LO_32 && type != CUBIN_R_CUDA_ABS32_HI_32)
+			if (type != CUBIN_R_CUDA_ABS32_LO_32 && type != CUBIN_R_CUDA_ABS32_HI_32 &&
+			    (type != CUBIN_R_CUDA_ABS32_20 || var < 0))
 				continue;
 			if (var < 0 || offset > UINT32_MAX) {
 				rc = fail(r, "bad cubin: relocation of an unknown variable in section %zu", t);
 				break;
 			}
 			img->fixup_store[nfix++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)var,
-			                                             type == CUBIN_R_CUDA_ABS32_HI_32, false };
+			                                             type == CUBIN_R_CUDA_ABS32_HI_32, false,
+			                                             type == CUBIN_R_CUDA_ABS32_20 };
 			ck->ndata_fixups++;
 		}
 	}
@@ -884,7 +886,7 @@ static void read_extern_calls(const Reader *r, CubinImage *img)
 				} else {
 					continue;
 				}
-				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1 };
+				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1, false };
 			}
 		}
 	}

@@ -20,6 +20,7 @@ typedef struct KernelDataFixup {
 	uint32_t var;           /* index of LModule.vars (func: of LModule.kernel_addrs) */
 	bool hi;
 	bool func;              /* fnptr: a kernel's address (R_CUDA_FUNC_DESC32_*) */
+	bool abs32;             /* the whole 32-bit address (R_CUDA_ABS32_20) */
 } KernelDataFixup;
 
 typedef struct KernelCode {

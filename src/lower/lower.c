@@ -717,7 +717,7 @@ LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, 
 	s->c.lm = out;
 	s->done = done;
 	s->arg = arg;
-	out->address64 = true;
+	out->address64 = false;     /* no .address_size: 32 (ptxas 11.8, lower_addr32.c) */
 	out->target_sm = 50;
 	lmap_init(&s->c.module_surfrefs);
 	lmap_init(&s->c.data_vars);

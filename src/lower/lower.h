@@ -57,6 +57,7 @@ typedef enum LReloc {
 	LRELOC_EXTERN_CALL,     /* JCAL of an external function (-c): R_CUDA_ABS32_20 */
 	LRELOC_KERNEL_LO,       /* fnptr: MOV32I of a kernel's address (-c), low word: R_CUDA_FUNC_DESC32_LO_32 */
 	LRELOC_KERNEL_HI,       /* its high word: R_CUDA_FUNC_DESC32_HI_32 */
+	LRELOC_DATA_ABS32,      /* MOV32I of a module variable's 32-bit address (.address_size 32): R_CUDA_ABS32_20 */
 } LReloc;
 
 /* The non-register field values are kept by position in the form

@@ -100,11 +100,9 @@ static LInsn *emit_global(LowerCtx *c, const Expr *addr, const AtomShape *s, boo
 	*ok = false;
 	if (!lw_global_address(c, addr, &base, &bw, &off))
 		return NULL;
-	bool e64 = c->lm->address64;
-	if ((e64 && bw != 2) || (!e64 && bw != 1)) {
-		lw_unsupported(c, addr->loc, "a %u-bit address register with .address_size %u", 32 * bw, e64 ? 64 : 32);
+	bool e64 = bw == 2;
+	if (!lw_address_width(c, addr->loc, bw))
 		return NULL;
-	}
 	base = lw_fold_offset(c, base, bw, &off, 20);
 	LInsn *op = lw_emit(c, s->op == AOP_CAS ? SF_ATOM_CAS : red ? SF_RED : SF_ATOM);
 	linsn_ref(op, SR_RA, base, 0, bw, false);
@@ -132,18 +130,15 @@ static LInsn *emit_shared(LowerCtx *c, const Expr *addr, const AtomShape *s, boo
 	return op;
 }
 
-/* The generic form: a 64-bit address register plus a constant offset. */
-static bool generic_base(LowerCtx *c, const Expr *addr, uint32_t *a)
+/* The generic form: an address register (*aw words: 2, or 1 with
+ * .address_size 32) plus a constant offset. */
+static bool generic_base(LowerCtx *c, const Expr *addr, uint32_t *a, unsigned *aw)
 {
 	uint32_t base;
-	unsigned bw;
 	int64_t off;
-	if (!lw_global_address(c, addr, &base, &bw, &off))
+	if (!lw_global_address(c, addr, &base, aw, &off) || !lw_address_width(c, addr->loc, *aw))
 		return false;
-	if (!c->lm->address64 || bw != 2)
-		return lw_unsupported(c, addr->loc, "a generic atomic through a %u-bit address (64-bit "
-		                      "addresses are supported)", 32 * bw);
-	*a = lw_fold_offset(c, base, bw, &off, 1);     /* the whole address, for the window test */
+	*a = lw_fold_offset(c, base, *aw, &off, 1);     /* the whole address, for the window test */
 	return true;
 }
 
@@ -175,9 +170,10 @@ static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *
 	uint32_t a = 0;
 	*shared = NULL;
 	c->guard_vreg = -1;
-	if (!generic_base(c, addr, &a))
+	unsigned aw = 2;
+	if (!generic_base(c, addr, &a, &aw))
 		return c->guard_vreg = g, c->guard_neg = g_neg, NULL;
-	uint32_t in_shared = lw_shared_window_pred(c, a);
+	uint32_t in_shared = lw_shared_window_pred(c, a, aw);
 	uint32_t woff = lw_temp(c, 1);
 	LInsn *and = lw_emit(c, SF_LOP32I);
 	linsn_ref(and, SR_RD, woff, 0, 1, true);
@@ -186,8 +182,8 @@ static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *
 	linsn_set(and, SR_IMM, 0x00ffffff);
 	guard_by(c, g, g_neg, in_shared, true);
 	LInsn *glob = lw_emit(c, s->op == AOP_CAS ? SF_ATOM_CAS : red ? SF_RED : SF_ATOM);
-	linsn_ref(glob, SR_RA, a, 0, 2, false);
-	linsn_set(glob, SR_E, 1);
+	linsn_ref(glob, SR_RA, a, 0, aw, false);
+	linsn_set(glob, SR_E, aw == 2);
 	linsn_set(glob, SR_IMM, 0);
 	guard_by(c, g, g_neg, in_shared, false);
 	if (atom_needs_cas_loop(s)) {

@@ -468,16 +468,24 @@ static uint32_t global_base(LowerCtx *c, const LDataVar *v)
 	return a;
 }
 
+/* .address_size 32: one MOV32I relocated R_CUDA_ABS32_20 (lower_addr32.c). */
+static uint32_t global_base32(LowerCtx *c, const LDataVar *v)
+{
+	uint32_t a = lw_temp(c, 1);
+	LInsn *mov = lw_emit(c, SF_MOV32I);
+	linsn_ref(mov, SR_RD, a, 0, 1, true);
+	linsn_set(mov, SR_IMM, 0);
+	mov->reloc = LRELOC_DATA_ABS32;
+	mov->reloc_var = (uint16_t)(v - c->lm->vars);
+	return a;
+}
+
 int lw_data_global(LowerCtx *c, const Expr *e, uint32_t *base, int64_t *add)
 {
 	const LDataVar *v = data_name(c, e, add);
 	if (!v || v->space != LDATA_GLOBAL)
 		return 0;
-	if (!c->lm->address64) {
-		lw_unsupported(c, e->loc, "the address of .global variable '%s' with .address_size 32", v->name);
-		return -1;
-	}
-	*base = global_base(c, v);
+	*base = c->lm->address64 ? global_base(c, v) : global_base32(c, v);
 	return 1;
 }
 
@@ -495,12 +503,19 @@ int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
 	if (r <= 0)
 		return r;
 	o->kind = OPND_REG;
-	o->width = 2;
+	o->width = c->lm->address64 ? 2 : 1;
 	o->imm = 0;
 	o->vreg = base;
 	if (add == 0)
 		return 1;
-	o->vreg = lw_temp(c, 2);
+	o->vreg = lw_temp(c, o->width);
+	if (o->width == 1) {
+		LInsn *add32 = lw_emit(c, SF_IADD32I);
+		linsn_ref(add32, SR_RD, o->vreg, 0, 1, true);
+		linsn_ref(add32, SR_RA, base, 0, 1, false);
+		linsn_set(add32, SR_IMM, (uint32_t)add);
+		return 1;
+	}
 	LInsn *lo = lw_emit(c, SF_IADD32I);
 	linsn_ref(lo, SR_RD, o->vreg, 0, 1, true);
 	linsn_ref(lo, SR_RA, base, 0, 1, false);

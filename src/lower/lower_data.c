@@ -90,9 +90,11 @@ static bool address_init(InitWriter *w, const Expr *e)
 		return lw_unsupported(w->c, e->loc, "an initialiser naming '%s' (the address of a module "
 		                      ".global or .const variable or of a .func declared before is supported)",
 		                      e->text);
-	if (w->elem != 8 || !w->c->lm->address64)
-		return lw_unsupported(w->c, e->loc, "an address initialiser in a %u-byte element (64-bit "
-		                      "elements with .address_size 64 are supported)", w->elem);
+	/* .address_size 32: 4-byte elements, still relocated R_CUDA_G64 (ptxas 11.8) */
+	if (w->elem != (w->c->lm->address64 ? 8u : 4u))
+		return lw_unsupported(w->c, e->loc, "an address initialiser in a %u-byte element (%u-byte "
+		                      "elements with .address_size %u are supported)", w->elem,
+		                      w->c->lm->address64 ? 8 : 4, w->c->lm->address64 ? 64 : 32);
 	LDataVar *v = w->v;
 	v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
 	v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add };

@@ -326,7 +326,7 @@ bool lower_ld_const(LowerCtx *c, const Instr *in);
  * (a register, RZ or the stack pointer) set on op. */
 enum { BASE_RZ = -1, BASE_STACK = -2 };
 bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off);
-uint32_t lw_shared_window_pred(LowerCtx *c, uint32_t a);
+uint32_t lw_shared_window_pred(LowerCtx *c, uint32_t a, unsigned aw);
 void lw_pred_and(LowerCtx *c, uint32_t p, uint32_t pa, bool pa_not, uint32_t pb, bool pb_not);
 uint32_t lw_fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off, unsigned bits);
 bool lw_window_address(LowerCtx *c, const Expr *a, int want_space, int *base, int64_t *off);
@@ -577,5 +577,24 @@ bool lower_rcp_approx_f64(LowerCtx *c, const Instr *in);
  * reciprocal square root (lower_drsqrt.c), as ptxas 11.8 writes them ---- */
 bool lower_div_rn_f64(LowerCtx *c, const Instr *in);
 bool lower_rsqrt_f64(LowerCtx *c, const Instr *in);
+
+/* ---- addr32: 32-bit addressing (lower_addr32.c) ---- */
+/* One 32-bit source word: a part of a vreg, or RZ (vreg LW_RZ). */
+enum { LW_RZ = UINT32_MAX };
+typedef struct LwWord {
+	uint32_t vreg;
+	unsigned sub;
+} LwWord;
+/* d = a + c[0x0][cword] over dw words (lower_seq.c): IADD d.lo.CC, a.lo,
+ * c[0x0][cword]; IADD.X d.hi, a.hi, c[0x0][cword + 4] (one IADD when dw
+ * is 1); -c[0x0][...] when neg. */
+void lw_add_cword(LowerCtx *c, uint32_t d, unsigned dw, const LwWord a[2], uint32_t cword, bool neg);
+/* Whether an address register of bw 32-bit words may address memory in
+ * this module (an error diagnostic when not): a 64-bit one always, a
+ * 32-bit one unless .address_size is 64. */
+bool lw_address_width(LowerCtx *c, SrcLoc loc, unsigned bw);
+/* LEA pred, t, base, RZ: the 32-bit generic address and the predicate
+ * LD/ST read. */
+void lw_generic_address32(LowerCtx *c, uint32_t base, uint32_t t, uint32_t pred);
 
 #endif

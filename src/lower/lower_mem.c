@@ -33,7 +33,7 @@ bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw,
 	/* a module .global variable: its relocated address + the offset */
 	int data = lw_data_global(c, e, base, off);
 	if (data) {
-		*bw = 2;
+		*bw = c->lm->address64 ? 2 : 1;
 		return data > 0;
 	}
 	*off = 0;
@@ -106,10 +106,9 @@ bool lower_st(LowerCtx *c, const Instr *in)
 	int64_t off;
 	if (!lw_global_address(c, in->ops[0], &base, &bw, &off))
 		return false;
-	bool e64 = c->lm->address64;
-	if ((e64 && bw != 2) || (!e64 && bw != 1))
-		return lw_unsupported(c, in->ops[0]->loc, "a %u-bit address register with .address_size %u",
-		                      32 * bw, e64 ? 64 : 32);
+	bool e64 = bw == 2;
+	if (!lw_address_width(c, in->ops[0]->loc, bw))
+		return false;
 	uint32_t data = 0;
 	unsigned nregs;
 	bool rz;
@@ -209,10 +208,9 @@ bool lower_ld_global(LowerCtx *c, const Instr *in)
 	int64_t off;
 	if (!lw_global_address(c, in->ops[1], &base, &bw, &off))
 		return false;
-	bool e64 = c->lm->address64;
-	if ((e64 && bw != 2) || (!e64 && bw != 1))
-		return lw_unsupported(c, in->ops[1]->loc, "a %u-bit address register with .address_size %u",
-		                      32 * bw, e64 ? 64 : 32);
+	bool e64 = bw == 2;
+	if (!lw_address_width(c, in->ops[1]->loc, bw))
+		return false;
 	uint32_t elems[4];
 	bool wide;
 	if (!load_dests(c, in, vec, elems, &wide))
@@ -388,8 +386,9 @@ bool lower_st_window(LowerCtx *c, const Instr *in)
 
 /* ptxas 11.8 turns every generic access into LEA t.CC, a.lo, RZ;
  * LEA.HI.X P, t.hi, a.lo, RZ, a.hi and LD.E/ST.E [t+off], P; the offset
- * is the instruction's signed 32-bit one. Returns t and the predicate. */
-static bool generic_address(LowerCtx *c, const Expr *a, uint32_t *t, uint32_t *pred, int64_t *off)
+ * is the instruction's signed 32-bit one. Returns t and the predicate;
+ * *wide false: a 32-bit address (lower_addr32.c). */
+static bool generic_address(LowerCtx *c, const Expr *a, uint32_t *t, uint32_t *pred, int64_t *off, bool *wide)
 {
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, a->loc, "this address");
@@ -401,17 +400,21 @@ static bool generic_address(LowerCtx *c, const Expr *a, uint32_t *t, uint32_t *p
 		e = e->lhs;
 	}
 	if (e->kind != EX_NAME || !lw_is_reg_name(c, e) || *off < INT32_MIN || *off > INT32_MAX)
-		return lw_unsupported(c, a->loc, "this generic address (a 64-bit register plus a 32-bit "
+		return lw_unsupported(c, a->loc, "this generic address (a register plus a 32-bit "
 		                      "constant offset is supported)");
 	uint32_t base;
 	unsigned bw;
 	if (!lw_reg(c, e, &base, &bw))
 		return false;
-	if (!c->lm->address64 || bw != 2)
-		return lw_unsupported(c, a->loc, "a generic access through a %u-bit address (64-bit "
-		                      "addresses are supported)", 32 * bw);
-	*t = lw_temp(c, 2);
+	if (!lw_address_width(c, a->loc, bw))
+		return false;
+	*t = lw_temp(c, bw);
 	*pred = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	*wide = bw == 2;
+	if (bw == 1) {
+		lw_generic_address32(c, base, *t, *pred);
+		return true;
+	}
 	LInsn *lo = lw_emit(c, SF_LEA_R);
 	linsn_ref(lo, SR_RD, *t, 0, 1, true);
 	linsn_ref(lo, SR_RA, base, 0, 1, false);
@@ -472,15 +475,16 @@ bool lower_ld_generic(LowerCtx *c, const Instr *in)
 	uint32_t addr, pred, elems[4];
 	int64_t off;
 	bool wide;
-	if (!load_dests(c, in, vec, elems, &wide) || !generic_address(c, in->ops[1], &addr, &pred, &off))
+	bool addr64;
+	if (!load_dests(c, in, vec, elems, &wide) || !generic_address(c, in->ops[1], &addr, &pred, &off, &addr64))
 		return false;
 	unsigned nregs = bytes <= 4 ? 1 : bytes / 4;
 	uint32_t dst = vec == 1 ? elems[0] : lw_temp(c, nregs);
 	LInsn *ld = lw_emit(c, SF_LD);
 	linsn_ref(ld, SR_RD, dst, 0, nregs, true);
-	linsn_ref(ld, SR_RA, addr, 0, 2, false);
+	linsn_ref(ld, SR_RA, addr, 0, addr64 ? 2 : 1, false);
 	linsn_ref(ld, SR_PC, pred, 0, 1, false);
-	linsn_set(ld, SR_E, 1);
+	linsn_set(ld, SR_E, addr64);
 	linsn_set(ld, SR_SIZE, size);
 	linsn_set(ld, SR_COP, cop);
 	linsn_set(ld, SR_IMM, off);
@@ -503,17 +507,18 @@ bool lower_st_generic(LowerCtx *c, const Instr *in)
 	unsigned nregs;
 	bool rz;
 	int64_t off;
+	bool wide;
 	if (!lw_store_data(c, in->ops[1], vec, t.bits, &data, &nregs, &rz) ||
-	    !generic_address(c, in->ops[0], &addr, &pred, &off))
+	    !generic_address(c, in->ops[0], &addr, &pred, &off, &wide))
 		return false;
 	LInsn *st = lw_emit(c, SF_ST);
-	linsn_ref(st, SR_RA, addr, 0, 2, false);
+	linsn_ref(st, SR_RA, addr, 0, wide ? 2 : 1, false);
 	if (rz)
 		linsn_set(st, SR_RB, 255);
 	else
 		linsn_ref(st, SR_RB, data, 0, nregs, false);
 	linsn_ref(st, SR_PC, pred, 0, 1, false);
-	linsn_set(st, SR_E, 1);
+	linsn_set(st, SR_E, wide);
 	linsn_set(st, SR_SIZE, size);
 	linsn_set(st, SR_COP, cop);
 	linsn_set(st, SR_IMM, off);

@@ -117,13 +117,39 @@ static bool cvta_window(LowerCtx *c, const Instr *in, bool shared)
 	return true;
 }
 
+/* cvta.const: the generic address of a constant-bank offset is the offset
+ * plus the constant window's base, c[0x0][0xd0] (its high word
+ * c[0x0][0xd4]); cvta.to.const subtracts it. ptxas 11.8 (-O0 and -O3):
+ *   IADD d.lo.CC, a.lo, c[0x0][0xd0]; IADD.X d.hi, a.hi, c[0x0][0xd4]
+ * (-c[0x0][...] for .to; a variable's offset in a register first, and
+ * .address_size 32: IADD d, a, c[0x0][0xd0] alone). */
+static bool cvta_const(LowerCtx *c, const Instr *in)
+{
+	uint32_t d;
+	unsigned dw;
+	Opnd s;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &s))
+		return false;
+	LwWord a[2] = { { LW_RZ, 0 }, { LW_RZ, 0 } };
+	for (unsigned p = 0; p < dw; p++) {
+		bool rz = s.kind == OPND_REG ? p >= s.width : p == 1 && (uint64_t)s.imm >> 32 == 0;
+		if (!rz)
+			lw_opnd_part(c, &s, p, &a[p].vreg, &a[p].sub);     /* an offset: MOV32I first */
+	}
+	lw_add_cword(c, d, dw, a, SASS_CONST_WINDOW_CWORD, lw_has_mod(in, ".to"));
+	return true;
+}
+
 bool lower_cvta(LowerCtx *c, const Instr *in)
 {
 	if (in->nops == 2 && (lw_has_mod(in, ".shared") || lw_has_mod(in, ".local")))
 		return cvta_window(c, in, lw_has_mod(in, ".shared"));
+	if (in->nops == 2 && lw_has_mod(in, ".const"))
+		return cvta_const(c, in);
 	/* Generic and global addresses coincide on sm_50 (ptxas emits nothing). */
 	if (!lw_has_mod(in, ".global") || in->nops != 2)
-		return lw_unsupported(c, in->loc, "cvta for state spaces other than .global, .shared and .local");
+		return lw_unsupported(c, in->loc, "cvta for state spaces other than .global, .shared, .local "
+		                      "and .const");
 	uint32_t d;
 	unsigned dw;
 	Opnd s;

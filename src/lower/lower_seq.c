@@ -122,19 +122,7 @@ bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d)
 	linsn_set(and, SR_IMM, 0xfffff);     /* the header index bits of a handle */
 	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
 	lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, q->field));
-	for (unsigned p = 0; p < 2; p++) {
-		LInsn *add = lw_emit(c, SF_IADD_C);
-		linsn_ref(add, SR_RD, addr, p, 1, true);
-		if (p == 0)
-			linsn_ref(add, SR_RA, off, 0, 1, false);
-		else
-			linsn_set(add, SR_RA, 255);
-		linsn_set(add, SR_CBANK, 0);
-		linsn_set(add, SR_COFF, (q->table_cword + 4 * p) / 4);
-		linsn_set(add, p ? SR_X : SR_CC, 1);
-		add->writes_cc = p == 0;
-		add->reads_cc = p == 1;
-	}
+	lw_add_cword(c, addr, 2, (LwWord[2]){ { off, 0 }, { LW_RZ, 0 } }, q->table_cword, false);
 	LInsn *ldg = lw_emit(c, SF_LDG);
 	linsn_ref(ldg, SR_RD, d, 0, 1, true);
 	linsn_ref(ldg, SR_RA, addr, 0, 2, false);
@@ -447,4 +435,25 @@ uint32_t lw_int_rcp_estimate(LowerCtx *c, uint32_t b, bool wide, bool is_signed)
 	linsn_set(tr, SR_RND, RND_TRUNC);
 	linsn_set(tr, SR_FTZ, !wide);
 	return t;
+}
+
+/* ---- addr32: a register plus a 64-bit word pair of c[0x0] ---- */
+
+void lw_add_cword(LowerCtx *c, uint32_t d, unsigned dw, const LwWord a[2], uint32_t cword, bool neg)
+{
+	for (unsigned p = 0; p < dw; p++) {
+		LInsn *add = lw_emit(c, SF_IADD_C);
+		linsn_ref(add, SR_RD, d, p, 1, true);
+		if (a[p].vreg == LW_RZ)
+			linsn_set(add, SR_RA, 255);
+		else
+			linsn_ref(add, SR_RA, a[p].vreg, a[p].sub, 1, false);
+		linsn_set(add, SR_CBANK, 0);
+		linsn_set(add, SR_COFF, (cword + 4 * p) / 4);
+		linsn_set(add, SR_NEG, neg);
+		linsn_set(add, SR_CC, p == 0 && dw == 2);
+		add->writes_cc = p == 0 && dw == 2;
+		linsn_set(add, SR_X, p == 1);
+		add->reads_cc = p == 1;
+	}
 }

@@ -13,6 +13,14 @@
 
 /* c[0x0][0x0 .. 0x13f] belongs to the driver; kernel parameters follow. */
 #define SASS_PARAM_CBANK_BASE 0x140u
+/* The driver's words in c[0x0] that generic addresses are built from:
+ * the top bytes of the shared and local windows (high word 0), and the
+ * 64-bit base of the constant window (c[0x0][0xd0], high word at 0xd4),
+ * where the generic address of c[0x3][off] is base + off (ptxas 11.8's
+ * cvta.const, isspacep.const). */
+#define SASS_SHARED_WINDOW_CWORD 0x0u
+#define SASS_LOCAL_WINDOW_CWORD 0x4u
+#define SASS_CONST_WINDOW_CWORD 0xd0u
 
 /* issue 15: bytes of the CRS (call/reconvergence) stack one level of CAL
  * nesting takes: ptxas 11.8 records EIATTR_CRS_STACK_SIZE 0x10, 0x20, 0x30

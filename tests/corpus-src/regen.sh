@@ -183,7 +183,7 @@ done
 # them directly; for llc-22 they are first upgraded by llvm-as-16 (see ll()).
 # modern_attrs.ll and llc22_features.ll use opaque pointers / LLVM 20+ features:
 # llc-22 only.
-# Tags: O0/O2 = llc -O level, ptxNN = -mattr=+ptxNN.
+# Tags: O0/O2 = llc -O level, ptxNN = -mattr=+ptxNN, m32 = 32-bit (-march=nvptx / -m32).
 
 # surfaces / textures
 for f in surface_intrinsics.ll texsurf_refs.ll; do
@@ -240,6 +240,14 @@ ll 22 sm_120 O2-ptx90 "-O2 -mattr=+ptx90" modern_attrs.ll
 ll 22 sm_80 O2        "-O2"               llc22_features.ll
 ll 22 sm_90 O0        "-O0"               llc22_features.ll
 ll 22 sm_120 O2       "-O2"               llc22_features.ll
+# 32-bit code (issue 15): -march=nvptx (.address_size 32), tag m32, in
+# ../corpus32 (ptxas 13 refuses 32-bit code: see its README.md).
+OUT64=$OUT
+OUT=$(cd "$HERE/.." && pwd)/corpus32
+for f in local_alloca.ll vector_mem.ll calls_indirect.ll; do
+    ll 14 sm_50 O2-m32    "-O2 -march=nvptx"  "$f"
+done
+OUT=$OUT64
 
 # clang: CUDA device-only compiles without CUDA headers/libdevice
 CF="-Wno-unknown-cuda-version"
@@ -251,5 +259,8 @@ for f in clang_surface_asm.cu clang_kernels.cu; do
     cl 22 sm_90 O2-g          "-O2 -g $CF"                "$f"
     cl 22 sm_120 O3           "-O3 $CF"                   "$f"
 done
+OUT=$(cd "$HERE/.." && pwd)/corpus32
+cl 14 sm_50 O2-m32 "-O2 -m32 $CF" clang_kernels.cu     # 32-bit (.address_size 32)
+OUT=$OUT64
 
 echo "kept $kept, dropped $dropped"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # How much real compiler PTX assembles for sm_50, counted by what stops it.
 #
-# Takes every file of tests/corpus/ (or the files/directories given), and
+# Takes every file of tests/corpus/ and tests/corpus32/ (32-bit code; or the
+# files/directories given), and
 # retargets it as a user would: `.target sm_50` (the target's options such
 # as texmode_independent or debug kept) at the lowest .version that works
 # for ptxas 11.8 (the lowest the file needs as --print-requirements says,
@@ -170,7 +171,7 @@ else
 fi
 mkdir -p "$work/files" "$work/verdicts" "$work/blockers"
 
-[ $# -gt 0 ] || set -- "$here/../corpus"
+[ $# -gt 0 ] || set -- "$here/../corpus" "$here/../corpus32"
 for a in "$@"; do
 	if [ -d "$a" ]; then
 		find "$a" -name '*.ptx' | sort

@@ -39,6 +39,8 @@ enum {
  * stack pointer, the top of each thread's local memory. */
 #define SIM_SHARED_WINDOW 0xfe000000u
 #define SIM_LOCAL_WINDOW 0xff000000u
+/* issue 15: c[0x0][0xd0]'s generic address of c[0x3][0] (sim_addr32.c) */
+#define SIM_CONST_WINDOW 0xfd000000u
 enum {
 	SIM_WINDOW_BYTES = 1 << 24,
 	SIM_STACK_TOP = 0xfffc00,
@@ -248,6 +250,16 @@ void sim_window_barrier(SimMachine *m);
 uint8_t *sim_generic(SimMachine *m, const SimInsn *in, const SimThread *t, uint64_t addr,
                      uint32_t n, SimRegion **region, uint32_t **writer);
 uint8_t *sim_shared(SimMachine *m, const SimInsn *in, uint64_t off, uint32_t n, uint32_t **writer);
+
+/* ---- sim_addr32.c: the constant window, 32-bit parameters (issue 15) ---- */
+/* c[0x0][0xd0..0xd7] = SIM_CONST_WINDOW, as the driver sets it. */
+void sim_const_window_set(SimMachine *m);
+/* c[0x3][off .. off+n) through the constant window; a store, or bytes
+ * past .nv.constant3, is a failure (NULL). */
+uint8_t *sim_const_window(SimMachine *m, const SimInsn *in, uint64_t off, uint32_t n, bool store);
+/* A parameter of `size` bytes is a buffer's base: 8 bytes, or 4 in a
+ * 32-bit cubin. */
+bool sim_param_is_buffer(const CubinImage *img, uint32_t size);
 bool sim_exec_window(SimMachine *m, const SimInsn *in, SimThread *t);
 void sim_window_free(SimMachine *m);
 

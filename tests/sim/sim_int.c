@@ -311,12 +311,15 @@ static void exec_lea(SimMachine *m, const SimInsn *in, SimThread *t, uint32_t a,
 	 * 11.8 branches on it before a generic atomic: ATOM.E when it is true,
 	 * its shared-window path (ATOMS at the low 24 bits) when it is false.
 	 * So the simulator makes it "the address C:A is outside the shared
-	 * window" (sim_window.c's test); LD/ST do not read it. */
+	 * window" (sim_window.c's test); LD/ST do not read it. In 32-bit code
+	 * (issue 15) ptxas writes it with the one LEA P, t, a, RZ of a 32-bit
+	 * generic address, and branches on it the same way: "the 32-bit
+	 * address is outside the shared window". */
 	int64_t pd = sim_val(in, SR_PD, 7);
 	if (pd < SIM_NPREDS) {
 		uint32_t hi = sim_reg(t, sim_val(in, SR_RC, 255));
 		t->p[pd] = in->form->op == SOP_LEA_HI ? hi != 0 || (a & 0xff000000u) != SIM_SHARED_WINDOW
-		                                      : sum >> 32 & 1;
+		                                      : ((uint32_t)sum & 0xff000000u) != SIM_SHARED_WINDOW;
 	}
 	sim_set(t, sim_val(in, SR_RD, 255), (uint32_t)sum);
 }

@@ -3,7 +3,8 @@
  *
  * The inputs are a function of the seed and of what the PTX declares, so
  * two cubins of one PTX file -- ours and ptxas's -- get identical inputs:
- *  - every 8-byte parameter i holds (i+1) << 24, the base of a 4 KiB
+ *  - every 8-byte parameter i (in 32-bit code every 4-byte one:
+ *    sim_addr32.c) holds (i+1) << 24, the base of a 4 KiB
  *    buffer of random data (fill_values: 8-byte pairs, each a binary64
  *    or two 32-bit words), and is also the bindless
  *    handle of a surface of such words (a .u64 parameter may be either);
@@ -165,9 +166,9 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 			return snprintf(m->error, sizeof m->error, "parameter %zu is beyond c[0x0]", i), -1;
 		uint8_t *dst = m->cbank[0] + SASS_PARAM_CBANK_BASE + p->offset;
 		uint64_t st = name_seed(seed, "param") + i;
-		if (p->size == 8) {
+		if (sim_param_is_buffer(img, p->size)) {
 			uint64_t base = (uint64_t)(i + 1) << 24;
-			memcpy(dst, &base, 8);
+			memcpy(dst, &base, p->size);
 			snprintf(name, sizeof name, "param%zu.buffer", i);
 			SimRegion *b = sim_add_region(m, SIM_BUFFER, name, base, BUFFER_BYTES);
 			if (!b)

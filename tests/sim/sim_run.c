@@ -639,6 +639,7 @@ int sim_run(SimMachine *m, const SimLaunch *l)
 	uint32_t sp = SIM_STACK_TOP, windows[2] = { SIM_SHARED_WINDOW, SIM_LOCAL_WINDOW };
 	memcpy(m->cbank[0] + SIM_CB_STACK, &sp, 4);
 	memcpy(m->cbank[0] + SIM_CB_WINDOWS, windows, 8);
+	sim_const_window_set(m);
 	SimThread *threads = calloc(nthreads, sizeof *threads);
 	Warps *ws = calloc(1, sizeof *ws);
 	if (ws)

@@ -16,7 +16,8 @@
  * Generic addresses (LD, ST, ATOM, RED): a 64-bit address whose high word
  * is 0 and whose low word is in the shared window (c[0x0][0x0]) or the
  * local window (c[0x0][0x4]) reaches shared or local memory at its low
- * 24 bits, as cvta produces them; any other address is global memory. */
+ * 24 bits, as cvta produces them, one in the constant window
+ * (c[0x0][0xd0], sim_addr32.c) c[0x3]; any other address is global memory. */
 #include "sim.h"
 
 #include <stdlib.h>
@@ -107,6 +108,8 @@ uint8_t *sim_generic(SimMachine *m, const SimInsn *in, const SimThread *t, uint6
 		return sim_shared(m, in, addr - window, n, writer);
 	if (window == SIM_LOCAL_WINDOW)
 		return local_bytes(m, in, t, addr - window, n);
+	if (window == SIM_CONST_WINDOW)
+		return sim_const_window(m, in, addr - window, n, false);
 	uint8_t *p = sim_global(m, in, addr, n);
 	if (p)
 		*region = sim_region_of(m, p);
@@ -149,8 +152,10 @@ bool sim_exec_window(SimMachine *m, const SimInsn *in, SimThread *t)
 	uint64_t a = address(in, t, op == SOP_LD || op == SOP_ST);
 	SimRegion *r = NULL;
 	uint32_t *writer = NULL;
+	bool to_const = op == SOP_ST && (a & ~(uint64_t)(SIM_WINDOW_BYTES - 1)) == SIM_CONST_WINDOW;
 	uint8_t *p = op == SOP_LDS || op == SOP_STS ? sim_shared(m, in, a, n, &writer)
 	           : op == SOP_LDL || op == SOP_STL ? local_bytes(m, in, t, a, n)
+	           : to_const ? sim_const_window(m, in, a - SIM_CONST_WINDOW, n, true)
 	           : sim_generic(m, in, t, a, n, &r, &writer);
 	if (!p)
 		return true;
