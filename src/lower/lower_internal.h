@@ -397,6 +397,9 @@ bool lower_sqrt_rn(LowerCtx *c, const Instr *in);
 bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in);
 bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in);
 /* issue 17: copysign, clz.b64, bfi.b64, sad (lower_bits64.c). */
+/* ---- oldops: lower_legacy.c (PTX 1.x set, mul24/mad24) ---- */
+bool lower_set(LowerCtx *c, const Instr *in);
+bool lower_mul24(LowerCtx *c, const Instr *in);
 bool lower_copysign(LowerCtx *c, const Instr *in);
 bool lower_clz64(LowerCtx *c, const Instr *in);
 bool lower_bfi64(LowerCtx *c, const Instr *in);
