@@ -400,6 +400,7 @@ bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in);
 /* ---- oldops: lower_legacy.c (PTX 1.x set, mul24/mad24) ---- */
 bool lower_set(LowerCtx *c, const Instr *in);
 bool lower_mul24(LowerCtx *c, const Instr *in);
+bool lower_slct(LowerCtx *c, const Instr *in);
 bool lower_copysign(LowerCtx *c, const Instr *in);
 bool lower_clz64(LowerCtx *c, const Instr *in);
 bool lower_bfi64(LowerCtx *c, const Instr *in);

@@ -8,6 +8,9 @@
  *   set.cmp[.ftz][.bop].{u32,s32,b32,f32}.f32 ...  FSET[.BF][.FTZ]
  *   mul24.lo.{u32,s32} d, a, b        BFE[.U32] a, 0x1800; BFE[.U32] b,
  *   mad24.lo.{u32,s32} d, a, b, e     0x1800; the 32-bit multiply(-add)
+ *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
+ *       (d = c >= 0 ? a : b; slct with an .f32 selector would be FCMP.GE,
+ *       which the encoder table has no row for)
  * (ptxas -O0 multiplies the two fields with IMUL/IMAD, -O3 with XMADs, as
  * every other 32-bit multiply here). */
 #include "lower/lower_internal.h"
@@ -148,5 +151,41 @@ bool lower_mul24(LowerCtx *c, const Instr *in)
 	uint32_t t0 = lw_temp(c, 1);
 	lw_xmad(c, t0, f[0], false, f[1], false, addend, 0);
 	lw_mul_lo32_tail(c, d, 0, f[0], f[1], t0);
+	return true;
+}
+
+bool lower_slct(LowerCtx *c, const Instr *in)
+{
+	PtxTy ty[2];
+	unsigned ntypes = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxTy t = ptx_type_of_word(in->mods[i]);
+		if (t.bits == 0 || ntypes == 2)
+			return lw_unsupported(c, in->mod_locs[i], "slct modifier '%s'", in->mods[i]);
+		ty[ntypes++] = t;
+	}
+	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || ty[1].is_float)
+		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32}.s32 is supported)");
+	uint32_t d, sel;
+	unsigned dw, sw;
+	Opnd a, b;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b) ||
+	    !lw_reg(c, in->ops[3], &sel, &sw))
+		return false;
+	uint32_t ra = opnd_reg(c, &a);
+	LInsn *op;
+	if (b.kind == OPND_IMM && !fits_simm20(b.imm)) {
+		/* ptxas: a 32-bit immediate B is a .nv.constant2 word */
+		op = lw_emit(c, SF_ICMP_C);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_ref(op, SR_RA, ra, 0, 1, false);
+		linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+		linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, (uint32_t)b.imm) / 4);
+	} else {
+		op = lw_alu(c, SASS_ALU_FORMS(ICMP), d, 0, ra, 0, &b, 0);
+	}
+	linsn_ref(op, SR_RC, sel, 0, 1, false);
+	linsn_set(op, SR_CMP, 6);        /* GE */
+	linsn_set(op, SR_SIGNED, 1);
 	return true;
 }
