@@ -534,6 +534,10 @@ static inline bool lw_streq(const char *a, const char *b)
 /* d = a << n / a >> n over 64 bits, n a 32-bit register operand (PTX
  * clamps it at 64): SHF + SHL/SHR as ptxas. */
 void lw_shift64_reg(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t a, const Opnd *n);
+/* A 64-bit ordering's compare: IADD RZ.CC, a.lo, -b.lo, then the .X form of
+ * `forms` (ISETP, ISET) on the high words (d: its Rd, or LW_NO_DST); the
+ * caller sets the comparison and destinations. */
+LInsn *lw_cmp64_x(LowerCtx *c, SassAluForms forms, uint32_t d, uint32_t a, const Opnd *b);
 /* setp.{lt,le,gt,ge}.{s,u}64 (cmp the ISETP comparison): IADD RZ.CC of the
  * low words and ISETP.X of the high words, with sp's destinations and
  * combination. */

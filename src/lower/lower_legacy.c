@@ -5,6 +5,8 @@
  *   set.cmp[.bop].{u32,s32,b32}.{u32,s32,b32} d, a, b[, [!]c]
  *       ISET.cmp[.U32].bop d, a, b, c|PT          (all ones or 0)
  *   set.cmp[.bop].f32.{u32,s32,b32} ...   ISET.BF (1.0f or 0.0f; -O3)
+ *   set.{lt,le,gt,ge,lo,ls,hi,hs}[.bop].dtype.{u64,s64} ...
+ *       IADD RZ.CC, a.lo, -b.lo; ISET[.BF].cmp[.U32].X.bop d, a.hi, b.hi
  *   set.cmp[.ftz][.bop].{u32,s32,b32,f32}.f32 ...  FSET[.BF][.FTZ]
  *   mul24.lo.{u32,s32} d, a, b        BFE[.U32] a, 0x1800; BFE[.U32] b,
  *   mad24.lo.{u32,s32} d, a, b, e     0x1800; the 32-bit multiply(-add)
@@ -67,9 +69,11 @@ bool lower_set(LowerCtx *c, const Instr *in)
 		if (!known)
 			return lw_unsupported(c, in->mod_locs[i], "set modifier '%s'", w);
 	}
-	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || (ty[1].is_float ? fcmp : icmp) < 0)
+	/* 64-bit integer sources: the orderings (ptxas: IADD RZ.CC + ISET.X) */
+	bool wide = ntypes == 2 && ty[1].bits == 64 && !ty[1].is_float && icmp != 2 && icmp != 5;
+	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide) || (ty[1].is_float ? fcmp : icmp) < 0)
 		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u32,s32,b32,f32} "
-		                      "is supported)");
+		                      "and the orderings of .u64/.s64 are supported)");
 	if ((bop >= 0) != (in->nops == 4))
 		return lw_unsupported(c, in->loc, "set with a boolean operation needs a predicate operand, and only then");
 	uint32_t d;
@@ -102,7 +106,8 @@ bool lower_set(LowerCtx *c, const Instr *in)
 	} else {
 		if (a.kind == OPND_IMM)
 			return lw_unsupported(c, in->ops[1]->loc, "set with an immediate first operand");
-		op = lw_alu(c, SASS_ALU_FORMS(ISET), d, 0, a.vreg, 0, &b, 0);
+		op = wide ? lw_cmp64_x(c, SASS_ALU_FORMS(ISET), d, a.vreg, &b)
+		          : lw_alu(c, SASS_ALU_FORMS(ISET), d, 0, a.vreg, 0, &b, 0);
 		linsn_set(op, SR_CMP, icmp);
 		linsn_set(op, SR_SIGNED, sign < 0 ? ty[1].is_signed : false);
 	}
