@@ -54,8 +54,7 @@ void lw_shift64_reg(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t
 
 /* ---- 64-bit orderings ---- */
 
-bool lw_setp64_order(LowerCtx *c, unsigned cmp, bool is_signed, const SetpPreds *sp, unsigned bop, uint32_t a,
-                     const Opnd *b)
+LInsn *lw_cmp64_x(LowerCtx *c, SassAluForms forms, uint32_t d, uint32_t a, const Opnd *b)
 {
 	LInsn *lo;
 	uint32_t blo = (uint32_t)b->imm;
@@ -78,19 +77,28 @@ bool lw_setp64_order(LowerCtx *c, unsigned cmp, bool is_signed, const SetpPreds 
 	lo->writes_cc = true;
 	LInsn *op;
 	if (b->kind == OPND_IMM && (uint64_t)b->imm >> 32 == 0) {
-		op = lw_emit(c, SF_ISETP_R);    /* a zero high word is RZ, as ptxas */
+		op = lw_emit(c, forms.r);       /* a zero high word is RZ, as ptxas */
+		if (d != LW_NO_DST)
+			linsn_ref(op, SR_RD, d, 0, 1, true);
 		linsn_ref(op, SR_RA, a, 1, 1, false);
 		linsn_set(op, SR_RB, 255);
 	} else {
-		op = lw_alu(c, SASS_ALU_FORMS(ISETP), LW_NO_DST, 0, a, 1, b, 1);
+		op = lw_alu(c, forms, d, 0, a, 1, b, 1);
 	}
+	linsn_set(op, SR_X, 1);
+	op->reads_cc = true;
+	return op;
+}
+
+bool lw_setp64_order(LowerCtx *c, unsigned cmp, bool is_signed, const SetpPreds *sp, unsigned bop, uint32_t a,
+                     const Opnd *b)
+{
+	LInsn *op = lw_cmp64_x(c, SASS_ALU_FORMS(ISETP), LW_NO_DST, a, b);
 	linsn_ref(op, SR_PD, sp->pd, 0, 1, true);
 	if (sp->has_q)
 		linsn_ref(op, SR_PQ, sp->pq, 0, 1, true);
 	linsn_set(op, SR_CMP, cmp);
 	linsn_set(op, SR_SIGNED, is_signed);
-	linsn_set(op, SR_X, 1);
-	op->reads_cc = true;
 	lw_setp_combine(op, sp, bop);
 	return true;
 }

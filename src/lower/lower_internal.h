@@ -405,6 +405,10 @@ bool lower_sqrt_rn(LowerCtx *c, const Instr *in);
 bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in);
 bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in);
 /* issue 17: copysign, clz.b64, bfi.b64, sad (lower_bits64.c). */
+/* ---- oldops: lower_legacy.c (PTX 1.x set, mul24/mad24) ---- */
+bool lower_set(LowerCtx *c, const Instr *in);
+bool lower_mul24(LowerCtx *c, const Instr *in);
+bool lower_slct(LowerCtx *c, const Instr *in);
 bool lower_copysign(LowerCtx *c, const Instr *in);
 bool lower_clz64(LowerCtx *c, const Instr *in);
 bool lower_bfi64(LowerCtx *c, const Instr *in);
@@ -564,6 +568,10 @@ void lw_brx_adopt(LInsn *in, size_t tbase);
 /* d = a << n / a >> n over 64 bits, n a 32-bit register operand (PTX
  * clamps it at 64): SHF + SHL/SHR as ptxas. */
 void lw_shift64_reg(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t a, const Opnd *n);
+/* A 64-bit ordering's compare: IADD RZ.CC, a.lo, -b.lo, then the .X form of
+ * `forms` (ISETP, ISET) on the high words (d: its Rd, or LW_NO_DST); the
+ * caller sets the comparison and destinations. */
+LInsn *lw_cmp64_x(LowerCtx *c, SassAluForms forms, uint32_t d, uint32_t a, const Opnd *b);
 /* setp.{lt,le,gt,ge}.{s,u}64 (cmp the ISETP comparison): IADD RZ.CC of the
  * low words and ISETP.X of the high words, with sp's destinations and
  * combination. */

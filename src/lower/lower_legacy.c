@@ -1,0 +1,196 @@
+/* Lowering of the PTX 1.x instructions that old compilers (nvopencc) still
+ * write and ptxas 11.8 accepts for sm_50: set (a comparison into a
+ * register) and mul24/mad24 (.lo). The sequences are those of ptxas 11.8
+ * -arch=sm_50:
+ *   set.cmp[.bop].{u32,s32,b32}.{u32,s32,b32} d, a, b[, [!]c]
+ *       ISET.cmp[.U32].bop d, a, b, c|PT          (all ones or 0)
+ *   set.cmp[.bop].f32.{u32,s32,b32} ...   ISET.BF (1.0f or 0.0f; -O3)
+ *   set.{lt,le,gt,ge,lo,ls,hi,hs}[.bop].dtype.{u64,s64} ...
+ *       IADD RZ.CC, a.lo, -b.lo; ISET[.BF].cmp[.U32].X.bop d, a.hi, b.hi
+ *   set.cmp[.ftz][.bop].{u32,s32,b32,f32}.f32 ...  FSET[.BF][.FTZ]
+ *   mul24.lo.{u32,s32} d, a, b        BFE[.U32] a, 0x1800; BFE[.U32] b,
+ *   mad24.lo.{u32,s32} d, a, b, e     0x1800; the 32-bit multiply(-add)
+ *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
+ *       (d = c >= 0 ? a : b; slct with an .f32 selector would be FCMP.GE,
+ *       which the encoder table has no row for)
+ * (ptxas -O0 multiplies the two fields with IMUL/IMAD, -O3 with XMADs, as
+ * every other 32-bit multiply here). */
+#include "lower/lower_internal.h"
+
+#include <string.h>
+
+enum { PT = 7 };
+
+static const struct { const char *word; unsigned icmp, fcmp; int sign; } set_cmps[] = {
+	{ ".eq", 2, 2, -1 }, { ".ne", 5, 5, -1 }, { ".lt", 1, 1, -1 }, { ".le", 3, 3, -1 },
+	{ ".gt", 4, 4, -1 }, { ".ge", 6, 6, -1 }, { ".lo", 1, 0, 0 }, { ".ls", 3, 0, 0 },
+	{ ".hi", 4, 0, 0 }, { ".hs", 6, 0, 0 }, { ".num", 0, 7, -1 }, { ".nan", 0, 8, -1 },
+	{ ".ltu", 0, 9, -1 }, { ".equ", 0, 10, -1 }, { ".leu", 0, 11, -1 }, { ".gtu", 0, 12, -1 },
+	{ ".neu", 0, 13, -1 }, { ".geu", 0, 14, -1 },
+};
+
+/* The B operand of FSET as a register (FSET has no constant-bank row):
+ * an immediate goes through MOV32I, a parameter word through its copy. */
+static uint32_t opnd_reg(LowerCtx *c, const Opnd *o)
+{
+	uint32_t v;
+	unsigned s;
+	lw_opnd_part(c, o, 0, &v, &s);
+	return v;
+}
+
+bool lower_set(LowerCtx *c, const Instr *in)
+{
+	int icmp = -1, fcmp = -1, sign = -1, bop = -1;
+	bool ftz = false;
+	PtxTy ty[2];
+	unsigned ntypes = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *w = in->mods[i];
+		PtxTy t = ptx_type_of_word(w);
+		bool known = false;
+		if (t.bits != 0 && ntypes < 2) {
+			ty[ntypes++] = t;
+			known = true;
+		}
+		for (size_t j = 0; j < sizeof set_cmps / sizeof set_cmps[0]; j++)
+			if (lw_streq(w, set_cmps[j].word)) {
+				icmp = set_cmps[j].icmp ? (int)set_cmps[j].icmp : -1;
+				fcmp = set_cmps[j].fcmp ? (int)set_cmps[j].fcmp : -1;
+				sign = set_cmps[j].sign;
+				known = true;
+			}
+		if (lw_streq(w, ".and") || lw_streq(w, ".or") || lw_streq(w, ".xor")) {
+			bop = w[1] == 'a' ? 0 : w[1] == 'o' ? 1 : 2;
+			known = true;
+		}
+		if (lw_streq(w, ".ftz"))
+			known = ftz = true;
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i], "set modifier '%s'", w);
+	}
+	/* 64-bit integer sources: the orderings (ptxas: IADD RZ.CC + ISET.X) */
+	bool wide = ntypes == 2 && ty[1].bits == 64 && !ty[1].is_float && icmp != 2 && icmp != 5;
+	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide) || (ty[1].is_float ? fcmp : icmp) < 0)
+		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u32,s32,b32,f32} "
+		                      "and the orderings of .u64/.s64 are supported)");
+	if ((bop >= 0) != (in->nops == 4))
+		return lw_unsupported(c, in->loc, "set with a boolean operation needs a predicate operand, and only then");
+	uint32_t d;
+	unsigned dw;
+	Opnd a, b;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))
+		return false;
+	SetpPreds sp;
+	memset(&sp, 0, sizeof sp);
+	if (bop >= 0) {
+		const Expr *ce = in->ops[3];
+		if (ce->kind == EX_UNARY && ce->op == '!') {
+			sp.pc_not = true;
+			ce = ce->lhs;
+		}
+		if (!lw_pred(c, ce, &sp.pc))
+			return false;
+		sp.has_pc = true;
+	}
+	LInsn *op;
+	if (ty[1].is_float) {
+		/* immediates reach registers ahead of the FSET that reads them */
+		uint32_t ra = opnd_reg(c, &a), rb = opnd_reg(c, &b);
+		op = lw_emit(c, SF_FSET_R);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_ref(op, SR_RA, ra, 0, 1, false);
+		linsn_ref(op, SR_RB, rb, 0, 1, false);
+		linsn_set(op, SR_CMP, fcmp);
+		linsn_set(op, SR_FTZ, ftz);
+	} else {
+		if (a.kind == OPND_IMM)
+			return lw_unsupported(c, in->ops[1]->loc, "set with an immediate first operand");
+		op = wide ? lw_cmp64_x(c, SASS_ALU_FORMS(ISET), d, a.vreg, &b)
+		          : lw_alu(c, SASS_ALU_FORMS(ISET), d, 0, a.vreg, 0, &b, 0);
+		linsn_set(op, SR_CMP, icmp);
+		linsn_set(op, SR_SIGNED, sign < 0 ? ty[1].is_signed : false);
+	}
+	linsn_set(op, SR_BF, ty[0].is_float);
+	linsn_set(op, SR_PC, PT);
+	lw_setp_combine(op, &sp, bop >= 0 ? (unsigned)bop : 0);
+	return true;
+}
+
+/* mul24.lo / mad24.lo: the low 24 bits of each factor (sign-extended for
+ * .s32), then the 32-bit multiply(-add). .hi (bits 47:16 of the 48-bit
+ * product) is not lowered. */
+bool lower_mul24(LowerCtx *c, const Instr *in)
+{
+	PtxTy t = lw_instr_type(in);
+	if (!lw_has_mod(in, ".lo") || t.bits != 32 || t.is_float)
+		return lw_unsupported(c, in->loc, "%s%s (%s.lo.{u32,s32} is supported)", in->opcode,
+		                      lw_has_mod(in, ".hi") ? ".hi" : " on this type", in->opcode);
+	bool mad = in->nops == 4;
+	uint32_t d;
+	unsigned dw;
+	Opnd o[3];
+	if (!lw_reg(c, in->ops[0], &d, &dw))
+		return false;
+	for (unsigned i = 0; i < (mad ? 3u : 2u); i++)
+		if (!lw_opnd(c, in->ops[1 + i], &o[i]))
+			return false;
+	uint32_t f[2];
+	for (unsigned i = 0; i < 2; i++) {
+		if (o[i].kind == OPND_IMM) {
+			/* ptxas folds the field of an immediate: MOV32I of its 24-bit value */
+			uint32_t v = (uint32_t)o[i].imm & 0xffffffu;
+			f[i] = lw_temp(c, 1);
+			lw_mov32i(c, f[i], 0, t.is_signed && (v & 0x800000u) ? v | 0xff000000u : v);
+			continue;
+		}
+		uint32_t src = opnd_reg(c, &o[i]);
+		f[i] = lw_temp(c, 1);
+		LInsn *x = lw_emit(c, SF_BFE_I);
+		linsn_ref(x, SR_RD, f[i], 0, 1, true);
+		linsn_ref(x, SR_RA, src, 0, 1, false);
+		linsn_set(x, SR_SIGNED, t.is_signed);
+		linsn_set(x, SR_IMM, 24u << 8);
+	}
+	int addend = mad ? (int)opnd_reg(c, &o[2]) : -1;
+	uint32_t t0 = lw_temp(c, 1);
+	lw_xmad(c, t0, f[0], false, f[1], false, addend, 0);
+	lw_mul_lo32_tail(c, d, 0, f[0], f[1], t0);
+	return true;
+}
+
+bool lower_slct(LowerCtx *c, const Instr *in)
+{
+	PtxTy ty[2];
+	unsigned ntypes = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		PtxTy t = ptx_type_of_word(in->mods[i]);
+		if (t.bits == 0 || ntypes == 2)
+			return lw_unsupported(c, in->mod_locs[i], "slct modifier '%s'", in->mods[i]);
+		ty[ntypes++] = t;
+	}
+	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || ty[1].is_float)
+		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32}.s32 is supported)");
+	uint32_t d, sel;
+	unsigned dw, sw;
+	Opnd a, b;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b) ||
+	    !lw_reg(c, in->ops[3], &sel, &sw))
+		return false;
+	uint32_t ra = opnd_reg(c, &a);
+	LInsn *op;
+	if (b.kind == OPND_IMM && !fits_simm20(b.imm)) {
+		/* ptxas: a 32-bit immediate B is a .nv.constant2 word */
+		op = lw_emit(c, SF_ICMP_C);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_ref(op, SR_RA, ra, 0, 1, false);
+		linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+		linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, (uint32_t)b.imm) / 4);
+	} else {
+		op = lw_alu(c, SASS_ALU_FORMS(ICMP), d, 0, ra, 0, &b, 0);
+	}
+	linsn_ref(op, SR_RC, sel, 0, 1, false);
+	linsn_set(op, SR_CMP, 6);        /* GE */
+	linsn_set(op, SR_SIGNED, 1);
+	return true;
+}
