@@ -70,6 +70,21 @@ ptxas_ok() {
 	return 1
 }
 
+# nvdisasm under a time and memory limit: its control-flow analysis runs
+# away on some files, ptxas's own cubin as much as ours (corpus32's
+# clang14-sm_50-O2-m32-clang_kernels: killed for memory, or still running
+# after 60 s, on both cubins).
+nvdisasm_ok() {
+	(ulimit -v 2097152 2>/dev/null; timeout 60 "$bin/nvdisasm" "$@" >/dev/null 2>&1)
+}
+
+# Our cubin of $1.ptx is judged by nvdisasm -c (no control-flow analysis)
+# when plain nvdisasm fails on ptxas 11.8's cubin of the same file too.
+nvdisasm_fails_on_ptxas_too() {
+	[ -f "$1.ptx.ptxas.cubin" ] && ! nvdisasm_ok "$1.ptx.ptxas.cubin" && nvdisasm_ok -c "$1.cubin" &&
+		echo "NOTE: nvdisasm fails on ptxas 11.8's cubin of $(basename "$1") too: ours listed with -c" >&2
+}
+
 # A diagnostic line as its bucket: the message after "error: ", with the
 # quoted names of symbols and registers masked (an instruction's name is
 # kept: it says which family is missing).
@@ -143,7 +158,7 @@ one() {
 	if [ $rc -eq 0 ]; then
 		if ! "$bin/cuobjdump" -sass "$w.cubin" >/dev/null 2>&1; then
 			v="FAIL: cubin rejected by cuobjdump -sass"
-		elif ! "$bin/nvdisasm" "$w.cubin" >/dev/null 2>&1; then
+		elif ! nvdisasm_ok "$w.cubin" && ! nvdisasm_fails_on_ptxas_too "$w"; then
 			v="FAIL: cubin rejected by nvdisasm"
 		else
 			v=assembles
