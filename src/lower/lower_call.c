@@ -460,6 +460,24 @@ static uint32_t call_depth(LowerCtx *c, const LFunc *f, size_t bound)
 	return d + 1;
 }
 
+/* Whether every function the calls reach, through other functions too,
+ * has its body in the module by now (seen: one flag per c->funcs entry). */
+static bool bodies_known(LowerCtx *c, const LCallSite *calls, size_t ncalls, unsigned char *seen)
+{
+	for (size_t i = 0; i < ncalls; i++) {
+		const LFunc *g = find_func(c, calls[i].callee);
+		if (!g)
+			return false;
+		size_t idx = (size_t)(g - c->funcs);
+		if (seen[idx])
+			continue;
+		seen[idx] = 1;
+		if (!bodies_known(c, g->frag.calls, g->frag.ncalls, seen))
+			return false;
+	}
+	return true;
+}
+
 bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 {
 	/* calls through a register: every function whose address the module
@@ -469,10 +487,16 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	lw_indirect_expand(c, k);
 	if (k->ncalls == 0)
 		return true;
-	/* a callee whose body comes later in the module: link at its end */
-	for (size_t i = 0; i < k->ncalls && !final; i++)
-		if (!find_func(c, k->calls[i].callee))
+	/* a callee whose body comes later in the module, or a function a
+	 * callee calls whose body does (a forward-declared .func): link at
+	 * the module's end */
+	if (!final) {
+		unsigned char *seen = xcalloc(c->nfuncs + 1, 1);
+		bool known = bodies_known(c, k->calls, k->ncalls, seen);
+		free(seen);
+		if (!known)
 			return false;
+	}
 	for (size_t i = 0; i < k->ncalls; i++) {
 		const LFunc *f = find_func(c, k->calls[i].callee);
 		/* a JCAL of an external function is not counted (its callee's

@@ -11,7 +11,6 @@
 #include "lower/lower_internal.h"
 
 enum { CMP_GT = 4, CMP_EQ = 2, CMP_GE = 6 };
-enum { I2I_S32 = 5 };
 enum { NEG_B = 1, NEG_A = 2 };
 
 static void isetp(LowerCtx *c, uint32_t p, unsigned cmp, bool is_signed, uint32_t a, int b)
@@ -51,30 +50,6 @@ static void add_one(LowerCtx *c, uint32_t d)
 	linsn_ref(op, SR_RD, d, 0, 1, true);
 	linsn_ref(op, SR_RA, d, 0, 1, false);
 	linsn_set(op, SR_IMM, 1);
-}
-
-/* I2I.S32.S32 d, [-]|a| */
-static void iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg)
-{
-	LInsn *op = lw_emit(c, SF_I2I_R);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RB, a, 0, 1, false);
-	linsn_set(op, SR_DTYPE, I2I_S32);
-	linsn_set(op, SR_STYPE, I2I_S32);
-	linsn_set(op, SR_ABS, 1);
-	linsn_set(op, SR_NEGB, neg);
-}
-
-static void guard(LowerCtx *c, uint32_t p, bool negated)
-{
-	c->guard_vreg = (int)p;
-	c->guard_neg = negated;
-}
-
-static void unguard(LowerCtx *c)
-{
-	c->guard_vreg = -1;
-	c->guard_neg = false;
 }
 
 /* d = a * b + addend (mod 2^32): three XMADs */
@@ -134,8 +109,8 @@ bool lower_idiv(LowerCtx *c, const Instr *in)
 	if (!sg)
 		isetp(c, pz, CMP_EQ, false, b, -1);
 	if (sg) {
-		iabs(c, ub, b, false);
-		iabs(c, ua, a, false);
+		lw_iabs(c, ub, b, false);
+		lw_iabs(c, ua, a, false);
 		if (!rem) {
 			sign = lw_temp(c, 1);
 			LInsn *x = lw_emit(c, SF_LOP_R);
@@ -151,39 +126,39 @@ bool lower_idiv(LowerCtx *c, const Instr *in)
 	c->k->vregs[r].temp = false;
 	lw_mul_hi32(c, q, t, ua, false, -1);
 	if (sg) {
-		iabs(c, nub, b, true);
+		lw_iabs(c, nub, b, true);
 		mul_lo(c, r, nub, q, (int)ua);
 		isetp(c, pc, CMP_GT, false, ub, (int)r);
-		guard(c, pc, true);
+		lw_guard(c, (int)pc, true);
 		iadd(c, r, (int)r, (int)ub, NEG_B);
 		if (!rem)
 			add_one(c, q);
-		unguard(c);
+		lw_guard(c, -1, false);
 		uint32_t pn = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
 		isetp(c, pn, CMP_GE, true, rem ? a : sign, -1);
 		if (rem) {
 			isetp(c, pc, CMP_GT, false, ub, (int)r);
-			guard(c, pc, true);
+			lw_guard(c, (int)pc, true);
 			iadd(c, r, (int)r, (int)ub, NEG_B);
 		} else {
 			isetp(c, pc, CMP_GE, false, r, (int)ub);
-			guard(c, pc, false);
+			lw_guard(c, (int)pc, false);
 			add_one(c, q);
 		}
-		unguard(c);
+		lw_guard(c, -1, false);
 		isetp(c, pz, CMP_EQ, true, b, -1);
 		uint32_t res = rem ? r : q;
-		guard(c, pn, true);
+		lw_guard(c, (int)pn, true);
 		iadd(c, res, (int)res, -1, NEG_A);
-		unguard(c);
-		guard(c, pz, false);
+		lw_guard(c, -1, false);
+		lw_guard(c, (int)pz, false);
 		LInsn *ones = lw_emit(c, SF_LOP_R);
 		linsn_ref(ones, SR_RD, res, 0, 1, true);
 		linsn_set(ones, SR_RA, 255);
 		linsn_ref(ones, SR_RB, b, 0, 1, false);
 		linsn_set(ones, SR_LOPOP, 3);
 		linsn_set(ones, SR_INVB, 1);
-		unguard(c);
+		lw_guard(c, -1, false);
 		lw_mov(c, d, 0, res, 0);
 		return true;
 	}
@@ -192,22 +167,22 @@ bool lower_idiv(LowerCtx *c, const Instr *in)
 	mul_lo(c, r, nq, b, (int)a);
 	for (int k = 0; k < 2; k++) {
 		isetp(c, pc, CMP_GE, false, r, (int)b);
-		guard(c, pc, false);
+		lw_guard(c, (int)pc, false);
 		if (rem || k == 0)
 			iadd(c, r, (int)b, (int)r, NEG_A);
 		if (!rem)
 			add_one(c, q);
-		unguard(c);
+		lw_guard(c, -1, false);
 	}
 	uint32_t res = rem ? r : q;
-	guard(c, pz, false);
+	lw_guard(c, (int)pz, false);
 	LInsn *ones = lw_emit(c, SF_LOP_R);
 	linsn_ref(ones, SR_RD, res, 0, 1, true);
 	linsn_set(ones, SR_RA, 255);
 	linsn_ref(ones, SR_RB, b, 0, 1, false);
 	linsn_set(ones, SR_LOPOP, 3);
 	linsn_set(ones, SR_INVB, 1);
-	unguard(c);
+	lw_guard(c, -1, false);
 	lw_mov(c, d, 0, res, 0);
 	return true;
 }

@@ -13,7 +13,7 @@
  *   6. b == 0: all ones (@!P MOV32I 0xffffffff). */
 #include "lower/lower_internal.h"
 
-enum { INT_U16 = 2, FLOAT_F32 = 2, INT_U32 = 4, I2I_S32 = 5, RND_RZ = 3, RND_TRUNC = 3 };
+enum { INT_U16 = 2, FLOAT_F32 = 2, INT_U32 = 4, RND_RZ = 3, RND_TRUNC = 3 };
 enum { LOP_XOR = 2, CMP_NE = 5, LUT_A_XOR_B_AND_C = 0x78 };
 
 static uint32_t alu_imm(LowerCtx *c, SassFormId form, uint32_t a, uint32_t imm)
@@ -26,17 +26,11 @@ static uint32_t alu_imm(LowerCtx *c, SassFormId form, uint32_t a, uint32_t imm)
 	return d;
 }
 
-/* I2I.S32.S32 d, [-]|a| */
+/* d = [-]|a| in a new temporary */
 static uint32_t iabs(LowerCtx *c, uint32_t a, bool neg)
 {
 	uint32_t d = lw_temp(c, 1);
-	LInsn *op = lw_emit(c, SF_I2I_R);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RB, a, 0, 1, false);
-	linsn_set(op, SR_DTYPE, I2I_S32);
-	linsn_set(op, SR_STYPE, I2I_S32);
-	linsn_set(op, SR_ABS, 1);
-	linsn_set(op, SR_NEGB, neg);
+	lw_iabs(c, d, a, neg);
 	return d;
 }
 

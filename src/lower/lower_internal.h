@@ -243,6 +243,9 @@ void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_sig
 /* Sign-extends the low `bits` of d.dsub in place (BFE, as ptxas does after
  * an LDC.U8/.U16 of a signed value). */
 void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits);
+/* d = [-]|a| over 32 bits (I2I.S32.S32 with .ABS), the signed division
+ * sequences' operand prologue. */
+void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg);
 /* d.dsub = the sign of s.ssub replicated (SHR by 31). */
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
 

@@ -183,6 +183,18 @@ void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned s
 	linsn_set(in, SR_SIGNED, 1);
 }
 
+void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg)
+{
+	enum { I2I_S32 = 5 };   /* the I2I type field's .S32 */
+	LInsn *op = lw_emit(c, SF_I2I_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RB, a, 0, 1, false);
+	linsn_set(op, SR_DTYPE, I2I_S32);
+	linsn_set(op, SR_STYPE, I2I_S32);
+	linsn_set(op, SR_ABS, 1);
+	linsn_set(op, SR_NEGB, neg);
+}
+
 LInsn *lw_xmad(LowerCtx *c, uint32_t d, uint32_t a, bool ha, uint32_t b, bool hb, int cvreg,
                 unsigned csub)
 {

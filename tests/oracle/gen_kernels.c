@@ -642,9 +642,19 @@ static void gen_fam(int nest)
 		if (chance(25)) {
 			src(b, sizeof b, C_R, false);
 			out("\tcvt.rn.f32.s32 %%f%d, %s;\n", y, b);
-			out("\tdiv.%s.f32 %%f%d, %%f%d, %%f%d;\n", chance(50) ? "approx" : "full", z, x, y);
+			/* .rn on every second full division: from z, not a new
+			 * random choice, so the other kernels stay as they were */
+			const char *m = chance(50) ? "approx" : z % 2 ? "full" : "rn";
+			out("\tdiv.%s.f32 %%f%d, %%f%d, %%f%d;\n", m, z, x, y);
 		} else {
-			out("\t%s%s.f32 %%f%d, %%f%d;\n", PICK(sfu), chance(40) ? ".ftz" : "", z, x);
+			const char *op = PICK(sfu), *ftz = chance(40) ? ".ftz" : "";
+			/* the IEEE forms (ptxas's Newton sequences and slow paths),
+			 * again chosen from z */
+			if (z % 2 == 0 && strcmp(op, "sqrt.approx") == 0)
+				op = "sqrt.rn", ftz = "";
+			else if (z % 2 == 0 && strcmp(op, "rcp.approx") == 0)
+				op = "rcp.rn", ftz = "";
+			out("\t%s%s.f32 %%f%d, %%f%d;\n", op, ftz, z, x);
 		}
 		out("\tcvt.rzi.%s32.f32 %%r%d, %%f%d;\n", su, fresh(C_R), z);
 		break;
@@ -655,7 +665,18 @@ static void gen_fam(int nest)
 		out("\tcvt.rn.f64.%s32 %%fd%d, %s;\n", su, x, a);
 		src(b, sizeof b, C_R, false);
 		out("\tcvt.rn.f64.u32 %%fd%d, %s;\n", y, b);
-		if (strcmp(op, "neg") == 0 || strcmp(op, "abs") == 0)
+		/* every second operation (z is 3 mod 4: by z / 4) becomes one of the f64 sequences
+		 * (div.rn, rcp.rn, sqrt.rn, rsqrt.approx), chosen from z and the
+		 * operation drawn, not a new random choice */
+		if (z / 4 % 2 == 0 && (strcmp(op, "mul") == 0 || strcmp(op, "min") == 0))
+			out("\tdiv.rn.f64 %%fd%d, %%fd%d, %%fd%d;\n", z, x, y);
+		else if (z / 4 % 2 == 0 && (strcmp(op, "add") == 0 || strcmp(op, "sub") == 0))
+			out("\trcp.rn.f64 %%fd%d, %%fd%d;\n", z, x);
+		else if (z / 4 % 2 == 0 && (strcmp(op, "neg") == 0 || strcmp(op, "max") == 0))
+			out("\tsqrt.rn.f64 %%fd%d, %%fd%d;\n", z, x);
+		else if (z / 4 % 2 == 0)
+			out("\trsqrt.approx.f64 %%fd%d, %%fd%d;\n", z, x);
+		else if (strcmp(op, "neg") == 0 || strcmp(op, "abs") == 0)
 			out("\t%s.f64 %%fd%d, %%fd%d;\n", op, z, x);
 		else if (strcmp(op, "fma.rn") == 0)
 			out("\tfma.rn.f64 %%fd%d, %%fd%d, %%fd%d, %%fd%d;\n", z, x, y, x);
