@@ -236,7 +236,8 @@ bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d);
 void lw_txq_dimension(LowerCtx *c, const LDescLookup *h, uint32_t d, unsigned mask);
 /* issue 17: the bindless handle of bound .surfref/.texref `name` (mov) in
  * the 64-bit d: 0x80000000 | its header index (the c[0x0] slot), as ptxas
- * 11.8 builds it (MOV32I, LOP.OR c[0x0][slot]); the high word 0. */
+ * 11.8 builds it (MOV32I, LOP.OR c[0x0][slot]); the high word 0x80000000
+ * for a surface, 0x20000000 for a texture. */
 void lw_bound_handle(LowerCtx *c, const char *name, bool texture, uint32_t d);
 /* Zero- or sign-extends the low `bits` of s into d (LOP32I.AND or SHL+SHR). */
 void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_signed);

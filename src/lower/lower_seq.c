@@ -145,7 +145,9 @@ void lw_bound_handle(LowerCtx *c, const char *name, bool texture, uint32_t d)
 	linsn_set(or, SR_INVB, 0);
 	linsn_set(or, SR_CBANK, 0);
 	linsn_set(or, SR_COFF, lw_bound_slot(c, name) / 4);
-	lw_mov_rz(c, d, 1);
+	/* the high word tags the kind, as ptxas 11.8 writes it (a sampler
+	 * would be 0x40000000): only values stored or compared see it */
+	lw_mov32i(c, d, 1, texture ? 0x20000000u : 0x80000000u);
 	if (texture)
 		c->k->uses_textures = true;
 	else
