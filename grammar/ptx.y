@@ -97,7 +97,7 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr data_val data_atom attr initializer_opt
+%type <expr> expr operand data_val data_atom attr initializer_opt
 %type <exprs> expr_list vec_elems data_list attr_list
 %type <exprs> loc_vals string_list ident_list target_list
 %type <specs> specs specs_opt
@@ -390,31 +390,51 @@ guard
 	| '@' '!' IDENT                 { $$.negated = true; $$.pred = build_name(ps, $3, NULL, @3); }
 	;
 
+/* No empty `mods`: an instruction without modifiers has its own rules,
+ * so no instruction pays a reduction for nothing. */
 instr_body
-	: IDENT mods                    { ExprVec none = { 0 }; $$ = build_instr(ps, $1, @1, &$2, &none, @$); }
+	: IDENT                         { WordVec w = { 0 }; ExprVec o = { 0 }; $$ = build_instr(ps, $1, @1, &w, &o, @$); }
+	| IDENT operands                { WordVec w = { 0 }; $$ = build_instr(ps, $1, @1, &w, &$2, @$); }
+	| IDENT mods                    { ExprVec o = { 0 }; $$ = build_instr(ps, $1, @1, &$2, &o, @$); }
 	| IDENT mods operands           { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
 	;
 
 /* `.alias` is both a module directive and a fence/membar modifier
  * (fence.proxy.alias), so the keyword is accepted here too. */
 mods
-	: %empty                        { $$ = (WordVec){ 0 }; }
+	: DOTWORD                       { $$ = (WordVec){ 0 }; word_push(ps, &$$, $1, @1); }
+	| K_ALIAS                       { $$ = (WordVec){ 0 }; word_push(ps, &$$, $1, @1); }
 	| mods DOTWORD                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	| mods K_ALIAS                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	;
 
+/* A register or an integer, most operands, goes into the list in the
+ * reduction that reads it (no `expr` in between): in this state bison
+ * tells `operands: IDENT .` (next ',' or ';') from `expr: IDENT .` (next
+ * an operator) by the lookahead, as the expression rules below only
+ * reduce to `operand` when they are not one bare atom. */
 operands
-	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| operands ',' expr             { $$ = $1; VEC_PUSH(A, $$, $3); }
+	: IDENT                         { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_name(ps, $1, NULL, @1)); }
+	| INTLIT                        { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_int(ps, $1.text, $1.val, $1.overflow, @1)); }
+	| operand                       { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| operands ',' IDENT            { $$ = $1; VEC_PUSH(A, $$, build_name(ps, $3, NULL, @3)); }
+	| operands ',' INTLIT           { $$ = $1; VEC_PUSH(A, $$, build_int(ps, $3.text, $3.val, $3.overflow, @3)); }
+	| operands ',' operand          { $$ = $1; VEC_PUSH(A, $$, $3); }
 	;
 
 /* ---- expressions ---- */
 
-/* Primary expressions are alternatives of expr itself (see stmt). */
+/* Primary expressions are alternatives of expr itself (see stmt); a bare
+ * name or integer is `expr` alone, everything else is an `operand` first
+ * (see operands), which is an `expr` wherever an expression goes. */
 expr
 	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
-	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
 	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
+	| operand                       { $$ = $1; }
+	;
+
+operand
+	: FLOATLIT                      { $$ = build_float(ps, $1, @1); }
 	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
 	| IDENT '(' ')'                 { ExprVec v = { 0 }; $$ = build_call(ps, $1, &v, @$); }
 	| IDENT '(' expr_list ')'       { $$ = build_call(ps, $1, &$3, @$); }
