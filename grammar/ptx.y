@@ -16,6 +16,7 @@
 
 %code requires {
 #include "front/parse.h"
+typedef struct Guard { bool negated; Expr *pred; } Guard;
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T
 typedef void *yyscan_t;
@@ -43,6 +44,25 @@ static void *box(Arena *a, const void *v, size_t n)
 #define BOX(T, ...) ((T *)box(A, &(T)__VA_ARGS__, sizeof(T)))
 
 static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg);
+
+/* An instruction statement: `body` spans the opcode to the last operand
+ * (what build_instr and its checks see), `all` the guard to the ';'. The
+ * statement rules name the opcode directly, with no `instr_body` or empty
+ * `mods` in between: one reduction per instruction instead of three. */
+static Stmt *instr_stmt(ParseState *ps, const Guard *g, const char *opcode, SrcLoc opcode_loc, WordVec *mods,
+			ExprVec *ops, SrcLoc body, SrcLoc all)
+{
+	WordVec no_mods = { 0 };
+	ExprVec no_ops = { 0 };
+	Stmt *s = build_instr(ps, opcode, opcode_loc, mods ? mods : &no_mods, ops ? ops : &no_ops, body);
+	if (g) {
+		s->u.instr.has_guard = true;
+		s->u.instr.guard_negated = g->negated;
+		s->u.instr.guard = g->pred;
+	}
+	s->loc = s->u.instr.loc = all;
+	return s;
+}
 }
 
 /* Bison copies the semantic value on every shift and reduction, so the
@@ -69,7 +89,7 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 	StmtList stmts;
 	Stmt *stmt;
 	VarDecl *decl;
-	struct { bool negated; Expr *pred; } guard;
+	Guard guard;
 	FuncBody *body;
 }
 
@@ -117,7 +137,6 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %type <stmt> stmt section_item
 /* An instruction is built in its statement node: a 96-byte Instr in the
  * union would be copied on every shift and reduction. */
-%type <stmt> instr_body
 %type <exprs> operands
 %type <decl> param
 %type <guard> guard
@@ -323,18 +342,18 @@ stmts
 
 /* Instruction statements are the bulk of every module, and each reduction
  * costs bison a copy of the semantic value and a location: the rules for
- * them are flat (no unit productions such as instr -> instr_body or
+ * them are flat (the opcode is part of the statement rule: no instr_body or
  * expr -> primary, no `_opt` helpers), which cuts the reductions per
  * instruction by about a third. */
 stmt
-	: instr_body ';'                { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
-	| guard instr_body ';'          {
-		$$ = $2;
-		$$->u.instr.has_guard = true;
-		$$->u.instr.guard_negated = $1.negated;
-		$$->u.instr.guard = $1.pred;
-		$$->loc = $$->u.instr.loc = @$;
-	  }
+	: IDENT ';'                     { $$ = instr_stmt(ps, NULL, $1, @1, NULL, NULL, @1, @$); }
+	| IDENT operands ';'            { $$ = instr_stmt(ps, NULL, $1, @1, NULL, &$2, srcloc_span(@1, @2), @$); }
+	| IDENT mods ';'                { $$ = instr_stmt(ps, NULL, $1, @1, &$2, NULL, srcloc_span(@1, @2), @$); }
+	| IDENT mods operands ';'       { $$ = instr_stmt(ps, NULL, $1, @1, &$2, &$3, srcloc_span(@1, @3), @$); }
+	| guard IDENT ';'               { $$ = instr_stmt(ps, &$1, $2, @2, NULL, NULL, @2, @$); }
+	| guard IDENT operands ';'      { $$ = instr_stmt(ps, &$1, $2, @2, NULL, &$3, srcloc_span(@2, @3), @$); }
+	| guard IDENT mods ';'          { $$ = instr_stmt(ps, &$1, $2, @2, &$3, NULL, srcloc_span(@2, @3), @$); }
+	| guard IDENT mods operands ';' { $$ = instr_stmt(ps, &$1, $2, @2, &$3, &$4, srcloc_span(@2, @4), @$); }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
 	| block_open stmts '}'          { $$ = parse_block_end(ps, @$) ? NULL : build_block(ps, $2.head, @$); }
@@ -388,15 +407,6 @@ loc_vals
 guard
 	: '@' IDENT                     { $$.negated = false; $$.pred = build_name(ps, $2, NULL, @2); }
 	| '@' '!' IDENT                 { $$.negated = true; $$.pred = build_name(ps, $3, NULL, @3); }
-	;
-
-/* No empty `mods`: an instruction without modifiers has its own rules,
- * so no instruction pays a reduction for nothing. */
-instr_body
-	: IDENT                         { WordVec w = { 0 }; ExprVec o = { 0 }; $$ = build_instr(ps, $1, @1, &w, &o, @$); }
-	| IDENT operands                { WordVec w = { 0 }; $$ = build_instr(ps, $1, @1, &w, &$2, @$); }
-	| IDENT mods                    { ExprVec o = { 0 }; $$ = build_instr(ps, $1, @1, &$2, &o, @$); }
-	| IDENT mods operands           { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
 	;
 
 /* `.alias` is both a module directive and a fence/membar modifier
