@@ -21,6 +21,7 @@
 #include <time.h>
 
 int ptx_lex(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner);
+void ptx_lex_keywords(ParseState *ps);
 
 static double cpu_now(void)
 {
@@ -44,6 +45,7 @@ static double time_lex(const InputFile *in, char *buf, long *tokens)
 	diag_init(&d, in->name, in->data, in->len);
 	ParseState ps = { .mod = &m, .diag = &d, .arena = &m.arena };
 	intern_init(&ps.names, &m.arena);
+	ptx_lex_keywords(&ps);
 	double t0 = cpu_now();
 	yyscan_t scanner;
 	if (ptx_lex_init_extra(&ps, &scanner) != 0) {

@@ -16,6 +16,7 @@
 
 %code requires {
 #include "front/parse.h"
+typedef struct Guard { bool negated; Expr *pred; } Guard;
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T
 typedef void *yyscan_t;
@@ -43,6 +44,25 @@ static void *box(Arena *a, const void *v, size_t n)
 #define BOX(T, ...) ((T *)box(A, &(T)__VA_ARGS__, sizeof(T)))
 
 static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char *msg);
+
+/* An instruction statement: `body` spans the opcode to the last operand
+ * (what build_instr and its checks see), `all` the guard to the ';'. The
+ * statement rules name the opcode directly, with no `instr_body` or empty
+ * `mods` in between: one reduction per instruction instead of three. */
+static Stmt *instr_stmt(ParseState *ps, const Guard *g, const char *opcode, SrcLoc opcode_loc, WordVec *mods,
+			ExprVec *ops, SrcLoc body, SrcLoc all)
+{
+	WordVec no_mods = { 0 };
+	ExprVec no_ops = { 0 };
+	Stmt *s = build_instr(ps, opcode, opcode_loc, mods ? mods : &no_mods, ops ? ops : &no_ops, body);
+	if (g) {
+		s->u.instr.has_guard = true;
+		s->u.instr.guard_negated = g->negated;
+		s->u.instr.guard = g->pred;
+	}
+	s->loc = s->u.instr.loc = all;
+	return s;
+}
 }
 
 /* Bison copies the semantic value on every shift and reduction, so the
@@ -69,7 +89,7 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 	StmtList stmts;
 	Stmt *stmt;
 	VarDecl *decl;
-	struct { bool negated; Expr *pred; } guard;
+	Guard guard;
 	FuncBody *body;
 }
 
@@ -97,7 +117,7 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr data_val data_atom attr initializer_opt
+%type <expr> expr operand data_val data_atom attr initializer_opt
 %type <exprs> expr_list vec_elems data_list attr_list
 %type <exprs> loc_vals string_list ident_list target_list
 %type <specs> specs specs_opt
@@ -117,7 +137,6 @@ static void ptx_error(SrcLoc *loc, yyscan_t scanner, ParseState *ps, const char 
 %type <stmt> stmt section_item
 /* An instruction is built in its statement node: a 96-byte Instr in the
  * union would be copied on every shift and reduction. */
-%type <stmt> instr_body
 %type <exprs> operands
 %type <decl> param
 %type <guard> guard
@@ -323,18 +342,18 @@ stmts
 
 /* Instruction statements are the bulk of every module, and each reduction
  * costs bison a copy of the semantic value and a location: the rules for
- * them are flat (no unit productions such as instr -> instr_body or
+ * them are flat (the opcode is part of the statement rule: no instr_body or
  * expr -> primary, no `_opt` helpers), which cuts the reductions per
  * instruction by about a third. */
 stmt
-	: instr_body ';'                { $$ = $1; $$->loc = $$->u.instr.loc = @$; }
-	| guard instr_body ';'          {
-		$$ = $2;
-		$$->u.instr.has_guard = true;
-		$$->u.instr.guard_negated = $1.negated;
-		$$->u.instr.guard = $1.pred;
-		$$->loc = $$->u.instr.loc = @$;
-	  }
+	: IDENT ';'                     { $$ = instr_stmt(ps, NULL, $1, @1, NULL, NULL, @1, @$); }
+	| IDENT operands ';'            { $$ = instr_stmt(ps, NULL, $1, @1, NULL, &$2, srcloc_span(@1, @2), @$); }
+	| IDENT mods ';'                { $$ = instr_stmt(ps, NULL, $1, @1, &$2, NULL, srcloc_span(@1, @2), @$); }
+	| IDENT mods operands ';'       { $$ = instr_stmt(ps, NULL, $1, @1, &$2, &$3, srcloc_span(@1, @3), @$); }
+	| guard IDENT ';'               { $$ = instr_stmt(ps, &$1, $2, @2, NULL, NULL, @2, @$); }
+	| guard IDENT operands ';'      { $$ = instr_stmt(ps, &$1, $2, @2, NULL, &$3, srcloc_span(@2, @3), @$); }
+	| guard IDENT mods ';'          { $$ = instr_stmt(ps, &$1, $2, @2, &$3, NULL, srcloc_span(@2, @3), @$); }
+	| guard IDENT mods operands ';' { $$ = instr_stmt(ps, &$1, $2, @2, &$3, &$4, srcloc_span(@2, @4), @$); }
 	| IDENT ':'                     { $$ = build_label(ps, $1, @1); }
 	| specs declarators ';'         { $$ = build_decl_stmt(ps, &$1, &$2, @$); }
 	| block_open stmts '}'          { $$ = parse_block_end(ps, @$) ? NULL : build_block(ps, $2.head, @$); }
@@ -390,31 +409,42 @@ guard
 	| '@' '!' IDENT                 { $$.negated = true; $$.pred = build_name(ps, $3, NULL, @3); }
 	;
 
-instr_body
-	: IDENT mods                    { ExprVec none = { 0 }; $$ = build_instr(ps, $1, @1, &$2, &none, @$); }
-	| IDENT mods operands           { $$ = build_instr(ps, $1, @1, &$2, &$3, @$); }
-	;
-
 /* `.alias` is both a module directive and a fence/membar modifier
  * (fence.proxy.alias), so the keyword is accepted here too. */
 mods
-	: %empty                        { $$ = (WordVec){ 0 }; }
+	: DOTWORD                       { $$ = (WordVec){ 0 }; word_push(ps, &$$, $1, @1); }
+	| K_ALIAS                       { $$ = (WordVec){ 0 }; word_push(ps, &$$, $1, @1); }
 	| mods DOTWORD                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	| mods K_ALIAS                  { $$ = $1; word_push(ps, &$$, $2, @2); }
 	;
 
+/* A register or an integer, most operands, goes into the list in the
+ * reduction that reads it (no `expr` in between): in this state bison
+ * tells `operands: IDENT .` (next ',' or ';') from `expr: IDENT .` (next
+ * an operator) by the lookahead, as the expression rules below only
+ * reduce to `operand` when they are not one bare atom. */
 operands
-	: expr                          { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
-	| operands ',' expr             { $$ = $1; VEC_PUSH(A, $$, $3); }
+	: IDENT                         { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_name(ps, $1, NULL, @1)); }
+	| INTLIT                        { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, build_int(ps, $1.text, $1.val, $1.overflow, @1)); }
+	| operand                       { $$ = (ExprVec){ 0 }; VEC_PUSH(A, $$, $1); }
+	| operands ',' IDENT            { $$ = $1; VEC_PUSH(A, $$, build_name(ps, $3, NULL, @3)); }
+	| operands ',' INTLIT           { $$ = $1; VEC_PUSH(A, $$, build_int(ps, $3.text, $3.val, $3.overflow, @3)); }
+	| operands ',' operand          { $$ = $1; VEC_PUSH(A, $$, $3); }
 	;
 
 /* ---- expressions ---- */
 
-/* Primary expressions are alternatives of expr itself (see stmt). */
+/* Primary expressions are alternatives of expr itself (see stmt); a bare
+ * name or integer is `expr` alone, everything else is an `operand` first
+ * (see operands), which is an `expr` wherever an expression goes. */
 expr
 	: INTLIT                        { $$ = build_int(ps, $1.text, $1.val, $1.overflow, @1); }
-	| FLOATLIT                      { $$ = build_float(ps, $1, @1); }
 	| IDENT                         { $$ = build_name(ps, $1, NULL, @1); }
+	| operand                       { $$ = $1; }
+	;
+
+operand
+	: FLOATLIT                      { $$ = build_float(ps, $1, @1); }
 	| IDENT DOTWORD                 { $$ = build_name(ps, $1, $2, @$); }
 	| IDENT '(' ')'                 { ExprVec v = { 0 }; $$ = build_call(ps, $1, &v, @$); }
 	| IDENT '(' expr_list ')'       { $$ = build_call(ps, $1, &$3, @$); }

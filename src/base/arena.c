@@ -5,12 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ArenaChunk {
-	ArenaChunk *next;
-	size_t used, cap;
-	max_align_t data[];
-};
-
 enum { CHUNK_MIN = 64 * 1024 };
 
 void arena_init(Arena *a)
@@ -66,22 +60,19 @@ void arena_adopt(Arena *dst, Arena *src)
 	src->total = 0;
 }
 
-void *arena_alloc(Arena *a, size_t size)
+/* size is already rounded up to the alignment (see arena_alloc). */
+void *arena_alloc_chunk(Arena *a, size_t size)
 {
-	const size_t align = _Alignof(max_align_t);
-	size = (size + align - 1) & ~(align - 1);
 	ArenaChunk *c = a->head;
-	if (!c || c->cap - c->used < size) {
-		size_t cap = size > CHUNK_MIN ? size : CHUNK_MIN;
-		/* Chunks double up to 4 MiB so huge inputs need few mallocs. */
-		if (c && c->cap * 2 > cap)
-			cap = c->cap * 2 < 4u << 20 ? c->cap * 2 : (cap > 4u << 20 ? cap : 4u << 20);
-		c = xmalloc(sizeof(ArenaChunk) + cap);
-		c->used = 0;
-		c->cap = cap;
-		c->next = a->head;
-		a->head = c;
-	}
+	size_t cap = size > CHUNK_MIN ? size : CHUNK_MIN;
+	/* Chunks double up to 4 MiB so huge inputs need few mallocs. */
+	if (c && c->cap * 2 > cap)
+		cap = c->cap * 2 < 4u << 20 ? c->cap * 2 : (cap > 4u << 20 ? cap : 4u << 20);
+	c = xmalloc(sizeof(ArenaChunk) + cap);
+	c->used = 0;
+	c->cap = cap;
+	c->next = a->head;
+	a->head = c;
 	void *p = (char *)c->data + c->used;
 	c->used += size;
 	a->total += size;

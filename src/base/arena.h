@@ -8,6 +8,14 @@
 
 typedef struct ArenaChunk ArenaChunk;
 
+/* In the header so that arena_alloc's common case (room in the newest
+ * chunk) inlines: the parser and checker allocate about once per token. */
+struct ArenaChunk {
+	ArenaChunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
 typedef struct Arena {
 	ArenaChunk *head;
 	size_t total;   /* bytes handed out, for statistics */
@@ -18,8 +26,22 @@ void arena_free(Arena *a);
 /* Forgets everything allocated but keeps the newest (largest) chunk, so an
  * arena reused per function does not go back to malloc and fresh pages. */
 void arena_reset(Arena *a);
-/* Never returns NULL: out of memory aborts with a message (see xalloc.c). */
-void *arena_alloc(Arena *a, size_t size);
+/* Never returns NULL: out of memory aborts with a message (see xalloc.c).
+ * arena_alloc_chunk takes a new chunk first; arena_alloc calls it only when
+ * the newest chunk has no room. */
+void *arena_alloc_chunk(Arena *a, size_t size);
+static inline void *arena_alloc(Arena *a, size_t size)
+{
+	const size_t align = _Alignof(max_align_t);
+	size = (size + align - 1) & ~(align - 1);
+	ArenaChunk *c = a->head;
+	if (!c || c->cap - c->used < size)
+		return arena_alloc_chunk(a, size);
+	void *p = (char *)c->data + c->used;
+	c->used += size;
+	a->total += size;
+	return p;
+}
 void *arena_zalloc(Arena *a, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);

@@ -2,6 +2,7 @@
 #include "base/hash.h"
 #include "base/xalloc.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,15 +37,25 @@ static void grow(InternTable *t)
 	t->cap = cap;
 }
 
+static inline bool same_name(const char *e, const char *s, size_t n)
+{
+	if (n > 16)
+		return memcmp(e, s, n) == 0;
+	uint64_t a1, b1, a2, b2;
+	hash_short_words(e, n, &a1, &b1);
+	hash_short_words(s, n, &a2, &b2);
+	return a1 == a2 && b1 == b2;
+}
+
 const char *intern(InternTable *t, const char *s, size_t n)
 {
 	if (t->count * 4 >= t->cap * 3)
 		grow(t);
-	uint32_t h = hash_bytes(s, n);
+	uint32_t h = hash_name(s, n);
 	size_t i = h & (t->cap - 1);
 	for (; t->slots[i].str; i = (i + 1) & (t->cap - 1)) {
 		const InternSlot *e = &t->slots[i];
-		if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
+		if (e->hash == h && e->len == n && same_name(e->str, s, n))
 			return e->str;
 	}
 	const char *p = arena_strndup(t->arena, s, n);

@@ -38,7 +38,7 @@ typedef struct LookupMemo {
 	const Symbol *sym;
 } LookupMemo;
 
-enum { LOOKUP_MEMO = 64 };
+enum { LOOKUP_MEMO = 64 };   /* at most 64: CheckCtx.memo_live has a bit per entry */
 
 /* Checks of an instruction whose verdict depends only on its shape (the
  * opcode, the modifier words in order, the operand count) and on the
@@ -92,6 +92,10 @@ typedef struct CheckCtx {
 	 * answers by name pointer, valid until a symbol is declared or the
 	 * item ends (check_declare, check_item). */
 	LookupMemo memo[LOOKUP_MEMO];
+	/* Bit i: memo[i] holds an answer. A declaration forgets only its own
+	 * name and visits only the held entries (a function's parameters come
+	 * when the memo is empty). */
+	uint64_t memo_live;
 	ShapeMemo *shapes;      /* in arena, made on first use (check_shape.c) */
 	/* A statement checked after later ones were (it named a label further
 	 * down a body handed over statement by statement) sees only the

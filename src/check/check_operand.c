@@ -96,7 +96,8 @@ const Symbol *check_lookup(CheckCtx *c, const Expr *name)
 	if (!name || name->kind != EX_NAME || !name->text)
 		return NULL;
 	/* Names are arena strings: 16-byte aligned, the low bits carry nothing. */
-	LookupMemo *m = &c->memo[((uintptr_t)name->text >> 4) % LOOKUP_MEMO];
+	size_t slot = ((uintptr_t)name->text >> 4) % LOOKUP_MEMO;
+	LookupMemo *m = &c->memo[slot];
 	if (m->name == name->text && m->scope == c->scope && m->labels == c->labels && m->visible_seq == c->visible_seq)
 		return m->sym;
 	/* A statement checked late resolves each name several times too:
@@ -113,12 +114,15 @@ const Symbol *check_lookup(CheckCtx *c, const Expr *name)
 			s = lookup_special(name->text);
 	}
 	*m = (LookupMemo){ name->text, c->scope, c->labels, c->visible_seq, s };
+	c->memo_live |= (uint64_t)1 << slot;
 	return s;
 }
 
 void check_forget_lookups(CheckCtx *c)
 {
-	memset(c->memo, 0, sizeof c->memo);
+	if (c->memo_live)
+		memset(c->memo, 0, sizeof c->memo);
+	c->memo_live = 0;
 }
 
 /* A plain name changes only the lookups of that very name; a range
@@ -132,9 +136,14 @@ static void forget_lookups_of(CheckCtx *c, const Symbol *sym)
 		return;
 	}
 	const char *name = sym->name;
-	for (LookupMemo *m = c->memo; m < c->memo + LOOKUP_MEMO; m++)
-		if (m->name && (m->name == name || (m->name[0] == name[0] && strcmp(m->name, name) == 0)))
+	for (uint64_t live = c->memo_live; live; live &= live - 1) {
+		int i = __builtin_ctzll(live);
+		LookupMemo *m = &c->memo[i];
+		if (m->name == name || (m->name[0] == name[0] && strcmp(m->name, name) == 0)) {
 			*m = (LookupMemo){ 0 };
+			c->memo_live &= ~((uint64_t)1 << i);
+		}
+	}
 }
 
 Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym)

@@ -41,7 +41,7 @@ typedef struct NameKey {
 static NameKey name_key(const char *name)
 {
 	NameKey k = { .name = name, .len = strlen(name), .index = -1 };
-	k.hash = hash_bytes(name, k.len);
+	k.hash = hash_name(name, k.len);
 	size_t p = k.len;
 	while (p > 0 && isdigit((unsigned char)name[p - 1]))
 		p--;
@@ -49,7 +49,7 @@ static NameKey name_key(const char *name)
 	if (p == k.len || p == 0 || k.len - p > 18 || (k.len - p > 1 && name[p] == '0'))
 		return k;
 	k.base = p;
-	k.base_hash = hash_bytes(name, p);
+	k.base_hash = hash_name(name, p);
 	k.index = 0;
 	for (size_t i = p; i < k.len; i++)
 		k.index = k.index * 10 + (name[i] - '0');
@@ -98,7 +98,7 @@ Symbol *scope_lookup_before(const Scope *s, const char *name, uint32_t seq)
 static void insert(Scope *s, Symbol *sym)
 {
 	uint32_t mask = s->cap - 1;
-	uint32_t i = hash_bytes(sym->name, strlen(sym->name)) & mask;
+	uint32_t i = hash_name(sym->name, strlen(sym->name)) & mask;
 	while (s->slots[i])
 		i = (i + 1) & mask;
 	s->slots[i] = sym;
@@ -108,7 +108,7 @@ static void insert(Scope *s, Symbol *sym)
 Symbol *scope_add(Scope *s, Symbol *sym)
 {
 	size_t len = strlen(sym->name);
-	Symbol *old = find_exact(s, sym->name, len, hash_bytes(sym->name, len), sym->range >= 0);
+	Symbol *old = find_exact(s, sym->name, len, hash_name(sym->name, len), sym->range >= 0);
 	if (!old && sym->range < 0)
 		old = scope_find_local(s, sym->name);
 	if (old)

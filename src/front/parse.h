@@ -34,7 +34,7 @@ typedef struct StmtList { Stmt *head, *tail; } StmtList;
 typedef struct ParamList { bool has; ParamVec list; } ParamList;
 typedef struct FuncBody { bool has; Stmt *stmts; SrcLoc loc; } FuncBody;
 
-enum { PARSE_KNOWN_OPCODES = 64, PARSE_KNOWN_MODS = 128 };
+enum { PARSE_KNOWN_OPCODES = 64, PARSE_KNOWN_MODS = 128, PARSE_KEYWORD_SLOTS = 64 };
 
 typedef struct ParseState {
 	Module *mod;
@@ -65,6 +65,9 @@ typedef struct ParseState {
 	 * pointer is the same word): a file repeats a few hundred of them. */
 	struct { const char *opcode; int id; } known_opcode[PARSE_KNOWN_OPCODES];
 	struct { const char *mod; int id; } known_mod[PARSE_KNOWN_MODS];
+	/* The keyword dot-words, interned, by pointer (ptx_lex_keywords). */
+	struct { const char *word; int token; } keyword[PARSE_KEYWORD_SLOTS];
+	const char *keyword_lo, *keyword_hi;    /* the lowest and highest of them */
 } ParseState;
 
 /* Called by the grammar when a top-level item has been reduced. */

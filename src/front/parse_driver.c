@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 void ptx_restore_input(yyscan_t scanner);
+void ptx_lex_keywords(ParseState *ps);
 /* grammar/ptx.y built with parse.lac=none (see the Makefile). */
 int ptx_parse_fast(yyscan_t scanner, ParseState *ps);
 
@@ -135,6 +136,7 @@ static unsigned run(ParseState *ps, char *buf, size_t len)
 	DiagSink *d = ps->diag;
 	unsigned before = diag_errors(d);
 	intern_init(&ps->names, &ps->mod->arena);
+	ptx_lex_keywords(ps);
 	yyscan_t scanner;
 	if (ptx_lex_init_extra(ps, &scanner) != 0) {
 		intern_fini(&ps->names);
