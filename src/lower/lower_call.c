@@ -247,9 +247,6 @@ bool lower_call(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->loc, "this call (a function name is expected)");
 	const Expr *callee = in->ops[at++];
 	bool indirect = callee->text[0] == '%';
-	if (indirect && c->in_func)
-		return lw_unsupported(c, callee->loc, "a call through a register inside a .func (in a kernel "
-		                      "body it is supported)");
 	if (at < in->nops && (in->ops[at]->kind == EX_LIST || !indirect) && !call_list(c, in->ops[at++], &args, &nargs))
 		return false;
 	if (indirect && at + 1 == in->nops && in->ops[at]->kind == EX_NAME)
@@ -323,15 +320,44 @@ static LFunc *find_func(LowerCtx *c, const char *name)
 	return NULL;
 }
 
+/* The i-th function f may call: its direct callees (NULL for one without
+ * a body), then the candidates of its calls through a register (fnptr). */
+static const LFunc *callee_at(LowerCtx *c, const LFunc *f, size_t i)
+{
+	if (i < f->frag.ncalls)
+		return find_func(c, f->frag.calls[i].callee);
+	return lw_indirect_may_call(c, &f->frag, &c->funcs[i - f->frag.ncalls]) ? &c->funcs[i - f->frag.ncalls]
+	                                                                       : NULL;
+}
+
+static size_t ncallees(const LowerCtx *c, const LFunc *f)
+{
+	return f->frag.ncalls + (f->frag.nindirect ? c->nfuncs : 0);
+}
+
 /* Whether f calls target, directly or through other functions (depth
  * bounds the walk: a longer chain than there are functions is a cycle). */
 static bool reaches(LowerCtx *c, const LFunc *f, const LFunc *target, size_t depth)
 {
 	if (depth > c->nfuncs)
 		return true;
+	for (size_t i = 0; i < ncallees(c, f); i++) {
+		const LFunc *g = callee_at(c, f, i);
+		if (g == target || (g && reaches(c, g, target, depth + 1)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether f or a function it reaches calls through a register (its
+ * candidates are known at the module's end). */
+static bool reaches_indirect(LowerCtx *c, const LFunc *f, size_t depth)
+{
+	if (f->frag.nindirect || depth > c->nfuncs)
+		return f->frag.nindirect > 0;
 	for (size_t i = 0; i < f->frag.ncalls; i++) {
 		const LFunc *g = find_func(c, f->frag.calls[i].callee);
-		if (g == target || (g && reaches(c, g, target, depth + 1)))
+		if (g && reaches_indirect(c, g, depth + 1))
 			return true;
 	}
 	return false;
@@ -391,6 +417,7 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 	for (size_t l = 0; l < fr->nlabels; l++)
 		k->label_pos[k->nlabels++] = ibase + fr->label_pos[l];
 	size_t tbase = lw_brx_tables_adopt(k, fr, lbase);     /* brx: its jump tables */
+	lw_indirect_adopt(k, fr, map, lbase);                   /* fnptr: its calls through a register */
 	for (size_t i = 0; i < fr->ninsns; i++) {
 		LInsn *in = lkernel_append(k, SF_NOP, fr->insns[i].loc);
 		*in = fr->insns[i];
@@ -452,8 +479,8 @@ static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Place
 static uint32_t call_depth(LowerCtx *c, const LFunc *f, size_t bound)
 {
 	uint32_t d = 0;
-	for (size_t i = 0; i < f->frag.ncalls && bound <= c->nfuncs; i++) {
-		const LFunc *g = find_func(c, f->frag.calls[i].callee);
+	for (size_t i = 0; i < ncallees(c, f) && bound <= c->nfuncs; i++) {
+		const LFunc *g = callee_at(c, f, i);
 		uint32_t e = g ? call_depth(c, g, bound + 1) : 0;
 		d = e > d ? e : d;
 	}
@@ -469,9 +496,10 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	lw_indirect_expand(c, k);
 	if (k->ncalls == 0)
 		return true;
-	/* a callee whose body comes later in the module: link at its end */
+	/* a callee whose body comes later in the module, or one that calls
+	 * through a register (directly or not): link at its end */
 	for (size_t i = 0; i < k->ncalls && !final; i++)
-		if (!find_func(c, k->calls[i].callee))
+		if (!find_func(c, k->calls[i].callee) || reaches_indirect(c, find_func(c, k->calls[i].callee), 0))
 			return false;
 	for (size_t i = 0; i < k->ncalls; i++) {
 		const LFunc *f = find_func(c, k->calls[i].callee);
@@ -505,6 +533,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 		if (j == nplaced) {
 			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
 			placed[nplaced++] = place(k, f, recursive);
+			lw_indirect_expand(c, k);     /* its calls through a register: more call sites */
 		}
 		if (nrename < k->nvregs) {
 			rename = xrealloc(rename, k->nvregs * sizeof *rename);

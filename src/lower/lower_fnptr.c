@@ -26,10 +26,15 @@
  * MOV32I relocated R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol, as
  * ptxas writes it.
  *
- * Not written: calls through a register inside a .func, and function
- * addresses in relocatable objects (-c), where ptxas relocates the
- * address of the function's own .text and a pointer may come from
- * another module. */
+ * A call through a register inside a .func is recorded in the function's
+ * fragment and adopted, with the fragment, by each kernel that links the
+ * function (lw_indirect_adopt): its dispatch is expanded there like the
+ * kernel's own. Linking counts its candidates as callees of the function
+ * (lw_indirect_may_call), for recursion and the call depth.
+ *
+ * Not written: function addresses in relocatable objects (-c), where
+ * ptxas relocates the address of the function's own .text and a pointer
+ * may come from another module. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -281,6 +286,37 @@ static void expand(LowerCtx *c, LKernel *k, const LIndirectCall *s)
 	free(cand);
 	free(at);
 	free(bra);
+}
+
+void lw_indirect_adopt(LKernel *k, const LKernel *fr, const uint32_t *map, size_t lbase)
+{
+	if (!fr->nindirect)
+		return;
+	k->indirect = xrealloc(k->indirect, (k->nindirect + fr->nindirect) * sizeof *k->indirect);
+	for (size_t i = 0; i < fr->nindirect; i++) {
+		const LIndirectCall *f = &fr->indirect[i];
+		LIndirectCall s = *f;
+		s.ptr = map[f->ptr];
+		s.v = xcalloc(2 * (f->nargs + f->nrets) + 1, sizeof *s.v);
+		for (uint32_t j = 0; j < f->nargs + f->nrets; j++) {
+			s.v[2 * j] = map[f->v[2 * j]];
+			s.v[2 * j + 1] = f->v[2 * j + 1];
+		}
+		s.dispatch = f->dispatch + (int)lbase;
+		s.back = f->back + (int)lbase;
+		k->indirect[k->nindirect++] = s;
+	}
+}
+
+bool lw_indirect_may_call(const LowerCtx *c, const LKernel *fr, const LFunc *g)
+{
+	bool taken = false;
+	for (size_t i = 0; i < c->nfptrs && !taken; i++)
+		taken = strcmp(c->fptrs[i], g->name) == 0;
+	for (size_t i = 0; taken && i < fr->nindirect; i++)
+		if (signature_matches(g, &fr->indirect[i]))
+			return true;
+	return false;
 }
 
 void lw_indirect_expand(LowerCtx *c, LKernel *k)

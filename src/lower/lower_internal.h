@@ -501,7 +501,7 @@ int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value);
  * R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol (the address dynamic
  * parallelism launches), 0 when e names none, -1 when diagnosed. */
 int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o);
-/* call (rets), %reg, (args), prototype in a kernel body: a BRA to the
+/* call (rets), %reg, (args), prototype in a kernel or .func body: a BRA to the
  * dispatch and its return point, where the caller copies the results out
  * of the placeholders v ({first vreg, words} per argument, then per
  * result; owned from here on, as a direct call's). */
@@ -509,6 +509,12 @@ bool lw_call_indirect(LowerCtx *c, const Expr *ptr, uint32_t *v, uint32_t nargs,
 /* At linking: each indirect call of k becomes a dispatch over the
  * address-taken functions of its signature (direct call sites of k). */
 void lw_indirect_expand(LowerCtx *c, LKernel *k);
+/* Placing fragment fr in k (map: its vregs -> k's, its label 0 at lbase):
+ * k adopts fr's calls through a register, to be expanded in k. */
+void lw_indirect_adopt(LKernel *k, const LKernel *fr, const uint32_t *map, size_t lbase);
+/* Whether a call through a register in fr may call g: g's address is
+ * taken and its .params have the sizes of such a call's. */
+bool lw_indirect_may_call(const LowerCtx *c, const LKernel *fr, const LFunc *g);
 void lw_indirect_free(LKernel *k);
 void lw_fnptr_free(LowerCtx *c);
 /* The alignment in 32-bit words (its .align, else its element size; at
