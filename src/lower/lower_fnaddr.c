@@ -5,9 +5,10 @@
  *                              MOV32I Rhi, 32@hi(f)   R_CUDA_ABS32_HI_32 (0x2c)
  *   .u64 ops[2] = {f, g};      R_CUDA_32 (1) per word in .rel.nv.global.init
  *
- * against f's symbol: the FUNC symbol of f's own .text.f when the module
- * has its body, else an undefined one (as an external function's). The
- * linker puts f's absolute address there, which a pointer from any module
+ * against f's symbol (lower_fnptr.c writes these): the FUNC symbol of f's
+ * own .text.f when the module has its body, else an undefined one (as an
+ * external function's). This file compiles that .text.f. The linker puts
+ * f's absolute address there, which a pointer from any module
  * holds, so f is also compiled as a function of its own with the calling
  * convention of external calls (lower_extern.c): arguments from R4,
  * results from R4, RET. Its code is a wrapper that copies the arguments,
@@ -25,60 +26,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The declaration e names when it is a .func with an index in
- * LModule.func_addrs (-c only), else -1. */
-static int func_addr_index(LowerCtx *c, const Expr *e)
-{
-	if (!c->lm->relocatable || e->kind != EX_NAME || e->component || e->text[0] == '%')
-		return -1;
-	const LMapEntry *d = lmap_find(&c->func_decls, e->text);
-	if (!d || d->value < 0)
-		return -1;
-	lw_fnptr_note(c, e->text);     /* a candidate of calls through a register */
-	return (int)lw_name_index(&c->lm->func_addrs, &c->lm->nfunc_addrs, e->text);
-}
-
-uint32_t lw_fnaddr_load(LKernel *k, LModule *lm, SrcLoc loc, const char *name, unsigned word)
-{
-	uint32_t v = lkernel_new_vreg(k, LRC_GPR, 1, true);
-	LInsn *mov = lkernel_append(k, SF_MOV32I, loc);
-	linsn_ref(mov, SR_RD, v, 0, 1, true);
-	linsn_set(mov, SR_IMM, 0);
-	mov->reloc = word ? LRELOC_FUNC_HI : LRELOC_FUNC_LO;
-	mov->reloc_var = (uint16_t)lw_name_index(&lm->func_addrs, &lm->nfunc_addrs, name);
-	return v;
-}
-
-void lw_reloc_pair(LowerCtx *c, Opnd *o, LReloc lo, LReloc hi, size_t var)
-{
-	o->kind = OPND_REG;
-	o->vreg = lw_temp(c, 2);
-	o->width = 2;
-	for (unsigned p = 0; p < 2; p++) {
-		LInsn *mov = lw_emit(c, SF_MOV32I);
-		linsn_ref(mov, SR_RD, o->vreg, p, 1, true);
-		linsn_set(mov, SR_IMM, 0);
-		mov->reloc = (uint8_t)(p ? hi : lo);
-		mov->reloc_var = (uint16_t)var;
-	}
-}
-
-int lw_fnaddr_operand(LowerCtx *c, const Expr *e, Opnd *o)
-{
-	int i = func_addr_index(c, e);
-	if (i >= 0)
-		lw_reloc_pair(c, o, LRELOC_FUNC_LO, LRELOC_FUNC_HI, (size_t)i);
-	return i >= 0;
-}
-
-int lw_fnaddr_init(LowerCtx *c, const Expr *e, uint32_t *index)
-{
-	int i = func_addr_index(c, e);
-	if (i >= 0)
-		*index = (uint32_t)i;
-	return i >= 0;
-}
 
 /* The placeholders {first vreg, words} of f's parameters, then results. */
 static uint32_t *placeholders(LKernel *k, const LFunc *f)

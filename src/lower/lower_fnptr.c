@@ -34,8 +34,9 @@
  * (lw_indirect_may_call), for recursion and the call depth.
  *
  * In a relocatable object (-c) a function's address is relocated instead
- * (lower_fnaddr.c): the dispatch compares the pointer with each
- * candidate's relocated address. */
+ * (a MOV32I pair, R_CUDA_ABS32_LO_32/HI_32; R_CUDA_32 in an initialiser,
+ * against the function's symbol: its own .text, lower_fnaddr.c) and the
+ * dispatch compares the pointer with each candidate's relocated address. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -122,6 +123,62 @@ int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value)
 void lw_fnptr_note(LowerCtx *c, const char *name)
 {
 	lw_name_index(&c->fptrs, &c->nfptrs, name);
+}
+
+/* ---- relocated addresses (kernels; .func under -c: lower_fnaddr.c) ---- */
+
+uint32_t lw_fnaddr_load(LKernel *k, LModule *lm, SrcLoc loc, const char *name, unsigned word)
+{
+	uint32_t v = lkernel_new_vreg(k, LRC_GPR, 1, true);
+	LInsn *mov = lkernel_append(k, SF_MOV32I, loc);
+	linsn_ref(mov, SR_RD, v, 0, 1, true);
+	linsn_set(mov, SR_IMM, 0);
+	mov->reloc = word ? LRELOC_FUNC_HI : LRELOC_FUNC_LO;
+	mov->reloc_var = (uint16_t)lw_name_index(&lm->func_addrs, &lm->nfunc_addrs, name);
+	return v;
+}
+
+void lw_reloc_pair(LowerCtx *c, Opnd *o, LReloc lo, LReloc hi, size_t var)
+{
+	o->kind = OPND_REG;
+	o->vreg = lw_temp(c, 2);
+	o->width = 2;
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *mov = lw_emit(c, SF_MOV32I);
+		linsn_ref(mov, SR_RD, o->vreg, p, 1, true);
+		linsn_set(mov, SR_IMM, 0);
+		mov->reloc = (uint8_t)(p ? hi : lo);
+		mov->reloc_var = (uint16_t)var;
+	}
+}
+
+/* The declaration e names when it is a .func with an index in
+ * LModule.func_addrs (-c only), else -1. */
+static int func_addr_index(LowerCtx *c, const Expr *e)
+{
+	if (!c->lm->relocatable || e->kind != EX_NAME || e->component || e->text[0] == '%')
+		return -1;
+	const LMapEntry *d = lmap_find(&c->func_decls, e->text);
+	if (!d || d->value < 0)
+		return -1;
+	lw_fnptr_note(c, e->text);     /* a candidate of calls through a register */
+	return (int)lw_name_index(&c->lm->func_addrs, &c->lm->nfunc_addrs, e->text);
+}
+
+int lw_fnaddr_operand(LowerCtx *c, const Expr *e, Opnd *o)
+{
+	int i = func_addr_index(c, e);
+	if (i >= 0)
+		lw_reloc_pair(c, o, LRELOC_FUNC_LO, LRELOC_FUNC_HI, (size_t)i);
+	return i >= 0;
+}
+
+int lw_fnaddr_init(LowerCtx *c, const Expr *e, uint32_t *index)
+{
+	int i = func_addr_index(c, e);
+	if (i >= 0)
+		*index = (uint32_t)i;
+	return i >= 0;
 }
 
 int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o)

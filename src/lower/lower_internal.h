@@ -523,7 +523,8 @@ size_t lw_name_index(const char ***list, size_t *n, const char *name);
 /* Records `name` as an address-taken function (a dispatch candidate). */
 void lw_fnptr_note(LowerCtx *c, const char *name);
 
-/* ---- fnaddr: a .func's address under -c (lower_fnaddr.c) ---- */
+/* ---- fnaddr: a .func's address under -c (lower_fnptr.c; its own
+ * .text: lower_fnaddr.c) ---- */
 /* 1 when e names a .func and the output is relocatable: o is a pair of
  * MOV32I relocated with R_CUDA_ABS32_LO_32/HI_32 of its symbol; else 0. */
 int lw_fnaddr_operand(LowerCtx *c, const Expr *e, Opnd *o);
