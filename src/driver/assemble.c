@@ -74,7 +74,8 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 {
 	char err[256];
 	memset(out, 0, sizeof *out);
-	prepend_stack_init(k);
+	if (!k->abi_func)     /* fnaddr: a function of its own runs on its caller's stack */
+		prepend_stack_init(k);
 	if (regalloc_kernel(k, err, sizeof err) != 0) {
 		diag_add(sink, SEV_ERROR, k->loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: %s", err);
 		return -1;
@@ -132,7 +133,8 @@ static CubinVar *cubin_vars_of(const LModule *lm)
 		const LDataVar *v = &lm->vars[i];
 		CubinInitReloc *r = xcalloc(v->nrelocs + 1, sizeof *r);
 		for (size_t j = 0; j < v->nrelocs; j++)
-			r[j] = (CubinInitReloc){ v->relocs[j].offset, v->relocs[j].var, v->relocs[j].addend };
+			r[j] = (CubinInitReloc){ v->relocs[j].offset, v->relocs[j].var, v->relocs[j].addend,
+			                         v->relocs[j].func };
 		vars[i] = (CubinVar){ .name = v->name, .is_const = v->space == LDATA_CONST, .visible = v->visible,
 		                      .global = v->bind == LBIND_GLOBAL,
 		                      .weak = v->bind == LBIND_WEAK,
@@ -184,13 +186,14 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			fixups[i][f] = (CubinDataFixup){ codes[i].data_fixups[f].offset, codes[i].data_fixups[f].var,
 			                                 codes[i].data_fixups[f].hi, codes[i].data_fixups[f].func,
-			                                 codes[i].data_fixups[f].abs32 };
+			                                 codes[i].data_fixups[f].abs32, codes[i].data_fixups[f].fnaddr };
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			if (fixups[i][f].func)      /* fnptr: the kernel named, by its index */
 				fixups[i][f].var = kernel_index(lm, lm->kernel_addrs[fixups[i][f].var]);
 		calls[i] = xcalloc(codes[i].nextern_calls + 1, sizeof **calls);
 		for (size_t f = 0; f < codes[i].nextern_calls; f++)
-			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false, false, false };
+			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false, false,
+			                                false, false };
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,
@@ -221,6 +224,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.desc_size_offsets = codes[i].desc_relocs, .ndesc_size_offsets = codes[i].ndesc_relocs,
 			.data_fixups = fixups[i], .ndata_fixups = codes[i].ndata_fixups,
 			.extern_calls = calls[i], .nextern_calls = codes[i].nextern_calls,
+			.abi_func = k->abi_func,
 		};
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
@@ -232,6 +236,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		.desc_size_texture = lm->desc_kind == LDESC_TEXTURE,
 		.vars = vars, .nvars = lm->nvars,
 		.relocatable = lm->relocatable, .externs = lm->externs, .nexterns = lm->nexterns,
+		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs,
 	};
 	char err[256];
 	int rc = cubin_write(&cm, image, len, err, sizeof err);

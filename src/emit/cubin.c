@@ -37,6 +37,7 @@ typedef struct Layout {
 	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
 	size_t *sym_var, sym_data_sec[3];
 	size_t *sym_extern, s_callgraph, s_proto;   /* -c (cubin_extern.c) */
+	size_t *sym_fnaddr;                         /* -c: per m->func_addrs */
 } Layout;
 
 static const CubinKernel *kernel_at(const Layout *L, size_t p)
@@ -105,7 +106,7 @@ static void number_sections(Layout *L)
 	for (size_t p = 0; p < L->nk; p++) {
 		if (has_const2(kernel_at(L, p)))
 			L->s_const2[p] = next++;
-		L->s_const0[p] = next++;
+		L->s_const0[p] = kernel_at(L, p)->abi_func ? 0 : next++;
 	}
 	for (size_t p = 0; p < L->nk; p++)
 		L->s_text[p] = next++;
@@ -225,7 +226,8 @@ static void plan_symbols(Layout *L)
 		}
 		if (has_const2(kernel_at(L, p)))
 			plan_symbol(created, &n, SYM_CONST2, p, false);
-		plan_symbol(created, &n, SYM_CONST0, p, false);
+		if (!kernel_at(L, p)->abi_func)
+			plan_symbol(created, &n, SYM_CONST0, p, false);
 	}
 	if (L->nk == 0) {
 		walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
@@ -254,7 +256,7 @@ static void plan_symbols(Layout *L)
 
 	size_t nk = L->nk ? L->nk : 1;
 	L->sym_func = xmalloc(nk * sizeof *L->sym_func);
-	L->sym_const0 = xmalloc(nk * sizeof *L->sym_const0);
+	L->sym_const0 = xcalloc(nk, sizeof *L->sym_const0);
 	L->sym_surf = xmalloc((L->ns ? L->ns : 1) * sizeof *L->sym_surf);
 	L->sym_handle = xcalloc(nk, sizeof *L->sym_handle);
 	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
@@ -277,6 +279,7 @@ static void plan_symbols(Layout *L)
 		else if (L->syms[i].kind == SYM_DESC_SIZE)
 			L->sym_desc_size = i;
 	}
+	L->sym_fnaddr = cubin_fnaddr_symbols(L->m, L->sym_func, L->nk, L->sym_extern);
 }
 
 /* Whether declaration i of m->surfrefs is a .texref. */
@@ -350,6 +353,7 @@ static void layout_free(Layout *L)
 	free(L->sym_handle);
 	free(L->sym_var);
 	free(L->sym_extern);
+	free(L->sym_fnaddr);
 	free(L->s_rel_text);
 	free(L->s_rel_const0);
 	free(L->s_const2);
@@ -574,7 +578,7 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_FUNC:
 			put_symbol(b, n->st_func[w],
 			           ST_INFO(L->syms[i].global ? STB_GLOBAL : STB_LOCAL, STT_FUNC),
-			           CUBIN_STO_CUDA_ENTRY, (uint16_t)sec_text(L, w),
+			           kernel_at(L, w)->abi_func ? 0 : CUBIN_STO_CUDA_ENTRY, (uint16_t)sec_text(L, w),
 			           kernel_at(L, w)->code_size);
 			break;
 		case SYM_SURFREF:
@@ -640,6 +644,8 @@ static void build_nv_info(const Layout *L, ByteBuf *b)
 	for (size_t i = 0; i < L->nk; i++) {
 		size_t p = L->nk - 1 - i;
 		for (size_t r = 0; r < sizeof per_function; r++) {
+			if (kernel_at(L, p)->abi_func && per_function[r] == CUBIN_EIATTR_MIN_STACK_SIZE)
+				continue;
 			cubin_info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
 			cubin_buf_u32(b, (uint32_t)L->sym_func[p]);
 			const CubinKernel *k = kernel_at(L, p);
@@ -661,6 +667,8 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
 	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
 	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
+	if (k->abi_func)
+		return;
 	if (k->nparams || k->nhandle_params) {
 		cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
 		cubin_buf_u32(b, (uint32_t)L->sym_const0[p]);
@@ -739,6 +747,8 @@ static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 	for (size_t i = k->ndata_fixups; i-- > 0;) {
 		const CubinDataFixup *f = &k->data_fixups[i];
 		cubin_buf_u64(b, f->offset);
+		if (cubin_fnaddr_rel(f, L->sym_fnaddr, b))    /* -c: a .func's address */
+			continue;
 		if (f->func) {      /* fnptr: a kernel's address (its FUNC symbol) */
 			size_t q = 0;
 			while (q + 1 < L->nk && kernel_at(L, q) != &L->m->kernels[f->var])
@@ -914,8 +924,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		if (has_const2(k))
 			set_section(&secs[L.s_const2[p]], names.sh_const2[p], SHT_PROGBITS, SHF_ALLOC,
 			            0, text, 4, 0, const2[p].data, const2[p].len);
-		set_section(&secs[sec_const0(&L, p)], names.sh_const0[p], SHT_PROGBITS, SHF_ALLOC,
-		            0, text, 4, 0, NULL, const0_size(&L, p));
+		if (!k->abi_func)
+			set_section(&secs[sec_const0(&L, p)], names.sh_const0[p], SHT_PROGBITS, SHF_ALLOC,
+			            0, text, 4, 0, NULL, const0_size(&L, p));
 		set_section(&secs[text], names.sh_text[p], SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
 		            SEC_SYMTAB, (k->regcount << 24) | (uint32_t)L.sym_func[p], 32, 0,
 		            k->code, k->code_size);
@@ -939,7 +950,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		size_t sec = rela ? L.s_rela_ginit : L.s_rel_ginit, len;
 		if (!sec)
 			continue;
-		ginit_rel[rela] = cubin_init_relocs(m, L.sym_var, rela, &len);
+		ginit_rel[rela] = cubin_init_relocs(m, L.sym_var, L.sym_fnaddr, rela, &len);
 		set_section(&secs[sec], rela ? names.sh_rela_ginit : names.sh_rel_ginit, rela ? SHT_RELA : SHT_REL,
 		            0, SEC_SYMTAB, (uint32_t)L.s_data[CUBIN_DATA_GLOBAL_INIT], 8, rela ? 24 : 16,
 		            ginit_rel[rela], len);
@@ -947,7 +958,8 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 
 	ByteBuf graph = { 0 }, proto = { 0 };
 	if (m->relocatable) {
-		cubin_extern_callgraph(m, L.sym_func, L.nk, L.sym_extern, names.st_ill, &graph, &proto);
+		cubin_extern_callgraph(m, L.sym_func, L.nk, L.sym_extern, L.sym_fnaddr, names.st_ill, &graph,
+		                       &proto);
 		set_section(&secs[L.s_callgraph], names.sh_callgraph, CUBIN_SHT_CUDA_CALLGRAPH, 0, SEC_SYMTAB, 0, 4, 8,
 		            graph.data, graph.len);
 		set_section(&secs[L.s_proto], names.sh_proto, CUBIN_SHT_CUDA_PROTOTYPE, 0, SEC_SYMTAB, 0, 4, 8,

@@ -72,6 +72,7 @@
 #define CUBIN_R_CUDA_TEX_HEADER_INDEX 6
 #define CUBIN_R_CUDA_ABS32_20      42
 #define CUBIN_R_CUDA_G64           4
+#define CUBIN_R_CUDA_32            1     /* fnaddr (-c): a .func's address in an initialiser word */
 #define CUBIN_R_CUDA_ABS32_LO_32   43
 #define CUBIN_R_CUDA_ABS32_HI_32   44
 #define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
@@ -150,6 +151,7 @@ typedef struct CubinDataFixup {
 	bool hi;                 /* R_CUDA_ABS32_HI_32, else R_CUDA_ABS32_LO_32 */
 	bool func;               /* fnptr: a kernel's address, R_CUDA_FUNC_DESC32_HI_32/LO_32 */
 	bool abs32;              /* the whole 32-bit address (.address_size 32): R_CUDA_ABS32_20 */
+	bool fnaddr;             /* -c: a .func's address (var: of CubinModule.func_addrs), ABS32_HI/LO_32 */
 } CubinDataFixup;
 
 /* An initialiser word holding the generic address of vars[var] + addend
@@ -158,6 +160,7 @@ typedef struct CubinInitReloc {
 	uint32_t offset;         /* in the variable */
 	uint32_t var;
 	int64_t addend;
+	bool func;               /* -c: var is of CubinModule.func_addrs, R_CUDA_32 of its symbol */
 } CubinInitReloc;
 
 /* A module .global or .const variable: .nv.constant3, or .nv.global.init
@@ -235,6 +238,11 @@ typedef struct CubinKernel {
 	 * each relocated with R_CUDA_ABS32_20 in .rel.text.<k> */
 	const CubinDataFixup *extern_calls;
 	size_t nextern_calls;
+	/* -c: an address-taken .func compiled as a function of its own: a
+	 * FUNC symbol without STO_CUDA_ENTRY, no .nv.constant0, .nv.info.<f>
+	 * with the API version only, REGCOUNT/MAX_STACK_SIZE/FRAME_SIZE in
+	 * .nv.info, as ptxas -c writes it */
+	bool abi_func;
 } CubinKernel;
 
 typedef struct CubinModule {
@@ -258,6 +266,10 @@ typedef struct CubinModule {
 	bool relocatable;
 	const char *const *externs;
 	size_t nexterns;
+	/* -c: the functions whose address is relocated (each an abi_func
+	 * kernel or one of externs) */
+	const char *const *func_addrs;
+	size_t nfunc_addrs;
 } CubinModule;
 
 /* Builds the cubin image.  On success returns 0 and stores a malloc'd

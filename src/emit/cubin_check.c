@@ -141,13 +141,14 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 			return cubin_fail(err, errlen, "variable %s: bad alignment", v->name);
 		for (size_t r = 0; r < v->nrelocs; r++)
 			/* a 32-bit module's address words are 4 bytes (still R_CUDA_G64) */
-			if (v->relocs[r].var >= m->nvars ||
+			if (v->relocs[r].var >= (v->relocs[r].func ? m->nfunc_addrs : m->nvars) ||
 			    (uint64_t)v->relocs[r].offset + (m->address64 ? 8 : 4) > v->size)
 				return cubin_fail(err, errlen, "variable %s: bad initialiser relocation", v->name);
 	}
 	for (size_t k = 0; k < m->nkernels; k++)
 		for (size_t f = 0; f < m->kernels[k].ndata_fixups; f++)
-			if (m->kernels[k].data_fixups[f].func ? m->kernels[k].data_fixups[f].var >= m->nkernels
+			if (m->kernels[k].data_fixups[f].fnaddr ? m->kernels[k].data_fixups[f].var >= m->nfunc_addrs
+			    : m->kernels[k].data_fixups[f].func ? m->kernels[k].data_fixups[f].var >= m->nkernels
 			    : m->kernels[k].data_fixups[f].var >= m->nvars ||
 			      m->vars[m->kernels[k].data_fixups[f].var].is_const)
 				return cubin_fail(err, errlen, "kernel %s: bad data relocation", m->kernels[k].name);

@@ -52,7 +52,8 @@ static void put_u64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool rela, size_t *len)
+uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, const size_t *sym_of_fnaddr, bool rela,
+                           size_t *len)
 {
 	size_t n = 0, ent = rela ? 24 : 16;
 	for (size_t i = 0; i < m->nvars; i++)
@@ -68,7 +69,8 @@ uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool 
 				continue;
 			uint8_t *e = b + ent * k++;
 			put_u64(e, (uint64_t)m->vars[i].offset + x->offset);
-			put_u64(e + 8, ((uint64_t)sym_of_var[x->var] << 32) | CUBIN_R_CUDA_G64);
+			put_u64(e + 8, x->func ? ((uint64_t)sym_of_fnaddr[x->var] << 32) | CUBIN_R_CUDA_32
+			                       : ((uint64_t)sym_of_var[x->var] << 32) | CUBIN_R_CUDA_G64);
 			if (rela)
 				put_u64(e + 16, (uint64_t)x->addend);
 		}

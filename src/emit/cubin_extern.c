@@ -4,12 +4,14 @@
  * {caller, callee} pair per kernel and external function it calls, then
  * {0,-2} and {0,-3}) with a prototype per external function
  * (.nv.prototype: {symbol, .strtab offset of "#ill"}, ptxas's word for a
- * prototype it does not describe). */
+ * prototype it does not describe). Also the symbols of the functions
+ * whose address is relocated (fnaddr). */
 #include "emit/cubin_internal.h"
 
 #include "base/xalloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void cubin_extern_rel_text(const CubinKernel *k, const size_t *sym_extern, ByteBuf *b)
 {
@@ -29,16 +31,25 @@ static bool calls_extern(const CubinKernel *k, size_t e)
 	return false;
 }
 
+/* Whether k calls external function e or takes its address (fnaddr). */
+static bool uses_extern(const CubinModule *m, const CubinKernel *k, size_t e)
+{
+	for (size_t i = 0; i < k->ndata_fixups; i++)
+		if (k->data_fixups[i].fnaddr && strcmp(m->func_addrs[k->data_fixups[i].var], m->externs[e]) == 0)
+			return true;
+	return calls_extern(k, e);
+}
+
 void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, ByteBuf *b)
 {
 	size_t n = 0;
 	for (size_t e = 0; e < m->nexterns; e++)
-		n += calls_extern(k, e);
+		n += uses_extern(m, k, e);
 	if (n == 0)
 		return;
 	cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_EXTERNS, (uint16_t)(4 * n));
 	for (size_t e = 0; e < m->nexterns; e++)
-		if (calls_extern(k, e))
+		if (uses_extern(m, k, e))
 			cubin_buf_u32(b, (uint32_t)sym_extern[e]);
 }
 
@@ -49,7 +60,7 @@ static void pair(ByteBuf *b, uint32_t x, uint32_t y)
 }
 
 void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern,
-                            uint32_t ill_name, ByteBuf *graph, ByteBuf *proto)
+                            const size_t *sym_fnaddr, uint32_t ill_name, ByteBuf *graph, ByteBuf *proto)
 {
 	pair(graph, 0, (uint32_t)-1);
 	for (size_t p = 0; p < nk; p++)
@@ -57,7 +68,53 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 			if (calls_extern(&m->kernels[nk - 1 - p], e))
 				pair(graph, (uint32_t)sym_func[p], (uint32_t)sym_extern[e]);
 	pair(graph, 0, (uint32_t)-2);
+	/* fnaddr: every function whose address is taken, with its prototype
+	 * (ptxas's order: those the code takes, then the initialisers', last
+	 * first) */
+	bool *listed = xcalloc(m->nfunc_addrs + 1, sizeof *listed);
+	for (size_t q = 0; q < nk; q++)
+		for (size_t i = 0; i < m->kernels[q].ndata_fixups; i++) {
+			const CubinDataFixup *f = &m->kernels[q].data_fixups[i];
+			if (f->fnaddr && !listed[f->var])
+				pair(graph, (uint32_t)sym_fnaddr[f->var], ill_name);
+			listed[f->var] |= f->fnaddr;
+		}
+	for (size_t v = m->nvars; v-- > 0;)
+		for (size_t r = m->vars[v].nrelocs; r-- > 0;) {
+			const CubinInitReloc *x = &m->vars[v].relocs[r];
+			if (x->func && !listed[x->var])
+				pair(graph, (uint32_t)sym_fnaddr[x->var], ill_name);
+			listed[x->var] |= x->func;
+		}
+	free(listed);
 	pair(graph, 0, (uint32_t)-3);
-	for (size_t e = 0; e < m->nexterns; e++)
-		pair(proto, (uint32_t)sym_extern[e], ill_name);
+	for (size_t e = 0; e < m->nexterns; e++) {
+		bool called = false;     /* an address only needs no prototype */
+		for (size_t q = 0; q < nk && !called; q++)
+			called = calls_extern(&m->kernels[q], e);
+		if (called)
+			pair(proto, (uint32_t)sym_extern[e], ill_name);
+	}
+}
+
+size_t *cubin_fnaddr_symbols(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern)
+{
+	size_t *sym = xcalloc(m->nfunc_addrs + 1, sizeof *sym);
+	for (size_t i = 0; i < m->nfunc_addrs; i++) {
+		for (size_t q = 0; q < nk; q++)
+			if (m->kernels[q].abi_func && strcmp(m->kernels[q].name, m->func_addrs[i]) == 0)
+				sym[i] = sym_func[nk - 1 - q];     /* processed last to first */
+		for (size_t e = 0; e < m->nexterns && !sym[i]; e++)
+			if (strcmp(m->externs[e], m->func_addrs[i]) == 0)
+				sym[i] = sym_extern[e];
+	}
+	return sym;
+}
+
+bool cubin_fnaddr_rel(const CubinDataFixup *f, const size_t *sym_fnaddr, ByteBuf *b)
+{
+	if (f->fnaddr)
+		cubin_buf_u64(b, ((uint64_t)sym_fnaddr[f->var] << 32) |
+		                 (f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
+	return f->fnaddr;
 }

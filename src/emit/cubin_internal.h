@@ -56,7 +56,8 @@ void cubin_data_extent(const CubinModule *m, CubinDataSection s, uint64_t *size,
 /* Its bytes (malloc'd): the initialisers at their offsets, zeros elsewhere. */
 uint8_t *cubin_data_bytes(const CubinModule *m, CubinDataSection s, uint64_t size);
 /* The entries of .rel.nv.global.init (rela false) or .rela.nv.global.init. */
-uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, bool rela, size_t *len);
+uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, const size_t *sym_of_fnaddr, bool rela,
+                           size_t *len);
 bool cubin_has_init_relocs(const CubinModule *m, bool rela);
 
 /* ---- cubin_rel_action.c: the bytes of .nv.rel.action ---- */
@@ -96,7 +97,13 @@ void cubin_extern_rel_text(const CubinKernel *k, const size_t *sym_extern, ByteB
 /* EIATTR_EXTERNS: the symbols of the external functions k calls (first call first). */
 void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
 /* .nv.callgraph and .nv.prototype of a relocatable object. */
+/* -c: the symbol of each of m->func_addrs: its function's FUNC symbol
+ * (sym_func per processed kernel, nk kernels), else its undefined one. */
+size_t *cubin_fnaddr_symbols(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern);
+/* The info word of f's relocation when it is a .func's address
+ * (R_CUDA_ABS32_HI_32/LO_32 of its symbol): true, else nothing (false). */
+bool cubin_fnaddr_rel(const CubinDataFixup *f, const size_t *sym_fnaddr, ByteBuf *b);
 void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern,
-                            uint32_t ill_name, ByteBuf *graph, ByteBuf *proto);
+                            const size_t *sym_fnaddr, uint32_t ill_name, ByteBuf *graph, ByteBuf *proto);
 
 #endif

@@ -734,7 +734,7 @@ static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, 
 		if ((uint32_t)info != CUBIN_R_CUDA_G64 || target < 0)
 			return fail(r, "bad cubin: unknown initialiser relocation in section %zu", rel);
 		out[(*n)++] = (CubinInitReloc){ (uint32_t)(offset - var->offset), (uint32_t)target,
-		                                ent == RELA_SIZE ? (int64_t)rd64(d + pos + 16) : 0 };
+		                                ent == RELA_SIZE ? (int64_t)rd64(d + pos + 16) : 0, false };
 	}
 	return 0;
 }
@@ -826,7 +826,7 @@ static int read_vars(Reader *r, CubinImage *img)
 			}
 			img->fixup_store[nfix++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)var,
 			                                             type == CUBIN_R_CUDA_ABS32_HI_32, false,
-			                                             type == CUBIN_R_CUDA_ABS32_20 };
+			                                             type == CUBIN_R_CUDA_ABS32_20, false };
 			ck->ndata_fixups++;
 		}
 	}
@@ -886,7 +886,8 @@ static void read_extern_calls(const Reader *r, CubinImage *img)
 				} else {
 					continue;
 				}
-				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1, false };
+				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1, false,
+				                                                   false };
 			}
 		}
 	}

@@ -105,13 +105,16 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 				out->desc_relocs[out->ndesc_relocs++] = (uint32_t)addr;
 			if (in->reloc == LRELOC_DATA_LO || in->reloc == LRELOC_DATA_HI)
 				out->data_fixups[out->ndata_fixups++] =
-					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI, false, false };
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI, false, false, false };
 			if (in->reloc == LRELOC_DATA_ABS32)
 				out->data_fixups[out->ndata_fixups++] =
-					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, true };
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, true, false };
 			if (in->reloc == LRELOC_KERNEL_LO || in->reloc == LRELOC_KERNEL_HI)
 				out->data_fixups[out->ndata_fixups++] =
-					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_KERNEL_HI, true, false };
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_KERNEL_HI, true, false, false };
+			if (in->reloc == LRELOC_FUNC_LO || in->reloc == LRELOC_FUNC_HI)
+				out->data_fixups[out->ndata_fixups++] =
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_FUNC_HI, false, false, true };
 			if (is_join(in)) {
 				uint32_t *w = out->sync_targets + out->nsync_target_words;
 				w[0] = (uint32_t)addr;
@@ -123,7 +126,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			if (in->form->op == SOP_BRX)
 				brx_table_fill(k, in, (uint32_t)addr, out);
 			if (in->reloc == LRELOC_EXTERN_CALL)
-				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, false };
+				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, false, false };
 		} else {
 			slots[i % 3] = i == body ? SASS_CTRL_SLOT_FLOW : SASS_CTRL_SLOT_PLAIN;
 		}

@@ -21,6 +21,7 @@ typedef struct KernelDataFixup {
 	bool hi;
 	bool func;              /* fnptr: a kernel's address (R_CUDA_FUNC_DESC32_*) */
 	bool abs32;             /* the whole 32-bit address (R_CUDA_ABS32_20) */
+	bool fnaddr;            /* -c: a .func's address (var: of LModule.func_addrs) */
 } KernelDataFixup;
 
 typedef struct KernelCode {

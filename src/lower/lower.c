@@ -616,6 +616,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	memset(out, 0, sizeof *out);
 	out->name = f->name;
 	out->loc = f->name_loc;
+	out->visible = func_visible(f);
 	LKernel *k = &out->frag;
 	ctx_begin(c, f, k);
 	c->in_func = true;
@@ -763,16 +764,23 @@ static void add_surfrefs(LowerStream *s, const VarDecl *v, bool texture)
 	}
 }
 
-static void add_kernel(LowerStream *s, const Func *f)
+/* A new kernel at the end of the module's list. */
+static LKernel *new_kernel(LowerStream *s)
 {
-	LowerCtx *c = &s->c;
-	LModule *lm = c->lm;
+	LModule *lm = s->c.lm;
 	if (lm->nkernels == s->kernels_cap) {
 		s->kernels_cap = s->kernels_cap ? 2 * s->kernels_cap : 8;
 		lm->kernels = xrealloc(lm->kernels, s->kernels_cap * sizeof *lm->kernels);
 	}
 	s->linked = xrealloc(s->linked, s->kernels_cap * sizeof *s->linked);
-	LKernel *k = &lm->kernels[lm->nkernels++];
+	return &lm->kernels[lm->nkernels++];
+}
+
+static void add_kernel(LowerStream *s, const Func *f)
+{
+	LowerCtx *c = &s->c;
+	LModule *lm = c->lm;
+	LKernel *k = new_kernel(s);
 	lw_module_data_freeze_const(c);
 	bool linked = lower_kernel(c, f, k);
 	s->linked[lm->nkernels - 1] = linked;
@@ -837,6 +845,17 @@ unsigned lower_stream_end(LowerStream *s)
 		if (s->done && c->errors == 0)
 			s->done(k, s->arg);
 	}
+	/* fnaddr (-c): each address-taken function with a body, compiled as a
+	 * function of its own after the kernels */
+	for (size_t i = 0; c->lm->relocatable && i < c->lm->nfunc_addrs; i++)
+		for (size_t j = 0; j < c->nfuncs; j++)
+			if (strcmp(c->funcs[j].name, c->lm->func_addrs[i]) == 0) {
+				LKernel *k = new_kernel(s);
+				if (lw_fnaddr_function(c, &c->funcs[j], k) && s->done && c->errors == 0)
+					s->done(k, s->arg);
+			}
+	if (c->lm->relocatable)
+		lw_fnaddr_externs(c);
 	if (c->lm->target_sm > 50) {
 		SrcLoc none = { 0, 0, 0, 0 };
 		lw_unsupported(c, none, ".target sm_%d (only sm_50 SASS is generated)", c->lm->target_sm);
@@ -869,6 +888,7 @@ void lower_module_free(LModule *lm)
 {
 	free(lm->externs);
 	free(lm->kernel_addrs);
+	free(lm->func_addrs);
 	lm->externs = NULL;
 	lm->nexterns = 0;
 	for (size_t i = 0; i < lm->nkernels; i++) {

@@ -58,6 +58,9 @@ typedef enum LReloc {
 	LRELOC_KERNEL_LO,       /* fnptr: MOV32I of a kernel's address (-c), low word: R_CUDA_FUNC_DESC32_LO_32 */
 	LRELOC_KERNEL_HI,       /* its high word: R_CUDA_FUNC_DESC32_HI_32 */
 	LRELOC_DATA_ABS32,      /* MOV32I of a module variable's 32-bit address (.address_size 32): R_CUDA_ABS32_20 */
+	/* ---- fnaddr: a .func's address under -c (lower_fnaddr.c) ---- */
+	LRELOC_FUNC_LO,         /* MOV32I, low word: R_CUDA_ABS32_LO_32 of the function's symbol */
+	LRELOC_FUNC_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
 } LReloc;
 
 /* The non-register field values are kept by position in the form
@@ -82,7 +85,8 @@ typedef struct LInsn {
 	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */
 	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
 	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs;
-	                         * LRELOC_KERNEL_*: the kernel, an index of LModule.kernel_addrs */
+	                         * LRELOC_KERNEL_*: the kernel, an index of LModule.kernel_addrs;
+	                         * LRELOC_FUNC_*: the function, an index of LModule.func_addrs */
 	int target;             /* BRA: label id */
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
@@ -171,6 +175,11 @@ typedef struct LKernel {
 	 * c[0x2] offset until lkernel_compact_const2 ---- */
 	struct LBrxTable *brx;
 	size_t nbrx;
+	/* ---- fnaddr: -c, an address-taken .func compiled as a function of
+	 * its own (lower_fnaddr.c): arguments and results in the calling
+	 * convention's registers, RET, no stack-pointer load; it may use
+	 * R0 and R3..R15 only (its callers keep values in R2 and R16 up) */
+	bool abi_func;
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;
@@ -186,6 +195,7 @@ typedef struct LDataReloc {
 	uint32_t offset;        /* byte offset in the initialiser */
 	uint32_t var;           /* the variable whose address is stored, an index of LModule.vars */
 	int64_t addend;
+	bool func;              /* fnaddr (-c): var is an index of LModule.func_addrs; R_CUDA_32 */
 } LDataReloc;
 
 typedef struct LDataVar {
@@ -224,6 +234,10 @@ typedef struct LModule {
 	/* fnptr, -c: kernels whose address the code takes (interned names) */
 	const char **kernel_addrs;
 	size_t nkernel_addrs;
+	/* fnaddr, -c: functions whose address the code or data takes
+	 * (interned names); each is an abi_func kernel or one of externs */
+	const char **func_addrs;
+	size_t nfunc_addrs;
 } LModule;
 
 /* Lowers every .entry of m. Constructs outside the supported subset get an

@@ -247,9 +247,6 @@ bool lower_call(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->loc, "this call (a function name is expected)");
 	const Expr *callee = in->ops[at++];
 	bool indirect = callee->text[0] == '%';
-	if (indirect && c->in_func)
-		return lw_unsupported(c, callee->loc, "a call through a register inside a .func (in a kernel "
-		                      "body it is supported)");
 	if (at < in->nops && (in->ops[at]->kind == EX_LIST || !indirect) && !call_list(c, in->ops[at++], &args, &nargs))
 		return false;
 	if (indirect && at + 1 == in->nops && in->ops[at]->kind == EX_NAME)
@@ -323,14 +320,29 @@ static LFunc *find_func(LowerCtx *c, const char *name)
 	return NULL;
 }
 
+/* The i-th function f may call: its direct callees (NULL for one without
+ * a body), then the candidates of its calls through a register (fnptr). */
+static const LFunc *callee_at(LowerCtx *c, const LFunc *f, size_t i)
+{
+	if (i < f->frag.ncalls)
+		return find_func(c, f->frag.calls[i].callee);
+	return lw_indirect_may_call(c, &f->frag, &c->funcs[i - f->frag.ncalls]) ? &c->funcs[i - f->frag.ncalls]
+	                                                                       : NULL;
+}
+
+static size_t ncallees(const LowerCtx *c, const LFunc *f)
+{
+	return f->frag.ncalls + (f->frag.nindirect ? c->nfuncs : 0);
+}
+
 /* Whether f calls target, directly or through other functions (depth
  * bounds the walk: a longer chain than there are functions is a cycle). */
 static bool reaches(LowerCtx *c, const LFunc *f, const LFunc *target, size_t depth)
 {
 	if (depth > c->nfuncs)
 		return true;
-	for (size_t i = 0; i < f->frag.ncalls; i++) {
-		const LFunc *g = find_func(c, f->frag.calls[i].callee);
+	for (size_t i = 0; i < ncallees(c, f); i++) {
+		const LFunc *g = callee_at(c, f, i);
 		if (g == target || (g && reaches(c, g, target, depth + 1)))
 			return true;
 	}
@@ -391,6 +403,7 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 	for (size_t l = 0; l < fr->nlabels; l++)
 		k->label_pos[k->nlabels++] = ibase + fr->label_pos[l];
 	size_t tbase = lw_brx_tables_adopt(k, fr, lbase);     /* brx: its jump tables */
+	lw_indirect_adopt(k, fr, map, lbase);                   /* fnptr: its calls through a register */
 	for (size_t i = 0; i < fr->ninsns; i++) {
 		LInsn *in = lkernel_append(k, SF_NOP, fr->insns[i].loc);
 		*in = fr->insns[i];
@@ -452,8 +465,8 @@ static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Place
 static uint32_t call_depth(LowerCtx *c, const LFunc *f, size_t bound)
 {
 	uint32_t d = 0;
-	for (size_t i = 0; i < f->frag.ncalls && bound <= c->nfuncs; i++) {
-		const LFunc *g = find_func(c, f->frag.calls[i].callee);
+	for (size_t i = 0; i < ncallees(c, f) && bound <= c->nfuncs; i++) {
+		const LFunc *g = callee_at(c, f, i);
 		uint32_t e = g ? call_depth(c, g, bound + 1) : 0;
 		d = e > d ? e : d;
 	}
@@ -461,12 +474,13 @@ static uint32_t call_depth(LowerCtx *c, const LFunc *f, size_t bound)
 }
 
 /* Whether every function the calls reach, through other functions too,
- * has its body in the module by now (seen: one flag per c->funcs entry). */
+ * has its body in the module by now and none of them calls through a
+ * register (seen: one flag per c->funcs entry). */
 static bool bodies_known(LowerCtx *c, const LCallSite *calls, size_t ncalls, unsigned char *seen)
 {
 	for (size_t i = 0; i < ncalls; i++) {
 		const LFunc *g = find_func(c, calls[i].callee);
-		if (!g)
+		if (!g || g->frag.nindirect)
 			return false;
 		size_t idx = (size_t)(g - c->funcs);
 		if (seen[idx])
@@ -487,9 +501,10 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	lw_indirect_expand(c, k);
 	if (k->ncalls == 0)
 		return true;
-	/* a callee whose body comes later in the module, or a function a
-	 * callee calls whose body does (a forward-declared .func): link at
-	 * the module's end */
+	/* a callee whose body comes later in the module, a function a callee
+	 * calls whose body does (a forward-declared .func), or one that calls
+	 * through a register (its candidates are the module's): link at the
+	 * module's end */
 	if (!final) {
 		unsigned char *seen = xcalloc(c->nfuncs + 1, 1);
 		bool known = bodies_known(c, k->calls, k->ncalls, seen);
@@ -529,6 +544,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 		if (j == nplaced) {
 			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
 			placed[nplaced++] = place(k, f, recursive);
+			lw_indirect_expand(c, k);     /* its calls through a register: more call sites */
 		}
 		if (nrename < k->nvregs) {
 			rename = xrealloc(rename, k->nvregs * sizeof *rename);

@@ -78,7 +78,15 @@ static bool address_init(InitWriter *w, const Expr *e)
 		e = e->elems[0];
 	if (e->kind != EX_NAME || e->component)
 		return false;
-	/* a function's address is its id, a constant (lower_fnptr.c) */
+	/* -c: a function's address is relocated R_CUDA_32 (lower_fnaddr.c) */
+	uint32_t fa;
+	if (add == 0 && lw_fnaddr_init(w->c, e, &fa)) {
+		LDataVar *v = w->v;
+		v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
+		v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, fa, 0, true };
+		return true;
+	}
+	/* else a function's address is its id, a constant (lower_fnptr.c) */
 	int64_t id;
 	int fn = add == 0 ? lw_fnptr_address(w->c, e, &id) : 0;
 	if (fn > 0)
@@ -97,7 +105,7 @@ static bool address_init(InitWriter *w, const Expr *e)
 		                      w->c->lm->address64 ? 8 : 4, w->c->lm->address64 ? 64 : 32);
 	LDataVar *v = w->v;
 	v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
-	v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add };
+	v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add, false };
 	return true;
 }
 

@@ -31,7 +31,7 @@ bool lw_is_system_call(const char *name)
 
 enum { ABI_FIRST_REG = 4, ABI_WORDS = 12, ABI_WINDOW = 4, ABI_WINDOWS = ABI_WORDS / ABI_WINDOW };
 
-static uint16_t extern_index(LModule *lm, const char *name)
+uint16_t lw_extern_index(LModule *lm, const char *name)
 {
 	for (size_t i = 0; i < lm->nexterns; i++)
 		if (lm->externs[i] == name || strcmp(lm->externs[i], name) == 0)
@@ -135,10 +135,26 @@ bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
 		jcal->keep = true;
 		linsn_set(jcal, SR_IMM, 0);
 		jcal->reloc = LRELOC_EXTERN_CALL;
-		jcal->reloc_var = extern_index(c->lm, cs->callee);
+		jcal->reloc_var = lw_extern_index(c->lm, cs->callee);
 		ok = bind_windows(c, k, cs, 0, cs->nargs, slot, arg_used, false) &&
 		     bind_windows(c, k, cs, cs->nargs, cs->nrets, slot + cs->nargs, ret_used, true);
 	}
+	free(slot);
+	return ok;
+}
+
+/* ---- fnaddr: the entry of a function compiled with the convention ---- */
+
+bool lw_abi_entry(LowerCtx *c, LKernel *k, const LCallSite *cs, size_t ret)
+{
+	uint32_t *slot = xcalloc(cs->nargs + cs->nrets + 1, sizeof *slot);
+	bool arg_used[ABI_WORDS] = { false }, ret_used[ABI_WORDS] = { false };
+	LCallSite at_ret = *cs;
+	at_ret.insn = ret;
+	bool ok = place_words(c, cs, 0, cs->nargs, slot, arg_used) &&
+	          place_words(c, cs, cs->nargs, cs->nrets, slot + cs->nargs, ret_used) &&
+	          bind_windows(c, k, cs, 0, cs->nargs, slot, arg_used, true) &&
+	          bind_windows(c, k, &at_ret, cs->nargs, cs->nrets, slot + cs->nargs, ret_used, false);
 	free(slot);
 	return ok;
 }

@@ -1,8 +1,9 @@
 /* Function addresses and calls through a register (issue 15).
  *
- * A .func whose address is taken (`mov.u64 %rd, f`, `.u64 ops[2] = {f, g}`)
- * gets a module-wide id, 8 * (i + 1) for the i-th function named so, as
- * ptxas 11.8 numbers function pointers in a module with several kernels
+ * Without -c, a .func whose address is taken (`mov.u64 %rd, f`,
+ * `.u64 ops[2] = {f, g}`) gets a module-wide id, 8 * (i + 1) for the i-th
+ * function named so, as ptxas 11.8 numbers function pointers in a module
+ * with several kernels
  * (its .nv.global.init holds 0x8, 0x10, 0x18 for `{sq, neg, half}`; it
  * maps them to code offsets through a per-kernel table in .nv.constant2).
  * The id is a constant: no relocation, the same in every kernel, never 0
@@ -26,10 +27,16 @@
  * MOV32I relocated R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol, as
  * ptxas writes it.
  *
- * Not written: calls through a register inside a .func, and function
- * addresses in relocatable objects (-c), where ptxas relocates the
- * address of the function's own .text and a pointer may come from
- * another module. */
+ * A call through a register inside a .func is recorded in the function's
+ * fragment and adopted, with the fragment, by each kernel that links the
+ * function (lw_indirect_adopt): its dispatch is expanded there like the
+ * kernel's own. Linking counts its candidates as callees of the function
+ * (lw_indirect_may_call), for recursion and the call depth.
+ *
+ * In a relocatable object (-c) a function's address is relocated instead
+ * (a MOV32I pair, R_CUDA_ABS32_LO_32/HI_32; R_CUDA_32 in an initialiser,
+ * against the function's symbol: its own .text, lower_fnaddr.c) and the
+ * dispatch compares the pointer with each candidate's relocated address. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -86,8 +93,7 @@ const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name)
 	return e && e->value >= 0 ? c->decl_align[e->value] : NULL;
 }
 
-/* The index of interned `name` in a list, appended at its first use. */
-static size_t name_index(const char ***list, size_t *n, const char *name)
+size_t lw_name_index(const char ***list, size_t *n, const char *name)
 {
 	size_t i = 0;
 	while (i < *n && strcmp((*list)[i], name) != 0)
@@ -110,14 +116,69 @@ int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value)
 	const LMapEntry *d = decl_of(c, e);
 	if (!d || d->value < 0)
 		return 0;
-	if (c->lm->relocatable) {
-		lw_unsupported(c, e->loc, "the address of function '%s' in a relocatable object (-c: ptxas "
-		               "relocates the address of the function's own .text, which is not written yet)",
-		               e->text);
-		return -1;
-	}
-	*value = 8 * ((int64_t)name_index(&c->fptrs, &c->nfptrs, e->text) + 1);
+	*value = 8 * ((int64_t)lw_name_index(&c->fptrs, &c->nfptrs, e->text) + 1);
 	return 1;
+}
+
+void lw_fnptr_note(LowerCtx *c, const char *name)
+{
+	lw_name_index(&c->fptrs, &c->nfptrs, name);
+}
+
+/* ---- relocated addresses (kernels; .func under -c: lower_fnaddr.c) ---- */
+
+uint32_t lw_fnaddr_load(LKernel *k, LModule *lm, SrcLoc loc, const char *name, unsigned word)
+{
+	uint32_t v = lkernel_new_vreg(k, LRC_GPR, 1, true);
+	LInsn *mov = lkernel_append(k, SF_MOV32I, loc);
+	linsn_ref(mov, SR_RD, v, 0, 1, true);
+	linsn_set(mov, SR_IMM, 0);
+	mov->reloc = word ? LRELOC_FUNC_HI : LRELOC_FUNC_LO;
+	mov->reloc_var = (uint16_t)lw_name_index(&lm->func_addrs, &lm->nfunc_addrs, name);
+	return v;
+}
+
+void lw_reloc_pair(LowerCtx *c, Opnd *o, LReloc lo, LReloc hi, size_t var)
+{
+	o->kind = OPND_REG;
+	o->vreg = lw_temp(c, 2);
+	o->width = 2;
+	for (unsigned p = 0; p < 2; p++) {
+		LInsn *mov = lw_emit(c, SF_MOV32I);
+		linsn_ref(mov, SR_RD, o->vreg, p, 1, true);
+		linsn_set(mov, SR_IMM, 0);
+		mov->reloc = (uint8_t)(p ? hi : lo);
+		mov->reloc_var = (uint16_t)var;
+	}
+}
+
+/* The declaration e names when it is a .func with an index in
+ * LModule.func_addrs (-c only), else -1. */
+static int func_addr_index(LowerCtx *c, const Expr *e)
+{
+	if (!c->lm->relocatable || e->kind != EX_NAME || e->component || e->text[0] == '%')
+		return -1;
+	const LMapEntry *d = lmap_find(&c->func_decls, e->text);
+	if (!d || d->value < 0)
+		return -1;
+	lw_fnptr_note(c, e->text);     /* a candidate of calls through a register */
+	return (int)lw_name_index(&c->lm->func_addrs, &c->lm->nfunc_addrs, e->text);
+}
+
+int lw_fnaddr_operand(LowerCtx *c, const Expr *e, Opnd *o)
+{
+	int i = func_addr_index(c, e);
+	if (i >= 0)
+		lw_reloc_pair(c, o, LRELOC_FUNC_LO, LRELOC_FUNC_HI, (size_t)i);
+	return i >= 0;
+}
+
+int lw_fnaddr_init(LowerCtx *c, const Expr *e, uint32_t *index)
+{
+	int i = func_addr_index(c, e);
+	if (i >= 0)
+		*index = (uint32_t)i;
+	return i >= 0;
 }
 
 int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o)
@@ -130,17 +191,8 @@ int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o)
 		               "function descriptor, which the driver's linker resolves)", e->text);
 		return -1;
 	}
-	size_t i = name_index(&c->lm->kernel_addrs, &c->lm->nkernel_addrs, e->text);
-	o->kind = OPND_REG;
-	o->vreg = lw_temp(c, 2);
-	o->width = 2;
-	for (unsigned p = 0; p < 2; p++) {
-		LInsn *mov = lw_emit(c, SF_MOV32I);
-		linsn_ref(mov, SR_RD, o->vreg, p, 1, true);
-		linsn_set(mov, SR_IMM, 0);
-		mov->reloc = p ? LRELOC_KERNEL_HI : LRELOC_KERNEL_LO;
-		mov->reloc_var = (uint16_t)i;
-	}
+	size_t i = lw_name_index(&c->lm->kernel_addrs, &c->lm->nkernel_addrs, e->text);
+	lw_reloc_pair(c, o, LRELOC_KERNEL_LO, LRELOC_KERNEL_HI, i);
 	return 1;
 }
 
@@ -198,9 +250,16 @@ static void mov(LKernel *k, SrcLoc loc, uint32_t d, uint32_t s)
 	linsn_ref(m, SR_RB, s, 0, 1, false);
 }
 
-/* q = (word w of the pointer == value) && q_in (PT when q_in < 0). */
-static uint32_t compare_word(LKernel *k, const LIndirectCall *s, unsigned w, uint32_t value, int q_in)
+/* q = (word w of the pointer == value) && q_in (PT when q_in < 0); with
+ * -c, value is that word of the relocated address of `name`
+ * (lower_fnaddr.c) */
+static uint32_t compare_word(LowerCtx *c, LKernel *k, const LIndirectCall *s, unsigned w, uint32_t value,
+                             const char *name, int q_in)
 {
+	uint32_t addr = 0;
+	if (c->lm->relocatable)
+		addr = lw_fnaddr_load(k, c->lm, s->loc, name, w);
+	value = c->lm->relocatable ? 0 : value;
 	uint32_t q = lkernel_new_vreg(k, LRC_PRED, 1, true);
 	LInsn *op = lkernel_append(k, value ? SF_ISETP_I : SF_ISETP_R, s->loc);
 	linsn_ref(op, SR_PD, q, 0, 1, true);
@@ -208,6 +267,8 @@ static uint32_t compare_word(LKernel *k, const LIndirectCall *s, unsigned w, uin
 	linsn_ref(op, SR_RA, s->ptr, w, 1, false);
 	if (value)
 		linsn_set(op, SR_IMM, value);
+	else if (c->lm->relocatable)
+		linsn_ref(op, SR_RB, addr, 0, 1, false);
 	else
 		linsn_set(op, SR_RB, 255);
 	linsn_set(op, SR_CMP, CMP_EQ);
@@ -260,9 +321,9 @@ static void expand(LowerCtx *c, LKernel *k, const LIndirectCall *s)
 		if (f && !signature_matches(f, s))
 			continue;
 		/* a function without a body is kept: linking its call says so */
-		uint32_t q = compare_word(k, s, 0, (uint32_t)(8 * (i + 1)), -1);
+		uint32_t q = compare_word(c, k, s, 0, (uint32_t)(8 * (i + 1)), c->fptrs[i], -1);
 		if (s->ptr_words > 1)
-			q = compare_word(k, s, 1, 0, (int)q);
+			q = compare_word(c, k, s, 1, 0, c->fptrs[i], (int)q);
 		LInsn *b = lkernel_append(k, SF_BRA, s->loc);
 		linsn_ref(b, SR_PG, q, 0, 1, false);
 		linsn_set(b, SR_PG_NOT, 0);
@@ -281,6 +342,37 @@ static void expand(LowerCtx *c, LKernel *k, const LIndirectCall *s)
 	free(cand);
 	free(at);
 	free(bra);
+}
+
+void lw_indirect_adopt(LKernel *k, const LKernel *fr, const uint32_t *map, size_t lbase)
+{
+	if (!fr->nindirect)
+		return;
+	k->indirect = xrealloc(k->indirect, (k->nindirect + fr->nindirect) * sizeof *k->indirect);
+	for (size_t i = 0; i < fr->nindirect; i++) {
+		const LIndirectCall *f = &fr->indirect[i];
+		LIndirectCall s = *f;
+		s.ptr = map[f->ptr];
+		s.v = xcalloc(2 * (f->nargs + f->nrets) + 1, sizeof *s.v);
+		for (uint32_t j = 0; j < f->nargs + f->nrets; j++) {
+			s.v[2 * j] = map[f->v[2 * j]];
+			s.v[2 * j + 1] = f->v[2 * j + 1];
+		}
+		s.dispatch = f->dispatch + (int)lbase;
+		s.back = f->back + (int)lbase;
+		k->indirect[k->nindirect++] = s;
+	}
+}
+
+bool lw_indirect_may_call(const LowerCtx *c, const LKernel *fr, const LFunc *g)
+{
+	bool taken = false;
+	for (size_t i = 0; i < c->nfptrs && !taken; i++)
+		taken = strcmp(c->fptrs[i], g->name) == 0;
+	for (size_t i = 0; taken && i < fr->nindirect; i++)
+		if (signature_matches(g, &fr->indirect[i]))
+			return true;
+	return false;
 }
 
 void lw_indirect_expand(LowerCtx *c, LKernel *k)

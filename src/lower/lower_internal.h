@@ -462,6 +462,7 @@ typedef struct LFunc {
 	LKernel frag;
 	uint32_t *params, nparams;
 	uint32_t *rets, nrets;
+	bool visible;           /* .visible/.extern/.weak: a GLOBAL symbol (fnaddr, -c) */
 } LFunc;
 
 /* A .param declaration held in registers (a function's parameters and
@@ -505,7 +506,7 @@ int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value);
  * R_CUDA_FUNC_DESC32_LO_32/HI_32 of its symbol (the address dynamic
  * parallelism launches), 0 when e names none, -1 when diagnosed. */
 int lw_kernel_address(LowerCtx *c, const Expr *e, Opnd *o);
-/* call (rets), %reg, (args), prototype in a kernel body: a BRA to the
+/* call (rets), %reg, (args), prototype in a kernel or .func body: a BRA to the
  * dispatch and its return point, where the caller copies the results out
  * of the placeholders v ({first vreg, words} per argument, then per
  * result; owned from here on, as a direct call's). */
@@ -513,8 +514,42 @@ bool lw_call_indirect(LowerCtx *c, const Expr *ptr, uint32_t *v, uint32_t nargs,
 /* At linking: each indirect call of k becomes a dispatch over the
  * address-taken functions of its signature (direct call sites of k). */
 void lw_indirect_expand(LowerCtx *c, LKernel *k);
+/* Placing fragment fr in k (map: its vregs -> k's, its label 0 at lbase):
+ * k adopts fr's calls through a register, to be expanded in k. */
+void lw_indirect_adopt(LKernel *k, const LKernel *fr, const uint32_t *map, size_t lbase);
+/* Whether a call through a register in fr may call g: g's address is
+ * taken and its .params have the sizes of such a call's. */
+bool lw_indirect_may_call(const LowerCtx *c, const LKernel *fr, const LFunc *g);
 void lw_indirect_free(LKernel *k);
 void lw_fnptr_free(LowerCtx *c);
+/* The index of interned `name` in a list, appended at its first use. */
+size_t lw_name_index(const char ***list, size_t *n, const char *name);
+/* Records `name` as an address-taken function (a dispatch candidate). */
+void lw_fnptr_note(LowerCtx *c, const char *name);
+
+/* ---- fnaddr: a .func's address under -c (lower_fnptr.c; its own
+ * .text: lower_fnaddr.c) ---- */
+/* 1 when e names a .func and the output is relocatable: o is a pair of
+ * MOV32I relocated with R_CUDA_ABS32_LO_32/HI_32 of its symbol; else 0. */
+int lw_fnaddr_operand(LowerCtx *c, const Expr *e, Opnd *o);
+/* 1 when e names a .func and the output is relocatable: *index is its
+ * index of LModule.func_addrs (an initialiser word relocated R_CUDA_32). */
+int lw_fnaddr_init(LowerCtx *c, const Expr *e, uint32_t *index);
+/* o: a new 64-bit vreg loaded by two MOV32I relocated lo and hi (of var). */
+void lw_reloc_pair(LowerCtx *c, Opnd *o, LReloc lo, LReloc hi, size_t var);
+/* A new vreg holding word `word` (0 low, 1 high) of name's relocated address. */
+uint32_t lw_fnaddr_load(LKernel *k, LModule *lm, SrcLoc loc, const char *name, unsigned word);
+/* Compiles f as a function of its own (LKernel.abi_func) into k; false
+ * when diagnosed. */
+bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k);
+/* The address-taken functions without a body become undefined symbols. */
+void lw_fnaddr_externs(LowerCtx *c);
+/* The index of an external function in LModule.externs, appended at its first use. */
+uint16_t lw_extern_index(LModule *lm, const char *name);
+/* Binds the placeholders of cs (at the entry instruction cs->insn, which
+ * defines the arguments) and of the RET at `ret` (which reads the results)
+ * to the calling convention's registers, as lw_extern_call binds a JCAL's. */
+bool lw_abi_entry(LowerCtx *c, LKernel *k, const LCallSite *cs, size_t ret);
 /* The alignment in 32-bit words (its .align, else its element size; at
  * least 1) of each parameter, then each result, of the declared .func
  * `name`; NULL when none was declared. */

@@ -52,6 +52,8 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 	int fn = lw_kernel_address(c, e, o);     /* a kernel's address (-c) */
 	if (fn)
 		return fn > 0;
+	if (lw_fnaddr_operand(c, e, o))          /* a function's address (-c): relocated */
+		return true;
 	fn = lw_fnptr_address(c, e, &v);         /* a function's address: its id */
 	if (fn) {
 		o->kind = OPND_IMM;

@@ -533,6 +533,10 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 	for (int r = 0; r <= REGALLOC_MAX_PRED; r++)
 		busy_pred[r] = -1;
 	busy_gpr[REGALLOC_STACK_REG] = (long)1 << 60;
+	/* fnaddr: a function of its own keeps its callers' R2 and R16 up */
+	int top_gpr = k->abi_func ? ABI_SCRATCH_LAST : REGALLOC_MAX_GPR;
+	if (k->abi_func)
+		busy_gpr[2] = (long)1 << 60;
 	int max_gpr = REGALLOC_STACK_REG;
 	FixedRanges fr;
 	fixed_ranges_build(k, iv, &fr);
@@ -543,7 +547,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			continue;
 		bool pred = v->cls == LRC_PRED;
 		long *busy = pred ? busy_pred : busy_gpr;
-		int top = pred ? REGALLOC_MAX_PRED : REGALLOC_MAX_GPR;
+		int top = pred ? REGALLOC_MAX_PRED : top_gpr;
 		unsigned w = pred ? 1 : v->width, al = pred ? 1 : alignment_of(w);
 		bool across = crosses_call(&fr, x);
 		if (pred && across) {
@@ -565,8 +569,13 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		if (found < 0) {
 			free(fr.fixed);
 			free(fr.calls);
-			snprintf(err, errlen, "kernel '%s' needs more than %d %s registers at once", k->name,
-			         top + 1, pred ? "predicate" : "general");
+			if (k->abi_func && !pred)
+				snprintf(err, errlen, "function '%s' (its address is taken in a relocatable object, "
+				         "so it is compiled as a function of its own) needs more than R0 and R3..R%d "
+				         "(the registers its callers do not keep values in)", k->name, top_gpr);
+			else
+				snprintf(err, errlen, "kernel '%s' needs more than %d %s registers at once", k->name,
+				         top + 1, pred ? "predicate" : "general");
 			free(iv);
 			return -1;
 		}

@@ -1,0 +1,95 @@
+/* A .func's address in a relocatable object (-c, issue 15), as ptxas 11.8
+ * writes it:
+ *
+ *   mov.u64 %rd, f             MOV32I Rlo, 32@lo(f)   R_CUDA_ABS32_LO_32 (0x2b)
+ *                              MOV32I Rhi, 32@hi(f)   R_CUDA_ABS32_HI_32 (0x2c)
+ *   .u64 ops[2] = {f, g};      R_CUDA_32 (1) per word in .rel.nv.global.init
+ *
+ * against f's symbol (lower_fnptr.c writes these): the FUNC symbol of f's
+ * own .text.f when the module has its body, else an undefined one (as an
+ * external function's). This file compiles that .text.f. The linker puts
+ * f's absolute address there, which a pointer from any module
+ * holds, so f is also compiled as a function of its own with the calling
+ * convention of external calls (lower_extern.c): arguments from R4,
+ * results from R4, RET. Its code is a wrapper that copies the arguments,
+ * CALs f's body (linked after it, as a kernel links a callee) and copies
+ * the results; it may use R0 and R3..R15 (its callers keep values in R2
+ * and from R16 up, as ptxas's do: ptxas saves R2 in a function that uses
+ * it), and no stack frame.
+ *
+ * A call through a register compares the pointer with these relocated
+ * addresses (lower_fnptr.c) and calls the kernel's own linked copy of the
+ * function it names; ptxas calls the pointer with PRET + JMX instead. */
+#include "lower/lower_internal.h"
+
+#include "base/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The placeholders {first vreg, words} of f's parameters, then results. */
+static uint32_t *placeholders(LKernel *k, const LFunc *f)
+{
+	uint32_t nargs = f->nparams / 2, n = nargs + f->nrets / 2;
+	uint32_t *v = xcalloc(2 * n + 1, sizeof *v);
+	for (uint32_t j = 0; j < n; j++) {
+		v[2 * j] = (uint32_t)k->nvregs;
+		v[2 * j + 1] = j < nargs ? f->params[2 * j + 1] : f->rets[2 * (j - nargs) + 1];
+		for (uint32_t q = 0; q < v[2 * j + 1]; q++)
+			lkernel_new_vreg(k, LRC_GPR, 1, false);
+	}
+	return v;
+}
+
+static void copies(LKernel *k, SrcLoc loc, const uint32_t *to, const uint32_t *from, uint32_t first, uint32_t n)
+{
+	for (uint32_t j = first; j < first + n; j++)
+		for (uint32_t q = 0; q < to[2 * j + 1]; q++) {
+			LInsn *m = lkernel_append(k, SF_MOV_R, loc);
+			linsn_ref(m, SR_RD, to[2 * j] + q, 0, 1, true);
+			linsn_ref(m, SR_RB, from[2 * j] + q, 0, 1, false);
+		}
+}
+
+bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
+{
+	memset(k, 0, sizeof *k);
+	k->name = f->name;
+	k->loc = f->loc;
+	k->local_symbol = !f->visible;
+	k->abi_func = true;
+	k->label_pos = xcalloc(1, sizeof *k->label_pos);
+	uint32_t nargs = f->nparams / 2, nrets = f->nrets / 2;
+	uint32_t *abi = placeholders(k, f), *v = placeholders(k, f);
+	/* the entry defines the argument registers, the RET reads the results */
+	size_t entry = k->ninsns;
+	lkernel_append(k, SF_NOP, f->loc)->keep = true;
+	copies(k, f->loc, v, abi, 0, nargs);
+	LInsn *cal = lkernel_append(k, SF_CAL, f->loc);
+	cal->keep = true;
+	k->calls = xcalloc(1, sizeof *k->calls);
+	k->calls_cap = 1;
+	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, f->name, f->loc, v, nargs, nrets };
+	copies(k, f->loc, abi, v, nargs, nrets);
+	size_t ret = k->ninsns;
+	lkernel_append(k, SF_RET, f->loc)->keep = true;
+	LCallSite site = { entry, f->name, f->loc, abi, nargs, nrets };
+	bool ok = lw_abi_entry(c, k, &site, ret) && lw_link_calls(c, k, true);
+	free(abi);
+	if (ok && (k->frame_size || k->recursive))
+		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it %s (its "
+		                    "own .text would need a stack frame)", f->name,
+		                    k->recursive ? "calls a recursive function" : "has .local variables");
+	return ok;
+}
+
+void lw_fnaddr_externs(LowerCtx *c)
+{
+	for (size_t i = 0; i < c->lm->nfunc_addrs; i++) {
+		size_t j = 0;
+		while (j < c->nfuncs && strcmp(c->funcs[j].name, c->lm->func_addrs[i]) != 0)
+			j++;
+		if (j == c->nfuncs)     /* no body: an undefined symbol */
+			lw_extern_index(c->lm, c->lm->func_addrs[i]);
+	}
+}
