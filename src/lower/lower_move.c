@@ -42,17 +42,27 @@ static bool pack_halves(LowerCtx *c, uint32_t d, const Expr *src)
 	return true;
 }
 
+/* An element of a vector destination: its register (1), the sink `_` (0),
+ * or -1 (diagnosed). */
+static int dst_elem(LowerCtx *c, const Expr *e, uint32_t *vreg)
+{
+	unsigned w;
+	if (e->kind == EX_NAME && strcmp(e->text, "_") == 0)
+		return 0;
+	return lw_reg(c, e, vreg, &w) ? 1 : -1;
+}
+
 /* mov.b32 {lo, hi}, r into two 16-bit registers: lo = r (its upper half
  * is undefined in a 16-bit register), hi = r >> 16; `_` takes nothing. */
 static bool split_halves(LowerCtx *c, const Expr *dst, const Opnd *s)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		uint32_t e;
-		unsigned ew;
-		if (dst->elems[i]->kind == EX_NAME && strcmp(dst->elems[i]->text, "_") == 0)
-			continue;
-		if (!lw_reg(c, dst->elems[i], &e, &ew))
+		int k = dst_elem(c, dst->elems[i], &e);
+		if (k < 0)
 			return false;
+		if (k == 0)
+			continue;
 		if (i == 0) {
 			lw_mov(c, e, 0, s->vreg, 0);
 		} else {
@@ -84,12 +94,11 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 			                      "mov.b64 {lo, hi}, %%rd and mov.b32 {lo, hi}, %%r");
 		for (uint32_t i = 0; i < dst->nelems; i++) {
 			uint32_t e;
-			unsigned ew;
-			if (dst->elems[i]->kind == EX_NAME && strcmp(dst->elems[i]->text, "_") == 0)
-				continue;
-			if (!lw_reg(c, dst->elems[i], &e, &ew))
+			int k = dst_elem(c, dst->elems[i], &e);
+			if (k < 0)
 				return false;
-			lw_mov(c, e, 0, s.vreg, i);
+			if (k > 0)
+				lw_mov(c, e, 0, s.vreg, i);
 		}
 		return true;
 	}
