@@ -265,10 +265,6 @@ static void declare_regs(LowerCtx *c, const VarDecl *d)
 		               "integer or float registers are supported)");
 		return;
 	}
-	if (t.bits == 8) {
-		lw_unsupported(c, d->loc, "8-bit registers");
-		return;
-	}
 	int64_t packed = t.bits | (t.is_signed << 8) | (t.is_float << 9);
 	/* a nested block's registers are its own (name@B), also where they
 	 * hide an outer register of the same name */

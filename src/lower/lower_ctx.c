@@ -233,6 +233,26 @@ bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg)
 	return true;
 }
 
+bool lw_pred_value(LowerCtx *c, const Expr *e, int *vreg, bool *negated)
+{
+	int64_t v;
+	*negated = false;
+	if (e->kind == EX_UNARY && e->op == '!') {
+		*negated = true;
+		e = e->lhs;
+	}
+	if (e->kind != EX_NAME && expr_const_int(e, &v)) {
+		*vreg = -1;
+		*negated = (v == 0) != *negated;
+		return true;
+	}
+	uint32_t p;
+	if (!lw_pred(c, e, &p))
+		return false;
+	*vreg = (int)p;
+	return true;
+}
+
 LInsn *lw_emit(LowerCtx *c, SassFormId form)
 {
 	LInsn *in = lkernel_append(c->k, form, c->cur ? c->cur->loc : c->k->loc);

@@ -44,8 +44,22 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 	Opnd a, b;
 	if (!lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))
 		return false;
-	if (a.kind == OPND_IMM)
-		return lw_unsupported(c, in->ops[1]->loc, "setp with an immediate first operand");
+	if (a.kind == OPND_IMM && b.kind == OPND_REG && t.bits <= 32) {
+		/* ISETP's A is a register: swap the operands and reverse the
+		 * comparison (lt <-> gt, le <-> ge), as ptxas 11.8 does */
+		Opnd x = a;
+		a = b;
+		b = x;
+		cmp = cmp == 1 ? 4 : cmp == 4 ? 1 : cmp == 3 ? 6 : cmp == 6 ? 3 : cmp;
+	} else if (a.kind == OPND_IMM) {
+		/* two constants, or a 64-bit one: the first goes through MOV32I,
+		 * as ptxas 11.8 -O0 loads it (-O3 folds the comparison) */
+		unsigned words = t.bits == 64 ? 2 : 1;
+		uint32_t x = lw_temp(c, words);
+		for (unsigned q = 0; q < words; q++)
+			lw_mov32i(c, x, q, (uint32_t)((uint64_t)a.imm >> (32 * q)));
+		a = (Opnd){ .kind = OPND_REG, .vreg = x, .width = words, .imm = 0 };
+	}
 	if (t.bits == 64 && cmp != 2 && cmp != 5)
 		return lw_setp64_order(c, (unsigned)cmp, is_signed, &sp, bop, a.vreg, &b);
 	if (t.bits == 16) {
@@ -117,19 +131,26 @@ bool lower_selp(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->loc, "selp on this type");
 	if (c->guard_vreg >= 0)
 		return lw_unsupported(c, in->loc, "a guarded selp");
-	uint32_t d, p;
+	uint32_t d;
+	int p;
 	unsigned dw;
 	Opnd a, b;
-	bool neg = false;
-	const Expr *pe = in->ops[3];
-	if (pe->kind == EX_UNARY && pe->op == '!') {
-		neg = true;
-		pe = pe->lhs;
-	}
+	bool neg;
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b) ||
-	    !lw_pred(c, pe, &p))
+	    !lw_pred_value(c, in->ops[3], &p, &neg))
 		return false;
 	unsigned parts = t.bits == 64 ? 2 : 1;
+	if (p < 0) {
+		/* a constant selector: a copy of the operand it picks */
+		const Opnd *src = neg ? &b : &a;
+		for (unsigned q = 0; q < parts; q++) {
+			uint32_t sv;
+			unsigned ss;
+			lw_opnd_part(c, src, q, &sv, &ss);
+			lw_mov(c, d, q, sv, ss);
+		}
+		return true;
+	}
 	uint32_t tmp = lw_temp(c, parts);
 	for (unsigned pick = 0; pick < 2; pick++) {
 		const Opnd *src = pick == 0 ? &a : &b;
@@ -138,7 +159,7 @@ bool lower_selp(LowerCtx *c, const Instr *in)
 		unsigned ss[2];
 		for (unsigned q = 0; q < parts; q++)
 			lw_opnd_part(c, src, q, &sv[q], &ss[q]);
-		c->guard_vreg = (int)p;
+		c->guard_vreg = p;
 		c->guard_neg = pick == 0 ? neg : !neg;
 		for (unsigned q = 0; q < parts; q++)
 			lw_mov(c, tmp, q, sv[q], ss[q]);
@@ -155,25 +176,14 @@ bool lower_selp(LowerCtx *c, const Instr *in)
 
 enum { BOP_AND = 0, BOP_OR = 1, BOP_XOR = 2, PRED_PT = 7 };
 
-/* A predicate source: a register (optionally negated), or an integer
- * constant (mov.pred %p, 0|1|-1), which becomes PT or !PT. */
+/* A predicate source (lw_pred_value) in fields role and not_role. */
 static bool pred_source(LowerCtx *c, LInsn *op, SassRole role, SassRole not_role, const Expr *e)
 {
-	bool negated = false;
-	int64_t v;
-	if (e->kind == EX_UNARY && e->op == '!') {
-		negated = true;
-		e = e->lhs;
-	}
-	if (e->kind != EX_NAME && expr_const_int(e, &v)) {
-		linsn_set(op, role, PRED_PT);
-		linsn_set(op, not_role, (v == 0) != negated);
-		return true;
-	}
-	uint32_t p;
-	if (!lw_pred(c, e, &p))
+	int p;
+	bool negated;
+	if (!lw_pred_value(c, e, &p, &negated))
 		return false;
-	linsn_ref(op, role, p, 0, 1, false);
+	lw_op_pred(op, role, p, false);
 	linsn_set(op, not_role, negated);
 	return true;
 }

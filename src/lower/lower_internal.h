@@ -180,6 +180,9 @@ bool lw_is_reg_name(LowerCtx *c, const Expr *e);
 /* name at kernel scope (block 0), else a kernel-owned "name@block". */
 const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block);
 bool lw_pred(LowerCtx *c, const Expr *e, uint32_t *vreg);
+/* A predicate source: a register, optionally negated (!p), or an integer
+ * constant (0: false, else true), which is PT (vreg -1), negated for false. */
+bool lw_pred_value(LowerCtx *c, const Expr *e, int *vreg, bool *negated);
 /* A register or integer constant. */
 bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o);
 

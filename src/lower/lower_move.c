@@ -16,6 +16,63 @@ static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte
 	linsn_set(in, SR_COFF, byte_off / 4);
 }
 
+enum { LOP_OR = 1 };
+
+/* mov.b32 d, {lo, hi} of two 16-bit registers or constants:
+ * d = (lo & 0xffff) | hi << 16 (a 16-bit register's upper half is undefined). */
+static bool pack_halves(LowerCtx *c, uint32_t d, const Expr *src)
+{
+	Opnd lo, hi;
+	if (!lw_opnd(c, src->elems[0], &lo) || !lw_opnd(c, src->elems[1], &hi))
+		return false;
+	uint32_t low = lw_temp(c, 1);
+	if (lo.kind == OPND_IMM)
+		lw_mov32i(c, low, 0, (uint32_t)lo.imm & 0xffff);
+	else
+		lw_extend32(c, low, lo.vreg, 16, false);
+	Opnd high = { .kind = OPND_IMM, .vreg = 0, .width = 1, .imm = (int64_t)(((uint32_t)hi.imm & 0xffff) << 16) };
+	if (hi.kind == OPND_REG) {
+		Opnd sixteen = { .kind = OPND_IMM, .vreg = 0, .width = 1, .imm = 16 };
+		uint32_t h = lw_temp(c, 1);
+		lw_alu(c, SASS_ALU_FORMS(SHL), h, 0, hi.vreg, 0, &sixteen, 0);
+		high = (Opnd){ .kind = OPND_REG, .vreg = h, .width = 1, .imm = 0 };
+	}
+	LInsn *op = lw_alu(c, SASS_ALU_FORMS(LOP), d, 0, low, 0, &high, 0);
+	linsn_set(op, SR_LOPOP, LOP_OR);
+	return true;
+}
+
+/* An element of a vector destination: its register (1), the sink `_` (0),
+ * or -1 (diagnosed). */
+static int dst_elem(LowerCtx *c, const Expr *e, uint32_t *vreg)
+{
+	unsigned w;
+	if (e->kind == EX_NAME && strcmp(e->text, "_") == 0)
+		return 0;
+	return lw_reg(c, e, vreg, &w) ? 1 : -1;
+}
+
+/* mov.b32 {lo, hi}, r into two 16-bit registers: lo = r (its upper half
+ * is undefined in a 16-bit register), hi = r >> 16; `_` takes nothing. */
+static bool split_halves(LowerCtx *c, const Expr *dst, const Opnd *s)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		uint32_t e;
+		int k = dst_elem(c, dst->elems[i], &e);
+		if (k < 0)
+			return false;
+		if (k == 0)
+			continue;
+		if (i == 0) {
+			lw_mov(c, e, 0, s->vreg, 0);
+		} else {
+			Opnd sixteen = { .kind = OPND_IMM, .vreg = 0, .width = 1, .imm = 16 };
+			lw_alu(c, SASS_ALU_FORMS(SHR), e, 0, s->vreg, 0, &sixteen, 0);
+		}
+	}
+	return true;
+}
+
 bool lower_mov(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
@@ -30,25 +87,28 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 		Opnd s;
 		if (!lw_opnd(c, src, &s))
 			return false;
+		if (dst->nelems == 2 && t.bits == 32 && s.kind == OPND_REG)
+			return split_halves(c, dst, &s);
 		if (dst->nelems != 2 || t.bits != 64 || s.kind != OPND_REG || s.width != 2)
 			return lw_unsupported(c, in->loc, "mov with a vector destination other than "
-			                      "mov.b64 {lo, hi}, %%rd");
+			                      "mov.b64 {lo, hi}, %%rd and mov.b32 {lo, hi}, %%r");
 		for (uint32_t i = 0; i < dst->nelems; i++) {
 			uint32_t e;
-			unsigned ew;
-			if (dst->elems[i]->kind == EX_NAME && strcmp(dst->elems[i]->text, "_") == 0)
-				continue;
-			if (!lw_reg(c, dst->elems[i], &e, &ew))
+			int k = dst_elem(c, dst->elems[i], &e);
+			if (k < 0)
 				return false;
-			lw_mov(c, e, 0, s.vreg, i);
+			if (k > 0)
+				lw_mov(c, e, 0, s.vreg, i);
 		}
 		return true;
 	}
 	if (!lw_reg(c, dst, &d, &dw))
 		return false;
+	if (src->kind == EX_VECTOR && src->nelems == 2 && t.bits == 32)
+		return pack_halves(c, d, src);
 	if (src->kind == EX_VECTOR) {
 		if (src->nelems != 2 || t.bits != 64)
-			return lw_unsupported(c, in->loc, "mov with a vector source other than mov.b64 %%rd, {lo, hi}");
+			return lw_unsupported(c, in->loc, "mov with a vector source other than mov.b64 %%rd, {lo, hi} and mov.b32 %%r, {lo, hi}");
 		uint32_t parts[2];
 		for (unsigned i = 0; i < 2; i++) {
 			unsigned w;

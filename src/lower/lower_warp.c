@@ -80,22 +80,18 @@ bool lower_vote(LowerCtx *c, const Instr *in)
 	bool sync = lw_has_mod(in, ".sync");
 	if (mode < 0 || in->nops != (sync ? 3u : 2u))
 		return lw_unsupported(c, in->loc, "this vote form");
-	const Expr *a = in->ops[1];
-	bool neg = false;
-	if (a->kind == EX_UNARY && a->op == '!') {
-		neg = true;
-		a = a->lhs;
-	}
-	uint32_t pa, d;
+	int pa;
+	bool neg;
+	uint32_t d;
 	unsigned dw;
-	if (!lw_pred(c, a, &pa))
+	if (!lw_pred_value(c, in->ops[1], &pa, &neg))
 		return false;
 	bool ballot = mode == 3;
 	if (ballot ? !lw_reg(c, in->ops[0], &d, &dw) : !lw_pred(c, in->ops[0], &d))
 		return false;
 	LInsn *op = lw_emit(c, SF_VOTE);
 	linsn_set(op, SR_VOTEMODE, ballot ? VOTE_ANY : mode == 2 ? VOTE_EQ : mode);
-	linsn_ref(op, SR_PC, pa, 0, 1, false);
+	lw_op_pred(op, SR_PC, pa, false);
 	linsn_set(op, SR_PC_NOT, neg);
 	if (ballot) {
 		linsn_ref(op, SR_RD, d, 0, 1, true);

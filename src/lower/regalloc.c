@@ -4,6 +4,7 @@
 
 #include "lower/call_save.h"
 #include "lower/liveness.h"
+#include "lower/pred_spill.h"
 
 #include "base/xalloc.h"
 
@@ -501,6 +502,27 @@ static void analysis_drop(Analysis *a)
 	a->valid = false;
 }
 
+/* Moves predicates into general registers until at most seven are live at
+ * once (pred_spill.c); when even the rest do not fit, allocation reports it. */
+static void spill_predicates(LKernel *k, Analysis *an)
+{
+	size_t first_temp = k->nvregs;
+	for (;;) {
+		analysis_update(k, an);
+		long *start = xcalloc(k->nvregs + 1, sizeof *start), *end = xcalloc(k->nvregs + 1, sizeof *end);
+		for (size_t v = 0; v < k->nvregs; v++) {
+			start[v] = an->iv[v].start;
+			end[v] = an->iv[v].end;
+		}
+		long n = pred_spill(k, start, end, first_temp);
+		free(start);
+		free(end);
+		if (n <= 0)
+			return;
+		analysis_drop(an);
+	}
+}
+
 int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 {
 	Analysis an = { .valid = false };
@@ -521,6 +543,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			break;
 		analysis_drop(&an);
 	}
+	spill_predicates(k, &an);
 	analysis_update(k, &an);
 	Interval *iv = an.iv;
 	an.iv = NULL;
