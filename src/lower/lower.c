@@ -608,9 +608,10 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 
 /* issue 15: a device function, lowered into a fragment the kernels that
  * call it link (lower_call.c). Its parameters and results are registers;
- * state it would share with a kernel (the shared window, bound surfaces
- * and textures) is not supported in functions yet; its .nv.constant2
- * words are adopted by each kernel it is linked into (lower_call.c). */
+ * its .shared variables get their offsets in each kernel it is linked
+ * into (lower_shared_link.c); bound surfaces and textures are not
+ * supported in functions yet; its .nv.constant2 words are adopted by each
+ * kernel it is linked into (lower_call.c). */
 static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 {
 	memset(out, 0, sizeof *out);
@@ -626,6 +627,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 		lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
 	c->nscope = 0;
 	c->nblocks = 0;
+	lw_func_shared_begin(c);
 	collect(c, f->body);
 	c->nblocks = 0;
 	lw_frame_place(c);
@@ -641,6 +643,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 		lw_emit(c, SF_RET);
 	}
 	lw_reconverge(c, k);
+	lw_func_shared_finish(c, out);
 	c->in_func = false;
 	ctx_end(c);
 }
@@ -843,6 +846,8 @@ unsigned lower_stream_end(LowerStream *s)
 	}
 	lmap_fini(&c->module_surfrefs);
 	lw_module_data_finish(c);
+	for (size_t i = 0; i < c->nmodule_shared; i++)
+		free(c->module_shared[i].label);
 	free(c->module_shared);
 	lw_funcs_free(c);
 	lw_fnptr_free(c);
@@ -884,6 +889,7 @@ void lower_module_free(LModule *lm)
 		for (size_t j = 0; j < k->nshared_strings; j++)
 			free(k->shared_strings[j]);
 		free(k->shared_strings);
+		free(k->shared_sym_at);
 		lkernel_free_calls(k);
 		lkernel_brx_free(k);
 	}

@@ -359,7 +359,7 @@ static size_t copy_params(LKernel *k, const LFunc *f, uint32_t vbase, uint32_t *
 	return n;
 }
 
-static Placed place(LKernel *k, const LFunc *f, bool recursive)
+static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 {
 	const LKernel *fr = &f->frag;
 	Placed p = { f, (int)k->nlabels, (uint32_t)k->nvregs };
@@ -398,6 +398,8 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 		for (unsigned r = 0; r < in->nrefs; r++)
 			in->refs[r].vreg = map[in->refs[r].vreg];
 		lkernel_const2_adopt(k, fr, in);
+		if (in->shared_sym)     /* a .shared variable: its offset in k */
+			lw_shared_link(c, k, in);
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
 		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC ||
@@ -504,7 +506,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			j++;
 		if (j == nplaced) {
 			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
-			placed[nplaced++] = place(k, f, recursive);
+			placed[nplaced++] = place(c, k, f, recursive);
 		}
 		if (nrename < k->nvregs) {
 			rename = xrealloc(rename, k->nvregs * sizeof *rename);
@@ -547,6 +549,7 @@ void lw_funcs_free(LowerCtx *c)
 		free(f->frag.desc_fields);   /* its .nv.constant2 words, adopted by the kernels */
 		free(f->params);
 		free(f->rets);
+		free(f->shared_syms);
 	}
 	free(c->funcs);
 	c->funcs = NULL;
