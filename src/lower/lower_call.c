@@ -219,6 +219,14 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
                         uint32_t *from)
 {
 	for (uint32_t i = 0; i < n; i++) {
+		if (result && items[i]->kind == EX_NAME && strcmp(items[i]->text, "_") == 0) {
+			/* the sink `_`: a result nobody reads (0 words: bound to
+			 * whatever the callee declares) */
+			out[2 * i] = 0;
+			out[2 * i + 1] = 0;
+			from[i] = 0;
+			continue;
+		}
 		const LMapEntry *p = items[i]->kind == EX_NAME ? find_preg(c, items[i]->text) : NULL;
 		if (!p)
 			return lw_unsupported(c, items[i]->loc, "this call argument (a .param variable of the "
@@ -259,6 +267,9 @@ bool lower_call(LowerCtx *c, const Instr *in)
 	uint32_t *v = xcalloc(2 * (nargs + nrets) + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
 	bool ok = call_copies(c, args, nargs, false, v, from) &&
 	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs);
+	for (uint32_t i = 0; ok && indirect && i < nrets; i++)
+		if (v[2 * (nargs + i) + 1] == 0)
+			ok = lw_unsupported(c, rets[i]->loc, "the sink '_' as the result of a call through a register");
 	if (ok && indirect) {
 		ok = lw_call_indirect(c, callee, v, nargs, nrets);
 		for (uint32_t i = 0; ok && i < nrets; i++)
@@ -440,6 +451,8 @@ static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Place
 		                      cs->nrets == 1 ? "" : "s", f->nparams / 2, f->nrets / 2);
 	for (uint32_t j = 0; j < cs->nargs + cs->nrets; j++) {
 		const uint32_t *decl = j < cs->nargs ? &f->params[2 * j] : &f->rets[2 * (j - cs->nargs)];
+		if (j >= cs->nargs && cs->vregs[2 * j + 1] == 0)
+			continue;       /* a sink result */
 		if (decl[1] != cs->vregs[2 * j + 1])
 			return lw_unsupported(c, cs->loc, "call to '%s': a .param of another size than the "
 			                      "function declares", f->name);
