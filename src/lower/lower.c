@@ -257,7 +257,7 @@ static bool decl_has(const VarDecl *d, const char *word)
 	return false;
 }
 
-static void declare_regs(LowerCtx *c, const VarDecl *d)
+void lw_declare_regs(LowerCtx *c, const VarDecl *d)
 {
 	PtxTy t = decl_type(d);
 	if (t.bits == 0 || decl_has(d, ".v2") || decl_has(d, ".v4")) {
@@ -313,7 +313,7 @@ static void collect(LowerCtx *c, const Stmt *s)
 		else if (s->kind == ST_LABEL)
 			lmap_put(&c->labels, s->u.label, (int64_t)c->labels.count, 0);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".reg"))
-			declare_regs(c, &s->u.decl);
+			lw_declare_regs(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".shared"))
 			lw_body_shared_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".local"))
@@ -622,9 +622,15 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	c->in_func = true;
 	k->params = xcalloc(1, sizeof *k->params);
 	for (uint32_t i = 0; i < f->nparams; i++)
-		lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
+		if (decl_has(&f->params[i], ".reg"))
+			lw_reg_param_declare(c, &f->params[i], false, &out->params, &out->nparams);
+		else
+			lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
 	for (uint32_t i = 0; i < f->nrets; i++)
-		lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
+		if (decl_has(&f->rets[i], ".reg"))
+			lw_reg_param_declare(c, &f->rets[i], true, &out->rets, &out->nrets);
+		else
+			lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
 	c->nscope = 0;
 	c->nblocks = 0;
 	lw_func_shared_begin(c);
@@ -633,6 +639,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	lw_frame_place(c);
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
+	lw_reg_params_enter(c);
 	lower_body(c, f->body);
 	if (k->shared_size || k->nslots || k->uses_surfaces || k->uses_textures)
 		lw_unsupported(c, f->name_loc, ".func '%s' uses shared variables or surfaces (supported in "
@@ -640,8 +647,12 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	if (!ends_in(k, SOP_RET)) {
 		c->cur = NULL;
 		c->guard_vreg = -1;
+		lw_reg_results_leave(c);
 		lw_emit(c, SF_RET);
 	}
+	free(c->reg_params);
+	c->reg_params = NULL;
+	c->nreg_params = 0;
 	lw_reconverge(c, k);
 	lw_func_shared_finish(c, out);
 	c->in_func = false;

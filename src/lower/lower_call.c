@@ -83,6 +83,66 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 	}
 }
 
+/* ---- .reg parameters and results of a function -------------------------------- */
+
+typedef struct LRegParam {
+	const VarDecl *decl;
+	uint32_t words;         /* the first of its 32-bit word vregs */
+	uint32_t nwords;
+	bool result;
+} LRegParam;
+
+void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n)
+{
+	lw_declare_regs(c, d);
+	bool vec, opaque;
+	PtxTy t = param_type(d, &vec, &opaque);
+	if (vec || t.bits < 16 || d->ndecls != 1 || d->decls[0].ndims) {
+		lw_unsupported(c, d->loc, "this .reg parameter (a scalar register of 16 to 64 bits is supported)");
+		return;
+	}
+	uint32_t nw = t.bits == 64 ? 2 : 1, v = preg_words(c->k, nw);
+	c->reg_params = xrealloc(c->reg_params, (c->nreg_params + 1) * sizeof *c->reg_params);
+	c->reg_params[c->nreg_params++] = (LRegParam){ d, v, nw, result };
+	*order = xrealloc(*order, (*n + 2) * sizeof **order);
+	(*order)[(*n)++] = v;
+	(*order)[(*n)++] = nw;
+}
+
+/* The body's register of a .reg parameter. */
+static bool reg_param_vreg(LowerCtx *c, const LRegParam *p, uint32_t *v)
+{
+	Expr e;
+	memset(&e, 0, sizeof e);
+	e.kind = EX_NAME;
+	e.text = p->decl->decls[0].name;
+	e.loc = p->decl->loc;
+	unsigned w;
+	return lw_reg(c, &e, v, &w);
+}
+
+void lw_reg_params_enter(LowerCtx *c)
+{
+	for (size_t i = 0; i < c->nreg_params; i++) {
+		uint32_t v;
+		const LRegParam *p = &c->reg_params[i];
+		if (!p->result && reg_param_vreg(c, p, &v))
+			for (uint32_t q = 0; q < p->nwords; q++)
+				lw_mov(c, v, q, p->words + q, 0);
+	}
+}
+
+void lw_reg_results_leave(LowerCtx *c)
+{
+	for (size_t i = 0; i < c->nreg_params; i++) {
+		uint32_t v;
+		const LRegParam *p = &c->reg_params[i];
+		if (p->result && reg_param_vreg(c, p, &v))
+			for (uint32_t q = 0; q < p->nwords; q++)
+				lw_mov(c, p->words + q, 0, v, q);
+	}
+}
+
 /* The register-held .param `name` visible here (innermost block first). */
 static const LMapEntry *find_preg(const LowerCtx *c, const char *name)
 {
@@ -216,7 +276,7 @@ static bool call_list(LowerCtx *c, const Expr *e, const Expr *const **items, uin
 /* The vreg of each .param named by a call list, as placeholders to be
  * renamed: copies from (args) or to (results) the caller's .param vregs. */
 static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool result, uint32_t *out,
-                        uint32_t *from)
+                        uint32_t *from, bool *reg)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (result && items[i]->kind == EX_NAME && strcmp(items[i]->text, "_") == 0) {
@@ -228,6 +288,18 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 			continue;
 		}
 		const LMapEntry *p = items[i]->kind == EX_NAME ? find_preg(c, items[i]->text) : NULL;
+		unsigned w;
+		if (!p && items[i]->kind == EX_NAME && lw_reg_bits(c, items[i]) >= 16 &&
+		    lw_reg(c, items[i], &from[i], &w)) {
+			/* a register (a function's .reg parameters): its words */
+			reg[i] = true;
+			out[2 * i] = preg_words(c->k, w);
+			out[2 * i + 1] = w;
+			if (!result)
+				for (unsigned q = 0; q < w; q++)
+					lw_mov(c, out[2 * i] + q, 0, from[i], q);
+			continue;
+		}
 		if (!p)
 			return lw_unsupported(c, items[i]->loc, "this call argument (a .param variable of the "
 			                      "calling block is expected)");
@@ -240,6 +312,15 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 				lw_mov(c, out[2 * i] + q, 0, from[i] + q, 0);
 	}
 	return true;
+}
+
+/* A call's result word q into the .param's word vreg or the register's part q. */
+static void result_copy(LowerCtx *c, uint32_t to, bool reg, unsigned q, uint32_t word)
+{
+	if (reg)
+		lw_mov(c, to, q, word, 0);
+	else
+		lw_mov(c, to + q, 0, word, 0);
 }
 
 bool lower_call(LowerCtx *c, const Instr *in)
@@ -265,8 +346,9 @@ bool lower_call(LowerCtx *c, const Instr *in)
 	if (at < in->nops)
 		return lw_unsupported(c, in->ops[at]->loc, "calls with a list of call targets");
 	uint32_t *v = xcalloc(2 * (nargs + nrets) + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
-	bool ok = call_copies(c, args, nargs, false, v, from) &&
-	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs);
+	bool *reg = xcalloc(nargs + nrets + 1, sizeof *reg);
+	bool ok = call_copies(c, args, nargs, false, v, from, reg) &&
+	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs, reg + nargs);
 	for (uint32_t i = 0; ok && indirect && i < nrets; i++)
 		if (v[2 * (nargs + i) + 1] == 0)
 			ok = lw_unsupported(c, rets[i]->loc, "the sink '_' as the result of a call through a register");
@@ -274,7 +356,7 @@ bool lower_call(LowerCtx *c, const Instr *in)
 		ok = lw_call_indirect(c, callee, v, nargs, nrets);
 		for (uint32_t i = 0; ok && i < nrets; i++)
 			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
-				lw_mov(c, from[nargs + i] + q, 0, v[2 * (nargs + i)] + q, 0);
+				result_copy(c, from[nargs + i], reg[nargs + i], q, v[2 * (nargs + i)] + q);
 		v = NULL;
 	} else if (ok) {
 		LKernel *k = c->k;
@@ -287,16 +369,19 @@ bool lower_call(LowerCtx *c, const Instr *in)
 		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets };
 		for (uint32_t i = 0; i < nrets; i++)
 			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
-				lw_mov(c, from[nargs + i] + q, 0, v[2 * (nargs + i)] + q, 0);
+				result_copy(c, from[nargs + i], reg[nargs + i], q, v[2 * (nargs + i)] + q);
 		v = NULL;
 	}
 	free(v);
 	free(from);
+	free(reg);
 	return ok;
 }
 
 bool lower_ret(LowerCtx *c, const Instr *in)
 {
+	if (c->in_func)
+		lw_reg_results_leave(c);
 	lw_emit(c, c->in_func ? SF_RET : SF_EXIT);
 	return true;
 }

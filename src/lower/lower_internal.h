@@ -119,6 +119,9 @@ typedef struct LowerCtx {
 	 * far, each a fragment linked into the kernels that call it. */
 	LMap pregs;
 	bool in_func;
+	/* varaddr: the function's .reg parameters and results (lower_call.c) */
+	struct LRegParam *reg_params;
+	size_t nreg_params;
 	struct LFunc *funcs;
 	/* register-held .param words stored to so far, by vreg
 	 * (lower_param_bytes.c) */
@@ -504,6 +507,15 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
  * names one, false to leave it to the table. */
 bool lw_param_reg_access(LowerCtx *c, const Instr *in);
 bool lower_call(LowerCtx *c, const Instr *in);
+/* (lower.c) A .reg declaration: its registers, by name. */
+void lw_declare_regs(LowerCtx *c, const VarDecl *d);
+/* A function parameter or result declared .reg (old PTX): a register of
+ * the body, copied from its words at the entry (lw_reg_params_enter) or to
+ * them before each ret (lw_reg_results_leave); calls bind the words as
+ * those of a .param. */
+void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n);
+void lw_reg_params_enter(LowerCtx *c);
+void lw_reg_results_leave(LowerCtx *c);
 /* (lower_shared_link.c) A function's end: the .shared variables it and its
  * callees name (f->shared_syms). */
 void lw_func_shared_finish(LowerCtx *c, LFunc *f);
