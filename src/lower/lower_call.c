@@ -302,7 +302,7 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 		}
 		if (!p)
 			return lw_unsupported(c, items[i]->loc, "this call argument (a .param variable of the "
-			                      "calling block is expected)");
+			                      "calling block or a register of 16 to 64 bits is expected)");
 		unsigned words = (unsigned)p->extra / 4;
 		out[2 * i] = preg_words(c->k, words);
 		out[2 * i + 1] = words;
