@@ -257,7 +257,7 @@ static bool decl_has(const VarDecl *d, const char *word)
 	return false;
 }
 
-void lw_declare_regs(LowerCtx *c, const VarDecl *d)
+static void declare_regs(LowerCtx *c, const VarDecl *d)
 {
 	PtxTy t = decl_type(d);
 	if (t.bits == 0 || decl_has(d, ".v2") || decl_has(d, ".v4")) {
@@ -313,7 +313,9 @@ static void collect(LowerCtx *c, const Stmt *s)
 		else if (s->kind == ST_LABEL)
 			lmap_put(&c->labels, s->u.label, (int64_t)c->labels.count, 0);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".reg"))
-			lw_declare_regs(c, &s->u.decl);
+			declare_regs(c, &s->u.decl);
+		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".shared") && c->in_func)
+			lw_func_shared_body_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".shared"))
 			lw_body_shared_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".local"))
@@ -622,13 +624,17 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	c->in_func = true;
 	k->params = xcalloc(1, sizeof *k->params);
 	for (uint32_t i = 0; i < f->nparams; i++)
-		if (decl_has(&f->params[i], ".reg"))
+		if (decl_has(&f->params[i], ".reg")) {
+			declare_regs(c, &f->params[i]);
 			lw_reg_param_declare(c, &f->params[i], false, &out->params, &out->nparams);
+		}
 		else
 			lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
 	for (uint32_t i = 0; i < f->nrets; i++)
-		if (decl_has(&f->rets[i], ".reg"))
+		if (decl_has(&f->rets[i], ".reg")) {
+			declare_regs(c, &f->rets[i]);
 			lw_reg_param_declare(c, &f->rets[i], true, &out->rets, &out->nrets);
+		}
 		else
 			lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
 	c->nscope = 0;

@@ -94,7 +94,6 @@ typedef struct LRegParam {
 
 void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n)
 {
-	lw_declare_regs(c, d);
 	bool vec, opaque;
 	PtxTy t = param_type(d, &vec, &opaque);
 	if (vec || t.bits < 16 || d->ndecls != 1 || d->decls[0].ndims) {

@@ -316,9 +316,6 @@ void lw_func_shared_begin(LowerCtx *c);
 void lw_func_shared_body_add(LowerCtx *c, const VarDecl *d);
 /* (lower_vars.c) Appends v to module_shared: its index. */
 size_t lw_shared_var_append(LowerCtx *c, LSharedVar v);
-/* Marks (mark[i]) the module_shared variables of the functions named in a
- * kernel's body, so that the kernel lays them out with its own. */
-void lw_kernel_shared_callees(const LowerCtx *c, const LMap *named, bool *mark);
 /* Linking a function's instruction into kernel k: its variable's offset
  * there (placed now when the kernel did not place it) added to SR_IMM
  * (SR_WOFF in words). */
@@ -507,10 +504,8 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
  * names one, false to leave it to the table. */
 bool lw_param_reg_access(LowerCtx *c, const Instr *in);
 bool lower_call(LowerCtx *c, const Instr *in);
-/* (lower.c) A .reg declaration: its registers, by name. */
-void lw_declare_regs(LowerCtx *c, const VarDecl *d);
-/* A function parameter or result declared .reg (old PTX): a register of
- * the body, copied from its words at the entry (lw_reg_params_enter) or to
+/* A function parameter or result declared .reg (old PTX; lower.c has
+ * declared its register): a register of the body, copied from its words at the entry (lw_reg_params_enter) or to
  * them before each ret (lw_reg_results_leave); calls bind the words as
  * those of a .param. */
 void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n);

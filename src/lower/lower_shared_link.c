@@ -74,16 +74,6 @@ void lw_func_shared_finish(LowerCtx *c, LFunc *f)
 	free(seen);
 }
 
-void lw_kernel_shared_callees(const LowerCtx *c, const LMap *named, bool *mark)
-{
-	for (size_t j = 0; j < c->nfuncs; j++) {
-		const LFunc *g = &c->funcs[j];
-		if (lmap_find(named, g->name))
-			for (size_t q = 0; q < g->nshared_syms; q++)
-				mark[g->shared_syms[q]] = true;
-	}
-}
-
 /* The kernel's offset of module_shared[sym], placed now if it has none. */
 static uint32_t kernel_offset(LowerCtx *c, LKernel *k, uint32_t sym, SrcLoc loc)
 {

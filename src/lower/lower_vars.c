@@ -136,10 +136,6 @@ static void place_sym(LKernel *k, size_t i, uint32_t off)
 
 void lw_body_shared_add(LowerCtx *c, const VarDecl *d)
 {
-	if (c->in_func) {
-		lw_func_shared_body_add(c, d);
-		return;
-	}
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		uint32_t size, align;
 		if (lw_var_layout(c, d, i, &size, &align)) {
@@ -186,6 +182,19 @@ static void named_in(const Stmt *s, LMap *named)
 	}
 }
 
+/* Marks (mark[i]) the module_shared variables of the functions named in a
+ * kernel's body (LFunc.shared_syms), so that the kernel lays them out
+ * with its own. */
+static void kernel_shared_callees(const LowerCtx *c, const LMap *named, bool *mark)
+{
+	for (size_t j = 0; j < c->nfuncs; j++) {
+		const LFunc *g = &c->funcs[j];
+		if (lmap_find(named, g->name))
+			for (size_t q = 0; q < g->nshared_syms; q++)
+				mark[g->shared_syms[q]] = true;
+	}
+}
+
 void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 {
 	if (c->nmodule_shared == 0)
@@ -197,7 +206,7 @@ void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 	/* varaddr: with those the functions it calls name (as ptxas 11.8 lays
 	 * them out: all in declaration order) */
 	bool *callee = xcalloc(c->nmodule_shared, sizeof *callee);
-	lw_kernel_shared_callees(c, &named, callee);
+	kernel_shared_callees(c, &named, callee);
 	k->shared_sym_at = xcalloc(c->nmodule_shared, sizeof *k->shared_sym_at);
 	k->nshared_sym_at = c->nmodule_shared;
 	bool dynamic = false;
