@@ -257,7 +257,10 @@ static void blocks_build(const LKernel *k, Blocks *bl)
 		leader[k->label_pos[l] < n ? k->label_pos[l] : n] = true;
 	for (size_t i = 0; i < n; i++) {
 		unsigned ns = lkernel_successors(k, i, succ);
-		if (ns != 1 || succ[0] != i + 1)
+		/* a guarded RET ends its block too: its edges to the returns
+		 * are the block's (varaddr: a result stored before `@p ret`
+		 * was dead to the liveness, and its store removed) */
+		if (ns != 1 || succ[0] != i + 1 || k->insns[i].form->op == SOP_RET)
 			leader[i + 1] = true;
 	}
 	bl->n = 0;

@@ -310,6 +310,8 @@ static void collect(LowerCtx *c, const Stmt *s)
 			lmap_put(&c->labels, s->u.label, (int64_t)c->labels.count, 0);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".reg"))
 			declare_regs(c, &s->u.decl);
+		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".shared") && c->in_func)
+			lw_func_shared_body_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".shared"))
 			lw_body_shared_add(c, &s->u.decl);
 		else if (s->kind == ST_DECL && decl_has(&s->u.decl, ".local"))
@@ -604,9 +606,10 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 
 /* issue 15: a device function, lowered into a fragment the kernels that
  * call it link (lower_call.c). Its parameters and results are registers;
- * state it would share with a kernel (the shared window, bound surfaces
- * and textures) is not supported in functions yet; its .nv.constant2
- * words are adopted by each kernel it is linked into (lower_call.c). */
+ * its .shared variables get their offsets in each kernel it is linked
+ * into (lower_shared_link.c); bound surfaces and textures are not
+ * supported in functions yet; its .nv.constant2 words are adopted by each
+ * kernel it is linked into (lower_call.c). */
 static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 {
 	memset(out, 0, sizeof *out);
@@ -618,16 +621,28 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	c->in_func = true;
 	k->params = xcalloc(1, sizeof *k->params);
 	for (uint32_t i = 0; i < f->nparams; i++)
-		lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
+		if (decl_has(&f->params[i], ".reg")) {
+			declare_regs(c, &f->params[i]);
+			lw_reg_param_declare(c, &f->params[i], false, &out->params, &out->nparams);
+		}
+		else
+			lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
 	for (uint32_t i = 0; i < f->nrets; i++)
-		lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
+		if (decl_has(&f->rets[i], ".reg")) {
+			declare_regs(c, &f->rets[i]);
+			lw_reg_param_declare(c, &f->rets[i], true, &out->rets, &out->nrets);
+		}
+		else
+			lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
 	c->nscope = 0;
 	c->nblocks = 0;
+	lw_func_shared_begin(c);
 	collect(c, f->body);
 	c->nblocks = 0;
 	lw_frame_place(c);
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
+	lw_reg_params_enter(c);
 	lower_body(c, f->body);
 	if (k->shared_size || k->nslots || k->uses_surfaces || k->uses_textures)
 		lw_unsupported(c, f->name_loc, ".func '%s' uses shared variables or surfaces (supported in "
@@ -635,9 +650,14 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	if (!ends_in(k, SOP_RET)) {
 		c->cur = NULL;
 		c->guard_vreg = -1;
+		lw_reg_results_leave(c);
 		lw_emit(c, SF_RET);
 	}
+	free(c->reg_params);
+	c->reg_params = NULL;
+	c->nreg_params = 0;
 	lw_reconverge(c, k);
+	lw_func_shared_finish(c, out);
 	c->in_func = false;
 	ctx_end(c);
 }
@@ -858,6 +878,8 @@ unsigned lower_stream_end(LowerStream *s)
 	}
 	lmap_fini(&c->module_surfrefs);
 	lw_module_data_finish(c);
+	for (size_t i = 0; i < c->nmodule_shared; i++)
+		free(c->module_shared[i].label);
 	free(c->module_shared);
 	lw_funcs_free(c);
 	lw_fnptr_free(c);
@@ -900,6 +922,7 @@ void lower_module_free(LModule *lm)
 		for (size_t j = 0; j < k->nshared_strings; j++)
 			free(k->shared_strings[j]);
 		free(k->shared_strings);
+		free(k->shared_sym_at);
 		lkernel_free_calls(k);
 		lkernel_brx_free(k);
 	}

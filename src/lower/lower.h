@@ -83,6 +83,9 @@ typedef struct LInsn {
 	uint8_t reloc;          /* LReloc */
 	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
 	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */
+	uint16_t shared_sym;    /* varaddr: in a function's code, 1 + the index of the .shared
+	                         * variable (LowerCtx.module_shared) whose offset in the kernel
+	                         * linking it is added to SR_IMM (lower_shared_link.c); 0: none */
 	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
 	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs;
 	                         * LRELOC_KERNEL_*: the kernel, an index of LModule.kernel_addrs;
@@ -155,6 +158,12 @@ typedef struct LKernel {
 	char **shared_strings;        /* their names as ptxas writes them to .strtab, in layout order */
 	uint32_t frame_size;          /* bytes of .local variables below the stack pointer R1 */
 	size_t nshared_strings;
+	/* varaddr: 1 + the offset of each module .shared variable (an index of
+	 * LowerCtx.module_shared) the kernel placed, 0: not placed; its dynamic
+	 * ones (.extern, no size) are at the section's end, shared_size */
+	uint32_t *shared_sym_at;
+	size_t nshared_sym_at;
+	bool shared_dynamic;
 	uint32_t max_threads[3], req_ntid[3];
 	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */
 	LCallSite *calls;             /* issue 15: direct calls (kernel and linked functions) */

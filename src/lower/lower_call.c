@@ -83,6 +83,65 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 	}
 }
 
+/* ---- .reg parameters and results of a function -------------------------------- */
+
+typedef struct LRegParam {
+	const VarDecl *decl;
+	uint32_t words;         /* the first of its 32-bit word vregs */
+	uint32_t nwords;
+	bool result;
+} LRegParam;
+
+void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n)
+{
+	bool vec, opaque;
+	PtxTy t = param_type(d, &vec, &opaque);
+	if (vec || t.bits < 16 || d->ndecls != 1 || d->decls[0].ndims) {
+		lw_unsupported(c, d->loc, "this .reg parameter (a scalar register of 16 to 64 bits is supported)");
+		return;
+	}
+	uint32_t nw = t.bits == 64 ? 2 : 1, v = preg_words(c->k, nw);
+	c->reg_params = xrealloc(c->reg_params, (c->nreg_params + 1) * sizeof *c->reg_params);
+	c->reg_params[c->nreg_params++] = (LRegParam){ d, v, nw, result };
+	*order = xrealloc(*order, (*n + 2) * sizeof **order);
+	(*order)[(*n)++] = v;
+	(*order)[(*n)++] = nw;
+}
+
+/* The body's register of a .reg parameter. */
+static bool reg_param_vreg(LowerCtx *c, const LRegParam *p, uint32_t *v)
+{
+	Expr e;
+	memset(&e, 0, sizeof e);
+	e.kind = EX_NAME;
+	e.text = p->decl->decls[0].name;
+	e.loc = p->decl->loc;
+	unsigned w;
+	return lw_reg(c, &e, v, &w);
+}
+
+void lw_reg_params_enter(LowerCtx *c)
+{
+	for (size_t i = 0; i < c->nreg_params; i++) {
+		uint32_t v;
+		const LRegParam *p = &c->reg_params[i];
+		if (!p->result && reg_param_vreg(c, p, &v))
+			for (uint32_t q = 0; q < p->nwords; q++)
+				lw_mov(c, v, q, p->words + q, 0);
+	}
+}
+
+void lw_reg_results_leave(LowerCtx *c)
+{
+	for (size_t i = 0; i < c->nreg_params; i++) {
+		uint32_t v;
+		const LRegParam *p = &c->reg_params[i];
+		if (p->result && reg_param_vreg(c, p, &v))
+			for (uint32_t q = 0; q < p->nwords; q++)
+				lw_mov(c, p->words + q, 0, v, q);
+	}
+}
+
 /* The register-held .param `name` visible here (innermost block first). */
 static const LMapEntry *find_preg(const LowerCtx *c, const char *name)
 {
@@ -216,13 +275,33 @@ static bool call_list(LowerCtx *c, const Expr *e, const Expr *const **items, uin
 /* The vreg of each .param named by a call list, as placeholders to be
  * renamed: copies from (args) or to (results) the caller's .param vregs. */
 static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool result, uint32_t *out,
-                        uint32_t *from)
+                        uint32_t *from, bool *reg)
 {
 	for (uint32_t i = 0; i < n; i++) {
+		if (result && items[i]->kind == EX_NAME && strcmp(items[i]->text, "_") == 0) {
+			/* the sink `_`: a result nobody reads (0 words: bound to
+			 * whatever the callee declares) */
+			out[2 * i] = 0;
+			out[2 * i + 1] = 0;
+			from[i] = 0;
+			continue;
+		}
 		const LMapEntry *p = items[i]->kind == EX_NAME ? find_preg(c, items[i]->text) : NULL;
+		unsigned w;
+		if (!p && items[i]->kind == EX_NAME && lw_reg_bits(c, items[i]) >= 16 &&
+		    lw_reg(c, items[i], &from[i], &w)) {
+			/* a register (a function's .reg parameters): its words */
+			reg[i] = true;
+			out[2 * i] = preg_words(c->k, w);
+			out[2 * i + 1] = w;
+			if (!result)
+				for (unsigned q = 0; q < w; q++)
+					lw_mov(c, out[2 * i] + q, 0, from[i], q);
+			continue;
+		}
 		if (!p)
 			return lw_unsupported(c, items[i]->loc, "this call argument (a .param variable of the "
-			                      "calling block is expected)");
+			                      "calling block or a register of 16 to 64 bits is expected)");
 		unsigned words = (unsigned)p->extra / 4;
 		out[2 * i] = preg_words(c->k, words);
 		out[2 * i + 1] = words;
@@ -232,6 +311,15 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 				lw_mov(c, out[2 * i] + q, 0, from[i] + q, 0);
 	}
 	return true;
+}
+
+/* A call's result word q into the .param's word vreg or the register's part q. */
+static void result_copy(LowerCtx *c, uint32_t to, bool reg, unsigned q, uint32_t word)
+{
+	if (reg)
+		lw_mov(c, to, q, word, 0);
+	else
+		lw_mov(c, to + q, 0, word, 0);
 }
 
 bool lower_call(LowerCtx *c, const Instr *in)
@@ -254,13 +342,17 @@ bool lower_call(LowerCtx *c, const Instr *in)
 	if (at < in->nops)
 		return lw_unsupported(c, in->ops[at]->loc, "calls with a list of call targets");
 	uint32_t *v = xcalloc(2 * (nargs + nrets) + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
-	bool ok = call_copies(c, args, nargs, false, v, from) &&
-	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs);
+	bool *reg = xcalloc(nargs + nrets + 1, sizeof *reg);
+	bool ok = call_copies(c, args, nargs, false, v, from, reg) &&
+	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs, reg + nargs);
+	for (uint32_t i = 0; ok && indirect && i < nrets; i++)
+		if (v[2 * (nargs + i) + 1] == 0)
+			ok = lw_unsupported(c, rets[i]->loc, "the sink '_' as the result of a call through a register");
 	if (ok && indirect) {
 		ok = lw_call_indirect(c, callee, v, nargs, nrets);
 		for (uint32_t i = 0; ok && i < nrets; i++)
 			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
-				lw_mov(c, from[nargs + i] + q, 0, v[2 * (nargs + i)] + q, 0);
+				result_copy(c, from[nargs + i], reg[nargs + i], q, v[2 * (nargs + i)] + q);
 		v = NULL;
 	} else if (ok) {
 		LKernel *k = c->k;
@@ -273,16 +365,19 @@ bool lower_call(LowerCtx *c, const Instr *in)
 		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets };
 		for (uint32_t i = 0; i < nrets; i++)
 			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
-				lw_mov(c, from[nargs + i] + q, 0, v[2 * (nargs + i)] + q, 0);
+				result_copy(c, from[nargs + i], reg[nargs + i], q, v[2 * (nargs + i)] + q);
 		v = NULL;
 	}
 	free(v);
 	free(from);
+	free(reg);
 	return ok;
 }
 
 bool lower_ret(LowerCtx *c, const Instr *in)
 {
+	if (c->in_func)
+		lw_reg_results_leave(c);
 	lw_emit(c, c->in_func ? SF_RET : SF_EXIT);
 	return true;
 }
@@ -371,7 +466,7 @@ static size_t copy_params(LKernel *k, const LFunc *f, uint32_t vbase, uint32_t *
 	return n;
 }
 
-static Placed place(LKernel *k, const LFunc *f, bool recursive)
+static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 {
 	const LKernel *fr = &f->frag;
 	Placed p = { f, (int)k->nlabels, (uint32_t)k->nvregs };
@@ -411,6 +506,8 @@ static Placed place(LKernel *k, const LFunc *f, bool recursive)
 		for (unsigned r = 0; r < in->nrefs; r++)
 			in->refs[r].vreg = map[in->refs[r].vreg];
 		lkernel_const2_adopt(k, fr, in);
+		if (in->shared_sym)     /* a .shared variable: its offset in k */
+			lw_shared_link(c, k, in);
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
 		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC ||
@@ -451,6 +548,8 @@ static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Place
 		                      cs->nrets == 1 ? "" : "s", f->nparams / 2, f->nrets / 2);
 	for (uint32_t j = 0; j < cs->nargs + cs->nrets; j++) {
 		const uint32_t *decl = j < cs->nargs ? &f->params[2 * j] : &f->rets[2 * (j - cs->nargs)];
+		if (j >= cs->nargs && cs->vregs[2 * j + 1] == 0)
+			continue;       /* a sink result */
 		if (decl[1] != cs->vregs[2 * j + 1])
 			return lw_unsupported(c, cs->loc, "call to '%s': a .param of another size than the "
 			                      "function declares", f->name);
@@ -543,7 +642,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			j++;
 		if (j == nplaced) {
 			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
-			placed[nplaced++] = place(k, f, recursive);
+			placed[nplaced++] = place(c, k, f, recursive);
 			lw_indirect_expand(c, k);     /* its calls through a register: more call sites */
 		}
 		if (nrename < k->nvregs) {
@@ -587,6 +686,7 @@ void lw_funcs_free(LowerCtx *c)
 		free(f->frag.desc_fields);   /* its .nv.constant2 words, adopted by the kernels */
 		free(f->params);
 		free(f->rets);
+		free(f->shared_syms);
 	}
 	free(c->funcs);
 	c->funcs = NULL;

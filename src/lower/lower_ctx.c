@@ -371,9 +371,18 @@ bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space)
 	const LMapEntry *v = lmap_find(&c->vars, e->text);
 	if (!v)
 		return false;
-	*off = v->value + add;
+	/* a function's .shared variable: the offset is the linking kernel's */
+	*off = v->extra == LVAR_SHARED_SYM ? add : v->value + add;
 	*space = (int)v->extra;
 	return true;
+}
+
+uint32_t lw_var_shared_sym(const LowerCtx *c, const Expr *e)
+{
+	if (e->kind == EX_BINARY)
+		e = e->lhs;
+	const LMapEntry *v = lmap_find(&c->vars, e->text);
+	return (uint32_t)v->value;
 }
 
 typedef struct SpecialReg {

@@ -66,6 +66,10 @@ static bool place_words(LowerCtx *c, const LCallSite *cs, uint32_t first, uint32
 	uint32_t s = 0;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t words = cs->vregs[2 * (first + j) + 1];
+		if (words == 0 && n == 1) {    /* a sink result `_`: nothing to read back */
+			slot[j] = 0;
+			continue;
+		}
 		uint32_t a = words <= 2 ? words : align ? align[first + j] : 0;
 		if (a == 0)
 			return lw_unsupported(c, cs->loc, "call of the external function '%s' with a .param of "

@@ -59,14 +59,19 @@ typedef struct Opnd {
 } Opnd;
 
 /* A module-scope .shared variable (lower_vars.c); align 0: dynamic
- * (.extern, no size). */
+ * (.extern, no size). One declared in a function body is laid out as a
+ * module one (lower_shared_link.c): label is its .strtab name then,
+ * `$__<name>__<line>`, and its name names it in that body only. */
 typedef struct LSharedVar {
 	const char *name;
 	uint32_t size, align;
+	char *label;        /* owned; NULL for a module-scope variable */
 } LSharedVar;
 
-/* The state space of a variable of LowerCtx.vars (its `extra`). */
-enum { LVAR_SHARED = 1, LVAR_LOCAL = 2 };
+/* The state space of a variable of LowerCtx.vars (its `extra`);
+ * LVAR_SHARED_SYM: a .shared variable named in a function, whose offset
+ * is the linking kernel's (the value is its index of module_shared). */
+enum { LVAR_SHARED = 1, LVAR_LOCAL = 2, LVAR_SHARED_SYM = 3 };
 
 /* A .local variable of the kernel body, before the frame is laid out. */
 typedef struct LLocalVar {
@@ -114,6 +119,9 @@ typedef struct LowerCtx {
 	 * far, each a fragment linked into the kernels that call it. */
 	LMap pregs;
 	bool in_func;
+	/* varaddr: the function's .reg parameters and results (lower_call.c) */
+	struct LRegParam *reg_params;
+	size_t nreg_params;
 	struct LFunc *funcs;
 	/* register-held .param words stored to so far, by vreg
 	 * (lower_param_bytes.c) */
@@ -296,9 +304,33 @@ void lw_body_local_add(LowerCtx *c, const VarDecl *d);
  * last declared first within one alignment; k->frame_size. */
 void lw_frame_place(LowerCtx *c);
 /* (lower_ctx.c) `sym`, `sym+imm` or `sym-imm` naming a variable: its
- * offset in its window (shared: from 0; local: from the stack pointer R1),
- * *space LVAR_*. */
+ * offset in its window (shared: from 0; local: from the stack pointer R1;
+ * LVAR_SHARED_SYM: from the variable), *space LVAR_*. */
 bool lw_var_address(const LowerCtx *c, const Expr *e, int64_t *off, int *space);
+/* The module_shared index of a variable lw_var_address found LVAR_SHARED_SYM. */
+uint32_t lw_var_shared_sym(const LowerCtx *c, const Expr *e);
+/* (lower_vars.c) Adds size bytes at align to the kernel's .nv.shared
+ * section: their offset. */
+uint32_t lw_shared_alloc(LKernel *k, uint32_t size, uint32_t align);
+/* (lower_vars.c) The .strtab record of a placed module variable. */
+void lw_shared_record(LKernel *k, const LSharedVar *v);
+
+/* ---- lower_shared_link.c: .shared variables named in functions ---- */
+
+/* A function's start: the module's .shared names, as LVAR_SHARED_SYM. */
+void lw_func_shared_begin(LowerCtx *c);
+/* A .shared declaration of a function body: a module variable of its own. */
+void lw_func_shared_body_add(LowerCtx *c, const VarDecl *d);
+/* (lower_vars.c) Appends v to module_shared: its index. */
+size_t lw_shared_var_append(LowerCtx *c, LSharedVar v);
+/* Linking a function's instruction into kernel k: its variable's offset
+ * there (placed now when the kernel did not place it) added to SR_IMM
+ * (SR_WOFF in words). */
+void lw_shared_link(LowerCtx *c, LKernel *k, LInsn *in);
+/* A register holding module_shared[sym]'s offset plus add: MOV32I,
+ * completed when linked. */
+uint32_t lw_shared_sym_reg(LowerCtx *c, uint32_t sym, int64_t add);
+
 
 /* ---- lower_data.c: module .global and .const variables ---- */
 
@@ -331,7 +363,10 @@ bool lower_ld_const(LowerCtx *c, const Instr *in);
  * global [reg+off], an offset folded into the register when it does not
  * fit a signed `bits`-bit field, and the shared/local window's base
  * (a register, RZ or the stack pointer) set on op. */
-enum { BASE_RZ = -1, BASE_STACK = -2 };
+enum { BASE_RZ = -1, BASE_STACK = -2, BASE_SHARED_SYM0 = -3 };
+/* A base of BASE_SHARED_SYM0 - i: RZ plus the offset of module_shared[i]
+ * in the kernel that links the function (lower_shared_link.c). */
+#define LW_BASE_IS_SHARED_SYM(b) ((b) <= BASE_SHARED_SYM0)
 bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off);
 uint32_t lw_shared_window_pred(LowerCtx *c, uint32_t a, unsigned aw);
 void lw_pred_and(LowerCtx *c, uint32_t p, uint32_t pa, bool pa_not, uint32_t pb, bool pb_not);
@@ -466,6 +501,8 @@ typedef struct LFunc {
 	uint32_t *params, nparams;
 	uint32_t *rets, nrets;
 	bool visible;           /* .visible/.extern/.weak: a GLOBAL symbol (fnaddr, -c) */
+	uint32_t *shared_syms;      /* module_shared indices it and its callees name */
+	size_t nshared_syms;
 } LFunc;
 
 /* A .param declaration held in registers (a function's parameters and
@@ -475,6 +512,16 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
  * names one, false to leave it to the table. */
 bool lw_param_reg_access(LowerCtx *c, const Instr *in);
 bool lower_call(LowerCtx *c, const Instr *in);
+/* A function parameter or result declared .reg (old PTX; lower.c has
+ * declared its register): a register of the body, copied from its words at the entry (lw_reg_params_enter) or to
+ * them before each ret (lw_reg_results_leave); calls bind the words as
+ * those of a .param. */
+void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n);
+void lw_reg_params_enter(LowerCtx *c);
+void lw_reg_results_leave(LowerCtx *c);
+/* (lower_shared_link.c) A function's end: the .shared variables it and its
+ * callees name (f->shared_syms). */
+void lw_func_shared_finish(LowerCtx *c, LFunc *f);
 /* (lower_param_bytes.c) An 8/16-bit element at byte `byte` of the
  * register-held .param word `word`: loaded into d (extended as t says),
  * or stored from value, the word's other bytes kept. */

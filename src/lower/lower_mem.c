@@ -138,7 +138,13 @@ static bool load_dests(LowerCtx *c, const Instr *in, unsigned vec, uint32_t elem
 	*wide = false;
 	for (unsigned i = 0; i < vec; i++) {
 		unsigned w;
-		if (!lw_reg(c, vec > 1 ? de->elems[i] : de, &elems[i], &w))
+		const Expr *e = vec > 1 ? de->elems[i] : de;
+		if (vec > 1 && e->kind == EX_NAME && strcmp(e->text, "_") == 0) {
+			/* the sink `_`: an element nothing reads (a dead temporary) */
+			elems[i] = lw_temp(c, lw_instr_type(in).bits == 64 ? 2 : 1);
+			continue;
+		}
+		if (!lw_reg(c, e, &elems[i], &w))
 			return false;
 		*wide = vec == 1 && w == 2 && lw_instr_type(in).bits <= 32;
 	}
@@ -244,10 +250,12 @@ bool lw_window_address(LowerCtx *c, const Expr *a, int want_space, int *base, in
 	const Expr *e = a->elems[0];
 	int space;
 	if (lw_var_address(c, e, off, &space)) {
-		if (space != want_space)
+		bool sym = space == LVAR_SHARED_SYM;
+		if ((sym ? LVAR_SHARED : space) != want_space)
 			return lw_unsupported(c, a->loc, "an access to a %s variable through another state space",
 			                      space == LVAR_LOCAL ? ".local" : ".shared");
-		*base = space == LVAR_LOCAL ? BASE_STACK : BASE_RZ;
+		*base = sym ? BASE_SHARED_SYM0 - (int)lw_var_shared_sym(c, e)
+		      : space == LVAR_LOCAL ? BASE_STACK : BASE_RZ;
 		return true;
 	}
 	*base = BASE_RZ;
@@ -283,7 +291,11 @@ void lw_window_base(LowerCtx *c, LInsn *op, int base, int64_t *off)
 		base = (int)a2;
 		*off = 0;
 	}
-	if (base == BASE_RZ)
+	if (LW_BASE_IS_SHARED_SYM(base)) {
+		/* RZ + the offset, completed when the function is linked */
+		linsn_set(op, SR_RA, 255);
+		op->shared_sym = (uint16_t)(BASE_SHARED_SYM0 - base + 1);
+	} else if (base == BASE_RZ)
 		linsn_set(op, SR_RA, 255);
 	else if (base == BASE_STACK) {
 		linsn_set(op, SR_RA, REGALLOC_STACK_REG);

@@ -20,6 +20,15 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		o->width = 2;
 		return true;
 	}
+	if (e->kind == EX_NAME && !e->component && strcmp(e->text, "WARP_SZ") == 0 &&
+	    !lmap_find(&c->vars, e->text) && lw_reg_bits(c, e) == 0) {
+		/* PTX's predefined constant: the warp size, an immediate as
+		 * ptxas 11.8 reads it */
+		o->kind = OPND_IMM;
+		o->imm = 32;
+		o->width = 2;
+		return true;
+	}
 	if (e->kind != EX_NAME && expr_const_int(e, &v)) {
 		o->kind = OPND_IMM;
 		o->imm = v;
@@ -33,6 +42,14 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		o->kind = OPND_IMM;
 		o->imm = v;
 		o->width = 2;
+		return true;
+	}
+	if (lw_var_address(c, e, &v, &space) && space == LVAR_SHARED_SYM) {
+		/* in a function: MOV32I of the offset the linking kernel gives
+		 * it, as ptxas 11.8 writes it there */
+		o->kind = OPND_REG;
+		o->vreg = lw_shared_sym_reg(c, lw_var_shared_sym(c, e), v);
+		o->width = 1;
 		return true;
 	}
 	if (lw_var_address(c, e, &v, &space)) {

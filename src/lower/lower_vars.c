@@ -82,13 +82,19 @@ void lw_module_shared_add(LowerCtx *c, const VarDecl *d)
 		uint32_t size = 0, align = 0;
 		if (!is_dynamic(d, i) && !lw_var_layout(c, d, i, &size, &align))
 			continue;
-		if (c->nmodule_shared == c->module_shared_cap) {
-			c->module_shared_cap = c->module_shared_cap ? 2 * c->module_shared_cap : 8;
-			c->module_shared = xrealloc(c->module_shared, c->module_shared_cap * sizeof *c->module_shared);
-		}
 		/* names are interned: they outlive the item */
-		c->module_shared[c->nmodule_shared++] = (LSharedVar){ d->decls[i].name, size, align };
+		lw_shared_var_append(c, (LSharedVar){ d->decls[i].name, size, align, NULL });
 	}
+}
+
+size_t lw_shared_var_append(LowerCtx *c, LSharedVar v)
+{
+	if (c->nmodule_shared == c->module_shared_cap) {
+		c->module_shared_cap = c->module_shared_cap ? 2 * c->module_shared_cap : 8;
+		c->module_shared = xrealloc(c->module_shared, c->module_shared_cap * sizeof *c->module_shared);
+	}
+	c->module_shared[c->nmodule_shared] = v;
+	return c->nmodule_shared++;
 }
 
 static void record_string(LKernel *k, const char *a, const char *b, const char *c, const char *d)
@@ -100,14 +106,32 @@ static void record_string(LKernel *k, const char *a, const char *b, const char *
 	k->shared_strings[k->nshared_strings++] = str;
 }
 
-static void place(LowerCtx *c, const char *name, uint32_t size, uint32_t align)
+uint32_t lw_shared_alloc(LKernel *k, uint32_t size, uint32_t align)
 {
-	LKernel *k = c->k;
 	uint32_t off = (k->shared_size + align - 1) / align * align;
-	lmap_put(&c->vars, name, off, LVAR_SHARED);
 	k->shared_size = off + size;
 	if (align > k->shared_align)
 		k->shared_align = align;
+	return off;
+}
+
+void lw_shared_record(LKernel *k, const LSharedVar *v)
+{
+	if (v->label)
+		record_string(k, "$", k->name, "$", v->label);
+	else
+		record_string(k, "$", k->name, "$", v->name);
+}
+
+static void place(LowerCtx *c, const char *name, uint32_t size, uint32_t align)
+{
+	lmap_put(&c->vars, name, lw_shared_alloc(c->k, size, align), LVAR_SHARED);
+}
+
+/* The kernel's offset of module_shared[i], for the functions it links. */
+static void place_sym(LKernel *k, size_t i, uint32_t off)
+{
+	k->shared_sym_at[i] = off + 1;
 }
 
 void lw_body_shared_add(LowerCtx *c, const VarDecl *d)
@@ -158,39 +182,67 @@ static void named_in(const Stmt *s, LMap *named)
 	}
 }
 
+/* Marks (mark[i]) the module_shared variables of the functions named in a
+ * kernel's body (LFunc.shared_syms), so that the kernel lays them out
+ * with its own. */
+static void kernel_shared_callees(const LowerCtx *c, const LMap *named, bool *mark)
+{
+	for (size_t j = 0; j < c->nfuncs; j++) {
+		const LFunc *g = &c->funcs[j];
+		if (lmap_find(named, g->name))
+			for (size_t q = 0; q < g->nshared_syms; q++)
+				mark[g->shared_syms[q]] = true;
+	}
+}
+
 void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 {
 	if (c->nmodule_shared == 0)
 		return;
+	LKernel *k = c->k;
 	LMap named;
 	lmap_init(&named);
 	named_in(body, &named);
+	/* varaddr: with those the functions it calls name (as ptxas 11.8 lays
+	 * them out: all in declaration order) */
+	bool *callee = xcalloc(c->nmodule_shared, sizeof *callee);
+	kernel_shared_callees(c, &named, callee);
+	k->shared_sym_at = xcalloc(c->nmodule_shared, sizeof *k->shared_sym_at);
+	k->nshared_sym_at = c->nmodule_shared;
 	bool dynamic = false;
 	for (size_t i = 0; i < c->nmodule_shared; i++) {
 		const LSharedVar *v = &c->module_shared[i];
 		/* a body declaration of the same name hides the module's */
-		if (!lmap_find(&named, v->name) || lmap_find(&c->vars, v->name))
+		bool by_name = !v->label && lmap_find(&named, v->name) && !lmap_find(&c->vars, v->name);
+		if (!by_name && !callee[i])
 			continue;
 		if (v->align) {
-			place(c, v->name, v->size, v->align);
-			record_string(c->k, "$", c->k->name, "$", v->name);
+			uint32_t off = lw_shared_alloc(k, v->size, v->align);
+			if (by_name)
+				lmap_put(&c->vars, v->name, off, LVAR_SHARED);
+			place_sym(k, i, off);
+			lw_shared_record(k, v);
 		} else {
 			dynamic = true;
 		}
 	}
 	if (dynamic) {
-		LKernel *k = c->k;
 		k->shared_size = (k->shared_size + 15) / 16 * 16;
 		if (k->shared_align < 16)
 			k->shared_align = 16;
+		k->shared_dynamic = true;
 		for (size_t i = 0; i < c->nmodule_shared; i++) {
 			const LSharedVar *v = &c->module_shared[i];
-			if (v->align == 0 && lmap_find(&named, v->name)) {
-				lmap_put(&c->vars, v->name, k->shared_size, LVAR_SHARED);
-				record_string(k, "$", k->name, "$", v->name);
+			bool by_name = !v->label && lmap_find(&named, v->name) && !lmap_find(&c->vars, v->name);
+			if (v->align == 0 && (by_name || callee[i])) {
+				if (by_name)
+					lmap_put(&c->vars, v->name, k->shared_size, LVAR_SHARED);
+				place_sym(k, i, k->shared_size);
+				lw_shared_record(k, v);
 			}
 		}
 	}
+	free(callee);
 	lmap_fini(&named);
 }
 
