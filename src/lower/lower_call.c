@@ -337,6 +337,20 @@ static bool reaches(LowerCtx *c, const LFunc *f, const LFunc *target, size_t dep
 	return false;
 }
 
+/* Whether the bodies of name and of every function it calls, directly or
+ * through others, are lowered (a function defined ahead of the kernel may
+ * call one defined after it: the kernel links at the module's end then). */
+static bool bodies_present(LowerCtx *c, const char *name, size_t depth)
+{
+	const LFunc *f = find_func(c, name);
+	if (!f)
+		return false;
+	for (size_t i = 0; i < f->frag.ncalls && depth <= c->nfuncs; i++)
+		if (!bodies_present(c, f->frag.calls[i].callee, depth + 1))
+			return false;
+	return true;
+}
+
 typedef struct Placed {
 	const LFunc *f;
 	int entry;              /* label id of its first instruction */
@@ -469,9 +483,10 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	lw_indirect_expand(c, k);
 	if (k->ncalls == 0)
 		return true;
-	/* a callee whose body comes later in the module: link at its end */
+	/* a callee whose body, or the body of a function it calls, comes
+	 * later in the module: link at its end */
 	for (size_t i = 0; i < k->ncalls && !final; i++)
-		if (!find_func(c, k->calls[i].callee))
+		if (!bodies_present(c, k->calls[i].callee, 0))
 			return false;
 	for (size_t i = 0; i < k->ncalls; i++) {
 		const LFunc *f = find_func(c, k->calls[i].callee);
