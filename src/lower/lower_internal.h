@@ -392,6 +392,10 @@ bool lower_dfma(LowerCtx *c, const Instr *in);
 bool lower_dneg_abs(LowerCtx *c, const Instr *in);
 bool lower_dminmax(LowerCtx *c, const Instr *in);
 bool lower_dsetp(LowerCtx *c, const Instr *in);
+/* set.cmp.dtype.f64 d, a, b: DSET of operands 1 and 2 of `in` (B as
+ * DSETP's); the caller sets Rd, the comparison and the predicate. NULL
+ * when an operand is diagnosed. */
+LInsn *lw_dset(LowerCtx *c, const Instr *in);
 bool lower_cvt_f2f(LowerCtx *c, const Instr *in);
 /* barriers and fences (lower_sync.c). */
 bool lower_bar(LowerCtx *c, const Instr *in);

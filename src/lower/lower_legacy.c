@@ -7,7 +7,12 @@
  *   set.cmp[.bop].f32.{u32,s32,b32} ...   ISET.BF (1.0f or 0.0f; -O3)
  *   set.{lt,le,gt,ge,lo,ls,hi,hs}[.bop].dtype.{u64,s64} ...
  *       IADD RZ.CC, a.lo, -b.lo; ISET[.BF].cmp[.U32].X.bop d, a.hi, b.hi
+ *   set.{eq,ne}[.bop].dtype.{u64,s64} ...  the same, ISET.EQ/.NE.X (the
+ *       zero flag of the low words' difference ANDed in)
  *   set.cmp[.ftz][.bop].{u32,s32,b32,f32}.f32 ...  FSET[.BF][.FTZ]
+ *   set.cmp[.bop].{u32,s32,b32,f32}.f64 ...  DSET[.BF] (B as DSETP's: a
+ *       register pair, a 64-bit parameter in c[0x0], RZ or the 20-bit
+ *       immediate)
  *   mul24.lo.{u32,s32} d, a, b        BFE[.U32] a, 0x1800; BFE[.U32] b,
  *   mad24.lo.{u32,s32} d, a, b, e     0x1800; the 32-bit multiply(-add)
  *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
@@ -69,17 +74,19 @@ bool lower_set(LowerCtx *c, const Instr *in)
 		if (!known)
 			return lw_unsupported(c, in->mod_locs[i], "set modifier '%s'", w);
 	}
-	/* 64-bit integer sources: the orderings (ptxas: IADD RZ.CC + ISET.X) */
-	bool wide = ntypes == 2 && ty[1].bits == 64 && !ty[1].is_float && icmp != 2 && icmp != 5;
-	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide) || (ty[1].is_float ? fcmp : icmp) < 0)
-		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u32,s32,b32,f32} "
-		                      "and the orderings of .u64/.s64 are supported)");
+	/* 64-bit integer sources: IADD RZ.CC + ISET.X; .f64 sources: DSET */
+	bool wide = ntypes == 2 && ty[1].bits == 64 && !ty[1].is_float;
+	bool dbl = ntypes == 2 && ty[1].bits == 64 && ty[1].is_float;
+	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide && !dbl) ||
+	    (ty[1].is_float ? fcmp : icmp) < 0 || (dbl && ftz))
+		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u32,s32,b32,f32,"
+		                      "u64,s64,b64,f64} are supported)");
 	if ((bop >= 0) != (in->nops == 4))
 		return lw_unsupported(c, in->loc, "set with a boolean operation needs a predicate operand, and only then");
 	uint32_t d;
 	unsigned dw;
 	Opnd a, b;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))
+	if (!lw_reg(c, in->ops[0], &d, &dw) || (!dbl && (!lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))))
 		return false;
 	SetpPreds sp;
 	memset(&sp, 0, sizeof sp);
@@ -94,7 +101,12 @@ bool lower_set(LowerCtx *c, const Instr *in)
 		sp.has_pc = true;
 	}
 	LInsn *op;
-	if (ty[1].is_float) {
+	if (dbl) {
+		if (!(op = lw_dset(c, in)))
+			return false;
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_set(op, SR_CMP, fcmp);
+	} else if (ty[1].is_float) {
 		/* immediates reach registers ahead of the FSET that reads them */
 		uint32_t ra = opnd_reg(c, &a), rb = opnd_reg(c, &b);
 		op = lw_emit(c, SF_FSET_R);

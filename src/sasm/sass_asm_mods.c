@@ -151,6 +151,7 @@ static const ModSpec fchk_mods[] = { ENUM_MOD(SR_CHKMODE), END_MODS };
 static const ModSpec fset_mods[] = {
 	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_BOP), END_MODS,
 };
+static const ModSpec dset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), ENUM_MOD(SR_BOP), END_MODS };
 
 /* issue 17 part 1: atomics and warp operations */
 static const ModSpec atom_mods[] = {
@@ -214,6 +215,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_VABSDIFF: return vabsdiff_mods;
 	case SOP_FCHK: return fchk_mods;
 	case SOP_FSET: return fset_mods;
+	case SOP_DSET: return dset_mods;
 	default: return no_mods;
 	}
 }
