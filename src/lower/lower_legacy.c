@@ -15,6 +15,9 @@
  *       immediate)
  *   mul24.lo.{u32,s32} d, a, b        BFE[.U32] a, 0x1800; BFE[.U32] b,
  *   mad24.lo.{u32,s32} d, a, b, e     0x1800; the 32-bit multiply(-add)
+ *   mul24.hi.{u32,s32} d, a, b        the same fields, their 64-bit product
+ *       lo, hi (XMADs, IADD3.RS); SHR[.U32] s, lo, 0x10; XMAD.PSL.CLO d,
+ *       hi, 0x1, s (bits 47:16 of the product: hi.H0 << 16 | s.H0)
  *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
  *       (d = c >= 0 ? a : b; slct with an .f32 selector would be FCMP.GE,
  *       which the encoder table has no row for)
@@ -129,16 +132,35 @@ bool lower_set(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* mul24.lo / mad24.lo: the low 24 bits of each factor (sign-extended for
- * .s32), then the 32-bit multiply(-add). .hi (bits 47:16 of the 48-bit
- * product) is not lowered. */
+/* mul24.hi: bits 47:16 of the product of the fields f0, f1 into d. */
+static void mul24_hi(LowerCtx *c, uint32_t d, uint32_t f0, uint32_t f1, bool is_signed)
+{
+	uint32_t lo = lw_temp(c, 1), hi = lw_temp(c, 1), s = lw_temp(c, 1);
+	lw_mul_wide32(c, lo, hi, f0, f1, is_signed);
+	LInsn *sh = lw_emit(c, SF_SHR_I);
+	linsn_ref(sh, SR_RD, s, 0, 1, true);
+	linsn_ref(sh, SR_RA, lo, 0, 1, false);
+	linsn_set(sh, SR_IMM, 16);
+	linsn_set(sh, SR_SIGNED, is_signed);
+	LInsn *x = lw_emit(c, SF_XMAD_I);
+	linsn_ref(x, SR_RD, d, 0, 1, true);
+	linsn_ref(x, SR_RA, hi, 0, 1, false);
+	linsn_ref(x, SR_RC, s, 0, 1, false);
+	linsn_set(x, SR_IMM, 1);
+	linsn_set(x, SR_PSL, 1);
+	linsn_set(x, SR_CMODE, 1);    /* CLO: the low half of C */
+}
+
+/* mul24.lo / mad24.lo / mul24.hi: the low 24 bits of each factor
+ * (sign-extended for .s32), then the 32-bit multiply(-add), or bits 47:16
+ * of the 48-bit product. mad24.hi is not lowered. */
 bool lower_mul24(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (!lw_has_mod(in, ".lo") || t.bits != 32 || t.is_float)
-		return lw_unsupported(c, in->loc, "%s%s (%s.lo.{u32,s32} is supported)", in->opcode,
-		                      lw_has_mod(in, ".hi") ? ".hi" : " on this type", in->opcode);
-	bool mad = in->nops == 4;
+	bool mad = in->nops == 4, hi = lw_has_mod(in, ".hi");
+	if ((!lw_has_mod(in, ".lo") && !(hi && !mad)) || t.bits != 32 || t.is_float)
+		return lw_unsupported(c, in->loc, "%s%s (%s.lo.{u32,s32}%s is supported)", in->opcode,
+		                      hi ? ".hi" : " on this type", in->opcode, mad ? "" : " and .hi");
 	uint32_t d;
 	unsigned dw;
 	Opnd o[3];
@@ -163,6 +185,10 @@ bool lower_mul24(LowerCtx *c, const Instr *in)
 		linsn_ref(x, SR_RA, src, 0, 1, false);
 		linsn_set(x, SR_SIGNED, t.is_signed);
 		linsn_set(x, SR_IMM, 24u << 8);
+	}
+	if (hi) {
+		mul24_hi(c, d, f[0], f[1], t.is_signed);
+		return true;
 	}
 	int addend = mad ? (int)opnd_reg(c, &o[2]) : -1;
 	uint32_t t0 = lw_temp(c, 1);
