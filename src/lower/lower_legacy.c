@@ -19,8 +19,10 @@
  *       lo, hi (XMADs, IADD3.RS); SHR[.U32] s, lo, 0x10; XMAD.PSL.CLO d,
  *       hi, 0x1, s (bits 47:16 of the product: hi.H0 << 16 | s.H0)
  *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
- *       (d = c >= 0 ? a : b; slct with an .f32 selector would be FCMP.GE,
- *       which the encoder table has no row for)
+ *       (d = c >= 0 ? a : b)
+ *   slct[.ftz].{b32,u32,s32,f32}.f32 d, a, b, c   FCMP.GE d, a, b, c
+ *       (a 32-bit immediate b: a .nv.constant2 word, as ptxas, unless it
+ *       is a float's top 20 bits; ptxas 11.8 sets no .FTZ for .ftz)
  * (ptxas -O0 multiplies the two fields with IMUL/IMAD, -O3 with XMADs, as
  * every other 32-bit multiply here). */
 #include "lower/lower_internal.h"
@@ -201,14 +203,21 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 {
 	PtxTy ty[2];
 	unsigned ntypes = 0;
+	bool ftz = false;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		PtxTy t = ptx_type_of_word(in->mods[i]);
+		if (lw_streq(in->mods[i], ".ftz")) {
+			ftz = true;
+			continue;
+		}
 		if (t.bits == 0 || ntypes == 2)
 			return lw_unsupported(c, in->mod_locs[i], "slct modifier '%s'", in->mods[i]);
 		ty[ntypes++] = t;
 	}
-	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || ty[1].is_float)
-		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32}.s32 is supported)");
+	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || (ftz && !ty[1].is_float))
+		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32}.{s32,f32} is "
+		                      "supported)");
+	bool fsel = ty[1].is_float;
 	uint32_t d, sel;
 	unsigned dw, sw;
 	Opnd a, b;
@@ -217,18 +226,27 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 		return false;
 	uint32_t ra = opnd_reg(c, &a);
 	LInsn *op;
-	if (b.kind == OPND_IMM && !fits_simm20(b.imm)) {
+	uint32_t bits = (uint32_t)b.imm;
+	if (fsel && b.kind == OPND_IMM && (bits & 0xfffu) == 0) {
+		op = lw_emit(c, SF_FCMP_I);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_ref(op, SR_RA, ra, 0, 1, false);
+		linsn_set(op, SR_IMM, bits >> 12);
+	} else if (b.kind == OPND_IMM && (fsel || !fits_simm20(b.imm))) {
 		/* ptxas: a 32-bit immediate B is a .nv.constant2 word */
-		op = lw_emit(c, SF_ICMP_C);
+		op = lw_emit(c, fsel ? SF_FCMP_C : SF_ICMP_C);
 		linsn_ref(op, SR_RD, d, 0, 1, true);
 		linsn_ref(op, SR_RA, ra, 0, 1, false);
 		linsn_set(op, SR_CBANK, LK_CONST2_BANK);
 		linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, (uint32_t)b.imm) / 4);
+	} else if (fsel) {
+		op = lw_alu(c, SASS_ALU_FORMS(FCMP), d, 0, ra, 0, &b, 0);
 	} else {
 		op = lw_alu(c, SASS_ALU_FORMS(ICMP), d, 0, ra, 0, &b, 0);
 	}
 	linsn_ref(op, SR_RC, sel, 0, 1, false);
 	linsn_set(op, SR_CMP, 6);        /* GE */
-	linsn_set(op, SR_SIGNED, 1);
+	if (!fsel)
+		linsn_set(op, SR_SIGNED, 1);
 	return true;
 }

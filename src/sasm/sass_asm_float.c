@@ -162,6 +162,10 @@ bool sasm_match_float(SasmMatch *m)
 		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
 		       float_src(m, false, SR_NEGB, SR_ABSB) &&
 		       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
+	case SOP_FCMP:    /* legacy2: FCMP Rd, Ra, B (a float immediate), Rc */
+		return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") &&
+		       sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && float_src(m, false, SR_COUNT, SR_COUNT) &&
+		       sasm_take_c(m);
 	case SOP_FSET: case SOP_DSET:    /* divrn, legacy2 */
 		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
 		       float_src(m, false, SR_NEGB, SR_ABSB) &&

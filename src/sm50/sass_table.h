@@ -139,8 +139,8 @@ typedef enum SassRole {
 	SR_SD,          /* VABSDIFF .SD: a signed result (for .SAT) */
 	/* ---- divrn ---- */
 	SR_CHKMODE,     /* FCHK check (.DIVIDE) */
-	/* ---- legacy2: set on .f64 sources into a register ---- */
-#define SASS_OPS_LEGACY2(X) X(DSET, "DSET")
+	/* ---- legacy2: set on .f64 sources into a register, slct on an .f32 selector ---- */
+#define SASS_OPS_LEGACY2(X) X(DSET, "DSET") X(FCMP, "FCMP")
 
 /* ---- ctrl: barrier reductions ---- */
 	SR_BARRED,      /* BAR.RED reduction (.POPC .AND .OR) */
