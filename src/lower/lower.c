@@ -43,6 +43,8 @@ typedef enum LowerSel {
 	SEL_APPROX_F64, /* .approx of an .f64 instruction (rcp.approx.ftz.f64) */
 	/* ---- ctrl ---- */
 	SEL_RED,        /* the .red modifier (bar.red) */
+	/* ---- legacy2 ---- */
+	SEL_RN_FTZ_F32, /* .rn.ftz of an .f32 instruction (sqrt.rn.ftz.f32) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -133,6 +135,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 }, { "sqrt", SEL_RN_F64, lower_sqrt_rn_f64, 2, 2 },
 	{ "rcp", SEL_RN_F64, lower_rcp_rn_f64, 2, 2 },
 	{ "copysign", SEL_ANY, lower_copysign, 3, 3 }, { "sad", SEL_ANY, lower_sad, 4, 4 },
+	/* ---- legacy2: sqrt.rn.ftz.f32 (lower_divsqrt.c), ahead of the MUFU rows ---- */
+	{ "sqrt", SEL_RN_FTZ_F32, lower_sqrt_rn, 2, 2 },
 	/* ---- divrn: div.rn.f32 and rcp.rn.f32 (lower_divrn.c), testp ---- */
 	{ "div", SEL_RN_F32, lower_div_rn_f32, 3, 3 }, { "rcp", SEL_RN_F32, lower_rcp_rn_f32, 2, 2 },
 	{ "testp", SEL_ANY, lower_testp, 2, 2 },   /* lower_testp.c */
@@ -195,6 +199,9 @@ static bool selects(LowerSel sel, const Instr *in)
 		       lw_instr_type(in).bits == 32;
 	case SEL_RN_F64:
 		return lw_has_mod(in, ".rn") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_RN_FTZ_F32:
+		return lw_has_mod(in, ".rn") && lw_has_mod(in, ".ftz") && lw_instr_type(in).is_float &&
+		       lw_instr_type(in).bits == 32;
 	case SEL_INT: return !lw_instr_type(in).is_float && lw_instr_type(in).bits >= 8;
 	case SEL_APPROX_F64:
 		return lw_has_mod(in, ".approx") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;

@@ -15,7 +15,9 @@
  *   sad d, a, b, c:    a > b ? a - b : b - a (ISETP, two IADDs, SEL), + c. */
 #include "lower/lower_internal.h"
 
-enum { CMP_EQ = 2, CMP_GT = 4, CMP_NE = 5 };
+#include <string.h>
+
+enum { CMP_EQ = 2, CMP_GT = 4, CMP_NE = 5, CMP_GE = 6 };
 enum { LOP_AND = 0 };
 enum { MAXSHIFT_U64 = 2 };
 enum { LUT_A_OR_B_AND_C = 0xf8, LUT_A_OR_B_ANDNOT_C = 0xf4 };
@@ -202,13 +204,72 @@ bool lower_bfi64(LowerCtx *c, const Instr *in)
 
 /* ---- sad ---- */
 
+/* IADD d.lo.CC, x.lo, y.lo; IADD.X d.hi, x.hi, y.hi, one side negated
+ * (neg: SR_NEG's value, 1 B, 2 A). */
+static void sub64(LowerCtx *c, uint32_t d, uint32_t x, uint32_t y, unsigned neg)
+{
+	for (unsigned w = 0; w < 2; w++) {
+		LInsn *op = lw_emit(c, SF_IADD_R);
+		linsn_ref(op, SR_RD, d, w, 1, true);
+		linsn_ref(op, SR_RA, x, w, 1, false);
+		linsn_ref(op, SR_RB, y, w, 1, false);
+		linsn_set(op, SR_NEG, neg);
+		linsn_set(op, w ? SR_X : SR_CC, 1);
+		if (w)
+			op->reads_cc = true;
+		else
+			op->writes_cc = true;
+	}
+}
+
+/* sad.{u64,s64} d, a, b, c as ptxas 11.8: P = a >= b (IADD RZ.CC +
+ * ISETP.GE[.U32].X), both differences (a - b, -a + b) with carry chains,
+ * SEL of each word, then c plus the selected difference. */
+static bool sad64(LowerCtx *c, const Instr *in, PtxTy t)
+{
+	uint32_t d;
+	unsigned dw;
+	Opnd o[3];
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 3, o))
+		return false;
+	uint32_t v[3];
+	for (unsigned i = 0; i < 3; i++) {
+		if (o[i].kind == OPND_REG && o[i].width == 2) {
+			v[i] = o[i].vreg;
+			continue;
+		}
+		v[i] = lw_temp(c, 2);
+		lw_copy_value(c, v[i], &o[i], 2);
+	}
+	SetpPreds sp;
+	memset(&sp, 0, sizeof sp);
+	sp.pd = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	Opnd b = { .kind = OPND_REG, .vreg = v[1], .width = 2 };
+	if (!lw_setp64_order(c, CMP_GE, t.is_signed, &sp, 0, v[0], &b))
+		return false;
+	uint32_t ab = lw_temp(c, 2), ba = lw_temp(c, 2), diff = lw_temp(c, 2);
+	sub64(c, ab, v[0], v[1], 1);
+	sub64(c, ba, v[0], v[1], 2);
+	for (unsigned w = 0; w < 2; w++) {
+		LInsn *sel = lw_emit(c, SF_SEL_R);
+		linsn_ref(sel, SR_RD, diff, w, 1, true);
+		linsn_ref(sel, SR_RA, ab, w, 1, false);
+		linsn_ref(sel, SR_RB, ba, w, 1, false);
+		linsn_ref(sel, SR_PC, sp.pd, 0, 1, false);
+	}
+	sub64(c, d, v[2], diff, 0);
+	return true;
+}
+
 bool lower_sad(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
 	if (!only_type_mods(c, in))
 		return false;
+	if (!t.is_float && t.bits == 64)
+		return sad64(c, in, t);
 	if (t.is_float || t.bits != 32)
-		return lw_unsupported(c, in->loc, "sad on this type (.u32 and .s32 are supported)");
+		return lw_unsupported(c, in->loc, "sad on this type (.u32, .s32, .u64 and .s64 are supported)");
 	uint32_t d;
 	unsigned dw, as, bs, cs;
 	Opnd o[3];

@@ -51,7 +51,8 @@ static bool reads_const2(const LInsn *in)
 static bool is_fp64_read(const LInsn *in)
 {
 	SassOp op = in->form->op;
-	return op == SOP_DFMA || op == SOP_DADD || op == SOP_DMUL || op == SOP_DSETP || op == SOP_DMNMX;
+	return op == SOP_DFMA || op == SOP_DADD || op == SOP_DMUL || op == SOP_DSETP || op == SOP_DMNMX ||
+	       op == SOP_DSET;
 }
 
 /* The f64 pairs first, each at an even word (as ptxas lays them out),

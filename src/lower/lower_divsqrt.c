@@ -16,7 +16,10 @@
  * the same constants run here inline behind branches, so every result is
  * bit for bit ptxas's; the integer tests that only select a path are the
  * same instructions too (LOP.AND.NZ, ISETP against the .nv.constant2
- * word). The FTZ variants keep MUFU's approximation (lower_sfu.c). */
+ * word). sqrt.rn.ftz.f32 differs in two places of the slow path: a zero
+ * or denormal x (FSETP.NEU.FTZ against RZ) gives FMUL.FTZ x, 1 (a signed
+ * zero), and huge x is scaled with FMUL.FTZ instead of FFMA ..., RZ. The
+ * approximate FTZ variants keep MUFU's approximation (lower_sfu.c). */
 #include "lower/lower_internal.h"
 
 
@@ -198,12 +201,18 @@ static void sqrt_newton(LowerCtx *c, uint32_t d, uint32_t x, uint32_t r, bool ne
 }
 
 /* The slow path: x outside the fast path's range; d set on every exit. */
-static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done)
+static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done, bool ftz)
 {
 	uint32_t p = pred_temp(c);
-	lop_and_nz_const2(c, p, x, F32_ABS_MASK);
+	if (ftz)
+		fsetp_ftz_rz(c, p, x, CMP_NEU);
+	else
+		lop_and_nz_const2(c, p, x, F32_ABS_MASK);
 	lw_guard(c, (int)p, true);
-	lw_mov(c, d, 0, x, 0);
+	if (ftz)
+		fmul_ftz_imm(c, d, x, F32_ONE);
+	else
+		lw_mov(c, d, 0, x, 0);
 	lw_branch(c, (int)p, true, done);
 
 	uint32_t q = pred_temp(c);
@@ -230,7 +239,10 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done)
 	lw_guard(c, -1, false);
 
 	uint32_t y = lw_temp(c, 1), r = lw_temp(c, 1), t = lw_temp(c, 1);
-	ffma_imm_rz(c, y, x, F32_2P64);
+	if (ftz)
+		fmul_ftz_imm(c, y, x, F32_2P64);
+	else
+		ffma_imm_rz(c, y, x, F32_2P64);
 	mufu_rsq(c, r, y);
 	sqrt_newton(c, t, y, r, true);
 	fmul_ftz_imm(c, d, t, F32_2PM32);
@@ -247,9 +259,10 @@ static uint32_t in_reg(LowerCtx *c, const Opnd *o)
 
 bool lower_sqrt_rn(LowerCtx *c, const Instr *in)
 {
+	bool ftz = lw_has_mod(in, ".ftz");
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f32"))
-			return lw_unsupported(c, in->mod_locs[i], "sqrt.rn modifier '%s' (.rn.f32 is supported)",
+		if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f32") && !lw_streq(in->mods[i], ".ftz"))
+			return lw_unsupported(c, in->mod_locs[i], "sqrt.rn modifier '%s' (.rn[.ftz].f32 is supported)",
 			                      in->mods[i]);
 	uint32_t d;
 	unsigned dw;
@@ -273,7 +286,7 @@ bool lower_sqrt_rn(LowerCtx *c, const Instr *in)
 	int join = lw_label_new(c->k);
 	lw_branch(c, -1, false, join);
 	lw_label_place(c->k, slow);
-	sqrt_slow(c, res, x, join);
+	sqrt_slow(c, res, x, join, ftz);
 	lw_label_place(c->k, join);
 	lw_mov(c, d, 0, res, 0);
 	lw_label_place(c->k, done);

@@ -271,6 +271,14 @@ bool lower_dsetp(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+LInsn *lw_dset(LowerCtx *c, const Instr *in)
+{
+	Opnd a, b;
+	if (!d_opnd(c, in->ops[1], &a) || !d_opnd(c, in->ops[2], &b))
+		return NULL;
+	return d_alu(c, SASS_ALU_FORMS(DSET), LW_NO_DST, d_reg(c, &a), &b);
+}
+
 /* ---- cvt with an .f64 side ------------------------------------------------- */
 
 /* The I2F/F2I integer type value: signed | log2(bytes) << 1. */

@@ -230,6 +230,9 @@ void lw_mul_lo32_cadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned 
 /* d = high 32 bits of a * b (+ addend vreg when addend >= 0): XMADs and
  * IADD3.RS. */
 void lw_mul_hi32(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool is_signed, int addend);
+/* The 64-bit product of two 32-bit registers into lo, hi (lower_ints.c:
+ * ptxas's seven XMAD-family instructions and IADD3.RS). */
+void lw_mul_wide32(LowerCtx *c, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b, bool is_signed);
 /* Copies a register or immediate of `parts` 32-bit parts into d. */
 void lw_copy_value(LowerCtx *c, uint32_t d, const Opnd *src, unsigned parts);
 /* A descriptor-table query (lower_seq.c): the handle's slot word (immediate)
@@ -434,6 +437,10 @@ bool lower_dfma(LowerCtx *c, const Instr *in);
 bool lower_dneg_abs(LowerCtx *c, const Instr *in);
 bool lower_dminmax(LowerCtx *c, const Instr *in);
 bool lower_dsetp(LowerCtx *c, const Instr *in);
+/* set.cmp.dtype.f64 d, a, b: DSET of operands 1 and 2 of `in` (B as
+ * DSETP's); the caller sets Rd, the comparison and the predicate. NULL
+ * when an operand is diagnosed. */
+LInsn *lw_dset(LowerCtx *c, const Instr *in);
 bool lower_cvt_f2f(LowerCtx *c, const Instr *in);
 /* barriers and fences (lower_sync.c). */
 bool lower_bar(LowerCtx *c, const Instr *in);

@@ -126,6 +126,11 @@ static void mul_wide32(LowerCtx *c, Part lo, Part hi, Part a, Part b, bool is_si
 	linsn_set(iadd3(c, hi, p2, p1, p3), SR_SHIFTMODE, 1);    /* .RS */
 }
 
+void lw_mul_wide32(LowerCtx *c, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b, bool is_signed)
+{
+	mul_wide32(c, (Part){ lo, 0 }, (Part){ hi, 0 }, (Part){ a, 0 }, (Part){ b, 0 }, is_signed);
+}
+
 /* IADD d, a, b with the carry flag: .CC writes it, .X reads it. */
 static void iadd_cc(LowerCtx *c, Part d, Part a, Part b, bool cc, bool x)
 {

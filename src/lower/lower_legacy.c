@@ -7,12 +7,22 @@
  *   set.cmp[.bop].f32.{u32,s32,b32} ...   ISET.BF (1.0f or 0.0f; -O3)
  *   set.{lt,le,gt,ge,lo,ls,hi,hs}[.bop].dtype.{u64,s64} ...
  *       IADD RZ.CC, a.lo, -b.lo; ISET[.BF].cmp[.U32].X.bop d, a.hi, b.hi
+ *   set.{eq,ne}[.bop].dtype.{u64,s64} ...  the same, ISET.EQ/.NE.X (the
+ *       zero flag of the low words' difference ANDed in)
  *   set.cmp[.ftz][.bop].{u32,s32,b32,f32}.f32 ...  FSET[.BF][.FTZ]
+ *   set.cmp[.bop].{u32,s32,b32,f32}.f64 ...  DSET[.BF] (B as DSETP's: a
+ *       register pair, a 64-bit parameter in c[0x0], RZ or the 20-bit
+ *       immediate)
  *   mul24.lo.{u32,s32} d, a, b        BFE[.U32] a, 0x1800; BFE[.U32] b,
  *   mad24.lo.{u32,s32} d, a, b, e     0x1800; the 32-bit multiply(-add)
+ *   mul24.hi.{u32,s32} d, a, b        the same fields, their 64-bit product
+ *       lo, hi (XMADs, IADD3.RS); SHR[.U32] s, lo, 0x10; XMAD.PSL.CLO d,
+ *       hi, 0x1, s (bits 47:16 of the product: hi.H0 << 16 | s.H0)
  *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
- *       (d = c >= 0 ? a : b; slct with an .f32 selector would be FCMP.GE,
- *       which the encoder table has no row for)
+ *       (d = c >= 0 ? a : b)
+ *   slct[.ftz].{b32,u32,s32,f32}.f32 d, a, b, c   FCMP.GE d, a, b, c
+ *       (a 32-bit immediate b: a .nv.constant2 word, as ptxas, unless it
+ *       is a float's top 20 bits; ptxas 11.8 sets no .FTZ for .ftz)
  * (ptxas -O0 multiplies the two fields with IMUL/IMAD, -O3 with XMADs, as
  * every other 32-bit multiply here). */
 #include "lower/lower_internal.h"
@@ -69,17 +79,19 @@ bool lower_set(LowerCtx *c, const Instr *in)
 		if (!known)
 			return lw_unsupported(c, in->mod_locs[i], "set modifier '%s'", w);
 	}
-	/* 64-bit integer sources: the orderings (ptxas: IADD RZ.CC + ISET.X) */
-	bool wide = ntypes == 2 && ty[1].bits == 64 && !ty[1].is_float && icmp != 2 && icmp != 5;
-	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide) || (ty[1].is_float ? fcmp : icmp) < 0)
-		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u32,s32,b32,f32} "
-		                      "and the orderings of .u64/.s64 are supported)");
+	/* 64-bit integer sources: IADD RZ.CC + ISET.X; .f64 sources: DSET */
+	bool wide = ntypes == 2 && ty[1].bits == 64 && !ty[1].is_float;
+	bool dbl = ntypes == 2 && ty[1].bits == 64 && ty[1].is_float;
+	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide && !dbl) ||
+	    (ty[1].is_float ? fcmp : icmp) < 0 || (dbl && ftz))
+		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u32,s32,b32,f32,"
+		                      "u64,s64,b64,f64} are supported)");
 	if ((bop >= 0) != (in->nops == 4))
 		return lw_unsupported(c, in->loc, "set with a boolean operation needs a predicate operand, and only then");
 	uint32_t d;
 	unsigned dw;
 	Opnd a, b;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))
+	if (!lw_reg(c, in->ops[0], &d, &dw) || (!dbl && (!lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &b))))
 		return false;
 	SetpPreds sp;
 	memset(&sp, 0, sizeof sp);
@@ -94,7 +106,12 @@ bool lower_set(LowerCtx *c, const Instr *in)
 		sp.has_pc = true;
 	}
 	LInsn *op;
-	if (ty[1].is_float) {
+	if (dbl) {
+		if (!(op = lw_dset(c, in)))
+			return false;
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_set(op, SR_CMP, fcmp);
+	} else if (ty[1].is_float) {
 		/* immediates reach registers ahead of the FSET that reads them */
 		uint32_t ra = opnd_reg(c, &a), rb = opnd_reg(c, &b);
 		op = lw_emit(c, SF_FSET_R);
@@ -117,16 +134,35 @@ bool lower_set(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* mul24.lo / mad24.lo: the low 24 bits of each factor (sign-extended for
- * .s32), then the 32-bit multiply(-add). .hi (bits 47:16 of the 48-bit
- * product) is not lowered. */
+/* mul24.hi: bits 47:16 of the product of the fields f0, f1 into d. */
+static void mul24_hi(LowerCtx *c, uint32_t d, uint32_t f0, uint32_t f1, bool is_signed)
+{
+	uint32_t lo = lw_temp(c, 1), hi = lw_temp(c, 1), s = lw_temp(c, 1);
+	lw_mul_wide32(c, lo, hi, f0, f1, is_signed);
+	LInsn *sh = lw_emit(c, SF_SHR_I);
+	linsn_ref(sh, SR_RD, s, 0, 1, true);
+	linsn_ref(sh, SR_RA, lo, 0, 1, false);
+	linsn_set(sh, SR_IMM, 16);
+	linsn_set(sh, SR_SIGNED, is_signed);
+	LInsn *x = lw_emit(c, SF_XMAD_I);
+	linsn_ref(x, SR_RD, d, 0, 1, true);
+	linsn_ref(x, SR_RA, hi, 0, 1, false);
+	linsn_ref(x, SR_RC, s, 0, 1, false);
+	linsn_set(x, SR_IMM, 1);
+	linsn_set(x, SR_PSL, 1);
+	linsn_set(x, SR_CMODE, 1);    /* CLO: the low half of C */
+}
+
+/* mul24.lo / mad24.lo / mul24.hi: the low 24 bits of each factor
+ * (sign-extended for .s32), then the 32-bit multiply(-add), or bits 47:16
+ * of the 48-bit product. mad24.hi is not lowered. */
 bool lower_mul24(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (!lw_has_mod(in, ".lo") || t.bits != 32 || t.is_float)
-		return lw_unsupported(c, in->loc, "%s%s (%s.lo.{u32,s32} is supported)", in->opcode,
-		                      lw_has_mod(in, ".hi") ? ".hi" : " on this type", in->opcode);
-	bool mad = in->nops == 4;
+	bool mad = in->nops == 4, hi = lw_has_mod(in, ".hi");
+	if ((!lw_has_mod(in, ".lo") && !(hi && !mad)) || t.bits != 32 || t.is_float)
+		return lw_unsupported(c, in->loc, "%s%s (%s.lo.{u32,s32}%s is supported)", in->opcode,
+		                      hi ? ".hi" : " on this type", in->opcode, mad ? "" : " and .hi");
 	uint32_t d;
 	unsigned dw;
 	Opnd o[3];
@@ -152,6 +188,10 @@ bool lower_mul24(LowerCtx *c, const Instr *in)
 		linsn_set(x, SR_SIGNED, t.is_signed);
 		linsn_set(x, SR_IMM, 24u << 8);
 	}
+	if (hi) {
+		mul24_hi(c, d, f[0], f[1], t.is_signed);
+		return true;
+	}
 	int addend = mad ? (int)opnd_reg(c, &o[2]) : -1;
 	uint32_t t0 = lw_temp(c, 1);
 	lw_xmad(c, t0, f[0], false, f[1], false, addend, 0);
@@ -163,14 +203,21 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 {
 	PtxTy ty[2];
 	unsigned ntypes = 0;
+	bool ftz = false;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		PtxTy t = ptx_type_of_word(in->mods[i]);
+		if (lw_streq(in->mods[i], ".ftz")) {
+			ftz = true;
+			continue;
+		}
 		if (t.bits == 0 || ntypes == 2)
 			return lw_unsupported(c, in->mod_locs[i], "slct modifier '%s'", in->mods[i]);
 		ty[ntypes++] = t;
 	}
-	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || ty[1].is_float)
-		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32}.s32 is supported)");
+	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || (ftz && !ty[1].is_float))
+		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32}.{s32,f32} is "
+		                      "supported)");
+	bool fsel = ty[1].is_float;
 	uint32_t d, sel;
 	unsigned dw, sw;
 	Opnd a, b;
@@ -179,18 +226,27 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 		return false;
 	uint32_t ra = opnd_reg(c, &a);
 	LInsn *op;
-	if (b.kind == OPND_IMM && !fits_simm20(b.imm)) {
+	uint32_t bits = (uint32_t)b.imm;
+	if (fsel && b.kind == OPND_IMM && (bits & 0xfffu) == 0) {
+		op = lw_emit(c, SF_FCMP_I);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_ref(op, SR_RA, ra, 0, 1, false);
+		linsn_set(op, SR_IMM, bits >> 12);
+	} else if (b.kind == OPND_IMM && (fsel || !fits_simm20(b.imm))) {
 		/* ptxas: a 32-bit immediate B is a .nv.constant2 word */
-		op = lw_emit(c, SF_ICMP_C);
+		op = lw_emit(c, fsel ? SF_FCMP_C : SF_ICMP_C);
 		linsn_ref(op, SR_RD, d, 0, 1, true);
 		linsn_ref(op, SR_RA, ra, 0, 1, false);
 		linsn_set(op, SR_CBANK, LK_CONST2_BANK);
 		linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, (uint32_t)b.imm) / 4);
+	} else if (fsel) {
+		op = lw_alu(c, SASS_ALU_FORMS(FCMP), d, 0, ra, 0, &b, 0);
 	} else {
 		op = lw_alu(c, SASS_ALU_FORMS(ICMP), d, 0, ra, 0, &b, 0);
 	}
 	linsn_ref(op, SR_RC, sel, 0, 1, false);
 	linsn_set(op, SR_CMP, 6);        /* GE */
-	linsn_set(op, SR_SIGNED, 1);
+	if (!fsel)
+		linsn_set(op, SR_SIGNED, 1);
 	return true;
 }

@@ -286,14 +286,47 @@ bool lower_ld(LowerCtx *c, const Instr *in)
 
 /* ---- cvt ------------------------------------------------------------------ */
 
+/* The I2I type code: signed | log2(bytes) << 1. */
+static unsigned i2i_type(PtxTy t)
+{
+	return (t.is_signed ? 1u : 0u) | (t.bits == 8 ? 0u : t.bits == 16 ? 2u : 4u);
+}
+
+/* cvt.sat between integer types of at most 32 bits: I2I.dtype.stype.SAT
+ * d, s (as ptxas 11.8), then a destination narrower than the register
+ * it is read from is extended (LOP32I.AND / BFE). */
+static bool cvt_sat_int(LowerCtx *c, const Instr *in, PtxTy dt, PtxTy st, uint32_t d, unsigned dw,
+                        uint32_t s)
+{
+	if (dt.bits > 32 || st.bits > 32 || dw != 1)
+		return lw_unsupported(c, in->loc, "cvt.sat between these integer types (8- to 32-bit types into "
+		                      "a 32-bit or narrower register are supported)");
+	LInsn *op = lw_emit(c, SF_I2I_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RB, s, 0, 1, false);
+	linsn_set(op, SR_DTYPE, i2i_type(dt));
+	linsn_set(op, SR_STYPE, i2i_type(st));
+	linsn_set(op, SR_SAT, 1);
+	if (dt.bits < 32 && lw_reg_bits(c, in->ops[0]) > dt.bits) {
+		if (dt.is_signed)
+			lw_sign_extend_low(c, d, 0, dt.bits);
+		else
+			lw_extend32(c, d, d, dt.bits, false);
+	}
+	return true;
+}
+
 bool lower_cvt(LowerCtx *c, const Instr *in)
 {
 	PtxTy ty[2];
 	unsigned n = 0;
+	bool sat = false;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		PtxTy u = ptx_type_of_word(in->mods[i]);
 		if (u.bits && n < 2)
 			ty[n++] = u;
+		else if (lw_streq(in->mods[i], ".sat"))
+			sat = true;
 		else if (!u.bits)
 			return lw_unsupported(c, in->mod_locs[i], "cvt modifier '%s' (integer width conversions "
 			                      "only)", in->mods[i]);
@@ -305,6 +338,8 @@ bool lower_cvt(LowerCtx *c, const Instr *in)
 	unsigned dw, sw;
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &s, &sw))
 		return false;
+	if (sat)
+		return cvt_sat_int(c, in, dt, st, d, dw, s);
 	/* The value keeps min(dst, src) bits; it is extended by the source
 	 * signedness when widening and by the destination's when narrowing
 	 * into a sub-word destination register that is read as 32 bits. */

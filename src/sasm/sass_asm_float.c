@@ -18,7 +18,8 @@ static int reuse_bit_b(const SasmMatch *m)
 static bool is_double(const SasmMatch *m)
 {
 	SassOp op = m->f->op;
-	return op == SOP_DADD || op == SOP_DMUL || op == SOP_DFMA || op == SOP_DMNMX || op == SOP_DSETP;
+	return op == SOP_DADD || op == SOP_DMUL || op == SOP_DFMA || op == SOP_DMNMX || op == SOP_DSETP ||
+	       op == SOP_DSET;
 }
 
 /* The top 20 bits of a double immediate (its low 44 bits must be zero). */
@@ -161,7 +162,11 @@ bool sasm_match_float(SasmMatch *m)
 		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
 		       float_src(m, false, SR_NEGB, SR_ABSB) &&
 		       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");
-	case SOP_FSET:    /* divrn */
+	case SOP_FCMP:    /* legacy2: FCMP Rd, Ra, B (a float immediate), Rc */
+		return sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination") &&
+		       sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && float_src(m, false, SR_COUNT, SR_COUNT) &&
+		       sasm_take_c(m);
+	case SOP_FSET: case SOP_DSET:    /* divrn, legacy2 */
 		return sasm_take_rd_cc(m) && float_src(m, true, SR_NEGA, SR_ABSA) &&
 		       float_src(m, false, SR_NEGB, SR_ABSB) &&
 		       sasm_take_pred(m, SR_PC, SR_PC_NOT, "predicate source");

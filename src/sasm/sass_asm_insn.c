@@ -544,7 +544,7 @@ static bool match_operands(SasmMatch *m)
 		return true;
 	case SOP_DEPBAR: return match_depbar(m);
 	case SOP_FADD: case SOP_FADD32I: case SOP_FMUL: case SOP_FMUL32I: case SOP_FFMA:
-	case SOP_FMNMX: case SOP_FSETP: case SOP_FSET: return sasm_match_float(m);
+	case SOP_FMNMX: case SOP_FSETP: case SOP_FSET: case SOP_DSET: case SOP_FCMP: return sasm_match_float(m);
 	case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: case SOP_DSETP: return sasm_match_float(m);
 	default: return sasm_match_fam(m) || sasm_match_warp(m) || sasm_match_ptxas(m);
 	}

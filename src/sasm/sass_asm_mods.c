@@ -141,6 +141,7 @@ static const ModSpec imad_mods[] = {
 };
 static const ModSpec lop3_mods[] = { VALUE_MOD("LUT", SR_LUT, 1, 0), ENUM_MOD(SR_LOPTEST), END_MODS };
 static const ModSpec icmp_mods[] = { ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), END_MODS };
+static const ModSpec fcmp_mods[] = { ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ), END_MODS };
 static const ModSpec pset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_BOP), ENUM_MOD(SR_BOP2), END_MODS };
 static const ModSpec iset_mods[] = {
 	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("X", SR_X),
@@ -151,6 +152,7 @@ static const ModSpec fchk_mods[] = { ENUM_MOD(SR_CHKMODE), END_MODS };
 static const ModSpec fset_mods[] = {
 	FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), FLAG_MOD("FTZ", SR_FTZ), ENUM_MOD(SR_BOP), END_MODS,
 };
+static const ModSpec dset_mods[] = { FLAG_MOD("BF", SR_BF), ENUM_MOD(SR_CMP), ENUM_MOD(SR_BOP), END_MODS };
 
 /* issue 17 part 1: atomics and warp operations */
 static const ModSpec atom_mods[] = {
@@ -207,6 +209,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_IMAD: return imad_mods;
 	case SOP_LOP3: return lop3_mods;
 	case SOP_ICMP: return icmp_mods;
+	case SOP_FCMP: return fcmp_mods;
 	case SOP_PSET: return pset_mods;
 	case SOP_ISET: return iset_mods;
 	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return texs_mods;
@@ -214,6 +217,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_VABSDIFF: return vabsdiff_mods;
 	case SOP_FCHK: return fchk_mods;
 	case SOP_FSET: return fset_mods;
+	case SOP_DSET: return dset_mods;
 	default: return no_mods;
 	}
 }

@@ -595,6 +595,25 @@ static void print_fset(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	put_pc(t, v);
 }
 
+/* legacy2: FCMP.cmp[.FTZ] Rd, Ra, B, Rc: B as ICMP's, but an immediate is
+ * a float's top 20 bits */
+static void print_fcmp(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "FCMP");
+	put_enum(t, f, v, SR_CMP);
+	put_flag(t, v, SR_FTZ, ".FTZ");
+	put(t, " ");
+	put_reg(t, get(v, SR_RD));
+	put_ra(t, v, slot, ", ");
+	if (f->bkind == SASS_B_IMM) {
+		put(t, ", ");
+		put_float(t, sass_fimm20_bits(get(v, SR_IMM)));
+	} else {
+		put_b_plain(t, f, v, slot);
+	}
+	put_c(t, f, v, slot);
+}
+
 /* Like I2I: no reuse flags, a constant spelled with a space, the byte
  * select inside the |..| of an absolute value. */
 static void print_i2f_f2i(Text *t, const SassForm *f, const SassValues *v)
@@ -723,6 +742,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 	case SOP_FMNMX: print_fmnmx(&t, f, v, slot); break;
 	case SOP_FSETP: print_fsetp(&t, f, v, slot); break;
 	case SOP_FSET: print_fset(&t, f, v, slot); break;
+	case SOP_FCMP: print_fcmp(&t, f, v, slot); break;
 	case SOP_I2F: case SOP_F2I: print_i2f_f2i(&t, f, v); break;
 	default:
 		if (!sass_format_fam(&t, f, v, slot) && !sass_format_tex(&t, f, v, slot))

@@ -114,6 +114,23 @@ static void print_dsetp(Text *t, const SassForm *f, const SassValues *v)
 	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
 }
 
+/* DSET[.BF].cmp.bop Rd[.CC], A, B, Pc: set on .f64 sources (nvdisasm
+ * prints no reuse flags on it, as on DSETP) */
+static void print_dset(Text *t, const SassForm *f, const SassValues *v)
+{
+	uint32_t slot = 0;
+	put(t, "DSET");
+	put_flag(t, v, SR_BF, ".BF");
+	put_enum(t, f, v, SR_CMP);
+	put_enum(t, f, v, SR_BOP);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put_dsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_dsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
+	put(t, ", ");
+	put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
+}
+
 /* F2F rounding: to an integral value (RNDINT) only between equal types;
  * otherwise a mode between equal types is .PASS. */
 static void print_f2f(Text *t, const SassForm *f, const SassValues *v)
@@ -231,6 +248,7 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 	case SOP_DADD: case SOP_DMNMX: print_dadd_dmnmx(t, f, v, slot); return true;
 	case SOP_DMUL: case SOP_DFMA: print_dmul_dfma(t, f, v, slot); return true;
 	case SOP_DSETP: print_dsetp(t, f, v); return true;
+	case SOP_DSET: print_dset(t, f, v); return true;
 	case SOP_F2F: print_f2f(t, f, v); return true;
 	case SOP_BAR: print_bar(t, f, v); return true;
 	case SOP_BAR_RED: print_bar_red(t, f, v); return true;

@@ -75,7 +75,8 @@ static unsigned conv_regs(const SassForm *f, const SassValues *in, SassRole r)
 /* The FP64 unit's operands are aligned register pairs. */
 static bool is_fp64(SassOp op)
 {
-	return op == SOP_DADD || op == SOP_DMUL || op == SOP_DFMA || op == SOP_DMNMX || op == SOP_DSETP;
+	return op == SOP_DADD || op == SOP_DMUL || op == SOP_DFMA || op == SOP_DMNMX || op == SOP_DSETP ||
+	       op == SOP_DSET;
 }
 
 /* F2F: an F64 (format 3) is a pair. */
@@ -192,7 +193,8 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	                                   f->op == SOP_F2F ? f2f_regs(in, SR_STYPE) : pair);
 	add_regs(u->reads, get(in, SR_RC), pair);
 	add_regs(u->writes, get(in, SR_RD), conv ? conv_regs(f, in, SR_DTYPE) :
-	                                    f->op == SOP_F2F ? f2f_regs(in, SR_DTYPE) : pair > 1 ? pair :
+	                                    f->op == SOP_F2F ? f2f_regs(in, SR_DTYPE) :
+	                                    pair > 1 && f->op != SOP_DSET ? pair :
 	                                    data_regs(f, in));
 	add_pred(&u->pred_writes, get(in, SR_PD));
 	add_pred(&u->pred_writes, get(in, SR_PQ));

@@ -221,6 +221,13 @@ static const char *const e_fcmp_names[] = {
 	"NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T",
 };
 ENUM(e_fcmp, NULL);
+/* legacy2: FCMP's comparisons, FSETP's but GT (4), which nvdisasm 11.8
+ * leaves out (the SASS assembler's default). */
+static const char *const e_fcmp_sel_names[] = {
+	"F", "LT", "EQ", "LE", "", "NE", "GE", "NUM",
+	"NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T",
+};
+ENUM(e_fcmp_sel, NULL);
 /* I2F source and F2I destination integer types: signed | size << 1. */
 static const char *const e_int_type_names[] = { "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64" };
 ENUM(e_int_type, NULL);

@@ -139,7 +139,10 @@ typedef enum SassRole {
 	SR_SD,          /* VABSDIFF .SD: a signed result (for .SAT) */
 	/* ---- divrn ---- */
 	SR_CHKMODE,     /* FCHK check (.DIVIDE) */
-	/* ---- ctrl: barrier reductions ---- */
+	/* ---- legacy2: set on .f64 sources into a register, slct on an .f32 selector ---- */
+#define SASS_OPS_LEGACY2(X) X(DSET, "DSET") X(FCMP, "FCMP")
+
+/* ---- ctrl: barrier reductions ---- */
 	SR_BARRED,      /* BAR.RED reduction (.POPC .AND .OR) */
 	SR_COUNT
 } SassRole;
@@ -191,7 +194,8 @@ typedef struct SassField {
 	X(FSETP, "FSETP") X(I2F, "I2F") X(F2I, "F2I") \
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
 	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
-	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X) SASS_OPS_DIVRN(X) SASS_OPS_CTRL(X)
+	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X) SASS_OPS_DIVRN(X) SASS_OPS_CTRL(X) \
+	SASS_OPS_LEGACY2(X)
 
 /* ---- ctrl: barrier reductions (BAR.RED, B2R.RESULT); P2R/R2P are int64's ---- */
 #define SASS_OPS_CTRL(X) X(BAR_RED, "BAR.RED") X(B2R, "B2R.RESULT")

@@ -6,13 +6,13 @@
 #  (b) each SULD/SUST/SURED/TXQ/STG/LDG/LDS/STS/LDL/STL/LD/ST word, each float or min/max word
 #      (FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX) and each
 #      word of issue 17's families (POPC FLO PRMT BFE BFI DADD DMUL DFMA
-#      DMNMX DSETP F2F BAR (BAR.RED too) B2R MEMBAR MUFU RRO, and SHF IADD3 of the wider
+#      DMNMX DSETP DSET FCMP F2F BAR (BAR.RED too) B2R MEMBAR MUFU RRO, and SHF IADD3 of the wider
 #      integer families; lib/cuda118.sh) equals one
 #      that ptxas -arch=sm_50 -O3 emits for the same PTX in the same kernel,
 #      once register and predicate fields are masked (bits 19:0 but FSETP's
 #      neg/abs bits 7:6, the index register 46:39 of register-form surface
 #      instructions, register B 27:20 of the register forms, the C (or RC
-#      layout's B) register 46:39 of FFMA, DFMA, BFI, PRMT, SHF and IADD3), and each
+#      layout's B) register 46:39 of FFMA, DFMA, BFI, PRMT, SHF, IADD3 and FCMP), and each
 #      PSETP word one of ptxas -O0 (predicate registers other than PT
 #      masked); instructions are paired per kernel and opcode;
 #  (c) cuobjdump -sass accepts the cubin we write.

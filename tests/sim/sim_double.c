@@ -1,6 +1,6 @@
 /* The double-precision family of the simulator: DADD DMUL DFMA DMNMX
- * DSETP. Every register operand is an aligned pair {R+1, R}; a constant
- * operand is the two words at its offset; a 20-bit immediate holds the
+ * DSETP, and DSET (set on .f64: its result is one word). Every register
+ * operand is an aligned pair {R+1, R}; a constant operand is the two words at its offset; a 20-bit immediate holds the
  * top bits of the f64. Arithmetic is the host's IEEE binary64 in the
  * encoded rounding mode (fenv): the FP64 unit of sm_50 is IEEE-exact,
  * with subnormals (no .FTZ exists for it). */
@@ -68,7 +68,8 @@ static double dminmax(double x, double y, bool min)
 bool sim_exec_double(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
-	if (op != SOP_DADD && op != SOP_DMUL && op != SOP_DFMA && op != SOP_DMNMX && op != SOP_DSETP)
+	if (op != SOP_DADD && op != SOP_DMUL && op != SOP_DFMA && op != SOP_DMNMX && op != SOP_DSETP &&
+	    op != SOP_DSET)
 		return false;
 	if (sim_val(in, SR_CC, 0))
 		return sim_fail(m, in, "double ops with .CC are not modelled"), true;
@@ -86,6 +87,15 @@ bool sim_exec_double(SimMachine *m, const SimInsn *in, SimThread *t)
 	case SOP_DMNMX: {
 		bool min = sim_pred(t, sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0));
 		sim_set64(t, rd, sim_bits64(dminmax(x, y, min)));
+		break;
+	}
+	case SOP_DSET: {
+		/* legacy2: Rd = ((A cmp B) bop Pc) ? all ones (.BF: 1.0f) : 0 */
+		bool c = sim_pred(t, sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0));
+		bool r = sim_fcmp(x, y, sim_val(in, SR_CMP, 0));
+		int64_t bop = sim_val(in, SR_BOP, 0);
+		r = bop == 0 ? (r && c) : bop == 1 ? (r || c) : (r != c);
+		sim_set(t, rd, !r ? 0 : sim_val(in, SR_BF, 0) ? 0x3f800000u : 0xffffffffu);
 		break;
 	}
 	default:    /* DSETP */

@@ -1,6 +1,6 @@
 /* The simulator's forms of the IEEE-rounded f32 division (divrn): FCHK,
  * FSET, ISCADD32I (Rd = (Ra << shift) + imm32) and LOP3 with a predicate
- * output.
+ * output; and FCMP (slct with an .f32 selector, legacy2).
  *
  * FCHK.DIVIDE Pd, A, B chooses between the MUFU.RCP + FFMA fast path of
  * div.rn.f32 and its slow path. NVIDIA does not document the hardware's
@@ -89,8 +89,18 @@ bool sim_exec_fchk(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
 	bool lop3_pred = op == SOP_LOP3 && sass_form_field(in->form, SR_LOPTEST) != NULL;
-	if (op != SOP_FCHK && op != SOP_FSET && op != SOP_ISCADD32I && !lop3_pred)
+	if (op != SOP_FCHK && op != SOP_FSET && op != SOP_ISCADD32I && op != SOP_FCMP && !lop3_pred)
 		return false;
+	if (op == SOP_FCMP) {
+		/* legacy2: Rd = (Rc cmp 0.0) ? A : B, B a register, constant
+		 * word or a float's top 20 bits */
+		uint32_t b = in->form->bkind == SASS_B_IMM ? (uint32_t)sim_val(in, SR_IMM, 0) << 12
+		                                           : sim_operand_b(m, in, t);
+		float cv = fset_source(sim_reg(t, sim_val(in, SR_RC, 255)), false, false, sim_val(in, SR_FTZ, 0) != 0);
+		bool r = sim_fcmp(cv, 0.0f, sim_val(in, SR_CMP, 0));
+		sim_set(t, sim_val(in, SR_RD, 255), r ? sim_reg(t, sim_val(in, SR_RA, 255)) : b);
+		return true;
+	}
 	if (op == SOP_ISCADD32I) {
 		if (sim_val(in, SR_CC, 0))
 			return sim_fail(m, in, "ISCADD32I.CC is not modelled"), true;

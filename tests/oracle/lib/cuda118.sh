@@ -71,7 +71,7 @@ sass_masked() {
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
-		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET", f, " ")
+		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET DSET FCMP", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -98,7 +98,7 @@ sass_masked() {
 		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
 			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
 		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT" || fam == "SHF" ||
-		    fam == "IADD3")
+		    fam == "IADD3" || fam == "FCMP")
 			h = clear_39(h)                               # C (B of the RC form)
 		# issue 17 part 1: register B (27:20) of ATOM/ATOMS and of SHFL
 		# without an immediate lane (bit 28), the SHFL mask register (46:39,
