@@ -26,9 +26,11 @@ enum { AGE_MAX = 255 };
  * takes its barrier (and age). */
 enum { MARK_LOAD = 0x40 };
 
-/* The conversions I2F and F2I complete in issue order too: ptxas 11.8
- * leaves the first of two back-to-back F2Is without a barrier and waits
- * for both on the second's. */
+/* The conversions I2F, F2I and I2I complete in issue order too: ptxas
+ * 11.8 leaves the first of two back-to-back F2Is without a barrier and
+ * waits for both on the second's; with two s32 divisions in one kernel
+ * (golden idiv) it leaves an F2I and an I2I without one and waits on a
+ * later I2I's or F2I's barrier. */
 enum { MARK_CONV = 0x80 };
 
 static uint8_t unit_mark(const SassForm *f)
@@ -38,7 +40,7 @@ static uint8_t unit_mark(const SassForm *f)
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return MARK_LOAD;
 	case SOP_LDS: case SOP_LDL: case SOP_LD: return MARK_LOAD;
-	case SOP_I2F: case SOP_F2I: return MARK_CONV;
+	case SOP_I2F: case SOP_F2I: case SOP_I2I: return MARK_CONV;
 	default: return 0;
 	}
 }

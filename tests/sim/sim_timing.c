@@ -91,7 +91,10 @@ static uint8_t unit_mark(const SassForm *f)
 	case SOP_LDS: case SOP_LDL: case SOP_LD: return MARK_LOAD;
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: return MARK_LOAD;
-	case SOP_I2F: case SOP_F2I: return MARK_CONV;
+	/* I2I too: ptxas 11.8 -O3 leaves an F2I and an I2I without a write
+	 * barrier and reads them after waiting on a later I2I's or F2I's
+	 * barrier (golden idiv: two s32 divisions in one kernel) */
+	case SOP_I2F: case SOP_F2I: case SOP_I2I: return MARK_CONV;
 	default: return 0;
 	}
 }
@@ -124,7 +127,7 @@ static uint8_t pipe_of(const SassForm *f)
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S:
 		return 1;
-	case SOP_I2F: case SOP_F2I:
+	case SOP_I2F: case SOP_F2I: case SOP_I2I:
 		return 2;
 	default:
 		return 3;

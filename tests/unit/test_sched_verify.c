@@ -27,6 +27,7 @@
 #define W_I2F_R0       UINT64_C(0x5cb8000000472a00)   /* I2F.F32.S32 R0, R4 */
 #define W_F2I_R0       UINT64_C(0x5cb0018000471a00)   /* F2I.S32.F32.TRUNC R0, R4 */
 #define W_F2I_R1       UINT64_C(0x5cb0000000470a01)   /* F2I.U32.F32 R1, R4 */
+#define W_I2I_R1       UINT64_C(0x5ce2000000473a01)   /* I2I.S32.S32 R1, |R4| */
 #define W_F2I_R0_64    UINT64_C(0x5cb0008000471b00)   /* F2I.S64.F32.FLOOR R0, R4: writes R0, R1 */
 #define W_FADD_R0      UINT64_C(0x5c58000000570400)   /* FADD R0, R4, R5 */
 #define W_NOP          UINT64_C(0x50b0000000070f00)
@@ -105,6 +106,12 @@ static const Op conv_unwaited[] = OPS({ W_I2F_R0, 1, 0, 7, 0 }, { W_STG_R2_R0, 1
 static const Op conv_in_order[] = OPS({ W_F2I_R0, 1, 7, 7, 0 }, { W_F2I_R1, 1, 1, 7, 0 },
                                       { W_STG_R2_R0, 1, 7, 7, 0x02 });
 static const Op conv_no_barrier[] = OPS({ W_F2I_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x3f });
+/* I2I is of the same in-order unit: ptxas 11.8 -O3 (golden idiv, two s32
+ * divisions) waits for an F2I without a barrier on a later I2I's */
+static const Op conv_i2i_in_order[] = OPS({ W_F2I_R0, 1, 7, 7, 0 }, { W_I2I_R1, 1, 1, 7, 0 },
+                                          { W_STG_R2_R0, 1, 7, 7, 0x02 });
+static const Op conv_i2i_unwaited[] = OPS({ W_F2I_R0, 1, 7, 7, 0 }, { W_I2I_R1, 1, 1, 7, 0 },
+                                          { W_STG_R2_R0, 1, 7, 7, 0 });
 /* a 64-bit F2I result is a pair: its high register is pending too */
 static const Op conv_pair_waited[] = OPS({ W_F2I_R0_64, 1, 0, 7, 0 }, { W_STG_R2_R1, 1, 7, 7, 0x01 });
 static const Op conv_pair_unwaited[] = OPS({ W_F2I_R0_64, 1, 0, 7, 0 }, { W_STG_R2_R1, 1, 7, 7, 0 });
@@ -122,6 +129,7 @@ static const struct { const char *name; const Op *ops; size_t n; bool hazard; } 
 	CASE(paths_waited, false), CASE(barrier_on_alu, true), CASE(unknown_word, true),
 	CASE(conv_waited, false), CASE(conv_unwaited, true), CASE(conv_in_order, false),
 	CASE(conv_no_barrier, true), CASE(conv_pair_waited, false), CASE(conv_pair_unwaited, true),
+	CASE(conv_i2i_in_order, false), CASE(conv_i2i_unwaited, true),
 	CASE(fadd_stall_enough, false), CASE(fadd_stall_short, true), CASE(fadd_barrier, true),
 };
 
