@@ -27,7 +27,8 @@
 #
 # Usage: tests/sim/mutate.sh [FILE.ptx...]
 # Environment: PROG, SIM, MUTATE (default $B/tests/ptxsurf-mutate), B,
-# MUTATE_STEP (every N-th file; make check uses a sample), MUTATE_KEEP=1.
+# MUTATE_STEP (every N-th file: a sample; make check does not run this
+# check, whose full run takes hours), MUTATE_KEEP=1.
 # Prints per kind: mutants, caught, equivalent, missed, and the share
 # caught of the mutants that change a written value; then
 # "mutate: N passed, M failed" (M: missed mutants). Exit 1 if any is missed.
