@@ -75,7 +75,6 @@ static size_t sec_nv_info_k(size_t p)        { return 5 + p; }
 static size_t sec_rel_action(const Layout *L) { return L->nk ? 5 + L->nk : 4; }
 static size_t sec_const0(const Layout *L, size_t p) { return L->s_const0[p]; }
 static size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]; }
-static size_t sec_count(const Layout *L)            { return L->nsec; }
 
 /* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
  * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
@@ -848,7 +847,8 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 		else
 			cubin_buf_zeros(out, secs[i].size);
 	}
-	cubin_buf_align(out, 8);
+	/* to shoff: a last NOBITS section (.nv.shared) aligned pos, no bytes */
+	cubin_buf_zeros(out, shoff - out->len);
 	for (size_t i = 0; i < nsec; i++)
 		cubin_put_section_header(out, &secs[i]);
 	if (phnum == 0)
@@ -896,7 +896,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		build_const2(&L, p, &const2[p]);
 	}
 
-	size_t nsec = sec_count(&L);
+	size_t nsec = L.nsec;
 	Section *secs = xcalloc(nsec, sizeof *secs);
 	set_section(&secs[SEC_SHSTRTAB], names.sh_shstrtab, SHT_STRTAB, 0, 0, 0, 1, 0,
 	            shstr.data, shstr.len);

@@ -127,7 +127,11 @@ static uint8_t pipe_of(const SassForm *f)
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S:
 		return 1;
-	case SOP_I2F: case SOP_F2I: case SOP_I2I:
+	/* the conversions and MUFU (they complete in order, see
+	 * carried_marks): ptxas 11.8 -O3 overwrites the source of an I2I
+	 * without a read barrier after waiting only on a later MUFU.RCP's
+	 * write barrier (golden tex-cube) */
+	case SOP_I2F: case SOP_F2I: case SOP_I2I: case SOP_MUFU:
 		return 2;
 	default:
 		return 3;

@@ -583,6 +583,38 @@ START_TEST(test_assemble_cubin)
 END_TEST
 
 
+/* A NOBITS section last in the file (.nv.shared.k1 after .nv.global.init)
+ * aligns the layout's position without writing bytes: the section headers
+ * must still start where the ELF header says (cuobjdump 11.8 crashed on a
+ * cubin 8 bytes short of it). */
+START_TEST(test_assemble_cubin_nobits_last)
+{
+	ck_assert_uint_eq(parse_str(PTX_HEAD ".global .u32 g = 7;\n"
+	          ".visible .entry k1(.param .u64 o)\n{\n .shared .align 16 .b8 s1[16];\n .reg .b32 %r<3>;\n"
+	          " .reg .b64 %rd<2>;\n mov.u32 %r1, %tid.x;\n st.shared.u32 [s1], %r1;\n ld.shared.u32 %r2, [s1];\n"
+	          " ld.param.u64 %rd1, [o];\n st.global.u32 [%rd1], %r2;\n ret;\n}\n"
+	          ".visible .entry k2(.param .u64 o)\n{\n .shared .align 16 .b8 s2[16];\n .reg .b32 %r<3>;\n"
+	          " .reg .b64 %rd<2>;\n ld.global.u32 %r1, [g];\n st.shared.u32 [s2], %r1;\n ld.shared.u32 %r2, [s2];\n"
+	          " ld.param.u64 %rd1, [o];\n st.global.u32 [%rd1], %r2;\n ret;\n}\n"), 0);
+	AssembleOptions o = { ASM_CUBIN, false, false, 0, false };
+	uint8_t *img;
+	size_t len;
+	char *listing;
+	ck_assert_int_eq(assemble_module(&M, &D, &o, &img, &len, &listing), 0);
+	uint64_t phoff = 0, shoff = 0;
+	for (int i = 7; i >= 0; i--) {
+		phoff = phoff << 8 | img[32 + i];
+		shoff = shoff << 8 | img[40 + i];
+	}
+	uint16_t phnum = (uint16_t)(img[56] | img[57] << 8), shnum = (uint16_t)(img[60] | img[61] << 8);
+	ck_assert_uint_eq(shoff + 64u * shnum, phoff);
+	ck_assert_uint_eq(phoff + 56u * phnum, len);
+	ck_assert_uint_eq(img[shoff + 64 + 4], 3);       /* section 1: .shstrtab, SHT_STRTAB */
+	free(img);
+	teardown();
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
 	Suite *s = suite_create("lower");
@@ -608,6 +640,7 @@ static Suite *lower_suite(void)
 	tcase_add_test(tc, test_lower_unsupported_diagnosed);
 	tcase_add_test(tc, test_assemble_raw_layout);
 	tcase_add_test(tc, test_assemble_cubin);
+	tcase_add_test(tc, test_assemble_cubin_nobits_last);
 	suite_add_tcase(s, tc);
 	return s;
 }
