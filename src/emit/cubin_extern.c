@@ -75,16 +75,20 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 	for (size_t q = 0; q < nk; q++)
 		for (size_t i = 0; i < m->kernels[q].ndata_fixups; i++) {
 			const CubinDataFixup *f = &m->kernels[q].data_fixups[i];
-			if (f->fnaddr && !listed[f->var])
+			if (!f->fnaddr)    /* var names a data variable then */
+				continue;
+			if (!listed[f->var])
 				pair(graph, (uint32_t)sym_fnaddr[f->var], ill_name);
-			listed[f->var] |= f->fnaddr;
+			listed[f->var] = true;
 		}
 	for (size_t v = m->nvars; v-- > 0;)
 		for (size_t r = m->vars[v].nrelocs; r-- > 0;) {
 			const CubinInitReloc *x = &m->vars[v].relocs[r];
-			if (x->func && !listed[x->var])
+			if (!x->func)
+				continue;
+			if (!listed[x->var])
 				pair(graph, (uint32_t)sym_fnaddr[x->var], ill_name);
-			listed[x->var] |= x->func;
+			listed[x->var] = true;
 		}
 	free(listed);
 	pair(graph, 0, (uint32_t)-3);
