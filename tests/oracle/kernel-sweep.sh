@@ -41,7 +41,7 @@ if [ "${1:-}" != "--one" ]; then
 	else
 		trap 'rm -rf "$work"' EXIT
 	fi
-	${CC:-cc} -std=c11 -O1 -o "$work/gen" "$here/gen_kernels.c" "$here/gen_loops.c" || exit 2
+	${CC:-cc} -std=c11 -O1 -o "$work/gen" "$here/gen_kernels.c" "$here/gen_loops.c" "$here/gen_families.c" || exit 2
 fi
 
 first=${SWEEP_FIRST:-1}

@@ -265,7 +265,7 @@ for fam in $families; do
 	kernels) run_family kernels "$here"/kernels/*.ptx ;;
 	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx "$root"/tests/corpus/*texsurf*.ptx ;;
 	sweep)
-		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" || exit 2
+		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" "$root/tests/oracle/gen_families.c" || exit 2
 		n=0
 		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do
 			n=$((n + 1))
