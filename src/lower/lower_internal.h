@@ -261,6 +261,9 @@ void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits);
 /* d = [-]|a| over 32 bits (I2I.S32.S32 with .ABS), the signed division
  * sequences' operand prologue. */
 void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg);
+/* d.dsub = s.ssub >> amount (SHR, arithmetic when is_signed). */
+void lw_shr_imm(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub, unsigned amount,
+                bool is_signed);
 /* d.dsub = the sign of s.ssub replicated (SHR by 31). */
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
 

@@ -352,11 +352,7 @@ static bool wide16(LowerCtx *c, const Instr *in, bool mad, bool is_signed)
 	if (!mad && lw_has_mod(in, ".hi")) {
 		uint32_t p = lw_temp(c, 1);
 		emit_wide16(c, p, o, false, is_signed, true);
-		LInsn *s = lw_emit(c, SF_SHR_I);
-		linsn_ref(s, SR_RD, d, 0, 1, true);
-		linsn_ref(s, SR_RA, p, 0, 1, false);
-		linsn_set(s, SR_IMM, 16);
-		linsn_set(s, SR_SIGNED, is_signed);
+		lw_shr_imm(c, d, 0, p, 0, 16, is_signed);
 		return true;
 	}
 	return emit_wide16(c, d, o, mad, is_signed, false);

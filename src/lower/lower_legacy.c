@@ -139,11 +139,7 @@ static void mul24_hi(LowerCtx *c, uint32_t d, uint32_t f0, uint32_t f1, bool is_
 {
 	uint32_t lo = lw_temp(c, 1), hi = lw_temp(c, 1), s = lw_temp(c, 1);
 	lw_mul_wide32(c, lo, hi, f0, f1, is_signed);
-	LInsn *sh = lw_emit(c, SF_SHR_I);
-	linsn_ref(sh, SR_RD, s, 0, 1, true);
-	linsn_ref(sh, SR_RA, lo, 0, 1, false);
-	linsn_set(sh, SR_IMM, 16);
-	linsn_set(sh, SR_SIGNED, is_signed);
+	lw_shr_imm(c, s, 0, lo, 0, 16, is_signed);
 	LInsn *x = lw_emit(c, SF_XMAD_I);
 	linsn_ref(x, SR_RD, d, 0, 1, true);
 	linsn_ref(x, SR_RA, hi, 0, 1, false);

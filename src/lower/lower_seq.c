@@ -176,13 +176,19 @@ void lw_extend32(LowerCtx *c, uint32_t d, uint32_t s, unsigned bits, bool is_sig
 	linsn_set(shr, SR_SIGNED, 1);
 }
 
-void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub)
+void lw_shr_imm(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub, unsigned amount,
+                bool is_signed)
 {
 	LInsn *in = lw_emit(c, SF_SHR_I);
 	linsn_ref(in, SR_RD, d, dsub, 1, true);
 	linsn_ref(in, SR_RA, s, ssub, 1, false);
-	linsn_set(in, SR_IMM, 31);
-	linsn_set(in, SR_SIGNED, 1);
+	linsn_set(in, SR_IMM, amount);
+	linsn_set(in, SR_SIGNED, is_signed);
+}
+
+void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub)
+{
+	lw_shr_imm(c, d, dsub, s, ssub, 31, true);
 }
 
 void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg)
