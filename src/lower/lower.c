@@ -217,6 +217,7 @@ static bool selects(LowerSel sel, const Instr *in)
 
 static void lower_instr(LowerCtx *c, const Instr *in)
 {
+	in = lw_vecreg_instr(c, in);
 	c->cur = in;
 	c->guard_vreg = -1;
 	c->guard_neg = false;
@@ -267,6 +268,12 @@ static bool decl_has(const VarDecl *d, const char *word)
 static void declare_regs(LowerCtx *c, const VarDecl *d)
 {
 	PtxTy t = decl_type(d);
+	unsigned nv;
+	const VarDecl *elems = t.bits > 1 ? lw_vecreg_split(c, d, c->nscope ? c->scope[c->nscope - 1] : 0, &nv) : NULL;
+	for (unsigned i = 0; elems && i < nv; i++)
+		declare_regs(c, &elems[i]);
+	if (elems)
+		return;
 	if (t.bits == 0 || decl_has(d, ".v2") || decl_has(d, ".v4")) {
 		lw_unsupported(c, d->loc, "this register declaration (scalar .pred and 16/32/64-bit "
 		               "integer or float registers are supported)");
@@ -557,6 +564,7 @@ static void ctx_begin(LowerCtx *c, const Func *f, LKernel *k)
 	c->guard_vreg = -1;
 	lmap_init(&c->pregs);
 	lmap_init(&c->regdecl);
+	lmap_init(&c->vecregs);
 	lmap_init(&c->regs);
 	lmap_init(&c->labels);
 	lmap_init(&c->params);
@@ -611,6 +619,20 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	return lw_link_calls(c, k, false);
 }
 
+/* A function's .reg parameter or result: its register, bound to the
+ * call's words; a vector one is its elements', one after the other. */
+static void reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n)
+{
+	unsigned nv;
+	const VarDecl *elems = lw_vecreg_split(c, d, 0, &nv);
+	for (unsigned i = 0; elems && i < nv; i++)
+		reg_param_declare(c, &elems[i], result, order, n);
+	if (elems)
+		return;
+	declare_regs(c, d);
+	lw_reg_param_declare(c, d, result, order, n);
+}
+
 /* issue 15: a device function, lowered into a fragment the kernels that
  * call it link (lower_call.c). Its parameters and results are registers;
  * its .shared variables get their offsets in each kernel it is linked
@@ -628,17 +650,13 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	c->in_func = true;
 	k->params = xcalloc(1, sizeof *k->params);
 	for (uint32_t i = 0; i < f->nparams; i++)
-		if (decl_has(&f->params[i], ".reg")) {
-			declare_regs(c, &f->params[i]);
-			lw_reg_param_declare(c, &f->params[i], false, &out->params, &out->nparams);
-		}
+		if (decl_has(&f->params[i], ".reg"))
+			reg_param_declare(c, &f->params[i], false, &out->params, &out->nparams);
 		else
 			lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
 	for (uint32_t i = 0; i < f->nrets; i++)
-		if (decl_has(&f->rets[i], ".reg")) {
-			declare_regs(c, &f->rets[i]);
-			lw_reg_param_declare(c, &f->rets[i], true, &out->rets, &out->nrets);
-		}
+		if (decl_has(&f->rets[i], ".reg"))
+			reg_param_declare(c, &f->rets[i], true, &out->rets, &out->nrets);
 		else
 			lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
 	c->nscope = 0;
@@ -676,6 +694,7 @@ static void ctx_end(LowerCtx *c)
 	c->preg_stored = NULL;
 	c->npreg_stored = 0;
 	lmap_fini(&c->regdecl);
+	lmap_fini(&c->vecregs);
 	lmap_fini(&c->regs);
 	lmap_fini(&c->labels);
 	lmap_fini(&c->params);

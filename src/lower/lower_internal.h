@@ -109,7 +109,8 @@ typedef struct LowerCtx {
 	uint32_t scope[64];
 	unsigned nscope;
 	uint32_t nblocks;   /* blocks numbered so far in the walk */
-	char **owned;       /* name@B keys, freed with the kernel */
+	void **owned;       /* name@B keys (and lower_vecreg.c's rewrites), freed with the kernel */
+	LMap vecregs;       /* vector register (scoped name) -> its element count (lower_vecreg.c) */
 	size_t nowned;
 	LLocalVar *locals;  /* the body's .local variables, declaration order */
 	size_t nlocals;
@@ -493,6 +494,16 @@ bool lower_mad_carry(LowerCtx *c, const Instr *in);
 bool lower_istypep(LowerCtx *c, const Instr *in);
 /* (lower_isspacep.c) isspacep: the shared/local window tests */
 bool lower_isspacep(LowerCtx *c, const Instr *in);
+
+/* ---- issue 15: vector registers (lower_vecreg.c) ---- */
+/* A .reg .v2/.v4 declaration in `block`: its elements' scalar
+ * declarations (n of them, kernel-owned), NULL (n = 1) for no vector. */
+VarDecl *lw_vecreg_split(LowerCtx *c, const VarDecl *d, uint32_t block, unsigned *n);
+/* in with each vector register operand rewritten as its elements (in
+ * itself when it names none; a copy the kernel owns otherwise). */
+const Instr *lw_vecreg_instr(LowerCtx *c, const Instr *in);
+/* mov.v2/.v4 between two brace lists of n elements. */
+bool lw_mov_vector(LowerCtx *c, const Instr *in, unsigned n);
 
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 

@@ -81,6 +81,8 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	const Expr *dst = in->ops[0], *src = in->ops[1];
 	uint32_t d;
 	unsigned dw;
+	if (lw_vec_width(in) > 1)
+		return lw_mov_vector(c, in, lw_vec_width(in));
 	/* mov.b32 {lo, hi}, %rd splits a 64-bit register; the sink `_` (llc's
 	 * {_, %r} for the high word) takes no copy. */
 	if (dst->kind == EX_VECTOR) {
