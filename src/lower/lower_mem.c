@@ -315,9 +315,21 @@ static int window_size(PtxTy t, unsigned vec)
 }
 
 /* The state space of an ld/st the table sent here (.shared or .local). */
+/* The window of the variable a generic address names (`st.u64 [local_x],
+ * %rd`: ptxas 11.8 writes STL, as for st.local), 0 for any other address. */
+static int generic_var_space(const LowerCtx *c, const Expr *a)
+{
+	int64_t off;
+	int space;
+	if (a->kind != EX_ADDRESS || a->nelems != 1 || !lw_var_address(c, a->elems[0], &off, &space))
+		return 0;
+	return space == LVAR_SHARED_SYM ? LVAR_SHARED : space;
+}
+
 static int window_space(LowerCtx *c, const Instr *in, const char *op, const char **name)
 {
-	int space = lw_has_mod(in, ".local") ? LVAR_LOCAL : LVAR_SHARED;
+	int space = lw_has_mod(in, ".local") ? LVAR_LOCAL : lw_has_mod(in, ".shared") ? LVAR_SHARED
+	          : generic_var_space(c, in->ops[strcmp(op, "ld") == 0 ? 1 : 0]);
 	*name = space == LVAR_LOCAL ? ".local" : ".shared";
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
@@ -476,6 +488,8 @@ static bool generic_mods(LowerCtx *c, const Instr *in, bool load, int *cop)
 
 bool lower_ld_generic(LowerCtx *c, const Instr *in)
 {
+	if (generic_var_space(c, in->ops[1]))
+		return lower_ld_window(c, in);
 	int cop;
 	if (!generic_mods(c, in, true, &cop))
 		return false;
@@ -507,6 +521,8 @@ bool lower_ld_generic(LowerCtx *c, const Instr *in)
 
 bool lower_st_generic(LowerCtx *c, const Instr *in)
 {
+	if (generic_var_space(c, in->ops[0]))
+		return lower_st_window(c, in);
 	int cop;
 	if (!generic_mods(c, in, false, &cop))
 		return false;

@@ -78,6 +78,18 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		o->width = 2;
 		return fn > 0;
 	}
+	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && e->lhs->kind == EX_NAME &&
+	    lw_reg_bits(c, e->lhs) > 1 && expr_const_int(e->rhs, &v)) {
+		/* a register plus a constant as a value (`st.u64 [a], %rd + 1`):
+		 * ptxas 11.8 adds it first (IADD32I, .CC/.X for 64 bits) */
+		o->kind = OPND_REG;
+		if (!lw_reg(c, e->lhs, &o->vreg, &o->width))
+			return false;
+		if (e->op == '-')
+			v = -v;
+		o->vreg = lw_fold_offset(c, o->vreg, o->width, &v, 1);
+		return true;
+	}
 	o->kind = OPND_REG;
 	return lw_reg(c, e, &o->vreg, &o->width);
 }
