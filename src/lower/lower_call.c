@@ -59,11 +59,16 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
 		uint32_t bytes = t.bits / 8;
-		for (uint32_t q = 0; q < dc->ndims; q++)
+		bool unsized = false;
+		for (uint32_t q = 0; q < dc->ndims; q++) {
 			bytes *= dc->dims[q] > 0 ? (uint32_t)dc->dims[q] : 0;
-		/* byte arrays (llc's aggregates) take whole registers */
+			unsized |= dc->dims[q] < 0;
+		}
+		/* byte arrays (llc's aggregates) take whole registers; an
+		 * unsized array (`.param .b32 a[]`) has no words: a call
+		 * passing anything to it, or an access, is diagnosed */
 		bytes = (bytes + 3) / 4 * 4;
-		if (vec || opaque || t.bits == 1 || bytes == 0 || bytes > 4 * LPARAM_MAX_WORDS) {
+		if (vec || opaque || t.bits == 1 || (bytes == 0 && !unsized) || bytes > 4 * LPARAM_MAX_WORDS) {
 			lw_unsupported(c, dc->loc, ".param '%s' of this type in a call (scalars and arrays of up to "
 			               "%d bytes are supported)", dc->name, 4 * LPARAM_MAX_WORDS);
 			bytes = 4;
