@@ -95,19 +95,51 @@ typedef struct LRegParam {
 	uint32_t words;         /* the first of its 32-bit word vregs */
 	uint32_t nwords;
 	bool result;
+	bool pred;              /* a .pred one: its word is 0 or 0xffffffff */
 } LRegParam;
+
+/* A .pred parameter or result crosses a call in a word (ptxas 11.8
+ * disables its ABI for such a function and passes it as it likes): PSET
+ * w = p ? 0xffffffff : 0 on one side, ISETP.NE p = w != 0 on the other,
+ * the pair pred_spill.c keeps predicates in registers with. */
+enum { PRED_CMP_NE = 5, PRED_BOP_AND = 0, PRED_RZ = 255, PRED_PT = 7 };
+
+static void pred_to_word(LowerCtx *c, uint32_t w, uint32_t p)
+{
+	LInsn *in = lw_emit(c, SF_PSET);
+	linsn_ref(in, SR_RD, w, 0, 1, true);
+	linsn_ref(in, SR_PA, p, 0, 1, false);
+	linsn_set(in, SR_PB, PRED_PT);
+	linsn_set(in, SR_PC, PRED_PT);
+	linsn_set(in, SR_BOP, PRED_BOP_AND);
+	linsn_set(in, SR_BOP2, PRED_BOP_AND);
+}
+
+static void word_to_pred(LowerCtx *c, uint32_t p, uint32_t w)
+{
+	LInsn *in = lw_emit(c, SF_ISETP_R);
+	linsn_ref(in, SR_PD, p, 0, 1, true);
+	linsn_set(in, SR_PQ, PRED_PT);
+	linsn_ref(in, SR_RA, w, 0, 1, false);
+	linsn_set(in, SR_RB, PRED_RZ);
+	linsn_set(in, SR_CMP, PRED_CMP_NE);
+	linsn_set(in, SR_SIGNED, 1);
+	linsn_set(in, SR_BOP, PRED_BOP_AND);
+	linsn_set(in, SR_PC, PRED_PT);
+}
 
 void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n)
 {
 	bool vec, opaque;
 	PtxTy t = param_type(d, &vec, &opaque);
-	if (vec || t.bits < 16 || d->ndecls != 1 || d->decls[0].ndims) {
-		lw_unsupported(c, d->loc, "this .reg parameter (a scalar register of 16 to 64 bits is supported)");
+	if (vec || (t.bits < 16 && t.bits != 1) || d->ndecls != 1 || d->decls[0].ndims) {
+		lw_unsupported(c, d->loc, "this .reg parameter (a scalar .pred or register of 16 to 64 bits is "
+		               "supported)");
 		return;
 	}
 	uint32_t nw = t.bits == 64 ? 2 : 1, v = preg_words(c->k, nw);
 	c->reg_params = xrealloc(c->reg_params, (c->nreg_params + 1) * sizeof *c->reg_params);
-	c->reg_params[c->nreg_params++] = (LRegParam){ d, v, nw, result };
+	c->reg_params[c->nreg_params++] = (LRegParam){ d, v, nw, result, t.bits == 1 };
 	*order = xrealloc(*order, (*n + 2) * sizeof **order);
 	(*order)[(*n)++] = v;
 	(*order)[(*n)++] = nw;
@@ -122,7 +154,7 @@ static bool reg_param_vreg(LowerCtx *c, const LRegParam *p, uint32_t *v)
 	e.text = p->decl->decls[0].name;
 	e.loc = p->decl->loc;
 	unsigned w;
-	return lw_reg(c, &e, v, &w);
+	return p->pred ? lw_pred(c, &e, v) : lw_reg(c, &e, v, &w);
 }
 
 void lw_reg_params_enter(LowerCtx *c)
@@ -130,7 +162,9 @@ void lw_reg_params_enter(LowerCtx *c)
 	for (size_t i = 0; i < c->nreg_params; i++) {
 		uint32_t v;
 		const LRegParam *p = &c->reg_params[i];
-		if (!p->result && reg_param_vreg(c, p, &v))
+		if (!p->result && p->pred && reg_param_vreg(c, p, &v))
+			word_to_pred(c, v, p->words);
+		else if (!p->result && reg_param_vreg(c, p, &v))
 			for (uint32_t q = 0; q < p->nwords; q++)
 				lw_mov(c, v, q, p->words + q, 0);
 	}
@@ -141,7 +175,9 @@ void lw_reg_results_leave(LowerCtx *c)
 	for (size_t i = 0; i < c->nreg_params; i++) {
 		uint32_t v;
 		const LRegParam *p = &c->reg_params[i];
-		if (p->result && reg_param_vreg(c, p, &v))
+		if (p->result && p->pred && reg_param_vreg(c, p, &v))
+			pred_to_word(c, p->words, v);
+		else if (p->result && reg_param_vreg(c, p, &v))
 			for (uint32_t q = 0; q < p->nwords; q++)
 				lw_mov(c, p->words + q, 0, v, q);
 	}
@@ -279,8 +315,10 @@ static bool call_list(LowerCtx *c, const Expr *e, const Expr *const **items, uin
 
 /* The vreg of each .param named by a call list, as placeholders to be
  * renamed: copies from (args) or to (results) the caller's .param vregs. */
+enum { ARG_PARAM, ARG_REG, ARG_PRED };       /* what a call list item names */
+
 static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool result, uint32_t *out,
-                        uint32_t *from, bool *reg)
+                        uint32_t *from, unsigned char *reg)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (result && items[i]->kind == EX_NAME && strcmp(items[i]->text, "_") == 0) {
@@ -293,10 +331,19 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 		}
 		const LMapEntry *p = items[i]->kind == EX_NAME ? find_preg(c, items[i]->text) : NULL;
 		unsigned w;
+		if (!p && items[i]->kind == EX_NAME && lw_reg_bits(c, items[i]) == 1 && lw_pred(c, items[i], &from[i])) {
+			/* a predicate (a function's .pred .reg parameters): one word */
+			reg[i] = ARG_PRED;
+			out[2 * i] = preg_words(c->k, 1);
+			out[2 * i + 1] = 1;
+			if (!result)
+				pred_to_word(c, out[2 * i], from[i]);
+			continue;
+		}
 		if (!p && items[i]->kind == EX_NAME && lw_reg_bits(c, items[i]) >= 16 &&
 		    lw_reg(c, items[i], &from[i], &w)) {
 			/* a register (a function's .reg parameters): its words */
-			reg[i] = true;
+			reg[i] = ARG_REG;
 			out[2 * i] = preg_words(c->k, w);
 			out[2 * i + 1] = w;
 			if (!result)
@@ -306,7 +353,7 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 		}
 		if (!p)
 			return lw_unsupported(c, items[i]->loc, "this call argument (a .param variable of the "
-			                      "calling block or a register of 16 to 64 bits is expected)");
+			                      "calling block, a .pred or a register of 16 to 64 bits is expected)");
 		unsigned words = (unsigned)p->extra / 4;
 		out[2 * i] = preg_words(c->k, words);
 		out[2 * i + 1] = words;
@@ -319,9 +366,11 @@ static bool call_copies(LowerCtx *c, const Expr *const *items, uint32_t n, bool 
 }
 
 /* A call's result word q into the .param's word vreg or the register's part q. */
-static void result_copy(LowerCtx *c, uint32_t to, bool reg, unsigned q, uint32_t word)
+static void result_copy(LowerCtx *c, uint32_t to, unsigned char reg, unsigned q, uint32_t word)
 {
-	if (reg)
+	if (reg == ARG_PRED)
+		word_to_pred(c, to, word);
+	else if (reg == ARG_REG)
 		lw_mov(c, to, q, word, 0);
 	else
 		lw_mov(c, to + q, 0, word, 0);
@@ -347,7 +396,7 @@ bool lower_call(LowerCtx *c, const Instr *in)
 	if (at < in->nops)
 		return lw_unsupported(c, in->ops[at]->loc, "calls with a list of call targets");
 	uint32_t *v = xcalloc(2 * (nargs + nrets) + 1, sizeof *v), *from = xcalloc(nargs + nrets + 1, sizeof *from);
-	bool *reg = xcalloc(nargs + nrets + 1, sizeof *reg);
+	unsigned char *reg = xcalloc(nargs + nrets + 1, sizeof *reg);
 	bool ok = call_copies(c, args, nargs, false, v, from, reg) &&
 	          call_copies(c, rets, nrets, true, v + 2 * nargs, from + nargs, reg + nargs);
 	for (uint32_t i = 0; ok && indirect && i < nrets; i++)
