@@ -662,12 +662,14 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	c->nscope = 0;
 	c->nblocks = 0;
 	lw_func_shared_begin(c);
+	lw_param_addr_locals(c, f);
 	collect(c, f->body);
 	c->nblocks = 0;
 	lw_frame_place(c);
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
 	lw_reg_params_enter(c);
+	lw_param_addr_store(c, f);
 	lower_body(c, f->body);
 	if (k->shared_size || k->nslots || k->uses_surfaces || k->uses_textures)
 		lw_unsupported(c, f->name_loc, ".func '%s' uses shared variables or surfaces (supported in "

@@ -322,6 +322,15 @@ uint32_t lw_shared_alloc(LKernel *k, uint32_t size, uint32_t align);
 /* (lower_vars.c) The .strtab record of a placed module variable. */
 void lw_shared_record(LKernel *k, const LSharedVar *v);
 
+/* A function's .param whose name the body uses as a value (its address:
+ * `mov.b64 %rd, f_param_0`, old nvcc's and llc -O0's code) is a .local
+ * variable too, the words it arrives in stored there at the entry, so
+ * that its address is a local one (ld.local through it); ld/st.param
+ * [name] keep reading the words. lw_param_addr_locals adds them to the
+ * frame (before lw_frame_place), lw_param_addr_store emits the STLs. */
+void lw_param_addr_locals(LowerCtx *c, const Func *f);
+void lw_param_addr_store(LowerCtx *c, const Func *f);
+
 /* ---- lower_shared_link.c: .shared variables named in functions ---- */
 
 /* A function's start: the module's .shared names, as LVAR_SHARED_SYM. */

@@ -281,3 +281,61 @@ void lw_frame_place(LowerCtx *c)
 	c->locals = NULL;
 	c->nlocals = 0;
 }
+
+/* ---- a function's .param whose address is taken ---- */
+
+/* Whether an instruction in s (blocks included) names `name` as a value
+ * (`mov.b64 %rd, f_param_0`), not inside [ ]. */
+static bool names_as_value(const Stmt *s, const char *name)
+{
+	for (; s; s = s->next) {
+		if (s->kind == ST_BLOCK && names_as_value(s->u.block, name))
+			return true;
+		if (s->kind != ST_INSTR)
+			continue;
+		const Instr *in = &s->u.instr;
+		for (uint32_t i = 1; i < in->nops; i++)
+			if (in->ops[i]->kind == EX_NAME && strcmp(in->ops[i]->text, name) == 0)
+				return true;
+	}
+	return false;
+}
+
+void lw_param_addr_locals(LowerCtx *c, const Func *f)
+{
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const VarDecl *d = &f->params[i];
+		if (!spec_has(d, ".param"))
+			continue;
+		for (uint32_t j = 0; j < d->ndecls; j++)
+			if (names_as_value(f->body, d->decls[j].name)) {
+				uint32_t size, align;
+				if (!lw_var_layout(c, d, j, &size, &align))
+					continue;
+				/* whole words: lw_param_addr_store copies word by word */
+				size = (size + 3) / 4 * 4;
+				align = align < 4 ? 4 : align;
+				c->locals = xrealloc(c->locals, (c->nlocals + 1) * sizeof *c->locals);
+				c->locals[c->nlocals++] = (LLocalVar){ d->decls[j].name, size, align };
+			}
+	}
+}
+
+void lw_param_addr_store(LowerCtx *c, const Func *f)
+{
+	for (uint32_t i = 0; i < f->nparams; i++)
+		for (uint32_t j = 0; j < f->params[i].ndecls; j++) {
+			const char *name = f->params[i].decls[j].name;
+			const LMapEntry *v = lmap_find(&c->vars, name), *p = lmap_find(&c->pregs, name);
+			if (!v || v->extra != LVAR_LOCAL || !p)
+				continue;
+			for (uint32_t w = 0; w < (uint32_t)p->extra / 4; w++) {
+				int64_t off = v->value + 4 * w;
+				LInsn *st = lw_emit(c, SF_STL);
+				lw_window_base(c, st, BASE_STACK, &off);
+				linsn_ref(st, SR_RB, (uint32_t)p->value + w, 0, 1, false);
+				linsn_set(st, SR_SIZE, sass_size_code(4));
+				linsn_set(st, SR_IMM, off);
+			}
+		}
+}
