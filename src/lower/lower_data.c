@@ -297,13 +297,13 @@ void lower_module_data_free(LModule *lm)
 
 /* ---- ld.const, as ptxas 11.8 loads c[0x3] ---- */
 
-/* One LDC of `bytes` (1, 2, 4, 8) at [base + off] into d.dsub: an offset
+/* One LDC of `bytes` (1, 2, 4, 8) at c[bank][base + off] into d.dsub: an offset
  * beyond the signed 16-bit field is split as ptxas splits it (the nearest
  * multiple of 0x10000 added to the register first). A sub-word is
  * LDC.U8/.U16, and a BFE when is_signed (sign-extended into a wider
  * register). */
-static void emit_ldc(LowerCtx *c, int base, int64_t off, unsigned bytes, bool is_signed, uint32_t d,
-                     unsigned dsub)
+void lw_ldc(LowerCtx *c, unsigned bank, int base, int64_t off, unsigned bytes, bool is_signed, uint32_t d,
+            unsigned dsub)
 {
 	if (off < -0x8000 || off > 0x7fff) {
 		int64_t hi = (int64_t)(((uint64_t)off + 0x8000) & ~(uint64_t)0xffff);
@@ -326,7 +326,7 @@ static void emit_ldc(LowerCtx *c, int base, int64_t off, unsigned bytes, bool is
 		linsn_set(ldc, SR_RA, 255);
 	linsn_set(ldc, SR_SIZE, bytes == 8 ? 5 : bytes == 4 ? 4 : bytes == 1 ? 0 : 2);
 	linsn_set(ldc, SR_LDCMODE, 0);
-	linsn_set(ldc, SR_CBANK, LDATA_CONST_BANK);
+	linsn_set(ldc, SR_CBANK, bank);
 	linsn_set(ldc, SR_COFF, off);
 	if (bytes < 4 && is_signed)
 		lw_sign_extend_low(c, d, dsub, bytes * 8);
@@ -338,7 +338,7 @@ static void emit_ldc(LowerCtx *c, int base, int64_t off, unsigned bytes, bool is
 static void load_fixed(LowerCtx *c, int64_t off, unsigned bytes, bool is_signed, uint32_t d, unsigned dsub)
 {
 	if (off < 0 || off % 4 || off > 0x3fffc || (bytes < 4 && is_signed)) {
-		emit_ldc(c, -1, off, bytes, is_signed, d, dsub);
+		lw_ldc(c, LDATA_CONST_BANK, -1, off, bytes, is_signed, d, dsub);
 		return;
 	}
 	for (unsigned p = 0; p < (bytes + 3) / 4; p++) {
@@ -403,7 +403,7 @@ bool lower_ld_const(LowerCtx *c, const Instr *in)
 		if (base < 0)
 			load_fixed(c, o, ebytes, extend, d, 0);
 		else
-			emit_ldc(c, base, o, ebytes, extend, d, 0);
+			lw_ldc(c, LDATA_CONST_BANK, base, o, ebytes, extend, d, 0);
 	}
 	return true;
 }

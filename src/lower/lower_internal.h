@@ -371,6 +371,10 @@ int lw_data_global(LowerCtx *c, const Expr *e, uint32_t *base, int64_t *add);
  * immediate bank offset, a .global one its address in a register. */
 int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o);
 bool lower_ld_const(LowerCtx *c, const Instr *in);
+/* One LDC of `bytes` (1, 2, 4, 8) at c[bank][base + off] (base: a vreg's
+ * low word, or -1 for none) into d.dsub; a signed sub-word sign-extended. */
+void lw_ldc(LowerCtx *c, unsigned bank, int base, int64_t off, unsigned bytes, bool is_signed, uint32_t d,
+            unsigned dsub);
 
 /* ---- handlers, one per PTX opcode family (lower.c's table picks them) ---- */
 

@@ -136,8 +136,14 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	}
 	if (handle)
 		return lw_unsupported(c, src->loc, "the handle of a .surfref/.texref in a 32-bit register");
-	if (src->kind == EX_NAME && lmap_find(&c->params, src->text))
-		return lw_unsupported(c, src->loc, "the address of a kernel parameter");
+	const LMapEntry *kp = src->kind == EX_NAME ? lmap_find(&c->params, src->text) : NULL;
+	if (kp) {
+		/* the address of a kernel parameter: its offset in the .param
+		 * space, as ptxas 11.8 gives it (ld.param through it: below) */
+		Opnd at = { .kind = OPND_IMM, .vreg = 0, .width = 2, .imm = kp->value };
+		lw_copy_value(c, d, &at, t.bits == 64 ? 2 : 1);
+		return true;
+	}
 	Opnd s;
 	if (!lw_opnd(c, src, &s))
 		return false;
@@ -244,14 +250,47 @@ static bool param_address(LowerCtx *c, const Expr *a, int64_t *off)
 	return true;
 }
 
+/* ld.param [reg+imm] in a kernel: reg holds a parameter's address (its
+ * offset in the .param space, mov above), so LDC c[0x0][reg + 0x140 +
+ * imm] per element, as ptxas 11.8 reads a parameter it cannot place. */
+static bool ld_param_reg(LowerCtx *c, const Instr *in, PtxTy t)
+{
+	const Expr *a = in->ops[1], *e = a->kind == EX_ADDRESS && a->nelems == 1 ? a->elems[0] : NULL;
+	int64_t off = 0;
+	if (e && e->kind == EX_BINARY && e->op == '+' && expr_const_int(e->rhs, &off))
+		e = e->lhs;
+	if (!e || e->kind != EX_NAME || lw_reg_bits(c, e) < 32 || t.bits < 8 || c->in_func)
+		return lw_unsupported(c, in->loc, "this ld.param address (a kernel parameter, optionally + offset, "
+		                      "or a register holding one's address)");
+	uint32_t base;
+	unsigned bw;
+	if (!lw_reg(c, e, &base, &bw))
+		return false;
+	unsigned n = lw_vec_width(in), bytes = t.bits / 8;
+	if (n > 1 && (in->ops[0]->kind != EX_VECTOR || in->ops[0]->nelems != n))
+		return lw_unsupported(c, in->ops[0]->loc, "this ld.param destination (a list of %u registers)", n);
+	for (unsigned i = 0; i < n; i++) {
+		const Expr *de = n > 1 ? in->ops[0]->elems[i] : in->ops[0];
+		uint32_t d;
+		unsigned dw;
+		if (!lw_reg(c, de, &d, &dw))
+			return false;
+		lw_ldc(c, 0, (int)base, SASS_PARAM_CBANK_BASE + off + i * bytes, bytes,
+		       t.is_signed && lw_reg_bits(c, de) > t.bits, d, 0);
+		if (dw == 2 && bytes < 8)
+			lw_mov_rz(c, d, 1);
+	}
+	return true;
+}
+
 bool lower_ld(LowerCtx *c, const Instr *in)
 {
 	if (!lw_has_mod(in, ".param"))
 		return lw_unsupported(c, in->loc, "ld outside the .param, .global, .shared and .local state spaces");
 	PtxTy t = lw_instr_type(in);
-	int64_t off;
-	if (in->nops != 2 || !param_address(c, in->ops[1], &off))
-		return lw_unsupported(c, in->loc, "this ld.param address (a kernel parameter, optionally + offset)");
+	int64_t off = 0;
+	if (!param_address(c, in->ops[1], &off))
+		return ld_param_reg(c, in, t);
 	unsigned n = lw_vec_width(in);
 	const Expr *dst = in->ops[0];
 	for (unsigned i = 0; i < n; i++) {
