@@ -594,3 +594,24 @@ void lw_branch(LowerCtx *c, int p, bool negated, int label)
 	b->target = label;
 	lw_guard(c, -1, false);
 }
+
+/* Offsets beyond the signed `bits`-bit field are added to the address first. */
+uint32_t lw_fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off, unsigned bits)
+{
+	if (*off >= -(INT64_C(1) << (bits - 1)) && *off < (INT64_C(1) << (bits - 1)))
+		return base;
+	uint32_t a2 = lw_temp(c, bw);
+	for (unsigned p = 0; p < bw; p++) {
+		LInsn *add = lw_emit(c, SF_IADD32I);
+		linsn_ref(add, SR_RD, a2, p, 1, true);
+		linsn_ref(add, SR_RA, base, p, 1, false);
+		linsn_set(add, SR_IMM, (uint32_t)((uint64_t)*off >> (32 * p)));
+		if (bw == 2) {
+			linsn_set(add, p ? SR_X : SR_CC, 1);
+			add->writes_cc = p == 0;
+			add->reads_cc = p == 1;
+		}
+	}
+	*off = 0;
+	return a2;
+}

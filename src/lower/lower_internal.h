@@ -390,6 +390,7 @@ enum { BASE_RZ = -1, BASE_STACK = -2, BASE_SHARED_SYM0 = -3 };
 bool lw_global_address(LowerCtx *c, const Expr *a, uint32_t *base, unsigned *bw, int64_t *off);
 uint32_t lw_shared_window_pred(LowerCtx *c, uint32_t a, unsigned aw);
 void lw_pred_and(LowerCtx *c, uint32_t p, uint32_t pa, bool pa_not, uint32_t pb, bool pb_not);
+/* (lower_ctx.c: operands fold too) */
 uint32_t lw_fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off, unsigned bits);
 bool lw_window_address(LowerCtx *c, const Expr *a, int want_space, int *base, int64_t *off);
 void lw_window_base(LowerCtx *c, LInsn *op, int base, int64_t *off);

@@ -21,6 +21,7 @@
  * symbol: `$__<name>__<line of the declaration>` for a body variable,
  * `$<kernel>$<name>` for a module one. */
 #include "lower/lower_internal.h"
+#include "lower/regalloc.h"
 
 #include "base/xalloc.h"
 
@@ -332,7 +333,8 @@ void lw_param_addr_store(LowerCtx *c, const Func *f)
 			for (uint32_t w = 0; w < (uint32_t)p->extra / 4; w++) {
 				int64_t off = v->value + 4 * w;
 				LInsn *st = lw_emit(c, SF_STL);
-				lw_window_base(c, st, BASE_STACK, &off);
+				linsn_set(st, SR_RA, REGALLOC_STACK_REG);     /* [R1 + off] */
+				st->stack_reg = LSTACK_READ;
 				linsn_ref(st, SR_RB, (uint32_t)p->value + w, 0, 1, false);
 				linsn_set(st, SR_SIZE, sass_size_code(4));
 				linsn_set(st, SR_IMM, off);
