@@ -300,14 +300,20 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 		av = x;
 	}
 	if (t.bits == 64) {
-		if (a.kind != OPND_REG)
-			return lw_unsupported(c, in->loc, "64-bit shifts of an immediate");
+		uint32_t av64 = a.vreg;
+		if (a.kind != OPND_REG) {
+			/* ptxas 11.8 moves the value into a pair (MOV32I per
+			 * word) and shifts it like a register */
+			av64 = lw_temp(c, 2);
+			for (unsigned p = 0; p < 2; p++)
+				lw_mov32i(c, av64, p, (uint32_t)((uint64_t)a.imm >> (32 * p)));
+		}
 		if (b.kind != OPND_IMM) {
-			lw_shift64_reg(c, left, t.is_signed, d, a.vreg, &b);
+			lw_shift64_reg(c, left, t.is_signed, d, av64, &b);
 			return true;
 		}
 		/* a negative literal is a .u32 amount above 63: clamped to 64 */
-		shift64_imm(c, left, t.is_signed, d, a.vreg, b.imm < 0 || b.imm > 63 ? 64 : (unsigned)b.imm);
+		shift64_imm(c, left, t.is_signed, d, av64, b.imm < 0 || b.imm > 63 ? 64 : (unsigned)b.imm);
 		return true;
 	}
 	if (b.kind == OPND_IMM && (b.imm < 0 || b.imm > 31)) {

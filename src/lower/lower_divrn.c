@@ -316,7 +316,60 @@ static void lop3_sign(LowerCtx *c, uint32_t d, uint32_t a, uint32_t cv, unsigned
 	linsn_set(op, SR_LUT, lut);
 }
 
+/* BFE.U32 d, a, 0x817: a's biased exponent */
+static void exp_field(LowerCtx *c, uint32_t d, uint32_t a)
+{
+	alu_imm(c, SF_BFE_I, d, (int)a, EXP_FIELD);
+	linsn_set(&c->k->insns[c->k->ninsns - 1], SR_SIGNED, 0);
+}
+
+/* ISCADD res, e, q, 0x17: the exponent e put back into q */
+static void put_exponent(LowerCtx *c, uint32_t res, uint32_t e, uint32_t q)
+{
+	LInsn *op = lw_op_def(c, SF_ISCADD_R, (int)res);
+	lw_op_use(op, SR_RA, (int)e);
+	lw_op_use(op, SR_RB, (int)q);
+	linsn_set(op, SR_SHIFT, 23);
+}
+
 /* ---- div.rn.f32 ---- */
+
+/* The special quotients, each at its label (exit[0..3]) writing res and
+ * jumping to done: a signed infinity, a signed zero (the sign of sa ^ sb),
+ * the NaN of 0/0 and inf/inf (rsq(-NaN)), a + b for a NaN operand. */
+static void div_exits(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb,
+                      const int exit[4], int done)
+{
+	lw_label_place(c->k, exit[0]);
+	lop3_sign(c, res, sb, sa, LOP3_SIGN_XOR);
+	lop32i(c, res, res, F32_INF, LOP_OR);
+	lw_branch(c, -1, false, done);
+	lw_label_place(c->k, exit[1]);
+	lop3_sign(c, res, sb, sa, LOP3_SIGN_XOR);
+	lw_branch(c, -1, false, done);
+	lw_label_place(c->k, exit[2]);
+	uint32_t seed = lw_temp(c, 1);
+	lw_mov32i(c, seed, 0, DIV_NAN_SEED);
+	mufu(c, MUFU_RSQ, res, seed);
+	lw_branch(c, -1, false, done);
+	lw_label_place(c->k, exit[3]);
+	LInsn *add = lw_op_def(c, SF_FADD_R, (int)res);
+	lw_op_use(add, SR_RA, (int)a);
+	lw_op_use(add, SR_RB, (int)b);
+	linsn_set(add, SR_FTZ, 1);
+	lw_branch(c, -1, false, done);
+}
+
+/* to `to` on a test of |a| and |b| against +INF joined by LOP.NZ: a or
+ * b a NaN (GTU, OR), or both infinite (NEU, AND of the complements) */
+static void branch_on_inf_test(LowerCtx *c, uint32_t a, uint32_t b, bool nan_test, int to)
+{
+	uint32_t x = lw_temp(c, 1), y = lw_temp(c, 1), p = lw_pred_temp(c);
+	fset_abs_inf(c, x, a, nan_test ? CMP_GTU : CMP_NEU);
+	fset_abs_inf(c, y, b, nan_test ? CMP_GTU : CMP_NEU);
+	lop_nz(c, p, x, y, nan_test ? LOP_OR : LOP_AND, !nan_test);
+	lw_branch(c, (int)p, false, to);
+}
 
 /* The special operands (one is zero, subnormal, infinite or NaN): each
  * exit writes res and jumps to done; scaled subnormals fall through to
@@ -326,11 +379,7 @@ static void div_special(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, uint3
 {
 	int nan_sum = lw_label_new(c->k), nan = lw_label_new(c->k), zero = lw_label_new(c->k),
 	    inf = lw_label_new(c->k);
-	uint32_t x = lw_temp(c, 1), y = lw_temp(c, 1), p = lw_pred_temp(c);
-	fset_abs_inf(c, x, a, CMP_GTU);
-	fset_abs_inf(c, y, b, CMP_GTU);
-	lop_nz(c, p, x, y, LOP_OR, false);
-	lw_branch(c, (int)p, false, nan_sum);
+	branch_on_inf_test(c, a, b, true, nan_sum);
 
 	uint32_t k = lw_temp(c, 1), q = lw_pred_temp(c);
 	LInsn *op = lw_op_def(c, SF_MOV_C, (int)k);
@@ -340,11 +389,7 @@ static void div_special(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, uint3
 	lop3_nz(c, q, b2, k, a2, LOP3_AND_OR);
 	lw_branch(c, (int)q, true, nan);
 
-	uint32_t fx = lw_temp(c, 1), fy = lw_temp(c, 1), both = lw_pred_temp(c);
-	fset_abs_inf(c, fx, a, CMP_NEU);
-	fset_abs_inf(c, fy, b, CMP_NEU);
-	lop_nz(c, both, fx, fy, LOP_AND, true);
-	lw_branch(c, (int)both, false, nan);
+	branch_on_inf_test(c, a, b, false, nan);
 
 	uint32_t bf = lw_pred_temp(c), an = lw_pred_temp(c), z = lw_pred_temp(c);
 	fsetp_finite(c, bf, b);
@@ -373,24 +418,7 @@ static void div_special(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, uint3
 	int normal = lw_label_new(c->k);
 	lw_branch(c, -1, false, normal);
 
-	lw_label_place(c->k, inf);
-	lop3_sign(c, res, b2, a2, LOP3_SIGN_XOR);
-	lop32i(c, res, res, F32_INF, LOP_OR);
-	lw_branch(c, -1, false, done);
-	lw_label_place(c->k, zero);
-	lop3_sign(c, res, b2, a2, LOP3_SIGN_XOR);
-	lw_branch(c, -1, false, done);
-	lw_label_place(c->k, nan);
-	uint32_t seed = lw_temp(c, 1);
-	lw_mov32i(c, seed, 0, DIV_NAN_SEED);
-	mufu(c, MUFU_RSQ, res, seed);
-	lw_branch(c, -1, false, done);
-	lw_label_place(c->k, nan_sum);
-	LInsn *add = lw_op_def(c, SF_FADD_R, (int)res);
-	lw_op_use(add, SR_RA, (int)a);
-	lw_op_use(add, SR_RB, (int)b);
-	linsn_set(add, SR_FTZ, 1);
-	lw_branch(c, -1, false, done);
+	div_exits(c, res, a, b, a2, b2, (const int[4]){ inf, zero, nan, nan_sum }, done);
 	lw_label_place(c->k, normal);
 }
 
@@ -457,14 +485,30 @@ static void div_subnormal(LowerCtx *c, uint32_t res, uint32_t r2, uint32_t f3, u
 	linsn_set(op, SR_LOPOP, LOP_OR);
 }
 
+/* The three refinement steps on am / bm with r = rcp(bm), nb = -bm:
+ * r2 = the refined reciprocal, q1 the second quotient, f3 its residual,
+ * q = fma(r2, f3, q1) */
+static void div_refine(LowerCtx *c, uint32_t r, uint32_t nb, uint32_t am, uint32_t r2, uint32_t q1, uint32_t f3,
+                       uint32_t q)
+{
+	uint32_t f1 = lw_temp(c, 1), q0 = lw_temp(c, 1), f2 = lw_temp(c, 1);
+	ffma_const2(c, f1, r, nb, false, F32_ONE);
+	ffma(c, r2, r, f1, false, (int)r, 0);
+	ffma(c, q0, am, r2, false, -1, 0);
+	ffma(c, f2, nb, q0, false, (int)am, 0);
+	ffma(c, q1, r2, f2, false, (int)q0, 0);
+	ffma(c, f3, nb, q1, false, (int)am, 0);
+	ffma(c, q, r2, f3, false, (int)q1, 0);
+}
+
 /* The general steps on a2 / b2 with the exponents ea, eb and bias s. */
 static void div_general(LowerCtx *c, uint32_t res, uint32_t a2, uint32_t b2, uint32_t ea, uint32_t eb, uint32_t s,
                         int done)
 {
 	uint32_t t = lw_temp(c, 1), bias = lw_temp(c, 1), eap = lw_temp(c, 1), bm = lw_temp(c, 1);
 	uint32_t sha = lw_temp(c, 1), am = lw_temp(c, 1), r = lw_temp(c, 1), e0 = lw_temp(c, 1);
-	uint32_t nb = lw_temp(c, 1), s2 = lw_temp(c, 1), f1 = lw_temp(c, 1), r2 = lw_temp(c, 1);
-	uint32_t q0 = lw_temp(c, 1), f2 = lw_temp(c, 1), q1 = lw_temp(c, 1), f3 = lw_temp(c, 1);
+	uint32_t nb = lw_temp(c, 1), s2 = lw_temp(c, 1), r2 = lw_temp(c, 1);
+	uint32_t q1 = lw_temp(c, 1), f3 = lw_temp(c, 1);
 	uint32_t q = lw_temp(c, 1), eq = lw_temp(c, 1), e = lw_temp(c, 1), em1 = lw_temp(c, 1);
 	alu_imm(c, SF_SHL_I, t, (int)eb, 23);
 	alu_imm(c, SF_IADD32I, bias, (int)t, ONE_BIASED);
@@ -476,15 +520,8 @@ static void div_general(LowerCtx *c, uint32_t res, uint32_t a2, uint32_t b2, uin
 	iadd(c, e0, (int)ea, (int)eb, NEG_B);
 	fneg_ftz(c, nb, bm);
 	iadd(c, s2, (int)e0, (int)s, 0);
-	ffma_const2(c, f1, r, nb, false, F32_ONE);
-	ffma(c, r2, r, f1, false, (int)r, 0);
-	ffma(c, q0, am, r2, false, -1, 0);
-	ffma(c, f2, nb, q0, false, (int)am, 0);
-	ffma(c, q1, r2, f2, false, (int)q0, 0);
-	ffma(c, f3, nb, q1, false, (int)am, 0);
-	ffma(c, q, r2, f3, false, (int)q1, 0);
-	alu_imm(c, SF_BFE_I, eq, (int)q, EXP_FIELD);
-	linsn_set(&c->k->insns[c->k->ninsns - 1], SR_SIGNED, 0);
+	div_refine(c, r, nb, am, r2, q1, f3, q);
+	exp_field(c, eq, q);
 	iadd(c, e, (int)eq, (int)s2, 0);
 	alu_imm(c, SF_IADD32I, em1, (int)e, (uint32_t)-1);
 
@@ -510,21 +547,16 @@ static void div_general(LowerCtx *c, uint32_t res, uint32_t a2, uint32_t b2, uin
 	lop32i(c, res, sg, F32_INF, LOP_OR);
 	lw_branch(c, -1, false, done);
 	lw_label_place(c->k, scale);
-	LInsn *op = lw_op_def(c, SF_ISCADD_R, (int)res);
-	lw_op_use(op, SR_RA, (int)s2);
-	lw_op_use(op, SR_RB, (int)q);
-	linsn_set(op, SR_SHIFT, 23);
+	put_exponent(c, res, s2, q);
 }
 
 static void div_slow(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, int done)
 {
 	uint32_t eb = lw_temp(c, 1), ea = lw_temp(c, 1), eb1 = lw_temp(c, 1), ea1 = lw_temp(c, 1);
 	uint32_t a2 = lw_path_value(c), b2 = lw_path_value(c), s = lw_path_value(c), p = lw_pred_temp(c);
-	alu_imm(c, SF_BFE_I, eb, (int)b, EXP_FIELD);
-	linsn_set(&c->k->insns[c->k->ninsns - 1], SR_SIGNED, 0);
+	exp_field(c, eb, b);
 	lw_mov(c, a2, 0, a, 0);
-	alu_imm(c, SF_BFE_I, ea, (int)a, EXP_FIELD);
-	linsn_set(&c->k->insns[c->k->ninsns - 1], SR_SIGNED, 0);
+	exp_field(c, ea, a);
 	lw_mov(c, b2, 0, b, 0);
 	alu_imm(c, SF_IADD32I, eb1, (int)eb, (uint32_t)-1);
 	alu_imm(c, SF_IADD32I, ea1, (int)ea, (uint32_t)-1);
@@ -539,6 +571,123 @@ static void div_slow(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, int done
 	div_general(c, res, a2, b2, ea, eb, s, done);
 }
 
+/* ---- fmisc: div.rn.ftz.f32's slow path ----
+ * `__cuda_sm3x_div_rn_ftz_f32_slowpath` of ptxas 11.8: no subnormal
+ * operand survives (.FTZ comparisons send it to the zero or infinity
+ * exit), so there is no 2^64 scaling and no rounding by hand: a quotient
+ * below the normal range is a signed zero.
+ *   special (a biased exponent 0 or 0xff): NaN operand: a + b; 0/0 and
+ *     inf/inf: rsq(-NaN); 0/y, x/inf: a signed zero; x/0, inf/y: a
+ *     signed infinity
+ *   general: both significands brought to exponent 0 (a - (ea-127) << 23),
+ *     three refinement steps (the last FFMA.FTZ), the exponent put back
+ *     by ISCADD when the result is normal, else +-inf or +-0. */
+
+/* FSET.NEU.FTZ.AND d, a, RZ, PT: a is not a (flushed) zero */
+static void fset_nonzero(LowerCtx *c, uint32_t d, uint32_t a)
+{
+	LInsn *op = lw_op_def(c, SF_FSET_R, (int)d);
+	lw_op_use(op, SR_RA, (int)a);
+	linsn_set(op, SR_RB, RZ);
+	linsn_set(op, SR_CMP, CMP_NEU);
+	linsn_set(op, SR_FTZ, 1);
+	linsn_set(op, SR_PC, PT);
+}
+
+/* p = !x | !y with x = (a != 0), y = (|b| != inf): LOP.OR.NZ on ~x, ~y */
+static void zero_or_inf(LowerCtx *c, uint32_t p, uint32_t zero_of, uint32_t inf_of)
+{
+	uint32_t x = lw_temp(c, 1), y = lw_temp(c, 1);
+	fset_nonzero(c, y, zero_of);
+	fset_abs_inf(c, x, inf_of, CMP_NEU);
+	lop_nz(c, p, x, y, LOP_OR, true);
+}
+
+static void div_special_ftz(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, int done)
+{
+	int nan_sum = lw_label_new(c->k), nan = lw_label_new(c->k), zero = lw_label_new(c->k),
+	    inf = lw_label_new(c->k);
+	branch_on_inf_test(c, a, b, true, nan_sum);
+	uint32_t za = lw_temp(c, 1), zb = lw_temp(c, 1), zz = lw_pred_temp(c);
+	fset_nonzero(c, za, a);
+	fset_nonzero(c, zb, b);
+	lop_nz(c, zz, za, zb, LOP_AND, true);
+	lw_branch(c, (int)zz, false, nan);
+	branch_on_inf_test(c, a, b, false, nan);
+	uint32_t z = lw_pred_temp(c), i = lw_pred_temp(c);
+	zero_or_inf(c, z, a, b);
+	lw_branch(c, (int)z, false, zero);
+	zero_or_inf(c, i, b, a);
+	lw_branch(c, (int)i, false, inf);
+	int general = lw_label_new(c->k);
+	lw_branch(c, -1, false, general);
+
+	div_exits(c, res, a, b, a, b, (const int[4]){ inf, zero, nan, nan_sum }, done);
+	lw_label_place(c->k, general);
+}
+
+/* x with its exponent replaced by 0: x - (e - 127) << 23, e - 127 in eu */
+static void unbias(LowerCtx *c, uint32_t xm, uint32_t eu, uint32_t x, uint32_t e)
+{
+	uint32_t t = lw_temp(c, 1);
+	alu_imm(c, SF_IADD32I, eu, (int)e, (uint32_t)-0x7f);
+	alu_imm(c, SF_SHL_I, t, (int)eu, 23);
+	iadd(c, xm, (int)x, (int)t, NEG_B);
+}
+
+static void div_general_ftz(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, uint32_t ea, uint32_t eb,
+                            int done)
+{
+	uint32_t ebu = lw_temp(c, 1), bm = lw_temp(c, 1), eau = lw_temp(c, 1), am = lw_temp(c, 1);
+	uint32_t r = lw_temp(c, 1), nb = lw_temp(c, 1), e0 = lw_temp(c, 1);
+	uint32_t r2 = lw_temp(c, 1), q1 = lw_temp(c, 1);
+	uint32_t f3 = lw_temp(c, 1), q = lw_temp(c, 1), eq = lw_temp(c, 1), e = lw_temp(c, 1);
+	uint32_t em1 = lw_temp(c, 1), sg = lw_temp(c, 1);
+	unbias(c, bm, ebu, b, eb);
+	unbias(c, am, eau, a, ea);
+	mufu(c, MUFU_RCP, r, bm);
+	fneg_ftz(c, nb, bm);
+	iadd(c, e0, (int)eau, (int)ebu, NEG_B);
+	div_refine(c, r, nb, am, r2, q1, f3, q);
+	linsn_set(&c->k->insns[c->k->ninsns - 1], SR_FMZ, 1);   /* .FTZ */
+	exp_field(c, eq, q);
+	iadd(c, e, (int)eq, (int)e0, 0);
+	alu_imm(c, SF_IADD32I, em1, (int)e, (uint32_t)-1);
+	int scale = lw_label_new(c->k);
+	uint32_t p = lw_pred_temp(c), o = lw_pred_temp(c);
+	isetp_imm(c, p, (int)em1, CMP_GE, false, 0xfe, BOP_AND, -1);
+	lw_branch(c, (int)p, true, scale);
+	/* out of range: e > 0xfe overflows to +-inf, e < 1 flushes to +-0 */
+	isetp_imm(c, o, (int)e, CMP_GT, true, 0xfe, BOP_AND, -1);
+	lop32i(c, sg, q, F32_SIGN, LOP_AND);
+	lw_guard(c, (int)o, false);
+	lop32i(c, res, sg, F32_INF, LOP_OR);
+	lw_guard(c, (int)o, true);
+	lw_mov(c, res, 0, sg, 0);
+	lw_guard(c, -1, false);
+	lw_branch(c, -1, false, done);
+	lw_label_place(c->k, scale);
+	put_exponent(c, res, e0, q);
+}
+
+static void div_slow_ftz(LowerCtx *c, uint32_t res, uint32_t a, uint32_t b, int done)
+{
+	uint32_t eb = lw_temp(c, 1), ea = lw_temp(c, 1), eb1 = lw_temp(c, 1), ea1 = lw_temp(c, 1);
+	uint32_t p = lw_pred_temp(c);
+	exp_field(c, eb, b);
+	alu_imm(c, SF_IADD32I, eb1, (int)eb, (uint32_t)-1);
+	isetp_imm(c, p, (int)eb1, CMP_GT, false, 0xfd, BOP_AND, -1);
+	exp_field(c, ea, a);
+	alu_imm(c, SF_IADD32I, ea1, (int)ea, (uint32_t)-1);
+	isetp_imm(c, p, (int)ea1, CMP_GT, false, 0xfd, BOP_OR, (int)p);
+	int normal = lw_label_new(c->k);
+	lw_branch(c, (int)p, true, normal);
+	div_special_ftz(c, res, a, b, done);
+	lw_label_place(c->k, normal);
+	div_general_ftz(c, res, a, b, ea, eb, done);
+}
+/* ---- end of fmisc ---- */
+
 /* A register holding o (a parameter word or immediate is moved in). */
 static uint32_t in_reg(LowerCtx *c, const Opnd *o)
 {
@@ -548,11 +697,16 @@ static uint32_t in_reg(LowerCtx *c, const Opnd *o)
 	return v;
 }
 
+/* div.rn[.ftz].f32: the fast path is the same with .ftz; only the slow
+ * path differs (div_slow_ftz) */
 bool lower_div_rn_f32(LowerCtx *c, const Instr *in)
 {
+	bool ftz = false;
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f32"))
-			return lw_unsupported(c, in->mod_locs[i], "div.rn modifier '%s' (.rn.f32 is supported)",
+		if (lw_streq(in->mods[i], ".ftz"))
+			ftz = true;
+		else if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f32"))
+			return lw_unsupported(c, in->mod_locs[i], "div.rn modifier '%s' (.rn[.ftz].f32 is supported)",
 			                      in->mods[i]);
 	uint32_t d;
 	unsigned dw;
@@ -578,7 +732,10 @@ bool lower_div_rn_f32(LowerCtx *c, const Instr *in)
 	ffma(c, res, r2, f, false, (int)q, 0);
 	int join = lw_label_new(c->k);
 	lw_branch(c, (int)p, true, join);
-	div_slow(c, res, a, b, join);
+	if (ftz)
+		div_slow_ftz(c, res, a, b, join);
+	else
+		div_slow(c, res, a, b, join);
 	lw_label_place(c->k, join);
 	lw_mov(c, d, 0, res, 0);
 	lw_label_place(c->k, done);

@@ -649,6 +649,8 @@ void lkernel_free_calls(LKernel *k);
 /* ---- divrn: IEEE-rounded f32 division and reciprocal (lower_divrn.c) ---- */
 bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
 bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);
+/* fmisc: rcp.rz.f64 (lower_drcp_rz.c) */
+bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in);
 bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
 /* (lower_ctx.c) Labels of a sequence that branches inside one instruction's code. */
 int lw_label_new(LKernel *k);

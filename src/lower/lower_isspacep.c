@@ -212,7 +212,9 @@ bool lower_isspacep(LowerCtx *c, const Instr *in)
 		                      "a generic address is supported)");
 	if (!lw_reg(c, in->ops[1], &a, &aw))
 		return false;
-	if (aw != (c->lm->address64 ? 2u : 1u))
+	/* a 64-bit register is a 64-bit generic address under either
+	 * .address_size (ptxas 11.8 tests both words under 32 too) */
+	if (aw == 1 && c->lm->address64)
 		return lw_unsupported(c, in->ops[1]->loc, "isspacep of a %u-bit address with .address_size %u",
 		                      32 * aw, c->lm->address64 ? 64 : 32);
 	if (strcmp(space, ".const") == 0) {

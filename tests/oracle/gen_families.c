@@ -90,9 +90,10 @@ void gen_fam(int nest)
 		if (chance(25)) {
 			src(b, sizeof b, C_R, false);
 			out("\tcvt.rn.f32.s32 %%f%d, %s;\n", y, b);
-			/* .rn on every second full division: from z, not a new
-			 * random choice, so the other kernels stay as they were */
-			const char *m = chance(50) ? "approx" : z % 2 ? "full" : "rn";
+			/* .rn on every second full division, .rn.ftz on every
+			 * fourth: from z, not a new random choice, so the other
+			 * kernels stay as they were */
+			const char *m = chance(50) ? "approx" : z % 2 ? "full" : z % 4 ? "rn" : "rn.ftz";
 			out("\tdiv.%s.f32 %%f%d, %%f%d, %%f%d;\n", m, z, x, y);
 		} else {
 			const char *op = PICK(sfu), *ftz = chance(40) ? ".ftz" : "";
@@ -171,12 +172,21 @@ void gen_ints(void)
 		src(c, sizeof c, C_RD, false);
 		out("\tmad.lo.%s64 %%rd%d, %s, %s, %s;\n", su, fresh(C_RD), a, b, c);
 		break;
-	case 2:
+	case 2: {
 		src(a, sizeof a, C_R, false);
 		src(b, sizeof b, C_R, false);
 		src(c, sizeof c, C_RD, false);
-		out("\tmad.wide.%s32 %%rd%d, %s, %s, %s;\n", su, fresh(C_RD), a, b, c);
+		/* fmisc: every fourth destination a 64-bit shift of an immediate
+		 * by a register instead, chosen from the register number, not a
+		 * new random choice, so the other kernels stay as they were */
+		int d = fresh(C_RD);
+		if (d % 4 == 0)
+			out("\t%s %%rd%d, %s, %s;\n", d % 8 ? "shl.b64" : *su == 'u' ? "shr.u64" : "shr.s64", d,
+			    d % 3 ? "-5" : "0x123456789", a);
+		else
+			out("\tmad.wide.%s32 %%rd%d, %s, %s, %s;\n", su, d, a, b, c);
 		break;
+	}
 	case 3:
 		src(a, sizeof a, C_RD, false);
 		src(b, sizeof b, C_RD, false);

@@ -1,0 +1,242 @@
+/* Lowering of rcp.rz.f64 (issue 17, the census of real PTX) as ptxas 11.8
+ * writes it for sm_50: it has no fast path; every reciprocal runs its
+ * subroutine (here inline):
+ *   e = x's biased exponent (SHL 1, SHR.U32 21); when e - 1 > 0x7fd:
+ *     NaN: x with the quiet bit; +-inf: +-0; +-0: +-inf; a subnormal x
+ *     is scaled by 2^54 (s = 54, else s = 0)
+ *   m = the (scaled) x with its exponent less e - 0x3ff; seed (1,
+ *   MUFU.RCP64H m.hi); two DFMA Newton steps (one squared), the last
+ *   DFMA.RZ gives q; k = s + q's exponent - e:
+ *     k + 0x3fe in 0..0x7fd: the exponent put back by ISCADD
+ *     k > 0x3ff: the largest finite f64 (RZ never rounds to infinity)
+ *     k >= -0x434: a subnormal, q's significand shifted right by
+ *       -k - 0x3fe (SHF.R.S64, SHR), truncated as RZ rounds
+ *     else a signed zero.
+ * The same instructions and the .nv.constant2 words (1.0, the sign mask)
+ * in ptxas's order; ptxas's IADD3 with an immediate and its ISCADD of a
+ * negated register are two instructions each here (the same word). */
+#include "lower/lower_f64seq.h"
+
+enum { RND_RZ = 3, MAXSHIFT_S64 = 3, LUT_A_OR_B_AND_C = 0xf8 };
+enum { PT = 7, RZ = 255 };
+enum {
+	F64_2P54_HI20 = 0x43500,
+	F64_QUIET = 0x80000,
+	F64_SIGN = 0x80000000u,
+	F64_EXP_MASK = 0x7ff00000,
+	F64_MAX_HI = 0x7fefffff,
+	F64_MANT_HI = 0xfffff,
+	F64_HIDDEN_HI = 0x100000,
+	EXP_BIAS = 0x3ff,
+	SUBNORMAL_MIN_K = -0x434,
+	SUBNORMAL_SCALE = 54,
+};
+
+/* form d.dsub, a.asub, #imm (SHL, SHR.U32, IADD32I, LOP32I) */
+static LInsn *word_imm(LowerCtx *c, SassFormId form, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
+                       uint32_t imm)
+{
+	LInsn *op = lw_emit(c, form);
+	linsn_ref(op, SR_RD, d, dsub, 1, true);
+	linsn_ref(op, SR_RA, a, asub, 1, false);
+	linsn_set(op, SR_IMM, imm);
+	return op;
+}
+
+/* form d.dsub, a.asub, b.bsub (IADD, SHR, ISCADD, SHF) */
+static LInsn *word_reg(LowerCtx *c, SassFormId form, uint32_t d, unsigned dsub, uint32_t a, unsigned asub,
+                       uint32_t b, unsigned bsub)
+{
+	LInsn *op = lw_emit(c, form);
+	linsn_ref(op, SR_RD, d, dsub, 1, true);
+	linsn_ref(op, SR_RA, a, asub, 1, false);
+	linsn_ref(op, SR_RB, b, bsub, 1, false);
+	return op;
+}
+
+/* d = the biased exponent of the f64 whose high word is a.asub */
+static void exponent(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub)
+{
+	uint32_t t = lw_temp(c, 1);
+	word_imm(c, SF_SHL_I, t, 0, a, asub, 1);
+	linsn_set(word_imm(c, SF_SHR_I, d, 0, t, 0, 21), SR_SIGNED, 0);
+}
+
+/* d = a (+|-) b */
+static void add(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, bool neg_b)
+{
+	linsn_set(word_reg(c, SF_IADD_R, d, 0, a, asub, b, 0), SR_NEG, neg_b ? 1 : 0);
+}
+
+/* ISETP.cmp[.U32].AND p, PT, a, imm, PT */
+static void isetp(LowerCtx *c, uint32_t p, uint32_t a, unsigned cmp, bool is_signed, int32_t imm)
+{
+	LInsn *op = lw_emit(c, SF_ISETP_I);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	linsn_set(op, SR_PQ, PT);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_IMM, imm);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_SIGNED, is_signed);
+	linsn_set(op, SR_BOP, DSEQ_AND);
+	linsn_set(op, SR_PC, PT);
+}
+
+/* The special operands (biased exponent 0 or 0x7ff): NaN, infinity, zero
+ * leave with res; a subnormal is scaled into m, s = 54. */
+static void special(LowerCtx *c, uint32_t res, uint32_t x, uint32_t e1, uint32_t m, uint32_t s, int done)
+{
+	int not_nan = lw_label_new(c->k), not_inf = lw_label_new(c->k), not_zero = lw_label_new(c->k);
+	uint32_t p = lw_pred_temp(c);
+	dseq_dsetp(c, p, DSEQ_GTU, x, true, DSEQ_INF_HI20);
+	lw_branch(c, (int)p, true, not_nan);
+	lw_mov(c, res, 0, x, 0);
+	dseq_lop32i(c, DSEQ_OR, res, 1, x, 1, F64_QUIET);
+	lw_branch(c, -1, false, done);
+	lw_label_place(c->k, not_nan);
+	uint32_t q = lw_pred_temp(c);
+	dseq_dsetp(c, q, DSEQ_NEU, x, true, DSEQ_INF_HI20);
+	lw_branch(c, (int)q, false, not_inf);
+	dseq_lop32i(c, DSEQ_AND, res, 1, x, 1, F64_SIGN);
+	lw_mov_rz(c, res, 0);
+	lw_branch(c, -1, false, done);
+	lw_label_place(c->k, not_inf);
+	uint32_t z = lw_pred_temp(c), sg = lw_temp(c, 1);
+	dseq_dsetp(c, z, DSEQ_NEU, x, false, -1);
+	lw_branch(c, (int)z, false, not_zero);
+	dseq_lop32i(c, DSEQ_AND, sg, 0, x, 1, F64_SIGN);
+	dseq_lop32i(c, DSEQ_OR, res, 1, sg, 0, F64_EXP_MASK);
+	lw_mov_rz(c, res, 0);
+	lw_branch(c, -1, false, done);
+	lw_label_place(c->k, not_zero);
+	int normal = lw_label_new(c->k);
+	uint32_t n = lw_pred_temp(c);
+	LInsn *op = lw_emit(c, SF_ISETP_R);
+	linsn_ref(op, SR_PD, n, 0, 1, true);
+	linsn_set(op, SR_PQ, PT);
+	linsn_ref(op, SR_RA, e1, 0, 1, false);
+	linsn_set(op, SR_RB, RZ);
+	linsn_set(op, SR_CMP, DSEQ_GE);
+	linsn_set(op, SR_SIGNED, 1);
+	linsn_set(op, SR_PC, PT);
+	lw_branch(c, (int)n, false, normal);
+	dseq_dmul_imm(c, m, x, F64_2P54_HI20);
+	lw_mov32i(c, s, 0, SUBNORMAL_SCALE);
+	lw_label_place(c->k, normal);
+}
+
+/* q = rcp(m) rounded toward zero: ptxas's two Newton steps */
+static void newton_rz(LowerCtx *c, uint32_t q, uint32_t m)
+{
+	uint32_t one = DSEQ_ONE_CONST2;
+	uint32_t y = dseq_value(c, 2), e = lw_temp(c, 2), a = lw_temp(c, 2), e2 = lw_temp(c, 2);
+	uint32_t f = lw_temp(c, 2), y2 = lw_temp(c, 2), g = lw_temp(c, 2);
+	lw_mov32i(c, y, 0, 1);
+	dseq_mufu64h(c, DSEQ_MUFU_RCP64H, y, m);
+	dseq_dfma(c, DSEQ_RN, e, m, y, true, one);
+	dseq_dfma(c, DSEQ_RN, a, y, e, false, y);
+	dseq_dmul(c, e2, e, e);
+	dseq_dfma(c, DSEQ_RN, a, a, e2, false, a);
+	dseq_dfma(c, DSEQ_RN, f, m, a, true, one);
+	dseq_dfma(c, DSEQ_RN, y2, e, a, false, y);
+	dseq_dfma(c, DSEQ_RN, f, a, f, false, a);
+	dseq_dfma(c, DSEQ_RN, g, m, y2, true, one);
+	dseq_dfma(c, RND_RZ, q, f, g, false, y2);
+}
+
+/* q's exponent out of range by k: the largest finite f64, a subnormal or
+ * a zero, with q's sign */
+static void out_of_range(LowerCtx *c, uint32_t res, uint32_t q, uint32_t k)
+{
+	int fin = lw_label_new(c->k), zero = lw_label_new(c->k);
+	uint32_t hi = dseq_value(c, 1), p = lw_pred_temp(c), u = lw_pred_temp(c);
+	isetp(c, p, k, DSEQ_GT, true, EXP_BIAS);
+	int below = lw_label_new(c->k);
+	lw_branch(c, (int)p, true, below);
+	lw_mov32i(c, res, 0, UINT32_MAX);
+	lw_mov32i(c, hi, 0, F64_MAX_HI);
+	lw_branch(c, -1, false, fin);
+	lw_label_place(c->k, below);
+	isetp(c, u, k, DSEQ_GE, true, SUBNORMAL_MIN_K);
+	lw_branch(c, (int)u, true, zero);
+	uint32_t mh = lw_temp(c, 1), nk = lw_temp(c, 1), n = lw_temp(c, 1);
+	dseq_lop32i(c, DSEQ_AND, mh, 0, q, 1, F64_MANT_HI);
+	LInsn *neg = lw_emit(c, SF_IADD_R);   /* -k */
+	linsn_ref(neg, SR_RD, nk, 0, 1, true);
+	linsn_set(neg, SR_RA, RZ);
+	linsn_ref(neg, SR_RB, k, 0, 1, false);
+	linsn_set(neg, SR_NEG, 1);
+	dseq_iadd32i(c, n, 0, nk, 0, (uint32_t)-(EXP_BIAS - 1));
+	dseq_lop32i(c, DSEQ_OR, mh, 0, mh, 0, F64_HIDDEN_HI);
+	LInsn *op = word_reg(c, SF_SHF_R_R, res, 0, q, 0, n, 0);
+	linsn_ref(op, SR_RC, mh, 0, 1, false);
+	linsn_set(op, SR_MAXSHIFT, MAXSHIFT_S64);
+	linsn_set(word_reg(c, SF_SHR_R, hi, 0, mh, 0, n, 0), SR_SIGNED, 1);
+	lw_branch(c, -1, false, fin);
+	lw_label_place(c->k, zero);
+	lw_mov_rz(c, res, 0);
+	lw_mov_rz(c, hi, 0);
+	lw_label_place(c->k, fin);
+	op = lw_emit(c, SF_LOP3_C);
+	linsn_ref(op, SR_RD, res, 1, 1, true);
+	linsn_ref(op, SR_RA, hi, 0, 1, false);
+	linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, F64_SIGN) / 4);
+	linsn_ref(op, SR_RC, q, 1, 1, false);
+	linsn_set(op, SR_LUT, LUT_A_OR_B_AND_C);
+}
+
+bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nmods; i++)
+		if (!lw_streq(in->mods[i], ".rz") && !lw_streq(in->mods[i], ".f64"))
+			return lw_unsupported(c, in->mod_locs[i], "rcp.f64 modifier '%s' (.rn and .rz are supported)",
+			                      in->mods[i]);
+	uint32_t d, x;
+	unsigned dw;
+	if (!lw_reg(c, in->ops[0], &d, &dw))
+		return false;
+	int done = lw_label_new(c->k);
+	if (c->guard_vreg >= 0)
+		lw_branch(c, c->guard_vreg, !c->guard_neg, done);
+	if (!dseq_operand(c, in->ops[1], &x))
+		return false;
+	uint32_t res = dseq_value(c, 2), m = dseq_value(c, 2), s = dseq_value(c, 1);
+	uint32_t e = lw_temp(c, 1), e1 = lw_temp(c, 1), p = lw_pred_temp(c);
+	int ret = lw_label_new(c->k), general = lw_label_new(c->k);
+	exponent(c, e, x, 1);
+	dseq_copy_pair(c, m, x);
+	dseq_iadd32i(c, e1, 0, e, 0, (uint32_t)-1);
+	isetp(c, p, e1, DSEQ_GT, false, 0x7fd);
+	lw_mov_rz(c, s, 0);
+	lw_branch(c, (int)p, true, general);
+	special(c, res, x, e1, m, s, ret);
+	lw_label_place(c->k, general);
+	uint32_t t = lw_temp(c, 1), sh = lw_temp(c, 1), mm = lw_temp(c, 2), q = lw_temp(c, 2);
+	dseq_iadd32i(c, t, 0, e, 0, (uint32_t)-EXP_BIAS);
+	word_imm(c, SF_SHL_I, sh, 0, t, 0, 20);
+	lw_mov(c, mm, 0, m, 0);
+	linsn_set(word_reg(c, SF_IADD_R, mm, 1, m, 1, sh, 0), SR_NEG, 1);
+	newton_rz(c, q, mm);
+	uint32_t qe = lw_temp(c, 1), k0 = lw_temp(c, 1), k = lw_temp(c, 1), k2 = lw_temp(c, 1);
+	uint32_t r = lw_pred_temp(c);
+	exponent(c, qe, q, 1);
+	add(c, k0, s, 0, qe, false);
+	add(c, k, k0, 0, e, true);
+	dseq_iadd32i(c, k2, 0, k, 0, EXP_BIAS - 1);
+	isetp(c, r, k2, DSEQ_GT, false, 0x7fd);
+	int range = lw_label_new(c->k);
+	lw_branch(c, (int)r, false, range);
+	uint32_t b = lw_temp(c, 1), f = lw_temp(c, 1);
+	dseq_iadd32i(c, b, 0, k, 0, EXP_BIAS);
+	add(c, f, b, 0, qe, true);
+	lw_mov(c, res, 0, q, 0);
+	linsn_set(word_reg(c, SF_ISCADD_R, res, 1, f, 0, q, 1), SR_SHIFT, 20);
+	lw_branch(c, -1, false, ret);
+	lw_label_place(c->k, range);
+	out_of_range(c, res, q, k);
+	lw_label_place(c->k, ret);
+	dseq_copy_pair(c, d, res);
+	lw_label_place(c->k, done);
+	return true;
+}
