@@ -151,6 +151,29 @@ static void cubin_vars_free(CubinVar *vars, size_t n)
 	free(vars);
 }
 
+typedef struct ExternList {
+	const char **names;
+	bool *is_entry;
+	size_t n;
+} ExternList;
+
+/* The index of name in the -c externals (lm's external functions, then the
+ * kernels whose address is taken but which the module does not define),
+ * added as an undefined kernel when missing. */
+static uint32_t extern_entry_index(ExternList *x, const char *name)
+{
+	size_t e = 0;
+	while (e < x->n && strcmp(x->names[e], name) != 0)
+		e++;
+	if (e == x->n) {
+		x->names = xrealloc(x->names, (x->n + 1) * sizeof *x->names);
+		x->is_entry = xrealloc(x->is_entry, (x->n + 1) * sizeof *x->is_entry);
+		x->names[x->n] = name;
+		x->is_entry[x->n++] = true;
+	}
+	return (uint32_t)e;
+}
+
 /* The index of the kernel named `name` (nkernels: none). */
 static uint32_t kernel_index(const LModule *lm, const char *name)
 {
@@ -180,20 +203,31 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	CubinDataFixup **fixups = xcalloc(lm->nkernels + 1, sizeof *fixups);
 	CubinDataFixup **calls = xcalloc(lm->nkernels + 1, sizeof *calls);
 	CubinVar *vars = cubin_vars_of(lm);
+	ExternList ext = { xcalloc(lm->nexterns + 1, sizeof *ext.names), xcalloc(lm->nexterns + 1, sizeof *ext.is_entry),
+	                   lm->nexterns };
+	for (size_t e = 0; e < lm->nexterns; e++)
+		ext.names[e] = lm->externs[e];
 	for (size_t i = 0; i < lm->nkernels; i++) {
 		const LKernel *k = &lm->kernels[i];
 		fixups[i] = xcalloc(codes[i].ndata_fixups + 1, sizeof **fixups);
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			fixups[i][f] = (CubinDataFixup){ codes[i].data_fixups[f].offset, codes[i].data_fixups[f].var,
 			                                 codes[i].data_fixups[f].hi, codes[i].data_fixups[f].func,
-			                                 codes[i].data_fixups[f].abs32, codes[i].data_fixups[f].fnaddr };
+			                                 codes[i].data_fixups[f].abs32, codes[i].data_fixups[f].fnaddr, false };
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
-			if (fixups[i][f].func)      /* fnptr: the kernel named, by its index */
-				fixups[i][f].var = kernel_index(lm, lm->kernel_addrs[fixups[i][f].var]);
+			if (fixups[i][f].func) {    /* fnptr: the kernel named, by its index */
+				const char *name = lm->kernel_addrs[fixups[i][f].var];
+				fixups[i][f].var = kernel_index(lm, name);
+				if (fixups[i][f].var == lm->nkernels) {   /* -c: an .extern .entry */
+					fixups[i][f].func = false;
+					fixups[i][f].extern_entry = true;
+					fixups[i][f].var = extern_entry_index(&ext, name);
+				}
+			}
 		calls[i] = xcalloc(codes[i].nextern_calls + 1, sizeof **calls);
 		for (size_t f = 0; f < codes[i].nextern_calls; f++)
 			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false, false,
-			                                false, false };
+			                                false, false, false };
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,
@@ -235,7 +269,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		.surfrefs = lm->surfrefs, .surfref_is_texture = lm->surfref_is_texture, .nsurfrefs = lm->nsurfrefs,
 		.desc_size_texture = lm->desc_kind == LDESC_TEXTURE,
 		.vars = vars, .nvars = lm->nvars,
-		.relocatable = lm->relocatable, .externs = lm->externs, .nexterns = lm->nexterns,
+		.relocatable = lm->relocatable, .externs = ext.names, .nexterns = ext.n, .extern_is_entry = ext.is_entry,
 		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs,
 	};
 	char err[256];
@@ -254,6 +288,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	free(handles);
 	free(fixups);
 	free(calls);
+	free(ext.names);
+	free(ext.is_entry);
 	free(ks);
 	cubin_vars_free(vars, lm->nvars);
 	return rc;

@@ -619,7 +619,8 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			put_symbol(b, n->st_proto, section, 0, (uint16_t)L->s_proto, 0);
 			break;
 		case SYM_EXTERN:    /* undefined: the linker resolves it */
-			put_symbol(b, n->st_extern[w], ST_INFO(STB_GLOBAL, STT_FUNC), 0, 0, 0);
+			put_symbol(b, n->st_extern[w], ST_INFO(STB_GLOBAL, STT_FUNC),
+			           L->m->extern_is_entry && L->m->extern_is_entry[w] ? CUBIN_STO_CUDA_ENTRY : 0, 0, 0);
 			break;
 		case SYM_VAR: {
 			const CubinVar *v = &L->m->vars[w];
@@ -748,6 +749,11 @@ static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 		cubin_buf_u64(b, f->offset);
 		if (cubin_fnaddr_rel(f, L->sym_fnaddr, b))    /* -c: a .func's address */
 			continue;
+		if (f->extern_entry) {   /* -c: an undefined kernel's address */
+			cubin_buf_u64(b, ((uint64_t)L->sym_extern[f->var] << 32) |
+			           (f->hi ? CUBIN_R_CUDA_FUNC_DESC32_HI_32 : CUBIN_R_CUDA_FUNC_DESC32_LO_32));
+			continue;
+		}
 		if (f->func) {      /* fnptr: a kernel's address (its FUNC symbol) */
 			size_t q = 0;
 			while (q + 1 < L->nk && kernel_at(L, q) != &L->m->kernels[f->var])

@@ -152,6 +152,8 @@ typedef struct CubinDataFixup {
 	bool func;               /* fnptr: a kernel's address, R_CUDA_FUNC_DESC32_HI_32/LO_32 */
 	bool abs32;              /* the whole 32-bit address (.address_size 32): R_CUDA_ABS32_20 */
 	bool fnaddr;             /* -c: a .func's address (var: of CubinModule.func_addrs), ABS32_HI/LO_32 */
+	bool extern_entry;       /* -c: the address of a kernel the module does not define (var: of
+	                          * CubinModule.externs), R_CUDA_FUNC_DESC32_HI_32/LO_32 */
 } CubinDataFixup;
 
 /* An initialiser word holding the generic address of vars[var] + addend
@@ -266,6 +268,10 @@ typedef struct CubinModule {
 	bool relocatable;
 	const char *const *externs;
 	size_t nexterns;
+	/* per externs: a kernel (.extern .entry) whose address is taken, an
+	 * undefined symbol marked STO_CUDA_ENTRY as ptxas -c writes it; NULL:
+	 * none */
+	const bool *extern_is_entry;
 	/* -c: the functions whose address is relocated (each an abi_func
 	 * kernel or one of externs) */
 	const char *const *func_addrs;

@@ -147,7 +147,10 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 	}
 	for (size_t k = 0; k < m->nkernels; k++)
 		for (size_t f = 0; f < m->kernels[k].ndata_fixups; f++)
-			if (m->kernels[k].data_fixups[f].fnaddr ? m->kernels[k].data_fixups[f].var >= m->nfunc_addrs
+			if (m->kernels[k].data_fixups[f].extern_entry
+			    ? m->kernels[k].data_fixups[f].var >= m->nexterns || !m->extern_is_entry ||
+			      !m->extern_is_entry[m->kernels[k].data_fixups[f].var]
+			    : m->kernels[k].data_fixups[f].fnaddr ? m->kernels[k].data_fixups[f].var >= m->nfunc_addrs
 			    : m->kernels[k].data_fixups[f].func ? m->kernels[k].data_fixups[f].var >= m->nkernels
 			    : m->kernels[k].data_fixups[f].var >= m->nvars ||
 			      m->vars[m->kernels[k].data_fixups[f].var].is_const)

@@ -35,7 +35,8 @@ static bool calls_extern(const CubinKernel *k, size_t e)
 static bool uses_extern(const CubinModule *m, const CubinKernel *k, size_t e)
 {
 	for (size_t i = 0; i < k->ndata_fixups; i++)
-		if (k->data_fixups[i].fnaddr && strcmp(m->func_addrs[k->data_fixups[i].var], m->externs[e]) == 0)
+		if ((k->data_fixups[i].fnaddr && strcmp(m->func_addrs[k->data_fixups[i].var], m->externs[e]) == 0) ||
+		    (k->data_fixups[i].extern_entry && k->data_fixups[i].var == e))
 			return true;
 	return calls_extern(k, e);
 }
@@ -72,10 +73,15 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 	 * (ptxas's order: those the code takes, then the initialisers', last
 	 * first) */
 	bool *listed = xcalloc(m->nfunc_addrs + 1, sizeof *listed);
+	bool *entry_listed = xcalloc(m->nexterns + 1, sizeof *entry_listed);
 	for (size_t q = 0; q < nk; q++)
 		for (size_t i = 0; i < m->kernels[q].ndata_fixups; i++) {
 			const CubinDataFixup *f = &m->kernels[q].data_fixups[i];
-			if (!f->fnaddr)    /* var names a data variable then */
+			if (f->extern_entry && !entry_listed[f->var])   /* a kernel: no prototype (0) */
+				pair(graph, (uint32_t)sym_extern[f->var], 0);
+			if (f->extern_entry)
+				entry_listed[f->var] = true;
+			if (!f->fnaddr)    /* var names a data variable or an undefined kernel then */
 				continue;
 			if (!listed[f->var])
 				pair(graph, (uint32_t)sym_fnaddr[f->var], ill_name);
@@ -91,6 +97,7 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 			listed[x->var] = true;
 		}
 	free(listed);
+	free(entry_listed);
 	pair(graph, 0, (uint32_t)-3);
 	for (size_t e = 0; e < m->nexterns; e++) {
 		bool called = false;     /* an address only needs no prototype */

@@ -826,7 +826,7 @@ static int read_vars(Reader *r, CubinImage *img)
 			}
 			img->fixup_store[nfix++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)var,
 			                                             type == CUBIN_R_CUDA_ABS32_HI_32, false,
-			                                             type == CUBIN_R_CUDA_ABS32_20, false };
+			                                             type == CUBIN_R_CUDA_ABS32_20, false, false };
 			ck->ndata_fixups++;
 		}
 	}
@@ -887,7 +887,7 @@ static void read_extern_calls(const Reader *r, CubinImage *img)
 					continue;
 				}
 				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1, false,
-				                                                   false };
+				                                                   false, false };
 			}
 		}
 	}

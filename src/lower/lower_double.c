@@ -323,7 +323,8 @@ static bool cvt_f32_same(LowerCtx *c, const Instr *in, bool ftz, bool sat)
 /* cvt where a type is .f64 (the other .f32, .f64 or a 16- to 64-bit
  * integer), or between .f16/.f32:
  *   float to float: F2F (.rni... of equal types: an integral value);
- *   integer to float: I2F; float to integer: F2I (no 8-bit result).
+ *   integer to float: I2F; float to integer: F2I (an 8-bit result: F2I
+ *   to 32 bits, then I2I.SAT).
  * A 32-bit source that only holds a parameter is read from c[0x0]. */
 bool lower_cvt_f2f(LowerCtx *c, const Instr *in)
 {
@@ -353,9 +354,10 @@ bool lower_cvt_f2f(LowerCtx *c, const Instr *in)
 	bool has_f16 = (ty[0].is_float && ty[0].bits == 16) || (n == 2 && ty[1].is_float && ty[1].bits == 16);
 	bool has_f64 = (ty[0].is_float && ty[0].bits == 64) || (n == 2 && ty[1].is_float && ty[1].bits == 64);
 	if (n != 2 || (has_f16 && has_f64) || (has_f16 && !(ty[0].is_float && ty[1].is_float)) ||
-	    (!ty[0].is_float && ty[0].bits == 8) || (!ty[1].is_float && ty[1].bits == 8))
+	    (!ty[0].is_float && ty[0].bits == 8 && !has_f64) || (!ty[1].is_float && ty[1].bits == 8))
 		return lw_unsupported(c, in->loc, "cvt between these types (.f64 to and from .f32 and 16- to "
-		                      "64-bit integers, and .f16 to and from .f32 are supported)");
+		                      "64-bit integers, .f64 to 8-bit integers, and .f16 to and from .f32 are "
+		                      "supported)");
 	PtxTy dt = ty[0], st = ty[1];
 	if (dt.is_float && st.is_float && dt.bits == 32 && st.bits == 32 && to_int_rnd != 1)
 		return cvt_f32_same(c, in, ftz, sat);
@@ -364,6 +366,15 @@ bool lower_cvt_f2f(LowerCtx *c, const Instr *in)
 	Opnd s;
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &s))
 		return false;
+	/* F2I has no 8-bit result: F2I to 32 bits, then I2I.SAT (ptxas 11.8) */
+	PtxTy narrow = dt;
+	uint32_t nd = d;
+	unsigned ndw = dw;
+	if (!dt.is_float && dt.bits == 8) {
+		dt.bits = 32;
+		d = lw_temp(c, 1);
+		dw = 1;
+	}
 	if (s.kind != OPND_REG && st.bits == 64)
 		return lw_unsupported(c, in->ops[1]->loc, "cvt of a 64-bit immediate");
 	if (s.kind != OPND_REG) {
@@ -408,6 +419,8 @@ bool lower_cvt_f2f(LowerCtx *c, const Instr *in)
 	} else if (fr == SF_F2I_R) {
 		linsn_set(op, SR_FTZ, ftz);
 	}
+	if (nd != d)
+		return lw_cvt_sat_int(c, in, narrow, dt, nd, ndw, d, 1);
 	if (dw == 2 && dparts == 1)
 		lw_mov_rz(c, d, 1);
 	return true;

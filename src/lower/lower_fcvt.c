@@ -3,8 +3,10 @@
  * F2I.<int>.F32 with the integer rounding of .rni/.rzi/.rmi/.rpi
  * (nearest, TRUNC, FLOOR, CEIL) and .ftz. A 64-bit integer is a register
  * pair; 8- and 16-bit sources are read from the low bits of their
- * register. F2I has no 8-bit destination, and float-to-float conversions
- * (F2F) are not in the encoder table: both are diagnosed. */
+ * register. F2I has no 8-bit destination: an 8-bit result is F2I to 32
+ * bits of its signedness, then I2I.SAT to 8 bits (ptxas 11.8). .sat on a
+ * conversion to an integer is what F2I does anyway (PTX clamps every
+ * float-to-integer conversion to the destination's range). */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -27,7 +29,7 @@ bool lower_cvt_float(LowerCtx *c, const Instr *in)
 	PtxTy ty[2];
 	unsigned n = 0, rnd = 0;
 	int rnd_to_int = -1;
-	bool ftz = false;
+	bool ftz = false, sat = false;
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
 		PtxTy u = ptx_type_of_word(w);
@@ -42,6 +44,8 @@ bool lower_cvt_float(LowerCtx *c, const Instr *in)
 			}
 		if (lw_streq(w, ".ftz"))
 			known = ftz = true;
+		if (lw_streq(w, ".sat"))
+			known = sat = true;
 		if (!known)
 			return lw_unsupported(c, in->mod_locs[i], "cvt modifier '%s' with a float type", w);
 	}
@@ -55,8 +59,8 @@ bool lower_cvt_float(LowerCtx *c, const Instr *in)
 		                      "(ptxas requires one)");
 	if (rnd_to_int != to_int)
 		return lw_unsupported(c, in->loc, "this rounding modifier for cvt %s", to_int ? "to an integer" : "to .f32");
-	if (to_int && it.bits == 8)
-		return lw_unsupported(c, in->loc, "cvt from .f32 to an 8-bit integer (F2I has no 8-bit result)");
+	if (sat && !to_int)
+		return lw_unsupported(c, in->loc, "cvt.sat to .f32 from an integer");
 	if (!to_int && ftz)
 		return lw_unsupported(c, in->loc, "cvt.ftz to .f32 from an integer");
 	uint32_t d, s;
@@ -66,14 +70,22 @@ bool lower_cvt_float(LowerCtx *c, const Instr *in)
 	unsigned dparts = to_int && it.bits == 64 ? 2 : 1, sparts = !to_int && it.bits == 64 ? 2 : 1;
 	if (dw < dparts || sw < sparts)
 		return lw_unsupported(c, in->loc, "cvt with a 64-bit integer in a 32-bit register");
+	PtxTy ft = it;
+	uint32_t fd = d;
+	if (to_int && it.bits == 8) {
+		ft.bits = 32;
+		fd = lw_temp(c, 1);
+	}
 	LInsn *op = lw_emit(c, to_int ? SF_F2I_R : SF_I2F_R);
-	linsn_ref(op, SR_RD, d, 0, dparts, true);
+	linsn_ref(op, SR_RD, fd, 0, dparts, true);
 	linsn_ref(op, SR_RB, s, 0, sparts, false);
-	linsn_set(op, to_int ? SR_DTYPE : SR_STYPE, int_type_value(it));
+	linsn_set(op, to_int ? SR_DTYPE : SR_STYPE, int_type_value(ft));
 	linsn_set(op, to_int ? SR_STYPE : SR_DTYPE, FLOAT_TYPE_F32);
 	linsn_set(op, SR_RND, rnd);
 	if (to_int)
 		linsn_set(op, SR_FTZ, ftz);
+	if (fd != d)
+		return lw_cvt_sat_int(c, in, it, ft, d, dw, fd, 1);
 	if (dw == 2 && dparts == 1)
 		lw_mov_rz(c, d, 1);
 	return true;

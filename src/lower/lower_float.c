@@ -247,7 +247,7 @@ bool lower_fneg_abs(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* min/max: FMNMX for .f32, IMNMX for 32-bit integers; the predicate
+/* min/max: FMNMX for .f32, IMNMX for 16- and 32-bit integers; the predicate
  * operand picks the minimum when true (PT) and the maximum when false. */
 bool lower_minmax(LowerCtx *c, const Instr *in)
 {
@@ -264,12 +264,20 @@ bool lower_minmax(LowerCtx *c, const Instr *in)
 		op = fp_alu(c, SASS_ALU_FORMS(FMNMX), SF_COUNT, d, fp_reg(c, &o[0]), &o[1]);
 		linsn_set(op, SR_FTZ, m.ftz);
 	} else {
-		if (t.bits != 32 || in->nmods != 1)
-			return lw_unsupported(c, in->loc, "%s on this type (.f32, .s32 and .u32 are supported)",
-			                      in->opcode);
+		if ((t.bits != 32 && t.bits != 16) || in->nmods != 1)
+			return lw_unsupported(c, in->loc, "%s on this type (.f32 and 16- and 32-bit integers are "
+			                      "supported)", in->opcode);
 		unsigned dw;
 		if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &o[0]) || !lw_opnd(c, in->ops[2], &o[1]))
 			return false;
+		/* 16-bit values sit in the low bits of their registers: extended
+		 * to 32 bits (LOP32I.AND / BFE), compared as such */
+		for (unsigned i = 0; i < 2 && t.bits == 16; i++)
+			if (o[i].kind == OPND_REG) {
+				uint32_t x = lw_temp(c, 1);
+				lw_extend32(c, x, o[i].vreg, 16, t.is_signed);
+				o[i] = (Opnd){ OPND_REG, x, 1, 0 };
+			}
 		commute_operands(c, &o[0], &o[1]);
 		op = lw_alu(c, SASS_ALU_FORMS(IMNMX), d, 0, fp_reg(c, &o[0]), 0, &o[1], 0);
 		linsn_set(op, SR_SIGNED, t.is_signed);

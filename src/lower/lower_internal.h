@@ -399,6 +399,11 @@ bool lower_mov(LowerCtx *c, const Instr *in);
 bool lower_cvta(LowerCtx *c, const Instr *in);
 bool lower_ld(LowerCtx *c, const Instr *in);
 bool lower_cvt(LowerCtx *c, const Instr *in);
+/* cvt.sat of the integer s (type st, sw registers) into d (type dt of at
+ * most 32 bits, one register): a 64-bit source clamped to 32 bits, then
+ * I2I.SAT and the extension of a sub-word destination. */
+bool lw_cvt_sat_int(LowerCtx *c, const Instr *in, PtxTy dt, PtxTy st, uint32_t d, unsigned dw, uint32_t s,
+                    unsigned sw);
 bool lower_add_sub(LowerCtx *c, const Instr *in);
 bool lower_mul(LowerCtx *c, const Instr *in);
 bool lower_mad(LowerCtx *c, const Instr *in);

@@ -333,15 +333,80 @@ static unsigned i2i_type(PtxTy t)
 	return (t.is_signed ? 1u : 0u) | (t.bits == 8 ? 0u : t.bits == 16 ? 2u : 4u);
 }
 
-/* cvt.sat between integer types of at most 32 bits: I2I.dtype.stype.SAT
+/* s (a 64-bit pair) saturated to 32 bits of the same signedness, as
+ * ptxas 11.8 clamps it before an I2I.SAT:
+ *   signed:   t = (lo >> 31) ^ hi  (0 when hi only extends lo's sign);
+ *             m = (hi >> 31) ^ 0x7fffffff  (the bound on hi's side);
+ *             ICMP.NE d, m, lo, t  (t != 0 ? m : lo)
+ *   unsigned: ICMP.NE d, 0xffffffff, lo, hi
+ * to_u32 (a signed source into .u32, whose range s32 does not hold): the
+ * unsigned clamp, then ICMP.LT d, RZ, d, hi (0 for a negative source). */
+/* ICMP.cmp d, a (RZ when a < 0), b, cv.csub: d = (cv cmp 0) ? a : b */
+static void icmp_sel(LowerCtx *c, unsigned cmp, bool is_signed, uint32_t d, int a, uint32_t b, uint32_t cv,
+                     unsigned csub)
+{
+	LInsn *op = lw_emit(c, SF_ICMP_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	if (a < 0)
+		linsn_set(op, SR_RA, 255);
+	else
+		linsn_ref(op, SR_RA, (uint32_t)a, 0, 1, false);
+	linsn_ref(op, SR_RB, b, 0, 1, false);
+	linsn_ref(op, SR_RC, cv, csub, 1, false);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_SIGNED, is_signed);
+}
+
+static uint32_t sat64_to32(LowerCtx *c, uint32_t s, bool is_signed, bool to_u32)
+{
+	enum { LOP_XOR = 2, CMP_LT = 1, CMP_NE = 5 };
+	if (to_u32) {
+		uint32_t d = sat64_to32(c, s, false, false);
+		icmp_sel(c, CMP_LT, true, d, -1, d, s, 1);
+		return d;
+	}
+	uint32_t d = lw_temp(c, 1), m = lw_temp(c, 1), t = 0;
+	if (is_signed) {
+		t = lw_temp(c, 1);
+		lw_sign_high(c, t, 0, s, 0);
+		LInsn *x = lw_emit(c, SF_LOP_R);
+		linsn_ref(x, SR_RD, t, 0, 1, true);
+		linsn_ref(x, SR_RA, t, 0, 1, false);
+		linsn_ref(x, SR_RB, s, 1, 1, false);
+		linsn_set(x, SR_LOPOP, LOP_XOR);
+		lw_sign_high(c, m, 0, s, 1);
+		LInsn *b = lw_emit(c, SF_LOP32I);
+		linsn_ref(b, SR_RD, m, 0, 1, true);
+		linsn_ref(b, SR_RA, m, 0, 1, false);
+		linsn_set(b, SR_LOPOP, LOP_XOR);
+		linsn_set(b, SR_IMM, 0x7fffffff);
+	} else {
+		lw_mov32i(c, m, 0, 0xffffffffu);
+	}
+	icmp_sel(c, CMP_NE, false, d, (int)m, s, is_signed ? t : s, is_signed ? 0 : 1);
+	return d;
+}
+
+/* cvt.sat from an 8- to 64-bit integer type to one of at most 32 bits:
+ * a 64-bit source is clamped to 32 bits first, then I2I.dtype.stype.SAT
  * d, s (as ptxas 11.8), then a destination narrower than the register
  * it is read from is extended (LOP32I.AND / BFE). */
-static bool cvt_sat_int(LowerCtx *c, const Instr *in, PtxTy dt, PtxTy st, uint32_t d, unsigned dw,
-                        uint32_t s)
+bool lw_cvt_sat_int(LowerCtx *c, const Instr *in, PtxTy dt, PtxTy st, uint32_t d, unsigned dw, uint32_t s,
+                    unsigned sw)
 {
-	if (dt.bits > 32 || st.bits > 32 || dw != 1)
-		return lw_unsupported(c, in->loc, "cvt.sat between these integer types (8- to 32-bit types into "
+	if (dt.bits > 32 || dw != 1 || (st.bits == 64 && sw != 2))
+		return lw_unsupported(c, in->loc, "cvt.sat between these integer types (8- to 64-bit types into "
 		                      "a 32-bit or narrower register are supported)");
+	if (st.bits == 64) {
+		bool to_u32 = st.is_signed && !dt.is_signed && dt.bits == 32;
+		s = sat64_to32(c, s, st.is_signed, to_u32);
+		st.bits = 32;
+		st.is_signed = st.is_signed && !to_u32;
+		if (dt.bits == 32 && dt.is_signed == st.is_signed) {
+			lw_mov(c, d, 0, s, 0);
+			return true;
+		}
+	}
 	LInsn *op = lw_emit(c, SF_I2I_R);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
 	linsn_ref(op, SR_RB, s, 0, 1, false);
@@ -380,7 +445,7 @@ bool lower_cvt(LowerCtx *c, const Instr *in)
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &s, &sw))
 		return false;
 	if (sat)
-		return cvt_sat_int(c, in, dt, st, d, dw, s);
+		return lw_cvt_sat_int(c, in, dt, st, d, dw, s, sw);
 	/* The value keeps min(dst, src) bits; it is extended by the source
 	 * signedness when widening and by the destination's when narrowing
 	 * into a sub-word destination register that is read as 32 bits. */
