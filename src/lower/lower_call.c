@@ -508,6 +508,8 @@ static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 		lkernel_const2_adopt(k, fr, in);
 		if (in->shared_sym)     /* a .shared variable: its offset in k */
 			lw_shared_link(c, k, in);
+		if (in->handle_slot)    /* a bound texture or surface: its slot in k */
+			lw_handle_place(k, fr, in);
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
 		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC ||
@@ -534,6 +536,7 @@ static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 	free(map);
 	k->uses_ctaid_z |= fr->uses_ctaid_z;
 	k->explicit_caching |= fr->explicit_caching;
+	lw_handle_flags_adopt(k, fr);
 	return p;
 }
 
@@ -620,6 +623,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	}
 	Placed *placed = NULL;
 	size_t nplaced = 0;
+	bool handles = false;   /* a placed function names bound textures or surfaces */
 	uint32_t *rename = NULL;
 	size_t nrename = 0;
 	for (size_t i = 0; i < k->ncalls; i++) {
@@ -643,6 +647,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 		if (j == nplaced) {
 			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
 			placed[nplaced++] = place(c, k, f, recursive);
+			handles |= f->frag.nslots > 0;
 			lw_indirect_expand(c, k);     /* its calls through a register: more call sites */
 		}
 		if (nrename < k->nvregs) {
@@ -659,6 +664,13 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			if (k->insns[i].refs[r].vreg < nrename)
 				k->insns[i].refs[r].vreg = rename[k->insns[i].refs[r].vreg];
 	free(rename);
+	if (handles) {
+		size_t *starts = xmalloc(nplaced * sizeof *starts);
+		for (size_t j = 0; j < nplaced; j++)
+			starts[j] = k->label_pos[placed[j].entry];
+		lw_handle_slots_order(k, starts, nplaced);
+		free(starts);
+	}
 	free(placed);
 	return true;
 }
@@ -684,6 +696,8 @@ void lw_funcs_free(LowerCtx *c)
 		free(f->frag.label_pos);
 		free(f->frag.params);
 		free(f->frag.desc_fields);   /* its .nv.constant2 words, adopted by the kernels */
+		free(f->frag.slot_surfrefs); /* its bound handles, placed in the kernels' slots */
+		free(f->frag.slot_samplers);
 		free(f->params);
 		free(f->rets);
 		free(f->shared_syms);
