@@ -601,8 +601,10 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	if (k->nindirect && !final)
 		return false;
 	lw_indirect_expand(c, k);
-	if (k->ncalls == 0)
+	if (k->ncalls == 0) {
+		lw_handle_slots_order(c->lm, k, NULL, 0);
 		return true;
+	}
 	/* a callee whose body comes later in the module, a function a callee
 	 * calls whose body does (a forward-declared .func), or one that calls
 	 * through a register (its candidates are the module's): link at the
@@ -623,7 +625,6 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	}
 	Placed *placed = NULL;
 	size_t nplaced = 0;
-	bool handles = false;   /* a placed function names bound textures or surfaces */
 	uint32_t *rename = NULL;
 	size_t nrename = 0;
 	for (size_t i = 0; i < k->ncalls; i++) {
@@ -647,7 +648,6 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 		if (j == nplaced) {
 			placed = xrealloc(placed, (nplaced + 1) * sizeof *placed);
 			placed[nplaced++] = place(c, k, f, recursive);
-			handles |= f->frag.nslots > 0;
 			lw_indirect_expand(c, k);     /* its calls through a register: more call sites */
 		}
 		if (nrename < k->nvregs) {
@@ -664,13 +664,11 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			if (k->insns[i].refs[r].vreg < nrename)
 				k->insns[i].refs[r].vreg = rename[k->insns[i].refs[r].vreg];
 	free(rename);
-	if (handles) {
-		size_t *starts = xmalloc(nplaced * sizeof *starts);
-		for (size_t j = 0; j < nplaced; j++)
-			starts[j] = k->label_pos[placed[j].entry];
-		lw_handle_slots_order(k, starts, nplaced);
-		free(starts);
-	}
+	size_t *starts = xmalloc((nplaced + 1) * sizeof *starts);
+	for (size_t j = 0; j < nplaced; j++)
+		starts[j] = k->label_pos[placed[j].entry];
+	lw_handle_slots_order(c->lm, k, starts, nplaced);
+	free(starts);
 	free(placed);
 	return true;
 }

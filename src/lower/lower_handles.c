@@ -9,8 +9,9 @@
  *    (relocated twice: R_CUDA_TEX_HEADER_INDEX and R_CUDA_SAMP_HEADER_INDEX),
  *    and a txq of that texture names the same slot, even when the txq comes
  *    first (ptxas pairs a texture with the first sampler it is used with);
- *  - slots are numbered in first-use order; a function's uses count at the
- *    call (lower_handles_link.c). */
+ *  - slots are numbered in first-use order while lowering; linking
+ *    renumbers them as ptxas does, textures before surfaces and a
+ *    function's uses at its call (lower_handles_link.c). */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"

@@ -12,17 +12,23 @@
  * the slots' R_CUDA_*_HEADER_INDEX relocations), also when only a callee
  * uses one.
  *
+ * All the textures' slots (bound .texref, .param .texref with its
+ * sampler) come before all the surfaces', each kind in that order (also in
+ * a kernel without calls: a kernel that reads s1, t1, s0, t0 has t1 t0 s1
+ * s0, ptxas -O0 and -O3).
+ *
  * A function's code is lowered once, its slots numbered in its own
  * fragment (first_slot_offset 0); each instruction naming a slot carries
  * LInsn.handle_slot. Placing the fragment into a kernel maps its slots to
- * the kernel's (lw_handle_place); when all its callees are placed,
- * lw_handle_slots_order renumbers the kernel's slots into the order above
- * and rewrites every marked word. */
+ * the kernel's (lw_handle_place); when all its callees are placed (or it
+ * has none), lw_handle_slots_order renumbers the kernel's slots into the
+ * order above and rewrites every marked word. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The field that holds the word: SR_SUIDX of TEX/TLD/TLD4/TXQ/SULD/SUST/
  * SURED/SUQ, SR_COFF of the MOV and LOP reading the slot. */
@@ -96,7 +102,38 @@ static int compare_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void lw_handle_slots_order(LKernel *k, const size_t *starts, size_t nstarts)
+/* Whether slot s of k is a texture's: a (texture, sampler) pair, a
+ * .param .texref, or a bound .texref (a handle parameter hides a module
+ * handle of its name, as in the lowering). */
+static bool slot_is_texture(const LModule *lm, const LKernel *k, size_t s)
+{
+	const char *name = k->slot_surfrefs[s];
+	if (k->slot_samplers[s])
+		return true;
+	for (size_t i = 0; i < k->nhandle_params; i++)
+		if (strcmp(k->handle_params[i].name, name) == 0)
+			return k->handle_params[i].space == LPARAM_TEXREF;
+	for (size_t i = 0; i < lm->nsurfrefs; i++)
+		if (strcmp(lm->surfrefs[i], name) == 0)
+			return lm->surfref_is_texture[i];
+	return false;
+}
+
+/* The walk's order with the textures' slots first (stable). */
+static void textures_first(const LModule *lm, const LKernel *k, size_t *order)
+{
+	size_t *surfaces = xmalloc(k->nslots * sizeof *surfaces), n = 0, nsurfaces = 0;
+	for (size_t i = 0; i < k->nslots; i++) {
+		if (slot_is_texture(lm, k, order[i]))
+			order[n++] = order[i];
+		else
+			surfaces[nsurfaces++] = order[i];
+	}
+	memcpy(order + n, surfaces, nsurfaces * sizeof *surfaces);
+	free(surfaces);
+}
+
+void lw_handle_slots_order(const LModule *lm, LKernel *k, const size_t *starts, size_t nstarts)
 {
 	if (k->nslots < 2)
 		return;
@@ -116,6 +153,7 @@ void lw_handle_slots_order(LKernel *k, const size_t *starts, size_t nstarts)
 	for (size_t s = 0; s < k->nslots; s++)
 		if (!w.seen[s])
 			w.order[w.norder++] = s;
+	textures_first(lm, k, w.order);
 	size_t *renumber = xmalloc(k->nslots * sizeof *renumber);
 	const char **names = xmalloc(k->nslots * sizeof *names), **samplers = xmalloc(k->nslots * sizeof *samplers);
 	for (size_t i = 0; i < k->nslots; i++) {

@@ -352,9 +352,10 @@ void lw_handle_place(LKernel *k, const LKernel *fr, LInsn *in);
  * the descriptor-size symbol). */
 void lw_handle_flags_adopt(LKernel *k, const LKernel *fr);
 /* Once k's callees are placed (starts: the first instruction of each):
- * k's slots renumbered in first-use order with each function's uses at
- * its first call, as ptxas 11.8 numbers them. */
-void lw_handle_slots_order(LKernel *k, const size_t *starts, size_t nstarts);
+ * k's slots renumbered as ptxas 11.8 numbers them, the textures' then the
+ * surfaces', each in first-use order with a function's uses at its first
+ * call. */
+void lw_handle_slots_order(const LModule *lm, LKernel *k, const size_t *starts, size_t nstarts);
 
 
 /* ---- lower_data.c: module .global and .const variables ---- */
