@@ -574,7 +574,6 @@ static void ctx_begin(LowerCtx *c, const Func *f, LKernel *k)
 	lmap_init(&c->params);
 	lmap_init(&c->param_handles);
 	lmap_init(&c->param_words);
-	lmap_init(&c->slots);
 	lmap_init(&c->ref_params);
 	lmap_init(&c->tex_samplers);
 	lmap_init(&c->vars);
@@ -640,9 +639,9 @@ static void reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32
 /* issue 15: a device function, lowered into a fragment the kernels that
  * call it link (lower_call.c). Its parameters and results are registers;
  * its .shared variables get their offsets in each kernel it is linked
- * into (lower_shared_link.c); bound surfaces and textures are not
- * supported in functions yet; its .nv.constant2 words are adopted by each
- * kernel it is linked into (lower_call.c). */
+ * into (lower_shared_link.c), its bound surfaces and textures their
+ * c[0x0] slots (lower_handles_link.c); its .nv.constant2 words are adopted
+ * by each kernel it is linked into (lower_call.c). */
 static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 {
 	memset(out, 0, sizeof *out);
@@ -675,9 +674,6 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	lw_reg_params_enter(c);
 	lw_param_addr_store(c, f);
 	lower_body(c, f->body);
-	if (k->shared_size || k->nslots || k->uses_surfaces || k->uses_textures)
-		lw_unsupported(c, f->name_loc, ".func '%s' uses shared variables or surfaces (supported in "
-		               "kernels only)", f->name);
 	if (!ends_in(k, SOP_RET)) {
 		c->cur = NULL;
 		c->guard_vreg = -1;
@@ -712,7 +708,6 @@ static void ctx_end(LowerCtx *c)
 	free(c->vreg_cpair);
 	c->vreg_cpair = NULL;
 	c->nvreg_cpair = 0;
-	lmap_fini(&c->slots);
 	lmap_fini(&c->ref_params);
 	lmap_fini(&c->tex_samplers);
 	lmap_fini(&c->vars);

@@ -86,6 +86,9 @@ typedef struct LInsn {
 	uint16_t shared_sym;    /* varaddr: in a function's code, 1 + the index of the .shared
 	                         * variable (LowerCtx.module_shared) whose offset in the kernel
 	                         * linking it is added to SR_IMM (lower_shared_link.c); 0: none */
+	uint16_t handle_slot;   /* 1 + the index of the bound handle (LKernel.slot_surfrefs) whose
+	                         * c[0x0] word SR_SUIDX or SR_COFF names: moved when the kernel
+	                         * links a function that uses handles (lower_handles_link.c); 0: none */
 	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
 	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs;
 	                         * LRELOC_KERNEL_*: the kernel, an index of LModule.kernel_addrs;

@@ -562,6 +562,8 @@ static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 		lkernel_const2_adopt(k, fr, in);
 		if (in->shared_sym)     /* a .shared variable: its offset in k */
 			lw_shared_link(c, k, in);
+		if (in->handle_slot)    /* a bound texture or surface: its slot in k */
+			lw_handle_place(k, fr, in);
 		if (in->stack_reg & LSTACK_READ)     /* R1 + offset in the function's frame */
 			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + fbase);
 		if ((in->form->op == SOP_BRA || in->form->op == SOP_SSY || in->form->op == SOP_SYNC ||
@@ -588,6 +590,7 @@ static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 	free(map);
 	k->uses_ctaid_z |= fr->uses_ctaid_z;
 	k->explicit_caching |= fr->explicit_caching;
+	lw_handle_flags_adopt(k, fr);
 	return p;
 }
 
@@ -652,8 +655,10 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	if (k->nindirect && !final)
 		return false;
 	lw_indirect_expand(c, k);
-	if (k->ncalls == 0)
+	if (k->ncalls == 0) {
+		lw_handle_slots_order(c->lm, k, NULL, 0);
 		return true;
+	}
 	/* a callee whose body comes later in the module, a function a callee
 	 * calls whose body does (a forward-declared .func), or one that calls
 	 * through a register (its candidates are the module's): link at the
@@ -713,6 +718,11 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			if (k->insns[i].refs[r].vreg < nrename)
 				k->insns[i].refs[r].vreg = rename[k->insns[i].refs[r].vreg];
 	free(rename);
+	size_t *starts = xmalloc((nplaced + 1) * sizeof *starts);
+	for (size_t j = 0; j < nplaced; j++)
+		starts[j] = k->label_pos[placed[j].entry];
+	lw_handle_slots_order(c->lm, k, starts, nplaced);
+	free(starts);
 	free(placed);
 	return true;
 }
@@ -738,6 +748,8 @@ void lw_funcs_free(LowerCtx *c)
 		free(f->frag.label_pos);
 		free(f->frag.params);
 		free(f->frag.desc_fields);   /* its .nv.constant2 words, adopted by the kernels */
+		free(f->frag.slot_surfrefs); /* its bound handles, placed in the kernels' slots */
+		free(f->frag.slot_samplers);
 		free(f->params);
 		free(f->rets);
 		free(f->shared_syms);

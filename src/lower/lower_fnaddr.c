@@ -80,6 +80,12 @@ bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
 		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it %s (its "
 		                    "own .text would need a stack frame)", f->name,
 		                    k->recursive ? "calls a recursive function" : "has .local variables");
+	/* ptxas -c relocates the header index into such a function's TEX/SULD
+	 * words; ours are c[0x0] slots of a kernel, which it has none of */
+	if (ok && k->nslots)
+		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it names "
+		                    "bound textures or surfaces (their header index would be relocated into its "
+		                    "code)", f->name);
 	return ok;
 }
 

@@ -9,7 +9,9 @@
  *    (relocated twice: R_CUDA_TEX_HEADER_INDEX and R_CUDA_SAMP_HEADER_INDEX),
  *    and a txq of that texture names the same slot, even when the txq comes
  *    first (ptxas pairs a texture with the first sampler it is used with);
- *  - slots are numbered in first-use order. */
+ *  - slots are numbered in first-use order while lowering; linking
+ *    renumbers them as ptxas does, textures before surfaces and a
+ *    function's uses at its call (lower_handles_link.c). */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -87,31 +89,37 @@ const char *lw_texture_sampler(const LowerCtx *c, const char *texture)
 	return e ? c->k->handle_params[e->value].name : NULL;
 }
 
-uint32_t lw_handle_slot(LowerCtx *c, const char *name, const char *sampler)
+size_t lkernel_handle_slot(LKernel *k, const char *name, const char *sampler)
 {
-	LKernel *k = c->k;
 	size_t i = 0;
-	if (sampler == NULL) {
-		const LMapEntry *e = lmap_find(&c->slots, name);
-		i = e ? (size_t)e->value : k->nslots;
-	} else {
-		while (i < k->nslots && !(k->slot_samplers[i] && strcmp(k->slot_surfrefs[i], name) == 0 &&
-		                          strcmp(k->slot_samplers[i], sampler) == 0))
-			i++;
-	}
+	while (i < k->nslots && !(strcmp(k->slot_surfrefs[i], name) == 0 &&
+	                          (k->slot_samplers[i] == sampler ||
+	                           (k->slot_samplers[i] && sampler && strcmp(k->slot_samplers[i], sampler) == 0))))
+		i++;
 	if (i == k->nslots) {
 		k->slot_surfrefs = xrealloc(k->slot_surfrefs, (k->nslots + 1) * sizeof *k->slot_surfrefs);
 		k->slot_samplers = xrealloc(k->slot_samplers, (k->nslots + 1) * sizeof *k->slot_samplers);
 		k->slot_surfrefs[k->nslots] = name;
 		k->slot_samplers[k->nslots] = sampler;
-		if (sampler == NULL)
-			lmap_put(&c->slots, name, (int64_t)k->nslots, 0);
 		k->nslots++;
 	}
-	return k->first_slot_offset + 4 * (uint32_t)i;
+	return i;
+}
+
+uint32_t lw_handle_slot(LowerCtx *c, const char *name, const char *sampler)
+{
+	return c->k->first_slot_offset + 4 * (uint32_t)lkernel_handle_slot(c->k, name, sampler);
 }
 
 uint32_t lw_bound_slot(LowerCtx *c, const char *name)
 {
 	return lw_handle_slot(c, name, NULL);
+}
+
+void lw_set_handle_word(const LowerCtx *c, LInsn *in, SassRole role, uint32_t word)
+{
+	const LKernel *k = c->k;
+	linsn_set(in, role, word);
+	uint32_t first = k->first_slot_offset / 4;
+	in->handle_slot = word >= first && word - first < k->nslots ? (uint16_t)(word - first + 1) : 0;
 }

@@ -95,7 +95,6 @@ typedef struct LowerCtx {
 	int64_t *vreg_cpair;/* 64-bit vreg -> c[0x0] byte offset of the 64-bit param it holds, or -1 */
 	size_t nvreg_cpair;
 	LMap module_surfrefs;
-	LMap slots;         /* surfref (without a sampler) -> slot index */
 	LMap ref_params;    /* .param .texref/.samplerref/.surfref -> LPARAM_*; extra = index of k->handle_params */
 	LMap tex_samplers;  /* texture parameter -> index of k->handle_params of its first sampler */
 	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
@@ -156,6 +155,13 @@ typedef struct LowerCtx {
  * separate sampler (a new slot at its first use). */
 uint32_t lw_bound_slot(LowerCtx *c, const char *name);
 uint32_t lw_handle_slot(LowerCtx *c, const char *name, const char *sampler);
+/* The index of k's slot of (name, sampler), added last at its first use. */
+size_t lkernel_handle_slot(LKernel *k, const char *name, const char *sampler);
+/* Sets `role` (SR_SUIDX, SR_COFF) of in to the c[0x0] word `word`; a word
+ * of one of this kernel's slots (at and after first_slot_offset: the
+ * parameters' words are all before it) marks in->handle_slot, which
+ * linking renumbers (lower_handles_link.c). */
+void lw_set_handle_word(const LowerCtx *c, LInsn *in, SassRole role, uint32_t word);
 /* A kernel parameter declaration: when it is a .texref/.samplerref/.surfref
  * one, records it (ordinal *ordinal on, one per name) and returns true. */
 bool lw_handle_param(LowerCtx *c, const VarDecl *d, uint32_t *ordinal);
@@ -346,6 +352,20 @@ void lw_shared_link(LowerCtx *c, LKernel *k, LInsn *in);
 /* A register holding module_shared[sym]'s offset plus add: MOV32I,
  * completed when linked. */
 uint32_t lw_shared_sym_reg(LowerCtx *c, uint32_t sym, int64_t add);
+
+/* ---- lower_handles_link.c: bound textures and surfaces named in functions ---- */
+
+/* Linking a function's instruction that names its fragment fr's slot into
+ * kernel k: k's slot of that handle (added when new). */
+void lw_handle_place(LKernel *k, const LKernel *fr, LInsn *in);
+/* What the kernel records for the handles fr uses (EIATTR_BINDLESS_*,
+ * the descriptor-size symbol). */
+void lw_handle_flags_adopt(LKernel *k, const LKernel *fr);
+/* Once k's callees are placed (starts: the first instruction of each):
+ * k's slots renumbered as ptxas 11.8 numbers them, the textures' then the
+ * surfaces', each in first-use order with a function's uses at its first
+ * call. */
+void lw_handle_slots_order(const LModule *lm, LKernel *k, const size_t *starts, size_t nstarts);
 
 
 /* ---- lower_data.c: module .global and .const variables ---- */

@@ -68,7 +68,7 @@ void lw_txq_dimension(LowerCtx *c, const LDescLookup *h, uint32_t d, unsigned ma
 		lw_mov_rz(c, lod, 0);
 		q = lw_emit(c, SF_TXQ);
 		linsn_ref(q, SR_RA, lod, 0, 1, false);
-		linsn_set(q, SR_SUIDX, h->idx);
+		lw_set_handle_word(c, q, SR_SUIDX, h->idx);
 	} else {
 		uint32_t g = lw_temp(c, 2);
 		lw_mov(c, g, 0, h->vreg, 0);
@@ -104,7 +104,7 @@ bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d)
 		LInsn *mv = lw_emit(c, SF_MOV_C);
 		linsn_ref(mv, SR_RD, h, 0, 1, true);
 		linsn_set(mv, SR_CBANK, 0);
-		linsn_set(mv, SR_COFF, q->idx);
+		lw_set_handle_word(c, mv, SR_COFF, q->idx);
 	} else {
 		lw_mov(c, h, 0, q->vreg, 0);
 	}
@@ -144,7 +144,7 @@ void lw_bound_handle(LowerCtx *c, const char *name, bool texture, uint32_t d)
 	linsn_set(or, SR_INVA, 0);
 	linsn_set(or, SR_INVB, 0);
 	linsn_set(or, SR_CBANK, 0);
-	linsn_set(or, SR_COFF, lw_bound_slot(c, name) / 4);
+	lw_set_handle_word(c, or, SR_COFF, lw_bound_slot(c, name) / 4);
 	/* the high word tags the kind, as ptxas 11.8 writes it (a sampler
 	 * would be 0x40000000): only values stored or compared see it */
 	lw_mov32i(c, d, 1, texture ? 0x20000000u : 0x80000000u);

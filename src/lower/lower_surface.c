@@ -170,10 +170,10 @@ static bool surface_index(LowerCtx *c, const Expr *h, SurfIndex *si)
 	return true;
 }
 
-static void set_index(LInsn *in, const SurfIndex *si)
+static void set_index(const LowerCtx *c, LInsn *in, const SurfIndex *si)
 {
 	if (si->immediate)
-		linsn_set(in, SR_SUIDX, si->idx);
+		lw_set_handle_word(c, in, SR_SUIDX, si->idx);
 	else
 		linsn_ref(in, SR_RC, si->vreg, 0, 1, false);
 }
@@ -231,7 +231,7 @@ static LInsn *emit_su(LowerCtx *c, SuForms forms, const SurfIndex *si, const Sur
 {
 	LInsn *in = lw_emit(c, si->immediate ? forms.imm : forms.reg);
 	linsn_ref(in, SR_RA, coords, 0, m->ncoords, false);
-	set_index(in, si);
+	set_index(c, in, si);
 	linsn_set(in, SR_GEOM, m->geom);
 	linsn_set(in, SR_CLAMP, m->clamp);
 	/* ptxas records EIATTR_BINDLESS_SURFACE_BANK for a bound surfref only,

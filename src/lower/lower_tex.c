@@ -245,7 +245,7 @@ static bool destinations(LowerCtx *c, const Expr *de, uint32_t d[4])
 }
 
 /* Every field of a TEX/TLD/TLD4 form the lowering does not choose. */
-static void set_defaults(LInsn *in, const TexRef *r, int geom)
+static void set_defaults(const LowerCtx *c, LInsn *in, const TexRef *r, int geom)
 {
 	const SassForm *f = in->form;
 	static const SassRole zero[] = { SR_TEXLOD, SR_AOFFI, SR_DC, SR_NODEP, SR_NDV, SR_MS, SR_CL, SR_GATHER };
@@ -253,7 +253,7 @@ static void set_defaults(LInsn *in, const TexRef *r, int geom)
 		if (sass_form_field(f, zero[i]))
 			linsn_set(in, zero[i], 0);
 	if (!r->bindless)
-		linsn_set(in, SR_SUIDX, r->idx);
+		lw_set_handle_word(c, in, SR_SUIDX, r->idx);
 	linsn_set(in, SR_GEOM, geom);
 	linsn_set(in, SR_QMASK, 0xf);
 }
@@ -293,7 +293,7 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 	}
 	uint32_t res = lw_temp(c, 4);
 	LInsn *t = lw_emit(c, r->bindless ? SF_TXD_B : SF_TXD);
-	set_defaults(t, r, m->geom->sass);
+	set_defaults(c, t, r, m->geom->sass);
 	linsn_ref(t, SR_RA, ra, 0, nra, false);
 	linsn_ref(t, SR_RB, rb, 0, 2 * n, false);
 	linsn_ref(t, SR_RD, res, 0, 4, true);
@@ -355,7 +355,7 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	                  fetch ? (r.bindless ? SF_TLD_B : SF_TLD) : (r.bindless ? SF_TEX_B : SF_TEX);
 	uint32_t res = lw_temp(c, 4);
 	LInsn *t = lw_emit(c, form);
-	set_defaults(t, &r, m.geom->sass);
+	set_defaults(c, t, &r, m.geom->sass);
 	linsn_ref(t, SR_RA, ra, 0, nra, false);
 	if (nrb)
 		linsn_ref(t, SR_RB, rb, 0, nrb, false);
