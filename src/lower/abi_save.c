@@ -60,9 +60,11 @@ static void adjust(LInsn *in, int32_t delta)
 	in->stack_reg = LSTACK_READ | LSTACK_WRITE;
 }
 
-/* STL [R1+off], Rr or LDL Rr, [R1+off] */
-static void access(LInsn *in, bool load, int r, uint32_t off)
+/* STL [R1+off], Rr or LDL Rr, [R1+off]; vreg is fixed to Rr, so that the
+ * scheduler sees the register (its reads and writes come from refs) */
+static void access(LInsn *in, bool load, uint32_t vreg, int r, uint32_t off)
 {
+	linsn_ref(in, load ? SR_RD : SR_RB, vreg, 0, 1, load);
 	linsn_set(in, load ? SR_RD : SR_RB, (uint32_t)r);
 	linsn_set(in, SR_RA, REGALLOC_STACK_REG);
 	linsn_set(in, SR_SIZE, WORD);
@@ -97,11 +99,17 @@ void abi_save_kept(LKernel *k, uint32_t used)
 		if (used >> (r - ABI_SCRATCH_LAST - 1) & 1)
 			regs[n++] = r;
 	uint32_t size = ((uint32_t)n * WORD + SAVE_ALIGN - 1) / SAVE_ALIGN * SAVE_ALIGN;
+	uint32_t vregs[ABI_KEPT_LAST - ABI_SCRATCH_LAST];
+	for (size_t j = 0; j < n; j++) {
+		vregs[j] = (uint32_t)lkernel_new_vreg(k, LRC_GPR, 1, false);
+		k->vregs[vregs[j]].fixed = true;
+		k->vregs[vregs[j]].phys = regs[j];
+	}
 	LInsn *ins = xcalloc(n + 1, sizeof *ins);
 	/* before the RET: the loads, then the frame goes */
 	for (size_t j = 0; j < n; j++) {
 		ins[j] = save_insn(&k->insns[ret], SF_LDL);
-		access(&ins[j], true, regs[j], WORD * (uint32_t)j);
+		access(&ins[j], true, vregs[j], regs[j], WORD * (uint32_t)j);
 	}
 	ins[n] = save_insn(&k->insns[ret], SF_IADD32I);
 	adjust(&ins[n], (int32_t)size);
@@ -111,7 +119,7 @@ void abi_save_kept(LKernel *k, uint32_t used)
 	adjust(&ins[0], -(int32_t)size);
 	for (size_t j = 0; j < n; j++) {
 		ins[j + 1] = save_insn(&k->insns[0], SF_STL);
-		access(&ins[j + 1], false, regs[j], WORD * (uint32_t)j);
+		access(&ins[j + 1], false, vregs[j], regs[j], WORD * (uint32_t)j);
 	}
 	insert(k, 1, ins, n + 1);
 	free(ins);
