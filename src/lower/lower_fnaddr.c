@@ -13,9 +13,9 @@
  * convention of external calls (lower_extern.c): arguments from R4,
  * results from R4, RET. Its code is a wrapper that copies the arguments,
  * CALs f's body (linked after it, as a kernel links a callee) and copies
- * the results; it may use R0 and R3..R15 (its callers keep values in R2
- * and from R16 up, as ptxas's do: ptxas saves R2 in a function that uses
- * it). A function with .local variables (its own or its callees': the
+ * the results; it may use R0, R3..R15 and R32 up (its callers keep values
+ * in R2 and R16..R31, as ptxas's do; abi_save.c saves the R16..R31 it
+ * needs across an external call). A function with .local variables (its own or its callees': the
  * frame lw_link_calls lays out below R1) makes its frame below its
  * caller's stack pointer, as ptxas 11.8 -c does (FRAME_SIZE in .nv.info):
  *
