@@ -667,8 +667,10 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	cubin_buf_u32(b, CUBIN_CUDA_API_VERSION);
 	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
 	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
-	if (k->abi_func)
+	if (k->abi_func) {     /* fnaddr: the externals its body calls, as ptxas -c lists them */
+		cubin_extern_info(L->m, k, L->sym_extern, b);
 		return;
+	}
 	if (k->nparams || k->nhandle_params) {
 		cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_PARAM_CBANK, 8);
 		cubin_buf_u32(b, (uint32_t)L->sym_const0[p]);

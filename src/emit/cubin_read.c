@@ -17,7 +17,8 @@
 
 enum { SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_REL = 9,
        SHT_NOBITS = 8 };
-enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
+enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3,
+       STT_CUDA_OBJECT = 13 /* ptxas -c: a variable the code relocates */ };
 enum { EHDR_SIZE = 64, SHDR_SIZE = 64, SYM_SIZE = 24, REL_SIZE = 16, RELA_SIZE = 24 };
 
 typedef struct SectionHeader {
@@ -731,6 +732,8 @@ static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, 
 		if (offset < var->offset || offset >= (uint64_t)var->offset + var->size)
 			continue;
 		ptrdiff_t target = var_of_symbol(var_sym, img->nvars, info >> 32);
+		if ((uint32_t)info == CUBIN_R_CUDA_32 && is_func(r, info >> 32))
+			continue;     /* a .func's address (-c): read_extern_calls */
 		if ((uint32_t)info != CUBIN_R_CUDA_G64 || target < 0)
 			return fail(r, "bad cubin: unknown initialiser relocation in section %zu", rel);
 		out[(*n)++] = (CubinInitReloc){ (uint32_t)(offset - var->offset), (uint32_t)target,
@@ -755,9 +758,12 @@ static int read_vars(Reader *r, CubinImage *img)
 {
 	static const char *const names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
 	static const uint32_t types[3] = { SHT_PROGBITS, SHT_PROGBITS, SHT_NOBITS };
+	/* ptxas 11.8 -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL */
+	static const uint32_t reloc_types[3] = { 0x70000067, 0x70000008, 0x70000007 };
 	size_t sec[3];
 	for (int d = 0; d < 3; d++)
-		sec[d] = section_named(r, names[d], types[d]);
+		if (!(sec[d] = section_named(r, names[d], types[d])))
+			sec[d] = section_named(r, names[d], reloc_types[d]);
 	img->vars = xcalloc(r->nsyms + 1, sizeof *img->vars);
 	size_t *var_sym = xcalloc(r->nsyms + 1, sizeof *var_sym);
 	for (int global = 1; global >= 0; global--)
@@ -767,7 +773,7 @@ static int read_vars(Reader *r, CubinImage *img)
 			int d = 0;
 			while (d < 3 && (!sec[d] || sec[d] != shndx))
 				d++;
-			if ((sym[4] & 0xf) != STT_OBJECT || d == 3 || ((sym[4] >> 4) == STB_GLOBAL) != (bool)global)
+			if (((sym[4] & 0xf) != STT_OBJECT && (sym[4] & 0xf) != STT_CUDA_OBJECT) || d == 3 || ((sym[4] >> 4) == STB_GLOBAL) != (bool)global)
 				continue;
 			uint64_t value = rd64(sym + 8), size = rd64(sym + 16);
 			const SectionHeader *s = &r->sh[shndx];
@@ -820,6 +826,8 @@ static int read_vars(Reader *r, CubinImage *img)
 			if (type != CUBIN_R_CUDA_ABS32_LO_32 && type != CUBIN_R_CUDA_ABS32_HI_32 &&
 			    (type != CUBIN_R_CUDA_ABS32_20 || var < 0))
 				continue;
+			if (var < 0 && is_func(r, info >> 32))
+				continue;     /* a .func's address (-c): read_extern_calls */
 			if (var < 0 || offset > UINT32_MAX) {
 				rc = fail(r, "bad cubin: relocation of an unknown variable in section %zu", t);
 				break;
@@ -850,8 +858,10 @@ static size_t section_callee(const Reader *r, const CubinImage *img, uint64_t sy
 
 /* The external functions (undefined FUNC symbols, symbol order) and each
  * kernel's JCALs of them (extern_calls), then its JCALs of functions in
- * other code sections (section_calls) -- sim5: the simulator models the
- * driver's vprintf and links the sections. */
+ * other code sections (section_calls), then its MOV32I halves of their
+ * addresses (section_addrs) and the R_CUDA_32 words of .nv.global.init
+ * holding them (func_inits) -- sim5: the simulator models the driver's
+ * vprintf and links the sections. */
 static void read_extern_calls(const Reader *r, CubinImage *img)
 {
 	img->externs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->externs);
@@ -866,16 +876,26 @@ static void read_extern_calls(const Reader *r, CubinImage *img)
 			continue;
 		const uint8_t *d = section_data(r, t);
 		CubinReadKernel *rk = &img->kernels[k];
-		for (int pass = 0; pass < 2; pass++) {
+		for (int pass = 0; pass < 3; pass++) {
 			if (pass == 0)
 				rk->k.extern_calls = img->extern_call_store + n;
-			else
+			else if (pass == 1)
 				rk->section_calls = img->extern_call_store + n;
+			else
+				rk->section_addrs = img->extern_call_store + n;
 			for (uint64_t pos = 0; pos + REL_SIZE <= r->sh[t].size; pos += REL_SIZE) {
 				uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8), sym = info >> 32;
-				if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20 || !is_func(r, sym) || offset > UINT32_MAX)
+				uint32_t type = (uint32_t)info;
+				bool half = type == CUBIN_R_CUDA_ABS32_LO_32 || type == CUBIN_R_CUDA_ABS32_HI_32;
+				if ((pass == 2 ? !half : type != CUBIN_R_CUDA_ABS32_20) || !is_func(r, sym) || offset > UINT32_MAX)
 					continue;
 				size_t target = img->nexterns;
+				if (pass == 2 && (target = section_callee(r, img, sym)) < img->nkernels) {
+					img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
+					                                                type == CUBIN_R_CUDA_ABS32_HI_32, false, false, true };
+					rk->nsection_addrs++;
+					continue;
+				}
 				if (pass == 0 && is_extern_func(r, sym)) {
 					target = 0;
 					while (target < img->nexterns && img->externs[target] != symbol_name(r, (size_t)sym))
@@ -890,6 +910,22 @@ static void read_extern_calls(const Reader *r, CubinImage *img)
 				                                                   false, false };
 			}
 		}
+	}
+}
+
+static void read_func_inits(const Reader *r, CubinImage *img)
+{
+	size_t rel = section_named(r, ".rel.nv.global.init", SHT_REL);
+	size_t n = rel && r->sh[rel].size % REL_SIZE == 0 ? r->sh[rel].size / REL_SIZE : 0;
+	img->func_inits = xcalloc(n + 1, sizeof *img->func_inits);
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *d = section_data(r, rel) + i * REL_SIZE;
+		uint64_t offset = rd64(d), info = rd64(d + 8);
+		size_t target = (uint32_t)info == CUBIN_R_CUDA_32 && is_func(r, info >> 32)
+		              ? section_callee(r, img, info >> 32) : img->nkernels;
+		if (target < img->nkernels && offset <= UINT32_MAX)
+			img->func_inits[img->nfunc_inits++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
+			                                                          false, false, false, true };
 	}
 }
 
@@ -920,8 +956,10 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	}
 	if (rc == 0)
 		read_surfrefs(&r, img);
-	if (rc == 0)
+	if (rc == 0) {
 		read_extern_calls(&r, img);
+		read_func_inits(&r, img);
+	}
 	if (rc == 0)
 		rc = read_vars(&r, img);
 	free(r.sh);
@@ -935,45 +973,4 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	if (rc)
 		cubin_image_free(img);
 	return rc;
-}
-
-void cubin_image_free(CubinImage *img)
-{
-	free(img->kernels);
-	free(img->surfrefs);
-	free(img->surfref_is_texture);
-	free(img->param_store);
-	free(img->handle_store);
-	free(img->slot_store);
-	free(img->offset_store);
-	free(img->desc_store);
-	free(img->string_store);
-	free(img->vars);
-	free(img->init_reloc_store);
-	free(img->fixup_store);
-	free(img->externs);
-	free(img->extern_call_store);
-	memset(img, 0, sizeof *img);
-}
-
-void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kernels)
-{
-	for (size_t i = 0; i < img->nkernels; i++)
-		kernels[i] = img->kernels[img->nkernels - 1 - i].k;
-	*m = (CubinModule){
-		.sm = img->sm,
-		.ptx_target_sm = img->ptx_target_sm,
-		.address64 = img->address64,
-		.texmode_independent = img->texmode_independent,
-		.kernels = kernels,
-		.nkernels = img->nkernels,
-		.surfrefs = img->surfrefs,
-		.surfref_is_texture = img->surfref_is_texture,
-		.desc_size_texture = img->desc_size_texture,
-		.nsurfrefs = img->nsurfrefs,
-		.vars = img->vars,
-		.nvars = img->nvars,
-		.externs = img->externs,
-		.nexterns = img->nexterns,
-	};
 }

@@ -36,6 +36,10 @@ typedef struct CubinReadKernel {
 	 * the index of the callee's kernels[] entry in var and func set */
 	const CubinDataFixup *section_calls;
 	size_t nsection_calls;
+	/* -c: the MOV32I halves (hi) of such a function's address (a .func
+	 * whose address is taken: R_CUDA_ABS32_LO_32/HI_32), var as above */
+	const CubinDataFixup *section_addrs;
+	size_t nsection_addrs;
 } CubinReadKernel;
 
 typedef struct CubinImage {
@@ -69,6 +73,11 @@ typedef struct CubinImage {
 	const char **externs;
 	size_t nexterns;
 	CubinDataFixup *extern_call_store;
+	/* -c: the words of .nv.global.init holding such a function's address
+	 * (R_CUDA_32; offset in the section, var the kernels[] index); not
+	 * in the vars' relocs, so cubin_image_module() leaves them out */
+	CubinDataFixup *func_inits;
+	size_t nfunc_inits;
 } CubinImage;
 
 /* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in

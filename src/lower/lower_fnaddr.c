@@ -13,14 +13,19 @@
  * convention of external calls (lower_extern.c): arguments from R4,
  * results from R4, RET. Its code is a wrapper that copies the arguments,
  * CALs f's body (linked after it, as a kernel links a callee) and copies
- * the results; it may use R0 and R3..R15 (its callers keep values in R2
- * and from R16 up, as ptxas's do: ptxas saves R2 in a function that uses
- * it), and no stack frame.
+ * the results; it may use R0, R3..R15 and R32 up (its callers keep values
+ * in R2 and R16..R31, as ptxas's do; abi_save.c saves the R16..R31 it
+ * needs across an external call). A function with .local variables (its own or its callees': the
+ * frame lw_link_calls lays out below R1) makes its frame below its
+ * caller's stack pointer, as ptxas 11.8 -c does (FRAME_SIZE in .nv.info):
+ *
+ *   IADD32I R1, R1, -frame ; ... CAL body ... ; IADD32I R1, R1, frame ; RET
  *
  * A call through a register compares the pointer with these relocated
  * addresses (lower_fnptr.c) and calls the kernel's own linked copy of the
  * function it names; ptxas calls the pointer with PRET + JMX instead. */
 #include "lower/lower_internal.h"
+#include "lower/regalloc.h"
 
 #include "base/xalloc.h"
 
@@ -51,6 +56,24 @@ static void copies(LKernel *k, SrcLoc loc, const uint32_t *to, const uint32_t *f
 		}
 }
 
+/* Inserts R1 += delta before instruction `at` (labels on it and after
+ * move along); the wrapper's call sites are linked already. */
+static void stack_adjust(LKernel *k, size_t at, int32_t delta, SrcLoc loc)
+{
+	LInsn *in = lkernel_append(k, SF_IADD32I, loc);
+	linsn_set(in, SR_RD, REGALLOC_STACK_REG);
+	linsn_set(in, SR_RA, REGALLOC_STACK_REG);
+	linsn_set(in, SR_IMM, (uint32_t)delta);
+	in->stack_reg = LSTACK_READ | LSTACK_WRITE;
+	in->keep = true;
+	LInsn adjust = *in;
+	memmove(k->insns + at + 1, k->insns + at, (k->ninsns - 1 - at) * sizeof *k->insns);
+	k->insns[at] = adjust;
+	for (size_t l = 0; l < k->nlabels; l++)
+		if (k->label_pos[l] >= at)
+			k->label_pos[l]++;
+}
+
 bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
 {
 	memset(k, 0, sizeof *k);
@@ -76,16 +99,19 @@ bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
 	LCallSite site = { entry, f->name, f->loc, abi, nargs, nrets };
 	bool ok = lw_abi_entry(c, k, &site, ret) && lw_link_calls(c, k, true);
 	free(abi);
-	if (ok && (k->frame_size || k->recursive))
-		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it %s (its "
-		                    "own .text would need a stack frame)", f->name,
-		                    k->recursive ? "calls a recursive function" : "has .local variables");
+	if (ok && k->recursive)
+		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it calls "
+		                    "a recursive function", f->name);
 	/* ptxas -c relocates the header index into such a function's TEX/SULD
 	 * words; ours are c[0x0] slots of a kernel, which it has none of */
 	if (ok && k->nslots)
 		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it names "
 		                    "bound textures or surfaces (their header index would be relocated into its "
 		                    "code)", f->name);
+	if (ok && k->frame_size) {
+		stack_adjust(k, ret, (int32_t)k->frame_size, f->loc);
+		stack_adjust(k, entry + 1, -(int32_t)k->frame_size, f->loc);
+	}
 	return ok;
 }
 

@@ -2,6 +2,7 @@
  * over the liveness of liveness.c. */
 #include "lower/regalloc.h"
 
+#include "lower/abi_save.h"
 #include "lower/call_save.h"
 #include "lower/liveness.h"
 #include "lower/pred_spill.h"
@@ -428,7 +429,6 @@ static unsigned alignment_of(unsigned width)
  * A JCAL's arguments and results are vregs fixed to R4..R15; the callee
  * may change R0 and R2..R15 and every predicate, so a value live across a
  * JCAL takes a register from R16 up. */
-enum { ABI_SCRATCH_LAST = 15 };
 
 typedef struct FixedRanges {
 	Interval *fixed;        /* intervals of the fixed vregs */
@@ -556,11 +556,13 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 	for (int r = 0; r <= REGALLOC_MAX_PRED; r++)
 		busy_pred[r] = -1;
 	busy_gpr[REGALLOC_STACK_REG] = (long)1 << 60;
-	/* fnaddr: a function of its own keeps its callers' R2 and R16 up */
-	int top_gpr = k->abi_func ? ABI_SCRATCH_LAST : REGALLOC_MAX_GPR;
+	/* fnaddr: a function of its own keeps its callers' R2, and R16..R31
+	 * (abi_save.c) */
+	int top_gpr = REGALLOC_MAX_GPR;
 	if (k->abi_func)
 		busy_gpr[2] = (long)1 << 60;
 	int max_gpr = REGALLOC_STACK_REG;
+	uint32_t kept_used = 0;
 	FixedRanges fr;
 	fixed_ranges_build(k, iv, &fr);
 	for (size_t n = 0; n < k->nvregs; n++) {
@@ -583,7 +585,9 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		}
 		int found = v->fixed ? v->phys : -1;
 		for (int b = across ? ABI_SCRATCH_LAST + 1 : 0; b + (int)w - 1 <= top && found < 0; b += (int)al) {
-			bool ok = pred || clear_of_fixed(k, &fr, x, b, w);
+			/* fnaddr: R16..R31 only for what a call must not change (saved) */
+			bool ok = pred || (clear_of_fixed(k, &fr, x, b, w) &&
+			                   (!k->abi_func || across || !abi_kept_range(b, w)));
 			for (unsigned p = 0; p < w && ok; p++)
 				ok = busy[b + (int)p] < x->start;
 			if (ok)
@@ -592,18 +596,15 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		if (found < 0) {
 			free(fr.fixed);
 			free(fr.calls);
-			if (k->abi_func && !pred)
-				snprintf(err, errlen, "function '%s' (its address is taken in a relocatable object, "
-				         "so it is compiled as a function of its own) needs more than R0 and R3..R%d "
-				         "(the registers its callers do not keep values in)", k->name, top_gpr);
-			else
-				snprintf(err, errlen, "kernel '%s' needs more than %d %s registers at once", k->name,
+			snprintf(err, errlen, "kernel '%s' needs more than %d %s registers at once", k->name,
 				         top + 1, pred ? "predicate" : "general");
 			free(iv);
 			return -1;
 		}
 		for (unsigned p = 0; p < w; p++)
 			busy[found + (int)p] = x->end;
+		if (!pred && k->abi_func)
+			kept_used |= abi_kept_mask(found, w);
 		v->phys = found;
 		if (!pred && found + (int)w - 1 > max_gpr)
 			max_gpr = found + (int)w - 1;
@@ -621,5 +622,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		}
 	}
 	k->regcount = (uint32_t)max_gpr + 1;
+	if (k->abi_func)
+		abi_save_kept(k, kept_used);
 	return 0;
 }

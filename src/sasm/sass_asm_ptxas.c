@@ -181,7 +181,7 @@ bool sasm_match_ptxas(SasmMatch *m)
 {
 	switch (m->f->op) {
 	case SOP_PRET: return sasm_take_target(m);
-	case SOP_BRX: return match_brx(m);
+	case SOP_BRX: case SOP_JMX: return match_brx(m);
 	case SOP_SSY: case SOP_PBK: return sasm_take_target(m);
 	case SOP_SYNC: case SOP_BRK: return sasm_take_cond(m, 0);
 	case SOP_IMUL: case SOP_IMUL32I: return match_imul(m);

@@ -159,7 +159,7 @@ static void print_cc_forms(Text *t, const SassForm *f, const SassValues *v, uint
 	put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
 }
 
-/* fnptr: PRET target (an address, as CAL's); BRX [CC.cond, ]Ra[ offset] */
+/* fnptr: PRET target (an address, as CAL's); BRX and JMX [CC.cond, ]Ra[ offset] */
 static void print_indirect(Text *t, const SassForm *f, const SassValues *v, uint64_t addr)
 {
 	put(t, "%s ", sass_op_mnemonic(f->op));
@@ -237,7 +237,7 @@ static void print_fchk(Text *t, const SassForm *f, const SassValues *v, uint32_t
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)
 {
 	switch (f->op) {
-	case SOP_PRET: case SOP_BRX: print_indirect(t, f, v, addr); return true;
+	case SOP_PRET: case SOP_BRX: case SOP_JMX: print_indirect(t, f, v, addr); return true;
 	case SOP_SSY: case SOP_PBK: case SOP_SYNC: case SOP_BRK: print_flow(t, f, v, addr); return true;
 	/* nvdisasm prints no reuse flags on IMUL and IMAD */
 	case SOP_IMUL: case SOP_IMUL32I: print_imul(t, f, v, 0); return true;

@@ -195,7 +195,7 @@ typedef struct SassField {
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
 	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
 	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X) SASS_OPS_DIVRN(X) SASS_OPS_CTRL(X) \
-	SASS_OPS_LEGACY2(X)
+	SASS_OPS_LEGACY2(X) SASS_OPS_RELOC2(X)
 
 /* ---- ctrl: barrier reductions (BAR.RED, B2R.RESULT); P2R/R2P are int64's ---- */
 #define SASS_OPS_CTRL(X) X(BAR_RED, "BAR.RED") X(B2R, "B2R.RESULT")
@@ -245,6 +245,8 @@ typedef struct SassField {
 	X(TEXS, "TEXS") X(TLDS, "TLDS") X(TLD4S, "TLD4S") X(VABSDIFF, "VABSDIFF")
 /* ---- divrn: the f32 division check, float set and ISCADD32I (div.rn.f32) ---- */
 #define SASS_OPS_DIVRN(X) X(FCHK, "FCHK") X(FSET, "FSET") X(ISCADD32I, "ISCADD32I")
+/* ---- reloc2: ptxas -c's call through a register jumps to Ra + offset ---- */
+#define SASS_OPS_RELOC2(X) X(JMX, "JMX")
 
 typedef enum SassOp {
 #define X(id, mnemonic) SOP_##id,

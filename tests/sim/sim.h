@@ -107,6 +107,7 @@ typedef struct SimMachine {
 	const char *kernel;
 	SimInsn *insns;
 	size_t ninsns;
+	uint32_t *section_base;     /* sim_link.c: where each code section of the image is loaded (or NULL) */
 	uint32_t regcount;
 	/* memory */
 	uint8_t cbank[SIM_CBANKS][SIM_CBANK_BYTES];

@@ -12,7 +12,8 @@
  * word) the low and high word of that address plus the addend. A
  * variable is output only when the run writes it: an initialiser may hold
  * function addresses (call-indirect's table), which differ between the
- * cubins and are not relocated here. */
+ * cubins; under -c (R_CUDA_32 of a .func, issue 15) the word gets the
+ * offset sim_link.c loaded the function's section at. */
 #include "sim.h"
 
 #include <stdio.h>
@@ -65,6 +66,27 @@ static int patch_address(SimMachine *m, const CubinImage *img, const CubinDataFi
 	return 0;
 }
 
+/* An R_CUDA_32 word of .nv.global.init: the function's section offset. */
+static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar *const *sorted, size_t n,
+                           const CubinDataFixup *f)
+{
+	for (size_t j = 0; j < n; j++) {
+		const CubinVar *v = sorted[j];
+		if (!v->init || f->offset < v->offset || (uint64_t)f->offset + 4 > (uint64_t)v->offset + v->size)
+			continue;
+		SimRegion *r = NULL;
+		for (size_t q = 0; q < m->nregions && !r; q++)
+			if (m->regions[q].base == SIM_GLOBALS_BASE + j * SIM_GLOBAL_STRIDE)
+				r = &m->regions[q];
+		if (!r || !m->section_base || f->var >= img->nkernels)
+			break;
+		memcpy(r->bytes + (f->offset - v->offset), &m->section_base[f->var], 4);
+		return 0;
+	}
+	return fail(m, "a function address in an initialiser (of %s) is not modelled",
+	            f->var < img->nkernels ? img->kernels[f->var].k.name : NULL);
+}
+
 int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 {
 	const CubinVar **sorted = calloc(img->nvars + 1, sizeof *sorted);
@@ -102,6 +124,8 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 			memcpy(r->bytes + ir->offset, &a, 8);
 		}
 	}
+	for (size_t i = 0; i < img->nfunc_inits && rc == 0; i++)
+		rc = patch_func_init(m, img, sorted, n, &img->func_inits[i]);
 	free(sorted);
 	for (size_t i = 0; i < k->ndata_fixups && rc == 0; i++)
 		rc = patch_address(m, img, &k->data_fixups[i]);

@@ -1,4 +1,5 @@
-/* ptxas 11.8's call through a register (fnptr): `PRET ret; BRX Rt off`.
+/* ptxas 11.8's call through a register (fnptr): `PRET ret; BRX Rt off`
+ * (under -c `PRET ret; JMX Rt`: JMX jumps to Rt + off, reloc2).
  * PRET pushes its target (pc + 8 + offset; a control word's address
  * stands for the first instruction of its group) on the thread's call
  * stack, as CAL pushes the next instruction; BRX jumps to Ra + pc + 8 +
@@ -22,8 +23,10 @@ bool sim_brx_target(SimMachine *m, const SimInsn *in, const SimThread *t, size_t
 {
 	if (sim_val(in, SR_COND, 0xf) != 0xf)
 		return sim_fail(m, in, "a conditional BRX is not modelled");
-	return code_address(m, in, (int64_t)sim_reg(t, sim_val(in, SR_RA, 255)) + (int64_t)in->addr + 8 +
-	                           sim_val(in, SR_IMM, 0), index);
+	/* reloc2: JMX (ptxas -c) jumps to the absolute address Ra + offset */
+	int64_t pc8 = in->form->op == SOP_JMX ? 0 : (int64_t)in->addr + 8;
+	return code_address(m, in, (int64_t)sim_reg(t, sim_val(in, SR_RA, 255)) + pc8 + sim_val(in, SR_IMM, 0),
+	                    index);
 }
 
 bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *next)
@@ -37,7 +40,7 @@ bool sim_exec_indirect(SimMachine *m, const SimInsn *in, SimThread *t, size_t *n
 			return sim_fail(m, in, "calls nested deeper than %d", SIM_CALL_DEPTH), true;
 		t->calls[t->ncalls++] = at;
 		return true;
-	case SOP_BRX:
+	case SOP_BRX: case SOP_JMX:
 		if (sim_brx_target(m, in, t, &at))
 			*next = at;
 		return true;

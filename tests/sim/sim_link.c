@@ -9,7 +9,13 @@
  * applies each section's descriptor-size relocations, and turns each
  * linked JCAL into the CAL of the same target (a JCAL of an absolute
  * address is a CAL of that address relative to the next instruction: the
- * call stack and the divergence models treat both alike). */
+ * call stack and the divergence models treat both alike).
+ *
+ * A -c object's address-taken .func (issue 15) is a code section of its
+ * own too: the MOV32I pair of its address (R_CUDA_ABS32_LO_32/HI_32) gets
+ * the offset the section is loaded at (the high word 0), and so does each
+ * R_CUDA_32 word of .nv.global.init (sim_globals.c, from section_base):
+ * the address a JMX or BRX of ptxas's code jumps to. */
 #include "sim.h"
 
 #include <stdio.h>
@@ -42,11 +48,26 @@ static int link_call(SimMachine *m, uint32_t at, uint32_t target)
 	return 0;
 }
 
+/* The MOV32I at `at` loads half of a function's address `target`. */
+static int link_address(SimMachine *m, uint32_t at, uint32_t target, bool hi)
+{
+	size_t i = (at / 32) * 3 + (at % 32) / 8 - 1;
+	if (at % 8 || at % 32 == 0 || i >= m->ninsns || !m->insns[i].form || m->insns[i].form->op != SOP_MOV32I)
+		return fail(m, "a function address relocation not on a MOV32I", at);
+	SimInsn *in = &m->insns[i];
+	sass_values_set(&in->v, SR_IMM, hi ? 0 : target);
+	if (sass_encode(in->form, &in->v, &in->word, m->error, sizeof m->error) != 0) {
+		m->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
 int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKernel *rk)
 {
-	bool calls = false;
+	bool calls = img->nfunc_inits > 0;
 	for (size_t j = 0; j < img->nkernels; j++)
-		calls |= img->kernels[j].nsection_calls > 0;
+		calls |= img->kernels[j].nsection_calls > 0 || img->kernels[j].nsection_addrs > 0;
 	if (!calls)
 		return 0;
 	/* the sections' places: the kernel's first, then the others */
@@ -90,7 +111,12 @@ int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKerne
 			const CubinDataFixup *f = &caller->section_calls[c];
 			rc = link_call(m, base[j] + f->offset, base[f->var]);
 		}
+		for (size_t c = 0; c < caller->nsection_addrs && rc == 0; c++) {
+			const CubinDataFixup *f = &caller->section_addrs[c];
+			rc = link_address(m, base[j] + f->offset, base[f->var], f->hi);
+		}
 	}
-	free(base);
+	free(m->section_base);
+	m->section_base = base;
 	return rc;
 }

@@ -146,6 +146,8 @@ void sim_free(SimMachine *m)
 {
 	free(m->insns);
 	m->insns = NULL;
+	free(m->section_base);
+	m->section_base = NULL;
 	for (size_t i = 0; i < m->nregions; i++) {
 		free(m->regions[i].bytes);
 		free(m->regions[i].writer);

@@ -419,7 +419,7 @@ static uint32_t crs_taken(SimMachine *m, const SimInsn *in, const WarpCrs *c, co
 static bool crs_op(SassOp op)
 {
 	return op == SOP_BRA || op == SOP_SSY || op == SOP_PBK || op == SOP_SYNC || op == SOP_BRK ||
-	       op == SOP_CAL || op == SOP_RET || op == SOP_PRET || op == SOP_BRX;
+	       op == SOP_CAL || op == SOP_RET || op == SOP_PRET || op == SOP_BRX || op == SOP_JMX;
 }
 
 /* BRX for the lanes `taken`: the group of one target runs (the lowest
@@ -465,7 +465,7 @@ static void crs_flow(SimMachine *m, const SimInsn *in, WarpCrs *c, const SimThre
 	uint32_t taken = crs_taken(m, in, c, w, n), rest = c->active & ~taken;
 	if (m->failed)
 		return;
-	if (op == SOP_BRX)
+	if (op == SOP_BRX || op == SOP_JMX)
 		return crs_brx(m, in, c, w, n, taken, model);
 	if (op == SOP_SYNC || op == SOP_BRK || op == SOP_RET) {
 		c->pc = next;
