@@ -527,27 +527,29 @@ static void spill_predicates(LKernel *k, Analysis *an)
 
 /* When the linear scan finds no general register: allocation by exact
  * live sets over the scoped liveness of calls (regalloc_exact.c), keeping
- * one value at a time in local memory (spill.c) while even that does not
+ * the values it names in local memory (spill.c) while even that does not
  * fit. A kernel that calls a recursive function does not spill (its call
  * frames lie where the slots would). */
 static int allocate_exact(LKernel *k, char *err, size_t errlen)
 {
 	uint32_t floor = (uint32_t)k->nvregs;
-	for (size_t spills = 0;; spills++) {
+	for (bool spilled = false;; spilled = true) {
 		ExactResult res;
 		int rc = regalloc_exact(k, floor, &res, err, errlen);
-		if (rc == 0 && spills > 0)
+		if (rc == 0 && spilled)
 			spill_frame_update(k);
 		if (rc == 0)
 			regalloc_apply(k, res.max_gpr);
-		if (rc <= 0)
-			return rc;
-		if (res.victim == UINT32_MAX || k->recursive) {
+		if (rc == 1 && (res.stuck || k->recursive)) {
 			snprintf(err, errlen, "kernel '%s' needs more than %d general registers at once", k->name,
 			         REGALLOC_MAX_GPR + 1);
-			return -1;
+			rc = -1;
 		}
-		spill_vreg(k, res.victim);
+		if (rc == 1)
+			spill_vregs(k, res.victims, res.nvictims);
+		free(res.victims);
+		if (rc <= 0)
+			return rc;
 	}
 }
 

@@ -130,15 +130,16 @@ static bool crosses_jcal(const LKernel *k, const Liveness *lv, const LiveSet *oc
 	return false;
 }
 
-/* The spillable vreg live at half-step at with the longest extent. */
+/* The spillable vreg live at half-step at with the longest extent, not
+ * chosen before. */
 static uint32_t choose_victim(const LKernel *k, const Liveness *lv, const LiveSet *occ, const Order *ord,
-                              size_t n, uint32_t at, uint32_t spill_floor)
+                              size_t n, uint32_t at, uint32_t spill_floor, const bool *chosen)
 {
 	uint32_t best = UINT32_MAX, best_len = 0;
 	for (size_t x = 0; x < n && ord[x].start <= at; x++) {
 		uint32_t v = ord[x].vreg;
 		const LVReg *r = &k->vregs[v];
-		if (v >= spill_floor || r->fixed || r->cls != LRC_GPR || ord[x].end <= at)
+		if (v >= spill_floor || r->fixed || r->cls != LRC_GPR || ord[x].end <= at || chosen[v])
 			continue;
 		bool live = false;
 		for (size_t b = lv->first_part[v]; b < lv->first_part[v + 1] && !live; b++)
@@ -292,10 +293,11 @@ int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err
 	memset(gpr, 0, sizeof gpr);
 	memset(pred, 0, sizeof pred);
 	live_set_append(&gpr[REGALLOC_STACK_REG], 0, UINT32_MAX);
-	*res = (ExactResult){ REGALLOC_STACK_REG, UINT32_MAX, UINT32_MAX };
+	*res = (ExactResult){ REGALLOC_STACK_REG, NULL, 0, false };
+	bool *chosen = xcalloc(k->nvregs + 1, sizeof *chosen);
 	int rc = 0;
-	for (size_t pass = 0; pass < 2 && rc == 0; pass++)    /* the fixed vregs first */
-		for (size_t x = 0; x < n && rc == 0; x++) {
+	for (size_t pass = 0; pass < 2 && rc >= 0 && !res->stuck; pass++)    /* the fixed vregs first */
+		for (size_t x = 0; x < n && rc >= 0 && !res->stuck; x++) {
 			uint32_t v = ord[x].vreg;
 			LVReg *r = &k->vregs[v];
 			if (r->fixed != (pass == 0))
@@ -329,9 +331,14 @@ int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err
 				         top + 1);
 				rc = -1;
 			} else if (found < 0) {
-				res->failed = v;
-				res->victim = choose_victim(k, &lv, occ, ord, n, ord[x].start, spill_floor);
+				uint32_t victim = choose_victim(k, &lv, occ, ord, n, ord[x].start, spill_floor, chosen);
 				rc = 1;
+				res->stuck = victim == UINT32_MAX;
+				if (!res->stuck) {
+					chosen[victim] = true;
+					res->victims = xrealloc(res->victims, (res->nvictims + 1) * sizeof *res->victims);
+					res->victims[res->nvictims++] = victim;
+				}
 			} else {
 				for (unsigned p = 0; p < w; p++)
 					live_set_union(&regs[found + (int)p], &parts[p], &scratch);
@@ -350,6 +357,7 @@ int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err
 		live_set_free(&occ[b]);
 	free(occ);
 	free(ord);
+	free(chosen);
 	liveness_free(&lv);
 	call_masks_free(&cm);
 	call_scope_free(&cs);

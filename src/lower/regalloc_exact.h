@@ -10,20 +10,24 @@
 
 #include "lower/lower.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct ExactResult {
 	int max_gpr;            /* the highest general register assigned */
-	uint32_t failed;        /* a general vreg that found no register */
-	uint32_t victim;        /* the vreg to keep in memory instead (UINT32_MAX: none) */
+	uint32_t *victims;      /* the vregs to keep in memory, one per general vreg that found
+	                         * no register (the caller frees the array) */
+	size_t nvictims;
+	bool stuck;             /* a general vreg found no register and nothing to spill instead */
 } ExactResult;
 
-/* Assigns every vreg's phys. Vregs from spill_floor up are never chosen as
- * victims (they are the short temporaries of earlier spills). Returns 0,
- * 1 when a general vreg found no register (*res says which and what to
- * spill), or -1 with a message (predicates that do not fit, or one live
- * across a JCAL). */
+/* Assigns every vreg's phys. A general vreg that finds no register names a
+ * victim, and allocation goes on, so that one round finds every spill it
+ * needs. Vregs from spill_floor up are never victims (they are the short
+ * temporaries of earlier spills). Returns 0, 1 when general vregs found
+ * no register (*res lists the victims, or is stuck), or -1 with a message
+ * (predicates that do not fit, or one live across a JCAL). */
 int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err, size_t errlen);
 
 /* Writes each vreg's phys into the register fields and sets k->regcount. */

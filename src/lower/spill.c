@@ -45,43 +45,72 @@ static size_t moves(LInsn *out, const LInsn *at, bool load, uint32_t t, unsigned
 	return width;
 }
 
-void spill_vreg(LKernel *k, uint32_t v)
+/* The slot of each spilled vreg (UINT32_MAX: none). */
+static uint32_t *assign_slots(LKernel *k, const uint32_t *v, size_t n)
 {
-	unsigned width = k->vregs[v].width;
-	uint32_t align = width == 1 ? 4 : width == 2 ? 8 : 16;
-	uint32_t offset = (k->frame_size + align - 1) / align * align;
-	k->frame_size = offset + 4 * width;
+	uint32_t *slot = xmalloc((k->nvregs + 1) * sizeof *slot);
+	memset(slot, 0xff, (k->nvregs + 1) * sizeof *slot);
+	for (size_t x = 0; x < n; x++) {
+		unsigned width = k->vregs[v[x]].width;
+		uint32_t align = width == 1 ? 4 : width == 2 ? 8 : 16;
+		slot[v[x]] = (k->frame_size + align - 1) / align * align;
+		k->frame_size = slot[v[x]] + 4 * width;
+	}
+	return slot;
+}
+
+/* Rewrites one instruction's references of the spilled vreg sv (slot at
+ * offset) to a new vreg; appends the loads before it to pre, the stores
+ * after it to post. */
+static void rewrite_refs(LKernel *k, LInsn *at, uint32_t sv, uint32_t offset, LInsn *pre, size_t *npre,
+                         LInsn *post, size_t *npost)
+{
+	unsigned width = k->vregs[sv].width;
+	bool reads = false, writes = false;
+	for (unsigned r = 0; r < at->nrefs; r++) {
+		const LRegRef *ref = &at->refs[r];
+		if (ref->vreg != sv)
+			continue;
+		writes |= ref->def;
+		/* a guarded or partial write keeps the other value: load it first */
+		reads |= !ref->def || linsn_is_guarded(at) || ref->count < width;
+	}
+	uint32_t t = lkernel_new_vreg(k, LRC_GPR, width, false);
+	for (unsigned r = 0; r < at->nrefs; r++)
+		if (at->refs[r].vreg == sv)
+			at->refs[r].vreg = t;
+	if (reads)
+		*npre += moves(pre + *npre, at, true, t, width, offset);
+	if (writes)
+		*npost += moves(post + *npost, at, false, t, width, offset);
+}
+
+void spill_vregs(LKernel *k, const uint32_t *v, size_t nv)
+{
+	size_t nslots = k->nvregs;      /* the vregs rewriting makes have no slot */
+	uint32_t *slot = assign_slots(k, v, nv);
 	size_t extra = 0;
 	for (size_t i = 0; i < k->ninsns; i++)
-		for (unsigned r = 0; r < k->insns[i].nrefs; r++)
-			extra += k->insns[i].refs[r].vreg == v ? 2 * (size_t)width : 0;
+		for (unsigned r = 0; r < k->insns[i].nrefs; r++) {
+			uint32_t sv = k->insns[i].refs[r].vreg;
+			extra += slot[sv] != UINT32_MAX ? 2 * (size_t)k->vregs[sv].width : 0;
+		}
 	LInsn *ins = xcalloc(k->ninsns + extra + 1, sizeof *ins);
+	LInsn *post = xcalloc(extra + 1, sizeof *post);
 	size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos), n = 0, old = k->ninsns;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn at = k->insns[i];
-		bool reads = false, writes = false;
-		for (unsigned r = 0; r < at.nrefs; r++) {
-			const LRegRef *ref = &at.refs[r];
-			if (ref->vreg != v)
-				continue;
-			writes |= ref->def;
-			/* a guarded or partial write keeps the other value: load it first */
-			reads |= !ref->def || linsn_is_guarded(&at) || ref->count < width;
-		}
+		size_t npost = 0, npre = 0;
 		newpos[i] = n;
-		if (!reads && !writes) {
-			ins[n++] = at;
-			continue;
+		for (unsigned r = 0; r < at.nrefs; r++) {
+			uint32_t sv = at.refs[r].vreg;
+			if (sv < nslots && slot[sv] != UINT32_MAX)
+				rewrite_refs(k, &at, sv, slot[sv], ins + n, &npre, post, &npost);
 		}
-		uint32_t t = lkernel_new_vreg(k, LRC_GPR, width, false);
-		for (unsigned r = 0; r < at.nrefs; r++)
-			if (at.refs[r].vreg == v)
-				at.refs[r].vreg = t;
-		if (reads)
-			n += moves(ins + n, &at, true, t, width, offset);
+		n += npre;
 		ins[n++] = at;
-		if (writes)
-			n += moves(ins + n, &at, false, t, width, offset);
+		memcpy(ins + n, post, npost * sizeof *post);
+		n += npost;
 	}
 	/* a label stays on the loads before its instruction; one after a store
 	 * stays on the instruction it named */
@@ -92,6 +121,8 @@ void spill_vreg(LKernel *k, uint32_t v)
 	k->ninsns = n;
 	k->cap = old + extra + 1;
 	free(newpos);
+	free(post);
+	free(slot);
 }
 
 /* The kernel starts MOV R1, c[0x0][0x20] (driver/assemble.c), then

@@ -5,11 +5,11 @@
 
 #include "lower/lower.h"
 
-/* Moves vreg v to a new slot of the kernel's stack frame: each instruction
- * that reads it (or writes only some of its parts, or writes it under a
- * guard) gets an LDL into a new vreg before it, each that writes it an STL
- * after it, and its references name the new vreg. */
-void spill_vreg(LKernel *k, uint32_t v);
+/* Moves each of the n vregs v[] to a new slot of the kernel's stack frame:
+ * each instruction that reads one (or writes only some of its parts, or
+ * writes it under a guard) gets an LDL into a new vreg before it, each that
+ * writes one an STL after it, and its references name the new vreg. */
+void spill_vregs(LKernel *k, const uint32_t *v, size_t n);
 /* After spilling: the kernel's frame adjustment (IADD32I R1, R1, -frame
  * after the MOV R1 that starts it) covers the grown frame, added when the
  * kernel had no frame before. */
