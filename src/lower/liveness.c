@@ -1,6 +1,8 @@
 /* Control flow, live-range sets and liveness per part (see liveness.h). */
 #include "lower/liveness.h"
 
+#include "lower/call_scope.h"
+
 #include "base/xalloc.h"
 
 #include <stdlib.h>
@@ -238,6 +240,11 @@ typedef struct Blocks {
 	uint32_t *first;        /* block -> its first instruction; first[n] = ninsns */
 	uint32_t *block_of;     /* instruction -> block */
 	Lists pred;             /* block -> predecessor blocks */
+	/* precise calls only (call_scope.c): per pred entry, 0 for an ordinary
+	 * edge, +f for the edge from a CAL to the entry of function region f,
+	 * -f for the edge from a CAL past its callee f to its return site */
+	int32_t *edge;
+	const CallScope *scope; /* NULL: every edge carries every part */
 } Blocks;
 
 /* issue 15: the instructions a RET returns to: those after each CAL of its
@@ -248,8 +255,10 @@ static bool returns_to(const LKernel *k, const LInsn *ret, size_t cal)
 	       k->insns[cal].target == ret->target && cal + 1 < k->ninsns;
 }
 
-static void blocks_build(const LKernel *k, Blocks *bl)
+static void blocks_build(const LKernel *k, Blocks *bl, const CallScope *scope)
 {
+	bl->scope = scope;
+	bl->edge = NULL;
 	size_t n = k->ninsns, succ[LK_MAX_SUCC];
 	bool *leader = xcalloc(n + 1, sizeof *leader);
 	leader[0] = true;
@@ -279,25 +288,46 @@ static void blocks_build(const LKernel *k, Blocks *bl)
 	bl->pred.start = xcalloc(bl->n + 2, sizeof *bl->pred.start);
 	for (int pass = 0; pass < 2; pass++) {
 		size_t *fill = pass ? lists_alloc(&bl->pred, bl->n) : NULL;
+		if (pass && scope)
+			bl->edge = xcalloc(bl->pred.start[bl->n] + 1, sizeof *bl->edge);
 		for (size_t x = 0; x < bl->n; x++) {
 			size_t last = bl->first[x + 1] - 1;
+			bool cal = scope && k->insns[last].form->op == SOP_CAL && k->insns[last].target >= 0;
+			int32_t f = cal ? (int32_t)call_scope_region_at(scope, k->label_pos[k->insns[last].target]) : 0;
 			for (unsigned s = 0, ns = lkernel_successors(k, last, succ); s < ns; s++) {
 				if (succ[s] >= n)
 					continue;
 				uint32_t to = bl->block_of[succ[s]];
-				if (pass)
+				if (pass) {
+					if (bl->edge)
+						bl->edge[fill[to]] = f;
 					bl->pred.item[fill[to]++] = (uint32_t)x;
-				else
+				} else {
 					bl->pred.start[to + 1]++;
+				}
+			}
+			if (cal && last + 1 < n) {      /* past the callee, for the parts it does not touch */
+				uint32_t to = bl->block_of[last + 1];
+				if (pass) {
+					bl->edge[fill[to]] = -f;
+					bl->pred.item[fill[to]++] = (uint32_t)x;
+				} else {
+					bl->pred.start[to + 1]++;
+				}
 			}
 			for (size_t cal = 0; k->insns[last].form->op == SOP_RET && cal < n; cal++) {
 				if (!returns_to(k, &k->insns[last], cal))
 					continue;
 				uint32_t to = bl->block_of[cal + 1];
-				if (pass)
+				if (pass) {
+					/* back into the callee only what it touches, unless a
+					 * recursive call needs the plain solution (call_scope.h) */
+					if (bl->edge && scope->returns)
+						bl->edge[fill[to]] = (int32_t)call_scope_region_at(scope, last);
 					bl->pred.item[fill[to]++] = (uint32_t)x;
-				else
+				} else {
 					bl->pred.start[to + 1]++;
+				}
 			}
 		}
 		free(fill);
@@ -308,6 +338,7 @@ static void blocks_free(Blocks *bl)
 {
 	free(bl->first);
 	free(bl->block_of);
+	free(bl->edge);
 	lists_free(&bl->pred);
 }
 
@@ -353,6 +384,7 @@ typedef struct BlockState {
 /* What solving one part needs besides the kernel. */
 typedef struct Solver {
 	Blocks bl;
+	const size_t *first_part;
 	Lists ev;
 	BlockState *st;
 	uint32_t *stack, *touched;
@@ -362,7 +394,7 @@ typedef struct Solver {
 /* The blocks part b is live into and out of: a walk backwards from the
  * blocks that read it before killing it. Returns how many blocks are in
  * sv->touched (those with events of b, then those b is live through). */
-static size_t solve_blocks(Solver *sv, size_t b)
+static size_t solve_blocks(Solver *sv, size_t b, uint32_t vreg)
 {
 	uint32_t tag = (uint32_t)b + 1;
 	BlockState *st = sv->st;
@@ -394,6 +426,9 @@ static size_t solve_blocks(Solver *sv, size_t b)
 		uint32_t x = sv->stack[--top];
 		for (size_t e = sv->bl.pred.start[x]; e < sv->bl.pred.start[x + 1]; e++) {
 			uint32_t pb = sv->bl.pred.item[e];
+			if (sv->bl.edge && sv->bl.edge[e] != 0 &&
+			    call_scope_touches(sv->bl.scope, vreg, (uint32_t)abs(sv->bl.edge[e])) != (sv->bl.edge[e] > 0))
+				continue;
 			BlockState *p = &st[pb];
 			if (p->out_stamp == tag)
 				continue;
@@ -451,7 +486,7 @@ static void solve_ranges(Solver *sv, size_t b, size_t nlive)
 
 /* Each part is solved on its own, so the cost follows the events and the
  * blocks the part is live in, not instructions times parts. */
-void liveness_compute(const LKernel *k, Liveness *lv)
+static void compute(const LKernel *k, Liveness *lv, const CallScope *scope)
 {
 	memset(lv, 0, sizeof *lv);
 	lv->first_part = xcalloc(k->nvregs + 1, sizeof *lv->first_part);
@@ -466,15 +501,18 @@ void liveness_compute(const LKernel *k, Liveness *lv)
 	lv->out = xcalloc(nparts + 1, sizeof *lv->out);
 	Solver sv;
 	memset(&sv, 0, sizeof sv);
-	blocks_build(k, &sv.bl);
+	blocks_build(k, &sv.bl, scope);
 	part_events(k, lv, &sv.ev);
 	sv.st = xcalloc(sv.bl.n + 1, sizeof *sv.st);
 	sv.stack = xmalloc((sv.bl.n + 1) * sizeof *sv.stack);
 	sv.touched = xmalloc((sv.bl.n + 1) * sizeof *sv.touched);
 	Pool pool = { NULL, 0, 0 };
 	size_t *off = xmalloc(2 * (nparts + 1) * sizeof *off);
+	uint32_t vreg = 0;
 	for (size_t b = 0; b < nparts; b++) {
-		solve_ranges(&sv, b, solve_blocks(&sv, b));
+		while (lv->first_part[vreg + 1] <= b)
+			vreg++;
+		solve_ranges(&sv, b, solve_blocks(&sv, b, vreg));
 		off[2 * b] = pool_add(&pool, &sv.raw_in, &lv->in[b].n);
 		off[2 * b + 1] = pool_add(&pool, &sv.raw_out, &lv->out[b].n);
 	}
@@ -492,6 +530,16 @@ void liveness_compute(const LKernel *k, Liveness *lv)
 	free(sv.st);
 	lists_free(&sv.ev);
 	blocks_free(&sv.bl);
+}
+
+void liveness_compute(const LKernel *k, Liveness *lv)
+{
+	compute(k, lv, NULL);
+}
+
+void liveness_compute_scoped(const LKernel *k, Liveness *lv, const CallScope *scope)
+{
+	compute(k, lv, scope);
 }
 
 void liveness_free(Liveness *lv)

@@ -8,6 +8,7 @@
 #ifndef PTXSURF_LIVENESS_H
 #define PTXSURF_LIVENESS_H
 
+#include "lower/call_scope.h"
 #include "lower/lower.h"
 
 #include <stdbool.h>
@@ -60,6 +61,13 @@ typedef struct Liveness {
  * successors' in. A def kills the part unless it is guarded (temporaries,
  * read only under the guard of their defs, are killed by guarded defs too). */
 void liveness_compute(const LKernel *k, Liveness *lv);
+/* The same with each call's own return: a part the callee (and what it
+ * calls) never references goes from the CAL straight to its return site and
+ * through the callee's body, but not from the callee's entry back to its
+ * other calls (call_scope.h). Used when the plain solution, which lets a
+ * value live across one call live back from every call of the function,
+ * needs more registers than there are (regalloc_exact.c). */
+void liveness_compute_scoped(const LKernel *k, Liveness *lv, const CallScope *scope);
 void liveness_free(Liveness *lv);
 
 static inline bool live_out(const Liveness *lv, size_t part, size_t i)

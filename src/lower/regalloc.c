@@ -6,6 +6,8 @@
 #include "lower/call_save.h"
 #include "lower/liveness.h"
 #include "lower/pred_spill.h"
+#include "lower/regalloc_exact.h"
+#include "lower/spill.h"
 
 #include "base/xalloc.h"
 
@@ -523,6 +525,34 @@ static void spill_predicates(LKernel *k, Analysis *an)
 	}
 }
 
+/* When the linear scan finds no general register: allocation by exact
+ * live sets over the scoped liveness of calls (regalloc_exact.c), keeping
+ * the values it names in local memory (spill.c) while even that does not
+ * fit. A kernel that calls a recursive function does not spill (its call
+ * frames lie where the slots would). */
+static int allocate_exact(LKernel *k, char *err, size_t errlen)
+{
+	uint32_t floor = (uint32_t)k->nvregs;
+	for (bool spilled = false;; spilled = true) {
+		ExactResult res;
+		int rc = regalloc_exact(k, floor, &res, err, errlen);
+		if (rc == 0 && spilled)
+			spill_frame_update(k);
+		if (rc == 0)
+			regalloc_apply(k, res.max_gpr);
+		if (rc == 1 && (res.stuck || k->recursive)) {
+			snprintf(err, errlen, "kernel '%s' needs more than %d general registers at once", k->name,
+			         REGALLOC_MAX_GPR + 1);
+			rc = -1;
+		}
+		if (rc == 1)
+			spill_vregs(k, res.victims, res.nvictims);
+		free(res.victims);
+		if (rc <= 0)
+			return rc;
+	}
+}
+
 int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 {
 	Analysis an = { .valid = false };
@@ -593,6 +623,12 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			if (ok)
 				found = b;
 		}
+		if (found < 0 && !pred && !k->abi_func) {
+			free(fr.fixed);
+			free(fr.calls);
+			free(iv);
+			return allocate_exact(k, err, errlen);
+		}
 		if (found < 0) {
 			free(fr.fixed);
 			free(fr.calls);
@@ -612,16 +648,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 	free(fr.fixed);
 	free(fr.calls);
 	free(iv);
-
-	for (size_t i = 0; i < k->ninsns; i++) {
-		LInsn *in = &k->insns[i];
-		for (unsigned r = 0; r < in->nrefs; r++) {
-			const LRegRef *ref = &in->refs[r];
-			if (ref->role != LROLE_ABI)
-				linsn_set(in, ref->role, k->vregs[ref->vreg].phys + ref->sub);
-		}
-	}
-	k->regcount = (uint32_t)max_gpr + 1;
+	regalloc_apply(k, max_gpr);
 	if (k->abi_func)
 		abi_save_kept(k, kept_used);
 	return 0;

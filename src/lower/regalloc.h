@@ -2,7 +2,9 @@
  * results are never read, computes liveness per 32-bit part over the
  * control-flow graph, and assigns every virtual register an aligned run of
  * physical registers (groups of 2 at even, 3/4 at multiples of 4; R1 is the
- * stack pointer and never allocated) by linear scan over live intervals. */
+ * stack pointer and never allocated) by linear scan over live intervals;
+ * a kernel that does not fit that way is allocated by exact live sets
+ * (regalloc_exact.h), spilling to the stack frame if need be (spill.h). */
 #ifndef PTXSURF_REGALLOC_H
 #define PTXSURF_REGALLOC_H
 

@@ -1,7 +1,7 @@
 /* Unit tests of lower/liveness.c: the range sets (membership, union of a
  * short set into a long one, copy-out of pooled sets) and liveness of a
  * kernel with a loop, checked against the dataflow equations computed the
- * slow way, an instruction at a time. */
+ * slow way, an instruction at a time, and the scoped liveness of calls. */
 #include <check.h>
 
 #include <stdbool.h>
@@ -245,6 +245,62 @@ START_TEST(test_liveness_loop_and_guard)
 }
 END_TEST
 
+START_TEST(test_liveness_scoped_calls)
+{
+	kernel_reset();
+	/* a lives across the first call of f, b across the second; f reads
+	 * only its own t. The plain solution lets a live back from the second
+	 * call and through f's body; the scoped one keeps it to its own call. */
+	uint32_t a = lkernel_new_vreg(&K, LRC_GPR, 1, false);
+	uint32_t b = lkernel_new_vreg(&K, LRC_GPR, 1, false);
+	uint32_t t = lkernel_new_vreg(&K, LRC_GPR, 1, false);
+	K.nlabels = 1;
+	K.label_pos = calloc(1, sizeof *K.label_pos);
+	LInsn *in = add(SF_S2R);                /* 0 */
+	linsn_ref(in, SR_RD, a, 0, 1, true);
+	add(SF_CAL)->target = 0;                /* 1 */
+	in = add(SF_STG);                       /* 2 */
+	linsn_ref(in, SR_RA, a, 0, 1, false);
+	in = add(SF_S2R);                       /* 3 */
+	linsn_ref(in, SR_RD, b, 0, 1, true);
+	add(SF_CAL)->target = 0;                /* 4 */
+	in = add(SF_STG);                       /* 5 */
+	linsn_ref(in, SR_RA, b, 0, 1, false);
+	add(SF_EXIT);                           /* 6 */
+	K.label_pos[0] = K.ninsns;              /* f */
+	in = add(SF_S2R);                       /* 7 */
+	linsn_ref(in, SR_RD, t, 0, 1, true);
+	in = add(SF_STG);                       /* 8 */
+	linsn_ref(in, SR_RA, t, 0, 1, false);
+	add(SF_RET)->target = 0;                /* 9 */
+
+	Liveness plain;
+	liveness_compute(&K, &plain);
+	ck_assert(live_out(&plain, plain.first_part[a], 3));
+	ck_assert(live_set_has(&plain.in[plain.first_part[a]], 8));
+	liveness_free(&plain);
+
+	CallScope cs;
+	call_scope_build(&K, &cs);
+	ck_assert_uint_eq(cs.nentries, 1);
+	ck_assert_uint_eq(call_scope_region_at(&cs, 6), 0);
+	ck_assert_uint_eq(call_scope_region_at(&cs, 7), 1);
+	ck_assert(call_scope_touches(&cs, t, 1) && !call_scope_touches(&cs, a, 1));
+	Liveness lv;
+	liveness_compute_scoped(&K, &lv, &cs);
+	size_t pa = lv.first_part[a], pb = lv.first_part[b], pt = lv.first_part[t];
+	ck_assert(live_out(&lv, pa, 1) && live_set_has(&lv.in[pa], 2));
+	ck_assert(!live_out(&lv, pa, 3) && !live_out(&lv, pa, 4));
+	for (size_t i = 7; i < 10; i++)
+		ck_assert(!live_set_has(&lv.in[pa], i) && !live_set_has(&lv.in[pb], i));
+	ck_assert(live_out(&lv, pb, 4) && !live_out(&lv, pb, 1));
+	ck_assert(live_out(&lv, pt, 7));
+	liveness_free(&lv);
+	call_scope_free(&cs);
+	kernel_reset();
+}
+END_TEST
+
 static Suite *liveness_suite(void)
 {
 	Suite *s = suite_create("liveness");
@@ -257,6 +313,7 @@ static Suite *liveness_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kernel");
 	tcase_add_test(tc, test_liveness_loop_and_guard);
+	tcase_add_test(tc, test_liveness_scoped_calls);
 	suite_add_tcase(s, tc);
 	return s;
 }
