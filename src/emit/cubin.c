@@ -4,7 +4,7 @@
  * section's bytes (string tables first, in ptxas's creation order, because
  * all other sections refer to their offsets), then place the sections one
  * after another and append the section and program header tables. */
-#include "emit/cubin_internal.h"
+#include "emit/cubin_layout.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,36 +14,6 @@
 #include "base/xalloc.h"
 
 /* ---- numbering ------------------------------------------------------- */
-
-/* ptxas handles entries last to first; "p" below is a position in that
- * processing order and kernel_at() maps it back to the source order. */
-typedef struct Layout {
-	const CubinModule *m;
-	size_t nk, ns;
-	size_t nrel;              /* kernels with surface slots */
-	size_t ndesc;             /* kernels with the suq descriptor lookup */
-	size_t *surf_order;       /* symbol order -> index in m->surfrefs */
-	CubinSurfaceSlot **slots; /* per processed kernel, sorted by offset */
-	struct SymPlan *syms;     /* the symbol table, index 0 unused */
-	size_t nsyms, first_global;
-	size_t *sym_func, *sym_const0;   /* per processed kernel */
-	size_t *sym_surf;                /* per symbol-order surfref */
-	size_t *sym_handle;              /* per processed kernel: its first handle parameter's symbol */
-	size_t sym_desc_size;            /* .nv.surfrefDescSize, 0 = none */
-	/* section indices per processed kernel (0 = the kernel has none) */
-	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
-	size_t nsec;
-	/* module data (issue 15): sections (0 = none) and symbols */
-	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
-	size_t *sym_var, sym_data_sec[3];
-	size_t *sym_extern, s_callgraph, s_proto;   /* -c (cubin_extern.c) */
-	size_t *sym_fnaddr;                         /* -c: per m->func_addrs */
-} Layout;
-
-static const CubinKernel *kernel_at(const Layout *L, size_t p)
-{
-	return &L->m->kernels[L->nk - 1 - p];
-}
 
 /* The suq descriptor lookup: .rel.text.<k> and the .nv.surfrefDescSize
  * symbol. .nv.constant2.<k> holds ptxas -O3's constant pool: the lookup's
@@ -279,21 +249,6 @@ static void plan_symbols(Layout *L)
 			L->sym_desc_size = i;
 	}
 	L->sym_fnaddr = cubin_fnaddr_symbols(L->m, L->sym_func, L->nk, L->sym_extern);
-}
-
-/* Whether declaration i of m->surfrefs is a .texref. */
-static bool is_texture(const CubinModule *m, size_t i)
-{
-	return m->surfref_is_texture != NULL && m->surfref_is_texture[i];
-}
-
-static size_t sym_of_surfref(const Layout *L, const char *name)
-{
-	ptrdiff_t decl = cubin_surfref_index(L->m, name);
-	size_t j = 0;
-	while (L->surf_order[j] != (size_t)decl)
-		j++;
-	return L->sym_surf[j];
 }
 
 static int compare_slot_offset(const void *a, const void *b)
@@ -703,72 +658,6 @@ static void build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 		cubin_info_u32_list(b, CUBIN_EIATTR_CRS_STACK_SIZE, &k->crs_stack_size, 1);
 }
 
-/* The header-index relocation of a slot's handle (a bound surfref or
- * texref, or a handle parameter of the kernel). */
-static void rel_const0_entry(const Layout *L, size_t p, uint32_t offset, const char *name, ByteBuf *b)
-{
-	const CubinKernel *k = kernel_at(L, p);
-	ptrdiff_t h = cubin_handle_index(k, name);
-	size_t sym;
-	uint32_t type;
-	if (h >= 0) {
-		sym = L->sym_handle[p] + (size_t)h;
-		type = cubin_handle_reloc_type(k->handle_params[h].space);
-	} else {
-		sym = sym_of_surfref(L, name);
-		type = is_texture(L->m, (size_t)cubin_surfref_index(L->m, name)) ? CUBIN_R_CUDA_TEX_HEADER_INDEX
-		                                                                  : CUBIN_R_CUDA_SURF_HEADER_INDEX;
-	}
-	cubin_buf_u64(b, offset);
-	cubin_buf_u64(b, ((uint64_t)sym << 32) | type);
-}
-
-/* Relocations are listed last slot first, as ptxas does. */
-static void build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
-{
-	const CubinKernel *k = kernel_at(L, p);
-	for (size_t i = k->nslots; i-- > 0;) {
-		const CubinSurfaceSlot *s = &L->slots[p][i];
-		/* a texture parameter's sampler, then the handle itself */
-		if (s->sampler)
-			rel_const0_entry(L, p, s->cbank_offset, s->sampler, b);
-		rel_const0_entry(L, p, s->cbank_offset, s->surfref, b);
-	}
-}
-
-/* .rel.text.<k>: R_CUDA_ABS32_20 of .nv.surfrefDescSize on each MOV32I. */
-static void build_rel_text(const Layout *L, size_t p, ByteBuf *b)
-{
-	const CubinKernel *k = kernel_at(L, p);
-	cubin_extern_rel_text(k, L->sym_extern, b);
-	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
-		cubin_buf_u64(b, k->desc_size_offsets[i]);
-		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
-	}
-	/* module variable addresses: last instruction first, as ptxas lists them */
-	for (size_t i = k->ndata_fixups; i-- > 0;) {
-		const CubinDataFixup *f = &k->data_fixups[i];
-		cubin_buf_u64(b, f->offset);
-		if (cubin_fnaddr_rel(f, L->sym_fnaddr, b))    /* -c: a .func's address */
-			continue;
-		if (f->extern_entry) {   /* -c: an undefined kernel's address */
-			cubin_buf_u64(b, ((uint64_t)L->sym_extern[f->var] << 32) |
-			           (f->hi ? CUBIN_R_CUDA_FUNC_DESC32_HI_32 : CUBIN_R_CUDA_FUNC_DESC32_LO_32));
-			continue;
-		}
-		if (f->func) {      /* fnptr: a kernel's address (its FUNC symbol) */
-			size_t q = 0;
-			while (q + 1 < L->nk && kernel_at(L, q) != &L->m->kernels[f->var])
-				q++;
-			cubin_buf_u64(b, ((uint64_t)L->sym_func[q] << 32) |
-			           (f->hi ? CUBIN_R_CUDA_FUNC_DESC32_HI_32 : CUBIN_R_CUDA_FUNC_DESC32_LO_32));
-			continue;
-		}
-		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
-		           (f->abs32 ? CUBIN_R_CUDA_ABS32_20 : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
-	}
-}
-
 static void build_const2(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
@@ -787,7 +676,6 @@ static uint32_t const0_size(const Layout *L, size_t p)
 }
 
 /* ---- placement and headers --------------------------------------------- */
-
 
 enum { SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_NOBITS = 8, SHT_REL = 9 };
 enum { SHF_WRITE = 1, SHF_ALLOC = 2, SHF_EXECINSTR = 4 };
@@ -899,8 +787,8 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	ByteBuf *const2 = xcalloc(nk_alloc, sizeof *const2);
 	for (size_t p = 0; p < L.nk; p++) {
 		build_nv_info_kernel(&L, p, &info_k[p]);
-		build_rel_const0(&L, p, &rel[p]);
-		build_rel_text(&L, p, &rel_text[p]);
+		cubin_build_rel_const0(&L, p, &rel[p]);
+		cubin_build_rel_text(&L, p, &rel_text[p]);
 		build_const2(&L, p, &const2[p]);
 	}
 

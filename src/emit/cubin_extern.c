@@ -122,10 +122,13 @@ size_t *cubin_fnaddr_symbols(const CubinModule *m, const size_t *sym_func, size_
 	return sym;
 }
 
-bool cubin_fnaddr_rel(const CubinDataFixup *f, const size_t *sym_fnaddr, ByteBuf *b)
+bool cubin_fnaddr_rel(const CubinDataFixup *f, const size_t *sym_fnaddr, const size_t *sym_extern, ByteBuf *b)
 {
 	if (f->fnaddr)
 		cubin_buf_u64(b, ((uint64_t)sym_fnaddr[f->var] << 32) |
 		                 (f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
-	return f->fnaddr;
+	else if (f->extern_entry)    /* an undefined kernel's address */
+		cubin_buf_u64(b, ((uint64_t)sym_extern[f->var] << 32) |
+		                 (f->hi ? CUBIN_R_CUDA_FUNC_DESC32_HI_32 : CUBIN_R_CUDA_FUNC_DESC32_LO_32));
+	return f->fnaddr || f->extern_entry;
 }

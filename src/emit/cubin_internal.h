@@ -101,8 +101,9 @@ void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t 
  * (sym_func per processed kernel, nk kernels), else its undefined one. */
 size_t *cubin_fnaddr_symbols(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern);
 /* The info word of f's relocation when it is a .func's address
- * (R_CUDA_ABS32_HI_32/LO_32 of its symbol): true, else nothing (false). */
-bool cubin_fnaddr_rel(const CubinDataFixup *f, const size_t *sym_fnaddr, ByteBuf *b);
+ * (R_CUDA_ABS32_HI_32/LO_32 of its symbol) or an undefined kernel's
+ * (R_CUDA_FUNC_DESC32_HI_32/LO_32): true, else nothing (false). */
+bool cubin_fnaddr_rel(const CubinDataFixup *f, const size_t *sym_fnaddr, const size_t *sym_extern, ByteBuf *b);
 void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern,
                             const size_t *sym_fnaddr, uint32_t ill_name, ByteBuf *graph, ByteBuf *proto);
 

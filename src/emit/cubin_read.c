@@ -892,7 +892,7 @@ static void read_extern_calls(const Reader *r, CubinImage *img)
 				size_t target = img->nexterns;
 				if (pass == 2 && (target = section_callee(r, img, sym)) < img->nkernels) {
 					img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
-					                                                type == CUBIN_R_CUDA_ABS32_HI_32, false, false, true };
+					                                                type == CUBIN_R_CUDA_ABS32_HI_32, false, false, true, false };
 					rk->nsection_addrs++;
 					continue;
 				}
@@ -925,7 +925,7 @@ static void read_func_inits(const Reader *r, CubinImage *img)
 		              ? section_callee(r, img, info >> 32) : img->nkernels;
 		if (target < img->nkernels && offset <= UINT32_MAX)
 			img->func_inits[img->nfunc_inits++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
-			                                                          false, false, false, true };
+			                                                          false, false, false, true, false };
 	}
 }
 

@@ -1,0 +1,52 @@
+/* The cubin writer's plan of one image (cubin.c), shared with the
+ * builders of its relocation sections (cubin_rel.c): section and symbol
+ * indices per kernel, in ptxas's processing order. Private to emit/. */
+#ifndef PTXSURF_EMIT_CUBIN_LAYOUT_H
+#define PTXSURF_EMIT_CUBIN_LAYOUT_H
+
+#include "emit/cubin_internal.h"
+
+/* ptxas handles entries last to first; "p" below is a position in that
+ * processing order and kernel_at() maps it back to the source order. */
+typedef struct Layout {
+	const CubinModule *m;
+	size_t nk, ns;
+	size_t nrel;              /* kernels with surface slots */
+	size_t ndesc;             /* kernels with the suq descriptor lookup */
+	size_t *surf_order;       /* symbol order -> index in m->surfrefs */
+	CubinSurfaceSlot **slots; /* per processed kernel, sorted by offset */
+	struct SymPlan *syms;     /* the symbol table, index 0 unused */
+	size_t nsyms, first_global;
+	size_t *sym_func, *sym_const0;   /* per processed kernel */
+	size_t *sym_surf;                /* per symbol-order surfref */
+	size_t *sym_handle;              /* per processed kernel: its first handle parameter's symbol */
+	size_t sym_desc_size;            /* .nv.surfrefDescSize, 0 = none */
+	/* section indices per processed kernel (0 = the kernel has none) */
+	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
+	size_t nsec;
+	/* module data (issue 15): sections (0 = none) and symbols */
+	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
+	size_t *sym_var, sym_data_sec[3];
+	size_t *sym_extern, s_callgraph, s_proto;   /* -c (cubin_extern.c) */
+	size_t *sym_fnaddr;                         /* -c: per m->func_addrs */
+} Layout;
+
+static inline const CubinKernel *kernel_at(const Layout *L, size_t p)
+{
+	return &L->m->kernels[L->nk - 1 - p];
+}
+
+/* Whether declaration i of m->surfrefs is a .texref. */
+static inline bool is_texture(const CubinModule *m, size_t i)
+{
+	return m->surfref_is_texture != NULL && m->surfref_is_texture[i];
+}
+
+/* ---- cubin_rel.c: .rel.nv.constant0.<k> and .rel.text.<k> ---- */
+/* The header-index relocations of kernel p's slots, last slot first. */
+void cubin_build_rel_const0(const Layout *L, size_t p, ByteBuf *b);
+/* Kernel p's code relocations: extern calls, the suq descriptor size,
+ * addresses of module variables, kernels and functions. */
+void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b);
+
+#endif

@@ -1,0 +1,74 @@
+/* The relocation sections of each kernel: the header indices of its
+ * texture and surface slots in .nv.constant0.<k>, and the addresses its
+ * code loads (module data, kernels, functions, extern symbols). */
+#include "emit/cubin_layout.h"
+
+static size_t sym_of_surfref(const Layout *L, const char *name)
+{
+	ptrdiff_t decl = cubin_surfref_index(L->m, name);
+	size_t j = 0;
+	while (L->surf_order[j] != (size_t)decl)
+		j++;
+	return L->sym_surf[j];
+}
+
+/* The header-index relocation of a slot's handle (a bound surfref or
+ * texref, or a handle parameter of the kernel). */
+static void rel_const0_entry(const Layout *L, size_t p, uint32_t offset, const char *name, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	ptrdiff_t h = cubin_handle_index(k, name);
+	size_t sym;
+	uint32_t type;
+	if (h >= 0) {
+		sym = L->sym_handle[p] + (size_t)h;
+		type = cubin_handle_reloc_type(k->handle_params[h].space);
+	} else {
+		sym = sym_of_surfref(L, name);
+		type = is_texture(L->m, (size_t)cubin_surfref_index(L->m, name)) ? CUBIN_R_CUDA_TEX_HEADER_INDEX
+		                                                                  : CUBIN_R_CUDA_SURF_HEADER_INDEX;
+	}
+	cubin_buf_u64(b, offset);
+	cubin_buf_u64(b, ((uint64_t)sym << 32) | type);
+}
+
+/* Relocations are listed last slot first, as ptxas does. */
+void cubin_build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = k->nslots; i-- > 0;) {
+		const CubinSurfaceSlot *s = &L->slots[p][i];
+		/* a texture parameter's sampler, then the handle itself */
+		if (s->sampler)
+			rel_const0_entry(L, p, s->cbank_offset, s->sampler, b);
+		rel_const0_entry(L, p, s->cbank_offset, s->surfref, b);
+	}
+}
+
+/* .rel.text.<k>: R_CUDA_ABS32_20 of .nv.surfrefDescSize on each MOV32I. */
+void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	cubin_extern_rel_text(k, L->sym_extern, b);
+	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
+		cubin_buf_u64(b, k->desc_size_offsets[i]);
+		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
+	}
+	/* module variable addresses: last instruction first, as ptxas lists them */
+	for (size_t i = k->ndata_fixups; i-- > 0;) {
+		const CubinDataFixup *f = &k->data_fixups[i];
+		cubin_buf_u64(b, f->offset);
+		if (cubin_fnaddr_rel(f, L->sym_fnaddr, L->sym_extern, b))    /* -c: a .func's or extern kernel's address */
+			continue;
+		if (f->func) {      /* fnptr: a kernel's address (its FUNC symbol) */
+			size_t q = 0;
+			while (q + 1 < L->nk && kernel_at(L, q) != &L->m->kernels[f->var])
+				q++;
+			cubin_buf_u64(b, ((uint64_t)L->sym_func[q] << 32) |
+			           (f->hi ? CUBIN_R_CUDA_FUNC_DESC32_HI_32 : CUBIN_R_CUDA_FUNC_DESC32_LO_32));
+			continue;
+		}
+		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
+		           (f->abs32 ? CUBIN_R_CUDA_ABS32_20 : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
+	}
+}
