@@ -31,7 +31,9 @@
 # MUTATE_STEP (every N-th file: a sample; make check does not run this
 # check, whose full run takes hours), MUTATE_KINDS (the kinds to run, default
 # "source comparison immediate stall barrier": e.g. the functional ones
-# only), MUTATE_KEEP=1.
+# only), MUTATE_ONLY=FILE (only the mutants it lists as "NAME KERNEL INDEX",
+# e.g. an earlier run's survivors: a mutant caught on the seed's inputs
+# stays caught when input sets are added), MUTATE_KEEP=1.
 # Prints per kind: mutants, caught, equivalent, missed, and the share
 # caught of the mutants that change a written value; then
 # "mutate: N passed, M failed" (M: missed mutants). Exit 1 if any is missed.
@@ -44,6 +46,7 @@ sim=${SIM:-${B:-build}/tests/ptxsurf-sim}
 mut=${MUTATE:-${B:-build}/tests/ptxsurf-mutate}
 step=${MUTATE_STEP:-1}
 kinds=${MUTATE_KINDS:-source comparison immediate stall barrier}
+only=${MUTATE_ONLY:-}
 for v in prog sim mut; do
 	eval "p=\$$v"
 	case $p in /*) ;; *) p=$root/$p ;; esac
@@ -114,6 +117,7 @@ for f in "$@"; do
 	mkdir -p "$d"
 	"$prog" --color=never -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>/dev/null || continue
 	for k in $(sed -n 's/.*Function : //p' "$d/ours.lst"); do
+		if [ -n "$only" ] && ! grep -q "^$name $k " "$only"; then continue; fi
 		specs=$(specs_for "$d/ours.cubin" "$k")
 		run "$d/ours.cubin" "$k" "$seeds $more_seeds" "$d/ref.$k"
 		# the addresses the runs execute (some lane's guard on)
@@ -122,6 +126,7 @@ for f in "$@"; do
 		"$mut" --list "$d/ours.cubin" "$k" >"$d/$k.mutants" || exit 2
 		while read -r idx kind addr what; do
 			case " $kinds " in *" $kind "*) ;; *) continue ;; esac
+			if [ -n "$only" ] && ! grep -qx "$name $k $idx" "$only"; then continue; fi
 			m=$d/m.cubin
 			"$mut" "$d/ours.cubin" "$k" "$idx" "$m" || exit 2
 			run "$m" "$k" "$seeds" "$d/mut"
