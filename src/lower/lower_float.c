@@ -129,8 +129,9 @@ static bool commute_operands(LowerCtx *c, Opnd *a, Opnd *b)
 }
 
 /* FADD d, a, -RZ: a unchanged (adding -0.0 keeps every value, -0.0 and
- * NaN included), for the caller's modifiers on a or the result. */
-static LInsn *fadd_minus_rz(LowerCtx *c, uint32_t d, uint32_t a, bool ftz)
+ * NaN included), for the caller's modifiers on a or the result (.FTZ:
+ * a subnormal a flushed to a zero of its sign). */
+LInsn *lw_fadd_minus_rz(LowerCtx *c, uint32_t d, uint32_t a, bool ftz)
 {
 	LInsn *op = lw_emit(c, SF_FADD_R);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
@@ -176,7 +177,7 @@ bool lower_fadd(LowerCtx *c, const Instr *in)
 		linsn_set(op, SR_SAT, m.sat && !split_sat);
 	}
 	if (split_sat)
-		linsn_set(fadd_minus_rz(c, d, dst, m.ftz), SR_SAT, 1);
+		linsn_set(lw_fadd_minus_rz(c, d, dst, m.ftz), SR_SAT, 1);
 	return true;
 }
 
@@ -242,7 +243,7 @@ bool lower_fneg_abs(LowerCtx *c, const Instr *in)
 	Opnd a;
 	if (!fp_mods(c, in, false, false, &m) || !fp_operands(c, in, 1, &d, &a))
 		return false;
-	LInsn *op = fadd_minus_rz(c, d, fp_reg(c, &a), m.ftz);
+	LInsn *op = lw_fadd_minus_rz(c, d, fp_reg(c, &a), m.ftz);
 	linsn_set(op, lw_streq(in->opcode, "neg") ? SR_NEGA : SR_ABSA, 1);
 	return true;
 }

@@ -439,6 +439,7 @@ bool lower_fadd(LowerCtx *c, const Instr *in);
 bool lower_fmul(LowerCtx *c, const Instr *in);
 bool lower_ffma(LowerCtx *c, const Instr *in);
 bool lower_fneg_abs(LowerCtx *c, const Instr *in);
+LInsn *lw_fadd_minus_rz(LowerCtx *c, uint32_t d, uint32_t a, bool ftz);
 bool lower_minmax(LowerCtx *c, const Instr *in);
 bool lower_fsetp(LowerCtx *c, const Instr *in);
 bool lower_cvt_float(LowerCtx *c, const Instr *in);

@@ -22,7 +22,9 @@
  *       (d = c >= 0 ? a : b)
  *   slct[.ftz].{b32,u32,s32,f32}.f32 d, a, b, c   FCMP.GE d, a, b, c
  *       (a 32-bit immediate b: a .nv.constant2 word, as ptxas, unless it
- *       is a float's top 20 bits; ptxas 11.8 sets no .FTZ for .ftz)
+ *       is a float's top 20 bits; FCMP has no .FTZ: for .ftz, ptxas 11.8
+ *       flushes the selector first, FADD.FTZ t, c, -RZ, so that a
+ *       negative subnormal c selects a as -0.0 does)
  * (ptxas -O0 multiplies the two fields with IMUL/IMAD, -O3 with XMADs, as
  * every other 32-bit multiply here). */
 #include "lower/lower_internal.h"
@@ -221,6 +223,11 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 	    !lw_reg(c, in->ops[3], &sel, &sw))
 		return false;
 	uint32_t ra = opnd_reg(c, &a);
+	if (ftz) {
+		uint32_t t = lw_temp(c, 1);
+		lw_fadd_minus_rz(c, t, sel, true);
+		sel = t;
+	}
 	LInsn *op;
 	uint32_t bits = (uint32_t)b.imm;
 	if (fsel && b.kind == OPND_IMM && (bits & 0xfffu) == 0) {

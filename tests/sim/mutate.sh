@@ -5,7 +5,8 @@
 # code -- one source register, comparison, immediate, stall count or
 # scoreboard barrier changed at a time -- runs on the simulator with the
 # inputs sim-diff.sh uses (launches of 1 and 2x64 threads -- a racy one as
-# two threads alone --, seeds 1 and 2, the latency contract on). A mutant is caught when some run writes other
+# two threads alone --, seeds 1 and 2, the latency contract on; a
+# one-thread run on SIM_INPUT_SETS input sets, the seed's and edge ones). A mutant is caught when some run writes other
 # bytes than our unmutated code (which sim-diff.sh shows equal to ptxas's)
 # or stops (a fault, poison reaching memory, a hazard).
 #
@@ -28,7 +29,11 @@
 # Usage: tests/sim/mutate.sh [FILE.ptx...]
 # Environment: PROG, SIM, MUTATE (default $B/tests/ptxsurf-mutate), B,
 # MUTATE_STEP (every N-th file: a sample; make check does not run this
-# check, whose full run takes hours), MUTATE_KEEP=1.
+# check, whose full run takes hours), MUTATE_KINDS (the kinds to run, default
+# "source comparison immediate stall barrier": e.g. the functional ones
+# only), MUTATE_ONLY=FILE (only the mutants it lists as "NAME KERNEL INDEX",
+# e.g. an earlier run's survivors: a mutant caught on the seed's inputs
+# stays caught when input sets are added), MUTATE_KEEP=1.
 # Prints per kind: mutants, caught, equivalent, missed, and the share
 # caught of the mutants that change a written value; then
 # "mutate: N passed, M failed" (M: missed mutants). Exit 1 if any is missed.
@@ -40,6 +45,8 @@ prog=${PROG:-./ptxsurf-as}
 sim=${SIM:-${B:-build}/tests/ptxsurf-sim}
 mut=${MUTATE:-${B:-build}/tests/ptxsurf-mutate}
 step=${MUTATE_STEP:-1}
+kinds=${MUTATE_KINDS:-source comparison immediate stall barrier}
+only=${MUTATE_ONLY:-}
 for v in prog sim mut; do
 	eval "p=\$$v"
 	case $p in /*) ;; *) p=$root/$p ;; esac
@@ -54,6 +61,7 @@ if [ "${MUTATE_KEEP:-0}" = 1 ]; then echo "mutate: keeping $work"; else trap 'rm
 launches="1,1,1:1,1,1 2,1,1:32,2,1"
 seeds="1 2"
 more_seeds="3 4 5 6 7 8"
+input_sets=${SIM_INPUT_SETS:-8}
 : >"$work/tally"
 
 # sim_spec CUBIN KERNEL SPEC SEED [OPTION...]: one run; SPEC is
@@ -61,9 +69,11 @@ more_seeds="3 4 5 6 7 8"
 sim_spec() {
 	g=${3%%:*} rest=${3#*:} b=${3#*:} th=
 	case $rest in *:*) b=${rest%%:*} th=${rest#*:} ;; esac
-	_c=$1 _k=$2 _s=$4
+	_c=$1 _k=$2 _s=$4 _in=
 	shift 4
-	"$sim" --kernel "$_k" --grid "$g" --block "$b" ${th:+--thread "$th"} --seed "$_s" "$@" "$_c" 2>&1 |
+	# a one-thread run has sim-diff.sh's input sets
+	if [ -n "$th" ] || [ "$g:$b" = 1,1,1:1,1,1 ]; then _in="--inputs $input_sets"; fi
+	"$sim" --kernel "$_k" --grid "$g" --block "$b" ${th:+--thread "$th"} $_in --seed "$_s" "$@" "$_c" 2>&1 |
 		sed 's/^ptxsurf-sim: [^:]*: /ptxsurf-sim: /'   # the message names the cubin
 }
 
@@ -107,6 +117,7 @@ for f in "$@"; do
 	mkdir -p "$d"
 	"$prog" --color=never -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>/dev/null || continue
 	for k in $(sed -n 's/.*Function : //p' "$d/ours.lst"); do
+		if [ -n "$only" ] && ! grep -q "^$name $k " "$only"; then continue; fi
 		specs=$(specs_for "$d/ours.cubin" "$k")
 		run "$d/ours.cubin" "$k" "$seeds $more_seeds" "$d/ref.$k"
 		# the addresses the runs execute (some lane's guard on)
@@ -114,6 +125,8 @@ for f in "$@"; do
 			sed -n 's/^[^ ]*+\([0-9a-f]*\) .* lanes=[1-9][0-9]*$/0x\1/p' | sort -u >"$d/$k.reached"
 		"$mut" --list "$d/ours.cubin" "$k" >"$d/$k.mutants" || exit 2
 		while read -r idx kind addr what; do
+			case " $kinds " in *" $kind "*) ;; *) continue ;; esac
+			if [ -n "$only" ] && ! grep -qx "$name $k $idx" "$only"; then continue; fi
 			m=$d/m.cubin
 			"$mut" "$d/ours.cubin" "$k" "$idx" "$m" || exit 2
 			run "$m" "$k" "$seeds" "$d/mut"
@@ -154,13 +167,13 @@ for f in "$@"; do
 					echo "MISSED: $name $k $addr $what: seeds 1 and 2 do not show it, later seeds do"
 				fi
 			fi
-			echo "$kind $verdict" >>"$work/tally"
+			echo "$kind $verdict $name $k $idx $addr" >>"$work/tally"
 		done <"$d/$k.mutants"
 	done
 done
 
 fail=0 pass=0
-for kind in source comparison immediate stall barrier; do
+for kind in $kinds; do
 	awk -v k="$kind" '
 		$1 == k { n++; v[$2]++ }
 		END {

@@ -33,7 +33,7 @@
 # Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
 # SIM_SWEEP_SEEDS (random kernels, default 30), SIM_SWEEP_DIVERGE_SEEDS
 # (random kernels with divergent loops, gen_kernels --diverge, default 15),
-# SIM_DIFF_KEEP=1,
+# SIM_INPUT_SETS (input sets of a one-thread run, default 8), SIM_DIFF_KEEP=1,
 # SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
 # recorded outputs), STEP (every STEP-th file, for check-sanitize),
 # SIM_DIFF_ONLY (a shell pattern: only the files whose name matches),
@@ -82,6 +82,13 @@ sweep_launches="1,1,1:1,1,1 2,1,1:16,1,1"
 # second warp (tid 0,1) and the last of the grid
 racy_threads="32 127"
 seeds="1 2"
+# a one-thread run (the one-thread launch, a racy launch's lone threads)
+# is cheap: it runs on SIM_INPUT_SETS input sets (ptxsurf-sim --inputs:
+# the seed's, then edge sets whose parameters and buffer words are NaN,
+# infinities, subnormals, integer bounds and carry words -- a kernel
+# parameter has one value per launch, so only more launches vary it), and
+# under one divergence model only (a lone thread cannot diverge)
+input_sets=${SIM_INPUT_SETS:-8}
 models=${SIM_DIFF_MODELS:-hw-taken hw-fallthrough}
 model=
 gaps=$here/known-gaps
@@ -127,6 +134,7 @@ gap_fault() { fault "$1" | grep -q -e 'no form of the table matches' -e 'not mod
 # set; returns 3 when our run is racy (nothing compared)
 compare_set() {
 	th_opt=${th:+--thread $th}
+	if [ -n "$th" ] || [ "$g:$b" = 1,1,1:1,1,1 ]; then th_opt="$th_opt --inputs $input_sets"; fi
 	id="$name $k $g $b${th:+@$th} $s"
 	run_sim "$d/ours.cubin" "$k" "$g" "$b" "$s" "$d/ours.out" $th_opt
 	ours=$(outcome "$d/ours.out")
@@ -237,13 +245,17 @@ compare_file() {
 		for l in $launches; do
 			g=${l%%:*} b=${l#*:}
 			for s in $seeds; do
+				lone_done=0
 				for model in $models; do
 					SIM_DIVERGENCE=$model
 					export SIM_DIVERGENCE
 					th=
+					if [ "$l" = 1,1,1:1,1,1 ] && [ "$lone_done" = 1 ]; then continue; fi
+					lone_done=1
 					compare_set && continue
 					# every thread writes one place: run threads one at a time
 					racy=$((racy + 1))
+					[ "$model" = "${models%% *}" ] || continue
 					for th in $racy_threads; do
 						compare_set
 					done

@@ -16,6 +16,10 @@
  *  - c[0x0][0xc0] points at a table of random surface descriptors (suq's
  *    descriptor lookups read it), and so does c[0x0][0xb0] (txq's).
  * --thread N runs only thread N of the grid (in block order, x fastest).
+ * --inputs N runs the launch N times: the seed's inputs, then N-1 edge
+ * sets (run_set; fresh buffers, half their words edge values, each 4-byte
+ * parameter an edge value: parameters are one value per launch, so only
+ * more launches show the code other parameters).
  * Output: one line per region with its FNV-1a 64 digest, or with --dump
  * every byte in hex; exit 1 with the simulator's message on a failure. */
 #include "sim.h"
@@ -37,6 +41,8 @@ enum {
 	HANDLE_PARAM_HEADER_BASE = 0x30,   /* texmode-independent .param .texref/.surfref */
 };
 #define DESC_TABLE_BASE 0x7f000000ull
+/* the step limit of an edge input set (a loop bound of 0xffffffff) */
+#define EDGE_SET_MAX_STEPS (1u << 16)
 
 static uint64_t mix(uint64_t *state)
 {
@@ -63,22 +69,37 @@ static void fill_random(SimRegion *r, uint64_t seed)
 /* One data word: a quarter random bits, a quarter small integers
  * (-16..16), a quarter small floats (k/4, |k| <= 64), a quarter edge
  * values, so comparisons, min/max and float arithmetic see ties, signs and
- * boundaries, not only huge random numbers. */
-static uint32_t value_word(uint64_t *seed)
+ * boundaries, not only huge random numbers. The edge input sets
+ * (--inputs) draw half their words from the wider edges: NaN, infinities,
+ * subnormals, and the words where a carry or a sign crosses 16- and 32-bit
+ * halves. */
+static uint32_t value_word(uint64_t *seed, bool edgy)
 {
 	static const uint32_t edges[] = { 0, 1, 2, 100, 255, 256, 0x7fffffff, 0x80000000, 0xffffffff,
 	                                  0x3f800000 /* 1.0f */, 0xbf800000 /* -1.0f */ };
+	static const uint32_t wide_edges[] = {
+		0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 0xffff, 0x10000, 0x8000, 0x7fff,
+		0x7fc00000 /* NaN */, 0xffc00001 /* -NaN, payload */, 0x7f800000 /* inf */,
+		0xff800000 /* -inf */, 0x007fffff /* largest subnormal */, 0x80000001 /* -subnormal */,
+		0x7f7fffff /* FLT_MAX */, 0x00800000 /* FLT_MIN */, 0x3f800000, 0x3f800001, 0x4b000000 /* 2^23 */,
+	};
 	uint64_t x = mix(seed);
 	uint32_t v = (uint32_t)(x >> 32);
 	switch (x & 3) {
 	case 0: break;
 	case 1: v = (uint32_t)((int32_t)(v % 33) - 16); break;
-	case 2: {
-		float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
-		memcpy(&v, &f, 4);
+	case 2:
+		if (edgy) {
+			v = wide_edges[v % (sizeof wide_edges / sizeof wide_edges[0])];
+		} else {
+			float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
+			memcpy(&v, &f, 4);
+		}
 		break;
-	}
-	default: v = edges[v % (sizeof edges / sizeof edges[0])]; break;
+	default:
+		v = edgy ? wide_edges[v % (sizeof wide_edges / sizeof wide_edges[0])]
+		         : edges[v % (sizeof edges / sizeof edges[0])];
+		break;
 	}
 	return v;
 }
@@ -87,11 +108,19 @@ static uint32_t value_word(uint64_t *seed)
  * 1000, random significands with exponents -20..20, and edge values. Two
  * random words are nearly always a NaN, an infinity, a subnormal or a
  * huge number, so f64 code would see no ordinary values otherwise. */
-static double value_double(uint64_t *seed)
+static double value_double(uint64_t *seed, bool edgy)
 {
 	static const double edges[] = { 0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e300, -1e-300,
 	                                4503599627370496.0 /* 2^52 */, 2.2250738585072014e-308 };
+	/* the edge input sets' extra edges: NaN, infinities, subnormals, the
+	 * largest double, and values whose low word is all ones (a carry out
+	 * of the low half) */
+	static const double wide_edges[] = { NAN, -NAN, INFINITY, -INFINITY, 4.9406564584124654e-324,
+	                                     -2.2250738585072009e-308, 1.7976931348623157e308,
+	                                     1.0000000000000002, 4294967295.0, 4294967296.0, -0.0 };
 	uint64_t x = mix(seed);
+	if (edgy && (x & 4))
+		return wide_edges[(x >> 32) % (sizeof wide_edges / sizeof wide_edges[0])];
 	uint32_t v = (uint32_t)(x >> 32);
 	switch (x & 3) {
 	case 0: return (double)((int32_t)(v % 129) - 64) / 4.0;
@@ -106,16 +135,16 @@ static double value_double(uint64_t *seed)
 
 /* Data a kernel computes with: every 8-byte pair is, by a coin, a
  * binary64 value (value_double) or two data words (value_word). */
-static void fill_values(SimRegion *r, uint64_t seed)
+static void fill_values(SimRegion *r, uint64_t seed, bool edgy)
 {
 	for (uint32_t i = 0; i + 8 <= r->size; i += 8) {
 		uint32_t w[2];
 		if (mix(&seed) & 1) {
-			double d = value_double(&seed);
+			double d = value_double(&seed, edgy);
 			memcpy(w, &d, 8);
 		} else {
-			w[0] = value_word(&seed);
-			w[1] = value_word(&seed);
+			w[0] = value_word(&seed, edgy);
+			w[1] = value_word(&seed, edgy);
 		}
 		memcpy(r->bytes + i, w, 8);
 	}
@@ -125,7 +154,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: ptxsurf-sim [--kernel NAME] [--grid X,Y,Z] [--block X,Y,Z] [--seed N]\n"
 	                "                   [--no-timing] [--no-pipe-order] [--allow-races] [--dump]\n"
-	                "                   [--trace] [--thread N] FILE.cubin\n");
+	                "                   [--trace] [--thread N] [--inputs N] FILE.cubin\n");
 	return 2;
 }
 
@@ -144,21 +173,70 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static SimRegion *add_surface(SimMachine *m, const char *name, uint32_t handle, uint64_t seed)
+/* Which inputs a launch gets: the seed's (set 0), or one of the edge sets
+ * --inputs adds (set >= 1: fresh buffer words, half of them from the wide
+ * edges, every 4-byte parameter an edge value, the seed's surfaces). */
+typedef struct InputSet {
+	uint64_t seed;
+	unsigned set, nsets;
+} InputSet;
+
+static uint64_t buffer_seed(const InputSet *in)
+{
+	return in->set ? in->seed ^ (uint64_t)in->set << 48 : in->seed;
+}
+
+/* A 4-byte parameter of an edge set: the sets of seeds 1 and 2 step
+ * through the table (parameter i starts 5 entries on), so 14 sets give
+ * each parameter every value: integer bounds, shift counts, halfword
+ * carries, and as floats zero, -0, NaN, infinities, a subnormal, 1.0. */
+static uint32_t edge_param(const InputSet *in, size_t i)
+{
+	static const uint32_t edges[] = { 0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0x7fc00000 /* NaN */,
+	                                  0x7f800000 /* inf */, 0xff800000 /* -inf */,
+	                                  0x007fffff /* subnormal */, 0x3f800000 /* 1.0f */, 2, 32,
+	                                  0xffff, 0x10000 };
+	uint64_t t = (in->set - 1) + (in->seed - 1) * (in->nsets - 1) + 5 * i;
+	return edges[t % (sizeof edges / sizeof edges[0])];
+}
+
+/* The surfaces' contents by name, filled once: every input set of a run
+ * has the seed's surfaces (half a megabyte each, whose filling would
+ * make an edge set cost as much as a 128-thread launch). */
+static struct SurfaceCache {
+	char name[48];
+	uint8_t *bytes;
+} *surface_cache;
+static size_t nsurface_cache;
+
+static SimRegion *add_surface(SimMachine *m, const char *name, uint32_t handle, const InputSet *in)
 {
 	SimRegion *s = sim_add_region(m, SIM_SURFACE, name, handle,
 	                              SURFACE_WIDTH_BYTES * SURFACE_HEIGHT * SURFACE_DEPTH);
 	if (!s)
 		return NULL;
 	s->width_bytes = SURFACE_WIDTH_BYTES, s->height = SURFACE_HEIGHT, s->depth = SURFACE_DEPTH;
-	fill_values(s, name_seed(seed, name));
+	size_t c = 0;
+	while (c < nsurface_cache && strcmp(surface_cache[c].name, name) != 0)
+		c++;
+	if (c == nsurface_cache) {
+		fill_values(s, name_seed(in->seed, name), false);
+		surface_cache = xrealloc(surface_cache, (nsurface_cache + 1) * sizeof *surface_cache);
+		snprintf(surface_cache[c].name, sizeof surface_cache[c].name, "%s", name);
+		surface_cache[c].bytes = xmalloc(s->size);
+		memcpy(surface_cache[c].bytes, s->bytes, s->size);
+		nsurface_cache++;
+	} else {
+		memcpy(s->bytes, surface_cache[c].bytes, s->size);
+	}
 	return s;
 }
 
 /* The driver's part of c[0x0] (parameters, surface slots, descriptor
  * table) and the regions behind it. */
-static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k, uint64_t seed)
+static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k, const InputSet *in)
 {
+	uint64_t seed = in->seed;
 	char name[48];
 	for (size_t i = 0; i < k->nparams; i++) {
 		const SassParam *p = &k->params[i];
@@ -173,15 +251,17 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 			SimRegion *b = sim_add_region(m, SIM_BUFFER, name, base, BUFFER_BYTES);
 			if (!b)
 				return -1;
-			fill_values(b, name_seed(seed, name));
+			fill_values(b, name_seed(buffer_seed(in), name), in->set > 0);
 			snprintf(name, sizeof name, "param%zu.surface", i);
-			if (!add_surface(m, name, (uint32_t)base, seed))
+			if (!add_surface(m, name, (uint32_t)base, in))
 				return -1;
 		} else if (p->size == 4) {
 			/* an odd seed gives a count below 256, an even one a float
 			 * k/4: the cubin does not say which the parameter is */
 			uint32_t v = (uint32_t)mix(&st) & 0xff;
-			if (seed % 2 == 0) {
+			if (in->set) {
+				v = edge_param(in, i);
+			} else if (seed % 2 == 0) {
 				float f = (float)((int32_t)(v % 129) - 64) / 4.0f;
 				memcpy(&v, &f, 4);
 			}
@@ -197,7 +277,7 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 	int rc = 0;
 	for (size_t j = 0; j < img->nsurfrefs && !rc; j++) {
 		snprintf(name, sizeof name, "surfref %s", names[j]);
-		if (!add_surface(m, name, (uint32_t)(SURFREF_HEADER_BASE + j), seed))
+		if (!add_surface(m, name, (uint32_t)(SURFREF_HEADER_BASE + j), in))
 			rc = -1;
 	}
 	/* a texture or surface handle parameter is a region of its own; a
@@ -205,7 +285,7 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 	for (size_t j = 0; j < k->nhandle_params && !rc; j++) {
 		snprintf(name, sizeof name, "param %s", k->handle_params[j].name);
 		if (k->handle_params[j].space != CUBIN_HANDLE_SAMPLERREF &&
-		    !add_surface(m, name, (uint32_t)(HANDLE_PARAM_HEADER_BASE + j), seed))
+		    !add_surface(m, name, (uint32_t)(HANDLE_PARAM_HEADER_BASE + j), in))
 			rc = -1;
 	}
 	for (size_t s = 0; s < k->nslots && !rc; s++) {
@@ -238,7 +318,7 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 	return 0;
 }
 
-static void print_regions(const SimMachine *m, bool dump)
+static void print_regions(const SimMachine *m, const char *prefix, bool dump)
 {
 	for (size_t i = 0; i < m->nregions; i++) {
 		const SimRegion *r = &m->regions[i];
@@ -250,9 +330,9 @@ static void print_regions(const SimMachine *m, bool dump)
 		uint64_t h = 0xcbf29ce484222325ull;
 		for (uint32_t j = 0; j < r->size; j++)
 			h = (h ^ r->bytes[j]) * 0x100000001b3ull;
-		printf("%s: %u bytes, fnv1a64 %016llx\n", r->name, r->size, (unsigned long long)h);
+		printf("%s%s: %u bytes, fnv1a64 %016llx\n", prefix, r->name, r->size, (unsigned long long)h);
 		for (uint32_t j = 0; dump && j < r->size; j += 32) {
-			printf("  %s+%04x:", r->name, j);
+			printf("  %s%s+%04x:", prefix, r->name, j);
 			for (uint32_t b = j; b < j + 32 && b < r->size; b++)
 				printf(" %02x", r->bytes[b]);
 			printf("\n");
@@ -278,12 +358,54 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* One launch on input set in->set: 0 and its regions printed, or 1 and
+ * the simulator's message on stderr. An edge set (--inputs) prints its
+ * regions under "input set N: ", and a stop as one more output line
+ * without the instruction's address (builds of one PTX place it
+ * elsewhere): an edge value may send correct code out of bounds or into
+ * a loop of 2^32 trips, which runs to a lower step limit. */
+static int run_set(const CubinImage *img, const char *path, const char *kernel, SimLaunch l,
+                   const InputSet *in, bool dump)
+{
+	SimMachine *m = xcalloc(1, sizeof *m);
+	char prefix[32] = "";
+	if (in->set) {
+		snprintf(prefix, sizeof prefix, "input set %u: ", in->set);
+		l.max_steps = EDGE_SET_MAX_STEPS;
+	}
+	int rc = 1;
+	if (sim_load(m, img, kernel) == 0) {
+		const CubinKernel *k = NULL;
+		for (size_t i = 0; i < img->nkernels; i++)
+			if (!strcmp(img->kernels[i].k.name, m->kernel))
+				k = &img->kernels[i].k;
+		if (set_inputs(m, img, k, in) == 0 && sim_load_globals(m, img, k) == 0 &&
+		    sim_load_externs(m, img, k) == 0 && sim_run(m, &l) == 0) {
+			print_regions(m, prefix, dump);
+			rc = 0;
+		}
+	}
+	const char *msg = m->error[0] ? m->error : "failed";
+	if (rc && in->set) {
+		/* "KERNEL+0xPC (FORM, 0xWORD): what" */
+		const char *after = m->kernel && !strncmp(msg, m->kernel, strlen(m->kernel)) ? strstr(msg, "): ") : NULL;
+		printf("%sstopped: %s\n", prefix, after ? after + 3 : msg);
+		rc = 0;
+	} else if (rc) {
+		fprintf(stderr, "ptxsurf-sim: %s: %s\n", path, msg);
+	}
+	sim_free(m);
+	free(m);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *kernel = NULL, *path = NULL;
 	SimLaunch l = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .fail_on_races = true,
 	                .timing = true, .pipe_order = true, .only_thread = -1 };
 	uint64_t seed = 1;
+	unsigned nsets = 1;
 	bool dump = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -297,10 +419,11 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--dump")) dump = true;
 		else if (!strcmp(a, "--trace")) l.trace = true;
 		else if (!strcmp(a, "--thread") && i + 1 < argc) l.only_thread = strtoll(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--inputs") && i + 1 < argc) nsets = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (a[0] == '-' || path) return usage();
 		else path = a;
 	}
-	if (!path)
+	if (!path || nsets < 1 || nsets > 64)
 		return usage();
 	size_t len;
 	uint8_t *buf = read_file(path, &len);
@@ -315,23 +438,14 @@ int main(int argc, char **argv)
 		free(buf);
 		return 2;
 	}
-	SimMachine *m = xcalloc(1, sizeof *m);
-	int rc = 1;
-	if (sim_load(m, &img, kernel) == 0) {
-		const CubinKernel *k = NULL;
-		for (size_t i = 0; i < img.nkernels; i++)
-			if (!strcmp(img.kernels[i].k.name, m->kernel))
-				k = &img.kernels[i].k;
-		if (set_inputs(m, &img, k, seed) == 0 && sim_load_globals(m, &img, k) == 0 &&
-		    sim_load_externs(m, &img, k) == 0 && sim_run(m, &l) == 0) {
-			print_regions(m, dump);
-			rc = 0;
-		}
+	int rc = 0;
+	for (unsigned set = 0; set < nsets && !rc; set++) {
+		InputSet in = { .seed = seed, .set = set, .nsets = nsets };
+		rc = run_set(&img, path, kernel, l, &in, dump);
 	}
-	if (rc)
-		fprintf(stderr, "ptxsurf-sim: %s: %s\n", path, m->error[0] ? m->error : "failed");
-	sim_free(m);
-	free(m);
+	for (size_t c = 0; c < nsurface_cache; c++)
+		free(surface_cache[c].bytes);
+	free(surface_cache);
 	cubin_image_free(&img);
 	free(buf);
 	return rc;
