@@ -337,7 +337,7 @@ void lw_ldc(LowerCtx *c, unsigned bank, int base, int64_t off, unsigned bytes, b
  * through LDC. */
 static void load_fixed(LowerCtx *c, int64_t off, unsigned bytes, bool is_signed, uint32_t d, unsigned dsub)
 {
-	if (off < 0 || off % 4 || off > 0x3fffc || (bytes < 4 && is_signed)) {
+	if (off < 0 || off % 4 || off + (int64_t)bytes > 0x10000 || (bytes < 4 && is_signed)) {
 		lw_ldc(c, LDATA_CONST_BANK, -1, off, bytes, is_signed, d, dsub);
 		return;
 	}
@@ -345,7 +345,11 @@ static void load_fixed(LowerCtx *c, int64_t off, unsigned bytes, bool is_signed,
 		LInsn *mov = lw_emit(c, SF_MOV_C);
 		linsn_ref(mov, SR_RD, d, dsub + p, 1, true);
 		linsn_set(mov, SR_CBANK, LDATA_CONST_BANK);
-		linsn_set(mov, SR_COFF, (off + 4 * p) / 4);
+		/* the 14-bit word field addresses the whole 64 KiB bank; nvdisasm
+		 * reads it signed, so ptxas -O3 writes c[0x3][0xe504] as
+		 * c[0x3][-0x1afc] (measured): offsets from 0x8000 up wrap */
+		int64_t word = (off + 4 * p) / 4;
+		linsn_set(mov, SR_COFF, word >= 0x2000 ? word - 0x4000 : word);
 	}
 	if (bytes < 4) {
 		LInsn *and = lw_emit(c, SF_LOP32I);

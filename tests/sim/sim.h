@@ -28,7 +28,8 @@ enum {
 	SIM_NPREDS = 7,             /* P0..P6; 7 is PT */
 	SIM_CALL_DEPTH = 32,        /* issue 15: CAL nesting a thread may reach */
 	SIM_CBANKS = 4,             /* c[0x0] .. c[0x3] */
-	SIM_CBANK_BYTES = 0x1000,
+	SIM_CBANK_BYTES = 0x1000,   /* c[0x0] and c[0x2] as the tests fill them */
+	SIM_CBANK3_BYTES = 0x10000, /* c[0x3]: a module's .const data, up to the whole 64 KiB bank */
 	SIM_SYNC_DEPTH = 64,        /* SSY/PBK entries a thread may have pending */
 };
 
@@ -110,7 +111,7 @@ typedef struct SimMachine {
 	uint32_t *section_base;     /* sim_link.c: where each code section of the image is loaded (or NULL) */
 	uint32_t regcount;
 	/* memory */
-	uint8_t cbank[SIM_CBANKS][SIM_CBANK_BYTES];
+	uint8_t cbank[SIM_CBANKS][SIM_CBANK3_BYTES];
 	uint32_t cbank_size[SIM_CBANKS];
 	SimRegion regions[SIM_MAX_REGIONS];
 	size_t nregions;

@@ -22,7 +22,7 @@ static uint64_t conv_source(SimMachine *m, const SimInsn *in, const SimThread *t
 	}
 	case SASS_B_CONST: {
 		unsigned bank = (unsigned)sim_val(in, SR_CBANK, 0);
-		int64_t off = 4 * sim_val(in, SR_COFF, 0);
+		int64_t off = 4 * (sim_val(in, SR_COFF, 0) & 0x3fff);   /* unsigned to the hardware */
 		uint64_t lo = sim_cword(m, in, bank, off);
 		return wide ? (uint64_t)sim_cword(m, in, bank, off + 4) << 32 | lo : lo;
 	}

@@ -17,7 +17,7 @@ static uint64_t double_b(SimMachine *m, const SimInsn *in, const SimThread *t)
 	case SASS_B_IMM: return (uint64_t)sim_val(in, SR_IMM, 0) << 44;
 	default: {
 		unsigned bank = (unsigned)sim_val(in, SR_CBANK, 0);
-		int64_t off = 4 * sim_val(in, SR_COFF, 0);
+		int64_t off = 4 * (sim_val(in, SR_COFF, 0) & 0x3fff);   /* unsigned to the hardware */
 		uint64_t lo = sim_cword(m, in, bank, off);
 		return (uint64_t)sim_cword(m, in, bank, off + 4) << 32 | lo;
 	}
@@ -30,7 +30,7 @@ static uint64_t double_c(SimMachine *m, const SimInsn *in, const SimThread *t)
 	if (in->form->bkind != SASS_B_RC)
 		return sim_reg64(t, sim_val(in, SR_RC, 255));
 	unsigned bank = (unsigned)sim_val(in, SR_CBANK, 0);
-	int64_t off = 4 * sim_val(in, SR_COFF, 0);
+	int64_t off = 4 * (sim_val(in, SR_COFF, 0) & 0x3fff);   /* unsigned to the hardware */
 	uint64_t lo = sim_cword(m, in, bank, off);
 	return (uint64_t)sim_cword(m, in, bank, off + 4) << 32 | lo;
 }

@@ -128,9 +128,9 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 		const CubinVar *v = &img->vars[i];
 		if (!v->is_const)
 			continue;
-		if ((uint64_t)v->offset + v->size > SIM_CBANK_BYTES) {
+		if ((uint64_t)v->offset + v->size > SIM_CBANK3_BYTES) {
 			snprintf(m->error, sizeof m->error, ".nv.constant3 variable %s ends past 0x%x", v->name,
-			         (unsigned)SIM_CBANK_BYTES);
+			         (unsigned)SIM_CBANK3_BYTES);
 			m->failed = true;
 			return -1;
 		}

@@ -41,7 +41,9 @@ uint32_t sim_operand_b(SimMachine *m, const SimInsn *in, const SimThread *t)
 	switch (in->form->bkind) {
 	case SASS_B_REG: return sim_reg(t, sim_val(in, SR_RB, 255));
 	case SASS_B_CONST: case SASS_B_RC:
-		return sim_cword(m, in, (unsigned)sim_val(in, SR_CBANK, 0), 4 * sim_val(in, SR_COFF, 0));
+		/* the 14-bit word offset is unsigned to the hardware (0..0xfffc;
+		 * the decoder, like nvdisasm, reads it signed) */
+		return sim_cword(m, in, (unsigned)sim_val(in, SR_CBANK, 0), 4 * (sim_val(in, SR_COFF, 0) & 0x3fff));
 	default: return (uint32_t)sim_val(in, SR_IMM, 0);
 	}
 }
