@@ -60,7 +60,8 @@ static LiveSet *occupancy(const LKernel *k, const Liveness *lv)
 			buf[x++] = (LiveRange){ 2 * lv->out[b].r[j].lo + 1, 2 * lv->out[b].r[j].hi };
 		for (uint32_t j = 0; j < defs[b].n; j++)
 			buf[x++] = defs[b].r[j];
-		qsort(buf, x, sizeof *buf, by_lo);
+		if (x > 1)   /* buf is still NULL while every part so far was empty */
+			qsort(buf, x, sizeof *buf, by_lo);
 		for (size_t j = 0; j < x; j++)
 			live_set_append(&occ[b], buf[j].lo, buf[j].hi);
 		live_set_free(&defs[b]);
