@@ -42,19 +42,9 @@ static void prepend_stack_init(LKernel *k)
 	k->insns[0] = first;
 	for (size_t l = 0; l < k->nlabels; l++)
 		k->label_pos[l]++;
-	if (k->frame_size == 0)
-		return;
 	/* the stack frame of the .local variables: R1 -= frame size */
-	LInsn *sub = lkernel_append(k, SF_IADD32I, k->loc);
-	linsn_set(sub, SR_RD, REGALLOC_STACK_REG);
-	linsn_set(sub, SR_RA, REGALLOC_STACK_REG);
-	linsn_set(sub, SR_IMM, (uint32_t)-k->frame_size);
-	sub->stack_reg = LSTACK_READ | LSTACK_WRITE;
-	LInsn second = *sub;
-	memmove(k->insns + 2, k->insns + 1, (k->ninsns - 2) * sizeof *k->insns);
-	k->insns[1] = second;
-	for (size_t l = 0; l < k->nlabels; l++)
-		k->label_pos[l]++;
+	if (k->frame_size)
+		lkernel_frame_adjust(k);
 }
 
 /* --verify-sched: the finished code, with each instruction's PTX location. */

@@ -279,6 +279,10 @@ unsigned lower_stream_end(LowerStream *s);
 
 uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp);
 LInsn *lkernel_append(LKernel *k, SassFormId form, SrcLoc loc);
+/* The kernel's frame adjustment (IADD32I R1, R1, -frame_size after the
+ * MOV R1 that starts it) set to k->frame_size: inserted, the labels behind
+ * it moved along, when the kernel has none yet (assembly, after spilling). */
+void lkernel_frame_adjust(LKernel *k);
 void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned count, bool def);
 /* Field values by role, as sass_values_set/get on a SassValues. */
 void linsn_set(LInsn *in, SassRole r, int64_t value);

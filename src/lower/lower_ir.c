@@ -1,5 +1,6 @@
 /* Building the lowered IR: virtual registers and instructions. */
 #include "lower/lower.h"
+#include "lower/regalloc.h"
 
 #include "base/xalloc.h"
 
@@ -100,4 +101,29 @@ void linsn_fill_defaults(LInsn *in)
 		in->val[i] = v;
 		in->set |= 1u << i;
 	}
+}
+
+static bool is_frame_adjust(const LInsn *in)
+{
+	return in->form == &sass_forms[SF_IADD32I] && in->stack_reg == (LSTACK_READ | LSTACK_WRITE) &&
+	       linsn_get(in, SR_RD, -1) == REGALLOC_STACK_REG;
+}
+
+void lkernel_frame_adjust(LKernel *k)
+{
+	if (k->ninsns > 1 && is_frame_adjust(&k->insns[1])) {
+		linsn_set(&k->insns[1], SR_IMM, (uint32_t)-k->frame_size);
+		return;
+	}
+	LInsn *sub = lkernel_append(k, SF_IADD32I, k->loc);
+	linsn_set(sub, SR_RD, REGALLOC_STACK_REG);
+	linsn_set(sub, SR_RA, REGALLOC_STACK_REG);
+	linsn_set(sub, SR_IMM, (uint32_t)-k->frame_size);
+	sub->stack_reg = LSTACK_READ | LSTACK_WRITE;
+	LInsn adjust = *sub;
+	memmove(k->insns + 2, k->insns + 1, (k->ninsns - 2) * sizeof *k->insns);
+	k->insns[1] = adjust;
+	for (size_t l = 0; l < k->nlabels; l++)
+		if (k->label_pos[l] >= 1)
+			k->label_pos[l]++;
 }

@@ -537,7 +537,7 @@ static int allocate_exact(LKernel *k, char *err, size_t errlen)
 		ExactResult res;
 		int rc = regalloc_exact(k, floor, &res, err, errlen);
 		if (rc == 0 && spilled)
-			spill_frame_update(k);
+			lkernel_frame_adjust(k);
 		if (rc == 0)
 			regalloc_apply(k, res.max_gpr);
 		if (rc == 1 && (res.stuck || k->recursive)) {

@@ -10,9 +10,5 @@
  * writes it under a guard) gets an LDL into a new vreg before it, each that
  * writes one an STL after it, and its references name the new vreg. */
 void spill_vregs(LKernel *k, const uint32_t *v, size_t n);
-/* After spilling: the kernel's frame adjustment (IADD32I R1, R1, -frame
- * after the MOV R1 that starts it) covers the grown frame, added when the
- * kernel had no frame before. */
-void spill_frame_update(LKernel *k);
 
 #endif
