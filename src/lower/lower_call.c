@@ -16,6 +16,7 @@
  * of it saves the values live across the call on the stack below R1
  * (call_save.c), since its own invocation reuses its registers. */
 #include "lower/lower_internal.h"
+#include "lower/pred_spill.h"
 
 #include "base/xalloc.h"
 
@@ -102,30 +103,14 @@ typedef struct LRegParam {
  * disables its ABI for such a function and passes it as it likes): PSET
  * w = p ? 0xffffffff : 0 on one side, ISETP.NE p = w != 0 on the other,
  * the pair pred_spill.c keeps predicates in registers with. */
-enum { PRED_CMP_NE = 5, PRED_BOP_AND = 0, PRED_RZ = 255, PRED_PT = 7 };
-
 static void pred_to_word(LowerCtx *c, uint32_t w, uint32_t p)
 {
-	LInsn *in = lw_emit(c, SF_PSET);
-	linsn_ref(in, SR_RD, w, 0, 1, true);
-	linsn_ref(in, SR_PA, p, 0, 1, false);
-	linsn_set(in, SR_PB, PRED_PT);
-	linsn_set(in, SR_PC, PRED_PT);
-	linsn_set(in, SR_BOP, PRED_BOP_AND);
-	linsn_set(in, SR_BOP2, PRED_BOP_AND);
+	pred_word_store(lw_emit(c, SF_PSET), w, p);
 }
 
 static void word_to_pred(LowerCtx *c, uint32_t p, uint32_t w)
 {
-	LInsn *in = lw_emit(c, SF_ISETP_R);
-	linsn_ref(in, SR_PD, p, 0, 1, true);
-	linsn_set(in, SR_PQ, PRED_PT);
-	linsn_ref(in, SR_RA, w, 0, 1, false);
-	linsn_set(in, SR_RB, PRED_RZ);
-	linsn_set(in, SR_CMP, PRED_CMP_NE);
-	linsn_set(in, SR_SIGNED, 1);
-	linsn_set(in, SR_BOP, PRED_BOP_AND);
-	linsn_set(in, SR_PC, PRED_PT);
+	pred_word_load(lw_emit(c, SF_ISETP_R), p, w);
 }
 
 void lw_reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32_t **order, uint32_t *n)

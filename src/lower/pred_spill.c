@@ -96,31 +96,41 @@ static LInsn blank_insn(SassFormId form, SrcLoc loc)
 	return in;
 }
 
-/* ISETP.NE.AND t, PT, g, RZ, PT */
+/* ISETP.NE.AND p, PT, w, RZ, PT: p = w != 0 */
+void pred_word_load(LInsn *in, uint32_t p, uint32_t w)
+{
+	linsn_ref(in, SR_PD, p, 0, 1, true);
+	linsn_set(in, SR_PQ, PT);
+	linsn_ref(in, SR_RA, w, 0, 1, false);
+	linsn_set(in, SR_RB, RZ);
+	linsn_set(in, SR_CMP, CMP_NE);
+	linsn_set(in, SR_SIGNED, 1);
+	linsn_set(in, SR_BOP, BOP_AND);
+	linsn_set(in, SR_PC, PT);
+}
+
+/* PSET.AND.AND w, p, PT, PT: w = p ? 0xffffffff : 0 */
+void pred_word_store(LInsn *in, uint32_t w, uint32_t p)
+{
+	linsn_ref(in, SR_RD, w, 0, 1, true);
+	linsn_ref(in, SR_PA, p, 0, 1, false);
+	linsn_set(in, SR_PB, PT);
+	linsn_set(in, SR_PC, PT);
+	linsn_set(in, SR_BOP, BOP_AND);
+	linsn_set(in, SR_BOP2, BOP_AND);
+}
+
 static LInsn load_insn(SrcLoc loc, uint32_t t, uint32_t g)
 {
 	LInsn in = blank_insn(SF_ISETP_R, loc);
-	linsn_ref(&in, SR_PD, t, 0, 1, true);
-	linsn_set(&in, SR_PQ, PT);
-	linsn_ref(&in, SR_RA, g, 0, 1, false);
-	linsn_set(&in, SR_RB, RZ);
-	linsn_set(&in, SR_CMP, CMP_NE);
-	linsn_set(&in, SR_SIGNED, 1);
-	linsn_set(&in, SR_BOP, BOP_AND);
-	linsn_set(&in, SR_PC, PT);
+	pred_word_load(&in, t, g);
 	return in;
 }
 
-/* PSET.AND.AND g, t, PT, PT */
 static LInsn store_insn(SrcLoc loc, uint32_t g, uint32_t t)
 {
 	LInsn in = blank_insn(SF_PSET, loc);
-	linsn_ref(&in, SR_RD, g, 0, 1, true);
-	linsn_ref(&in, SR_PA, t, 0, 1, false);
-	linsn_set(&in, SR_PB, PT);
-	linsn_set(&in, SR_PC, PT);
-	linsn_set(&in, SR_BOP, BOP_AND);
-	linsn_set(&in, SR_BOP2, BOP_AND);
+	pred_word_store(&in, g, t);
 	return in;
 }
 

@@ -12,6 +12,14 @@
  * not spilled again. Moves the predicates that do not fit into new
  * general registers, rewriting the instructions (liveness is then out of
  * date). Returns how many moved (0: they fit), or -1 when they cannot fit. */
+/* The pair that moves a predicate through a general register (ptxas
+ * 11.8 -O0's spill and reload, measured), filled into a fresh SF_PSET /
+ * SF_ISETP_R instruction: PSET.AND.AND w, p, PT, PT (w = p ? ~0 : 0) and
+ * ISETP.NE.AND p, PT, w, RZ, PT (p = w != 0). The calling convention
+ * passes .pred parameters with the same pair (lower_call.c). */
+void pred_word_store(LInsn *in, uint32_t w, uint32_t p);
+void pred_word_load(LInsn *in, uint32_t p, uint32_t w);
+
 long pred_spill(LKernel *k, const long *start, const long *end, size_t first_temp);
 
 #endif
