@@ -49,6 +49,9 @@ enum {
 	SIM_DYNAMIC_SHARED = 1024,  /* bytes of dynamic shared memory of a launch */
 };
 
+/* The driver's device functions a relocated JCAL may name (sim_extern.c). */
+typedef enum SimExtern { SIM_EXT_NONE, SIM_EXT_VPRINTF, SIM_EXT_MALLOC, SIM_EXT_FREE, SIM_EXT_ASSERTFAIL } SimExtern;
+
 /* One decoded instruction of the kernel's .text. */
 typedef struct SimInsn {
 	uint32_t addr;              /* byte offset in .text */
@@ -56,7 +59,7 @@ typedef struct SimInsn {
 	const SassForm *form;       /* NULL: no form of the table matches the word */
 	SassValues v;
 	SassCtrl ctrl;              /* its slot of the control word */
-	bool vprintf;               /* sim5: a JCAL of the driver's vprintf (sim_printf.c) */
+	uint8_t ext;                /* a JCAL of a driver function (SimExtern, sim_extern.c) */
 } SimInsn;
 
 /* A memory region the kernel may touch: a global buffer (base is its
@@ -153,6 +156,10 @@ typedef struct SimMachine {
 	/* sim5: vprintf's output (sim_printf.c), NULL when the kernel calls none */
 	SimRegion *printf_log;
 	uint32_t printf_used;
+	/* malloc's heap (sim_extern.c), NULL when the kernel calls none; per
+	 * thread, the bytes of its slot handed out so far */
+	SimRegion *heap;
+	uint32_t *heap_used;
 	/* the first failure; the run stops at it */
 	bool failed;
 	char error[600];
@@ -312,6 +319,13 @@ size_t sim_code_index(uint32_t addr);
 int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k);
 int sim_load_externs(SimMachine *m, const CubinImage *img, const CubinKernel *k);
 bool sim_exec_extern(SimMachine *m, const SimInsn *in, SimThread *t);
+/* vprintf(R4:R5 format, R6:R7 arguments) -> R4 (sim_printf.c); the launch
+ * has a printf log once sim_printf_log made it */
+void sim_vprintf(SimMachine *m, const SimInsn *in, SimThread *t);
+bool sim_printf_log(SimMachine *m);
+/* A NUL-terminated string at a generic address into s (up to n bytes);
+ * false (m failed) when it is not readable or longer (sim_printf.c) */
+bool sim_read_string(SimMachine *m, const SimInsn *in, const SimThread *t, uint64_t addr, char *s, size_t n);
 /* ---- ctrl: sim_branch.c: BAR.RED and B2R ---- */
 bool sim_exec_branch(SimMachine *m, const SimInsn *in, SimThread *t);
 /* The block passes a barrier: the reduction counted at it becomes B2R's. */

@@ -99,7 +99,7 @@ int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKerne
 			continue;
 		sim_decode_code(m->insns + base[j] / 32 * 3, k->code, k->code_size, base[j]);
 		for (size_t i = 0; i < k->code_size / 32 * 3; i++)
-			m->insns[base[j] / 32 * 3 + i].vprintf = false;
+			m->insns[base[j] / 32 * 3 + i].ext = SIM_EXT_NONE;
 		m->ninsns = (base[j] + k->code_size) / 32 * 3;
 		for (size_t i = 0; i < k->ndesc_size_offsets && rc == 0; i++)
 			rc = sim_patch_desc_size(m, base[j] + k->desc_size_offsets[i]);

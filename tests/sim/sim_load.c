@@ -148,6 +148,9 @@ void sim_free(SimMachine *m)
 	m->insns = NULL;
 	free(m->section_base);
 	m->section_base = NULL;
+	free(m->heap_used);
+	m->heap_used = NULL;
+	m->heap = NULL;
 	for (size_t i = 0; i < m->nregions; i++) {
 		free(m->regions[i].bytes);
 		free(m->regions[i].writer);

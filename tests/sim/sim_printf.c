@@ -1,6 +1,6 @@
 /* sim5: the CUDA driver's vprintf, which a JCAL of the external function
  * vprintf calls (ptxas -c code and ours: goldens call-extern-c and
- * call-vprintf-exec).
+ * call-vprintf-exec; sim_extern.c dispatches the call).
  *
  * The call passes the format string's generic address in R4:R5 and the
  * argument buffer's in R6:R7 and returns in R4. Each argument sits in the
@@ -49,9 +49,9 @@ static bool read_arg(SimMachine *m, const SimInsn *in, const SimThread *t, uint6
 	return true;
 }
 
-static bool read_string(SimMachine *m, const SimInsn *in, const SimThread *t, uint64_t addr, char *s)
+bool sim_read_string(SimMachine *m, const SimInsn *in, const SimThread *t, uint64_t addr, char *s, size_t n)
 {
-	for (size_t i = 0; i < MAX_STRING; i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint8_t b;
 		if (!read_byte(m, in, t, addr + i, &b))
 			return false;
@@ -59,7 +59,7 @@ static bool read_string(SimMachine *m, const SimInsn *in, const SimThread *t, ui
 		if (b == 0)
 			return true;
 	}
-	sim_fail(m, in, "vprintf: a string longer than %d bytes", MAX_STRING);
+	sim_fail(m, in, "a string longer than %zu bytes", n);
 	return false;
 }
 
@@ -139,7 +139,7 @@ static bool convert(SimMachine *m, const SimInsn *in, const SimThread *t, const 
 		}
 		if (v == 0)
 			strcpy(str, "(null)");
-		else if (!read_string(m, in, t, v, str))
+		else if (!sim_read_string(m, in, t, v, str, MAX_STRING))
 			return false;
 		w = nstar == 2 ? snprintf(out, sizeof out, fmt, star[0], star[1], str)
 		    : nstar ? snprintf(out, sizeof out, fmt, star[0], str) : snprintf(out, sizeof out, fmt, str);
@@ -153,7 +153,7 @@ static bool convert(SimMachine *m, const SimInsn *in, const SimThread *t, const 
 	return append(m, in, out, (size_t)w < sizeof out ? (size_t)w : sizeof out - 1);
 }
 
-static void vprintf_call(SimMachine *m, const SimInsn *in, SimThread *t)
+void sim_vprintf(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	uint64_t fmt = (uint64_t)sim_reg(t, 5) << 32 | sim_reg(t, 4);
 	uint64_t buf = (uint64_t)sim_reg(t, 7) << 32 | sim_reg(t, 6), off = 0;
@@ -161,7 +161,7 @@ static void vprintf_call(SimMachine *m, const SimInsn *in, SimThread *t)
 	if (fmt == 0)
 		return sim_set(t, 4, (uint32_t)-1);
 	char f[MAX_STRING];
-	if (!read_string(m, in, t, fmt, f))
+	if (!sim_read_string(m, in, t, fmt, f, MAX_STRING))
 		return;
 	for (size_t i = 0; f[i] && !m->failed;) {
 		if (f[i] != '%') {
@@ -188,34 +188,7 @@ static void vprintf_call(SimMachine *m, const SimInsn *in, SimThread *t)
 	sim_set(t, 4, (uint32_t)nargs);
 }
 
-bool sim_exec_extern(SimMachine *m, const SimInsn *in, SimThread *t)
+bool sim_printf_log(SimMachine *m)
 {
-	if (in->form->op != SOP_JCAL)
-		return false;
-	if (!in->vprintf)
-		return sim_fail(m, in, "a JCAL of an absolute address is not modelled"), true;
-	vprintf_call(m, in, t);
-	return true;
-}
-
-int sim_load_externs(SimMachine *m, const CubinImage *img, const CubinKernel *k)
-{
-	for (size_t i = 0; i < k->nextern_calls; i++) {
-		const CubinDataFixup *c = &k->extern_calls[i];
-		size_t at = (c->offset / 32) * 3 + (c->offset % 32) / 8 - 1;
-		const char *name = c->var < img->nexterns ? img->externs[c->var] : NULL;
-		bool jcal = c->offset % 8 == 0 && c->offset % 32 != 0 && at < m->ninsns && m->insns[at].form &&
-		            m->insns[at].form->op == SOP_JCAL;
-		if (!jcal || !name || strcmp(name, "vprintf") != 0) {
-			snprintf(m->error, sizeof m->error, "a call of the external function %s at 0x%04x is not modelled",
-			         name ? name : "?", c->offset);
-			m->failed = true;
-			return -1;
-		}
-		m->insns[at].vprintf = true;
-		if (!m->printf_log && !(m->printf_log = sim_add_region(m, SIM_PRINTF_LOG, "printf log",
-		                                                        0, SIM_PRINTF_LOG_BYTES)))
-			return -1;
-	}
-	return 0;
+	return m->printf_log || (m->printf_log = sim_add_region(m, SIM_PRINTF_LOG, "printf log", 0, SIM_PRINTF_LOG_BYTES));
 }
