@@ -71,6 +71,8 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 		return -1;
 	}
 	lkernel_compact_const2(k);
+	if (k->abi_func)      /* its stack arguments: above the frames its prologue made */
+		lkernel_incoming_offsets(k);
 	if (k->maxreg_count && k->regcount > k->maxreg_count) {
 		diag_add(sink, SEV_ERROR, k->loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: "
 		         "kernel '%s' needs %u registers, more than its limit of %u (.maxnreg, or what "

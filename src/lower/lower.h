@@ -97,8 +97,13 @@ typedef struct LInsn {
 	SrcLoc loc;             /* PTX instruction it came from */
 } LInsn;
 
-/* LInsn.stack_reg: the scheduler orders these accesses of R1 too. */
-enum { LSTACK_READ = 1, LSTACK_WRITE = 2 };
+/* LInsn.stack_reg: the scheduler orders these accesses of R1 too.
+ * LSTACK_OUT: an access of the outgoing argument area at the bottom of the
+ * frame (lower_extern_stack.c), whose offset stays when the frame's other
+ * contents move up above it; LSTACK_IN: a function of its own reading an
+ * argument its caller passed on the stack, at R1 + offset on entry (the
+ * offset grows by every frame the prologue makes, lkernel_incoming_offsets). */
+enum { LSTACK_READ = 1, LSTACK_WRITE = 2, LSTACK_OUT = 4, LSTACK_IN = 8 };
 
 /* ---- issue 15: calls ----
  * A direct call of the kernel or of a device function: the CAL instruction
@@ -192,6 +197,14 @@ typedef struct LKernel {
 	 * convention's registers, RET, no stack-pointer load; it may use
 	 * R0 and R3..R15 only (its callers keep values in R2 and R16 up) */
 	bool abi_func;
+	/* ---- calls whose arguments or results do not fit R4..R15
+	 * (lower_extern_stack.c): the stores, loads and result pointers
+	 * waiting to be placed around their JCAL (or the entry and RET of a
+	 * function of its own) when linking ends, and the bytes of the
+	 * outgoing argument area at R1 + 0 of the frame ---- */
+	struct LStackOp *stack_ops;
+	size_t nstack_ops;
+	uint32_t call_area;
 	/* filled by later passes */
 	uint32_t regcount;
 } LKernel;
@@ -283,6 +296,9 @@ LInsn *lkernel_append(LKernel *k, SassFormId form, SrcLoc loc);
  * MOV R1 that starts it) set to k->frame_size: inserted, the labels behind
  * it moved along, when the kernel has none yet (assembly, after spilling). */
 void lkernel_frame_adjust(LKernel *k);
+/* A function of its own: each LSTACK_IN load's offset (from R1 on entry)
+ * plus the frames the prologue before it makes (after allocation). */
+void lkernel_incoming_offsets(LKernel *k);
 void linsn_ref(LInsn *in, SassRole role, uint32_t vreg, unsigned sub, unsigned count, bool def);
 /* Field values by role, as sass_values_set/get on a SassValues. */
 void linsn_set(LInsn *in, SassRole r, int64_t value);

@@ -709,6 +709,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	lw_handle_slots_order(c->lm, k, starts, nplaced);
 	free(starts);
 	free(placed);
+	lw_stack_ops_place(k);     /* arguments and results beyond R15 */
 	return true;
 }
 

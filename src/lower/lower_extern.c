@@ -5,7 +5,8 @@
  *
  * with the arguments in R4..R15 (each .param in consecutive registers from
  * the next one its size aligns to: a .b64 at an even register) and the
- * results from R4 the same way. The callee may change R0, R2..R15 and the
+ * results from R4 the same way; what does not fit goes on the stack
+ * (lower_extern_stack.c). The callee may change R0, R2..R15 and the
  * predicates; R16 and up (and R1, the stack pointer) survive the call, so
  * the register allocator gives a value live across a JCAL a register from
  * R16 up (regalloc.c). The call site's argument and result placeholders
@@ -41,7 +42,8 @@ uint16_t lw_extern_index(LModule *lm, const char *name)
 	return (uint16_t)lm->nexterns++;
 }
 
-/* Renames every reference to the one-word vreg `from` to part `sub` of `to`. */
+/* Renames every reference to the one-word vreg `from` to part `sub` of `to`
+ * (the pending stack operations' too). */
 static void rename_word(LKernel *k, uint32_t from, uint32_t to, unsigned sub)
 {
 	for (size_t i = 0; i < k->ninsns; i++)
@@ -52,18 +54,26 @@ static void rename_word(LKernel *k, uint32_t from, uint32_t to, unsigned sub)
 				ref->sub = (uint8_t)(ref->sub + sub);
 			}
 		}
+	lw_stack_ops_rename(k, from, to, sub);
 }
 
-/* The ABI slots (words from R4) of a list of .param placeholders: false
- * (diagnosed) when one does not fit the registers. used[s]: slot s holds a word. */
-static bool place_words(LowerCtx *c, const LCallSite *cs, uint32_t first, uint32_t n, uint32_t *slot,
-                        bool *used)
+enum { ON_STACK = 0x80000000u, NO_STACK = UINT32_MAX };
+
+/* Places a list of .param placeholders (arguments or results) as ptxas
+ * 11.8 does: each in the registers from the next slot (a word from R4,
+ * starting at `s`) its alignment allows while it fits below R16, else on
+ * the stack at the next offset its alignment allows (*stack: the bytes so
+ * far), the register slot staying where it was, so a later, smaller one
+ * still takes registers (R15 after a .b64 that did not fit). slot[j]: the
+ * register slot, or ON_STACK | the byte offset; used[s]: slot s holds a
+ * word. 1: placed; 0: one does not fit and stack is NULL; -1: diagnosed. */
+static int place_words(LowerCtx *c, const LCallSite *cs, uint32_t first, uint32_t n, uint32_t s, uint32_t *slot,
+                       bool *used, uint32_t *stack)
 {
 	/* an aggregate (.align 4 .b8 p[12]) starts at the next register its
 	 * .align in the declaration allows, as ptxas places it (R6..R8 after
 	 * a .b64 in R4:R5); a scalar at a multiple of its size */
 	const uint8_t *align = lw_func_param_align(c, cs->callee);
-	uint32_t s = 0;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t words = cs->vregs[2 * (first + j) + 1];
 		if (words == 0 && n == 1) {    /* a sink result `_`: nothing to read back */
@@ -71,26 +81,33 @@ static bool place_words(LowerCtx *c, const LCallSite *cs, uint32_t first, uint32
 			continue;
 		}
 		uint32_t a = words <= 2 ? words : align ? align[first + j] : 0;
-		if (a == 0)
-			return lw_unsupported(c, cs->loc, "call of the external function '%s' with a .param of "
-			                      "more than 8 bytes and no declaration", cs->callee);
-		s = (s + a - 1) / a * a;
-		if (s + words > ABI_WORDS)
-			return lw_unsupported(c, cs->loc, "call of the external function '%s' with more than %d "
-			                      "bytes of arguments or results (they would be passed on the stack)",
-			                      cs->callee, 4 * ABI_WORDS);
-		slot[j] = s;
-		for (uint32_t q = 0; q < words; q++)
-			used[s + q] = true;
-		s += words;
+		if (a == 0) {
+			lw_unsupported(c, cs->loc, "call of the external function '%s' with a .param of "
+			               "more than 8 bytes and no declaration", cs->callee);
+			return -1;
+		}
+		uint32_t at = (s + a - 1) / a * a;
+		if (at + words <= ABI_WORDS) {
+			slot[j] = at;
+			for (uint32_t q = 0; q < words; q++)
+				used[at + q] = true;
+			s = at + words;
+			continue;
+		}
+		if (!stack)
+			return 0;
+		*stack = (*stack + 4 * a - 1) / (4 * a) * (4 * a);
+		slot[j] = ON_STACK | *stack;
+		*stack += 4 * words;
 	}
-	return true;
+	return 1;
 }
 
 /* Adds to jcal one reference per run of used slots of each window, and
- * renames the placeholders to the window parts. */
+ * renames the placeholders in registers to the window parts (`hidden`, if
+ * not NO_STACK, to slot 0: the result pointer). */
 static bool bind_windows(LowerCtx *c, LKernel *k, const LCallSite *cs, uint32_t first, uint32_t n,
-                         const uint32_t *slot, const bool *used, bool def)
+                         const uint32_t *slot, const bool *used, bool def, uint32_t hidden)
 {
 	uint32_t window[ABI_WINDOWS] = { 0 };
 	bool made[ABI_WINDOWS] = { false };
@@ -115,20 +132,69 @@ static bool bind_windows(LowerCtx *c, LKernel *k, const LCallSite *cs, uint32_t 
 			jcal->refs[jcal->nrefs++] = (LRegRef){ window[w], LROLE_ABI, (uint8_t)p, (uint8_t)run, def };
 		}
 	}
-	for (uint32_t j = 0; j < n; j++)
+	if (hidden != NO_STACK)
+		rename_word(k, hidden, window[0], 0);
+	for (uint32_t j = 0; j < n; j++) {
+		if (slot[j] & ON_STACK)
+			continue;
 		for (uint32_t q = 0; q < cs->vregs[2 * (first + j) + 1]; q++) {
 			uint32_t s = slot[j] + q;
 			rename_word(k, cs->vregs[2 * (first + j)] + q, window[s / ABI_WINDOW], s % ABI_WINDOW);
 		}
+	}
 	return true;
+}
+
+/* Where a call's arguments and results go. hidden: a result pointer in R4
+ * (the results do not fit the registers), else NO_STACK. */
+typedef struct Placement {
+	uint32_t *slot;
+	bool arg_used[ABI_WORDS], ret_used[ABI_WORDS];
+	bool memory_result;
+	uint32_t area;          /* bytes of the outgoing area (arguments, then the result) */
+	uint32_t result_at;     /* the result area's offset in it */
+} Placement;
+
+static bool place_call(LowerCtx *c, const LCallSite *cs, Placement *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->slot = xcalloc(cs->nargs + cs->nrets + 1, sizeof *pl->slot);
+	uint32_t *rslot = pl->slot + cs->nargs, stack = 0;
+	int r = place_words(c, cs, cs->nargs, cs->nrets, 0, rslot, pl->ret_used, NULL);
+	if (r < 0)
+		return false;
+	pl->memory_result = r == 0;
+	pl->arg_used[0] = pl->memory_result;
+	if (place_words(c, cs, 0, cs->nargs, pl->memory_result ? 1 : 0, pl->slot, pl->arg_used, &stack) < 0)
+		return false;
+	if (pl->memory_result) {
+		uint32_t before = stack;
+		memset(pl->ret_used, 0, sizeof pl->ret_used);
+		place_words(c, cs, cs->nargs, cs->nrets, ABI_WORDS, rslot, pl->ret_used, &stack);
+		pl->result_at = cs->nrets ? rslot[0] & ~ON_STACK : before;
+	}
+	pl->area = (stack + 7) / 8 * 8;
+	return true;
+}
+
+/* Each word of the list first..first+n placed on the stack: a store (load)
+ * next to instruction at, from (to) R1 + offset, or base + offset. */
+static void stack_words(LKernel *k, const LCallSite *cs, const Placement *pl, uint32_t first, uint32_t n,
+                        size_t at, bool after, bool load, uint32_t base, uint32_t minus, uint8_t flags)
+{
+	for (uint32_t j = first; j < first + n; j++) {
+		if (!(pl->slot[j] & ON_STACK))
+			continue;
+		for (uint32_t q = 0; q < cs->vregs[2 * j + 1]; q++)
+			lw_stack_word(k, at, after, load, cs->vregs[2 * j] + q, base,
+			              (pl->slot[j] & ~ON_STACK) + 4 * q - minus, flags, cs->loc);
+	}
 }
 
 bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
 {
-	uint32_t *slot = xcalloc(cs->nargs + cs->nrets + 1, sizeof *slot);
-	bool arg_used[ABI_WORDS] = { false }, ret_used[ABI_WORDS] = { false };
-	bool ok = place_words(c, cs, 0, cs->nargs, slot, arg_used) &&
-	          place_words(c, cs, cs->nargs, cs->nrets, slot + cs->nargs, ret_used);
+	Placement pl;
+	bool ok = place_call(c, cs, &pl);
 	if (ok) {
 		LInsn *jcal = &k->insns[cs->insn];
 		jcal->form = &sass_forms[SF_JCAL];
@@ -140,10 +206,20 @@ bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
 		linsn_set(jcal, SR_IMM, 0);
 		jcal->reloc = LRELOC_EXTERN_CALL;
 		jcal->reloc_var = lw_extern_index(c->lm, cs->callee);
-		ok = bind_windows(c, k, cs, 0, cs->nargs, slot, arg_used, false) &&
-		     bind_windows(c, k, cs, cs->nargs, cs->nrets, slot + cs->nargs, ret_used, true);
+		uint32_t hidden = NO_STACK;
+		uint8_t out = LSTACK_READ | LSTACK_OUT;
+		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, false, false, NO_STACK, 0, out);
+		if (pl.memory_result) {
+			hidden = lkernel_new_vreg(k, LRC_GPR, 1, false);
+			lw_stack_address(k, cs->insn, hidden, pl.result_at, cs->loc);
+			stack_words(k, cs, &pl, cs->nargs, cs->nrets, cs->insn, true, true, NO_STACK, 0, out);
+		}
+		if (pl.area > k->call_area)
+			k->call_area = pl.area;
+		ok = bind_windows(c, k, cs, 0, cs->nargs, pl.slot, pl.arg_used, false, hidden) &&
+		     bind_windows(c, k, cs, cs->nargs, cs->nrets, pl.slot + cs->nargs, pl.ret_used, true, NO_STACK);
 	}
-	free(slot);
+	free(pl.slot);
 	return ok;
 }
 
@@ -151,14 +227,26 @@ bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
 
 bool lw_abi_entry(LowerCtx *c, LKernel *k, const LCallSite *cs, size_t ret)
 {
-	uint32_t *slot = xcalloc(cs->nargs + cs->nrets + 1, sizeof *slot);
-	bool arg_used[ABI_WORDS] = { false }, ret_used[ABI_WORDS] = { false };
+	Placement pl;
 	LCallSite at_ret = *cs;
 	at_ret.insn = ret;
-	bool ok = place_words(c, cs, 0, cs->nargs, slot, arg_used) &&
-	          place_words(c, cs, cs->nargs, cs->nrets, slot + cs->nargs, ret_used) &&
-	          bind_windows(c, k, cs, 0, cs->nargs, slot, arg_used, true) &&
-	          bind_windows(c, k, &at_ret, cs->nargs, cs->nrets, slot + cs->nargs, ret_used, false);
-	free(slot);
+	bool ok = place_call(c, cs, &pl);
+	uint32_t hidden = NO_STACK;
+	if (ok) {
+		/* the arguments on the stack: loads after the entry from the
+		 * caller's R1 (lkernel_incoming_offsets adds the prologue's frames) */
+		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, true, true, NO_STACK, 0, LSTACK_READ | LSTACK_IN);
+		if (pl.memory_result) {
+			/* the result pointer leaves R4 at once; the results are
+			 * stored through it before the RET */
+			hidden = lkernel_new_vreg(k, LRC_GPR, 1, false);
+			uint32_t base = lkernel_new_vreg(k, LRC_GPR, 1, false);
+			lw_stack_copy(k, cs->insn, base, hidden, cs->loc);
+			stack_words(k, cs, &pl, cs->nargs, cs->nrets, ret, false, false, base, pl.result_at, 0);
+		}
+	}
+	ok = ok && bind_windows(c, k, cs, 0, cs->nargs, pl.slot, pl.arg_used, true, hidden) &&
+	     bind_windows(c, k, &at_ret, cs->nargs, cs->nrets, pl.slot + cs->nargs, pl.ret_used, false, NO_STACK);
+	free(pl.slot);
 	return ok;
 }

@@ -108,6 +108,10 @@ bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
 		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it names "
 		                    "bound textures or surfaces (their header index would be relocated into its "
 		                    "code)", f->name);
+	/* the loads and stores of stack arguments moved the wrapper's RET:
+	 * it is the first one (the body is linked after it) */
+	while (ret < k->ninsns && k->insns[ret].form->op != SOP_RET)
+		ret++;
 	if (ok && k->frame_size) {
 		stack_adjust(k, ret, (int32_t)k->frame_size, f->loc);
 		stack_adjust(k, entry + 1, -(int32_t)k->frame_size, f->loc);

@@ -607,6 +607,20 @@ bool lw_reconverge(LowerCtx *c, LKernel *k);
 /* -c: the call site cs of a function without a body becomes a JCAL of it
  * through the ABI (lower_extern.c); false when diagnosed. */
 bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs);
+/* lower_extern_stack.c: pending operations next to instruction `at` (after
+ * it, else before): a 32-bit LDL/STL of vreg at R1 + offset (base
+ * UINT32_MAX; stack_reg its LSTACK_* flags) or at register base + offset;
+ * vreg = R1 + offset (the result pointer, before); a copy (after). */
+void lw_stack_word(LKernel *k, size_t at, bool after, bool load, uint32_t vreg, uint32_t base, uint32_t offset,
+                   uint8_t stack_reg, SrcLoc loc);
+void lw_stack_address(LKernel *k, size_t at, uint32_t vreg, uint32_t offset, SrcLoc loc);
+void lw_stack_copy(LKernel *k, size_t at, uint32_t to, uint32_t from, SrcLoc loc);
+/* Renames the pending operations' references, as linking renames the code's. */
+void lw_stack_ops_rename(LKernel *k, uint32_t from, uint32_t to, unsigned sub);
+/* At the end of linking: the pending operations placed (labels and call
+ * sites move along), and the frame's contents moved up above the outgoing
+ * argument area, which the frame grows by. */
+void lw_stack_ops_place(LKernel *k);
 
 /* ---- fnptr: function addresses and calls through a register (lower_fnptr.c) ---- */
 /* Records a .func declaration (with or without a body). */

@@ -109,6 +109,20 @@ static bool is_frame_adjust(const LInsn *in)
 	       linsn_get(in, SR_RD, -1) == REGALLOC_STACK_REG;
 }
 
+void lkernel_incoming_offsets(LKernel *k)
+{
+	uint32_t frame = 0;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		LInsn *in = &k->insns[i];
+		if (is_frame_adjust(in))
+			frame -= (uint32_t)linsn_get(in, SR_IMM, 0);
+		else if (in->stack_reg & LSTACK_IN)
+			linsn_set(in, SR_IMM, linsn_get(in, SR_IMM, 0) + frame);
+		else if (in->form->op == SOP_CAL || in->form->op == SOP_RET || in->form->op == SOP_BRA)
+			break;     /* the prologue ends */
+	}
+}
+
 void lkernel_frame_adjust(LKernel *k)
 {
 	if (k->ninsns > 1 && is_frame_adjust(&k->insns[1])) {
