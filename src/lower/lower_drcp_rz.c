@@ -188,8 +188,9 @@ static void out_of_range(LowerCtx *c, uint32_t res, uint32_t q, uint32_t k)
 
 bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in)
 {
+	/* rcp.rz.ftz.f64: the same code as rcp.rz.f64 (ptxas 11.8) */
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (!lw_streq(in->mods[i], ".rz") && !lw_streq(in->mods[i], ".f64"))
+		if (!lw_streq(in->mods[i], ".rz") && !lw_streq(in->mods[i], ".f64") && !lw_streq(in->mods[i], ".ftz"))
 			return lw_unsupported(c, in->mod_locs[i], "rcp.f64 modifier '%s' (.rn and .rz are supported)",
 			                      in->mods[i]);
 	uint32_t d, x;
