@@ -679,6 +679,8 @@ void lkernel_free_calls(LKernel *k);
 bool lw_cvt_is_staged(const Instr *in);
 bool lower_cvt_staged(LowerCtx *c, const Instr *in);
 unsigned lw_cvt_int_type(PtxTy t);
+/* div.rm/.rp/.rz.f64: ptxas's directed-rounding division (lower_ddiv_dir.c) */
+bool lower_div_dir_f64(LowerCtx *c, const Instr *in);
 
 /* ---- divrn: IEEE-rounded f32 division and reciprocal (lower_divrn.c) ---- */
 bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
