@@ -45,6 +45,9 @@ typedef enum LowerSel {
 	SEL_RED,        /* the .red modifier (bar.red) */
 	/* ---- legacy2 ---- */
 	SEL_RN_FTZ_F32, /* .rn.ftz of an .f32 instruction (sqrt.rn.ftz.f32) */
+	/* ---- float-forms ---- */
+	SEL_CVT_STAGED, /* a cvt ptxas builds in steps (lower_cvt_staged.c) */
+	SEL_DIR_F64,    /* .rm/.rp/.rz of an .f64 instruction (div.rm.f64) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -61,6 +64,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- f64div: div.rn.f64 (lower_ddiv.c), rsqrt.approx[.ftz].f64
 	 * (lower_drsqrt.c), ahead of the MUFU and f32 division rows ---- */
 	{ "div", SEL_RN_F64, lower_div_rn_f64, 3, 3 }, { "rsqrt", SEL_F64, lower_rsqrt_f64, 2, 2 },
+	/* ---- float-forms: div.rm/.rp/.rz.f64 (lower_ddiv_dir.c) ---- */
+	{ "div", SEL_DIR_F64, lower_div_dir_f64, 3, 3 },
 	/* ---- issue 17: 64-bit clz and bfi (lower_bits64.c), ahead of the
 	 * 32-bit rows of lower_bits.c ---- */
 	{ "clz", SEL_INT64, lower_clz64, 2, 2 }, { "bfi", SEL_INT64, lower_bfi64, 5, 5 },
@@ -86,7 +91,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "ld", SEL_GENERIC, lower_ld_generic, 2, 2 }, { "st", SEL_GENERIC, lower_st_generic, 2, 2 },
 	{ "ld", SEL_ANY, lower_ld, 2, 2 }, { "st", SEL_SHARED, lower_st_window, 2, 2 },
 	{ "st", SEL_LOCAL, lower_st_window, 2, 2 },
-	{ "cvt", SEL_CVT_F2F, lower_cvt_f2f, 2, 2 },
+	{ "cvt", SEL_CVT_STAGED, lower_cvt_staged, 2, 2 }, { "cvt", SEL_CVT_F2F, lower_cvt_f2f, 2, 2 },
 	{ "cvt", SEL_CVT_FLOAT, lower_cvt_float, 2, 2 }, { "cvt", SEL_ANY, lower_cvt, 2, 2 },
 	{ "add", SEL_F64, lower_dadd, 3, 3 }, { "sub", SEL_F64, lower_dadd, 3, 3 },
 	{ "mul", SEL_F64, lower_dmul, 3, 3 }, { "fma", SEL_F64, lower_dfma, 4, 4 },
@@ -210,6 +215,10 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_APPROX_F64:
 		return lw_has_mod(in, ".approx") && lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
 	case SEL_RED: return lw_has_mod(in, ".red");
+	case SEL_CVT_STAGED: return lw_cvt_is_staged(in);
+	case SEL_DIR_F64:
+		return (lw_has_mod(in, ".rm") || lw_has_mod(in, ".rp") || lw_has_mod(in, ".rz")) &&
+		       lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

@@ -39,10 +39,13 @@ enum {
 	F64_MAX_HI = 0x7fefffff,
 };
 
+/* .rn and .f64; rcp.rn.ftz.f64 too, which ptxas 11.8 compiles to the very
+ * code of rcp.rn.f64 (.ftz changes no f64 operation) */
 static bool rn_f64_only(LowerCtx *c, const Instr *in)
 {
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f64"))
+		if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f64") &&
+		    !(lw_streq(in->mods[i], ".ftz") && lw_streq(in->opcode, "rcp")))
 			return lw_unsupported(c, in->mod_locs[i], "%s.rn.f64 modifier '%s'", in->opcode, in->mods[i]);
 	return true;
 }

@@ -20,16 +20,7 @@
 enum { RND_RZ = 3, MAXSHIFT_S64 = 3, LUT_A_OR_B_AND_C = 0xf8 };
 enum { PT = 7, RZ = 255 };
 enum {
-	F64_2P54_HI20 = 0x43500,
-	F64_QUIET = 0x80000,
-	F64_SIGN = 0x80000000u,
 	F64_EXP_MASK = 0x7ff00000,
-	F64_MAX_HI = 0x7fefffff,
-	F64_MANT_HI = 0xfffff,
-	F64_HIDDEN_HI = 0x100000,
-	EXP_BIAS = 0x3ff,
-	SUBNORMAL_MIN_K = -0x434,
-	SUBNORMAL_SCALE = 54,
 };
 
 /* form d.dsub, a.asub, #imm (SHL, SHR.U32, IADD32I, LOP32I) */
@@ -52,14 +43,6 @@ static LInsn *word_reg(LowerCtx *c, SassFormId form, uint32_t d, unsigned dsub, 
 	linsn_ref(op, SR_RA, a, asub, 1, false);
 	linsn_ref(op, SR_RB, b, bsub, 1, false);
 	return op;
-}
-
-/* d = the biased exponent of the f64 whose high word is a.asub */
-static void exponent(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub)
-{
-	uint32_t t = lw_temp(c, 1);
-	word_imm(c, SF_SHL_I, t, 0, a, asub, 1);
-	linsn_set(word_imm(c, SF_SHR_I, d, 0, t, 0, 21), SR_SIGNED, 0);
 }
 
 /* d = a (+|-) b */
@@ -91,20 +74,20 @@ static void special(LowerCtx *c, uint32_t res, uint32_t x, uint32_t e1, uint32_t
 	dseq_dsetp(c, p, DSEQ_GTU, x, true, DSEQ_INF_HI20);
 	lw_branch(c, (int)p, true, not_nan);
 	lw_mov(c, res, 0, x, 0);
-	dseq_lop32i(c, DSEQ_OR, res, 1, x, 1, F64_QUIET);
+	dseq_lop32i(c, DSEQ_OR, res, 1, x, 1, DSEQ_F64_QUIET);
 	lw_branch(c, -1, false, done);
 	lw_label_place(c->k, not_nan);
 	uint32_t q = lw_pred_temp(c);
 	dseq_dsetp(c, q, DSEQ_NEU, x, true, DSEQ_INF_HI20);
 	lw_branch(c, (int)q, false, not_inf);
-	dseq_lop32i(c, DSEQ_AND, res, 1, x, 1, F64_SIGN);
+	dseq_lop32i(c, DSEQ_AND, res, 1, x, 1, DSEQ_F64_SIGN);
 	lw_mov_rz(c, res, 0);
 	lw_branch(c, -1, false, done);
 	lw_label_place(c->k, not_inf);
 	uint32_t z = lw_pred_temp(c), sg = lw_temp(c, 1);
 	dseq_dsetp(c, z, DSEQ_NEU, x, false, -1);
 	lw_branch(c, (int)z, false, not_zero);
-	dseq_lop32i(c, DSEQ_AND, sg, 0, x, 1, F64_SIGN);
+	dseq_lop32i(c, DSEQ_AND, sg, 0, x, 1, DSEQ_F64_SIGN);
 	dseq_lop32i(c, DSEQ_OR, res, 1, sg, 0, F64_EXP_MASK);
 	lw_mov_rz(c, res, 0);
 	lw_branch(c, -1, false, done);
@@ -120,8 +103,8 @@ static void special(LowerCtx *c, uint32_t res, uint32_t x, uint32_t e1, uint32_t
 	linsn_set(op, SR_SIGNED, 1);
 	linsn_set(op, SR_PC, PT);
 	lw_branch(c, (int)n, false, normal);
-	dseq_dmul_imm(c, m, x, F64_2P54_HI20);
-	lw_mov32i(c, s, 0, SUBNORMAL_SCALE);
+	dseq_dmul_imm(c, m, x, DSEQ_F64_2P54_HI20);
+	lw_mov32i(c, s, 0, DSEQ_SUBNORMAL_SCALE);
 	lw_label_place(c->k, normal);
 }
 
@@ -150,24 +133,24 @@ static void out_of_range(LowerCtx *c, uint32_t res, uint32_t q, uint32_t k)
 {
 	int fin = lw_label_new(c->k), zero = lw_label_new(c->k);
 	uint32_t hi = dseq_value(c, 1), p = lw_pred_temp(c), u = lw_pred_temp(c);
-	isetp(c, p, k, DSEQ_GT, true, EXP_BIAS);
+	isetp(c, p, k, DSEQ_GT, true, DSEQ_EXP_BIAS);
 	int below = lw_label_new(c->k);
 	lw_branch(c, (int)p, true, below);
 	lw_mov32i(c, res, 0, UINT32_MAX);
-	lw_mov32i(c, hi, 0, F64_MAX_HI);
+	lw_mov32i(c, hi, 0, DSEQ_F64_MAX_HI);
 	lw_branch(c, -1, false, fin);
 	lw_label_place(c->k, below);
-	isetp(c, u, k, DSEQ_GE, true, SUBNORMAL_MIN_K);
+	isetp(c, u, k, DSEQ_GE, true, DSEQ_SUBNORMAL_MIN_K);
 	lw_branch(c, (int)u, true, zero);
 	uint32_t mh = lw_temp(c, 1), nk = lw_temp(c, 1), n = lw_temp(c, 1);
-	dseq_lop32i(c, DSEQ_AND, mh, 0, q, 1, F64_MANT_HI);
+	dseq_lop32i(c, DSEQ_AND, mh, 0, q, 1, DSEQ_F64_MANT_HI);
 	LInsn *neg = lw_emit(c, SF_IADD_R);   /* -k */
 	linsn_ref(neg, SR_RD, nk, 0, 1, true);
 	linsn_set(neg, SR_RA, RZ);
 	linsn_ref(neg, SR_RB, k, 0, 1, false);
 	linsn_set(neg, SR_NEG, 1);
-	dseq_iadd32i(c, n, 0, nk, 0, (uint32_t)-(EXP_BIAS - 1));
-	dseq_lop32i(c, DSEQ_OR, mh, 0, mh, 0, F64_HIDDEN_HI);
+	dseq_iadd32i(c, n, 0, nk, 0, (uint32_t)-(DSEQ_EXP_BIAS - 1));
+	dseq_lop32i(c, DSEQ_OR, mh, 0, mh, 0, DSEQ_F64_HIDDEN_HI);
 	LInsn *op = word_reg(c, SF_SHF_R_R, res, 0, q, 0, n, 0);
 	linsn_ref(op, SR_RC, mh, 0, 1, false);
 	linsn_set(op, SR_MAXSHIFT, MAXSHIFT_S64);
@@ -181,15 +164,16 @@ static void out_of_range(LowerCtx *c, uint32_t res, uint32_t q, uint32_t k)
 	linsn_ref(op, SR_RD, res, 1, 1, true);
 	linsn_ref(op, SR_RA, hi, 0, 1, false);
 	linsn_set(op, SR_CBANK, LK_CONST2_BANK);
-	linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, F64_SIGN) / 4);
+	linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, DSEQ_F64_SIGN) / 4);
 	linsn_ref(op, SR_RC, q, 1, 1, false);
 	linsn_set(op, SR_LUT, LUT_A_OR_B_AND_C);
 }
 
 bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in)
 {
+	/* rcp.rz.ftz.f64: the same code as rcp.rz.f64 (ptxas 11.8) */
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (!lw_streq(in->mods[i], ".rz") && !lw_streq(in->mods[i], ".f64"))
+		if (!lw_streq(in->mods[i], ".rz") && !lw_streq(in->mods[i], ".f64") && !lw_streq(in->mods[i], ".ftz"))
 			return lw_unsupported(c, in->mod_locs[i], "rcp.f64 modifier '%s' (.rn and .rz are supported)",
 			                      in->mods[i]);
 	uint32_t d, x;
@@ -204,7 +188,7 @@ bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in)
 	uint32_t res = dseq_value(c, 2), m = dseq_value(c, 2), s = dseq_value(c, 1);
 	uint32_t e = lw_temp(c, 1), e1 = lw_temp(c, 1), p = lw_pred_temp(c);
 	int ret = lw_label_new(c->k), general = lw_label_new(c->k);
-	exponent(c, e, x, 1);
+	dseq_exponent(c, e, x, 1);
 	dseq_copy_pair(c, m, x);
 	dseq_iadd32i(c, e1, 0, e, 0, (uint32_t)-1);
 	isetp(c, p, e1, DSEQ_GT, false, 0x7fd);
@@ -213,22 +197,22 @@ bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in)
 	special(c, res, x, e1, m, s, ret);
 	lw_label_place(c->k, general);
 	uint32_t t = lw_temp(c, 1), sh = lw_temp(c, 1), mm = lw_temp(c, 2), q = lw_temp(c, 2);
-	dseq_iadd32i(c, t, 0, e, 0, (uint32_t)-EXP_BIAS);
+	dseq_iadd32i(c, t, 0, e, 0, (uint32_t)-DSEQ_EXP_BIAS);
 	word_imm(c, SF_SHL_I, sh, 0, t, 0, 20);
 	lw_mov(c, mm, 0, m, 0);
 	linsn_set(word_reg(c, SF_IADD_R, mm, 1, m, 1, sh, 0), SR_NEG, 1);
 	newton_rz(c, q, mm);
 	uint32_t qe = lw_temp(c, 1), k0 = lw_temp(c, 1), k = lw_temp(c, 1), k2 = lw_temp(c, 1);
 	uint32_t r = lw_pred_temp(c);
-	exponent(c, qe, q, 1);
+	dseq_exponent(c, qe, q, 1);
 	add(c, k0, s, 0, qe, false);
 	add(c, k, k0, 0, e, true);
-	dseq_iadd32i(c, k2, 0, k, 0, EXP_BIAS - 1);
+	dseq_iadd32i(c, k2, 0, k, 0, DSEQ_EXP_BIAS - 1);
 	isetp(c, r, k2, DSEQ_GT, false, 0x7fd);
 	int range = lw_label_new(c->k);
 	lw_branch(c, (int)r, false, range);
 	uint32_t b = lw_temp(c, 1), f = lw_temp(c, 1);
-	dseq_iadd32i(c, b, 0, k, 0, EXP_BIAS);
+	dseq_iadd32i(c, b, 0, k, 0, DSEQ_EXP_BIAS);
 	add(c, f, b, 0, qe, true);
 	lw_mov(c, res, 0, q, 0);
 	linsn_set(word_reg(c, SF_ISCADD_R, res, 1, f, 0, q, 1), SR_SHIFT, 20);

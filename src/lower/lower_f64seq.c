@@ -18,6 +18,20 @@ void dseq_mufu64h(LowerCtx *c, unsigned fn, uint32_t d, uint32_t a)
 	linsn_set(op, SR_MUFUOP, fn);
 }
 
+void dseq_exponent(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub)
+{
+	uint32_t t = lw_temp(c, 1);
+	LInsn *op = lw_emit(c, SF_SHL_I);
+	linsn_ref(op, SR_RD, t, 0, 1, true);
+	linsn_ref(op, SR_RA, a, asub, 1, false);
+	linsn_set(op, SR_IMM, 1);
+	op = lw_emit(c, SF_SHR_I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, t, 0, 1, false);
+	linsn_set(op, SR_IMM, 21);
+	linsn_set(op, SR_SIGNED, 0);
+}
+
 void dseq_iadd32i(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, uint32_t imm)
 {
 	LInsn *op = lw_emit(c, SF_IADD32I);

@@ -26,6 +26,20 @@ enum {
 	DSEQ_EXP_ONE = 0xfff00000u,     /* -0x100000: halves an f64 by its high word */
 };
 
+/* Words of the f64 subroutines that scale and rebuild exponents by hand
+ * (rcp.rz.f64, lower_drcp_rz.c; div.rm/.rp/.rz.f64, lower_ddiv_dir.c). */
+enum {
+	DSEQ_F64_2P54_HI20 = 0x43500,   /* 2^54: scales a subnormal operand */
+	DSEQ_F64_QUIET = 0x80000,       /* the quiet bit of a NaN's high word */
+	DSEQ_F64_SIGN = 0x80000000u,
+	DSEQ_F64_MAX_HI = 0x7fefffff,   /* the largest finite f64's high word */
+	DSEQ_F64_MANT_HI = 0xfffff,
+	DSEQ_F64_HIDDEN_HI = 0x100000,
+	DSEQ_EXP_BIAS = 0x3ff,
+	DSEQ_SUBNORMAL_MIN_K = -0x434,  /* below: no subnormal is left */
+	DSEQ_SUBNORMAL_SCALE = 54,
+};
+
 /* The addend 1.0 of the Newton steps: c[0x2] words, as ptxas reads it. */
 #define DSEQ_ONE_CONST2 UINT32_MAX
 
@@ -34,6 +48,9 @@ uint32_t dseq_value(LowerCtx *c, unsigned width);
 
 /* MUFU.RCP64H / MUFU.RSQ64H d.hi, a.hi (pairs) */
 void dseq_mufu64h(LowerCtx *c, unsigned fn, uint32_t d, uint32_t a);
+/* d = the biased exponent of the f64 whose high word is a.asub (SHL 1,
+ * SHR.U32 21) */
+void dseq_exponent(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub);
 /* IADD32I d.dsub, a.asub, imm */
 void dseq_iadd32i(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, uint32_t imm);
 /* LOP32I.op d.dsub, a.asub, imm */

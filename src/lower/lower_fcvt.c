@@ -11,8 +11,7 @@
 
 #include <string.h>
 
-/* The I2F/F2I integer type value: signed | log2(bytes) << 1. */
-static unsigned int_type_value(PtxTy t)
+unsigned lw_cvt_int_type(PtxTy t)
 {
 	unsigned size = t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : 3;
 	return (t.is_signed ? 1u : 0u) | size << 1;
@@ -59,10 +58,6 @@ bool lower_cvt_float(LowerCtx *c, const Instr *in)
 		                      "(ptxas requires one)");
 	if (rnd_to_int != to_int)
 		return lw_unsupported(c, in->loc, "this rounding modifier for cvt %s", to_int ? "to an integer" : "to .f32");
-	if (sat && !to_int)
-		return lw_unsupported(c, in->loc, "cvt.sat to .f32 from an integer");
-	if (!to_int && ftz)
-		return lw_unsupported(c, in->loc, "cvt.ftz to .f32 from an integer");
 	uint32_t d, s;
 	unsigned dw, sw;
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &s, &sw))
@@ -79,7 +74,7 @@ bool lower_cvt_float(LowerCtx *c, const Instr *in)
 	LInsn *op = lw_emit(c, to_int ? SF_F2I_R : SF_I2F_R);
 	linsn_ref(op, SR_RD, fd, 0, dparts, true);
 	linsn_ref(op, SR_RB, s, 0, sparts, false);
-	linsn_set(op, to_int ? SR_DTYPE : SR_STYPE, int_type_value(ft));
+	linsn_set(op, to_int ? SR_DTYPE : SR_STYPE, lw_cvt_int_type(ft));
 	linsn_set(op, to_int ? SR_STYPE : SR_DTYPE, FLOAT_TYPE_F32);
 	linsn_set(op, SR_RND, rnd);
 	if (to_int)

@@ -687,6 +687,16 @@ bool lw_is_system_call(const char *name);
 void lw_funcs_free(LowerCtx *c);
 void lkernel_free_calls(LKernel *k);
 
+/* ---- float-forms: cvt in steps (lower_cvt_staged.c): .f16 to and from
+ * integers and .f64, 8-bit integers to .f64, .sat of integers to .f32 and
+ * .f64; the I2F/F2I integer type value (signed | log2(bytes) << 1,
+ * lower_fcvt.c) ---- */
+bool lw_cvt_is_staged(const Instr *in);
+bool lower_cvt_staged(LowerCtx *c, const Instr *in);
+unsigned lw_cvt_int_type(PtxTy t);
+/* div.rm/.rp/.rz.f64: ptxas's directed-rounding division (lower_ddiv_dir.c) */
+bool lower_div_dir_f64(LowerCtx *c, const Instr *in);
+
 /* ---- divrn: IEEE-rounded f32 division and reciprocal (lower_divrn.c) ---- */
 bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
 bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);

@@ -18,8 +18,12 @@
  *   mul24.hi.{u32,s32} d, a, b        the same fields, their 64-bit product
  *       lo, hi (XMADs, IADD3.RS); SHR[.U32] s, lo, 0x10; XMAD.PSL.CLO d,
  *       hi, 0x1, s (bits 47:16 of the product: hi.H0 << 16 | s.H0)
+ *   mad24.hi[.sat].{u32,s32} d, a, b, e   mul24.hi into t, then
+ *       IADD[.SAT] d, e, t
  *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
  *       (d = c >= 0 ? a : b)
+ *   slct.f64.s32 d, a, b, c           ICMP.GE on each word of the pairs
+ *   slct[.ftz].f64.f32 d, a, b, c      FCMP.GE on each word
  *   slct[.ftz].{b32,u32,s32,f32}.f32 d, a, b, c   FCMP.GE d, a, b, c
  *       (a 32-bit immediate b: a .nv.constant2 word, as ptxas, unless it
  *       is a float's top 20 bits; FCMP has no .FTZ: for .ftz, ptxas 11.8
@@ -151,16 +155,16 @@ static void mul24_hi(LowerCtx *c, uint32_t d, uint32_t f0, uint32_t f1, bool is_
 	linsn_set(x, SR_CMODE, 1);    /* CLO: the low half of C */
 }
 
-/* mul24.lo / mad24.lo / mul24.hi: the low 24 bits of each factor
- * (sign-extended for .s32), then the 32-bit multiply(-add), or bits 47:16
- * of the 48-bit product. mad24.hi is not lowered. */
+/* mul24.lo / mad24.lo / mul24.hi / mad24.hi: the low 24 bits of each
+ * factor (sign-extended for .s32), then the 32-bit multiply(-add), or bits
+ * 47:16 of the 48-bit product (plus the addend). */
 bool lower_mul24(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	bool mad = in->nops == 4, hi = lw_has_mod(in, ".hi");
-	if ((!lw_has_mod(in, ".lo") && !(hi && !mad)) || t.bits != 32 || t.is_float)
-		return lw_unsupported(c, in->loc, "%s%s (%s.lo.{u32,s32}%s is supported)", in->opcode,
-		                      hi ? ".hi" : " on this type", in->opcode, mad ? "" : " and .hi");
+	bool mad = in->nops == 4, hi = lw_has_mod(in, ".hi"), sat = lw_has_mod(in, ".sat");
+	if ((!lw_has_mod(in, ".lo") && !hi) || t.bits != 32 || t.is_float || (sat && !(hi && mad)))
+		return lw_unsupported(c, in->loc, "%s on this type (%s.{lo,hi}.{u32,s32}%s is supported)", in->opcode,
+		                      in->opcode, mad ? " and mad24.hi.sat.s32" : "");
 	uint32_t d;
 	unsigned dw;
 	Opnd o[3];
@@ -186,6 +190,16 @@ bool lower_mul24(LowerCtx *c, const Instr *in)
 		linsn_set(x, SR_SIGNED, t.is_signed);
 		linsn_set(x, SR_IMM, 24u << 8);
 	}
+	if (hi && mad) {
+		uint32_t p = lw_temp(c, 1);
+		mul24_hi(c, p, f[0], f[1], t.is_signed);
+		LInsn *op = lw_emit(c, SF_IADD_R);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_ref(op, SR_RA, opnd_reg(c, &o[2]), 0, 1, false);
+		linsn_ref(op, SR_RB, p, 0, 1, false);
+		linsn_set(op, SR_SAT, sat);
+		return true;
+	}
 	if (hi) {
 		mul24_hi(c, d, f[0], f[1], t.is_signed);
 		return true;
@@ -194,6 +208,34 @@ bool lower_mul24(LowerCtx *c, const Instr *in)
 	uint32_t t0 = lw_temp(c, 1);
 	lw_xmad(c, t0, f[0], false, f[1], false, addend, 0);
 	lw_mul_lo32_tail(c, d, 0, f[0], f[1], t0);
+	return true;
+}
+
+/* slct.f64.{s32,f32}: ICMP.GE / FCMP.GE on each word of the pairs */
+static bool slct_f64(LowerCtx *c, const Instr *in, bool fsel, bool ftz)
+{
+	uint32_t d, a, b, sel;
+	unsigned dw, aw, bw, sw;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &a, &aw) || !lw_reg(c, in->ops[2], &b, &bw) ||
+	    !lw_reg(c, in->ops[3], &sel, &sw))
+		return false;
+	if (dw != 2 || aw != 2 || bw != 2)
+		return lw_unsupported(c, in->loc, "slct.f64 of other than .f64 registers");
+	if (ftz) {
+		uint32_t t = lw_temp(c, 1);
+		lw_fadd_minus_rz(c, t, sel, true);
+		sel = t;
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		LInsn *op = lw_emit(c, fsel ? SF_FCMP_R : SF_ICMP_R);
+		linsn_ref(op, SR_RD, d, h, 1, true);
+		linsn_ref(op, SR_RA, a, h, 1, false);
+		linsn_ref(op, SR_RB, b, h, 1, false);
+		linsn_ref(op, SR_RC, sel, 0, 1, false);
+		linsn_set(op, SR_CMP, 6);        /* GE */
+		if (!fsel)
+			linsn_set(op, SR_SIGNED, 1);
+	}
 	return true;
 }
 
@@ -212,10 +254,13 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 			return lw_unsupported(c, in->mod_locs[i], "slct modifier '%s'", in->mods[i]);
 		ty[ntypes++] = t;
 	}
-	if (ntypes != 2 || ty[0].bits != 32 || ty[1].bits != 32 || (ftz && !ty[1].is_float))
-		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32}.{s32,f32} is "
+	if (ntypes != 2 || (ty[0].bits != 32 && !(ty[0].bits == 64 && ty[0].is_float)) || ty[1].bits != 32 ||
+	    (ftz && !ty[1].is_float))
+		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32,f64}.{s32,f32} is "
 		                      "supported)");
 	bool fsel = ty[1].is_float;
+	if (ty[0].bits == 64)
+		return slct_f64(c, in, fsel, ftz);
 	uint32_t d, sel;
 	unsigned dw, sw;
 	Opnd a, b;

@@ -90,7 +90,7 @@ static void rro(LowerCtx *c, uint32_t d, const Opnd *a, unsigned mode)
 }
 
 /* FSETP.cmp.AND p, PT, [|]a[|], imm, PT */
-static void fsetp_imm(LowerCtx *c, uint32_t p, uint32_t a, bool abs, unsigned cmp, uint32_t bits)
+static LInsn *fsetp_imm(LowerCtx *c, uint32_t p, uint32_t a, bool abs, unsigned cmp, uint32_t bits)
 {
 	LInsn *op = lw_emit(c, SF_FSETP_I);
 	linsn_ref(op, SR_PD, p, 0, 1, true);
@@ -100,15 +100,17 @@ static void fsetp_imm(LowerCtx *c, uint32_t p, uint32_t a, bool abs, unsigned cm
 	linsn_set(op, SR_IMM, bits >> 12);
 	linsn_set(op, SR_CMP, cmp);
 	linsn_set(op, SR_PC, 7);
+	return op;
 }
 
 /* FMUL d, a, imm (the f32 `bits` has its low 12 bits zero) */
-static void fmul_imm(LowerCtx *c, uint32_t d, uint32_t a, uint32_t bits)
+static LInsn *fmul_imm(LowerCtx *c, uint32_t d, uint32_t a, uint32_t bits)
 {
 	LInsn *op = lw_emit(c, SF_FMUL_I);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
 	linsn_ref(op, SR_RA, a, 0, 1, false);
 	linsn_set(op, SR_IMM, bits >> 12);
+	return op;
 }
 
 /* The next instructions run under [!]p (the caller restores no guard). */
@@ -290,7 +292,27 @@ bool lower_sfu(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* div.approx{.ftz}.f32 and div.full.f32 d, a, b */
+/* div.full.ftz.f32 d, a, b: as div.full.f32 without the scaling of a
+ * tiny b (flushed to zero anyway), every step .FTZ (ptxas 11.8) */
+static void fdiv_full_ftz(LowerCtx *c, uint32_t d, const Opnd *a, const Opnd *b)
+{
+	uint32_t x = multi_def_temp(c), y = multi_def_temp(c), t = lw_temp(c, 1), q = pred_temp(c);
+	copy_opnd(c, x, b);
+	copy_opnd(c, y, a);
+	linsn_set(fsetp_imm(c, q, x, true, CMP_GT, F32_HUGE), SR_FTZ, 1);
+	guard(c, q, false);
+	linsn_set(fmul_imm(c, x, x, F32_QUARTER), SR_FMZ, 1);
+	linsn_set(fmul_imm(c, y, y, F32_QUARTER), SR_FMZ, 1);
+	unguard(c);
+	mufu(c, MUFU_RCP, t, x);
+	LInsn *m = lw_emit(c, SF_FMUL_R);
+	linsn_ref(m, SR_RD, d, 0, 1, true);
+	linsn_ref(m, SR_RA, t, 0, 1, false);
+	linsn_ref(m, SR_RB, y, 0, 1, false);
+	linsn_set(m, SR_FMZ, 1);
+}
+
+/* div.approx{.ftz}.f32 and div.full{.ftz}.f32 d, a, b */
 bool lower_fdiv(LowerCtx *c, const Instr *in)
 {
 	bool ftz;
@@ -300,13 +322,15 @@ bool lower_fdiv(LowerCtx *c, const Instr *in)
 	bool full = lw_has_mod(in, ".full");
 	if (!f32_only(c, in, &ftz))
 		return false;
-	if (full && ftz)
-		return lw_unsupported(c, in->loc, "div.full.ftz.f32");
 	if (!scaled_needs_unguarded(c, in, ftz) || !lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) ||
 	    !lw_opnd(c, in->ops[2], &b))
 		return false;
 	float_imm_to_reg(c, &a);
 	float_imm_to_reg(c, &b);
+	if (full && ftz) {
+		fdiv_full_ftz(c, d, &a, &b);
+		return true;
+	}
 	if (ftz) {
 		uint32_t t = lw_temp(c, 1);
 		mufu(c, MUFU_RCP, t, in_reg(c, &b));
