@@ -506,6 +506,8 @@ bool lower_copysign(LowerCtx *c, const Instr *in);
 bool lower_clz64(LowerCtx *c, const Instr *in);
 bool lower_bfi64(LowerCtx *c, const Instr *in);
 bool lower_sad(LowerCtx *c, const Instr *in);
+/* lower_video.c: the video instructions (vabsdiff, vabsdiff4; the others refused by name) */
+bool lower_video(LowerCtx *c, const Instr *in);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
 /* ---- issue 17: integer families (lower_ints.c) ---- */
