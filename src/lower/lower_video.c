@@ -73,6 +73,23 @@ static int64_t video_mode(const Instr *in)
 	return lw_has_mod(in, ".add") ? 4 : lw_has_mod(in, ".min") ? 5 : lw_has_mod(in, ".max") ? 6 : 7;
 }
 
+void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,
+                 unsigned csub, int64_t fa, int64_t fb, int64_t mode, bool sd)
+{
+	LInsn *op = lw_emit(c, SF_VABSDIFF);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, asub, 1, false);
+	linsn_ref(op, SR_RB, b, bsub, 1, false);
+	if (cv >= 0)
+		linsn_ref(op, SR_RC, (uint32_t)cv, csub, 1, false);
+	else
+		linsn_set(op, SR_RC, 255);
+	linsn_set(op, SR_VFMT_A, fa);
+	linsn_set(op, SR_VFMT_B, fb);
+	linsn_set(op, SR_VMODE, mode);
+	linsn_set(op, SR_SD, sd);
+}
+
 static bool lower_vabsdiff(LowerCtx *c, const Instr *in)
 {
 	PtxTy t[3];
@@ -92,19 +109,8 @@ static bool lower_vabsdiff(LowerCtx *c, const Instr *in)
 	if (fa < 0 || fb < 0)
 		return lw_unsupported(c, in->ops[fa < 0 ? 1 : 2]->loc, "the video selector '%s' (.b0-.b3, .h0, .h1 "
 		                      "are the scalar selectors)", fa < 0 ? asel : bsel);
-	LInsn *op = lw_emit(c, SF_VABSDIFF);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_ref(op, SR_RB, b, 0, 1, false);
 	int64_t mode = video_mode(in);
-	if (mode != 7 && in->nops == 4)
-		linsn_ref(op, SR_RC, cv, 0, 1, false);
-	else
-		linsn_set(op, SR_RC, 255);
-	linsn_set(op, SR_VFMT_A, fa);
-	linsn_set(op, SR_VFMT_B, fb);
-	linsn_set(op, SR_VMODE, mode);
-	linsn_set(op, SR_SD, t[0].is_signed);
+	lw_vabsdiff(c, d, a, 0, b, 0, mode != 7 && in->nops == 4 ? (int)cv : -1, 0, fa, fb, mode, t[0].is_signed);
 	return true;
 }
 
