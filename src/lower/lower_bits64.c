@@ -10,14 +10,13 @@
  *                      length of 64 or more to all ones), f & m and m both
  *                      shifted left by pos (past bit 63: nothing, d = b),
  *                      LOP3.LUT d, f', b, m', 0xf4 (f' | b & ~m')
- * and, where ptxas uses VABSDIFF (no row yet), the same value from forms
- * the table has:
- *   sad d, a, b, c:    a > b ? a - b : b - a (ISETP, two IADDs, SEL), + c. */
+ *   sad.{u,s}32 d, a, b, c: VABSDIFF{.U32.U32|.SD}.ACC d, a, b, c
+ *                      (vabsdiff.add, lower_video.c). */
 #include "lower/lower_internal.h"
 
 #include <string.h>
 
-enum { CMP_EQ = 2, CMP_GT = 4, CMP_NE = 5, CMP_GE = 6 };
+enum { CMP_EQ = 2, CMP_NE = 5, CMP_GE = 6 };
 enum { LOP_AND = 0 };
 enum { MAXSHIFT_U64 = 2 };
 enum { LUT_A_OR_B_AND_C = 0xf8, LUT_A_OR_B_ANDNOT_C = 0xf4 };
@@ -276,31 +275,8 @@ bool lower_sad(LowerCtx *c, const Instr *in)
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 3, o))
 		return false;
 	uint32_t a = word_reg(c, &o[0], 0, &as), b = word_reg(c, &o[1], 0, &bs), cv = word_reg(c, &o[2], 0, &cs);
-	uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
-	LInsn *cmp = lw_emit(c, SF_ISETP_R);
-	linsn_ref(cmp, SR_PD, p, 0, 1, true);
-	linsn_set(cmp, SR_PQ, 7);
-	linsn_ref(cmp, SR_RA, a, as, 1, false);
-	linsn_ref(cmp, SR_RB, b, bs, 1, false);
-	linsn_set(cmp, SR_CMP, CMP_GT);
-	linsn_set(cmp, SR_SIGNED, t.is_signed);
-	linsn_set(cmp, SR_PC, 7);
-	uint32_t ab = lw_temp(c, 1), ba = lw_temp(c, 1), diff = lw_temp(c, 1);
-	for (unsigned i = 0; i < 2; i++) {
-		LInsn *sub = lw_emit(c, SF_IADD_R);
-		linsn_ref(sub, SR_RD, i ? ba : ab, 0, 1, true);
-		linsn_ref(sub, SR_RA, i ? b : a, i ? bs : as, 1, false);
-		linsn_ref(sub, SR_RB, i ? a : b, i ? as : bs, 1, false);
-		linsn_set(sub, SR_NEG, 1);
-	}
-	LInsn *sel = lw_emit(c, SF_SEL_R);
-	linsn_ref(sel, SR_RD, diff, 0, 1, true);
-	linsn_ref(sel, SR_RA, ab, 0, 1, false);
-	linsn_ref(sel, SR_RB, ba, 0, 1, false);
-	linsn_ref(sel, SR_PC, p, 0, 1, false);
-	LInsn *add = lw_emit(c, SF_IADD_R);
-	linsn_ref(add, SR_RD, d, 0, 1, true);
-	linsn_ref(add, SR_RA, diff, 0, 1, false);
-	linsn_ref(add, SR_RB, cv, cs, 1, false);
+	/* video: ptxas 11.8's VABSDIFF{.U32.U32|.SD}.ACC (vabsdiff.add) */
+	int64_t fmt = t.is_signed ? 14 : 6;
+	lw_vabsdiff(c, d, a, as, b, bs, (int)cv, cs, fmt, fmt, 4, t.is_signed);
 	return true;
 }

@@ -507,6 +507,12 @@ bool lower_copysign(LowerCtx *c, const Instr *in);
 bool lower_clz64(LowerCtx *c, const Instr *in);
 bool lower_bfi64(LowerCtx *c, const Instr *in);
 bool lower_sad(LowerCtx *c, const Instr *in);
+/* lower_video.c: the video instructions (vabsdiff, vabsdiff4; the others refused by name) */
+bool lower_video(LowerCtx *c, const Instr *in);
+/* VABSDIFF{.SD} d, a, b, c (cv < 0: RZ) with formats fa/fb (the part +8
+ * when signed) and mode (.ACC 4, .MIN 5, .MAX 6, none 7); sad shares it. */
+void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,
+                 unsigned csub, int64_t fa, int64_t fb, int64_t mode, bool sd);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
 /* ---- issue 17: integer families (lower_ints.c) ---- */

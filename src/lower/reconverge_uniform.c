@@ -36,7 +36,7 @@ static bool is_pure(const LInsn *in)
 	case SOP_PRMT: case SOP_DADD: case SOP_DMUL: case SOP_DFMA: case SOP_DMNMX: case SOP_DSETP:
 	case SOP_F2F: case SOP_MUFU: case SOP_RRO: case SOP_IMUL: case SOP_IMUL32I: case SOP_IMAD:
 	case SOP_ICMP: case SOP_PSET: case SOP_ISET: case SOP_CSETP: case SOP_P2R: case SOP_R2P:
-	case SOP_VABSDIFF: case SOP_FCHK: case SOP_FSET: case SOP_DSET: case SOP_FCMP:
+	case SOP_VABSDIFF: case SOP_VABSDIFF4: case SOP_FCHK: case SOP_FSET: case SOP_DSET: case SOP_FCMP:
 	/* one address for every thread: one value (the address is an operand) */
 	case SOP_LDG: case SOP_LDS:
 		return true;

@@ -584,11 +584,13 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 		snprintf(tld4b, sizeof tld4b, "TLD4.B.%c%s", mn[5], mn + 8);
 		mn = tld4b;
 	}
-	/* sim4: nvdisasm leaves out VABSDIFF's formats when both are S32 */
+	/* sim4: nvdisasm leaves out VABSDIFF's formats when both are S32, video:
+	 * VABSDIFF4's when both are S8 */
 	char vabs[64];
-	if (strncmp(mn, "VABSDIFF", 8) == 0 && (mn[8] == '.' || mn[8] == '\0') && !has_video_format(mn + 8) &&
+	size_t vlen = strncmp(mn, "VABSDIFF4", 9) == 0 ? 9 : strncmp(mn, "VABSDIFF", 8) == 0 ? 8 : 0;
+	if (vlen && (mn[vlen] == '.' || mn[vlen] == '\0') && !has_video_format(mn + vlen) &&
 	    strlen(mn) + 8 < sizeof vabs) {
-		snprintf(vabs, sizeof vabs, "%s.S32.S32", mn);
+		snprintf(vabs, sizeof vabs, "%s%s", mn, vlen == 9 ? ".S8.S8" : ".S32.S32");
 		mn = vabs;
 	}
 	for (size_t i = 0; i < sass_form_count; i++) {

@@ -69,6 +69,12 @@ static const ModSpec vabsdiff_mods[] = {
 	FLAG_MOD("SD", SR_SD), ENUM_MOD(SR_VFMT_A), ENUM_MOD(SR_VFMT_B), FLAG_MOD("SAT", SR_SAT),
 	ENUM_MOD(SR_VMODE), END_MODS,
 };
+/* video: VABSDIFF4's lane formats (A's, then B's; sass_asm_insn.c writes
+ * the .S8.S8 nvdisasm leaves out), accumulation and written lanes */
+static const ModSpec vabsdiff4_mods[] = {
+	FLAG_MOD("SD", SR_SD), ENUM_MOD(SR_SA), ENUM_MOD(SR_SB), FLAG_MOD("SAT", SR_SAT),
+	ENUM_MOD(SR_VRED), ENUM_MOD(SR_VLANES), END_MODS,
+};
 static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
@@ -215,6 +221,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return texs_mods;
 	case SOP_CSETP: return csetp_mods;
 	case SOP_VABSDIFF: return vabsdiff_mods;
+	case SOP_VABSDIFF4: return vabsdiff4_mods;
 	case SOP_FCHK: return fchk_mods;
 	case SOP_FSET: return fset_mods;
 	case SOP_DSET: return dset_mods;

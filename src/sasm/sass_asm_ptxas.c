@@ -162,6 +162,34 @@ static bool match_vabsdiff(SasmMatch *m)
 	       vabsdiff_source(m, SR_RB, SR_VFMT_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
 }
 
+/* video: VABSDIFF4 Rd[.CC], Ra{.sel}, Rb{.sel}, Rc: a byte selection is
+ * nvdisasm's digits after the register (R2.4321); none is the default. */
+static bool vabsdiff4_source(SasmMatch *m, SassRole r, SassRole sel_role, int reuse_bit, const char *what)
+{
+	Suffixes sfx;
+	SrcLoc loc = m->next < m->s->nops ? m->s->ops[m->next].loc : m->s->loc;
+	if (!sasm_take_reg(m, r, reuse_bit, SUF_OTHER, &sfx, what))
+		return false;
+	if (sfx.other == NULL) {
+		sass_values_set(&m->v, sel_role, 4);     /* the bytes in order: prints nothing */
+		return true;
+	}
+	int64_t sel = sasm_enum_value(m->f, sass_form_field(m->f, sel_role), sfx.other + 1, strlen(sfx.other + 1));
+	if (sel < 0)
+		return sasm_match_fail(m, loc, RULE_SASS_SYNTAX, "VABSDIFF4: '%s' is not a byte selection of %s "
+		                       "(nvdisasm's spellings: %s)", sfx.other, what,
+		                       sel_role == SR_VSEL_A ? ".0000 ... .3333, .4321, .5432, .6543, .3201, .3012, .0213, "
+		                       ".3120, .1230, .2310" : ".4444 ... .7777, .6543, .5432, .4321, .4567, .6745, .5476");
+	sass_values_set(&m->v, sel_role, sel);
+	return true;
+}
+
+static bool match_vabsdiff4(SasmMatch *m)
+{
+	return sasm_take_rd_cc(m) && vabsdiff4_source(m, SR_RA, SR_VSEL_A, 0, "A") &&
+	       vabsdiff4_source(m, SR_RB, SR_VSEL_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
+}
+
 /* divrn: FCHK.mode Pd, Ra, Rb. */
 static bool match_fchk(SasmMatch *m)
 {
@@ -192,6 +220,7 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_ISET: return match_iset(m);
 	case SOP_CSETP: case SOP_P2R: case SOP_R2P: return match_cc_forms(m);
 	case SOP_VABSDIFF: return match_vabsdiff(m);
+	case SOP_VABSDIFF4: return match_vabsdiff4(m);
 	case SOP_FCHK: return match_fchk(m);
 	case SOP_ISCADD32I: return match_iscadd32i(m);
 	default: return false;

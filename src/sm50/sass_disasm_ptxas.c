@@ -212,6 +212,35 @@ static void print_vabsdiff(Text *t, const SassForm *f, const SassValues *v, uint
 	put_reuse(t, slot, REUSE_C);
 }
 
+/* video: VABSDIFF4; the formats are left out when both are S8, a byte
+ * selection other than the default prints after its register (R2.4321) */
+
+static void print_vabsdiff4(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
+{
+	put(t, "VABSDIFF4");
+	put_flag(t, v, SR_SD, ".SD");
+	if (get(v, SR_SA) != 1 || get(v, SR_SB) != 1) {
+		put_enum(t, f, v, SR_SA);
+		put_enum(t, f, v, SR_SB);
+	}
+	put_flag(t, v, SR_SAT, ".SAT");
+	put_enum(t, f, v, SR_VRED);
+	put_enum(t, f, v, SR_VLANES);
+	put(t, " ");
+	put_rd_cc(t, v);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RA));
+	put_enum(t, f, v, SR_VSEL_A);
+	put_reuse(t, slot, REUSE_A);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RB));
+	put_enum(t, f, v, SR_VSEL_B);
+	put_reuse(t, slot, REUSE_B);
+	put(t, ", ");
+	put_reg(t, get(v, SR_RC));
+	put_reuse(t, slot, REUSE_C);
+}
+
 /* divrn: ISCADD32I Rd[.CC], Ra, imm32 (signed hex), shift */
 static void print_iscadd32i(Text *t, const SassValues *v, uint32_t slot)
 {
@@ -248,6 +277,7 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_ISET: print_iset(t, f, v, slot); return true;
 	case SOP_CSETP: case SOP_P2R: case SOP_R2P: print_cc_forms(t, f, v, slot); return true;
 	case SOP_VABSDIFF: print_vabsdiff(t, f, v, slot); return true;
+	case SOP_VABSDIFF4: print_vabsdiff4(t, f, v, slot); return true;
 	case SOP_FCHK: print_fchk(t, f, v, slot); return true;
 	case SOP_ISCADD32I: print_iscadd32i(t, v, slot); return true;
 	default: return false;

@@ -149,6 +149,29 @@ ENUM(e_vfmt, NULL);
 static const char *const e_vmode_names[] = { "MRG_16H", "MRG_16L", "MRG_8B0", "MRG_8B2", "ACC", "MIN", "MAX", "" };
 ENUM(e_vmode, NULL);
 
+/* video: VABSDIFF4's lane formats (both S8 print nothing, the printer's
+ * choice), byte selections (nvdisasm's digits, the result lane 3 first;
+ * B's bytes are numbered 4-7; B's code 15 is the immediate form, no row),
+ * written lanes and accumulation. */
+static const char *const e_v4fmt_names[] = { "U8", "S8" };
+ENUM(e_v4fmt, NULL);
+static const char *const e_vsel4a_names[] = {
+	"0000", "1111", "2222", "3333", "", "4321", "5432", "6543",
+	"3201", "3012", "0213", "3120", "1230", "2310",
+};
+ENUM(e_vsel4a, "INVALIDASEL4%X");
+static const char *const e_vsel4b_names[] = {
+	"4444", "5555", "6666", "7777", "", "6543", "5432", "4321",
+	"4567", "6745", "5476", "INVALIDBSEL4B", "INVALIDBSEL4C", "INVALIDBSEL4D", "INVALIDBSEL4E",
+};
+ENUM(e_vsel4b, NULL);
+static const char *const e_vlanes_names[] = {
+	"???0", "X", "Y", "XY", "Z", "XZ", "YZ", "XYZ", "W", "XW", "YW", "XYW", "ZW", "XZW", "YZW", "",
+};
+ENUM(e_vlanes, NULL);
+static const char *const e_vred_names[] = { "", "ACC" };
+ENUM(e_vred, "INVALIDRED%u");
+
 /* Special registers; the unnamed ones print as SRn. */
 static const char *const e_sreg_names[] = {
 	[0x00] = "SR_LANEID", [0x01] = "SR_CLOCK", [0x02] = "SR_VIRTCFG",
@@ -425,6 +448,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_VFMT_A] = "format_a", [SR_VFMT_B] = "format_b", [SR_VMODE] = "vmode", [SR_SD] = "sd",
 	[SR_CHKMODE] = "chkmode",
 	[SR_BARRED] = "barred",
+	[SR_VSEL_A] = "select_a", [SR_VSEL_B] = "select_b", [SR_VLANES] = "lanes", [SR_VRED] = "red",
 };
 
 const char *sass_role_name(SassRole r)

@@ -144,6 +144,11 @@ typedef enum SassRole {
 
 /* ---- ctrl: barrier reductions ---- */
 	SR_BARRED,      /* BAR.RED reduction (.POPC .AND .OR) */
+	/* ---- video: the four-lane SIMD video form (VABSDIFF4) ---- */
+	SR_VSEL_A,      /* VABSDIFF4: A's byte selection (4 prints nothing: bytes 3210) */
+	SR_VSEL_B,      /* VABSDIFF4: B's byte selection (4 prints nothing: bytes 7654 of {B, A}) */
+	SR_VLANES,      /* VABSDIFF4: the lanes written (.X .Y .Z .W; 0xf prints nothing) */
+	SR_VRED,        /* VABSDIFF4: .ACC: C plus the sum of the lanes' results */
 	SR_COUNT
 } SassRole;
 
@@ -242,7 +247,8 @@ typedef struct SassField {
  * texture forms (bound textures, two destination pairs) and VABSDIFF
  * (sad); CSETP is int64's ---- */
 #define SASS_OPS_SIM4(X) \
-	X(TEXS, "TEXS") X(TLDS, "TLDS") X(TLD4S, "TLD4S") X(VABSDIFF, "VABSDIFF")
+	X(TEXS, "TEXS") X(TLDS, "TLDS") X(TLD4S, "TLD4S") X(VABSDIFF, "VABSDIFF") \
+	X(VABSDIFF4, "VABSDIFF4")
 /* ---- divrn: the f32 division check, float set and ISCADD32I (div.rn.f32) ---- */
 #define SASS_OPS_DIVRN(X) X(FCHK, "FCHK") X(FSET, "FSET") X(ISCADD32I, "ISCADD32I")
 /* ---- reloc2: ptxas -c's call through a register jumps to Ra + offset ---- */

@@ -71,7 +71,7 @@ sass_masked() {
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
-		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET DSET FCMP", f, " ")
+		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET DSET FCMP VABSDIFF VABSDIFF4", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -97,6 +97,8 @@ sass_masked() {
 		op = substr(h, 1, 2)
 		if (fam !~ /^(SU|TXQ|STG|LDG)/ && (op == "5c" || op == "5b" || op == "59"))
 			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
+		if (fam ~ /^VABSDIFF/)                            # video: registers B and C
+			h = clear_39(substr(h, 1, 9) "00" substr(h, 12))
 		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT" || fam == "SHF" ||
 		    fam == "IADD3" || fam == "FCMP")
 			h = clear_39(h)                               # C (B of the RC form)
