@@ -10,6 +10,15 @@
  *                      length of 64 or more to all ones), f & m and m both
  *                      shifted left by pos (past bit 63: nothing, d = b),
  *                      LOP3.LUT d, f', b, m', 0xf4 (f' | b & ~m')
+ *   bfe.{u,s}64 d, a, pos, len (pos and len constants, as LLVM's libclc
+ *                      writes bfe.u64 d, a, 52, 11 for a double's exponent):
+ *                      the field shifted to the top (shl.b64 by 64-pos-len)
+ *                      and back down (shr by 64-len, arithmetic for .s64),
+ *                      PTX's semantics: len 0 gives 0, a field past bit 63
+ *                      ends at bit 63 (.s64: a[63] is its sign), a start past
+ *                      bit 63 gives 0 (.u64) or a[63] replicated (.s64).
+ *                      ptxas 11.8 -O3 writes SHF/SHR/LOP32I masks instead,
+ *                      the same value.
  * and, where ptxas uses VABSDIFF (no row yet), the same value from forms
  * the table has:
  *   sad d, a, b, c:    a > b ? a - b : b - a (ISETP, two IADDs, SEL), + c. */
@@ -302,5 +311,45 @@ bool lower_sad(LowerCtx *c, const Instr *in)
 	linsn_ref(add, SR_RD, d, 0, 1, true);
 	linsn_ref(add, SR_RA, diff, 0, 1, false);
 	linsn_ref(add, SR_RB, cv, cs, 1, false);
+	return true;
+}
+
+bool lower_bfe64(LowerCtx *c, const Instr *in)
+{
+	PtxTy t = lw_instr_type(in);
+	uint32_t d;
+	unsigned dw;
+	Opnd a, pos, len;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &pos) ||
+	    !lw_opnd(c, in->ops[3], &len))
+		return false;
+	if (pos.kind != OPND_IMM || len.kind != OPND_IMM)
+		return lw_unsupported(c, in->loc,
+		                      "bfe.{u,s}64 with a register position or length (constant ones are supported)");
+	uint32_t av = a.vreg;
+	if (a.kind != OPND_REG) {
+		/* a constant or parameter word: moved into a pair first */
+		av = lw_temp(c, 2);
+		for (unsigned w = 0; w < 2; w++) {
+			unsigned ws;
+			uint32_t v = word_reg(c, &a, w, &ws);
+			lw_mov(c, av, w, v, ws);
+		}
+	}
+	unsigned p = (unsigned)pos.imm & 0xff, n = (unsigned)len.imm & 0xff;
+	if (n == 0 || (p > 63 && !t.is_signed)) {
+		lw_mov_rz(c, d, 0);
+		lw_mov_rz(c, d, 1);
+		return true;
+	}
+	if (p > 63) {
+		lw_shift64_imm(c, false, true, d, av, 63);
+		return true;
+	}
+	if (n > 64 - p)
+		n = 64 - p;
+	uint32_t top = lw_temp(c, 2);
+	lw_shift64_imm(c, true, false, top, av, 64 - p - n);
+	lw_shift64_imm(c, false, t.is_signed, d, top, 64 - n);
 	return true;
 }
