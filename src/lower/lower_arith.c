@@ -245,7 +245,7 @@ bool lower_mad(LowerCtx *c, const Instr *in)
 
 /* ---- shifts and logic ----------------------------------------------------- */
 
-static void shift64_imm(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t a, unsigned k)
+void lw_shift64_imm(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t a, unsigned k)
 {
 	if (k == 0) {
 		if (d != a) {
@@ -313,7 +313,7 @@ bool lower_shift(LowerCtx *c, const Instr *in)
 			return true;
 		}
 		/* a negative literal is a .u32 amount above 63: clamped to 64 */
-		shift64_imm(c, left, t.is_signed, d, av64, b.imm < 0 || b.imm > 63 ? 64 : (unsigned)b.imm);
+		lw_shift64_imm(c, left, t.is_signed, d, av64, b.imm < 0 || b.imm > 63 ? 64 : (unsigned)b.imm);
 		return true;
 	}
 	if (b.kind == OPND_IMM && (b.imm < 0 || b.imm > 31)) {

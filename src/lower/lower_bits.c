@@ -250,8 +250,10 @@ static Opnd field_control(LowerCtx *c, const Opnd *pos, const Opnd *len)
 bool lower_bfe(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
+	if (t.bits == 64)
+		return lower_bfe64(c, in);
 	if (t.bits != 32)
-		return lw_unsupported(c, in->loc, "bfe on %u-bit values (bfe.{u,s}32 is supported)", t.bits);
+		return lw_unsupported(c, in->loc, "bfe on %u-bit values (bfe.{u,s}32 and .{u,s}64 are supported)", t.bits);
 	uint32_t d;
 	unsigned dw;
 	Opnd a, pos, len;

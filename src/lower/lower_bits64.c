@@ -1,5 +1,5 @@
 /* Lowering of issue 17's small integer and sign families: copysign
- * (.f32/.f64), clz.b64, bfi.b64 and sad (.u32/.s32). The sequences are
+ * (.f32/.f64), clz.b64, bfi.b64, bfe.b64 and sad (.u32/.s32). The sequences are
  * ptxas 11.8's for sm_50 where it uses forms the table has:
  *   copysign d, a, b:  LOP32I.AND t, a.hi, 0x80000000;
  *                      LOP3.LUT d.hi, t, c[0x2][0x7fffffff], b.hi, 0xf8 (t | b & 0x7fffffff)
@@ -11,7 +11,16 @@
  *                      shifted left by pos (past bit 63: nothing, d = b),
  *                      LOP3.LUT d, f', b, m', 0xf4 (f' | b & ~m')
  *   sad.{u,s}32 d, a, b, c: VABSDIFF{.U32.U32|.SD}.ACC d, a, b, c
- *                      (vabsdiff.add, lower_video.c). */
+ *                      (vabsdiff.add, lower_video.c);
+ *   bfe.{u,s}64 d, a, pos, len (pos and len constants, as LLVM's libclc
+ *                      writes bfe.u64 d, a, 52, 11 for a double's exponent):
+ *                      the field shifted to the top (shl.b64 by 64-pos-len)
+ *                      and back down (shr by 64-len, arithmetic for .s64),
+ *                      PTX's semantics: len 0 gives 0, a field past bit 63
+ *                      ends at bit 63 (.s64: a[63] is its sign), a start past
+ *                      bit 63 gives 0 (.u64) or a[63] replicated (.s64).
+ *                      ptxas 11.8 -O3 writes SHF/SHR/LOP32I masks instead,
+ *                      the same value. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -278,5 +287,45 @@ bool lower_sad(LowerCtx *c, const Instr *in)
 	/* video: ptxas 11.8's VABSDIFF{.U32.U32|.SD}.ACC (vabsdiff.add) */
 	int64_t fmt = t.is_signed ? 14 : 6;
 	lw_vabsdiff(c, d, a, as, b, bs, (int)cv, cs, fmt, fmt, 4, t.is_signed);
+	return true;
+}
+
+bool lower_bfe64(LowerCtx *c, const Instr *in)
+{
+	PtxTy t = lw_instr_type(in);
+	uint32_t d;
+	unsigned dw;
+	Opnd a, pos, len;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &pos) ||
+	    !lw_opnd(c, in->ops[3], &len))
+		return false;
+	if (pos.kind != OPND_IMM || len.kind != OPND_IMM)
+		return lw_unsupported(c, in->loc,
+		                      "bfe.{u,s}64 with a register position or length (constant ones are supported)");
+	uint32_t av = a.vreg;
+	if (a.kind != OPND_REG) {
+		/* a constant or parameter word: moved into a pair first */
+		av = lw_temp(c, 2);
+		for (unsigned w = 0; w < 2; w++) {
+			unsigned ws;
+			uint32_t v = word_reg(c, &a, w, &ws);
+			lw_mov(c, av, w, v, ws);
+		}
+	}
+	unsigned p = (unsigned)pos.imm & 0xff, n = (unsigned)len.imm & 0xff;
+	if (n == 0 || (p > 63 && !t.is_signed)) {
+		lw_mov_rz(c, d, 0);
+		lw_mov_rz(c, d, 1);
+		return true;
+	}
+	if (p > 63) {
+		lw_shift64_imm(c, false, true, d, av, 63);
+		return true;
+	}
+	if (n > 64 - p)
+		n = 64 - p;
+	uint32_t top = lw_temp(c, 2);
+	lw_shift64_imm(c, true, false, top, av, 64 - p - n);
+	lw_shift64_imm(c, false, t.is_signed, d, top, 64 - n);
 	return true;
 }

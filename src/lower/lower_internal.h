@@ -471,6 +471,7 @@ bool lower_clz(LowerCtx *c, const Instr *in);
 bool lower_bfind(LowerCtx *c, const Instr *in);
 bool lower_brev(LowerCtx *c, const Instr *in);
 bool lower_bfe(LowerCtx *c, const Instr *in);
+bool lower_bfe64(LowerCtx *c, const Instr *in);
 bool lower_bfi(LowerCtx *c, const Instr *in);
 bool lower_prmt(LowerCtx *c, const Instr *in);
 bool lower_lop3(LowerCtx *c, const Instr *in);
@@ -751,6 +752,10 @@ void lw_brx_adopt(LInsn *in, size_t tbase);
 /* d = a << n / a >> n over 64 bits, n a 32-bit register operand (PTX
  * clamps it at 64): SHF + SHL/SHR as ptxas. */
 void lw_shift64_reg(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t a, const Opnd *n);
+/* The same by a constant k (0..64; lower_arith.c): SHL/SHR word pairs and
+ * a LOP.OR (k < 32), one shifted word and RZ or the sign (k >= 32); d may
+ * be a. */
+void lw_shift64_imm(LowerCtx *c, bool left, bool is_signed, uint32_t d, uint32_t a, unsigned k);
 /* A 64-bit ordering's compare: IADD RZ.CC, a.lo, -b.lo, then the .X form of
  * `forms` (ISETP, ISET) on the high words (d: its Rd, or LW_NO_DST); the
  * caller sets the comparison and destinations. */
