@@ -321,9 +321,7 @@ static void unplace(Placement *pl, uint32_t v)
 	pl->placed[v] = false;
 	for (unsigned p = 0; p < k->vregs[v].width; p++) {
 		int reg = k->vregs[v].phys + (int)p;
-		live_set_free(&pl->gpr[reg]);
-		if (reg == REGALLOC_STACK_REG)
-			live_set_append(&pl->gpr[reg], 0, UINT32_MAX);
+		live_set_free(&pl->gpr[reg]);     /* never R1: nothing is placed over it */
 		for (size_t u = 0; u < k->nvregs; u++) {
 			const LVReg *x = &k->vregs[u];
 			if (pl->placed[u] && x->cls == LRC_GPR && x->phys <= reg && reg < x->phys + (int)x->width)
