@@ -66,26 +66,24 @@ static int encode_kernel(LKernel *k, DiagSink *sink, KernelCode *out)
 	memset(out, 0, sizeof *out);
 	if (!k->abi_func)     /* fnaddr: a function of its own runs on its caller's stack */
 		prepend_stack_init(k);
-	if (regalloc_kernel(k, err, sizeof err) != 0) {
+	int rc = regalloc_kernel(k, err, sizeof err);
+	if (rc == REGALLOC_OVER_LIMIT) {     /* pointed at the directive that sets the limit */
+		diag_add(sink, SEV_ERROR, k->maxreg_loc, RULE_ENCODER_UNSUPPORTED, "%s", err);
+		return -1;
+	}
+	if (rc != 0) {
 		diag_add(sink, SEV_ERROR, k->loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: %s", err);
 		return -1;
 	}
 	lkernel_compact_const2(k);
 	if (k->abi_func)      /* its stack arguments: above the frames its prologue made */
 		lkernel_incoming_offsets(k);
-	if (k->maxreg_count && k->regcount > k->maxreg_count) {
-		diag_add(sink, SEV_ERROR, k->loc, RULE_ENCODER_UNSUPPORTED, "not supported by the sm_50 encoder: "
-		         "kernel '%s' needs %u registers, more than its limit of %u (.maxnreg, or what "
-		         ".maxntid/.reqntid threads leave each; there is no spilling)",
-		         k->name, k->regcount, k->maxreg_count);
-		return -1;
-	}
 	for (size_t i = 0; i < k->ninsns; i++)
 		linsn_fill_defaults(&k->insns[i]);
 	SassCtrl *ctrl;
 	sched_kernel(k, &ctrl);
 
-	int rc = kernel_code_build(k, ctrl, out, err, sizeof err);
+	rc = kernel_code_build(k, ctrl, out, err, sizeof err);
 	if (rc != 0)
 		internal_error(sink, k, "encoding", err);
 	free(ctrl);

@@ -530,47 +530,6 @@ static void layout_params(LowerCtx *c, const Func *f)
 	k->first_slot_offset = sass_first_slot_offset(k->params, k->nparams);
 }
 
-/* The register limit ptxas 11.8 derives for sm_50 from a thread count
- * (.maxntid, else .reqntid) when there is no .maxnreg, and records as
- * EIATTR_MAXREG_COUNT: the 64K-register file shared by the block's warps,
- * which are allocated four at a time, per thread rounded down to a multiple
- * of 8. 0 when that is not below the 255 maximum. */
-static uint32_t thread_count_reg_limit(const uint32_t t[3])
-{
-	uint64_t threads = (uint64_t)t[0] * t[1] * t[2];
-	if (threads == 0)
-		return 0;
-	uint64_t warps = ((threads + 31) / 32 + 3) / 4 * 4;
-	uint64_t regs = 65536 / (warps * 32) / 8 * 8;
-	return regs >= 255 ? 0 : (uint32_t)regs;
-}
-
-static void read_perf_directives(LKernel *k, const Func *f)
-{
-	for (uint32_t i = 0; i < f->ndirs; i++) {
-		const Directive *d = &f->dirs[i];
-		uint32_t *dst = NULL;
-		if (strcmp(d->name, ".maxntid") == 0)
-			dst = k->max_threads;
-		else if (strcmp(d->name, ".reqntid") == 0)
-			dst = k->req_ntid;
-		for (uint32_t a = 0; a < d->nargs && a < 3; a++) {
-			int64_t v;
-			if (!expr_const_int(d->args[a], &v))
-				continue;
-			if (dst)
-				dst[a] = (uint32_t)v;
-			else if (strcmp(d->name, ".maxnreg") == 0)
-				k->maxreg_count = (uint32_t)v;
-		}
-		if (dst)
-			for (uint32_t a = d->nargs; a < 3; a++)
-				dst[a] = 1;
-	}
-	if (k->maxreg_count == 0)
-		k->maxreg_count = thread_count_reg_limit(k->max_threads[0] ? k->max_threads : k->req_ntid);
-}
-
 static bool func_visible(const Func *f)
 {
 	for (uint32_t i = 0; i < f->nspecs; i++)
@@ -621,7 +580,7 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	c->in_func = false;
 	layout_params(c, f);
 	lw_handle_pairs(c, f->body);
-	read_perf_directives(k, f);
+	lw_launch_bounds(k, f);
 	c->nscope = 0;
 	c->nblocks = 0;
 	collect(c, f->body);

@@ -173,7 +173,10 @@ typedef struct LKernel {
 	size_t nshared_sym_at;
 	bool shared_dynamic;
 	uint32_t max_threads[3], req_ntid[3];
-	uint32_t maxreg_count;        /* .maxnreg, else the limit the thread count implies; 0 = none */
+	uint32_t maxreg_count;        /* the register limit (reg_limit.c): .maxnreg, else what the
+	                               * thread count leaves; 0 = none. The allocator's budget */
+	SrcLoc maxreg_loc;            /* the directive it comes from */
+	const char *maxreg_from;      /* its name: ".maxnreg", ".maxntid", ".reqntid", ".minnctapersm" */
 	LCallSite *calls;             /* issue 15: direct calls (kernel and linked functions) */
 	size_t ncalls, calls_cap;
 	uint32_t call_depth;          /* the longest chain of nested calls (CRS stack entries) */

@@ -171,6 +171,9 @@ int lw_ref_param(const LowerCtx *c, const char *name);
  * sampled with; lw_texture_sampler() then names it (NULL: none). */
 void lw_handle_pairs(LowerCtx *c, const Stmt *body);
 const char *lw_texture_sampler(const LowerCtx *c, const char *texture);
+/* Reads the kernel's .maxntid, .reqntid, .minnctapersm and .maxnreg: its
+ * thread counts and its register limit (reg_limit.c). */
+void lw_launch_bounds(LKernel *k, const Func *f);
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

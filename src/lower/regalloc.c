@@ -525,26 +525,46 @@ static void spill_predicates(LKernel *k, Analysis *an)
 	}
 }
 
-/* When the linear scan finds no general register: allocation by exact
- * live sets over the scoped liveness of calls (regalloc_exact.c), keeping
- * the values it names in local memory (spill.c) while even that does not
- * fit. A kernel that calls a recursive function does not spill (its call
- * frames lie where the slots would). */
-static int allocate_exact(LKernel *k, char *err, size_t errlen)
+/* Why a kernel cannot be allocated in R0..R<top>: past the 255 registers
+ * of sm_50, or past its limit (k->maxreg_count, named after the directive
+ * it comes from). Returns REGALLOC_OVER_LIMIT or -1. */
+static int cannot_fit(const LKernel *k, int top, const char *why, char *err, size_t errlen)
+{
+	if (top == REGALLOC_MAX_GPR) {
+		snprintf(err, errlen, "kernel '%s' needs more than %d general registers at once (%s)", k->name,
+		         REGALLOC_MAX_GPR + 1, why);
+		return -1;
+	}
+	snprintf(err, errlen, "kernel '%s' cannot keep within its limit of %d registers (from %s): %s", k->name,
+	         top + 1, k->maxreg_from, why);
+	return REGALLOC_OVER_LIMIT;
+}
+
+/* When the linear scan finds no general register in R0..R<top>:
+ * allocation by exact live sets over the scoped liveness of calls
+ * (regalloc_exact.c), keeping the values it names in local memory
+ * (spill.c) while even that does not fit. A kernel that calls a recursive
+ * function does not spill (its call frames lie where the slots would). */
+static int allocate_exact(LKernel *k, int top, char *err, size_t errlen)
 {
 	uint32_t floor = (uint32_t)k->nvregs;
 	for (bool spilled = false;; spilled = true) {
 		ExactResult res;
-		int rc = regalloc_exact(k, floor, &res, err, errlen);
-		if (rc == 0 && spilled)
+		int rc = regalloc_exact(k, floor, top, &res, err, errlen);
+		if (rc == 0 && spilled) {
+			/* ptxas 11.8 rounds a frame with spill slots up to 8 bytes
+			 * (356 bytes of spill stores: a 360-byte frame) */
+			k->frame_size = (k->frame_size + 7) / 8 * 8;
 			lkernel_frame_adjust(k);
+		}
 		if (rc == 0)
 			regalloc_apply(k, res.max_gpr);
-		if (rc == 1 && (res.stuck || k->recursive)) {
-			snprintf(err, errlen, "kernel '%s' needs more than %d general registers at once", k->name,
-			         REGALLOC_MAX_GPR + 1);
-			rc = -1;
-		}
+		if (rc == 1 && res.stuck)
+			rc = cannot_fit(k, top, "one instruction needs more at once than that leaves, even with every "
+			                "other value in local memory", err, errlen);
+		else if (rc == 1 && k->recursive)
+			rc = cannot_fit(k, top, "it calls a recursive function, whose call frames leave no place to "
+			                "spill to", err, errlen);
 		if (rc == 1)
 			spill_vregs(k, res.victims, res.nvictims);
 		free(res.victims);
@@ -588,7 +608,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 	busy_gpr[REGALLOC_STACK_REG] = (long)1 << 60;
 	/* fnaddr: a function of its own keeps its callers' R2, and R16..R31
 	 * (abi_save.c) */
-	int top_gpr = REGALLOC_MAX_GPR;
+	int top_gpr = k->maxreg_count ? (int)k->maxreg_count - 1 : REGALLOC_MAX_GPR;
 	if (k->abi_func)
 		busy_gpr[2] = (long)1 << 60;
 	int max_gpr = REGALLOC_STACK_REG;
@@ -627,7 +647,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			free(fr.fixed);
 			free(fr.calls);
 			free(iv);
-			return allocate_exact(k, err, errlen);
+			return allocate_exact(k, top_gpr, err, errlen);
 		}
 		if (found < 0) {
 			free(fr.fixed);

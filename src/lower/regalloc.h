@@ -12,11 +12,14 @@
 
 #include <stddef.h>
 
-enum { REGALLOC_STACK_REG = 1, REGALLOC_MAX_GPR = 254, REGALLOC_MAX_PRED = 6 };
+enum { REGALLOC_STACK_REG = 1, REGALLOC_MAX_GPR = 254, REGALLOC_MAX_PRED = 6, REGALLOC_OVER_LIMIT = -2 };
 
 /* Removes dead instructions, allocates, rewrites every register field with
- * the physical register and sets k->regcount. Returns 0, or -1 with a
- * message when the kernel needs more registers than sm_50 has. */
+ * the physical register and sets k->regcount. General registers stay below
+ * the kernel's limit (k->maxreg_count, else the 255 of sm_50), values
+ * spilling to local memory past it. Returns 0, REGALLOC_OVER_LIMIT with a
+ * message when even spilling cannot keep within k->maxreg_count, or -1 with
+ * a message when the kernel cannot be allocated otherwise. */
 int regalloc_kernel(LKernel *k, char *err, size_t errlen);
 
 #endif

@@ -131,12 +131,16 @@ static bool crosses_jcal(const LKernel *k, const Liveness *lv, const LiveSet *oc
 	return false;
 }
 
-/* The spillable vreg live at half-step at with the longest extent, not
- * chosen before. */
+/* The spillable vreg live at half-step at, not chosen before, that
+ * spilling costs least for the room it frees: the longest extent per
+ * reference (each reference becomes an LDL or STL), so that a value read
+ * everywhere (a base address) stays in its register. */
 static uint32_t choose_victim(const LKernel *k, const Liveness *lv, const LiveSet *occ, const Order *ord,
-                              size_t n, uint32_t at, uint32_t spill_floor, const bool *chosen)
+                              size_t n, uint32_t at, uint32_t spill_floor, const bool *chosen,
+                              const uint32_t *nrefs)
 {
-	uint32_t best = UINT32_MAX, best_len = 0;
+	uint32_t best = UINT32_MAX;
+	uint64_t best_len = 0, best_refs = 1;
 	for (size_t x = 0; x < n && ord[x].start <= at; x++) {
 		uint32_t v = ord[x].vreg;
 		const LVReg *r = &k->vregs[v];
@@ -145,9 +149,11 @@ static uint32_t choose_victim(const LKernel *k, const Liveness *lv, const LiveSe
 		bool live = false;
 		for (size_t b = lv->first_part[v]; b < lv->first_part[v + 1] && !live; b++)
 			live = live_set_has(&occ[b], at);
-		if (live && ord[x].end - ord[x].start > best_len) {
+		uint64_t len = ord[x].end - ord[x].start, refs = nrefs[v] ? nrefs[v] : 1;
+		if (live && len * best_refs > best_len * refs) {
 			best = v;
-			best_len = ord[x].end - ord[x].start;
+			best_len = len;
+			best_refs = refs;
 		}
 	}
 	return best;
@@ -279,7 +285,70 @@ static void mark_regs(CallMasks *cm, int cls, int first, unsigned w)
 	}
 }
 
-int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err, size_t errlen)
+/* The allocation state of one round: per register, the union of the
+ * half-steps of the parts placed in it. */
+typedef struct Placement {
+	const LKernel *k;
+	const Liveness *lv;
+	const LiveSet *occ;
+	LiveSet gpr[REGALLOC_MAX_GPR + 1], pred[REGALLOC_MAX_PRED + 1], scratch;
+	bool *placed;
+} Placement;
+
+/* The lowest aligned run of registers in [first, top] free over v's parts
+ * and outside avoid; -1: none. */
+static int find_run(const Placement *pl, uint32_t v, int first, int top, const RegMask *avoid)
+{
+	const LVReg *r = &pl->k->vregs[v];
+	const LiveSet *regs = r->cls == LRC_PRED ? pl->pred : pl->gpr;
+	const LiveSet *parts = &pl->occ[pl->lv->first_part[v]];
+	unsigned w = r->width, al = w == 1 ? 1 : w == 2 ? 2 : 4;
+	for (int b = first; b + (int)w - 1 <= top; b += (int)al) {
+		bool ok = true;
+		for (unsigned p = 0; p < w && ok; p++)
+			ok = !mask_has(avoid, b + (int)p) && !sets_meet(&parts[p], &regs[b + (int)p]);
+		if (ok)
+			return b;
+	}
+	return -1;
+}
+
+/* Frees the general registers of the placed vreg v (a spill victim) for
+ * the rest of the round: each is rebuilt from the other parts placed in it. */
+static void unplace(Placement *pl, uint32_t v)
+{
+	const LKernel *k = pl->k;
+	pl->placed[v] = false;
+	for (unsigned p = 0; p < k->vregs[v].width; p++) {
+		int reg = k->vregs[v].phys + (int)p;
+		live_set_free(&pl->gpr[reg]);     /* never R1: nothing is placed over it */
+		for (size_t u = 0; u < k->nvregs; u++) {
+			const LVReg *x = &k->vregs[u];
+			if (pl->placed[u] && x->cls == LRC_GPR && x->phys <= reg && reg < x->phys + (int)x->width)
+				live_set_union(&pl->gpr[reg], &pl->occ[pl->lv->first_part[u] + (unsigned)(reg - x->phys)],
+				               &pl->scratch);
+		}
+	}
+}
+
+/* The calls' constraints again from the vregs still placed, after a
+ * victim left its registers. */
+static void call_masks_rebuild(CallMasks *cm, const Placement *pl)
+{
+	const LKernel *k = pl->k;
+	for (int c = 0; c < 2; c++) {
+		memset(cm->used[c], 0, cm->nregions * sizeof *cm->used[c]);
+		memset(cm->across[c], 0, cm->nregions * sizeof *cm->across[c]);
+	}
+	for (size_t u = 0; u < k->nvregs; u++)
+		if (pl->placed[u]) {
+			const LVReg *x = &k->vregs[u];
+			vreg_regions(cm, (uint32_t)u, &pl->occ[pl->lv->first_part[u]], x->width);
+			mark_regs(cm, x->cls == LRC_PRED ? 1 : 0, x->phys, x->width);
+		}
+}
+
+int regalloc_exact(LKernel *k, uint32_t spill_floor, int top_gpr, ExactResult *res, char *err, size_t errlen)
 {
 	CallScope cs;
 	call_scope_build(k, &cs);
@@ -287,26 +356,33 @@ int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err
 	call_masks_build(k, &cs, &cm);
 	Liveness lv;
 	liveness_compute_scoped(k, &lv, &cs);
+	Placement pl;
+	memset(&pl, 0, sizeof pl);
+	pl.k = k;
+	pl.lv = &lv;
 	LiveSet *occ = occupancy(k, &lv);
+	pl.occ = occ;
+	pl.placed = xcalloc(k->nvregs + 1, sizeof *pl.placed);
 	Order *ord = xmalloc((k->nvregs + 1) * sizeof *ord);
 	size_t n = order_vregs(k, &lv, occ, ord);
-	LiveSet gpr[REGALLOC_MAX_GPR + 1], pred[REGALLOC_MAX_PRED + 1], scratch = { NULL, 0, 0 };
-	memset(gpr, 0, sizeof gpr);
-	memset(pred, 0, sizeof pred);
-	live_set_append(&gpr[REGALLOC_STACK_REG], 0, UINT32_MAX);
+	live_set_append(&pl.gpr[REGALLOC_STACK_REG], 0, UINT32_MAX);
 	*res = (ExactResult){ REGALLOC_STACK_REG, NULL, 0, false };
 	bool *chosen = xcalloc(k->nvregs + 1, sizeof *chosen);
+	uint32_t *nrefs = xcalloc(k->nvregs + 1, sizeof *nrefs);
+	for (size_t i = 0; i < k->ninsns; i++)
+		for (unsigned r = 0; r < k->insns[i].nrefs; r++)
+			nrefs[k->insns[i].refs[r].vreg]++;
 	int rc = 0;
 	for (size_t pass = 0; pass < 2 && rc >= 0 && !res->stuck; pass++)    /* the fixed vregs first */
 		for (size_t x = 0; x < n && rc >= 0 && !res->stuck; x++) {
 			uint32_t v = ord[x].vreg;
 			LVReg *r = &k->vregs[v];
-			if (r->fixed != (pass == 0))
+			if (r->fixed != (pass == 0) || chosen[v])    /* a victim of this round stays unplaced */
 				continue;
 			bool is_pred = r->cls == LRC_PRED;
-			LiveSet *regs = is_pred ? pred : gpr;
-			int top = is_pred ? REGALLOC_MAX_PRED : REGALLOC_MAX_GPR;
-			unsigned w = r->width, al = w == 1 ? 1 : w == 2 ? 2 : 4;
+			LiveSet *regs = is_pred ? pl.pred : pl.gpr;
+			int top = is_pred ? REGALLOC_MAX_PRED : top_gpr;
+			unsigned w = r->width;
 			const LiveSet *parts = &occ[lv.first_part[v]];
 			bool across = !r->fixed && crosses_jcal(k, &lv, occ, v);
 			if (is_pred && across) {
@@ -319,46 +395,57 @@ int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err
 			if (cs.returns)
 				vreg_regions(&cm, v, parts, w);
 			RegMask avoid = avoid_mask(&cm, cls);
-			int found = r->fixed ? r->phys : -1;
-			for (int b = across ? ABI_SCRATCH_LAST + 1 : 0; b + (int)w - 1 <= top && found < 0; b += (int)al) {
-				bool ok = true;
-				for (unsigned p = 0; p < w && ok; p++)
-					ok = !mask_has(&avoid, b + (int)p) && !sets_meet(&parts[p], &regs[b + (int)p]);
-				if (ok)
-					found = b;
-			}
+			int first = across ? ABI_SCRATCH_LAST + 1 : 0;
+			int found = r->fixed ? r->phys : find_run(&pl, v, first, top, &avoid);
 			if (found < 0 && is_pred) {
 				snprintf(err, errlen, "kernel '%s' needs more than %d predicate registers at once", k->name,
 				         top + 1);
 				rc = -1;
-			} else if (found < 0) {
-				uint32_t victim = choose_victim(k, &lv, occ, ord, n, ord[x].start, spill_floor, chosen);
+			}
+			/* no register: spill the value live here that lives longest
+			 * (perhaps v itself), freeing its registers, until v fits */
+			while (found < 0 && !is_pred && !res->stuck) {
+				uint32_t victim = choose_victim(k, &lv, occ, ord, n, ord[x].start, spill_floor, chosen, nrefs);
 				rc = 1;
 				res->stuck = victim == UINT32_MAX;
-				if (!res->stuck) {
-					chosen[victim] = true;
-					res->victims = xrealloc(res->victims, (res->nvictims + 1) * sizeof *res->victims);
-					res->victims[res->nvictims++] = victim;
+				if (res->stuck)
+					break;
+				chosen[victim] = true;
+				res->victims = xrealloc(res->victims, (res->nvictims + 1) * sizeof *res->victims);
+				res->victims[res->nvictims++] = victim;
+				if (victim == v)
+					break;
+				if (pl.placed[victim])
+					unplace(&pl, victim);
+				if (cs.returns) {
+					call_masks_rebuild(&cm, &pl);
+					vreg_regions(&cm, v, parts, w);
+					avoid = avoid_mask(&cm, cls);
 				}
-			} else {
+				found = find_run(&pl, v, first, top, &avoid);
+			}
+			if (found >= 0) {
 				for (unsigned p = 0; p < w; p++)
-					live_set_union(&regs[found + (int)p], &parts[p], &scratch);
+					live_set_union(&regs[found + (int)p], &parts[p], &pl.scratch);
 				mark_regs(&cm, cls, found, w);
 				r->phys = found;
+				pl.placed[v] = true;
 				if (!is_pred && found + (int)w - 1 > res->max_gpr)
 					res->max_gpr = found + (int)w - 1;
 			}
 		}
 	for (int r = 0; r <= REGALLOC_MAX_GPR; r++)
-		live_set_free(&gpr[r]);
+		live_set_free(&pl.gpr[r]);
 	for (int r = 0; r <= REGALLOC_MAX_PRED; r++)
-		live_set_free(&pred[r]);
-	live_set_free(&scratch);
+		live_set_free(&pl.pred[r]);
+	live_set_free(&pl.scratch);
 	for (size_t b = 0; b < lv.nparts; b++)
 		live_set_free(&occ[b]);
 	free(occ);
 	free(ord);
 	free(chosen);
+	free(nrefs);
+	free(pl.placed);
 	liveness_free(&lv);
 	call_masks_free(&cm);
 	call_scope_free(&cs);

@@ -22,13 +22,13 @@ typedef struct ExactResult {
 	bool stuck;             /* a general vreg found no register and nothing to spill instead */
 } ExactResult;
 
-/* Assigns every vreg's phys. A general vreg that finds no register names a
+/* Assigns every vreg's phys, general ones in R0..R<top_gpr>. A general vreg that finds no register names a
  * victim, and allocation goes on, so that one round finds every spill it
  * needs. Vregs from spill_floor up are never victims (they are the short
  * temporaries of earlier spills). Returns 0, 1 when general vregs found
  * no register (*res lists the victims, or is stuck), or -1 with a message
  * (predicates that do not fit, or one live across a JCAL). */
-int regalloc_exact(LKernel *k, uint32_t spill_floor, ExactResult *res, char *err, size_t errlen);
+int regalloc_exact(LKernel *k, uint32_t spill_floor, int top_gpr, ExactResult *res, char *err, size_t errlen);
 
 /* Writes each vreg's phys into the register fields and sets k->regcount. */
 void regalloc_apply(LKernel *k, int max_gpr);

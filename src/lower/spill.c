@@ -15,6 +15,7 @@
 #include "base/xalloc.h"
 #include "sm50/sass_table.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +61,11 @@ static uint32_t *assign_slots(LKernel *k, const uint32_t *v, size_t n)
 }
 
 /* Rewrites one instruction's references of the spilled vreg sv (slot at
- * offset) to a new vreg; appends the loads before it to pre, the stores
- * after it to post. */
-static void rewrite_refs(LKernel *k, LInsn *at, uint32_t sv, uint32_t offset, LInsn *pre, size_t *npre,
-                         LInsn *post, size_t *npost)
+ * offset) to a new vreg, or to `reuse` (UINT32_MAX: none), the one of the
+ * instruction just before, which still holds the value: no load then. Appends
+ * the loads before it to pre, the stores after it to post; returns the vreg. */
+static uint32_t rewrite_refs(LKernel *k, LInsn *at, uint32_t sv, uint32_t offset, uint32_t reuse, LInsn *pre,
+                             size_t *npre, LInsn *post, size_t *npost)
 {
 	unsigned width = k->vregs[sv].width;
 	bool reads = false, writes = false;
@@ -75,25 +77,36 @@ static void rewrite_refs(LKernel *k, LInsn *at, uint32_t sv, uint32_t offset, LI
 		/* a guarded or partial write keeps the other value: load it first */
 		reads |= !ref->def || linsn_is_guarded(at) || ref->count < width;
 	}
-	uint32_t t = lkernel_new_vreg(k, LRC_GPR, width, false);
+	uint32_t t = reuse != UINT32_MAX ? reuse : lkernel_new_vreg(k, LRC_GPR, width, false);
 	for (unsigned r = 0; r < at->nrefs; r++)
 		if (at->refs[r].vreg == sv)
 			at->refs[r].vreg = t;
-	if (reads)
+	if (reads && reuse == UINT32_MAX)
 		*npre += moves(pre + *npre, at, true, t, width, offset);
 	if (writes)
 		*npost += moves(post + *npost, at, false, t, width, offset);
+	return t;
 }
 
 void spill_vregs(LKernel *k, const uint32_t *v, size_t nv)
 {
 	size_t nslots = k->nvregs;      /* the vregs rewriting makes have no slot */
 	uint32_t *slot = assign_slots(k, v, nv);
+	/* per spilled vreg, its vreg in the instruction last rewritten, and
+	 * that instruction: the next one, unless a label leads to it, reads
+	 * the value from there (the three XMADs of one multiply, say) */
+	uint32_t *last_t = xmalloc((nslots + 1) * sizeof *last_t);
+	size_t *last_i = xmalloc((nslots + 1) * sizeof *last_i);
+	bool *labelled = xcalloc(k->ninsns + 1, sizeof *labelled);
+	for (size_t l = 0; l < k->nlabels; l++)
+		if (k->label_pos[l] < k->ninsns)
+			labelled[k->label_pos[l]] = true;
 	size_t extra = 0;
 	for (size_t i = 0; i < k->ninsns; i++)
 		for (unsigned r = 0; r < k->insns[i].nrefs; r++) {
 			uint32_t sv = k->insns[i].refs[r].vreg;
 			extra += slot[sv] != UINT32_MAX ? 2 * (size_t)k->vregs[sv].width : 0;
+			last_i[sv] = SIZE_MAX;
 		}
 	LInsn *ins = xcalloc(k->ninsns + extra + 1, sizeof *ins);
 	LInsn *post = xcalloc(extra + 1, sizeof *post);
@@ -104,14 +117,21 @@ void spill_vregs(LKernel *k, const uint32_t *v, size_t nv)
 		newpos[i] = n;
 		for (unsigned r = 0; r < at.nrefs; r++) {
 			uint32_t sv = at.refs[r].vreg;
-			if (sv < nslots && slot[sv] != UINT32_MAX)
-				rewrite_refs(k, &at, sv, slot[sv], ins + n, &npre, post, &npost);
+			if (sv >= nslots || slot[sv] == UINT32_MAX)
+				continue;
+			bool follows = i > 0 && last_i[sv] == i - 1 && !labelled[i];
+			last_t[sv] = rewrite_refs(k, &at, sv, slot[sv], follows ? last_t[sv] : UINT32_MAX, ins + n, &npre,
+			                          post, &npost);
+			last_i[sv] = i;
 		}
 		n += npre;
 		ins[n++] = at;
 		memcpy(ins + n, post, npost * sizeof *post);
 		n += npost;
 	}
+	free(last_t);
+	free(last_i);
+	free(labelled);
 	/* a label stays on the loads before its instruction; one after a store
 	 * stays on the instruction it named */
 	for (size_t l = 0; l < k->nlabels; l++)

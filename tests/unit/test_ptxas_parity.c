@@ -94,6 +94,22 @@ START_TEST(test_maxreg_from_thread_count)
 		{ ".maxntid 160, 1, 1\n", 0 },               /* 256 would exceed 255 */
 		{ ".reqntid 640, 1, 1\n", 96 },
 		{ ".maxntid 512, 1, 1\n.maxnreg 200\n", 200 }, /* .maxnreg wins */
+		/* .minnctapersm: warps of all the blocks, allocated four at a time
+		 * (ptxas 11.8, .maxntid 32..1024 x .minnctapersm 1..32: 1024/1024 equal) */
+		{ ".maxntid 32, 1, 1\n.minnctapersm 8\n", 0 },      /* 8 warps: 256 */
+		{ ".maxntid 32, 1, 1\n.minnctapersm 9\n", 168 },    /* 9 warps as 12 */
+		{ ".maxntid 256, 1, 1\n.minnctapersm 8\n", 32 },
+		{ ".reqntid 1024, 1, 1\n.minnctapersm 2\n", 32 },
+		{ ".maxntid 65, 1, 1\n.minnctapersm 21\n", 32 },    /* 63 warps as 64 */
+		{ ".maxntid 65, 1, 1\n.minnctapersm 22\n", 0 },     /* 66 warps > 64: ignored */
+		{ ".maxntid 1024, 1, 1\n.minnctapersm 3\n", 64 },   /* ignored */
+		{ ".maxntid 32, 1, 1\n.minnctapersm 33\n", 0 },     /* above 32: ignored */
+		{ ".minnctapersm 4\n", 0 },                          /* no thread count */
+		{ ".maxntid 2048, 1, 1\n", 32 },
+		{ ".maxntid 4096, 1, 1\n", 0 },                      /* above 64 warps: ignored */
+		{ ".maxnreg 8\n", 16 },                              /* raised to 16 */
+		{ ".maxnreg 17\n", 17 },
+		{ ".reqntid 1024, 1, 1\n.maxnreg 256\n", 0 },       /* ignored, and the thread count too */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		LKernel *k = lower_body(cases[i].dirs, "");
