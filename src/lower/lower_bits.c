@@ -318,29 +318,6 @@ bool lower_prmt(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* lop3.b32 d, a, b, c, lut: LOP3.LUT d, a, b, c, lut. As ptxas 11.8 -O0:
- * b an immediate of 20 bits (sign-extended) or a parameter word stays in
- * place, a, c and wider immediates go to registers (MOV32I). ptxas -O3
- * also moves an operand into B by permuting the table; the result is the
- * same function. */
-bool lower_lop3(LowerCtx *c, const Instr *in)
-{
-	uint32_t d;
-	unsigned dw;
-	Opnd a, b, third, lut;
-	if (!dst_and_src(c, in, &d, &dw, &a) || !lw_opnd(c, in->ops[2], &b) || !lw_opnd(c, in->ops[3], &third) ||
-	    !lw_opnd(c, in->ops[4], &lut))
-		return false;
-	if (lut.kind != OPND_IMM)
-		return lw_unsupported(c, in->loc, "lop3 with this lookup table (an immediate 0..255 is expected)");
-	uint32_t av = reg_part(c, &a, 0);
-	uint32_t cv = reg_part(c, &third, 0);
-	LInsn *op = lw_alu(c, SASS_ALU_FORMS(LOP3), d, 0, av, 0, &b, 0);
-	linsn_ref(op, SR_RC, cv, 0, 1, false);
-	linsn_set(op, SR_LUT, (uint64_t)lut.imm & 0xff);
-	return true;
-}
-
 /* mul.hi.{u,s}32: ptxas's partial products (lw_mul_hi32). */
 bool lower_mul_hi(LowerCtx *c, const Instr *in)
 {
@@ -358,5 +335,27 @@ bool lower_mul_hi(LowerCtx *c, const Instr *in)
 		b = x;
 	}
 	lw_mul_hi32(c, d, reg_part(c, &a, 0), reg_part(c, &b, 0), t.is_signed, -1);
+	return true;
+}
+
+/* lop3.b32 d, a, b, c, lut: LOP3.LUT, as ptxas 11.8 writes it: b may be
+ * an immediate or a parameter word (the I and C forms); an immediate a or
+ * c is moved to a register first (MOV32I). */
+bool lower_lop3(LowerCtx *c, const Instr *in)
+{
+	if (lw_instr_type(in).bits != 32)
+		return lw_unsupported(c, in->loc, "lop3 on this type (lop3.b32 is supported)");
+	uint32_t d;
+	unsigned dw;
+	Opnd a, b, third, lut;
+	if (!dst_and_src(c, in, &d, &dw, &a) || !lw_opnd(c, in->ops[2], &b) || !lw_opnd(c, in->ops[3], &third) ||
+	    !lw_opnd(c, in->ops[4], &lut))
+		return false;
+	if (lut.kind != OPND_IMM)
+		return lw_unsupported(c, in->loc, "lop3 with a lookup table that is not an immediate");
+	uint32_t av = reg_part(c, &a, 0), cv = reg_part(c, &third, 0);
+	LInsn *op = lw_alu(c, SASS_ALU_FORMS(LOP3), d, 0, av, 0, &b, 0);
+	linsn_ref(op, SR_RC, cv, 0, 1, false);
+	linsn_set(op, SR_LUT, (uint32_t)lut.imm & 0xffu);
 	return true;
 }

@@ -390,21 +390,62 @@ typedef struct SpecialReg {
 	int sreg;           /* S2R code, or -1 */
 	int cbank_off;      /* c[0x0] byte offset, or -1 */
 	int bfe;            /* BFE.U32 control (len << 8 | pos) applied to the S2R value, or 0 */
+	int cbank_hi;       /* a 64-bit register's high word's c[0x0] byte offset, or 0 */
+	bool is_const;      /* the register is `value` on every sm_50 (MOV32I) */
+	uint32_t value;
 } SpecialReg;
 
+/* %envreg<32>: c[0x0][0x30 + 4n], as ptxas 11.8 reads them */
+#define ENVREG(n) { "%envreg" #n, NULL, -1, 0x30 + 4 * (n), 0, 0, false, 0 }
+
 static const SpecialReg special_regs[] = {
-	{ "%tid", ".x", 0x21, -1, 0 }, { "%tid", ".y", 0x22, -1, 0 }, { "%tid", ".z", 0x23, -1, 0 },
-	{ "%ctaid", ".x", 0x25, -1, 0 }, { "%ctaid", ".y", 0x26, -1, 0 }, { "%ctaid", ".z", 0x27, -1, 0 },
-	{ "%ntid", ".x", -1, 0x8, 0 }, { "%ntid", ".y", -1, 0xc, 0 }, { "%ntid", ".z", -1, 0x10, 0 },
-	{ "%nctaid", ".x", -1, 0x14, 0 }, { "%nctaid", ".y", -1, 0x18, 0 }, { "%nctaid", ".z", -1, 0x1c, 0 },
-	{ "%laneid", NULL, 0x00, -1, 0 }, { "%clock", NULL, 0x50, -1, 0 }, { "%clock_hi", NULL, 0x51, -1, 0 },
+	{ "%tid", ".x", 0x21, -1, 0, 0, false, 0 },
+	{ "%tid", ".y", 0x22, -1, 0, 0, false, 0 },
+	{ "%tid", ".z", 0x23, -1, 0, 0, false, 0 },
+	{ "%ctaid", ".x", 0x25, -1, 0, 0, false, 0 },
+	{ "%ctaid", ".y", 0x26, -1, 0, 0, false, 0 },
+	{ "%ctaid", ".z", 0x27, -1, 0, 0, false, 0 },
+	{ "%ntid", ".x", -1, 0x8, 0, 0, false, 0 },
+	{ "%ntid", ".y", -1, 0xc, 0, 0, false, 0 },
+	{ "%ntid", ".z", -1, 0x10, 0, 0, false, 0 },
+	{ "%nctaid", ".x", -1, 0x14, 0, 0, false, 0 },
+	{ "%nctaid", ".y", -1, 0x18, 0, 0, false, 0 },
+	{ "%nctaid", ".z", -1, 0x1c, 0, 0, false, 0 },
+	{ "%laneid", NULL, 0x00, -1, 0, 0, false, 0 },
+	{ "%clock", NULL, 0x50, -1, 0, 0, false, 0 },
+	{ "%clock_hi", NULL, 0x51, -1, 0, 0, false, 0 },
 	/* the lane masks, and the fields of SR_VIRTID/SR_VIRTCFG
 	 * ptxas extracts for %smid, %warpid and %nsmid */
-	{ "%lanemask_eq", NULL, 0x38, -1, 0 }, { "%lanemask_lt", NULL, 0x39, -1, 0 },
-	{ "%lanemask_le", NULL, 0x3a, -1, 0 }, { "%lanemask_gt", NULL, 0x3b, -1, 0 },
-	{ "%lanemask_ge", NULL, 0x3c, -1, 0 },
-	{ "%smid", NULL, 0x03, -1, 0x914 }, { "%warpid", NULL, 0x03, -1, 0x608 },
-	{ "%nsmid", NULL, 0x02, -1, 0x914 },
+	{ "%lanemask_eq", NULL, 0x38, -1, 0, 0, false, 0 },
+	{ "%lanemask_lt", NULL, 0x39, -1, 0, 0, false, 0 },
+	{ "%lanemask_le", NULL, 0x3a, -1, 0, 0, false, 0 },
+	{ "%lanemask_gt", NULL, 0x3b, -1, 0, 0, false, 0 },
+	{ "%lanemask_ge", NULL, 0x3c, -1, 0, 0, false, 0 },
+	{ "%smid", NULL, 0x03, -1, 0x914, 0, false, 0 },
+	{ "%warpid", NULL, 0x03, -1, 0x608, 0, false, 0 },
+	{ "%nsmid", NULL, 0x02, -1, 0x914, 0, false, 0 },
+	/* forms-sweep: what ptxas 11.8 reads for the rest (-O0 and -O3 alike):
+	 * the performance counters and the timer's halves with CS2R, the
+	 * block's shared memory size from SR_SMEMSZ, the dynamic part and the
+	 * grid id from c[0x0], and 64 warps per SM */
+	{ "%pm0", NULL, 0x04, -1, 0, 0, false, 0 },
+	{ "%pm1", NULL, 0x05, -1, 0, 0, false, 0 },
+	{ "%pm2", NULL, 0x06, -1, 0, 0, false, 0 },
+	{ "%pm3", NULL, 0x07, -1, 0, 0, false, 0 },
+	{ "%pm4", NULL, 0x08, -1, 0, 0, false, 0 },
+	{ "%pm5", NULL, 0x09, -1, 0, 0, false, 0 },
+	{ "%pm6", NULL, 0x0a, -1, 0, 0, false, 0 },
+	{ "%pm7", NULL, 0x0b, -1, 0, 0, false, 0 },
+	{ "%globaltimer_lo", NULL, 0x52, -1, 0, 0, false, 0 },
+	{ "%globaltimer_hi", NULL, 0x53, -1, 0, 0, false, 0 },
+	{ "%total_smem_size", NULL, 0x32, -1, 0, 0, false, 0 },
+	{ "%dynamic_smem_size", NULL, -1, 0xfc, 0, 0, false, 0 },
+	{ "%gridid", NULL, -1, 0x28, 0, 0x2c, false, 0 },
+	{ "%nwarpid", NULL, -1, -1, 0, 0, true, 64 },
+	ENVREG(0), ENVREG(1), ENVREG(2), ENVREG(3), ENVREG(4), ENVREG(5), ENVREG(6), ENVREG(7),
+	ENVREG(8), ENVREG(9), ENVREG(10), ENVREG(11), ENVREG(12), ENVREG(13), ENVREG(14), ENVREG(15),
+	ENVREG(16), ENVREG(17), ENVREG(18), ENVREG(19), ENVREG(20), ENVREG(21), ENVREG(22), ENVREG(23),
+	ENVREG(24), ENVREG(25), ENVREG(26), ENVREG(27), ENVREG(28), ENVREG(29), ENVREG(30), ENVREG(31),
 };
 
 static const SpecialReg *find_special(const Expr *e)
@@ -434,9 +475,15 @@ bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d)
 	const SpecialReg *sr = find_special(e);
 	if (!sr)
 		return false;
-	if (sr->sreg >= 0) {
-		/* ptxas 11.8 reads the clock registers with the fixed-latency CS2R */
-		LInsn *s2r = lw_emit(c, sr->sreg == 0x50 || sr->sreg == 0x51 ? SF_CS2R : SF_S2R);
+	if (sr->is_const) {
+		LInsn *in = lw_emit(c, SF_MOV32I);
+		linsn_ref(in, SR_RD, d, 0, 1, true);
+		linsn_set(in, SR_IMM, sr->value);
+	} else if (sr->sreg >= 0) {
+		/* ptxas 11.8 reads the clocks, the timer's halves and the
+		 * performance counters with the fixed-latency CS2R */
+		bool cs2r = (sr->sreg >= 0x50 && sr->sreg <= 0x53) || (sr->sreg >= 0x04 && sr->sreg <= 0x0b);
+		LInsn *s2r = lw_emit(c, cs2r ? SF_CS2R : SF_S2R);
 		linsn_ref(s2r, SR_RD, d, 0, 1, true);
 		linsn_set(s2r, SR_SREG, sr->sreg);
 		if (sr->sreg == 0x27)
@@ -453,6 +500,18 @@ bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d)
 		linsn_set(in, SR_CBANK, 0);
 		linsn_set(in, SR_COFF, (uint32_t)sr->cbank_off / 4);
 	}
+	return true;
+}
+
+bool lw_read_special_hi(LowerCtx *c, const Expr *e, uint32_t d)
+{
+	const SpecialReg *sr = find_special(e);
+	if (!sr || !sr->cbank_hi)
+		return false;
+	LInsn *in = lw_emit(c, SF_MOV_C);
+	linsn_ref(in, SR_RD, d, 1, 1, true);
+	linsn_set(in, SR_CBANK, 0);
+	linsn_set(in, SR_COFF, (uint32_t)sr->cbank_hi / 4);
 	return true;
 }
 

@@ -365,7 +365,7 @@ bool lower_ld_const(LowerCtx *c, const Instr *in)
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
 		if (strcmp(w, ".const") != 0 && strcmp(w, ".v2") != 0 && strcmp(w, ".v4") != 0 &&
-		    ptx_type_of_word(w).bits == 0)
+		    ptx_type_of_word(w).bits == 0 && !lw_cache_op_word(w, true))
 			return lw_unsupported(c, in->mod_locs[i], "ld.const modifier '%s'", w);
 	}
 	PtxTy t = lw_instr_type(in);

@@ -281,6 +281,11 @@ void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned s
  * of d: S2R, or MOV of its c[0x0] word, as ptxas does. False (nothing
  * emitted) when e is not one. */
 bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d);
+/* The high word of a 64-bit special register read from c[0x0] (%gridid)
+ * into part 1 of d; false when it has none (the caller writes zero). */
+bool lw_read_special_hi(LowerCtx *c, const Expr *e, uint32_t d);
+/* (lower_mem.c) w is a cache operator of ld (load) or st (.ca, .wb, ...). */
+bool lw_cache_op_word(const char *w, bool load);
 bool lw_is_special(const Expr *e);
 
 /* Packs sub-word vector elements (each `bits` wide, in registers) into

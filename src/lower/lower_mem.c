@@ -305,6 +305,19 @@ static int generic_var_space(const LowerCtx *c, const Expr *a)
 	return space == LVAR_SHARED_SYM ? LVAR_SHARED : space;
 }
 
+/* A cache operator word of ld (load) or st: ptxas 11.8 ignores them on
+ * .shared, .local and .const (plain LDS.U/STS, LDL/STL, constant reads). */
+bool lw_cache_op_word(const char *w, bool load)
+{
+	static const char *const ld_ops[] = { ".ca", ".cg", ".cs", ".lu", ".cv" }, *const st_ops[] = { ".wb", ".cg", ".cs", ".wt" };
+	const char *const *ops = load ? ld_ops : st_ops;
+	size_t n = load ? sizeof ld_ops / sizeof ld_ops[0] : sizeof st_ops / sizeof st_ops[0];
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(w, ops[i]) == 0)
+			return true;
+	return false;
+}
+
 static int window_space(LowerCtx *c, const Instr *in, const char *op, const char **name)
 {
 	int space = lw_has_mod(in, ".local") ? LVAR_LOCAL : lw_has_mod(in, ".shared") ? LVAR_SHARED
@@ -313,7 +326,8 @@ static int window_space(LowerCtx *c, const Instr *in, const char *op, const char
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const char *w = in->mods[i];
 		if (strcmp(w, *name) != 0 && strcmp(w, ".v2") != 0 && strcmp(w, ".v4") != 0 &&
-		    strcmp(w, ".volatile") != 0 && strcmp(w, ".weak") != 0 && ptx_type_of_word(w).bits == 0) {
+		    strcmp(w, ".volatile") != 0 && strcmp(w, ".weak") != 0 && ptx_type_of_word(w).bits == 0 &&
+		    !lw_cache_op_word(w, strcmp(op, "ld") == 0)) {
 			lw_unsupported(c, in->mod_locs[i], "%s%s modifier '%s'", op, *name, w);
 			return 0;
 		}

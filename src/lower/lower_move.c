@@ -125,7 +125,7 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 		return true;
 	}
 	if (lw_read_special(c, src, d)) {
-		if (dw == 2)
+		if (dw == 2 && !lw_read_special_hi(c, src, d))
 			lw_mov_rz(c, d, 1);
 		return true;
 	}

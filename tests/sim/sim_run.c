@@ -34,7 +34,7 @@ enum {
 };
 
 /* S2R special registers (nvdisasm's numbering, sass_table.c e_sreg). */
-enum { SREG_LANEID = 0x00, SREG_TID_X = 0x21, SREG_CTAID_X = 0x25, SREG_LMEMHIOFF = 0x37,
+enum { SREG_LANEID = 0x00, SREG_TID_X = 0x21, SREG_CTAID_X = 0x25, SREG_SMEMSZ = 0x32, SREG_LMEMHIOFF = 0x37,
        SREG_EQMASK = 0x38, SREG_GEMASK = 0x3c };
 
 /* %lanemask_eq, _lt, _le, _gt, _ge of a lane (SR_EQMASK .. SR_GEMASK). */
@@ -201,6 +201,8 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 			v = m->ctaid[sr - SREG_CTAID_X];
 		else if (sr == SREG_LANEID)
 			v = t->lane;
+		else if (sr == SREG_SMEMSZ)       /* %total_smem_size: the block's shared memory */
+			v = m->shared_size;
 		else if (sr == SREG_LMEMHIOFF)    /* the lowest address of the thread's local memory */
 			v = SIM_STACK_TOP - m->local_size;
 		else if (sr >= SREG_EQMASK && sr <= SREG_GEMASK)
