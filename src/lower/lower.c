@@ -57,7 +57,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- int64: integer abs, activemask and rcp.approx.ftz.f64
 	 * (lower_int64.c), ahead of the float abs and MUFU rows ---- */
 	/* ---- oldops: PTX 1.x set, mul24/mad24 (lower_legacy.c) ---- */
-	{ "set", SEL_ANY, lower_set, 3, 4 }, { "mul24", SEL_ANY, lower_mul24, 3, 3 },
+	{ "set", SEL_ANY, lower_set, 3, 4 }, { "cnot", SEL_ANY, lower_cnot, 2, 2 }, { "mul24", SEL_ANY, lower_mul24, 3, 3 },
 	{ "mad24", SEL_ANY, lower_mul24, 4, 4 }, { "slct", SEL_ANY, lower_slct, 4, 4 },
 	{ "abs", SEL_INT, lower_abs_int, 2, 2 }, { "rcp", SEL_APPROX_F64, lower_rcp_approx_f64, 2, 2 },
 	{ "activemask", SEL_ANY, lower_activemask, 1, 1 },

@@ -483,6 +483,7 @@ bool lower_bfe64(LowerCtx *c, const Instr *in);
 bool lower_bfi(LowerCtx *c, const Instr *in);
 bool lower_prmt(LowerCtx *c, const Instr *in);
 bool lower_lop3(LowerCtx *c, const Instr *in);
+bool lower_cnot(LowerCtx *c, const Instr *in);
 bool lower_mul_hi(LowerCtx *c, const Instr *in);
 /* double precision (lower_double.c). */
 bool lower_dadd(LowerCtx *c, const Instr *in);

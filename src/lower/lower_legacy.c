@@ -298,3 +298,63 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 		linsn_set(op, SR_SIGNED, 1);
 	return true;
 }
+
+/* cnot.b{16,32,64} d, a: d = a == 0 (1, else 0), as ptxas 11.8: ISET.EQ.U32
+ * of a against RZ (all ones or 0; a 16-bit source first zero-extended, a
+ * 64-bit one as IADD RZ.CC of the low word and ISET.EQ.U32.X of the high
+ * word), then IADD d, RZ, -t; a 64-bit result's high word is 0. An
+ * immediate source is folded (MOV32I of 1 or 0), as ptxas folds it. */
+bool lower_cnot(LowerCtx *c, const Instr *in)
+{
+	enum { CMP_EQ = 2, BOP_AND = 0 };
+	PtxTy t = lw_instr_type(in);
+	uint32_t d;
+	unsigned dw;
+	Opnd a;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
+		return false;
+	if (a.kind == OPND_IMM) {
+		uint64_t mask = t.bits >= 64 ? ~0ull : (1ull << t.bits) - 1;
+		lw_mov32i(c, d, 0, ((uint64_t)a.imm & mask) == 0);
+		if (t.bits == 64)
+			lw_mov_rz(c, d, 1);
+		return true;
+	}
+	uint32_t av = lw_temp(c, t.bits == 64 ? 2 : 1), set = lw_temp(c, 1);
+	for (unsigned p = 0; p < (t.bits == 64 ? 2u : 1u); p++) {
+		uint32_t v;
+		unsigned s;
+		lw_opnd_part(c, &a, p, &v, &s);
+		if (t.bits == 16) {
+			LInsn *z = lw_emit(c, SF_LOP32I);
+			linsn_ref(z, SR_RD, av, 0, 1, true);
+			linsn_ref(z, SR_RA, v, s, 1, false);
+			linsn_set(z, SR_LOPOP, 0);
+			linsn_set(z, SR_IMM, 0xffff);
+		} else {
+			lw_mov(c, av, p, v, s);
+		}
+	}
+	LInsn *op;
+	if (t.bits == 64) {
+		Opnd zero = { .kind = OPND_IMM, .imm = 0 };
+		op = lw_cmp64_x(c, SASS_ALU_FORMS(ISET), set, av, &zero);
+	} else {
+		op = lw_emit(c, SF_ISET_R);
+		linsn_ref(op, SR_RD, set, 0, 1, true);
+		linsn_ref(op, SR_RA, av, 0, 1, false);
+		linsn_set(op, SR_RB, 255);
+	}
+	linsn_set(op, SR_CMP, CMP_EQ);
+	linsn_set(op, SR_SIGNED, 0);
+	linsn_set(op, SR_BOP, BOP_AND);
+	linsn_set(op, SR_PC, PT);
+	LInsn *neg = lw_emit(c, SF_IADD_R);
+	linsn_ref(neg, SR_RD, d, 0, 1, true);
+	linsn_set(neg, SR_RA, 255);
+	linsn_ref(neg, SR_RB, set, 0, 1, false);
+	linsn_set(neg, SR_NEG, 1);
+	if (t.bits == 64)
+		lw_mov_rz(c, d, 1);
+	return true;
+}
