@@ -183,6 +183,18 @@ static void rewrite(LKernel *k, Code *out, LInsn in, const uint32_t *home)
 			put(out, store_insn(in.loc, home[spilled[s]], temp[s]));
 }
 
+/* The rewritten code in place of the kernel's (newpos: each old
+ * instruction's new index, for the labels). */
+static void install(LKernel *k, Code *out, const size_t *newpos)
+{
+	for (size_t l = 0; l < k->nlabels; l++)
+		k->label_pos[l] = newpos[k->label_pos[l]];
+	free(k->insns);
+	k->insns = out->insns;
+	k->ninsns = out->n;
+	k->cap = out->cap;
+}
+
 /* Rewrites the kernel with the predicates of spill[] in new registers. */
 static void spill_marked(LKernel *k, const bool *spill)
 {
@@ -197,12 +209,7 @@ static void spill_marked(LKernel *k, const bool *spill)
 		rewrite(k, &out, k->insns[i], home);
 	}
 	newpos[k->ninsns] = out.n;
-	for (size_t l = 0; l < k->nlabels; l++)
-		k->label_pos[l] = newpos[k->label_pos[l]];
-	free(k->insns);
-	k->insns = out.insns;
-	k->ninsns = out.n;
-	k->cap = out.cap;
+	install(k, &out, newpos);
 	free(newpos);
 	free(home);
 }
@@ -215,4 +222,45 @@ long pred_spill(LKernel *k, const long *start, const long *end, size_t first_tem
 		spill_marked(k, spill);
 	free(spill);
 	return n;
+}
+
+/* A predicate live across a JCAL (an external function, which may change
+ * every predicate, and whose code we do not see): PSET into a new general
+ * register before the call and ISETP back right after it. The register is
+ * live across the call, so the allocator keeps it in R16 and up, which
+ * the callee preserves, as ptxas 11.8 keeps predicates across its JCALs
+ * in saved general registers. */
+long pred_save_across_jcals(LKernel *k, const Liveness *lv)
+{
+	size_t nv = k->nvregs;
+	long count = 0;
+	Code out = { NULL, 0, 0 };
+	size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos);
+	uint32_t *across = xmalloc((nv + 1) * sizeof *across), *word = xmalloc((nv + 1) * sizeof *word);
+	for (size_t i = 0; i < k->ninsns; i++) {
+		newpos[i] = out.n;
+		LInsn in = k->insns[i];
+		unsigned n = 0;
+		if (in.form->op == SOP_JCAL)
+			for (size_t v = 0; v < nv; v++)
+				if (k->vregs[v].cls == LRC_PRED && live_set_has(&lv->out[lv->first_part[v]], i))
+					across[n++] = (uint32_t)v;
+		for (unsigned s = 0; s < n; s++) {
+			word[s] = lkernel_new_vreg(k, LRC_GPR, 1, false);
+			put(&out, store_insn(in.loc, word[s], across[s]));
+		}
+		put(&out, in);
+		for (unsigned s = 0; s < n; s++)
+			put(&out, load_insn(in.loc, across[s], word[s]));
+		count += n;
+	}
+	newpos[k->ninsns] = out.n;
+	if (count > 0)
+		install(k, &out, newpos);
+	else
+		free(out.insns);
+	free(newpos);
+	free(across);
+	free(word);
+	return count;
 }

@@ -3,6 +3,7 @@
 #ifndef PTXSURF_PRED_SPILL_H
 #define PTXSURF_PRED_SPILL_H
 
+#include "lower/liveness.h"
 #include "lower/lower.h"
 
 #include <stddef.h>
@@ -21,5 +22,11 @@ void pred_word_store(LInsn *in, uint32_t w, uint32_t p);
 void pred_word_load(LInsn *in, uint32_t p, uint32_t w);
 
 long pred_spill(LKernel *k, const long *start, const long *end, size_t first_temp);
+
+/* Before allocation: every predicate live across a JCAL (lv: the kernel's
+ * liveness) goes through a new general register around the call (PSET
+ * before, ISETP after), which the callee preserves. Returns how many
+ * (liveness is then out of date). */
+long pred_save_across_jcals(LKernel *k, const Liveness *lv);
 
 #endif

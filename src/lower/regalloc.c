@@ -582,6 +582,9 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			break;
 		analysis_drop(&an);
 	}
+	analysis_update(k, &an);
+	if (pred_save_across_jcals(k, &an.lv) > 0)
+		analysis_drop(&an);
 	int saved = call_save_live(k, err, errlen);
 	if (saved != 0)
 		analysis_drop(&an);
@@ -624,15 +627,9 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		long *busy = pred ? busy_pred : busy_gpr;
 		int top = pred ? REGALLOC_MAX_PRED : top_gpr;
 		unsigned w = pred ? 1 : v->width, al = pred ? 1 : alignment_of(w);
-		bool across = crosses_call(&fr, x);
-		if (pred && across) {
-			snprintf(err, errlen, "kernel '%s' keeps a predicate live across a call of an external "
-			         "function (it may change every predicate)", k->name);
-			free(fr.fixed);
-			free(fr.calls);
-			free(iv);
-			return -1;
-		}
+		/* a predicate's interval may span a JCAL, but pred_save_across_jcals
+		 * left none live at one: its register is free to change there */
+		bool across = !pred && crosses_call(&fr, x);
 		int found = v->fixed ? v->phys : -1;
 		for (int b = across ? ABI_SCRATCH_LAST + 1 : 0; b + (int)w - 1 <= top && found < 0; b += (int)al) {
 			/* fnaddr: R16..R31 only for what a call must not change (saved) */

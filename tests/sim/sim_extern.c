@@ -15,6 +15,12 @@
  * as the driver's malloc does when its heap is exhausted. free(R4:R5)
  * takes nothing back (nothing a kernel can observe depends on it).
  *
+ * A driver function may change what the ABI leaves to the callee: R0 and
+ * R3..R15 but its result, and every predicate (R2 and R16 up it keeps, as
+ * ptxas 11.8's callers assume: they keep values in R2 across a JCAL). The
+ * simulator overwrites those after each call, so code that relied on one
+ * of them across the call computes garbage and fails the comparison.
+ *
  * __assertfail(R4:R5 message, R6:R7 file, R8 line, R10:R11 function,
  * R12:R13 char size): the device-side assert, which ends the launch with
  * an error; the run fails with the assertion's text, and sim-diff requires
@@ -63,17 +69,32 @@ static void assertfail_call(SimMachine *m, const SimInsn *in, const SimThread *t
 	sim_fail(m, in, "__assertfail: %s:%u: %s: Assertion `%s' failed", file, sim_reg(t, 8), fn, msg);
 }
 
+/* The registers from R3 up to R15 past the result (results: R4 up to
+ * result_end) and every predicate get values no computation expects. */
+static void clobber_scratch(SimThread *t, unsigned result_end)
+{
+	sim_set(t, 0, 0xdead0000u);
+	for (unsigned r = 3; r <= 15; r++)
+		if (r < 4 || r >= result_end)
+			sim_set(t, r, 0xdead0000u | r);
+	for (unsigned p = 0; p < SIM_NPREDS - 1; p++)
+		t->p[p] = !t->p[p];
+}
+
 bool sim_exec_extern(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	if (in->form->op != SOP_JCAL)
 		return false;
+	unsigned result_end = 4;
 	switch ((SimExtern)in->ext) {
-	case SIM_EXT_VPRINTF: sim_vprintf(m, in, t); break;
-	case SIM_EXT_MALLOC: malloc_call(m, t); break;
+	case SIM_EXT_VPRINTF: sim_vprintf(m, in, t); result_end = 5; break;
+	case SIM_EXT_MALLOC: malloc_call(m, t); result_end = 6; break;
 	case SIM_EXT_FREE: break;
 	case SIM_EXT_ASSERTFAIL: assertfail_call(m, in, t); break;
 	case SIM_EXT_NONE: sim_fail(m, in, "a JCAL of an absolute address is not modelled"); break;
 	}
+	if (!m->failed)
+		clobber_scratch(t, result_end);
 	return true;
 }
 
