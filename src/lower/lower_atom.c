@@ -162,17 +162,18 @@ static void guard_by(LowerCtx *c, int g, bool g_neg, uint32_t p, bool p_neg)
  * the caller's), then, where the address is in the shared window, the
  * ATOMS at the window offset (*shared) or, for the operations shared
  * memory has no form for, the CAS loop on it (*shared NULL). */
-static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *s, bool red, uint32_t data,
-                                uint32_t dst, LInsn **shared)
+/* The two are returned as indices: each lw_emit may move the instructions. */
+static bool emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *s, bool red, uint32_t data,
+                              uint32_t dst, size_t *glob_at, size_t *shared_at)
 {
 	int g = c->guard_vreg;
 	bool g_neg = c->guard_neg;
 	uint32_t a = 0;
-	*shared = NULL;
+	*shared_at = SIZE_MAX;
 	c->guard_vreg = -1;
 	unsigned aw = 2;
 	if (!generic_base(c, addr, &a, &aw))
-		return c->guard_vreg = g, c->guard_neg = g_neg, NULL;
+		return c->guard_vreg = g, c->guard_neg = g_neg, false;
 	uint32_t in_shared = lw_shared_window_pred(c, a, aw);
 	uint32_t woff = lw_temp(c, 1);
 	LInsn *and = lw_emit(c, SF_LOP32I);
@@ -182,6 +183,7 @@ static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *
 	linsn_set(and, SR_IMM, 0x00ffffff);
 	guard_by(c, g, g_neg, in_shared, true);
 	LInsn *glob = lw_emit(c, s->op == AOP_CAS ? SF_ATOM_CAS : red ? SF_RED : SF_ATOM);
+	*glob_at = (size_t)(glob - c->k->insns);
 	linsn_ref(glob, SR_RA, a, 0, aw, false);
 	linsn_set(glob, SR_E, aw == 2);
 	linsn_set(glob, SR_IMM, 0);
@@ -189,13 +191,14 @@ static LInsn *emit_generic_pair(LowerCtx *c, const Expr *addr, const AtomShape *
 	if (atom_needs_cas_loop(s)) {
 		lw_atom_cas_loop(c, s, (int)woff, 0, data, dst);
 	} else {
-		*shared = lw_emit(c, s->op == AOP_CAS ? SF_ATOMS_CAS : SF_ATOMS);
-		linsn_ref(*shared, SR_RA, woff, 0, 1, false);
-		linsn_set(*shared, SR_WOFF, 0);
+		LInsn *sh = lw_emit(c, s->op == AOP_CAS ? SF_ATOMS_CAS : SF_ATOMS);
+		*shared_at = (size_t)(sh - c->k->insns);
+		linsn_ref(sh, SR_RA, woff, 0, 1, false);
+		linsn_set(sh, SR_WOFF, 0);
 	}
 	c->guard_vreg = g;
 	c->guard_neg = g_neg;
-	return glob;
+	return true;
 }
 
 /* Sets the operation, size, data and destination fields of one ATOM/RED/ATOMS. */
@@ -237,13 +240,13 @@ static bool lower_atomic(LowerCtx *c, const Instr *in, bool red)
 	bool as_atom = red && (s.shared || (s.parts == 2 && (s.op == AOP_MIN || s.op == AOP_MAX)));
 	if (generic) {
 		/* RED has no shared form: the shared path is an ATOMS to RZ */
-		LInsn *sh, *glob = emit_generic_pair(c, in->ops[addr_op], &s, red && !as_atom, data,
-		                                     red ? LW_NO_DST : dst, &sh);
-		if (!glob)
+		size_t glob, sh;
+		if (!emit_generic_pair(c, in->ops[addr_op], &s, red && !as_atom, data, red ? LW_NO_DST : dst,
+		                       &glob, &sh))
 			return false;
-		atom_fields(glob, &s, false, red, as_atom, data, dst);
-		if (sh)
-			atom_fields(sh, &s, true, red, as_atom || red, data, dst);
+		atom_fields(&c->k->insns[glob], &s, false, red, as_atom, data, dst);
+		if (sh != SIZE_MAX)
+			atom_fields(&c->k->insns[sh], &s, true, red, as_atom || red, data, dst);
 		return true;
 	}
 	if (s.shared && atom_needs_cas_loop(&s)) {

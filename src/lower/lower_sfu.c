@@ -292,11 +292,24 @@ bool lower_sfu(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* The tail of the f32 divisions: d = rcp(x) * y, with FMUL.FMZ under .ftz. */
+static void rcp_times(LowerCtx *c, uint32_t d, uint32_t x, uint32_t y, bool ftz)
+{
+	uint32_t t = lw_temp(c, 1);
+	mufu(c, MUFU_RCP, t, x);
+	LInsn *m = lw_emit(c, SF_FMUL_R);
+	linsn_ref(m, SR_RD, d, 0, 1, true);
+	linsn_ref(m, SR_RA, t, 0, 1, false);
+	linsn_ref(m, SR_RB, y, 0, 1, false);
+	if (ftz)
+		linsn_set(m, SR_FMZ, 1);
+}
+
 /* div.full.ftz.f32 d, a, b: as div.full.f32 without the scaling of a
  * tiny b (flushed to zero anyway), every step .FTZ (ptxas 11.8) */
 static void fdiv_full_ftz(LowerCtx *c, uint32_t d, const Opnd *a, const Opnd *b)
 {
-	uint32_t x = multi_def_temp(c), y = multi_def_temp(c), t = lw_temp(c, 1), q = pred_temp(c);
+	uint32_t x = multi_def_temp(c), y = multi_def_temp(c), q = pred_temp(c);
 	copy_opnd(c, x, b);
 	copy_opnd(c, y, a);
 	linsn_set(fsetp_imm(c, q, x, true, CMP_GT, F32_HUGE), SR_FTZ, 1);
@@ -304,12 +317,7 @@ static void fdiv_full_ftz(LowerCtx *c, uint32_t d, const Opnd *a, const Opnd *b)
 	linsn_set(fmul_imm(c, x, x, F32_QUARTER), SR_FMZ, 1);
 	linsn_set(fmul_imm(c, y, y, F32_QUARTER), SR_FMZ, 1);
 	unguard(c);
-	mufu(c, MUFU_RCP, t, x);
-	LInsn *m = lw_emit(c, SF_FMUL_R);
-	linsn_ref(m, SR_RD, d, 0, 1, true);
-	linsn_ref(m, SR_RA, t, 0, 1, false);
-	linsn_ref(m, SR_RB, y, 0, 1, false);
-	linsn_set(m, SR_FMZ, 1);
+	rcp_times(c, d, x, y, true);
 }
 
 /* div.approx{.ftz}.f32 and div.full{.ftz}.f32 d, a, b */
@@ -338,7 +346,7 @@ bool lower_fdiv(LowerCtx *c, const Instr *in)
 		linsn_set(m, SR_FMZ, 1);
 		return true;
 	}
-	uint32_t x = multi_def_temp(c), y = multi_def_temp(c), t = lw_temp(c, 1);
+	uint32_t x = multi_def_temp(c), y = multi_def_temp(c);
 	copy_opnd(c, x, &b);
 	copy_opnd(c, y, &a);
 	uint32_t p = pred_temp(c);
@@ -356,10 +364,6 @@ bool lower_fdiv(LowerCtx *c, const Instr *in)
 	fmul_imm(c, x, x, F32_2P24);
 	fmul_imm(c, y, y, F32_2P24);
 	unguard(c);
-	mufu(c, MUFU_RCP, t, x);
-	LInsn *m = lw_emit(c, SF_FMUL_R);
-	linsn_ref(m, SR_RD, d, 0, 1, true);
-	linsn_ref(m, SR_RA, t, 0, 1, false);
-	linsn_ref(m, SR_RB, y, 0, 1, false);
+	rcp_times(c, d, x, y, false);
 	return true;
 }
