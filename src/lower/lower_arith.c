@@ -364,15 +364,31 @@ bool lower_logic(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* not/neg of a constant: folded to MOV32I of each word of the result (a
+ * 16-bit one zero-extended), as ptxas folds it. */
+static void fold_imm(LowerCtx *c, uint32_t d, PtxTy t, uint64_t v)
+{
+	if (t.bits == 16)
+		v &= 0xffff;
+	for (unsigned p = 0; p < (t.bits == 64 ? 2u : 1u); p++)
+		lw_mov32i(c, d, p, (uint32_t)(v >> (32 * p)));
+}
+
 bool lower_not(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
 	if (t.bits < 16)
 		return lw_unsupported(c, in->loc, "not on this type");
 	uint32_t d, a;
-	unsigned dw, aw;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &a, &aw))
+	unsigned dw;
+	Opnd o;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &o))
 		return false;
+	if (o.kind == OPND_IMM) {
+		fold_imm(c, d, t, ~(uint64_t)o.imm);
+		return true;
+	}
+	a = o.vreg;
 	for (unsigned p = 0; p < (t.bits == 64 ? 2u : 1u); p++) {
 		LInsn *op = lw_emit(c, SF_LOP32I);
 		linsn_ref(op, SR_RD, d, p, 1, true);
@@ -389,9 +405,15 @@ bool lower_neg(LowerCtx *c, const Instr *in)
 	if (t.bits < 16 || t.is_float || !t.is_signed)
 		return lw_unsupported(c, in->loc, "neg on this type (signed integers only)");
 	uint32_t d, a;
-	unsigned dw, aw;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &a, &aw))
+	unsigned dw;
+	Opnd o;
+	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &o))
 		return false;
+	if (o.kind == OPND_IMM) {
+		fold_imm(c, d, t, -(uint64_t)o.imm);
+		return true;
+	}
+	a = o.vreg;
 	unsigned parts = t.bits == 64 ? 2 : 1;
 	for (unsigned p = 0; p < parts; p++) {
 		/* 0 - a: IADD d, RZ, -a (with carry for 64 bits, as ptxas does for sub.s64) */

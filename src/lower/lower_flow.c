@@ -60,7 +60,10 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 			lw_mov32i(c, x, q, (uint32_t)((uint64_t)a.imm >> (32 * q)));
 		a = (Opnd){ .kind = OPND_REG, .vreg = x, .width = words, .imm = 0 };
 	}
-	if (t.bits == 64 && cmp != 2 && cmp != 5)
+	/* 64-bit: IADD RZ.CC on the low words, ISETP.X on the high ones (for
+	 * .eq/.ne the zero flag ANDed in), as ptxas 11.8; a plain .eq/.ne
+	 * without a predicate combination is two ISETPs, as ptxas -O0 */
+	if (t.bits == 64 && ((cmp != 2 && cmp != 5) || sp.has_pc || sp.has_q))
 		return lw_setp64_order(c, (unsigned)cmp, is_signed, &sp, bop, a.vreg, &b);
 	if (t.bits == 16) {
 		/* compare the extended values: the upper halves are undefined */
@@ -76,8 +79,6 @@ bool lower_setp(LowerCtx *c, const Instr *in)
 		}
 	}
 	unsigned parts = t.bits == 64 ? 2 : 1;
-	if (parts == 2 && (sp.has_pc || sp.has_q))
-		return lw_unsupported(c, in->loc, "64-bit setp with a predicate combination or two destinations");
 	uint32_t chain = 0;
 	for (unsigned p = 0; p < parts; p++) {
 		bool last = p + 1 == parts;

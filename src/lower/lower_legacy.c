@@ -5,6 +5,8 @@
  *   set.cmp[.bop].{u32,s32,b32}.{u32,s32,b32} d, a, b[, [!]c]
  *       ISET.cmp[.U32].bop d, a, b, c|PT          (all ones or 0)
  *   set.cmp[.bop].f32.{u32,s32,b32} ...   ISET.BF (1.0f or 0.0f; -O3)
+ *   set.cmp[.bop].dtype.{u16,s16,b16} ...  BFE[.U32] of each register
+ *       operand (0x1000: the low 16 bits), then ISET as for 32 bits
  *   set.{lt,le,gt,ge,lo,ls,hi,hs}[.bop].dtype.{u64,s64} ...
  *       IADD RZ.CC, a.lo, -b.lo; ISET[.BF].cmp[.U32].X.bop d, a.hi, b.hi
  *   set.{eq,ne}[.bop].dtype.{u64,s64} ...  the same, ISET.EQ/.NE.X (the
@@ -22,8 +24,9 @@
  *       IADD[.SAT] d, e, t
  *   slct.{b32,u32,s32,f32}.s32 d, a, b, c   ICMP.GE d, a, b, c
  *       (d = c >= 0 ? a : b)
- *   slct.f64.s32 d, a, b, c           ICMP.GE on each word of the pairs
- *   slct[.ftz].f64.f32 d, a, b, c      FCMP.GE on each word
+ *   slct.{f64,b64,u64,s64}.s32 d, a, b, c   ICMP.GE on each word of the pairs
+ *   slct[.ftz].{f64,b64,u64,s64}.f32 d, a, b, c   FCMP.GE on each word
+ *   slct{.ftz}.{b16,u16,s16}.{s32,f32}   as the 32-bit types, on the registers
  *   slct[.ftz].{b32,u32,s32,f32}.f32 d, a, b, c   FCMP.GE d, a, b, c
  *       (a 32-bit immediate b: a .nv.constant2 word, as ptxas, unless it
  *       is a float's top 20 bits; FCMP has no .FTZ: for .ftz, ptxas 11.8
@@ -53,6 +56,22 @@ static uint32_t opnd_reg(LowerCtx *c, const Opnd *o)
 	unsigned s;
 	lw_opnd_part(c, o, 0, &v, &s);
 	return v;
+}
+
+/* The 16-bit operands of set, extended to 32 bits (their registers' upper
+ * halves are undefined), as setp does (ptxas 11.8 -O3 uses BFE[.U32]). */
+static void extend16(LowerCtx *c, Opnd *a, Opnd *b, bool is_signed)
+{
+	uint32_t x = lw_temp(c, 1);
+	lw_extend32(c, x, a->vreg, 16, is_signed);
+	a->vreg = x;
+	if (b->kind == OPND_REG) {
+		uint32_t y = lw_temp(c, 1);
+		lw_extend32(c, y, b->vreg, 16, is_signed);
+		b->vreg = y;
+	} else {
+		b->imm = is_signed ? (int16_t)b->imm : (uint16_t)b->imm;
+	}
 }
 
 bool lower_set(LowerCtx *c, const Instr *in)
@@ -88,10 +107,11 @@ bool lower_set(LowerCtx *c, const Instr *in)
 	/* 64-bit integer sources: IADD RZ.CC + ISET.X; .f64 sources: DSET */
 	bool wide = ntypes == 2 && ty[1].bits == 64 && !ty[1].is_float;
 	bool dbl = ntypes == 2 && ty[1].bits == 64 && ty[1].is_float;
-	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide && !dbl) ||
+	bool narrow = ntypes == 2 && ty[1].bits == 16 && !ty[1].is_float;
+	if (ntypes != 2 || ty[0].bits != 32 || (ty[1].bits != 32 && !wide && !dbl && !narrow) ||
 	    (ty[1].is_float ? fcmp : icmp) < 0 || (dbl && ftz))
-		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u32,s32,b32,f32,"
-		                      "u64,s64,b64,f64} are supported)");
+		return lw_unsupported(c, in->loc, "set on these types (set.cmp.{u32,s32,b32,f32}.{u16,s16,b16,u32,"
+		                      "s32,b32,f32,u64,s64,b64,f64} are supported)");
 	if ((bop >= 0) != (in->nops == 4))
 		return lw_unsupported(c, in->loc, "set with a boolean operation needs a predicate operand, and only then");
 	uint32_t d;
@@ -129,10 +149,13 @@ bool lower_set(LowerCtx *c, const Instr *in)
 	} else {
 		if (a.kind == OPND_IMM)
 			return lw_unsupported(c, in->ops[1]->loc, "set with an immediate first operand");
+		bool is_signed = sign < 0 ? ty[1].is_signed : false;
+		if (narrow)
+			extend16(c, &a, &b, is_signed);
 		op = wide ? lw_cmp64_x(c, SASS_ALU_FORMS(ISET), d, a.vreg, &b)
 		          : lw_alu(c, SASS_ALU_FORMS(ISET), d, 0, a.vreg, 0, &b, 0);
 		linsn_set(op, SR_CMP, icmp);
-		linsn_set(op, SR_SIGNED, sign < 0 ? ty[1].is_signed : false);
+		linsn_set(op, SR_SIGNED, is_signed);
 	}
 	linsn_set(op, SR_BF, ty[0].is_float);
 	linsn_set(op, SR_PC, PT);
@@ -211,8 +234,8 @@ bool lower_mul24(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-/* slct.f64.{s32,f32}: ICMP.GE / FCMP.GE on each word of the pairs */
-static bool slct_f64(LowerCtx *c, const Instr *in, bool fsel, bool ftz)
+/* slct.{f64,b64,u64,s64}.{s32,f32}: ICMP.GE / FCMP.GE on each word of the pairs */
+static bool slct_pair(LowerCtx *c, const Instr *in, bool fsel, bool ftz)
 {
 	uint32_t d, a, b, sel;
 	unsigned dw, aw, bw, sw;
@@ -220,7 +243,7 @@ static bool slct_f64(LowerCtx *c, const Instr *in, bool fsel, bool ftz)
 	    !lw_reg(c, in->ops[3], &sel, &sw))
 		return false;
 	if (dw != 2 || aw != 2 || bw != 2)
-		return lw_unsupported(c, in->loc, "slct.f64 of other than .f64 registers");
+		return lw_unsupported(c, in->loc, "64-bit slct of other than 64-bit registers");
 	if (ftz) {
 		uint32_t t = lw_temp(c, 1);
 		lw_fadd_minus_rz(c, t, sel, true);
@@ -254,13 +277,14 @@ bool lower_slct(LowerCtx *c, const Instr *in)
 			return lw_unsupported(c, in->mod_locs[i], "slct modifier '%s'", in->mods[i]);
 		ty[ntypes++] = t;
 	}
-	if (ntypes != 2 || (ty[0].bits != 32 && !(ty[0].bits == 64 && ty[0].is_float)) || ty[1].bits != 32 ||
-	    (ftz && !ty[1].is_float))
-		return lw_unsupported(c, in->loc, "slct on these types (slct.{b32,u32,s32,f32,f64}.{s32,f32} is "
-		                      "supported)");
+	if (ntypes != 2 || ty[0].bits < 16 || ty[1].bits != 32 || (ftz && !ty[1].is_float))
+		return lw_unsupported(c, in->loc, "slct on these types (slct.{b,u,s}{16,32,64}.{s32,f32} and "
+		                      "slct.{f32,f64}.{s32,f32} are supported)");
 	bool fsel = ty[1].is_float;
 	if (ty[0].bits == 64)
-		return slct_f64(c, in, fsel, ftz);
+		return slct_pair(c, in, fsel, ftz);
+	/* a 16-bit d, a and b: their 32-bit registers as they are (d's upper
+	 * half is undefined anyway) */
 	uint32_t d, sel;
 	unsigned dw, sw;
 	Opnd a, b;

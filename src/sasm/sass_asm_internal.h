@@ -91,6 +91,7 @@ bool sasm_take_reg(SasmMatch *m, SassRole r, int reuse_bit, unsigned allow, Suff
 bool sasm_take_pred(SasmMatch *m, SassRole r, SassRole not_role, const char *what);
 bool sasm_take_imm(SasmMatch *m, SassRole r, const char *what);
 bool sasm_take_imm32(SasmMatch *m, SassRole r, const char *what);
+bool sasm_take_imm32_inv(SasmMatch *m, SassRole r, SassRole inv_role, const char *what);
 bool sasm_set_const(SasmMatch *m, const SasmOperand *op);
 bool sasm_take_b(SasmMatch *m, bool prefix_neg, bool prefix_inv, unsigned suffix_flag,
                  unsigned reg_allow, bool *modified, Suffixes *sfx_out);

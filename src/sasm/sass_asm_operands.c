@@ -125,18 +125,38 @@ bool sasm_take_imm(SasmMatch *m, SassRole r, const char *what)
 	return op && sasm_set_value(m, r, op->neg ? -op->value : op->value, op->loc, what);
 }
 
-/* A 32-bit immediate: written unsigned or negative. */
-bool sasm_take_imm32(SasmMatch *m, SassRole r, const char *what)
+static bool set_imm32(SasmMatch *m, SassRole r, const SasmOperand *op, const char *what)
 {
-	const SasmOperand *op = take_number(m, what);
-	if (op == NULL)
-		return false;
 	int64_t v = op->neg ? -op->value : op->value;
 	if (v < INT32_MIN || v > (int64_t)UINT32_MAX)
 		return sasm_match_fail(m, op->loc, RULE_SASS_RANGE, "%s: %s does not fit 32 bits",
 		                       sass_op_mnemonic(m->f->op), what);
 	sass_values_set(&m->v, r, (int64_t)(uint32_t)v);
 	return true;
+}
+
+/* A 32-bit immediate: written unsigned or negative. */
+bool sasm_take_imm32(SasmMatch *m, SassRole r, const char *what)
+{
+	const SasmOperand *op = take_number(m, what);
+	return op && set_imm32(m, r, op, what);
+}
+
+/* A 32-bit immediate that may carry ".INV" (LOP32I's inverted B, bit 56):
+ * inv_role is set to whether it does. */
+bool sasm_take_imm32_inv(SasmMatch *m, SassRole r, SassRole inv_role, const char *what)
+{
+	const SasmOperand *op = sasm_take_next(m, what);
+	Suffixes sfx;
+	if (op == NULL)
+		return false;
+	if (op->kind != SOK_IMM || !sasm_no_prefix(m, op, true, false, false, false))
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a number (%s)",
+		                       sass_op_mnemonic(m->f->op), what);
+	if (!sasm_read_suffixes(m, op, SUF_INV, &sfx))
+		return false;
+	sass_values_set(&m->v, inv_role, sfx.inv);
+	return set_imm32(m, r, op, what);
 }
 
 /* c[bank][off] of an ALU operand: the field counts 4-byte words. */

@@ -280,7 +280,7 @@ static void print_lop(Text *t, const SassForm *f, const SassValues *v, uint32_t 
 	if (f->op == SOP_LOP)
 		put_b(t, f, v, slot, get(v, SR_INVB) != 0, "~", ".INV");
 	else
-		put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
+		put(t, ", 0x%x%s", (unsigned)get(v, SR_IMM), get(v, SR_INVB) ? ".INV" : "");
 }
 
 /* " Pd, Pq" of the predicate-setting comparisons (ISETP, FSETP, PSETP). */
