@@ -45,7 +45,7 @@ if [ "${1:-}" != "--one" ]; then
 fi
 
 first=${SWEEP_FIRST:-1}
-count=${SWEEP_SEEDS:-40}
+count=${SWEEP_SEEDS:-$((40 / ${STEP:-1}))}   # STEP > 1 (check-sanitize): fewer seeds
 
 # Surface words of a listing (nvdisasm -hex or ours), masked as in
 # encode-ptxas.sh: "KERNEL<TAB>MASKEDHEX<TAB>TEXT", one per distinct word.

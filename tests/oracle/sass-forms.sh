@@ -4,13 +4,14 @@
 # check that NVIDIA's nvdisasm prints exactly what our disassembler prints.
 #
 # Usage: tests/oracle/sass-forms.sh [COUNT_PER_FORM] [SEED]
-# Environment: CC (default cc), PTXSURF_ORACLE_DIR (see fetch-nvidia-tools.sh),
+# Environment: STEP (default 1: 300 words per form, else 300/STEP), CC (default cc), PTXSURF_ORACLE_DIR (see fetch-nvidia-tools.sh),
 # SASS_FORMS_KEEP=1 keeps the work directory for inspection,
 # SASS_FORMS_ONLY=REGEX tests only the forms whose names match (grep -E).
 # Exit: 0 all equal, 1 mismatches, 77 skipped (no nvdisasm), 2 setup error.
 set -u
 
-count=${1:-300}
+# STEP > 1 (check-sanitize) samples: 300 / STEP words per form
+count=${1:-$((300 / ${STEP:-1}))}
 seed=${2:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
