@@ -519,6 +519,17 @@ bool lower_bfi64(LowerCtx *c, const Instr *in);
 bool lower_sad(LowerCtx *c, const Instr *in);
 /* lower_video.c: the video instructions (vabsdiff, vabsdiff4; the others refused by name) */
 bool lower_video(LowerCtx *c, const Instr *in);
+/* The register a video operand names, its selector (".b1", NULL if none)
+ * in *sel (an immediate goes through MOV32I into a temporary). */
+bool lw_video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel);
+/* A video operand's format: the part (bytes 0-3, halves 4-5, the word 6)
+ * + 8 when signed; -1 for a selector that is not a part. */
+int64_t lw_video_format(const char *sel, bool is_signed);
+/* The secondary operation's mode: .add ACC 4, .min 5, .max 6, none 7. */
+int64_t lw_video_mode(const Instr *in);
+/* vadd vsub vmin vmax vshl vshr vmad vset: one VADD/VMNMX/VSHL/VSHR/VMAD/
+ * VSET each (lower_video_scalar.c). */
+bool lw_video_scalar(LowerCtx *c, const Instr *in);
 /* VABSDIFF{.SD} d, a, b, c (cv < 0: RZ) with formats fa/fb (the part +8
  * when signed) and mode (.ACC 4, .MIN 5, .MAX 6, none 7); sad shares it. */
 void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,

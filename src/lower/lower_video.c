@@ -6,11 +6,12 @@
  *       VABSDIFF4.U8.U8{.ACC} d, a, b, c
  * vadd2/vadd4/vsub2/vsub4 without .sat, .add, masks or selections as
  * whole-word carry tricks (ptxas's -O0 code for vadd; its signed vsub goes
- * lane by lane with the same results). Every other video form is refused
- * with a diagnostic naming it: ptxas emulates the rest of the SIMD family
- * lane by lane with PRMT/I2I/IADD sequences, the scalar VADD, VMNMX, VSHL,
- * VSHR, VMAD and VSET forms have no table row yet, and vabsdiff with .sat
- * or a destination merge has no simulator model to check it against. */
+ * lane by lane with the same results); vadd, vsub, vmin, vmax, vshl, vshr,
+ * vmad and vset as one VADD/VMNMX/VSHL/VSHR/VMAD/VSET each
+ * (lower_video_scalar.c). Every other video form is refused with a
+ * diagnostic naming it: ptxas emulates the rest of the SIMD family lane by
+ * lane with PRMT/I2I/IADD sequences, and vabsdiff with .sat or a
+ * destination merge has no simulator model to check it against. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -31,8 +32,7 @@ static bool video_types(const Instr *in, PtxTy t[3])
 	return n == 3;
 }
 
-/* The register an operand names, its selector (".b1", NULL if none) in *sel. */
-static bool video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel)
+bool lw_video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel)
 {
 	unsigned width;
 	*sel = NULL;
@@ -50,9 +50,7 @@ static bool video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **s
 	return true;
 }
 
-/* VABSDIFF's format of an operand: the part (bytes 0-3, halves 4-5, the
- * word 6) + 8 when signed; -1 for a selector that is not a part. */
-static int64_t video_format(const char *sel, bool is_signed)
+int64_t lw_video_format(const char *sel, bool is_signed)
 {
 	static const char *const parts[] = { ".b0", ".b1", ".b2", ".b3", ".h0", ".h1" };
 	int64_t part = 6;
@@ -67,9 +65,7 @@ static int64_t video_format(const char *sel, bool is_signed)
 	return part + (is_signed ? 8 : 0);
 }
 
-/* The secondary operation's VABSDIFF mode: .add ACC 4, .min 5, .max 6,
- * none 7. */
-static int64_t video_mode(const Instr *in)
+int64_t lw_video_mode(const Instr *in)
 {
 	return lw_has_mod(in, ".add") ? 4 : lw_has_mod(in, ".min") ? 5 : lw_has_mod(in, ".max") ? 6 : 7;
 }
@@ -100,17 +96,17 @@ static bool lower_vabsdiff(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->loc, "vabsdiff without its three types (dtype.atype.btype)");
 	if (lw_has_mod(in, ".sat"))
 		return lw_unsupported(c, in->loc, "vabsdiff with .sat (vabsdiff without .sat is supported)");
-	if (!video_reg(c, in->ops[0], &d, &dsel) || !video_reg(c, in->ops[1], &a, &asel) ||
-	    !video_reg(c, in->ops[2], &b, &bsel) || (in->nops == 4 && !video_reg(c, in->ops[3], &cv, &csel)))
+	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
+	    !lw_video_reg(c, in->ops[2], &b, &bsel) || (in->nops == 4 && !lw_video_reg(c, in->ops[3], &cv, &csel)))
 		return false;
 	if (dsel != NULL)
 		return lw_unsupported(c, in->ops[0]->loc, "vabsdiff with a destination selector ('%s': the merge "
 		                      "into c; vabsdiff d, a, b{, c} without it is supported)", dsel);
-	int64_t fa = video_format(asel, t[1].is_signed), fb = video_format(bsel, t[2].is_signed);
+	int64_t fa = lw_video_format(asel, t[1].is_signed), fb = lw_video_format(bsel, t[2].is_signed);
 	if (fa < 0 || fb < 0)
 		return lw_unsupported(c, in->ops[fa < 0 ? 1 : 2]->loc, "the video selector '%s' (.b0-.b3, .h0, .h1 "
 		                      "are the scalar selectors)", fa < 0 ? asel : bsel);
-	int64_t mode = video_mode(in);
+	int64_t mode = lw_video_mode(in);
 	lw_vabsdiff(c, d, a, 0, b, 0, mode != 7 && in->nops == 4 ? (int)cv : -1, 0, fa, fb, mode, t[0].is_signed);
 	return true;
 }
@@ -125,8 +121,8 @@ static bool lower_vabsdiff4(LowerCtx *c, const Instr *in)
 	if (t[0].is_signed || t[1].is_signed || t[2].is_signed || lw_has_mod(in, ".sat"))
 		return lw_unsupported(c, in->loc, "vabsdiff4 with signed lanes or .sat (ptxas 11.8 emulates it with a "
 		                      "per-byte sequence for sm_50; vabsdiff4.u32.u32.u32{.add} is supported)");
-	if (!video_reg(c, in->ops[0], &d, &dsel) || !video_reg(c, in->ops[1], &a, &asel) ||
-	    !video_reg(c, in->ops[2], &b, &bsel) || !video_reg(c, in->ops[3], &cv, &csel))
+	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
+	    !lw_video_reg(c, in->ops[2], &b, &bsel) || !lw_video_reg(c, in->ops[3], &cv, &csel))
 		return false;
 	const char *sel = dsel ? dsel : asel ? asel : bsel;
 	if (sel != NULL)
@@ -225,8 +221,8 @@ static bool lower_simd_add_sub(LowerCtx *c, const Instr *in, bool sub, bool four
 		return lw_unsupported(c, in->loc, "%s with %s (ptxas 11.8 emulates it with a per-lane sequence for "
 		                      "sm_50, not written here yet; %s without .sat and .add is supported)", in->opcode,
 		                      lw_has_mod(in, ".sat") ? ".sat" : ".add", in->opcode);
-	if (!video_reg(c, in->ops[0], &d, &dsel) || !video_reg(c, in->ops[1], &a, &asel) ||
-	    !video_reg(c, in->ops[2], &b, &bsel) || !video_reg(c, in->ops[3], &cv, &csel))
+	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
+	    !lw_video_reg(c, in->ops[2], &b, &bsel) || !lw_video_reg(c, in->ops[3], &cv, &csel))
 		return false;
 	const char *sel = dsel ? dsel : asel ? asel : bsel;
 	if (sel != NULL)
@@ -247,15 +243,10 @@ bool lower_video(LowerCtx *c, const Instr *in)
 	if (strncmp(in->opcode, "vadd", 4) == 0 || strncmp(in->opcode, "vsub", 4) == 0)
 		if (in->opcode[4] == '2' || in->opcode[4] == '4')
 			return lower_simd_add_sub(c, in, in->opcode[1] == 's', in->opcode[4] == '4');
-	static const char *const scalar[][2] = {
-		{ "vadd", "VADD" }, { "vsub", "VADD" }, { "vmin", "VMNMX" }, { "vmax", "VMNMX" },
-		{ "vshl", "VSHL" }, { "vshr", "VSHR" }, { "vmad", "VMAD" }, { "vset", "VSET" },
-	};
+	static const char *const scalar[] = { "vadd", "vsub", "vmin", "vmax", "vshl", "vshr", "vmad", "vset" };
 	for (size_t i = 0; i < sizeof scalar / sizeof scalar[0]; i++)
-		if (strcmp(in->opcode, scalar[i][0]) == 0)
-			return lw_unsupported(c, in->opcode_loc, "the scalar video instruction '%s' (ptxas 11.8 writes one "
-			                      "%s for sm_50, which has no form-table row yet; vabsdiff is supported)",
-			                      in->opcode, scalar[i][1]);
+		if (strcmp(in->opcode, scalar[i]) == 0)
+			return lw_video_scalar(c, in);
 	return lw_unsupported(c, in->opcode_loc, "the SIMD video instruction '%s' (ptxas 11.8 emulates it with a "
 	                      "per-byte sequence for sm_50, not written here yet; vabsdiff4.u32.u32.u32{.add} is "
 	                      "supported, and vadd2/vadd4/vsub2/vsub4 without .sat)", in->opcode);

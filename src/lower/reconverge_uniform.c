@@ -37,6 +37,7 @@ static bool is_pure(const LInsn *in)
 	case SOP_F2F: case SOP_MUFU: case SOP_RRO: case SOP_IMUL: case SOP_IMUL32I: case SOP_IMAD:
 	case SOP_ICMP: case SOP_PSET: case SOP_ISET: case SOP_CSETP: case SOP_P2R: case SOP_R2P:
 	case SOP_VABSDIFF: case SOP_VABSDIFF4: case SOP_FCHK: case SOP_FSET: case SOP_DSET: case SOP_FCMP:
+	case SOP_VADD: case SOP_VMNMX: case SOP_VSET: case SOP_VSHL: case SOP_VSHR: case SOP_VMAD:
 	/* one address for every thread: one value (the address is an operand) */
 	case SOP_LDG: case SOP_LDS:
 		return true;

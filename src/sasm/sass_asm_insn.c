@@ -552,23 +552,6 @@ static bool match_operands(SasmMatch *m)
 }
 
 
-/* Whether a VABSDIFF modifier string names an operand format. */
-static bool has_video_format(const char *mods)
-{
-	static const char *const formats[] = { "U8", "U16", "U32", "S8", "S16", "S32" };
-	for (const char *p = mods; *p == '.'; ) {
-		const char *end = strchr(p + 1, '.');
-		size_t len = end ? (size_t)(end - p - 1) : strlen(p + 1);
-		for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-			if (strlen(formats[i]) == len && strncmp(formats[i], p + 1, len) == 0)
-				return true;
-		if (!end)
-			break;
-		p = end;
-	}
-	return false;
-}
-
 bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 {
 	const char *dot = strchr(s->mnemonic, '.');
@@ -588,7 +571,7 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 	 * VABSDIFF4's when both are S8 */
 	char vabs[64];
 	size_t vlen = strncmp(mn, "VABSDIFF4", 9) == 0 ? 9 : strncmp(mn, "VABSDIFF", 8) == 0 ? 8 : 0;
-	if (vlen && (mn[vlen] == '.' || mn[vlen] == '\0') && !has_video_format(mn + vlen) &&
+	if (vlen && (mn[vlen] == '.' || mn[vlen] == '\0') && !sasm_has_video_format(mn + vlen) &&
 	    strlen(mn) + 8 < sizeof vabs) {
 		snprintf(vabs, sizeof vabs, "%s%s", mn, vlen == 9 ? ".S8.S8" : ".S32.S32");
 		mn = vabs;
@@ -600,7 +583,8 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 		if (strncmp(mn, stem, n) != 0 || (mn[n] != '.' && mn[n] != '\0'))
 			continue;
 		stem_seen = true;
-		SasmMatch m = { .s = s, .f = f, .mods = mn + n, .out = out };
+		char vmods[64];
+		SasmMatch m = { .s = s, .f = f, .mods = sasm_video_mods(f, mn + n, vmods, sizeof vmods), .out = out };
 		sass_values_clear(&m.v);
 		memset(out, 0, sizeof *out);
 		bool ok = sasm_match_modifiers(&m) && match_guard(&m) && match_operands(&m);

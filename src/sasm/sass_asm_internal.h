@@ -113,6 +113,19 @@ bool sasm_match_fam(SasmMatch *m);
 bool sasm_match_warp(SasmMatch *m);
 /* Operands of the decoder-only forms ptxas emits (sass_asm_ptxas.c). */
 bool sasm_match_ptxas(SasmMatch *m);
+/* Operands of the scalar video forms (sass_asm_video.c): false when m->f
+ * is not one. */
+bool sasm_match_video(SasmMatch *m);
+/* A video operand "Rn{.B1-.B3|.H1}[.reuse]": the format modifier gave the
+ * size (U8 byte 0, U16 half 0); the suffix picks another part of it. */
+bool sasm_video_source(SasmMatch *m, SassRole r, SassRole fmt_role, int reuse_bit, const char *what);
+/* Whether a modifier string (".U32.S8.SAT") names a video operand format. */
+bool sasm_has_video_format(const char *mods);
+/* The modifiers of a scalar video form as its fields spell them: nvdisasm
+ * leaves out the default formats (A S32, B S32/S16, a shift's B U32) and
+ * writes a shift's immediate as U16, which has no field; mods itself for
+ * the other forms. */
+const char *sasm_video_mods(const SassForm *f, const char *mods, char *buf, size_t n);
 /* The predicate destination of a result test (LOP/LOP3 .Z/.NZ): a written
  * Pd, or PT, which nvdisasm leaves out (sass_asm_ptxas.c). */
 bool sasm_take_result_test_pd(SasmMatch *m);

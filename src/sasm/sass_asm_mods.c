@@ -75,6 +75,14 @@ static const ModSpec vabsdiff4_mods[] = {
 	FLAG_MOD("SD", SR_SD), ENUM_MOD(SR_SA), ENUM_MOD(SR_SB), FLAG_MOD("SAT", SR_SAT),
 	ENUM_MOD(SR_VRED), ENUM_MOD(SR_VLANES), END_MODS,
 };
+/* video2: the scalar video forms (.UD an unsigned result; the formats
+ * nvdisasm leaves out are written by sasm_video_mods; .PO is VADD's -A -B
+ * and VMAD's -A -C at once) */
+static const ModSpec video_mods[] = {
+	ENUM_MOD(SR_CMP), VALUE_MOD("UD", SR_SD, 0, 1), ENUM_MOD(SR_VFMT_A), ENUM_MOD(SR_VFMT_B),
+	VALUE_MOD("PO", SR_NEG, 3, 0), PAIR_MOD("PO", SR_NEGA, 1, SR_NEGC, 1), FLAG_MOD("MX", SR_VMAX),
+	FLAG_MOD("W", SR_W), ENUM_MOD(SR_VSCALE), FLAG_MOD("SAT", SR_SAT), ENUM_MOD(SR_VMODE), END_MODS,
+};
 static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
@@ -222,6 +230,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_CSETP: return csetp_mods;
 	case SOP_VABSDIFF: return vabsdiff_mods;
 	case SOP_VABSDIFF4: return vabsdiff4_mods;
+	case SOP_VADD: case SOP_VMNMX: case SOP_VSET: case SOP_VSHL: case SOP_VSHR: case SOP_VMAD: return video_mods;
 	case SOP_FCHK: return fchk_mods;
 	case SOP_FSET: return fset_mods;
 	case SOP_DSET: return dset_mods;

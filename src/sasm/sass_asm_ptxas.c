@@ -135,31 +135,12 @@ static bool match_brx(SasmMatch *m)
 	return sasm_take_imm(m, SR_IMM, "offset");
 }
 
-/* sim4: VABSDIFF Rd[.CC], Ra{.part}, Rb{.part}, Rc. The format modifier
- * gave the size (U8 selects byte 0, U16 half 0); the register's .B1-.B3 or
- * .H1 picks another part of that size. */
-static bool vabsdiff_source(SasmMatch *m, SassRole r, SassRole fmt_role, int reuse_bit, const char *what)
-{
-	Suffixes sfx;
-	if (m->next >= m->s->nops)
-		return sasm_take_reg(m, r, reuse_bit, SUF_BYTE | SUF_H1, &sfx, what);
-	SrcLoc loc = m->s->ops[m->next].loc;
-	if (!sasm_take_reg(m, r, reuse_bit, SUF_BYTE | SUF_H1, &sfx, what))
-		return false;
-	int64_t fmt = sass_values_get(&m->v, fmt_role, 14), base = fmt & 7;
-	if (!sfx.bytesel && !sfx.h1)
-		return true;
-	if ((sfx.h1 && base != 4) || (sfx.bytesel && base != 0))
-		return sasm_match_fail(m, loc, RULE_SASS_SYNTAX, "VABSDIFF: %s selects %s of another size than its format",
-		                       what, sfx.h1 ? ".H1" : "a byte");
-	sass_values_set(&m->v, fmt_role, fmt + (sfx.h1 ? 1 : sfx.bytesel));
-	return true;
-}
-
+/* sim4: VABSDIFF Rd[.CC], Ra{.part}, Rb{.part}, Rc (the operands' parts:
+ * sasm_video_source, sass_asm_video.c). */
 static bool match_vabsdiff(SasmMatch *m)
 {
-	return sasm_take_rd_cc(m) && vabsdiff_source(m, SR_RA, SR_VFMT_A, 0, "A") &&
-	       vabsdiff_source(m, SR_RB, SR_VFMT_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
+	return sasm_take_rd_cc(m) && sasm_video_source(m, SR_RA, SR_VFMT_A, 0, "A") &&
+	       sasm_video_source(m, SR_RB, SR_VFMT_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
 }
 
 /* video: VABSDIFF4 Rd[.CC], Ra{.sel}, Rb{.sel}, Rc: a byte selection is
@@ -223,6 +204,6 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_VABSDIFF4: return match_vabsdiff4(m);
 	case SOP_FCHK: return match_fchk(m);
 	case SOP_ISCADD32I: return match_iscadd32i(m);
-	default: return false;
+	default: return sasm_match_video(m);
 	}
 }

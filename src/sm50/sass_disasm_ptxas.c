@@ -1,6 +1,7 @@
 /* nvdisasm's text for the decoder-only forms ptxas emits; the spellings
  * were read off nvdisasm 11.8 and are checked by tests/oracle/sass-forms.sh. */
 #include "sm50/sass_disasm_ptxas.h"
+#include "sm50/sass_disasm_video.h"
 
 /* The operand types of IMUL/IMAD: nothing for S32.S32, else A's then B's. */
 static void put_mul_types(Text *t, const SassValues *v)
@@ -280,6 +281,6 @@ bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	case SOP_VABSDIFF4: print_vabsdiff4(t, f, v, slot); return true;
 	case SOP_FCHK: print_fchk(t, f, v, slot); return true;
 	case SOP_ISCADD32I: print_iscadd32i(t, v, slot); return true;
-	default: return false;
+	default: return sass_format_video(t, f, v, slot);
 	}
 }

@@ -171,6 +171,12 @@ static const char *const e_vlanes_names[] = {
 ENUM(e_vlanes, NULL);
 static const char *const e_vred_names[] = { "", "ACC" };
 ENUM(e_vred, "INVALIDRED%u");
+/* video2: the format of a scalar video form's 16-bit immediate B (bit 49,
+ * B's sign) and VMAD's final shift. */
+static const char *const e_vimmfmt_names[] = { "U16", "S16" };
+ENUM(e_vimmfmt, NULL);
+static const char *const e_vscale_names[] = { "", "SHR_7", "SHR_15" };
+ENUM(e_vscale, "INVALIDVMADSCALE%u");
 
 /* Special registers; the unnamed ones print as SRn. */
 static const char *const e_sreg_names[] = {
@@ -449,6 +455,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_CHKMODE] = "chkmode",
 	[SR_BARRED] = "barred",
 	[SR_VSEL_A] = "select_a", [SR_VSEL_B] = "select_b", [SR_VLANES] = "lanes", [SR_VRED] = "red",
+	[SR_VMAX] = "max", [SR_VSCALE] = "scale",
 };
 
 const char *sass_role_name(SassRole r)

@@ -149,6 +149,9 @@ typedef enum SassRole {
 	SR_VSEL_B,      /* VABSDIFF4: B's byte selection (4 prints nothing: bytes 7654 of {B, A}) */
 	SR_VLANES,      /* VABSDIFF4: the lanes written (.X .Y .Z .W; 0xf prints nothing) */
 	SR_VRED,        /* VABSDIFF4: .ACC: C plus the sum of the lanes' results */
+	/* ---- video2: the scalar video forms (VADD VMNMX VSET VSHL VSHR VMAD) ---- */
+	SR_VMAX,        /* VMNMX .MX: the maximum (clear: the minimum) */
+	SR_VSCALE,      /* VMAD: the final right shift (.SHR_7 .SHR_15) */
 	SR_COUNT
 } SassRole;
 
@@ -200,7 +203,11 @@ typedef struct SassField {
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
 	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
 	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X) SASS_OPS_DIVRN(X) SASS_OPS_CTRL(X) \
-	SASS_OPS_LEGACY2(X) SASS_OPS_RELOC2(X)
+	SASS_OPS_LEGACY2(X) SASS_OPS_RELOC2(X) SASS_OPS_VIDEO(X)
+
+/* ---- video2: the scalar video instructions, one form each ---- */
+#define SASS_OPS_VIDEO(X) \
+	X(VADD, "VADD") X(VMNMX, "VMNMX") X(VSET, "VSET") X(VSHL, "VSHL") X(VSHR, "VSHR") X(VMAD, "VMAD")
 
 /* ---- ctrl: barrier reductions (BAR.RED, B2R.RESULT); P2R/R2P are int64's ---- */
 #define SASS_OPS_CTRL(X) X(BAR_RED, "BAR.RED") X(B2R, "B2R.RESULT")

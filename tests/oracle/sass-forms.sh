@@ -52,7 +52,7 @@ fi
 gen="$work/gen_sass_words"
 if ! "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -O2 -I"$root/src" -o "$gen" \
 	"$here/gen_sass_words.c" "$root/src/sm50/sass_table.c" "$root/src/sm50/sass_encode.c" \
-	"$root/src/sm50/sass_ctrl.c" "$root/src/sm50/sass_disasm.c" "$root/src/sm50/sass_disasm_fam.c" "$root/src/sm50/sass_disasm_warp.c" "$root/src/sm50/sass_disasm_tex.c" "$root/src/sm50/sass_disasm_ptxas.c" \
+	"$root/src/sm50/sass_ctrl.c" "$root/src/sm50/sass_disasm.c" "$root/src/sm50/sass_disasm_fam.c" "$root/src/sm50/sass_disasm_warp.c" "$root/src/sm50/sass_disasm_tex.c" "$root/src/sm50/sass_disasm_ptxas.c" "$root/src/sm50/sass_disasm_video.c" \
 	"$root/src/sm50/sass_float.c"; then
 	echo "sass-forms: cannot build the generator" >&2
 	exit 2

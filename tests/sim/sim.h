@@ -290,6 +290,11 @@ bool sim_exec_conversion(SimMachine *m, const SimInsn *in, SimThread *t);   /* s
 bool sim_exec_double(SimMachine *m, const SimInsn *in, SimThread *t);       /* sim_double.c */
 bool sim_exec_sfu(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_sfu.c */
 bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t);         /* sim_bits.c */
+/* One operand of a video form: the part its format selects (bytes 0-3,
+ * halves 4-5, the word 6), sign-extended when the format has 8 added
+ * (sim_bits.c). */
+int64_t sim_video_part(uint32_t r, int64_t fmt);
+bool sim_exec_video(SimMachine *m, const SimInsn *in, SimThread *t);        /* sim_video.c (video2) */
 bool sim_exec_mul(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_mul.c */
 bool sim_exec_fchk(SimMachine *m, const SimInsn *in, SimThread *t);         /* sim_fchk.c (divrn) */
 /* The condition code of a + b (+ carry when extended) = sum (sim_int.c). */

@@ -47,9 +47,9 @@ static uint32_t prmt(uint32_t a, uint32_t sel, uint32_t c, int64_t mode)
 	return r;
 }
 
-/* sim4: one operand of VABSDIFF: the part its format selects (bytes 0-3,
+/* sim4: one operand of VABSDIFF (and of the scalar video forms, sim_video.c): the part its format selects (bytes 0-3,
  * halves 4-5, the word 6), sign- or zero-extended (+8: signed). */
-static int64_t video_part(uint32_t r, int64_t fmt)
+int64_t sim_video_part(uint32_t r, int64_t fmt)
 {
 	unsigned sel = (unsigned)(fmt & 7), bits = sel < 4 ? 8 : sel < 6 ? 16 : 32;
 	unsigned shift = sel < 4 ? 8 * sel : sel < 6 ? 16 * (sel - 4) : 0;
@@ -67,8 +67,8 @@ static void exec_vabsdiff(SimMachine *m, const SimInsn *in, SimThread *t, int64_
 	int64_t mode = sim_val(in, SR_VMODE, 7);
 	if (sim_val(in, SR_SAT, 0) || sim_val(in, SR_CC, 0) || mode < 4)
 		return (void)sim_fail(m, in, "VABSDIFF with .SAT, .CC or a merge is not modelled");
-	int64_t a = video_part(sim_reg(t, sim_val(in, SR_RA, 255)), sim_val(in, SR_VFMT_A, 14));
-	int64_t b = video_part(sim_reg(t, sim_val(in, SR_RB, 255)), sim_val(in, SR_VFMT_B, 14));
+	int64_t a = sim_video_part(sim_reg(t, sim_val(in, SR_RA, 255)), sim_val(in, SR_VFMT_A, 14));
+	int64_t b = sim_video_part(sim_reg(t, sim_val(in, SR_RB, 255)), sim_val(in, SR_VFMT_B, 14));
 	uint32_t d = (uint32_t)(a > b ? a - b : b - a), c = sim_reg(t, sim_val(in, SR_RC, 255));
 	bool sd = sim_val(in, SR_SD, 0) != 0;
 	bool less = sd ? (int32_t)d < (int32_t)c : d < c;
@@ -94,7 +94,7 @@ static void exec_vabsdiff4(SimMachine *m, const SimInsn *in, SimThread *t, int64
 	for (unsigned i = 0; i < 4; i++) {
 		if (!((lanes >> i) & 1))
 			continue;
-		int64_t x = video_part(a, fa + i), y = video_part(b, fb + i);
+		int64_t x = sim_video_part(a, fa + i), y = sim_video_part(b, fb + i);
 		uint32_t d = (uint32_t)(x > y ? x - y : y - x);
 		sum += d;
 		merged = (merged & ~(0xffu << (8 * i))) | ((d & 0xff) << (8 * i));

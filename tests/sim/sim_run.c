@@ -229,7 +229,7 @@ static bool exec_one(SimMachine *m, const SimInsn *in, SimThread *t)
 		    !sim_exec_int(m, in, t) &&
 		    !sim_exec_float(m, in, t) && !sim_exec_mem(m, in, t) &&
 		    !sim_exec_conversion(m, in, t) && !sim_exec_double(m, in, t) &&
-		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) &&
+		    !sim_exec_sfu(m, in, t) && !sim_exec_bits(m, in, t) && !sim_exec_video(m, in, t) &&
 		    !sim_exec_mul(m, in, t) && !sim_exec_window(m, in, t) &&
 		    !sim_exec_atom(m, in, t) && !sim_exec_tex(m, in, t) && !sim_exec_branch(m, in, t) &&
 		    !sim_exec_extern(m, in, t))

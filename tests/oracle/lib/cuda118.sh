@@ -71,7 +71,8 @@ sass_masked() {
 	BEGIN {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
-		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET DSET FCMP VABSDIFF VABSDIFF4", f, " ")
+		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET DSET FCMP VABSDIFF VABSDIFF4 " \
+		          "VADD VMNMX VSET VSHL VSHR VMAD", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -99,6 +100,11 @@ sass_masked() {
 			h = substr(h, 1, 9) "00" substr(h, 12)       # register B
 		if (fam ~ /^VABSDIFF/)                            # video: registers B and C
 			h = clear_39(substr(h, 1, 9) "00" substr(h, 12))
+		if (fam ~ /^V(ADD|MNMX|SET|SHL|SHR|MAD)$/) {      # video2: C, and B when bit 50 says register
+			if (int(hv(substr(h, 4, 1)) / 4) % 2 == 1)
+				h = substr(h, 1, 9) "00" substr(h, 12)
+			h = clear_39(h)
+		}
 		if (fam == "FFMA" || fam == "DFMA" || fam == "BFI" || fam == "PRMT" || fam == "SHF" ||
 		    fam == "IADD3" || fam == "FCMP")
 			h = clear_39(h)                               # C (B of the RC form)
