@@ -175,6 +175,8 @@ static uint32_t kernel_index(const LModule *lm, const char *name)
 
 _Static_assert((int)LPARAM_TEXREF == (int)CUBIN_HANDLE_TEXREF && (int)LPARAM_SAMPLERREF == (int)CUBIN_HANDLE_SAMPLERREF &&
                (int)LPARAM_SURFREF == (int)CUBIN_HANDLE_SURFREF, "handle parameter spaces");
+_Static_assert((int)LDESC_SURFACE == (int)CUBIN_DESC_SURFACE && (int)LDESC_TEXTURE == (int)CUBIN_DESC_TEXTURE &&
+               (int)LDESC_KINDS == (int)CUBIN_DESC_KINDS, "descriptor kinds");
 
 /* The CRS stack: 16 bytes per call level, 0x20 per nested SSY region, at
  * least SASS_CRS_LOOP_BYTES when a loop reconverges. */
@@ -244,12 +246,14 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.shared_strings = (const char *const *)k->shared_strings, .nshared_strings = k->nshared_strings,
 			.maxreg_count = k->maxreg_count,
 			.desc_fields = k->desc_fields, .ndesc_fields = k->ndesc_fields,
-			.desc_size_symbol = k->desc_size_symbol,
-			.desc_size_offsets = codes[i].desc_relocs, .ndesc_size_offsets = codes[i].ndesc_relocs,
+			.ndesc_size_symbols = k->ndesc_size_symbols,   /* LDESC_* are the CubinDescKind values */
+			.desc_size_offsets = codes[i].desc_relocs, .desc_size_kinds = codes[i].desc_reloc_kinds,
+			.ndesc_size_offsets = codes[i].ndesc_relocs,
 			.data_fixups = fixups[i], .ndata_fixups = codes[i].ndata_fixups,
 			.extern_calls = calls[i], .nextern_calls = codes[i].nextern_calls,
 			.abi_func = k->abi_func,
 		};
+		memcpy(ks[i].desc_size_symbols, k->desc_size_symbols, sizeof ks[i].desc_size_symbols);
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
 	}
@@ -257,7 +261,6 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
 		.surfrefs = lm->surfrefs, .surfref_is_texture = lm->surfref_is_texture, .nsurfrefs = lm->nsurfrefs,
-		.desc_size_texture = lm->desc_kind == LDESC_TEXTURE,
 		.vars = vars, .nvars = lm->nvars,
 		.relocatable = lm->relocatable, .externs = ext.names, .nexterns = ext.n, .extern_is_entry = ext.is_entry,
 		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs,

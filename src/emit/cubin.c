@@ -15,18 +15,12 @@
 
 /* ---- numbering ------------------------------------------------------- */
 
-/* The suq descriptor lookup: .rel.text.<k> and the .nv.surfrefDescSize
+/* The suq/txq descriptor lookup: .rel.text.<k> and a descriptor-size
  * symbol. .nv.constant2.<k> holds ptxas -O3's constant pool: the lookup's
  * field offsets (-O0 adds them as immediates instead) and mad addends. */
 static bool has_desc(const CubinKernel *k)
 {
 	return k->ndesc_size_offsets > 0;
-}
-
-/* The weak .nv.surfrefDescSize symbol: with a lookup, or after a dead one. */
-static bool has_desc_symbol(const CubinKernel *k)
-{
-	return has_desc(k) || k->desc_size_symbol;
 }
 
 /* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
@@ -102,8 +96,8 @@ static void number_sections(Layout *L)
 
 /* ptxas creates symbols in this order -- per processed kernel its FUNC
  * (followed, for the first kernel, by every surfref), SECTION .text.<k>,
- * [the weak .nv.surfrefDescSize, once, and SECTION .nv.constant2.<k> for a
- * kernel with a lookup / a constant pool], SECTION .nv.constant0.<k>;
+ * [the weak descriptor-size symbols, each once, and SECTION .nv.constant2.<k>
+ * for a kernel with a lookup / a constant pool], SECTION .nv.constant0.<k>;
  * finally SECTION .nv.rel.action -- and then
  * moves the locals before the globals without reordering either group
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
@@ -172,7 +166,7 @@ static void plan_symbols(Layout *L)
 		total += kernel_at(L, p)->nhandle_params;
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
-	bool desc_size_planned = false;
+	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
 	bool seen[3] = { false, false, false };
 	PlanArg pa = { L->m, created, &n };
 	for (size_t p = 0; p < L->nk; p++) {
@@ -188,10 +182,11 @@ static void plan_symbols(Layout *L)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 			walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
 		}
-		if (has_desc_symbol(kernel_at(L, p))) {
-			if (!desc_size_planned)
-				plan_symbol(created, &n, SYM_DESC_SIZE, p, false);
-			desc_size_planned = true;
+		uint8_t kinds[CUBIN_DESC_KINDS];
+		for (size_t j = 0, nkinds = cubin_desc_symbols(kernel_at(L, p), kinds); j < nkinds; j++) {
+			if (!desc_size_planned[kinds[j]])
+				plan_symbol(created, &n, SYM_DESC_SIZE, kinds[j], false);
+			desc_size_planned[kinds[j]] = true;
 		}
 		if (has_const2(kernel_at(L, p)))
 			plan_symbol(created, &n, SYM_CONST2, p, false);
@@ -246,7 +241,7 @@ static void plan_symbols(Layout *L)
 		else if (L->syms[i].kind == SYM_SURFREF)
 			L->sym_surf[L->syms[i].which] = i;
 		else if (L->syms[i].kind == SYM_DESC_SIZE)
-			L->sym_desc_size = i;
+			L->sym_desc_size[L->syms[i].which] = i;
 	}
 	L->sym_fnaddr = cubin_fnaddr_symbols(L->m, L->sym_func, L->nk, L->sym_extern);
 }
@@ -328,7 +323,7 @@ typedef struct Names {
 	uint32_t *sh_text, *sh_info_k, *sh_const0, *sh_rel;   /* per processed kernel */
 	uint32_t *sh_shared, *st_shared;                      /* per processed kernel */
 	uint32_t *sh_const2, *sh_rel_text;                    /* per processed kernel */
-	uint32_t st_rel_action, st_desc_size;
+	uint32_t st_rel_action, st_desc_size[CUBIN_DESC_KINDS];
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
 	uint32_t **st_handle;                                 /* per processed kernel, per handle parameter */
@@ -364,7 +359,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->sh_info_k = xmalloc(nk * sizeof(uint32_t));
 	n->sh_const0 = xmalloc(nk * sizeof(uint32_t));
 	n->sh_rel = xcalloc(nk, sizeof(uint32_t));
-	n->st_desc_size = 0;
+	n->st_desc_size[CUBIN_DESC_SURFACE] = n->st_desc_size[CUBIN_DESC_TEXTURE] = 0;
 	n->sh_const2 = xcalloc(nk, sizeof(uint32_t));
 	n->sh_rel_text = xcalloc(nk, sizeof(uint32_t));
 	n->st_const2 = xcalloc(nk, sizeof(uint32_t));
@@ -433,9 +428,11 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
 		for (size_t i = 0; i < k->nshared_strings; i++)
 			cubin_strtab_add(str, k->shared_strings[i]);
-		if (has_desc_symbol(k))
-			n->st_desc_size = cubin_strtab_add(str, L->m->desc_size_texture ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
-			                                                               : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+		uint8_t kinds[CUBIN_DESC_KINDS];
+		for (size_t j = 0, nkinds = cubin_desc_symbols(k, kinds); j < nkinds; j++)
+			n->st_desc_size[kinds[j]] = cubin_strtab_add(str, kinds[j] == CUBIN_DESC_TEXTURE
+			                                                      ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
+			                                                      : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
 		if (has_const2(k)) {
 			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
 			cubin_strtab_add(str, "__ocg_const");
@@ -553,7 +550,7 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			put_symbol(b, n->st_shared[w], section, 0, (uint16_t)L->s_shared[w], 0);
 			break;
 		case SYM_DESC_SIZE:
-			put_symbol(b, n->st_desc_size, ST_INFO(STB_WEAK, STT_OBJECT), 0, 0, 4);
+			put_symbol(b, n->st_desc_size[w], ST_INFO(STB_WEAK, STT_OBJECT), 0, 0, 4);
 			break;
 		case SYM_CONST2:
 			put_symbol(b, n->st_const2[w], section, 0, (uint16_t)L->s_const2[w], 0);

@@ -19,10 +19,12 @@
  *    first processed kernel's FUNC: first the ones that kernel binds (in
  *    slot order), then the rest in declaration order.  Declared but unused
  *    surfrefs still get a symbol.
- *  - A kernel with the suq descriptor lookup adds .rel.text.<k> (after
+ *  - A kernel with a descriptor lookup (suq/txq) adds .rel.text.<k> (after
  *    .nv.rel.action) and, with field offsets, .nv.constant2.<k> (before its
- *    .nv.constant0.<k>); symbols: the weak .nv.surfrefDescSize (once, among
- *    the locals) and SECTION .nv.constant2.<k>, after SECTION .text.<k>.
+ *    .nv.constant0.<k>); symbols: the weak .nv.surfrefDescSize and
+ *    .nv.unified.texrefDescSize (each once, among the locals, after SECTION
+ *    .text.<k> of the first processed kernel using it, in that kernel's
+ *    order of first use) and SECTION .nv.constant2.<k>.
  *  - String tables keep ptxas's creation order, including names that no
  *    symbol or section uses (.symtab_shndx, .nv.shared.<k>, _param/_SREG,
  *    $BINDLESS$<k>$<surf>); identical strings are stored once.
@@ -77,10 +79,12 @@
 #define CUBIN_R_CUDA_ABS32_HI_32   44
 #define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
 #define CUBIN_R_CUDA_FUNC_DESC32_HI_32 49
-/* The weak object whose value the driver patches into the MOV32I of the
- * suq descriptor lookup: the byte size of one surface descriptor. */
+/* The weak objects whose values the driver patches into the MOV32I of a
+ * descriptor lookup: the byte size of one surface descriptor (suq) or
+ * texture descriptor (txq). */
 #define CUBIN_SURFREF_DESC_SIZE_SYMBOL ".nv.surfrefDescSize"
 #define CUBIN_TEXREF_DESC_SIZE_SYMBOL ".nv.unified.texrefDescSize"
+typedef enum CubinDescKind { CUBIN_DESC_SURFACE, CUBIN_DESC_TEXTURE, CUBIN_DESC_KINDS } CubinDescKind;
 
 /* .nv.info record formats and the attributes this project reads/writes. */
 enum {
@@ -220,19 +224,23 @@ typedef struct CubinKernel {
 	const uint32_t *sync_targets;
 	size_t nsync_target_words;
 	/* The words of .nv.constant2.<k>, ptxas -O3's constant pool (the field
-	 * offsets of the suq descriptor lookups and 32-bit mad.lo addends, in
+	 * offsets of the descriptor lookups and 32-bit mad.lo addends, in
 	 * first-use order; the code reads them as c[0x2][4*i]), and the byte
-	 * offsets of the MOV32I instructions of the suq lookups that load
-	 * .nv.surfrefDescSize, each relocated with R_CUDA_ABS32_20 in
-	 * .rel.text.<k>. Either may come without the other (ptxas -O0 adds the
-	 * field offsets as immediates; a mad needs no lookup). */
+	 * offsets of the MOV32I instructions of the suq/txq lookups that load
+	 * a descriptor size, each relocated with R_CUDA_ABS32_20 in
+	 * .rel.text.<k> (in this order) against the symbol of its
+	 * desc_size_kinds[i]. Either may come without the other (ptxas -O0 adds
+	 * the field offsets as immediates; a mad needs no lookup). */
 	const uint32_t *desc_fields;
 	size_t ndesc_fields;
 	const uint32_t *desc_size_offsets;
+	const uint8_t *desc_size_kinds;   /* CubinDescKind per offset */
 	size_t ndesc_size_offsets;
-	/* ptxas declares the weak .nv.surfrefDescSize symbol for a kernel whose
-	 * lookups were all removed as dead code too (no relocation then). */
-	bool desc_size_symbol;
+	/* The descriptor-size symbols ptxas created while compiling the kernel,
+	 * in order of first use, also for lookups all removed as dead code (no
+	 * relocation then); kinds only its relocations name come after them. */
+	uint8_t desc_size_symbols[CUBIN_DESC_KINDS];   /* CubinDescKind */
+	size_t ndesc_size_symbols;
 	/* MOV32I of module variable addresses, relocated in .rel.text.<k> */
 	const CubinDataFixup *data_fixups;
 	size_t ndata_fixups;
@@ -255,8 +263,6 @@ typedef struct CubinModule {
 	const CubinKernel *kernels;   /* in PTX source order */
 	size_t nkernels;
 	const char *const *surfrefs;  /* every .global .surfref and .texref, in declaration order */
-	bool desc_size_texture;    /* the descriptor-size symbol is .nv.unified.texrefDescSize
-	                            * (txq lookups), else .nv.surfrefDescSize */
 	const bool *surfref_is_texture; /* per surfrefs[i] (NULL: none is): a .texref
 	                                 * (STT_CUDA_TEXTURE, R_CUDA_TEX_HEADER_INDEX) */
 	size_t nsurfrefs;

@@ -121,6 +121,16 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 	if (check_offsets(k, k->desc_size_offsets, k->ndesc_size_offsets, "descriptor size",
 	                  err, errlen))
 		return -1;
+	if (k->ndesc_size_offsets && !k->desc_size_kinds)
+		return cubin_fail(err, errlen, "kernel %s: descriptor-size relocations without their kinds", k->name);
+	for (size_t i = 0; i < k->ndesc_size_offsets; i++)
+		if (k->desc_size_kinds[i] >= CUBIN_DESC_KINDS)
+			return cubin_fail(err, errlen, "kernel %s: bad descriptor kind %u", k->name, k->desc_size_kinds[i]);
+	if (k->ndesc_size_symbols > CUBIN_DESC_KINDS)
+		return cubin_fail(err, errlen, "kernel %s: %zu descriptor-size symbols", k->name, k->ndesc_size_symbols);
+	for (size_t i = 0; i < k->ndesc_size_symbols; i++)
+		if (k->desc_size_symbols[i] >= CUBIN_DESC_KINDS)
+			return cubin_fail(err, errlen, "kernel %s: bad descriptor kind %u", k->name, k->desc_size_symbols[i]);
 	if ((k->nsync_target_words && !k->sync_targets) || k->nsync_target_words > 0xffff / 4)
 		return cubin_fail(err, errlen, "kernel %s: bad SYNC target list", k->name);
 	if (k->maxreg_count > 255)

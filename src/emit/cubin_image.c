@@ -15,6 +15,7 @@ void cubin_image_free(CubinImage *img)
 	free(img->slot_store);
 	free(img->offset_store);
 	free(img->desc_store);
+	free(img->desc_kind_store);
 	free(img->string_store);
 	free(img->vars);
 	free(img->init_reloc_store);
@@ -38,7 +39,6 @@ void cubin_image_module(const CubinImage *img, CubinModule *m, CubinKernel *kern
 		.nkernels = img->nkernels,
 		.surfrefs = img->surfrefs,
 		.surfref_is_texture = img->surfref_is_texture,
-		.desc_size_texture = img->desc_size_texture,
 		.nsurfrefs = img->nsurfrefs,
 		.vars = img->vars,
 		.nvars = img->nvars,

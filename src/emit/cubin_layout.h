@@ -20,7 +20,7 @@ typedef struct Layout {
 	size_t *sym_func, *sym_const0;   /* per processed kernel */
 	size_t *sym_surf;                /* per symbol-order surfref */
 	size_t *sym_handle;              /* per processed kernel: its first handle parameter's symbol */
-	size_t sym_desc_size;            /* .nv.surfrefDescSize, 0 = none */
+	size_t sym_desc_size[CUBIN_DESC_KINDS];   /* by CubinDescKind, 0 = none */
 	/* section indices per processed kernel (0 = the kernel has none) */
 	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
 	size_t nsec;
@@ -45,7 +45,10 @@ static inline bool is_texture(const CubinModule *m, size_t i)
 /* ---- cubin_rel.c: .rel.nv.constant0.<k> and .rel.text.<k> ---- */
 /* The header-index relocations of kernel p's slots, last slot first. */
 void cubin_build_rel_const0(const Layout *L, size_t p, ByteBuf *b);
-/* Kernel p's code relocations: extern calls, the suq descriptor size,
+/* The descriptor-size symbols kernel k declares (CubinDescKind), in
+ * ptxas's creation order; returns how many. */
+size_t cubin_desc_symbols(const CubinKernel *k, uint8_t kinds[CUBIN_DESC_KINDS]);
+/* Kernel p's code relocations: extern calls, the descriptor sizes,
  * addresses of module variables, kernels and functions. */
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b);
 

@@ -41,9 +41,10 @@ typedef struct Reader {
 	size_t *shared_of;    /* per code section: .nv.shared.<name> (NOBITS), 0 = none */
 	bool *entry;          /* per section: an entry FUNC symbol is defined in it */
 	bool *local_entry;    /* ... and that symbol is STB_LOCAL */
-	size_t desc_symbol_text; /* code section whose SECTION symbol precedes the weak
-	                          * .nv.surfrefDescSize (ptxas creates it there), 0 = none */
-	bool desc_size_texture;  /* ... and it is .nv.unified.texrefDescSize */
+	/* per code section: the weak descriptor-size symbols after its SECTION
+	 * symbol (ptxas creates them there), CubinDescKind in symbol order */
+	uint8_t (*desc_kinds_of)[CUBIN_DESC_KINDS];
+	size_t *ndesc_kinds_of;
 	char *err;
 	size_t errlen;
 } Reader;
@@ -113,6 +114,16 @@ static const char *symbol_name(const Reader *r, size_t i)
 static bool starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* CubinDescKind of a descriptor-size symbol's name, -1 for any other. */
+static int desc_kind_of_name(const char *name)
+{
+	if (name && strcmp(name, CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0)
+		return CUBIN_DESC_SURFACE;
+	if (name && strcmp(name, CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0)
+		return CUBIN_DESC_TEXTURE;
+	return -1;
 }
 
 /* ---- ELF structure ---------------------------------------------------- */
@@ -219,6 +230,8 @@ static void link_sections(Reader *r)
 	r->rel_of = xcalloc(r->shnum, sizeof *r->rel_of);
 	r->rel_text_of = xcalloc(r->shnum, sizeof *r->rel_text_of);
 	r->const2_of = xcalloc(r->shnum, sizeof *r->const2_of);
+	r->desc_kinds_of = xcalloc(r->shnum, sizeof *r->desc_kinds_of);
+	r->ndesc_kinds_of = xcalloc(r->shnum, sizeof *r->ndesc_kinds_of);
 	r->shared_of = xcalloc(r->shnum, sizeof *r->shared_of);
 	r->entry = xcalloc(r->shnum, sizeof *r->entry);
 	r->local_entry = xcalloc(r->shnum, sizeof *r->local_entry);
@@ -248,11 +261,9 @@ static void link_sections(Reader *r)
 		uint16_t shndx = rd16(sym + 6);
 		if ((sym[4] & 0xf) == STT_SECTION && shndx < r->shnum && is_code_section(r, shndx))
 			last_text = shndx;
-		if (strcmp(symbol_name(r, i), CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0 ||
-		    strcmp(symbol_name(r, i), CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0) {
-			r->desc_symbol_text = last_text;
-			r->desc_size_texture = strcmp(symbol_name(r, i), CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0;
-		}
+		int kind = desc_kind_of_name(symbol_name(r, i));
+		if (kind >= 0 && r->ndesc_kinds_of[last_text] < CUBIN_DESC_KINDS)
+			r->desc_kinds_of[last_text][r->ndesc_kinds_of[last_text]++] = (uint8_t)kind;
 		if ((sym[4] & 0xf) == STT_FUNC && (sym[5] & CUBIN_STO_CUDA_ENTRY) && shndx < r->shnum) {
 			r->entry[shndx] = true;
 			r->local_entry[shndx] = (sym[4] >> 4) == STB_LOCAL;
@@ -514,9 +525,11 @@ static bool is_extern_func(const Reader *r, uint64_t sym)
 	return is_func(r, sym) && rd16(symbol(r, (size_t)sym) + 6) == 0;
 }
 
-/* The suq descriptor lookup: .nv.constant2.<name> words and the
- * R_CUDA_ABS32_20 relocations of .rel.text.<name> (ascending offsets). */
-static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k, uint32_t *store)
+/* The suq/txq descriptor lookups: .nv.constant2.<name> words and the
+ * R_CUDA_ABS32_20 relocations of .rel.text.<name> (in file order), each
+ * with the kind of its symbol (a variable's: as a surface's, as before). */
+static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k, uint32_t *store,
+                            uint8_t *kinds)
 {
 	size_t n = 0;
 	if (const2) {
@@ -542,9 +555,12 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 			if (offset > UINT32_MAX)
 				return fail(r, "bad cubin: relocation offset 0x%llx out of range",
 				            (unsigned long long)offset);
+			int kind = info >> 32 < r->nsyms ? desc_kind_of_name(symbol_name(r, (size_t)(info >> 32))) : -1;
+			kinds[n - first] = kind == CUBIN_DESC_TEXTURE ? CUBIN_DESC_TEXTURE : CUBIN_DESC_SURFACE;
 			store[n++] = (uint32_t)offset;
 		}
 		k->desc_size_offsets = store + first;
+		k->desc_size_kinds = kinds;
 		k->ndesc_size_offsets = n - first;
 	}
 	return 0;
@@ -638,8 +654,10 @@ static int read_kernels(Reader *r, CubinImage *img)
 	img->offset_store = xmalloc((size_t)(info_bytes / 4 + 1) * sizeof *img->offset_store);
 	img->slot_store = xmalloc((size_t)(rel_bytes / 16 + 1) * sizeof *img->slot_store);
 	img->desc_store = xmalloc((size_t)(desc_bytes / 4 + 1) * sizeof *img->desc_store);
+	img->desc_kind_store = xmalloc((size_t)(desc_bytes / REL_SIZE + 1) * sizeof *img->desc_kind_store);
 
-	size_t used_handles = 0, used_params = 0, used_offsets = 0, used_slots = 0, used_desc = 0, used_strings = 0;
+	size_t used_handles = 0, used_params = 0, used_offsets = 0, used_slots = 0, used_desc = 0, used_strings = 0,
+	       used_desc_kinds = 0;
 	size_t strtab = r->symtab ? r->sh[r->symtab].link : 0;
 	if (is_string_table(r, strtab))
 		img->string_store = xmalloc(((size_t)r->sh[strtab].size / 2 + 1) * sizeof *img->string_store);
@@ -676,11 +694,13 @@ static int read_kernels(Reader *r, CubinImage *img)
 				return -1;
 			used_slots += k->nslots;
 		}
-		if (read_desc_lookup(r, r->const2_of[i], r->rel_text_of[i], k, img->desc_store + used_desc))
+		if (read_desc_lookup(r, r->const2_of[i], r->rel_text_of[i], k, img->desc_store + used_desc,
+		                     img->desc_kind_store + used_desc_kinds))
 			return -1;
 		used_desc += k->ndesc_fields + k->ndesc_size_offsets;
-		k->desc_size_symbol = i == r->desc_symbol_text;
-		img->desc_size_texture = r->desc_size_texture;
+		used_desc_kinds += k->ndesc_size_offsets;
+		k->ndesc_size_symbols = r->ndesc_kinds_of[i];
+		memcpy(k->desc_size_symbols, r->desc_kinds_of[i], sizeof k->desc_size_symbols);
 		k->frame_size = read_frame_size(r, i);
 		if (r->shared_of[i] && img->string_store) {
 			k->shared_strings = img->string_store + used_strings;
@@ -967,6 +987,8 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	free(r.rel_of);
 	free(r.rel_text_of);
 	free(r.const2_of);
+	free(r.desc_kinds_of);
+	free(r.ndesc_kinds_of);
 	free(r.shared_of);
 	free(r.entry);
 	free(r.local_entry);

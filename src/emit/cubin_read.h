@@ -52,14 +52,14 @@ typedef struct CubinImage {
 	size_t nkernels;
 	const char **surfrefs;      /* STT_CUDA_SURFACE and STT_CUDA_TEXTURE symbols, in symbol order */
 	bool *surfref_is_texture;   /* per surfrefs[i]: STT_CUDA_TEXTURE */
-	bool desc_size_texture;     /* the descriptor-size symbol is .nv.unified.texrefDescSize */
 	size_t nsurfrefs;
 	/* storage owned by the image */
 	SassParam *param_store;
 	CubinHandleParam *handle_store;
 	CubinSurfaceSlot *slot_store;
 	uint32_t *offset_store;     /* exit/SR_CTAID offsets, SYNC targets */
-	uint32_t *desc_store;       /* suq lookup: .nv.constant2 words, .rel.text offsets */
+	uint32_t *desc_store;       /* suq/txq lookups: .nv.constant2 words, .rel.text offsets */
+	uint8_t *desc_kind_store;   /* ... and each offset's CubinDescKind */
 	const char **string_store;  /* the .strtab names of shared variables */
 	/* module .global/.const variables (issue 15): the STB_GLOBAL ones, then
 	 * the others, each group in symbol order (the order cubin_write()

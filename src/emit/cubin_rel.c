@@ -45,14 +45,35 @@ void cubin_build_rel_const0(const Layout *L, size_t p, ByteBuf *b)
 	}
 }
 
-/* .rel.text.<k>: R_CUDA_ABS32_20 of .nv.surfrefDescSize on each MOV32I. */
+static bool has_kind(const uint8_t *kinds, size_t n, uint8_t kind)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kinds[i] == kind)
+			return true;
+	return false;
+}
+
+/* Its own (first use first), then those only its relocations name. */
+size_t cubin_desc_symbols(const CubinKernel *k, uint8_t kinds[CUBIN_DESC_KINDS])
+{
+	size_t n = 0;
+	for (size_t i = 0; i < k->ndesc_size_symbols && i < CUBIN_DESC_KINDS; i++)
+		if (!has_kind(kinds, n, k->desc_size_symbols[i]))
+			kinds[n++] = k->desc_size_symbols[i];
+	for (size_t i = 0; i < k->ndesc_size_offsets && n < CUBIN_DESC_KINDS; i++)
+		if (!has_kind(kinds, n, k->desc_size_kinds[i]))
+			kinds[n++] = k->desc_size_kinds[i];
+	return n;
+}
+
+/* .rel.text.<k>: R_CUDA_ABS32_20 of a descriptor-size symbol on each MOV32I. */
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
 	cubin_extern_rel_text(k, L->sym_extern, b);
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
 		cubin_buf_u64(b, k->desc_size_offsets[i]);
-		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size << 32) | CUBIN_R_CUDA_ABS32_20);
+		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size[k->desc_size_kinds[i]] << 32) | CUBIN_R_CUDA_ABS32_20);
 	}
 	/* module variable addresses: last instruction first, as ptxas lists them */
 	for (size_t i = k->ndata_fixups; i-- > 0;) {

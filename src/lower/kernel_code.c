@@ -85,6 +85,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->size = total / 3 * SASS_GROUP_BYTES;
 	out->code = xcalloc(out->size, 1);
 	out->desc_relocs = xcalloc(body + 1, sizeof *out->desc_relocs);
+	out->desc_reloc_kinds = xcalloc(body + 1, sizeof *out->desc_reloc_kinds);
 	out->data_fixups = xcalloc(body + 1, sizeof *out->data_fixups);
 	out->extern_calls = xcalloc(body + 1, sizeof *out->extern_calls);
 	size_t nsync = 0;
@@ -101,8 +102,11 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 		if (i < body) {
 			const LInsn *in = &k->insns[i];
 			sass_ctrl_pack_slot(&ctrl[i], &slots[i % 3]);
-			if (in->reloc == LRELOC_DESC_SIZE)
+			if (in->reloc == LRELOC_DESC_SIZE || in->reloc == LRELOC_TEX_DESC_SIZE) {
+				out->desc_reloc_kinds[out->ndesc_relocs] =
+					in->reloc == LRELOC_TEX_DESC_SIZE ? LDESC_TEXTURE : LDESC_SURFACE;
 				out->desc_relocs[out->ndesc_relocs++] = (uint32_t)addr;
+			}
 			if (in->reloc == LRELOC_DATA_LO || in->reloc == LRELOC_DATA_HI)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI, false, false, false };
@@ -143,6 +147,7 @@ void kernel_code_free(KernelCode *kc)
 	free(kc->code);
 	sass_code_facts_free(&kc->facts);
 	free(kc->desc_relocs);
+	free(kc->desc_reloc_kinds);
 	free(kc->data_fixups);
 	free(kc->extern_calls);
 	free(kc->sync_targets);

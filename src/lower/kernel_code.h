@@ -28,7 +28,8 @@ typedef struct KernelCode {
 	uint8_t *code;
 	size_t size;
 	SassCodeFacts facts;    /* EXIT and S2R SR_CTAID offsets */
-	uint32_t *desc_relocs;  /* byte offsets of MOV32I .nv.surfrefDescSize */
+	uint32_t *desc_relocs;  /* byte offsets of MOV32I of a descriptor size */
+	uint8_t *desc_reloc_kinds;   /* per desc_relocs[i]: LDESC_* */
 	size_t ndesc_relocs;
 	KernelDataFixup *data_fixups;  /* MOV32I of module variable addresses */
 	size_t ndata_fixups;

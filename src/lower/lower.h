@@ -52,6 +52,7 @@ enum { LROLE_ABI = SR_COUNT };
 typedef enum LReloc {
 	LRELOC_NONE,
 	LRELOC_DESC_SIZE,       /* MOV32I of .nv.surfrefDescSize, R_CUDA_ABS32_20 */
+	LRELOC_TEX_DESC_SIZE,   /* MOV32I of .nv.unified.texrefDescSize, R_CUDA_ABS32_20 */
 	LRELOC_DATA_LO,         /* MOV32I of a module variable's address, low word: R_CUDA_ABS32_LO_32 */
 	LRELOC_DATA_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
 	LRELOC_EXTERN_CALL,     /* JCAL of an external function (-c): R_CUDA_ABS32_20 */
@@ -62,6 +63,10 @@ typedef enum LReloc {
 	LRELOC_FUNC_LO,         /* MOV32I, low word: R_CUDA_ABS32_LO_32 of the function's symbol */
 	LRELOC_FUNC_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
 } LReloc;
+
+/* The kind of a descriptor-table lookup (suq / txq queries): which size
+ * symbol its MOV32I loads (the values of CubinDescKind). */
+enum { LDESC_SURFACE, LDESC_TEXTURE, LDESC_KINDS };
 
 /* The non-register field values are kept by position in the form
  * (val[i] is the value of form->fields[i] when bit i of `set` is on), not
@@ -156,7 +161,10 @@ typedef struct LKernel {
 	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
 	uint32_t *desc_fields;        /* .nv.constant2 words (suq field offsets, mad.lo addends), first use first */
 	size_t ndesc_fields;
-	bool desc_size_symbol;        /* a suq lookup was lowered, even if later removed as dead */
+	/* the LDESC_* kinds of the lookups lowered, first use first, even if
+	 * later removed as dead (ptxas keeps their size symbols) */
+	uint8_t desc_size_symbols[LDESC_KINDS];
+	size_t ndesc_size_symbols;
 	bool uses_surfaces;
 	bool uses_textures;            /* a bound texref: EIATTR_BINDLESS_TEXTURE_BANK */
 	bool uses_ctaid_z;
@@ -239,9 +247,6 @@ typedef struct LDataVar {
 	bool placed;            /* offset assigned */
 } LDataVar;
 
-/* The kind of a module's descriptor-table lookups (suq / txq queries). */
-enum { LDESC_SURFACE = 1, LDESC_TEXTURE = 2 };
-
 typedef struct LModule {
 	bool address64;
 	int target_sm;
@@ -250,7 +255,6 @@ typedef struct LModule {
 	size_t nkernels;
 	const char **surfrefs;        /* every .global .surfref and .texref, declaration order */
 	bool *surfref_is_texture;     /* per surfrefs[i]: a .texref */
-	int desc_kind;                /* descriptor lookups: 0 none, LDESC_SURFACE, LDESC_TEXTURE */
 	size_t nsurfrefs;
 	LDataVar *vars;               /* module .global/.const variables, declaration order */
 	size_t nvars;
@@ -318,6 +322,9 @@ void linsn_fill_defaults(LInsn *in);
 enum { LK_CONST2_BANK = 2 };
 /* The .nv.constant2 byte offset of a word holding value (lower_desc.c). */
 uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
+/* A lookup of kind LDESC_* was lowered: the kernel declares its
+ * descriptor-size symbol (lower_desc.c). */
+void lkernel_desc_size_symbol(LKernel *k, int kind);
 /* The word index of an f64 constant's low word in .nv.constant2 (issue 17). */
 uint32_t lkernel_const2_pair(LKernel *k, uint32_t lo, uint32_t hi);
 /* After dead-code removal: renumbers the .nv.constant2 words so that only

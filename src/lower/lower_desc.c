@@ -21,13 +21,23 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value)
 	return 4 * (uint32_t)k->ndesc_fields++;
 }
 
+/* A lookup of `kind` was lowered: its size symbol joins the kernel's
+ * (first use first). */
+void lkernel_desc_size_symbol(LKernel *k, int kind)
+{
+	for (size_t i = 0; i < k->ndesc_size_symbols; i++)
+		if (k->desc_size_symbols[i] == kind)
+			return;
+	k->desc_size_symbols[k->ndesc_size_symbols++] = (uint8_t)kind;
+}
+
 /* ptxas 11.8 -O3 allocates a .nv.constant2 word only to a value code that
  * is kept reads, in order of first use, so a lookup or mad that regalloc's
  * dead-code removal dropped must not keep its word: the surviving reads of
  * c[0x2] (XMAD_RC, BFI_RC: every constant operand in bank 2 comes from
  * lkernel_const2_slot) are renumbered in program order and the word list
- * is rebuilt from them. (The weak .nv.surfrefDescSize symbol stays:
- * k->desc_size_symbol.) */
+ * is rebuilt from them. (The weak descriptor-size symbols stay:
+ * k->desc_size_symbols.) */
 /* issue 17: an f64 constant as two words (lo at an even index after
  * compaction), read by the FP64 forms (ptxas's 1.0 of its rcp/sqrt
  * Newton steps). Returns the word index of lo. */

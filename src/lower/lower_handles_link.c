@@ -53,7 +53,8 @@ void lw_handle_flags_adopt(LKernel *k, const LKernel *fr)
 {
 	k->uses_textures |= fr->uses_textures;
 	k->uses_surfaces |= fr->uses_surfaces;
-	k->desc_size_symbol |= fr->desc_size_symbol;
+	for (size_t i = 0; i < fr->ndesc_size_symbols; i++)
+		lkernel_desc_size_symbol(k, fr->desc_size_symbols[i]);
 }
 
 /* The depth-first walk: code[i] is the start of a placed function (code

@@ -89,14 +89,11 @@ void lw_txq_dimension(LowerCtx *c, const LDescLookup *h, uint32_t d, unsigned ma
  *   LOP32I.AND i, h, 0xfffff;
  *   XMAD/XMAD.MRG/XMAD.PSL.CBCC a = i * s + c[0x2][slot];
  *   IADD a.CC, a, c[0x0][table]; IADD.X a+1, RZ, c[0x0][table+4]; LDG.E.CI d, [a]
- * The module's lookups are all of one kind: its one descriptor-size symbol. */
+ * suq and txq lookups may share a module and a kernel: each MOV32I is
+ * relocated against its own symbol. */
 bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d)
 {
 	LKernel *k = c->k;
-	int kind = q->texture ? LDESC_TEXTURE : LDESC_SURFACE;
-	if (c->lm->desc_kind && c->lm->desc_kind != kind)
-		return lw_unsupported(c, c->cur ? c->cur->loc : k->loc, "suq and txq descriptor queries in one module");
-	c->lm->desc_kind = kind;
 	/* the table pointer is 64-bit (LDG.E) also with .address_size 32 */
 	uint32_t h = lw_temp(c, 1);
 	if (q->immediate) {
@@ -109,11 +106,11 @@ bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d)
 		lw_mov(c, h, 0, q->vreg, 0);
 	}
 	uint32_t size = lw_temp(c, 1);
-	k->desc_size_symbol = true;
+	lkernel_desc_size_symbol(k, q->texture ? LDESC_TEXTURE : LDESC_SURFACE);
 	LInsn *mi = lw_emit(c, SF_MOV32I);
 	linsn_ref(mi, SR_RD, size, 0, 1, true);
 	linsn_set(mi, SR_IMM, 0);
-	mi->reloc = LRELOC_DESC_SIZE;
+	mi->reloc = q->texture ? LRELOC_TEX_DESC_SIZE : LRELOC_DESC_SIZE;
 	uint32_t idx = lw_temp(c, 1);
 	LInsn *and = lw_emit(c, SF_LOP32I);
 	linsn_ref(and, SR_RD, idx, 0, 1, true);

@@ -195,15 +195,16 @@ typedef struct SimThread {
 
 /* ---- sim_load.c ---- */
 /* Prepares *m for kernel `kernel` (NULL: the only entry) of the cubin image:
- * decodes its code, applies the .nv.surfrefDescSize relocations, fills
+ * decodes its code, applies the descriptor-size relocations, fills
  * c[0x2] from .nv.constant2. Returns 0, or -1 with m->error set. */
 int sim_load(SimMachine *m, const CubinImage *img, const char *kernel);
 void sim_free(SimMachine *m);
 /* Decodes the size bytes of code (control words and instructions) into
  * insns, the first at .text offset base + 8. */
 void sim_decode_code(SimInsn *insns, const uint8_t *code, size_t size, uint32_t base);
-/* The MOV32I at .text offset off gets the descriptor size (R_CUDA_ABS32_20). */
-int sim_patch_desc_size(SimMachine *m, uint32_t off);
+/* The MOV32I at .text offset off gets the size of a descriptor of kind
+ * (CubinDescKind; R_CUDA_ABS32_20). */
+int sim_patch_desc_size(SimMachine *m, uint32_t off, uint8_t kind);
 /* sim5 (sim_link.c): the module's other code sections after the kernel's,
  * its JCALs of functions in them linked. */
 int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKernel *rk);

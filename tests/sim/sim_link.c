@@ -102,7 +102,7 @@ int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKerne
 			m->insns[base[j] / 32 * 3 + i].ext = SIM_EXT_NONE;
 		m->ninsns = (base[j] + k->code_size) / 32 * 3;
 		for (size_t i = 0; i < k->ndesc_size_offsets && rc == 0; i++)
-			rc = sim_patch_desc_size(m, base[j] + k->desc_size_offsets[i]);
+			rc = sim_patch_desc_size(m, base[j] + k->desc_size_offsets[i], k->desc_size_kinds[i]);
 	}
 	m->ninsns = total / 32 * 3;
 	for (size_t j = 0; j < img->nkernels && rc == 0; j++) {

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The byte size of one surface descriptor, which the driver patches into
- * the MOV32I of every suq descriptor lookup (.nv.surfrefDescSize). Any
- * value does: the simulated descriptor table is laid out with it. */
-enum { SIM_SURF_DESC_SIZE = 0x40 };
+/* The byte size of one surface descriptor (.nv.surfrefDescSize) and of one
+ * texture descriptor (.nv.unified.texrefDescSize), which the driver patches
+ * into the MOV32I of every suq / txq descriptor lookup. Any values up to
+ * the table's entry size do; they differ so that a MOV32I relocated
+ * against the wrong symbol reads another descriptor's word. */
+static const uint32_t sim_desc_size[CUBIN_DESC_KINDS] = { 0x40, 0x20 };
 
 static uint64_t le64(const uint8_t *p)
 {
@@ -60,18 +62,18 @@ static const CubinReadKernel *find_kernel(SimMachine *m, const CubinImage *img, 
 
 /* The driver's relocation R_CUDA_ABS32_20: the descriptor size into the
  * 32-bit immediate (bits 51:20) of the MOV32I at `off`. */
-int sim_patch_desc_size(SimMachine *m, uint32_t off)
+int sim_patch_desc_size(SimMachine *m, uint32_t off, uint8_t kind)
 {
 	size_t i = (off / 32) * 3 + (off % 32) / 8 - 1;
 	if (off % 8 || off % 32 == 0 || i >= m->ninsns || !m->insns[i].form ||
 	    m->insns[i].form->op != SOP_MOV32I) {
 		snprintf(m->error, sizeof m->error,
-		         ".nv.surfrefDescSize relocation at 0x%04x: a word other than MOV32I is not modelled", off);
+		         "descriptor-size relocation at 0x%04x: a word other than MOV32I is not modelled", off);
 		m->failed = true;
 		return -1;
 	}
 	SimInsn *in = &m->insns[i];
-	sass_values_set(&in->v, SR_IMM, SIM_SURF_DESC_SIZE);
+	sass_values_set(&in->v, SR_IMM, sim_desc_size[kind]);
 	if (sass_encode(in->form, &in->v, &in->word, m->error, sizeof m->error) != 0) {
 		m->failed = true;
 		return -1;
@@ -108,7 +110,7 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 	}
 	sim_decode_code(m->insns, k->code, k->code_size, 0);
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++)
-		if (sim_patch_desc_size(m, k->desc_size_offsets[i]))
+		if (sim_patch_desc_size(m, k->desc_size_offsets[i], k->desc_size_kinds[i]))
 			return -1;
 	if (sim_link_sections(m, img, rk))
 		return -1;

@@ -166,14 +166,16 @@ START_TEST(test_dead_suq_lookup_drops_its_word)
 			x = &k->insns[i];
 	ck_assert_ptr_nonnull(x);
 	ck_assert_int_eq(linsn_get(x, SR_COFF, -1), 0);
-	ck_assert(k->desc_size_symbol);
+	ck_assert_uint_eq(k->ndesc_size_symbols, 1);
+	ck_assert_uint_eq(k->desc_size_symbols[0], LDESC_SURFACE);
 	done();
 	/* all dead: no word at all, but the weak symbol is still declared */
 	k = lower_body("", " suq.depth.b32 %r2, [s];\n");
 	ck_assert_int_eq(regalloc_kernel(k, err, sizeof err), 0);
 	lkernel_compact_const2(k);
 	ck_assert_uint_eq(k->ndesc_fields, 0);
-	ck_assert(k->desc_size_symbol);
+	ck_assert_uint_eq(k->ndesc_size_symbols, 1);
+	ck_assert_uint_eq(k->desc_size_symbols[0], LDESC_SURFACE);
 	done();
 }
 END_TEST
