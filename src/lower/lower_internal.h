@@ -499,6 +499,7 @@ LInsn *lw_dset(LowerCtx *c, const Instr *in);
 bool lower_cvt_f2f(LowerCtx *c, const Instr *in);
 /* barriers and fences (lower_sync.c). */
 bool lower_bar(LowerCtx *c, const Instr *in);
+bool lower_pmevent(LowerCtx *c, const Instr *in);
 bool lower_membar(LowerCtx *c, const Instr *in);
 /* special functions and float division (lower_sfu.c). */
 bool lower_sfu(LowerCtx *c, const Instr *in);

@@ -1,7 +1,8 @@
 /* Lowering of barriers and memory fences: bar/barrier .sync and
  * .arrive -> BAR.SYNC/BAR.ARV followed by MEMBAR.CTA, membar.cta/.gl/.sys
  * -> MEMBAR.CTA / MEMBAR.GL.IVALLD / MEMBAR.SYS.IVALLD, bar.warp.sync ->
- * nothing (a warp runs in lockstep on sm_50), as ptxas 11.8 emits them.
+ * nothing (a warp runs in lockstep on sm_50), pmevent -> NOP.TRIG, as
+ * ptxas 11.8 emits them.
  * ptxas also pads the code before a BAR with NOPs; those only spend time
  * and are not reproduced. */
 #include "lower/lower_internal.h"
@@ -17,8 +18,12 @@ static void membar(LowerCtx *c, unsigned level, unsigned ivall)
 	linsn_set(op, SR_IVALL, ivall);
 }
 
-/* bar{.cta}{.sync,.arrive}{.aligned} a{, b} and barrier{...}: the barrier
- * number an immediate or a register, the thread count an immediate. */
+/* bar{.cta}{.sync,.arrive}{.aligned} a{, b} and barrier{...}, as ptxas
+ * 11.8 writes them: an immediate number and count BAR a, b; a register
+ * number BAR Ra, b; an immediate number and a register count BAR a, Rb
+ * (the count is Rb itself); both in registers BFI t, Rcount, 0xc10, Rid
+ * (the count in bits 27:16 of the number's register) then BAR t, t: the
+ * register form of both reads the count from bits 27:16 of Rb. */
 bool lower_bar(LowerCtx *c, const Instr *in)
 {
 	unsigned mode = BAR_SYNC;
@@ -37,23 +42,38 @@ bool lower_bar(LowerCtx *c, const Instr *in)
 	Opnd id, cnt = { OPND_IMM, 0, 1, 0 };
 	if (!lw_opnd(c, in->ops[0], &id) || (in->nops == 2 && !lw_opnd(c, in->ops[1], &cnt)))
 		return false;
-	if (cnt.kind != OPND_IMM)
-		return lw_unsupported(c, in->ops[1]->loc, "a thread count in a register");
-	if ((id.kind == OPND_IMM && (id.imm < 0 || id.imm > 15)) || cnt.imm < 0 || cnt.imm > 0xfff)
+	if ((id.kind == OPND_IMM && (id.imm < 0 || id.imm > 15)) ||
+	    (cnt.kind == OPND_IMM && (cnt.imm < 0 || cnt.imm > 0xfff)))
 		return lw_unsupported(c, in->loc, "this barrier number or thread count");
+	uint32_t v, cv = 0;
+	unsigned s, cs = 0;
+	if (cnt.kind != OPND_IMM)
+		lw_opnd_part(c, &cnt, 0, &cv, &cs);
 	LInsn *op;
 	if (id.kind == OPND_IMM) {
-		op = lw_emit(c, SF_BAR_II);
+		op = lw_emit(c, cnt.kind == OPND_IMM ? SF_BAR_II : SF_BAR_IR);
 		linsn_set(op, SR_BARID, id.imm);
-	} else {
-		uint32_t v;
-		unsigned s;
+	} else if (cnt.kind == OPND_IMM) {
 		lw_opnd_part(c, &id, 0, &v, &s);
 		op = lw_emit(c, SF_BAR_RI);
 		linsn_ref(op, SR_RA, v, s, 1, false);
+	} else {
+		lw_opnd_part(c, &id, 0, &v, &s);
+		uint32_t t = lw_temp(c, 1);
+		LInsn *bfi = lw_emit(c, SF_BFI_I);
+		linsn_ref(bfi, SR_RD, t, 0, 1, true);
+		linsn_ref(bfi, SR_RA, cv, cs, 1, false);
+		linsn_set(bfi, SR_IMM, 12 << 8 | 16);
+		linsn_ref(bfi, SR_RC, v, s, 1, false);
+		op = lw_emit(c, SF_BAR_RR);
+		linsn_ref(op, SR_RA, t, 0, 1, false);
+		cv = t, cs = 0;
 	}
 	linsn_set(op, SR_BARMODE, mode);
-	linsn_set(op, SR_BARCNT, cnt.imm);
+	if (cnt.kind == OPND_IMM)
+		linsn_set(op, SR_BARCNT, cnt.imm);
+	else
+		linsn_ref(op, SR_RB, cv, cs, 1, false);
 	/* ptxas orders memory after every barrier with a CTA fence */
 	membar(c, MB_CTA, IVALL_NONE);
 	return true;
@@ -70,6 +90,27 @@ bool lower_membar(LowerCtx *c, const Instr *in)
 			return true;
 		}
 	return lw_unsupported(c, in->loc, "this membar form (membar.cta, .gl and .sys are supported)");
+}
+
+/* pmevent a (an event 0 to 15) and pmevent.mask m (16 bits):
+ * NOP.TRIG 1 << a or NOP.TRIG m, as ptxas 11.8 writes them; kept, since
+ * the monitors see it though no register does. */
+bool lower_pmevent(LowerCtx *c, const Instr *in)
+{
+	bool mask = lw_has_mod(in, ".mask");
+	if (in->nmods > (mask ? 1u : 0u))
+		return lw_unsupported(c, in->mod_locs[0], "pmevent modifier '%s'", in->mods[0]);
+	Opnd a;
+	if (!lw_opnd(c, in->ops[0], &a))
+		return false;
+	if (a.kind != OPND_IMM || a.imm < 0 || a.imm > (mask ? 0xffff : 15))
+		return lw_unsupported(c, in->ops[0]->loc, "this pmevent operand (an event 0 to 15, or a "
+		                      "16-bit mask with .mask, is expected)");
+	LInsn *op = lw_emit(c, SF_NOP);
+	linsn_set(op, SR_TRIG, 1);
+	linsn_set(op, SR_IMM, mask ? (uint64_t)a.imm : 1u << a.imm);
+	op->keep = true;
+	return true;
 }
 
 /* ---- ctrl: barrier reductions ----

@@ -260,7 +260,7 @@ static bool match_iadd(SasmMatch *m)
 		return false;
 	if (m->f->op == SOP_IADD32I) {
 		sass_values_set(&m->v, SR_NEGA, neg_a);
-		return sasm_take_imm32(m, SR_IMM, "immediate");
+		return sasm_take_imm32(m, SR_IMM, "immediate");     /* IADD32I has no .INV */
 	}
 	if (!sasm_take_b(m, true, false, SUF_NEG, 0, &neg_b, NULL) || !set_neg(m, neg_a, neg_b))
 		return false;

@@ -108,6 +108,7 @@ static const ModSpec xmad_mods[] = {
 };
 static const ModSpec bra_mods[] = { FLAG_MOD("U", SR_U), END_MODS };
 static const ModSpec depbar_mods[] = { FLAG_MOD("LE", SR_LE), END_MODS };
+static const ModSpec nop_mods[] = { FLAG_MOD("TRIG", SR_TRIG), END_MODS };
 static const ModSpec bfe_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), FLAG_MOD("BREV", SR_BREV), END_MODS };
 static const ModSpec imnmx_mods[] = { VALUE_MOD("U32", SR_SIGNED, 0, 1), ENUM_MOD(SR_XMODE), END_MODS };
 static const ModSpec shf_mods[] = {
@@ -195,6 +196,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_XMAD: return xmad_mods;
 	case SOP_BRA: return bra_mods;
 	case SOP_DEPBAR: return depbar_mods;
+	case SOP_NOP: return nop_mods;
 	case SOP_BFE: return bfe_mods;
 	case SOP_IMNMX: return imnmx_mods;
 	case SOP_SHF_L: case SOP_SHF_R: return shf_mods;

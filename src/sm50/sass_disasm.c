@@ -724,6 +724,7 @@ int sass_format_insn(const SassForm *f, const SassValues *v, uint32_t slot,
 		break;
 	case SOP_NOP:
 		put(&t, "NOP");
+		put_flag(&t, v, SR_TRIG, ".TRIG");
 		if (get(v, SR_IMM))
 			put(&t, " 0x%x", (unsigned)get(v, SR_IMM));
 		break;

@@ -93,8 +93,8 @@ static int field_value(const SassForm *f, const SassField *fld, bool has, int64_
 		*value = v;
 	else if (fld->role == SR_PG)
 		*value = 7;
-	else if (fld->role == SR_PG_NOT)
-		*value = 0;
+	else if (fld->role == SR_PG_NOT || fld->role == SR_TRIG)
+		*value = 0;     /* no guard negation; a NOP without .TRIG (pmevent) */
 	else {
 		snprintf(err, errlen, "%s: missing field '%s'", f->name, sass_role_name(fld->role));
 		return -1;

@@ -433,7 +433,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_BOP] = "bop", [SR_PD] = "pd", [SR_PQ] = "pq", [SR_PC] = "pc",
 	[SR_PC_NOT] = "pc_not", [SR_HA] = "ha", [SR_HB] = "hb", [SR_SA] = "sa",
 	[SR_SB] = "sb", [SR_CMODE] = "cmode", [SR_MRG] = "mrg", [SR_PSL] = "psl",
-	[SR_COND] = "cond", [SR_U] = "u", [SR_NODEP] = "nodep", [SR_QUERY] = "query",
+	[SR_COND] = "cond", [SR_TRIG] = "trig", [SR_U] = "u", [SR_NODEP] = "nodep", [SR_QUERY] = "query",
 	[SR_QMASK] = "qmask", [SR_LE] = "le", [SR_SCOREBOARD] = "scoreboard", [SR_CNT] = "cnt",
 	[SR_WMASK] = "wmask", [SR_NEGB] = "negb", [SR_NEGC] = "negc", [SR_ABS] = "abs",
 	[SR_BYTESEL] = "bytesel", [SR_DTYPE] = "dtype", [SR_STYPE] = "stype",

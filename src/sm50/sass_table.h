@@ -108,6 +108,7 @@ typedef enum SassRole {
 	SR_IVALL,       /* MEMBAR cache invalidation (.IVALLD ...) */
 	SR_MUFUOP,      /* MUFU function (.COS .SIN .EX2 .LG2 .RCP .RSQ ...) */
 	SR_RROOP,       /* RRO range reduction (.SINCOS .EX2) */
+	SR_TRIG,        /* NOP .TRIG: signals the performance monitors its immediate's events (pmevent) */
 	/* issue 17 part 1: atomics and warp operations */
 	SR_ATOMOP,      /* ATOM/ATOMS/RED operation (.ADD ... .EXCH) */
 	SR_ATOMSIZE,    /* ATOM/ATOMS/RED data type (U32 prints nothing, .S32 .U64 ...) */

@@ -143,9 +143,11 @@ typedef struct SimMachine {
 	uint32_t shared_size;
 	uint8_t *local;
 	uint32_t local_size, block_threads;
-	/* set by a BAR the running warp executed: it waits for the block */
-	bool at_barrier;
-	int64_t barrier_id;
+	/* set by a BAR the running warp executed: the barrier, the thread
+	 * count (0: the whole block) and whether the warp only arrives
+	 * (BAR.ARV) or waits (BAR.SYNC) */
+	bool at_barrier, barrier_arrive;
+	int64_t barrier_id, barrier_count;
 	/* ctrl: BAR.RED's count of the barrier being reached, and the last
 	 * released one's that B2R.RESULT reads (sim_branch.c) */
 	struct {

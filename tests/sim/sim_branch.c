@@ -36,6 +36,8 @@ bool sim_exec_branch(SimMachine *m, const SimInsn *in, SimThread *t)
 		m->red.count += sim_pred(t, sim_val(in, SR_PC, 7), sim_val(in, SR_PC_NOT, 0) != 0);
 		m->at_barrier = true;
 		m->barrier_id = sim_val(in, SR_BARID, 0);
+		m->barrier_count = 0;
+		m->barrier_arrive = false;
 		return true;
 	}
 	case SOP_B2R: {

@@ -50,6 +50,33 @@ static uint32_t lane_mask(int64_t sr, uint32_t lane)
 	}
 }
 
+/* BAR{.SYNC,.ARV} id, count: the whole warp arrives when any of its
+ * threads executes it (sm_6x and below), so its threads must agree. The
+ * register forms hold what ptxas 11.8 puts in them: BAR id, Rb has the
+ * count in Rb; BAR Ra, Rb (ptxas passes one register twice, made by BFI
+ * t, count, 0xc10, id) the number in the low half of Ra and the count in
+ * bits 27:16 of Rb. */
+static void exec_bar(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	bool reg_id = !sass_values_has(&in->v, SR_BARID), reg_count = !sass_values_has(&in->v, SR_BARCNT);
+	uint32_t ra = sim_reg(t, sim_val(in, SR_RA, 255)), rb = sim_reg(t, sim_val(in, SR_RB, 255));
+	int64_t id = !reg_id ? sim_val(in, SR_BARID, 0) : reg_count ? (ra & 0xffff) : ra;
+	int64_t count = !reg_count ? sim_val(in, SR_BARCNT, 0) : reg_id ? (rb >> 16 & 0xfff) : (rb & 0xfff);
+	bool arrive = sim_val(in, SR_BARMODE, 0) != 0;
+	if (id > 15)
+		return (void)sim_fail(m, in, "barrier number %lld (0 to 15 exist)", (long long)id);
+	if (count % SIM_WARP)
+		return (void)sim_fail(m, in, "thread count %lld is not a multiple of the warp size", (long long)count);
+	if (arrive && count == 0)
+		return (void)sim_fail(m, in, "BAR.ARV without a thread count");
+	if (m->at_barrier && (m->barrier_id != id || m->barrier_count != count))
+		return (void)sim_fail(m, in, "the threads of a warp give BAR different numbers or counts");
+	m->at_barrier = true;
+	m->barrier_id = id;
+	m->barrier_count = count;
+	m->barrier_arrive = arrive;
+}
+
 /* A branch to a control word's address enters its group at the first
  * instruction (ptxas -O0 branches to group starts). */
 static size_t index_of(uint32_t addr)
@@ -181,17 +208,9 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 		return true;
 	case SOP_NOP: case SOP_DEPBAR: case SOP_MEMBAR:
 		return true;        /* timing only: sim_timing.c */
-	case SOP_BAR: {
-		/* the whole warp arrives when any of its threads executes BAR
-		 * (sm_6x and below); only the block-wide BAR.SYNC is modelled */
-		bool all = sass_values_has(&in->v, SR_BARCNT) && sim_val(in, SR_BARCNT, 0) == 0;
-		if (sim_val(in, SR_BARMODE, 0) != 0 || !all)
-			return sim_fail(m, in, "BAR.ARV and barriers of a thread count are not modelled"), true;
-		m->at_barrier = true;
-		m->barrier_id = sass_values_has(&in->v, SR_BARID) ? sim_val(in, SR_BARID, 0)
-		                                                  : sim_reg(t, sim_val(in, SR_RA, 255));
+	case SOP_BAR:
+		exec_bar(m, in, t);
 		return true;
-	}
 	case SOP_S2R: {
 		int64_t sr = sim_val(in, SR_SREG, 0);
 		uint32_t v;
@@ -322,9 +341,21 @@ typedef struct WarpCrs {
  * SHFL/VOTE reads look for threads at the issued pc). */
 #define CRS_PARKED (SIZE_MAX - 1)
 
+enum { SIM_NBARS = 16, SIM_MAX_WARPS = SIM_MAX_BLOCK_THREADS / SIM_WARP };
+
+/* A barrier's current phase: the warps that arrived (a mask, and a count:
+ * BAR.ARV may arrive twice) and the thread count they gave (0: the block) */
+typedef struct BarPhase {
+	uint32_t mask, arrived;
+	int64_t count;
+} BarPhase;
+
 typedef struct Warps {
 	DivergenceModel model;
-	WarpCrs warp[SIM_MAX_BLOCK_THREADS / SIM_WARP];
+	WarpCrs warp[SIM_MAX_WARPS];
+	BarPhase bar[SIM_NBARS];
+	int8_t waits[SIM_MAX_WARPS];    /* the barrier a warp waits at, or -1 */
+	uint32_t ended;                 /* warps with no thread left running */
 } Warps;
 
 static DivergenceModel divergence_model(SimMachine *m)
@@ -570,21 +601,66 @@ static bool step_warp(SimMachine *m, SimThread *w, unsigned n)
 	return retire(m, in, w, n, pc, lanes);
 }
 
-/* Runs warp w of the block until it ends or reaches a barrier; true when
- * it waits at one (its id in *id). */
-static bool run_warp(SimMachine *m, Warps *ws, SimThread *threads, uint32_t nthreads, unsigned w,
-                     int64_t *id)
+/* Releases barrier b when its phase is complete: a thread count is
+ * reached when that many threads' warps arrived (a warp counts as 32
+ * threads), the whole block when every warp arrived. An ended warp counts
+ * as arrived at every barrier (so a racy launch's one-thread reruns pass
+ * the barriers the block's other warps would have reached). Its waiting
+ * warps go on. */
+static void bar_try_release(SimMachine *m, Warps *ws, unsigned nwarps, unsigned b)
+{
+	BarPhase *p = &ws->bar[b];
+	uint32_t all = nwarps == 32 ? ~0u : (1u << nwarps) - 1, gone = ws->ended & ~p->mask & all;
+	unsigned ngone = 0;
+	for (; gone; gone &= gone - 1)
+		ngone++;
+	bool done = p->arrived && (p->count ? (int64_t)(p->arrived + ngone) * SIM_WARP >= p->count
+	                                     : ((p->mask | ws->ended) & all) == all);
+	if (!done)
+		return;
+	for (unsigned w = 0; w < nwarps; w++)
+		if (ws->waits[w] == (int8_t)b)
+			ws->waits[w] = -1;
+	*p = (BarPhase){ 0 };
+	sim_window_barrier(m);
+	sim_branch_barrier(m);
+}
+
+/* Warp w arrives at the barrier its BAR named (m->barrier_*) */
+static void bar_arrive(SimMachine *m, Warps *ws, unsigned nwarps, unsigned w)
+{
+	BarPhase *p = &ws->bar[m->barrier_id];
+	if (p->arrived && p->count != m->barrier_count) {
+		sim_fail(m, NULL, "%s: barrier %lld reached with thread counts %lld and %lld", m->kernel,
+		         (long long)m->barrier_id, (long long)p->count, (long long)m->barrier_count);
+		return;
+	}
+	p->count = m->barrier_count;
+	p->mask |= 1u << w;
+	p->arrived++;
+	if (!m->barrier_arrive)
+		ws->waits[w] = (int8_t)m->barrier_id;
+	bar_try_release(m, ws, nwarps, (unsigned)m->barrier_id);
+}
+
+/* Runs warp w of the block until it ends or waits at a barrier (BAR.ARV
+ * arrives and goes on); false when it has ended. */
+static bool run_warp(SimMachine *m, Warps *ws, SimThread *threads, uint32_t nthreads, unsigned w)
 {
 	unsigned w0 = w * SIM_WARP, n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
+	unsigned nwarps = (nthreads + SIM_WARP - 1) / SIM_WARP;
 	if (m->timing)
 		sim_timing_select(m, w);
 	m->at_barrier = false;
 	while (ws->model == DIV_IDEAL ? step_warp(m, threads + w0, n)
-	                              : step_warp_crs(m, &ws->warp[w], ws->model, threads + w0, n))
-		if (m->at_barrier) {
-			*id = m->barrier_id;
+	                              : step_warp_crs(m, &ws->warp[w], ws->model, threads + w0, n)) {
+		if (!m->at_barrier || m->failed)
+			continue;
+		m->at_barrier = false;
+		bar_arrive(m, ws, nwarps, w);
+		if (!m->barrier_arrive)
 			return true;
-		}
+	}
 	return false;
 }
 
@@ -594,31 +670,40 @@ static void run_block(SimMachine *m, Warps *ws, SimThread *threads, uint32_t nth
 	if (sim_window_block(m, nthreads))
 		return;
 	memset(&m->red, 0, sizeof m->red);    /* ctrl: no reduction yet */
+	memset(ws->bar, 0, sizeof ws->bar);
+	ws->ended = 0;
 	for (unsigned w = 0; w < nwarps; w++) {
 		unsigned w0 = w * SIM_WARP, n = nthreads - w0 < SIM_WARP ? nthreads - w0 : SIM_WARP;
 		ws->warp[w] = (WarpCrs){ .active = live_lanes(threads + w0, n), .pc = 0, .depth = 0 };
+		ws->waits[w] = -1;
 	}
 	for (unsigned w = 0; m->timing && w < nwarps; w++) {
 		sim_timing_select(m, w);
 		sim_timing_warp_start(m);
 	}
 	for (;;) {
-		unsigned waiting = 0;
-		int64_t id = -1, first = -1;
+		bool ran = false;
 		for (unsigned w = 0; w < nwarps && !m->failed; w++) {
-			if (!run_warp(m, ws, threads, nthreads, w, &id))
+			if (ws->waits[w] >= 0 || (ws->ended >> w & 1))
 				continue;
-			if (waiting++ && id != first) {
-				sim_fail(m, NULL, "%s: warps wait at barriers %lld and %lld: a deadlock", m->kernel,
-				         (long long)first, (long long)id);
+			ran = true;
+			if (!run_warp(m, ws, threads, nthreads, w)) {
+				ws->ended |= 1u << w;
+				for (unsigned b = 0; b < SIM_NBARS; b++)
+					bar_try_release(m, ws, nwarps, b);
+			}
+		}
+		if (m->failed)
+			return;
+		if (ran)
+			continue;
+		for (unsigned w = 0; w < nwarps; w++)
+			if (ws->waits[w] >= 0) {
+				sim_fail(m, NULL, "%s: warp %u waits at barrier %d, which no warp left can complete: a deadlock",
+				         m->kernel, w, ws->waits[w]);
 				return;
 			}
-			first = id;
-		}
-		if (m->failed || waiting == 0)
-			return;
-		sim_window_barrier(m);
-		sim_branch_barrier(m);
+		return;
 	}
 }
 

@@ -363,10 +363,15 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 	 * late register reads are done: ptxas 11.8 -O3 overwrites the data
 	 * register of an STS right after the BAR.SYNC that follows it, with
 	 * no read barrier. */
-	if (in->form->op == SOP_BAR)
+	/* bar-reg-count: a BAR.SYNC has read its own registers (the number
+	 * and count) when it releases: ptxas 11.8 -O3 overwrites them after
+	 * it with no read barrier */
+	if (in->form->op == SOP_BAR) {
+		bool waits = sim_val(in, SR_BARMODE, 0) == 0;
 		for (unsigned r = 0; r < NRES; r++)
-			if ((s->rmask[r] || s->unguarded[r]) && s->rpipe[r] == 1)
+			if ((s->rmask[r] || s->unguarded[r]) && (s->rpipe[r] == 1 || (waits && s->reader[r] == in->addr)))
 				s->rmask[r] = 0, s->unguarded[r] = false;
+	}
 	for (unsigned r = 0; r < NRES; r++)
 		s->rem[r] = s->rem[r] > (int)c->stall ? s->rem[r] - (int)c->stall : 0;
 }

@@ -112,7 +112,9 @@ sass_masked() {
 		# without an immediate lane (bit 28), the SHFL mask register (46:39,
 		# bit 29 clear), the SHFL Pd and VOTE predicates (47:45, 41:39) unless PT
 		d9 = hv(substr(h, 9, 1))
-		if (fam == "ATOM" || fam == "ATOMS" || (fam == "SHFL" && d9 % 2 == 0))
+		# bar-reg-count: the count register B (27:20) of BAR when bit 43 is clear
+		if (fam == "ATOM" || fam == "ATOMS" || (fam == "SHFL" && d9 % 2 == 0) ||
+		    (fam == "BAR" && int(hv(substr(h, 6, 1)) / 8) % 2 == 0))
 			h = substr(h, 1, 9) "00" substr(h, 12)
 		if (fam == "SHFL" && int(d9 / 2) % 2 == 0)
 			h = clear_39(h)
