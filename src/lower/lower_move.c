@@ -387,16 +387,67 @@ static uint32_t sat64_to32(LowerCtx *c, uint32_t s, bool is_signed, bool to_u32)
 	return d;
 }
 
+/* Whether cvt.sat into a 64-bit type clamps: a signed source into .u64,
+ * or .u64 into .s64 (every other source value fits, and the checker
+ * refuses .sat there, as ptxas does). */
+static bool sat64_clamps(PtxTy dt, PtxTy st)
+{
+	return dt.bits == 64 && (dt.is_signed ? !st.is_signed && st.bits == 64 : st.is_signed);
+}
+
+/* cvt.sat into .u64 from a signed type, or into .s64 from .u64, as ptxas
+ * 11.8 (-O0 and -O3):
+ *   u64 from s8..s32: I2I.U32.stype.SAT d.lo, s; d.hi = RZ
+ *   u64 from s64:     ISET.GE.AND t, s.hi, RZ, PT (all ones unless
+ *                     negative); LOP.AND d.lo, t, s.lo; I2I.U32.S32.SAT d.hi, s.hi
+ *   s64 from u64:     ISET.LT.AND t, s.hi, RZ, PT (all ones past the
+ *                     range); LOP.OR d.lo, t, s.lo; I2I.S32.U32.SAT d.hi, s.hi */
+static void cvt_sat64(LowerCtx *c, PtxTy dt, PtxTy st, uint32_t d, uint32_t s)
+{
+	enum { CMP_LT = 1, CMP_GE = 6, BOP_AND = 0, PT = 7, LOP_AND = 0, LOP_OR = 1 };
+	PtxTy hi = st;
+	if (st.bits == 64) {
+		uint32_t t = lw_temp(c, 1);
+		LInsn *set = lw_emit(c, SF_ISET_R);
+		linsn_ref(set, SR_RD, t, 0, 1, true);
+		linsn_ref(set, SR_RA, s, 1, 1, false);
+		linsn_set(set, SR_RB, 255);
+		linsn_set(set, SR_CMP, dt.is_signed ? CMP_LT : CMP_GE);
+		linsn_set(set, SR_SIGNED, 1);
+		linsn_set(set, SR_BOP, BOP_AND);
+		linsn_set(set, SR_PC, PT);
+		LInsn *lop = lw_emit(c, SF_LOP_R);
+		linsn_ref(lop, SR_RD, d, 0, 1, true);
+		linsn_ref(lop, SR_RA, t, 0, 1, false);
+		linsn_ref(lop, SR_RB, s, 0, 1, false);
+		linsn_set(lop, SR_LOPOP, dt.is_signed ? LOP_OR : LOP_AND);
+		hi.bits = 32;
+	}
+	LInsn *op = lw_emit(c, SF_I2I_R);
+	linsn_ref(op, SR_RD, d, st.bits == 64 ? 1 : 0, 1, true);
+	linsn_ref(op, SR_RB, s, st.bits == 64 ? 1 : 0, 1, false);
+	linsn_set(op, SR_DTYPE, i2i_type((PtxTy){ .bits = 32, .is_signed = dt.is_signed }));
+	linsn_set(op, SR_STYPE, i2i_type(hi));
+	linsn_set(op, SR_SAT, 1);
+	if (st.bits < 64)
+		lw_mov_rz(c, d, 1);
+}
+
 /* cvt.sat from an 8- to 64-bit integer type to one of at most 32 bits:
  * a 64-bit source is clamped to 32 bits first, then I2I.dtype.stype.SAT
  * d, s (as ptxas 11.8), then a destination narrower than the register
- * it is read from is extended (LOP32I.AND / BFE). */
+ * it is read from is extended (LOP32I.AND / BFE); into 64 bits:
+ * cvt_sat64. */
 bool lw_cvt_sat_int(LowerCtx *c, const Instr *in, PtxTy dt, PtxTy st, uint32_t d, unsigned dw, uint32_t s,
                     unsigned sw)
 {
+	if (sat64_clamps(dt, st) && dw == 2 && (st.bits < 64 || sw == 2)) {
+		cvt_sat64(c, dt, st, d, s);
+		return true;
+	}
 	if (dt.bits > 32 || dw != 1 || (st.bits == 64 && sw != 2))
 		return lw_unsupported(c, in->loc, "cvt.sat between these integer types (8- to 64-bit types into "
-		                      "a 32-bit or narrower register are supported)");
+		                      "a register of the destination type's width are supported)");
 	if (st.bits == 64) {
 		bool to_u32 = st.is_signed && !dt.is_signed && dt.bits == 32;
 		s = sat64_to32(c, s, st.is_signed, to_u32);
