@@ -18,12 +18,13 @@ static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte
 
 enum { LOP_OR = 1 };
 
-/* mov.b32 d, {lo, hi} of two 16-bit registers or constants:
+/* mov.b32 d, {lo, hi} of two 16-bit registers or constants (elements
+ * base and base + 1; word dsub of d: mov.b64 of four halves packs two):
  * d = (lo & 0xffff) | hi << 16 (a 16-bit register's upper half is undefined). */
-static bool pack_halves(LowerCtx *c, uint32_t d, const Expr *src)
+static bool pack_halves(LowerCtx *c, uint32_t d, unsigned dsub, const Expr *src, unsigned base)
 {
 	Opnd lo, hi;
-	if (!lw_opnd(c, src->elems[0], &lo) || !lw_opnd(c, src->elems[1], &hi))
+	if (!lw_opnd(c, src->elems[base], &lo) || !lw_opnd(c, src->elems[base + 1], &hi))
 		return false;
 	uint32_t low = lw_temp(c, 1);
 	if (lo.kind == OPND_IMM)
@@ -37,7 +38,7 @@ static bool pack_halves(LowerCtx *c, uint32_t d, const Expr *src)
 		lw_alu(c, SASS_ALU_FORMS(SHL), h, 0, hi.vreg, 0, &sixteen, 0);
 		high = (Opnd){ .kind = OPND_REG, .vreg = h, .width = 1, .imm = 0 };
 	}
-	LInsn *op = lw_alu(c, SASS_ALU_FORMS(LOP), d, 0, low, 0, &high, 0);
+	LInsn *op = lw_alu(c, SASS_ALU_FORMS(LOP), d, dsub, low, 0, &high, 0);
 	linsn_set(op, SR_LOPOP, LOP_OR);
 	return true;
 }
@@ -52,22 +53,24 @@ static int dst_elem(LowerCtx *c, const Expr *e, uint32_t *vreg)
 	return lw_reg(c, e, vreg, &w) ? 1 : -1;
 }
 
-/* mov.b32 {lo, hi}, r into two 16-bit registers: lo = r (its upper half
- * is undefined in a 16-bit register), hi = r >> 16; `_` takes nothing. */
-static bool split_halves(LowerCtx *c, const Expr *dst, const Opnd *s)
+/* mov.b32 {lo, hi}, r into two 16-bit registers (elements base and
+ * base + 1; word sub of s: mov.b64 into four halves splits two): lo = r
+ * (its upper half is undefined in a 16-bit register), hi = r >> 16; `_`
+ * takes nothing. */
+static bool split_halves(LowerCtx *c, const Expr *dst, const Opnd *s, unsigned sub, unsigned base)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		uint32_t e;
-		int k = dst_elem(c, dst->elems[i], &e);
+		int k = dst_elem(c, dst->elems[base + i], &e);
 		if (k < 0)
 			return false;
 		if (k == 0)
 			continue;
 		if (i == 0) {
-			lw_mov(c, e, 0, s->vreg, 0);
+			lw_mov(c, e, 0, s->vreg, sub);
 		} else {
 			Opnd sixteen = { .kind = OPND_IMM, .vreg = 0, .width = 1, .imm = 16 };
-			lw_alu(c, SASS_ALU_FORMS(SHR), e, 0, s->vreg, 0, &sixteen, 0);
+			lw_alu(c, SASS_ALU_FORMS(SHR), e, 0, s->vreg, sub, &sixteen, 0);
 		}
 	}
 	return true;
@@ -90,10 +93,12 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 		if (!lw_opnd(c, src, &s))
 			return false;
 		if (dst->nelems == 2 && t.bits == 32 && s.kind == OPND_REG)
-			return split_halves(c, dst, &s);
+			return split_halves(c, dst, &s, 0, 0);
+		if (dst->nelems == 4 && t.bits == 64 && s.kind == OPND_REG && s.width == 2)
+			return split_halves(c, dst, &s, 0, 0) && split_halves(c, dst, &s, 1, 2);
 		if (dst->nelems != 2 || t.bits != 64 || s.kind != OPND_REG || s.width != 2)
-			return lw_unsupported(c, in->loc, "mov with a vector destination other than "
-			                      "mov.b64 {lo, hi}, %%rd and mov.b32 {lo, hi}, %%r");
+			return lw_unsupported(c, in->loc, "mov with a vector destination other than mov.b64 {lo, hi}, "
+			                      "%%rd, mov.b64 {a, b, c, d}, %%rd and mov.b32 {lo, hi}, %%r");
 		for (uint32_t i = 0; i < dst->nelems; i++) {
 			uint32_t e;
 			int k = dst_elem(c, dst->elems[i], &e);
@@ -107,10 +112,12 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	if (!lw_reg(c, dst, &d, &dw))
 		return false;
 	if (src->kind == EX_VECTOR && src->nelems == 2 && t.bits == 32)
-		return pack_halves(c, d, src);
+		return pack_halves(c, d, 0, src, 0);
+	if (src->kind == EX_VECTOR && src->nelems == 4 && t.bits == 64 && dw == 2)
+		return pack_halves(c, d, 0, src, 0) && pack_halves(c, d, 1, src, 2);
 	if (src->kind == EX_VECTOR) {
 		if (src->nelems != 2 || t.bits != 64)
-			return lw_unsupported(c, in->loc, "mov with a vector source other than mov.b64 %%rd, {lo, hi} and mov.b32 %%r, {lo, hi}");
+			return lw_unsupported(c, in->loc, "mov with a vector source other than mov.b64 %%rd, {lo, hi}, mov.b64 %%rd, {a, b, c, d} and mov.b32 %%r, {lo, hi}");
 		uint32_t parts[2];
 		for (unsigned i = 0; i < 2; i++) {
 			unsigned w;
