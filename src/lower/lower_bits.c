@@ -95,16 +95,92 @@ bool lower_clz(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* FLO{.U32} d, a.sub{~} */
+static void flo(LowerCtx *c, uint32_t d, uint32_t a, unsigned sub, bool is_signed)
+{
+	LInsn *op = lw_emit(c, SF_FLO_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RB, a, sub, 1, false);
+	linsn_set(op, SR_SIGNED, is_signed);
+}
+
+/* bfind.{u,s}64 d, a: the high word's FLO (signed for .s64: its highest
+ * bit unlike the sign) plus 32 when it finds one, else FLO.U32 of the low
+ * word (for a negative .s64 of ~lo: lo XOR the high word's sign). ptxas
+ * 11.8 branches between the two FLOs of the low word; here ISETP.NE.U32
+ * fh, -1 and SEL. A constant is folded (MOV32I). */
+static bool bfind64(LowerCtx *c, const Instr *in, PtxTy t, uint32_t d, const Opnd *a)
+{
+	enum { CMP_NE = 5, BOP_AND = 0, PT = 7 };
+	if (lw_has_mod(in, ".shiftamt"))
+		return lw_unsupported(c, in->loc, "bfind.shiftamt on 64-bit values (bfind.{u,s}64 without it and "
+		                      "bfind.shiftamt.{u,s}32 are supported)");
+	if (a->kind == OPND_IMM) {
+		uint64_t v = (uint64_t)a->imm;
+		if (t.is_signed && (int64_t)v < 0)
+			v = ~v;
+		uint32_t r = 0xffffffffu;
+		for (unsigned i = 64; i-- > 0;)
+			if (v >> i & 1) {
+				r = i;
+				break;
+			}
+		lw_mov32i(c, d, 0, r);
+		return true;
+	}
+	uint32_t fh = lw_temp(c, 1), fl = lw_temp(c, 1), hi32 = lw_temp(c, 1);
+	uint32_t lo = a->vreg;
+	unsigned losub = 0;
+	flo(c, fh, a->vreg, 1, t.is_signed);
+	if (t.is_signed) {
+		uint32_t x = lw_temp(c, 1);
+		lw_shr_imm(c, x, 0, a->vreg, 1, 31, true);
+		LInsn *op = lw_emit(c, SF_LOP_R);
+		linsn_ref(op, SR_RD, x, 0, 1, true);
+		linsn_ref(op, SR_RA, a->vreg, 0, 1, false);
+		linsn_ref(op, SR_RB, x, 0, 1, false);
+		linsn_set(op, SR_LOPOP, 2);    /* XOR */
+		lo = x;
+	}
+	flo(c, fl, lo, losub, false);
+	LInsn *add = lw_emit(c, SF_IADD32I);
+	linsn_ref(add, SR_RD, hi32, 0, 1, true);
+	linsn_ref(add, SR_RA, fh, 0, 1, false);
+	linsn_set(add, SR_IMM, 32);
+	uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	LInsn *cmp = lw_emit(c, SF_ISETP_I);
+	linsn_ref(cmp, SR_PD, p, 0, 1, true);
+	linsn_set(cmp, SR_PQ, PT);
+	linsn_ref(cmp, SR_RA, fh, 0, 1, false);
+	linsn_set(cmp, SR_IMM, -1);
+	linsn_set(cmp, SR_CMP, CMP_NE);
+	linsn_set(cmp, SR_SIGNED, 0);
+	linsn_set(cmp, SR_BOP, BOP_AND);
+	linsn_set(cmp, SR_PC, PT);
+	LInsn *sel = lw_emit(c, SF_SEL_R);
+	linsn_ref(sel, SR_RD, d, 0, 1, true);
+	linsn_ref(sel, SR_RA, hi32, 0, 1, false);
+	linsn_ref(sel, SR_RB, fl, 0, 1, false);
+	linsn_ref(sel, SR_PC, p, 0, 1, false);
+	return true;
+}
+
 bool lower_bfind(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
 	uint32_t d;
 	unsigned dw;
 	Opnd a;
-	if (t.bits != 32)
-		return lw_unsupported(c, in->loc, "bfind on %u-bit values (bfind.{u,s}32 is supported)", t.bits);
+	if (t.bits != 32 && t.bits != 64)
+		return lw_unsupported(c, in->loc, "bfind on %u-bit values (bfind.{u,s}32 and .{u,s}64 are supported)",
+		                      t.bits);
 	if (!dst_and_src(c, in, &d, &dw, &a))
 		return false;
+	if (t.bits == 64) {
+		if (a.kind == OPND_REG && a.width != 2)
+			return lw_unsupported(c, in->ops[1]->loc, "bfind.{u,s}64 of a register narrower than 64 bits");
+		return bfind64(c, in, t, d, &a);
+	}
 	LInsn *flo = emit_b_only(c, SASS_ALU_FORMS(FLO), d, &a, 0);
 	linsn_set(flo, SR_SIGNED, t.is_signed);
 	linsn_set(flo, SR_SH, lw_has_mod(in, ".shiftamt"));

@@ -1,5 +1,5 @@
 /* Lowering of issue 17's small integer and sign families: copysign
- * (.f32/.f64), clz.b64, bfi.b64, bfe.b64 and sad (.u32/.s32). The sequences are
+ * (.f32/.f64), clz.b64, bfi.b64, bfe.b64 and sad. The sequences are
  * ptxas 11.8's for sm_50 where it uses forms the table has:
  *   copysign d, a, b:  LOP32I.AND t, a.hi, 0x80000000;
  *                      LOP3.LUT d.hi, t, c[0x2][0x7fffffff], b.hi, 0xf8 (t | b & 0x7fffffff)
@@ -11,7 +11,8 @@
  *                      shifted left by pos (past bit 63: nothing, d = b),
  *                      LOP3.LUT d, f', b, m', 0xf4 (f' | b & ~m')
  *   sad.{u,s}32 d, a, b, c: VABSDIFF{.U32.U32|.SD}.ACC d, a, b, c
- *                      (vabsdiff.add, lower_video.c);
+ *                      (vabsdiff.add, lower_video.c); sad.{u,s}16: a and b
+ *                      extended first (I2I.{U32,S32}.{U16,S16});
  *   bfe.{u,s}64 d, a, pos, len (pos and len constants, as LLVM's libclc
  *                      writes bfe.u64 d, a, 52, 11 for a double's exponent):
  *                      the field shifted to the top (shl.b64 by 64-pos-len)
@@ -27,6 +28,7 @@
 
 enum { CMP_EQ = 2, CMP_NE = 5, CMP_GE = 6 };
 enum { LOP_AND = 0 };
+enum { I2I_U16 = 2, I2I_S16 = 3, I2I_U32 = 4, I2I_S32 = 5 };
 enum { MAXSHIFT_U64 = 2 };
 enum { LUT_A_OR_B_AND_C = 0xf8, LUT_A_OR_B_ANDNOT_C = 0xf4 };
 
@@ -269,6 +271,18 @@ static bool sad64(LowerCtx *c, const Instr *in, PtxTy t)
 	return true;
 }
 
+/* I2I.{U32,S32}.{U16,S16} of word sub of s into a temporary. */
+static uint32_t extend16(LowerCtx *c, uint32_t s, unsigned sub, bool is_signed)
+{
+	uint32_t d = lw_temp(c, 1);
+	LInsn *op = lw_emit(c, SF_I2I_R);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RB, s, sub, 1, false);
+	linsn_set(op, SR_DTYPE, is_signed ? I2I_S32 : I2I_U32);
+	linsn_set(op, SR_STYPE, is_signed ? I2I_S16 : I2I_U16);
+	return d;
+}
+
 bool lower_sad(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
@@ -276,14 +290,21 @@ bool lower_sad(LowerCtx *c, const Instr *in)
 		return false;
 	if (!t.is_float && t.bits == 64)
 		return sad64(c, in, t);
-	if (t.is_float || t.bits != 32)
-		return lw_unsupported(c, in->loc, "sad on this type (.u32, .s32, .u64 and .s64 are supported)");
+	if (t.is_float || (t.bits != 16 && t.bits != 32))
+		return lw_unsupported(c, in->loc, "sad on this type (16-, 32- and 64-bit integers are supported)");
 	uint32_t d;
 	unsigned dw, as, bs, cs;
 	Opnd o[3];
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 3, o))
 		return false;
 	uint32_t a = word_reg(c, &o[0], 0, &as), b = word_reg(c, &o[1], 0, &bs), cv = word_reg(c, &o[2], 0, &cs);
+	if (t.bits == 16) {
+		/* a and b extended to 32 bits first, as ptxas 11.8 -O0 (c's upper
+		 * half does not reach the 16 bits of the result) */
+		a = extend16(c, a, as, t.is_signed);
+		b = extend16(c, b, bs, t.is_signed);
+		as = bs = 0;
+	}
 	/* video: ptxas 11.8's VABSDIFF{.U32.U32|.SD}.ACC (vabsdiff.add) */
 	int64_t fmt = t.is_signed ? 14 : 6;
 	lw_vabsdiff(c, d, a, as, b, bs, (int)cv, cs, fmt, fmt, 4, t.is_signed);

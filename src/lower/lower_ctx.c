@@ -73,6 +73,26 @@ bool lw_has_mod(const Instr *in, const char *mod)
 	return false;
 }
 
+const Instr *lw_space_alias_instr(LowerCtx *c, const Instr *in)
+{
+	const char **mods = NULL;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		if (strcmp(in->mods[i], ".shared::cta") != 0)
+			continue;
+		if (!mods) {
+			mods = lw_own(c, xcalloc(in->nmods, sizeof *mods));
+			memcpy(mods, in->mods, in->nmods * sizeof *mods);
+		}
+		mods[i] = ".shared";
+	}
+	if (!mods)
+		return in;
+	Instr *out = lw_own(c, xmalloc(sizeof *out));
+	*out = *in;
+	out->mods = mods;
+	return out;
+}
+
 unsigned lw_vec_width(const Instr *in)
 {
 	if (lw_has_mod(in, ".v4"))
@@ -125,9 +145,14 @@ const char *lw_scoped_name(LowerCtx *c, const char *name, uint32_t block)
 	size_t n = strlen(name) + 16;
 	char *key = xmalloc(n);
 	snprintf(key, n, "%s@%u", name, (unsigned)block);
+	return lw_own(c, key);
+}
+
+void *lw_own(LowerCtx *c, void *p)
+{
 	c->owned = xrealloc(c->owned, (c->nowned + 1) * sizeof *c->owned);
-	c->owned[c->nowned++] = key;
-	return key;
+	c->owned[c->nowned++] = p;
+	return p;
 }
 
 /* map[v] = off, growing the map (-1 where nothing is recorded). */

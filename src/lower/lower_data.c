@@ -370,9 +370,10 @@ bool lower_ld_const(LowerCtx *c, const Instr *in)
 	}
 	PtxTy t = lw_instr_type(in);
 	unsigned vec = lw_vec_width(in), ebytes = t.bits / 8;
-	if (t.bits < 8 || (vec > 1 && t.bits < 32))
-		return lw_unsupported(c, in->loc, "ld.const of this type (scalars, and vectors of 32- and "
-		                      "64-bit elements, are supported)");
+	/* a vector is one load per element, as ptxas 11.8 writes it (-O0 and
+	 * -O3: LDC.U8/.S8/.U16/.S16 each, no wider load of the whole vector) */
+	if (t.bits < 8)
+		return lw_unsupported(c, in->loc, "ld.const of this type (8- to 64-bit types are supported)");
 	const Expr *a = in->ops[1];
 	if (a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, a->loc, "this address");

@@ -10,7 +10,8 @@
  *                        IADD RZ.CC, a.lo, -b.lo (IADD32I RZ.CC, a.lo, -imm;
  *                        a zero low word: -RZ, whose carry is always set);
  *                        ISETP.cmp{.U32}.X.bop p{, q}, PT, a.hi, b.hi, c
- *   abs.s32 d, a:        I2I.S32.S32 d, |a|
+ *   abs.s32 d, a:        I2I.S32.S32 d, |a|  (abs.s16: I2I.S16.S16)
+ *   abs.s16/.s64 d, imm: folded: MOV32I of each word
  *   abs.s64 d, a:        I2I.S32.S32 RZ.CC, a.hi; CSETP.LT.AND p, PT, CC, PT
  *                        (the sign of a); IADD n.lo.CC, RZ, -a.lo;
  *                        IADD.X n.hi, RZ, -a.hi; SEL d, n, a, p per word
@@ -22,7 +23,7 @@
 
 enum { CC_LT = 1 };
 enum { MAXSHIFT_U64 = 2, MAXSHIFT_S64 = 3 };
-enum { I2I_S32 = 5 };
+enum { I2I_S16 = 3, I2I_S32 = 5 };
 enum { VOTE_ANY = 1 };
 enum { MUFU_RCP64H = 6 };
 
@@ -121,26 +122,36 @@ static void iadd_neg(LowerCtx *c, uint32_t d, unsigned sub, uint32_t a, bool cc,
 bool lower_abs_int(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if (!t.is_signed || (t.bits != 32 && t.bits != 64))
-		return lw_unsupported(c, in->loc, "abs on this type (.s32 and .s64 are supported)");
+	if (!t.is_signed || (t.bits != 16 && t.bits != 32 && t.bits != 64))
+		return lw_unsupported(c, in->loc, "abs on this type (.s16, .s32 and .s64 are supported)");
 	uint32_t d, a;
 	unsigned dw;
 	Opnd o;
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &o))
 		return false;
+	if (o.kind == OPND_IMM && t.bits != 32) {
+		/* folded, as ptxas 11.8 (-O0 too) writes it: MOV32I of each word;
+		 * the most negative value is its own absolute value */
+		uint64_t v = (uint64_t)o.imm;
+		if (t.bits == 16)
+			v = (uint16_t)v & 0x8000 ? (uint16_t)(0x10000 - (uint16_t)v) : (uint16_t)v;
+		else if ((int64_t)v < 0)
+			v = -v;
+		for (unsigned w = 0; w < t.bits / 32 + (t.bits < 32); w++)
+			lw_mov32i(c, d, w, (uint32_t)(v >> 32 * w));
+		return true;
+	}
 	unsigned as;
-	if (t.bits == 32) {
+	if (t.bits != 64) {
 		lw_opnd_part(c, &o, 0, &a, &as);
 		LInsn *op = lw_emit(c, SF_I2I_R);
 		linsn_ref(op, SR_RD, d, 0, 1, true);
 		linsn_ref(op, SR_RB, a, as, 1, false);
-		linsn_set(op, SR_DTYPE, I2I_S32);
-		linsn_set(op, SR_STYPE, I2I_S32);
+		linsn_set(op, SR_DTYPE, t.bits == 16 ? I2I_S16 : I2I_S32);
+		linsn_set(op, SR_STYPE, t.bits == 16 ? I2I_S16 : I2I_S32);
 		linsn_set(op, SR_ABS, 1);
 		return true;
 	}
-	if (o.kind != OPND_REG)
-		return lw_unsupported(c, in->ops[1]->loc, "abs.s64 of an immediate");
 	a = o.vreg;
 	uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true), n = lw_temp(c, 2);
 	LInsn *sign = lw_emit(c, SF_I2I_R);

@@ -183,6 +183,12 @@ PtxTy ptx_type_of_word(const char *w);
 /* The last type word among the instruction's modifiers (bits 0 if none). */
 PtxTy lw_instr_type(const Instr *in);
 bool lw_has_mod(const Instr *in, const char *mod);
+/* in with the state-space spelling .shared::cta written .shared (PTX 7.8
+ * names the same window both ways; ptxas 11.8 writes the same code): in
+ * itself when it has none, else a copy the kernel owns. */
+const Instr *lw_space_alias_instr(LowerCtx *c, const Instr *in);
+/* p (malloc'd), freed with the kernel. */
+void *lw_own(LowerCtx *c, void *p);
 /* .v2 / .v4 -> 2 / 4, else 1. */
 unsigned lw_vec_width(const Instr *in);
 

@@ -145,8 +145,9 @@ static void iadd_cc(LowerCtx *c, Part d, Part a, Part b, bool cc, bool x)
 }
 
 /* d.lo.CC = a + b.lo; d.hi = c.hi + b.hi + CC: the 64-bit sum of an
- * addend (a, c) and a product (b). */
-static void add64(LowerCtx *c, Part dlo, Part dhi, Part alo, Part ahi, Part blo, Part bhi)
+ * addend (a, c) and a product (b); carry_out: the high word sets the
+ * carry too (mad.cc). */
+static void add64(LowerCtx *c, Part dlo, Part dhi, Part alo, Part ahi, Part blo, Part bhi, bool carry_out)
 {
 	LInsn *l = lw_emit(c, SF_IADD_R);
 	ref(l, SR_RD, dlo, true);
@@ -159,7 +160,9 @@ static void add64(LowerCtx *c, Part dlo, Part dhi, Part alo, Part ahi, Part blo,
 	ref(h, SR_RA, ahi, false);
 	ref(h, SR_RB, bhi, false);
 	linsn_set(h, SR_X, 1);
+	linsn_set(h, SR_CC, carry_out);
 	h->reads_cc = true;
+	h->writes_cc = carry_out;
 }
 
 static bool operands(LowerCtx *c, const Instr *in, unsigned n, uint32_t *d, unsigned *dw, Opnd *o)
@@ -209,7 +212,7 @@ static bool mul_lo64(LowerCtx *c, const Instr *in, bool mad)
 	}
 	Part sum = temp_part(c);
 	iadd3(c, sum, c2, hi, c1);
-	add64(c, dlo, dhi, reg_of(c, &o[2], 0), reg_of(c, &o[2], 1), lo, sum);
+	add64(c, dlo, dhi, reg_of(c, &o[2], 0), reg_of(c, &o[2], 1), lo, sum, lw_has_mod(in, ".cc"));
 	return true;
 }
 
@@ -304,14 +307,19 @@ void lw_mul_hi_u64(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b)
 	mul_hi_u64_parts(c, u, pa, pb);
 }
 
-/* mul.hi.u64 (and .s64, corrected by mul_hi_s64_fix): mul_hi_u64_parts. */
-static bool mul_hi_u64(LowerCtx *c, const Instr *in)
+/* mul.hi.u64 (and .s64, corrected by mul_hi_s64_fix): mul_hi_u64_parts;
+ * mad.hi{.cc}.{u,s}64: that product into a temporary, then add64 of the
+ * addend, as ptxas 11.8 (-O0 and -O3: IADD.CC, IADD.X{.CC}). */
+static bool mul_hi_u64(LowerCtx *c, const Instr *in, bool mad)
 {
 	uint32_t d;
 	unsigned dw;
-	Opnd o[2];
-	if (!operands(c, in, 3, &d, &dw, o))
+	Opnd o[3];
+	if (!operands(c, in, mad ? 4 : 3, &d, &dw, o))
 		return false;
+	uint32_t sum = d;
+	if (mad)
+		d = lw_temp(c, 2);
 	Part a[2], b[2];
 	for (unsigned i = 0; i < 2; i++) {
 		a[i] = reg_of(c, &o[0], i);
@@ -334,6 +342,9 @@ static bool mul_hi_u64(LowerCtx *c, const Instr *in)
 	mul_hi_u64_parts(c, u, a, b);
 	if (is_signed)
 		mul_hi_s64_fix(c, d, u, a, b);
+	if (mad)
+		add64(c, (Part){ sum, 0 }, (Part){ sum, 1 }, reg_of(c, &o[2], 0), reg_of(c, &o[2], 1), (Part){ d, 0 },
+		      (Part){ d, 1 }, lw_has_mod(in, ".cc"));
 	return true;
 }
 
@@ -407,8 +418,8 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 	bool mad = strcmp(in->opcode, "mad") == 0;
 	if ((lw_has_mod(in, ".wide") || (!mad && lw_has_mod(in, ".hi"))) && t.bits == 16)
 		return wide16(c, in, mad, t.is_signed);
-	if (!mad && lw_has_mod(in, ".hi") && t.bits == 64)
-		return mul_hi_u64(c, in);    /* and mul.hi.s64 (issue 17) */
+	if (lw_has_mod(in, ".hi") && t.bits == 64)
+		return mul_hi_u64(c, in, mad);    /* and mul.hi.s64 (issue 17), mad.hi{.cc} */
 	if (lw_has_mod(in, ".lo") && t.bits == 64)
 		return mul_lo64(c, in, mad);
 	if (mad && lw_has_mod(in, ".wide") && t.bits == 32) {
@@ -429,10 +440,10 @@ bool lower_mul_ext(LowerCtx *c, const Instr *in)
 				b = z;
 		}
 		mul_wide32(c, lo, hi, a, b, t.is_signed);
-		add64(c, (Part){ d, 0 }, (Part){ d, 1 }, reg_of(c, &o[2], 0), reg_of(c, &o[2], 1), lo, hi);
+		add64(c, (Part){ d, 0 }, (Part){ d, 1 }, reg_of(c, &o[2], 0), reg_of(c, &o[2], 1), lo, hi, false);
 		return true;
 	}
-	return lw_unsupported(c, in->loc, "%s on this type and width (64-bit mul.lo/mad.lo, mul.hi.{u,s}64, "
+	return lw_unsupported(c, in->loc, "%s on this type and width (64-bit mul/mad .lo and .hi, "
 	                      "mad.wide.{u,s}32 and 16-bit mul/mad.wide are supported here)", in->opcode);
 }
 
@@ -614,7 +625,8 @@ bool lower_mad_carry(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
 	if (t.bits != 32 || t.is_float)
-		return lw_unsupported(c, in->loc, "%s on %u-bit values (.u32/.s32 are supported)", in->opcode, t.bits);
+		return lw_unsupported(c, in->loc, "%s on %u-bit values (.u32/.s32 are supported; the 64-bit product's "
+		                      "own carry chain would overwrite the carry in)", in->opcode, t.bits);
 	bool hi = lw_has_mod(in, ".hi"), carry_in = strcmp(in->opcode, "madc") == 0;
 	bool carry_out = lw_has_mod(in, ".cc");
 	if (!hi && !lw_has_mod(in, ".lo"))

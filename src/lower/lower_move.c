@@ -18,12 +18,13 @@ static void mov_const_bank(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t byte
 
 enum { LOP_OR = 1 };
 
-/* mov.b32 d, {lo, hi} of two 16-bit registers or constants:
+/* mov.b32 d, {lo, hi} of two 16-bit registers or constants (elements
+ * base and base + 1; word dsub of d: mov.b64 of four halves packs two):
  * d = (lo & 0xffff) | hi << 16 (a 16-bit register's upper half is undefined). */
-static bool pack_halves(LowerCtx *c, uint32_t d, const Expr *src)
+static bool pack_halves(LowerCtx *c, uint32_t d, unsigned dsub, const Expr *src, unsigned base)
 {
 	Opnd lo, hi;
-	if (!lw_opnd(c, src->elems[0], &lo) || !lw_opnd(c, src->elems[1], &hi))
+	if (!lw_opnd(c, src->elems[base], &lo) || !lw_opnd(c, src->elems[base + 1], &hi))
 		return false;
 	uint32_t low = lw_temp(c, 1);
 	if (lo.kind == OPND_IMM)
@@ -37,7 +38,7 @@ static bool pack_halves(LowerCtx *c, uint32_t d, const Expr *src)
 		lw_alu(c, SASS_ALU_FORMS(SHL), h, 0, hi.vreg, 0, &sixteen, 0);
 		high = (Opnd){ .kind = OPND_REG, .vreg = h, .width = 1, .imm = 0 };
 	}
-	LInsn *op = lw_alu(c, SASS_ALU_FORMS(LOP), d, 0, low, 0, &high, 0);
+	LInsn *op = lw_alu(c, SASS_ALU_FORMS(LOP), d, dsub, low, 0, &high, 0);
 	linsn_set(op, SR_LOPOP, LOP_OR);
 	return true;
 }
@@ -52,22 +53,24 @@ static int dst_elem(LowerCtx *c, const Expr *e, uint32_t *vreg)
 	return lw_reg(c, e, vreg, &w) ? 1 : -1;
 }
 
-/* mov.b32 {lo, hi}, r into two 16-bit registers: lo = r (its upper half
- * is undefined in a 16-bit register), hi = r >> 16; `_` takes nothing. */
-static bool split_halves(LowerCtx *c, const Expr *dst, const Opnd *s)
+/* mov.b32 {lo, hi}, r into two 16-bit registers (elements base and
+ * base + 1; word sub of s: mov.b64 into four halves splits two): lo = r
+ * (its upper half is undefined in a 16-bit register), hi = r >> 16; `_`
+ * takes nothing. */
+static bool split_halves(LowerCtx *c, const Expr *dst, const Opnd *s, unsigned sub, unsigned base)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		uint32_t e;
-		int k = dst_elem(c, dst->elems[i], &e);
+		int k = dst_elem(c, dst->elems[base + i], &e);
 		if (k < 0)
 			return false;
 		if (k == 0)
 			continue;
 		if (i == 0) {
-			lw_mov(c, e, 0, s->vreg, 0);
+			lw_mov(c, e, 0, s->vreg, sub);
 		} else {
 			Opnd sixteen = { .kind = OPND_IMM, .vreg = 0, .width = 1, .imm = 16 };
-			lw_alu(c, SASS_ALU_FORMS(SHR), e, 0, s->vreg, 0, &sixteen, 0);
+			lw_alu(c, SASS_ALU_FORMS(SHR), e, 0, s->vreg, sub, &sixteen, 0);
 		}
 	}
 	return true;
@@ -90,10 +93,12 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 		if (!lw_opnd(c, src, &s))
 			return false;
 		if (dst->nelems == 2 && t.bits == 32 && s.kind == OPND_REG)
-			return split_halves(c, dst, &s);
+			return split_halves(c, dst, &s, 0, 0);
+		if (dst->nelems == 4 && t.bits == 64 && s.kind == OPND_REG && s.width == 2)
+			return split_halves(c, dst, &s, 0, 0) && split_halves(c, dst, &s, 1, 2);
 		if (dst->nelems != 2 || t.bits != 64 || s.kind != OPND_REG || s.width != 2)
-			return lw_unsupported(c, in->loc, "mov with a vector destination other than "
-			                      "mov.b64 {lo, hi}, %%rd and mov.b32 {lo, hi}, %%r");
+			return lw_unsupported(c, in->loc, "mov with a vector destination other than mov.b64 {lo, hi}, "
+			                      "%%rd, mov.b64 {a, b, c, d}, %%rd and mov.b32 {lo, hi}, %%r");
 		for (uint32_t i = 0; i < dst->nelems; i++) {
 			uint32_t e;
 			int k = dst_elem(c, dst->elems[i], &e);
@@ -107,10 +112,12 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	if (!lw_reg(c, dst, &d, &dw))
 		return false;
 	if (src->kind == EX_VECTOR && src->nelems == 2 && t.bits == 32)
-		return pack_halves(c, d, src);
+		return pack_halves(c, d, 0, src, 0);
+	if (src->kind == EX_VECTOR && src->nelems == 4 && t.bits == 64 && dw == 2)
+		return pack_halves(c, d, 0, src, 0) && pack_halves(c, d, 1, src, 2);
 	if (src->kind == EX_VECTOR) {
 		if (src->nelems != 2 || t.bits != 64)
-			return lw_unsupported(c, in->loc, "mov with a vector source other than mov.b64 %%rd, {lo, hi} and mov.b32 %%r, {lo, hi}");
+			return lw_unsupported(c, in->loc, "mov with a vector source other than mov.b64 %%rd, {lo, hi}, mov.b64 %%rd, {a, b, c, d} and mov.b32 %%r, {lo, hi}");
 		uint32_t parts[2];
 		for (unsigned i = 0; i < 2; i++) {
 			unsigned w;
@@ -387,16 +394,67 @@ static uint32_t sat64_to32(LowerCtx *c, uint32_t s, bool is_signed, bool to_u32)
 	return d;
 }
 
+/* Whether cvt.sat into a 64-bit type clamps: a signed source into .u64,
+ * or .u64 into .s64 (every other source value fits, and the checker
+ * refuses .sat there, as ptxas does). */
+static bool sat64_clamps(PtxTy dt, PtxTy st)
+{
+	return dt.bits == 64 && (dt.is_signed ? !st.is_signed && st.bits == 64 : st.is_signed);
+}
+
+/* cvt.sat into .u64 from a signed type, or into .s64 from .u64, as ptxas
+ * 11.8 (-O0 and -O3):
+ *   u64 from s8..s32: I2I.U32.stype.SAT d.lo, s; d.hi = RZ
+ *   u64 from s64:     ISET.GE.AND t, s.hi, RZ, PT (all ones unless
+ *                     negative); LOP.AND d.lo, t, s.lo; I2I.U32.S32.SAT d.hi, s.hi
+ *   s64 from u64:     ISET.LT.AND t, s.hi, RZ, PT (all ones past the
+ *                     range); LOP.OR d.lo, t, s.lo; I2I.S32.U32.SAT d.hi, s.hi */
+static void cvt_sat64(LowerCtx *c, PtxTy dt, PtxTy st, uint32_t d, uint32_t s)
+{
+	enum { CMP_LT = 1, CMP_GE = 6, BOP_AND = 0, PT = 7, LOP_AND = 0, LOP_OR = 1 };
+	PtxTy hi = st;
+	if (st.bits == 64) {
+		uint32_t t = lw_temp(c, 1);
+		LInsn *set = lw_emit(c, SF_ISET_R);
+		linsn_ref(set, SR_RD, t, 0, 1, true);
+		linsn_ref(set, SR_RA, s, 1, 1, false);
+		linsn_set(set, SR_RB, 255);
+		linsn_set(set, SR_CMP, dt.is_signed ? CMP_LT : CMP_GE);
+		linsn_set(set, SR_SIGNED, 1);
+		linsn_set(set, SR_BOP, BOP_AND);
+		linsn_set(set, SR_PC, PT);
+		LInsn *lop = lw_emit(c, SF_LOP_R);
+		linsn_ref(lop, SR_RD, d, 0, 1, true);
+		linsn_ref(lop, SR_RA, t, 0, 1, false);
+		linsn_ref(lop, SR_RB, s, 0, 1, false);
+		linsn_set(lop, SR_LOPOP, dt.is_signed ? LOP_OR : LOP_AND);
+		hi.bits = 32;
+	}
+	LInsn *op = lw_emit(c, SF_I2I_R);
+	linsn_ref(op, SR_RD, d, st.bits == 64 ? 1 : 0, 1, true);
+	linsn_ref(op, SR_RB, s, st.bits == 64 ? 1 : 0, 1, false);
+	linsn_set(op, SR_DTYPE, i2i_type((PtxTy){ .bits = 32, .is_signed = dt.is_signed }));
+	linsn_set(op, SR_STYPE, i2i_type(hi));
+	linsn_set(op, SR_SAT, 1);
+	if (st.bits < 64)
+		lw_mov_rz(c, d, 1);
+}
+
 /* cvt.sat from an 8- to 64-bit integer type to one of at most 32 bits:
  * a 64-bit source is clamped to 32 bits first, then I2I.dtype.stype.SAT
  * d, s (as ptxas 11.8), then a destination narrower than the register
- * it is read from is extended (LOP32I.AND / BFE). */
+ * it is read from is extended (LOP32I.AND / BFE); into 64 bits:
+ * cvt_sat64. */
 bool lw_cvt_sat_int(LowerCtx *c, const Instr *in, PtxTy dt, PtxTy st, uint32_t d, unsigned dw, uint32_t s,
                     unsigned sw)
 {
+	if (sat64_clamps(dt, st) && dw == 2 && (st.bits < 64 || sw == 2)) {
+		cvt_sat64(c, dt, st, d, s);
+		return true;
+	}
 	if (dt.bits > 32 || dw != 1 || (st.bits == 64 && sw != 2))
 		return lw_unsupported(c, in->loc, "cvt.sat between these integer types (8- to 64-bit types into "
-		                      "a 32-bit or narrower register are supported)");
+		                      "a register of the destination type's width are supported)");
 	if (st.bits == 64) {
 		bool to_u32 = st.is_signed && !dt.is_signed && dt.bits == 32;
 		s = sat64_to32(c, s, st.is_signed, to_u32);

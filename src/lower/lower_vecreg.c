@@ -20,13 +20,6 @@
 
 static const char *const elem_suffix[4] = { ".x", ".y", ".z", ".w" };
 
-static void *owned(LowerCtx *c, void *p)
-{
-	c->owned = xrealloc(c->owned, (c->nowned + 1) * sizeof *c->owned);
-	c->owned[c->nowned++] = p;
-	return p;
-}
-
 static unsigned decl_vec(const VarDecl *d)
 {
 	for (uint32_t i = 0; i < d->nspecs; i++) {
@@ -41,7 +34,7 @@ static unsigned decl_vec(const VarDecl *d)
 static const char *elem_name(LowerCtx *c, const char *name, unsigned i)
 {
 	size_t n = strlen(name) + 3;
-	char *s = owned(c, xmalloc(n));
+	char *s = lw_own(c, xmalloc(n));
 	snprintf(s, n, "%s%s", name, elem_suffix[i]);
 	return s;
 }
@@ -51,8 +44,8 @@ VarDecl *lw_vecreg_split(LowerCtx *c, const VarDecl *d, uint32_t block, unsigned
 	*n = decl_vec(d);
 	if (*n == 1)
 		return NULL;
-	VarDecl *out = owned(c, xcalloc(*n, sizeof *out));
-	DeclSpec *specs = owned(c, xcalloc(d->nspecs, sizeof *specs));
+	VarDecl *out = lw_own(c, xcalloc(*n, sizeof *out));
+	DeclSpec *specs = lw_own(c, xcalloc(d->nspecs, sizeof *specs));
 	uint32_t ns = 0;
 	for (uint32_t i = 0; i < d->nspecs; i++)
 		if (strcmp(d->specs[i].word, ".v2") != 0 && strcmp(d->specs[i].word, ".v4") != 0)
@@ -62,7 +55,7 @@ VarDecl *lw_vecreg_split(LowerCtx *c, const VarDecl *d, uint32_t block, unsigned
 		out[k].nspecs = ns;
 		out[k].specs = specs;
 		out[k].ndecls = d->ndecls;
-		out[k].decls = owned(c, xcalloc(d->ndecls ? d->ndecls : 1, sizeof *out[k].decls));
+		out[k].decls = lw_own(c, xcalloc(d->ndecls ? d->ndecls : 1, sizeof *out[k].decls));
 	}
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
@@ -110,7 +103,7 @@ static int comp_index(const char *comp)
 
 static Expr *new_expr(LowerCtx *c, const Expr *like)
 {
-	Expr *e = owned(c, xmalloc(sizeof *e));
+	Expr *e = lw_own(c, xmalloc(sizeof *e));
 	*e = *like;
 	return e;
 }
@@ -135,7 +128,7 @@ static Expr **rewrite_elems(LowerCtx *c, Expr *e, bool splice, uint32_t *n, bool
 		unsigned nv = splice && x->kind == EX_NAME && !x->component ? find_vec(c, x->text) : 0;
 		cap += nv ? nv : 1;
 	}
-	Expr **out = owned(c, xcalloc(cap ? cap : 1, sizeof *out));
+	Expr **out = lw_own(c, xcalloc(cap ? cap : 1, sizeof *out));
 	*n = 0;
 	*changed = cap != e->nelems;
 	for (uint32_t i = 0; i < e->nelems; i++) {
@@ -174,7 +167,7 @@ static Expr *rewrite(LowerCtx *c, Expr *e)
 		v->text = NULL;
 		v->component = NULL;
 		v->nelems = nv;
-		v->elems = owned(c, xcalloc(nv, sizeof *v->elems));
+		v->elems = lw_own(c, xcalloc(nv, sizeof *v->elems));
 		for (unsigned k = 0; k < nv; k++)
 			v->elems[k] = elem_expr(c, e, k);
 		return v;
@@ -217,14 +210,14 @@ const Instr *lw_vecreg_instr(LowerCtx *c, const Instr *in)
 		if (x == in->ops[i] && !ops)
 			continue;
 		if (!ops) {
-			ops = owned(c, xcalloc(in->nops, sizeof *ops));
+			ops = lw_own(c, xcalloc(in->nops, sizeof *ops));
 			memcpy(ops, in->ops, in->nops * sizeof *ops);
 		}
 		ops[i] = x;
 	}
 	if (!ops)
 		return in;
-	Instr *out = owned(c, xmalloc(sizeof *out));
+	Instr *out = lw_own(c, xmalloc(sizeof *out));
 	*out = *in;
 	out->ops = ops;
 	return out;

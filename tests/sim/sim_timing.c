@@ -34,10 +34,11 @@ struct SimTiming {
 	bool unguarded[NRES];       /* late read with no barrier at all */
 	uint32_t writer[NRES], reader[NRES];   /* instruction addresses */
 	uint32_t ops[NBARRIERS];    /* operations issued on each barrier */
-	/* in-order pipes: the latest operation on each barrier and its pipe's
-	 * issue count then; a late read's pipe issue count */
-	uint8_t bar_pipe[NBARRIERS];
-	uint32_t bar_seq[NBARRIERS], pipe_seq[4];
+	/* in-order pipes: per barrier and pipe, the pipe's issue count at
+	 * the latest operation of that pipe on the barrier (a wait on the
+	 * barrier completes every operation issued on it, so also the earlier
+	 * ones of their pipes); a late read's pipe issue count */
+	uint32_t bar_seq[NBARRIERS][4], pipe_seq[4];
 	uint8_t rpipe[NRES];        /* the pipe of a pending late read */
 	uint8_t wpipe[NRES];        /* the pipe of a pending variable-latency write */
 	uint32_t useq[NRES];        /* ... and its issue count in that pipe */
@@ -147,7 +148,10 @@ static bool has(const uint64_t set[4], unsigned r) { return set[r / 64] >> (r % 
 		    : r < RES_CC ? ((u)->pred_##which##s >> (r - RES_PRED) & 1) : (u)->cc_##which)
 
 /* Waiting on a barrier also completes the late reads of the operations of
- * its latest operation's pipe issued up to that one. */
+ * each pipe issued up to the pipe's latest operation on the barrier: ptxas
+ * 11.8 -O3 overwrites the data of an STG.128 without a read barrier after
+ * waiting on the barrier of the next STG.128, which LDCs had set again
+ * meanwhile (golden ld-const-vec-subword). */
 static void clear_waited(SimTiming *s, unsigned wait, bool pipe_order)
 {
 	for (unsigned r = 0; wait && r < NRES; r++) {
@@ -156,7 +160,7 @@ static void clear_waited(SimTiming *s, unsigned wait, bool pipe_order)
 		if (s->rmask[r] && !(s->rmask[r] & ~wait))
 			s->rmask[r] = 0;
 		for (unsigned b = 0; pipe_order && (s->rmask[r] || s->unguarded[r]) && b < NBARRIERS; b++)
-			if ((wait >> b & 1) && s->bar_pipe[b] == s->rpipe[r] && s->useq[r] <= s->bar_seq[b])
+			if ((wait >> b & 1) && s->useq[r] <= s->bar_seq[b][s->rpipe[r]])
 				s->rmask[r] = 0, s->unguarded[r] = false;
 	}
 }
@@ -285,10 +289,8 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 	if (u->varlat) {
 		s->pipe_seq[pipe]++;
 		for (unsigned b = 0; b < NBARRIERS; b++)
-			if (b == c->wbar || b == c->rbar) {
-				s->bar_pipe[b] = pipe;
-				s->bar_seq[b] = s->pipe_seq[pipe];
-			}
+			if (b == c->wbar || b == c->rbar)
+				s->bar_seq[b][pipe] = s->pipe_seq[pipe];
 		if (wbar)
 			age(s, c->wbar, pipe);
 		if (wbar && carried)
