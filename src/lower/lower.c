@@ -168,13 +168,14 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "brkpt", SEL_ANY, lower_trap, 0, 0 },
 	/* ---- brx: brx.idx through a .branchtargets table (lower_brx.c) ---- */
 	{ "brx", SEL_ANY, lower_brx_idx, 2, 2 },
-	/* ---- video: vabsdiff, vabsdiff4; the other video instructions are
-	 * refused by name (lower_video.c) ---- */
+	/* ---- video: vabsdiff, vabsdiff4, vadd2/4, vsub2/4 (lower_video.c; the
+	 * other SIMD ones refused by name), the scalar ones one instruction
+	 * each (lower_video_scalar.c) ---- */
 	{ "vabsdiff", SEL_ANY, lower_video, 3, 4 }, { "vabsdiff4", SEL_ANY, lower_video, 4, 4 },
-	{ "vadd", SEL_ANY, lower_video, 3, 4 }, { "vsub", SEL_ANY, lower_video, 3, 4 },
-	{ "vmin", SEL_ANY, lower_video, 3, 4 }, { "vmax", SEL_ANY, lower_video, 3, 4 },
-	{ "vshl", SEL_ANY, lower_video, 3, 4 }, { "vshr", SEL_ANY, lower_video, 3, 4 },
-	{ "vmad", SEL_ANY, lower_video, 4, 4 }, { "vset", SEL_ANY, lower_video, 3, 4 },
+	{ "vadd", SEL_ANY, lw_video_scalar, 3, 4 }, { "vsub", SEL_ANY, lw_video_scalar, 3, 4 },
+	{ "vmin", SEL_ANY, lw_video_scalar, 3, 4 }, { "vmax", SEL_ANY, lw_video_scalar, 3, 4 },
+	{ "vshl", SEL_ANY, lw_video_scalar, 3, 4 }, { "vshr", SEL_ANY, lw_video_scalar, 3, 4 },
+	{ "vmad", SEL_ANY, lw_video_scalar, 4, 4 }, { "vset", SEL_ANY, lw_video_scalar, 3, 4 },
 	{ "vadd2", SEL_ANY, lower_video, 4, 4 }, { "vsub2", SEL_ANY, lower_video, 4, 4 },
 	{ "vavrg2", SEL_ANY, lower_video, 4, 4 }, { "vabsdiff2", SEL_ANY, lower_video, 4, 4 },
 	{ "vmin2", SEL_ANY, lower_video, 4, 4 }, { "vmax2", SEL_ANY, lower_video, 4, 4 },

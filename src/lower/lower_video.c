@@ -243,10 +243,9 @@ bool lower_video(LowerCtx *c, const Instr *in)
 	if (strncmp(in->opcode, "vadd", 4) == 0 || strncmp(in->opcode, "vsub", 4) == 0)
 		if (in->opcode[4] == '2' || in->opcode[4] == '4')
 			return lower_simd_add_sub(c, in, in->opcode[1] == 's', in->opcode[4] == '4');
-	static const char *const scalar[] = { "vadd", "vsub", "vmin", "vmax", "vshl", "vshr", "vmad", "vset" };
-	for (size_t i = 0; i < sizeof scalar / sizeof scalar[0]; i++)
-		if (strcmp(in->opcode, scalar[i]) == 0)
-			return lw_video_scalar(c, in);
+	/* the scalar ones (vadd vsub vmin vmax vshl vshr vmad vset) go straight
+	 * to lower_video_scalar.c from lower.c's table, which uses this file's
+	 * operand helpers: calls only one way */
 	return lw_unsupported(c, in->opcode_loc, "the SIMD video instruction '%s' (ptxas 11.8 emulates it with a "
 	                      "per-byte sequence for sm_50, not written here yet; vabsdiff4.u32.u32.u32{.add} is "
 	                      "supported, and vadd2/vadd4/vsub2/vsub4 without .sat)", in->opcode);

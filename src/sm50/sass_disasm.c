@@ -773,6 +773,11 @@ bool sass_slot_allowed(const SassForm *f, uint32_t slot)
 	SassCtrl c;
 	sass_ctrl_unpack_slot(slot, &c);
 	bool barriers = c.wbar != SASS_CTRL_NO_BARRIER || c.rbar != SASS_CTRL_NO_BARRIER;
+	/* VMAD: fixed-latency in our tables (its stall counts suffice on the
+	 * simulator), but ptxas 11.8 also sets a write barrier on it and
+	 * nvdisasm takes that; a read barrier it refuses ('uC' unit) */
+	if (f->op == SOP_VMAD)
+		return c.rbar == SASS_CTRL_NO_BARRIER && !(c.reuse & 8);
 	switch (f->cls) {
 	case SASS_CLASS_ALU: return !barriers && !(c.reuse & 8);
 	case SASS_CLASS_FLOW: return !barriers;
