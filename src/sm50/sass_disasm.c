@@ -774,10 +774,11 @@ bool sass_slot_allowed(const SassForm *f, uint32_t slot)
 	sass_ctrl_unpack_slot(slot, &c);
 	bool barriers = c.wbar != SASS_CTRL_NO_BARRIER || c.rbar != SASS_CTRL_NO_BARRIER;
 	/* VMAD: fixed-latency in our tables (its stall counts suffice on the
-	 * simulator), but ptxas 11.8 also sets a write barrier on it and
-	 * nvdisasm takes that; a read barrier it refuses ('uC' unit) */
+	 * simulator), but ptxas 11.8 sets write and read barriers on some
+	 * formats (-O3: a write barrier; -O0: both), which nvdisasm takes
+	 * there and refuses on others ('uC' unit): its barriers are allowed */
 	if (f->op == SOP_VMAD)
-		return c.rbar == SASS_CTRL_NO_BARRIER && !(c.reuse & 8);
+		return !(c.reuse & 8);
 	switch (f->cls) {
 	case SASS_CLASS_ALU: return !barriers && !(c.reuse & 8);
 	case SASS_CLASS_FLOW: return !barriers;

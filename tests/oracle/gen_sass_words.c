@@ -58,10 +58,10 @@ static uint32_t random_slot(const SassForm *f)
 		uint32_t slot = (uint32_t)rng() & 0x1fffff;
 		if (plain)
 			slot = (slot & ~(uint32_t)SASS_CTRL_SCHED_MASK) | 0x7e0;
-		/* VMAD may carry a write barrier only in some formats (ptxas sets
-		 * one on the 32-bit ones; nvdisasm refuses it on others): random
+		/* VMAD may carry barriers only in some formats (ptxas sets them on
+		 * the 32-bit ones; nvdisasm refuses them on others): random
 		 * words keep to its barrier-free slots */
-		if (f->op == SOP_VMAD && ((slot >> 5) & 7) != 7)
+		if (f->op == SOP_VMAD && (((slot >> 5) & 7) != 7 || ((slot >> 8) & 7) != 7))
 			continue;
 		if (sass_slot_allowed(f, slot))
 			return slot;
