@@ -927,6 +927,7 @@ void lower_module_free(LModule *lm)
 		free(k->params);
 		free(k->slot_surfrefs);
 		free(k->slot_samplers);
+		free(k->slot_first_use);
 		free(k->handle_params);
 		free(k->desc_fields);
 		for (size_t j = 0; j < k->nshared_strings; j++)
