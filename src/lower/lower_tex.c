@@ -34,7 +34,7 @@ static const TexGeom geoms[] = {
 	{ ".cube", 6, 3, false, false }, { ".acube", 7, 3, true, false },
 	{ ".2dms", 2, 2, false, true }, { ".a2dms", 3, 2, true, true },
 };
-enum { GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
+enum { GEOM_3D = 4, GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
 
 enum {
 	TEX_LOD_NONE = 0, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
@@ -104,8 +104,10 @@ static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
 		return lw_unsupported(c, in->loc, "%s of a cube map with integer coordinates", in->opcode);
 	if (m->grad && (m->geom->arrayed || m->geom->ncoords > 2 || !m->ctype.is_float))
 		return lw_unsupported(c, in->loc, "tex.grad other than .1d/.2d with .f32 coordinates");
-	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || (m->geom->sass != 2 && m->geom->sass != GEOM_CUBE)))
-		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d/.cube with .f32 coordinates");
+	/* TLD4 gathers from a 2D image: .2d, .a2d, .cube, .acube */
+	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || m->geom->ncoords == 1 || m->geom->sass == GEOM_3D))
+		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a with .2d/.a2d/.cube/.acube "
+		                      "and .f32 coordinates");
 	return true;
 }
 
