@@ -134,6 +134,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "bar", SEL_RED, lower_bar_red, 3, 4 }, { "barrier", SEL_RED, lower_bar_red, 3, 4 },
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 }, { "pmevent", SEL_ANY, lower_pmevent, 1, 1 },
+	/* ---- texcache: prefetch (lower_prefetch.c) ---- */
+	{ "prefetch", SEL_ANY, lower_prefetch, 1, 1 }, { "prefetchu", SEL_ANY, lower_prefetch, 1, 1 },
 	/* ---- issue 17: division and square root (lower_divsqrt.c,
 	 * lower_divsqrt64.c), ahead of the MUFU rows; copysign and sad
 	 * (lower_bits64.c) ---- */
@@ -369,7 +371,8 @@ static void collect(LowerCtx *c, const Stmt *s)
 static bool writes_first_operand(const Instr *in)
 {
 	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
-	                                        "bar", "barrier", "membar", "brx", "pmevent" };
+	                                        "bar", "barrier", "membar", "brx", "pmevent",
+	                                        "prefetch", "prefetchu" };
 	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
 		if (strcmp(in->opcode, no_dest[i]) == 0)
 			return false;
