@@ -216,8 +216,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_MAD_WIDE32: return lw_has_mod(in, ".wide") && lw_instr_type(in).bits == 32;
 	case SEL_CC: return lw_has_mod(in, ".cc");
 	case SEL_CLOCK64:
-		return in->nops == 2 && in->ops[1]->kind == EX_NAME &&
-		       (strcmp(in->ops[1]->text, "%clock64") == 0 || strcmp(in->ops[1]->text, "%globaltimer") == 0);
+		return in->nops == 2 && lw_is_special64(in->ops[1]);
 	case SEL_RN_F32:
 		return lw_has_mod(in, ".rn") && !lw_has_mod(in, ".ftz") && lw_instr_type(in).is_float &&
 		       lw_instr_type(in).bits == 32;
