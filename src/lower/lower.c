@@ -127,7 +127,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- integer bit operations (lower_bits.c) ---- */
 	{ "popc", SEL_ANY, lower_popc, 2, 2 }, { "clz", SEL_ANY, lower_clz, 2, 2 },
 	{ "bfind", SEL_ANY, lower_bfind, 2, 2 }, { "brev", SEL_ANY, lower_brev, 2, 2 },
-	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 },
+	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 }, { "fns", SEL_ANY, lower_fns, 4, 4 },
 	{ "prmt", SEL_ANY, lower_prmt, 4, 4 }, { "lop3", SEL_ANY, lower_lop3, 5, 5 },
 	/* ---- barriers and fences (lower_sync.c) ---- */
 	/* ---- ctrl: barrier reductions (lower_sync.c), ahead of bar's rows ---- */

@@ -745,6 +745,7 @@ bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);
 /* fmisc: rcp.rz.f64 (lower_drcp_rz.c) */
 bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in);
 bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
+bool lower_fns(LowerCtx *c, const Instr *in);        /* lower_fns.c */
 /* (lower_ctx.c) Labels of a sequence that branches inside one instruction's code. */
 int lw_label_new(LKernel *k);
 void lw_label_place(LKernel *k, int label);
