@@ -1,6 +1,10 @@
 /* Lowering of fns.b32 d, mask, base, offset (find the offset-th set bit of
- * mask at or above bit base) with a constant offset of 1 or more, as
- * ptxas 11.8 -O0 writes it for sm_50 (sm_50 has no FNS instruction):
+ * mask at or above bit base; below it for a negative offset) with a
+ * constant offset, as ptxas 11.8 -O0 writes it for sm_50 (sm_50 has no
+ * FNS instruction). An offset of 0 keeps the bit at base alone (SHL of 1,
+ * LOP.AND) and searches for offset 1; a negative one reverses the mask
+ * (BFE.U32.BREV 0x2000), mirrors base (31 - base) and the result, and
+ * searches for -offset. Then, with k the offset:
  *   m = mask & (0xffffffff << base) (MOV32I, SHL, LOP.AND);
  *   p0 = POPC(m) < k (ISETP.LT, signed): fewer set bits than k, d = -1;
  *   a binary search over the halves of 16, 8, 4, 2 and 1 bits: c = the set
@@ -72,6 +76,16 @@ static uint32_t sel(LowerCtx *c, uint32_t a, uint32_t b, uint32_t p)
 	return d;
 }
 
+/* IADD32I d, -a, 0x1f: bit a counted from the other end */
+static void mirror(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub)
+{
+	LInsn *op = lw_emit(c, SF_IADD32I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, asub, 1, false);
+	linsn_set(op, SR_IMM, 31);
+	linsn_set(op, SR_NEGA, 1);
+}
+
 bool lower_fns(LowerCtx *c, const Instr *in)
 {
 	uint32_t d;
@@ -82,14 +96,41 @@ bool lower_fns(LowerCtx *c, const Instr *in)
 	for (unsigned i = 0; i < 3; i++)
 		if (!lw_opnd(c, in->ops[1 + i], &o[i]))
 			return false;
-	if (o[2].kind != OPND_IMM || o[2].imm < 1 || o[2].imm > 0x7fffffff)
-		return lw_unsupported(c, in->ops[3]->loc, "fns with this offset (a constant offset of 1 or more is "
-		                      "supported)");
+	if (o[2].kind != OPND_IMM || o[2].imm < -0x7fffffff || o[2].imm > 0x7fffffff)
+		return lw_unsupported(c, in->ops[3]->loc, "fns with this offset (a constant offset is supported)");
+	int64_t off = o[2].imm;
 	uint32_t k = lw_temp(c, 1);
 	uint32_t mask, base;
 	lw_opnd_part(c, &o[0], 0, &mask, &ms);
-	lw_mov32i(c, k, 0, (uint32_t)o[2].imm);
 	lw_opnd_part(c, &o[1], 0, &base, &bs);
+	if (off < 0) {
+		/* searching down: the mask reversed (BFE.U32.BREV, 32 bits) and
+		 * the base mirrored, 31 - base */
+		LInsn *rev = lw_emit(c, SF_BFE_I);
+		uint32_t r = lw_temp(c, 1), b = lw_temp(c, 1);
+		linsn_ref(rev, SR_RD, r, 0, 1, true);
+		linsn_ref(rev, SR_RA, mask, ms, 1, false);
+		linsn_set(rev, SR_IMM, 32 << 8);
+		linsn_set(rev, SR_SIGNED, 0);
+		linsn_set(rev, SR_BREV, 1);
+		mirror(c, b, base, bs);
+		mask = r, ms = 0, base = b, bs = 0;
+	} else if (off == 0) {
+		/* the bit at base alone, then the first set bit from there */
+		uint32_t one = lw_temp(c, 1), bit = lw_temp(c, 1), m0 = lw_temp(c, 1);
+		lw_mov32i(c, one, 0, 1);
+		LInsn *op = lw_emit(c, SF_SHL_R);
+		linsn_ref(op, SR_RD, bit, 0, 1, true);
+		linsn_ref(op, SR_RA, one, 0, 1, false);
+		linsn_ref(op, SR_RB, base, bs, 1, false);
+		op = lw_emit(c, SF_LOP_R);
+		linsn_ref(op, SR_RD, m0, 0, 1, true);
+		linsn_ref(op, SR_RA, mask, ms, 1, false);
+		linsn_ref(op, SR_RB, bit, 0, 1, false);
+		linsn_set(op, SR_LOPOP, LOP_AND);
+		mask = m0, ms = 0, off = 1;
+	}
+	lw_mov32i(c, k, 0, (uint32_t)(off < 0 ? -off : off));
 	uint32_t ones = lw_temp(c, 1), above = lw_temp(c, 1), m = lw_temp(c, 1);
 	lw_mov32i(c, ones, 0, 0xffffffffu);
 	LInsn *shl = lw_emit(c, SF_SHL_R);
@@ -139,6 +180,11 @@ bool lower_fns(LowerCtx *c, const Instr *in)
 			k = sel(c, rest, k, p);
 		}
 		pos = sel(c, next, pos, p);
+	}
+	if (o[2].imm < 0) {
+		uint32_t up = lw_temp(c, 1);
+		mirror(c, up, pos, 0);
+		pos = up;
 	}
 	LInsn *op = lw_emit(c, SF_SEL_I);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
