@@ -15,15 +15,18 @@
 
 typedef struct ClassRow {
 	const char *opcode, *noun, *words;
-	bool needed;            /* EXACTLY_ONE: a word of the class is required */
+	int needed;             /* EXACTLY_ONE: a word of the class is required (1);
+	                         * DOC_ONE: by the PTX ISA document alone (2) */
 } ClassRow;
 
 static const ClassRow rows[] = {
-#define ONE_OF(op, noun, words, target, example) { op, noun, words, false },
-#define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, true },
+#define ONE_OF(op, noun, words, target, example) { op, noun, words, 0 },
+#define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, 1 },
+#define DOC_ONE(op, noun, words, target, example) { op, noun, words, 2 },
 #include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
+#undef DOC_ONE
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -212,8 +215,12 @@ void check_modifier_classes(CheckCtx *c, const Instr *in)
 	}
 	for (uint32_t k = 0; k < oc->nrows; k++) {
 		const ClassRow *r = &rows[oc->row[k]];
-		if (r->needed && !(seen & (1u << k)))
+		if (r->needed == 1 && !(seen & (1u << k)))
 			check_error(c, in->opcode_loc, RULE_MODIFIER_CLASS, "Missing %s modifier for instruction '%s' (it "
 				"takes one of %s)", r->noun, in->opcode, r->words);
+		else if (r->needed == 2 && !(seen & (1u << k)) && c->rules == RULES_STRICT)
+			check_warning(c, in->opcode_loc, RULE_MODIFIER_CLASS, "Missing %s modifier for instruction '%s': "
+				"the PTX ISA names one of %s; ptxas accepts none and 11.8 writes no code for it", r->noun,
+				in->opcode, r->words);
 	}
 }

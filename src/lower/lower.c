@@ -127,7 +127,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- integer bit operations (lower_bits.c) ---- */
 	{ "popc", SEL_ANY, lower_popc, 2, 2 }, { "clz", SEL_ANY, lower_clz, 2, 2 },
 	{ "bfind", SEL_ANY, lower_bfind, 2, 2 }, { "brev", SEL_ANY, lower_brev, 2, 2 },
-	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 },
+	{ "bfe", SEL_ANY, lower_bfe, 4, 4 }, { "bfi", SEL_ANY, lower_bfi, 5, 5 }, { "fns", SEL_ANY, lower_fns, 4, 4 },
 	{ "prmt", SEL_ANY, lower_prmt, 4, 4 }, { "lop3", SEL_ANY, lower_lop3, 5, 5 },
 	/* ---- barriers and fences (lower_sync.c) ---- */
 	/* ---- ctrl: barrier reductions (lower_sync.c), ahead of bar's rows ---- */
@@ -218,8 +218,7 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_MAD_WIDE32: return lw_has_mod(in, ".wide") && lw_instr_type(in).bits == 32;
 	case SEL_CC: return lw_has_mod(in, ".cc");
 	case SEL_CLOCK64:
-		return in->nops == 2 && in->ops[1]->kind == EX_NAME &&
-		       (strcmp(in->ops[1]->text, "%clock64") == 0 || strcmp(in->ops[1]->text, "%globaltimer") == 0);
+		return in->nops == 2 && lw_is_special64(in->ops[1]);
 	case SEL_RN_F32:
 		return lw_has_mod(in, ".rn") && !lw_has_mod(in, ".ftz") && lw_instr_type(in).is_float &&
 		       lw_instr_type(in).bits == 32;

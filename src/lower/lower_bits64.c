@@ -21,15 +21,17 @@
  *                      ends at bit 63 (.s64: a[63] is its sign), a start past
  *                      bit 63 gives 0 (.u64) or a[63] replicated (.s64).
  *                      ptxas 11.8 -O3 writes SHF/SHR/LOP32I masks instead,
- *                      the same value. */
+ *                      the same value;
+ *   bfe.{u,s}64 with a register position or length: ptxas 11.8 -O3's code
+ *                      (bfe64_len_reg, bfe64_len_imm below). */
 #include "lower/lower_internal.h"
 
 #include <string.h>
 
 enum { CMP_EQ = 2, CMP_NE = 5, CMP_GE = 6 };
-enum { LOP_AND = 0 };
+enum { LOP_AND = 0, LOP_OR = 1 };
 enum { I2I_U16 = 2, I2I_S16 = 3, I2I_U32 = 4, I2I_S32 = 5 };
-enum { MAXSHIFT_U64 = 2 };
+enum { MAXSHIFT_U64 = 2, MAXSHIFT_S64 = 3 };
 enum { LUT_A_OR_B_AND_C = 0xf8, LUT_A_OR_B_ANDNOT_C = 0xf4 };
 
 /* A register holding word `sub` of o (a parameter word or immediate is moved in). */
@@ -159,23 +161,13 @@ static void shl64(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, int ahi, u
 	linsn_ref(l, SR_RB, s, ssub, 1, false);
 }
 
-bool lower_bfi64(LowerCtx *c, const Instr *in)
+/* m = (1 << len) - 1 over 64 bits (MOV32I 1; SHL/SHF.L.U64; IADD32I.CC
+ * and IADD32I.X of -1): all ones for a length of 64 or more */
+static void mask64(LowerCtx *c, uint32_t m, uint32_t len, unsigned ns)
 {
-	uint32_t d;
-	unsigned dw, ps, ns, fs[2], bs[2];
-	Opnd o[4];
-	if (!only_type_mods(c, in) || !lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 4, o))
-		return false;
-	uint32_t f[2], b[2];
-	for (unsigned i = 0; i < 2; i++) {
-		f[i] = word_reg(c, &o[0], i, &fs[i]);
-		b[i] = word_reg(c, &o[1], i, &bs[i]);
-	}
-	uint32_t pos = word_reg(c, &o[2], 0, &ps), len = word_reg(c, &o[3], 0, &ns);
-	uint32_t one = lw_temp(c, 1), m = lw_temp(c, 2), fm = lw_temp(c, 2), ms = lw_temp(c, 2), fsh = lw_temp(c, 2);
+	uint32_t one = lw_temp(c, 1);
 	lw_mov32i(c, one, 0, 1);
 	shl64(c, m, one, 0, -1, 0, len, ns);
-	/* m -= 1 over 64 bits */
 	LInsn *lo = lw_emit(c, SF_IADD32I);
 	linsn_ref(lo, SR_RD, m, 0, 1, true);
 	linsn_ref(lo, SR_RA, m, 0, 1, false);
@@ -189,6 +181,23 @@ bool lower_bfi64(LowerCtx *c, const Instr *in)
 	linsn_set(hi, SR_X, 1);
 	hi->reads_cc = true;
 	c->k->vregs[m].temp = false;
+}
+
+bool lower_bfi64(LowerCtx *c, const Instr *in)
+{
+	uint32_t d;
+	unsigned dw, ps, ns, fs[2], bs[2];
+	Opnd o[4];
+	if (!only_type_mods(c, in) || !lw_reg(c, in->ops[0], &d, &dw) || !operands(c, in, 1, 4, o))
+		return false;
+	uint32_t f[2], b[2];
+	for (unsigned i = 0; i < 2; i++) {
+		f[i] = word_reg(c, &o[0], i, &fs[i]);
+		b[i] = word_reg(c, &o[1], i, &bs[i]);
+	}
+	uint32_t pos = word_reg(c, &o[2], 0, &ps), len = word_reg(c, &o[3], 0, &ns);
+	uint32_t m = lw_temp(c, 2), fm = lw_temp(c, 2), ms = lw_temp(c, 2), fsh = lw_temp(c, 2);
+	mask64(c, m, len, ns);
 	for (unsigned i = 0; i < 2; i++) {
 		LInsn *and = lw_emit(c, SF_LOP_R);
 		linsn_ref(and, SR_RD, fm, i, 1, true);
@@ -311,6 +320,165 @@ bool lower_sad(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* ---- bfe.b64 with a register position or length ---- */
+
+/* SHF.R.{U64,S64} d.dsub, a.lo, s, hi (hi < 0: RZ; s < 0: the immediate k) */
+static void shf_r(LowerCtx *c, bool is_signed, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, int hi,
+                  unsigned hsub, int s, unsigned ssub, unsigned k)
+{
+	LInsn *op = lw_emit(c, s < 0 ? SF_SHF_R_I : SF_SHF_R_R);
+	linsn_ref(op, SR_RD, d, dsub, 1, true);
+	linsn_ref(op, SR_RA, a, asub, 1, false);
+	if (s < 0)
+		linsn_set(op, SR_IMM, k);
+	else
+		linsn_ref(op, SR_RB, (uint32_t)s, ssub, 1, false);
+	if (hi < 0)
+		linsn_set(op, SR_RC, 255);
+	else
+		linsn_ref(op, SR_RC, (uint32_t)hi, hsub, 1, false);
+	linsn_set(op, SR_MAXSHIFT, is_signed ? MAXSHIFT_S64 : MAXSHIFT_U64);
+}
+
+/* SHR{.U32} d.dsub, a.asub, s (s < 0: the immediate k) */
+static void shr32(LowerCtx *c, bool is_signed, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, int s,
+                  unsigned ssub, unsigned k)
+{
+	LInsn *op = lw_emit(c, s < 0 ? SF_SHR_I : SF_SHR_R);
+	linsn_ref(op, SR_RD, d, dsub, 1, true);
+	linsn_ref(op, SR_RA, a, asub, 1, false);
+	if (s < 0)
+		linsn_set(op, SR_IMM, k);
+	else
+		linsn_ref(op, SR_RB, (uint32_t)s, ssub, 1, false);
+	linsn_set(op, SR_SIGNED, is_signed);
+}
+
+/* LOP32I.op d.w, d.w, imm */
+static void lop32i_self(LowerCtx *c, unsigned lop, uint32_t d, unsigned w, uint32_t imm)
+{
+	LInsn *op = lw_emit(c, SF_LOP32I);
+	linsn_ref(op, SR_RD, d, w, 1, true);
+	linsn_ref(op, SR_RA, d, w, 1, false);
+	linsn_set(op, SR_LOPOP, lop);
+	linsn_set(op, SR_IMM, imm);
+}
+
+/* A predicate: t != 0 over 64 bits (IADD RZ.CC, -RZ, t.lo;
+ * ISETP.NE.U32.X.AND p, PT, t.hi, RZ, PT; thi < 0: a zero high word, RZ) */
+static uint32_t nonzero64(LowerCtx *c, uint32_t t, int thi)
+{
+	LInsn *lo = lw_emit(c, SF_IADD_R);
+	linsn_set(lo, SR_RD, 255);
+	linsn_set(lo, SR_RA, 255);
+	linsn_ref(lo, SR_RB, t, 0, 1, false);
+	linsn_set(lo, SR_NEG, 2);
+	linsn_set(lo, SR_CC, 1);
+	lo->writes_cc = true;
+	uint32_t p = lw_pred_temp(c);
+	LInsn *op = lw_emit(c, SF_ISETP_R);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	if (thi < 0)
+		linsn_set(op, SR_RA, 255);
+	else
+		linsn_ref(op, SR_RA, (uint32_t)thi, 1, 1, false);
+	linsn_set(op, SR_RB, 255);
+	linsn_set(op, SR_CMP, CMP_NE);
+	linsn_set(op, SR_SIGNED, 0);
+	linsn_set(op, SR_X, 1);
+	op->reads_cc = true;
+	return p;
+}
+
+/* bfe.{u,s}64 d, a, pos, n with a register position and a constant length
+ * n (1..63), as ptxas 11.8 -O3: the funnel shift right by pos (the high
+ * word only when the field reaches it), LOP32I.AND of the field's last
+ * word; .u64: d.hi = RZ for a field in the low word; .s64: bit n-1 tested
+ * (SHF.R.U64 by n-1 with RZ, or SHR.U32 of the high word by n-33) and the
+ * bits above the field set under that predicate (@P LOP32I.OR ~mask; a
+ * high word above the field: SEL RZ, -1, !P). */
+static void bfe64_len_imm(LowerCtx *c, bool sg, uint32_t d, uint32_t av, int pv, unsigned ps, unsigned pk,
+                          unsigned n)
+{
+	unsigned w = n > 32;
+	uint32_t mask = n % 32 ? (1u << (n % 32)) - 1 : 0xffffffffu;
+	shf_r(c, sg, d, 0, av, 0, (int)av, 1, pv, ps, pk);
+	if (w)
+		shr32(c, sg, d, 1, av, 1, pv, ps, pk);
+	if (mask != 0xffffffffu)
+		lop32i_self(c, LOP_AND, d, w, mask);
+	if (!sg) {
+		if (!w)
+			lw_mov_rz(c, d, 1);
+		return;
+	}
+	uint32_t top = lw_temp(c, 1);
+	if (w)
+		shr32(c, false, top, 0, d, 1, -1, 0, n - 33);
+	else
+		shf_r(c, false, top, 0, d, 0, -1, 0, -1, 0, n - 1);
+	uint32_t p = nonzero64(c, top, -1);
+	if (mask != 0xffffffffu) {
+		lw_guard(c, (int)p, false);
+		lop32i_self(c, LOP_OR, d, w, ~mask);
+		lw_guard(c, -1, false);
+	}
+	if (!w) {
+		LInsn *op = lw_emit(c, SF_SEL_I);
+		linsn_ref(op, SR_RD, d, 1, 1, true);
+		linsn_set(op, SR_RA, 255);
+		linsn_set(op, SR_IMM, -1);
+		linsn_ref(op, SR_PC, p, 0, 1, false);
+		linsn_set(op, SR_PC_NOT, 1);
+	}
+}
+
+/* bfe.{u,s}64 d, a, pos, len with a register length, as ptxas 11.8 -O3:
+ * m = (1 << len) - 1 (mask64), the funnel shift right by pos (pv < 0: the
+ * constant pk), LOP.AND with
+ * m per word; .s64: bit len-1 of the field tested over 64 bits (shifted
+ * down by len-1, IADD32I len, -1) and the bits above it set under that
+ * predicate (@P LOP.OR d, d, ~m per word). */
+static void bfe64_len_reg(LowerCtx *c, bool sg, uint32_t d, uint32_t av, int pv, unsigned ps, unsigned pk,
+                          uint32_t lv, unsigned ls)
+{
+	uint32_t m = lw_temp(c, 2), l1 = 0;
+	mask64(c, m, lv, ls);
+	if (sg) {
+		l1 = lw_temp(c, 1);
+		LInsn *op = lw_emit(c, SF_IADD32I);
+		linsn_ref(op, SR_RD, l1, 0, 1, true);
+		linsn_ref(op, SR_RA, lv, ls, 1, false);
+		linsn_set(op, SR_IMM, 0xffffffffu);
+	}
+	shf_r(c, sg, d, 0, av, 0, (int)av, 1, pv, ps, pk);
+	shr32(c, sg, d, 1, av, 1, pv, ps, pk);
+	for (unsigned w = 0; w < 2; w++) {
+		LInsn *and = lw_emit(c, SF_LOP_R);
+		linsn_ref(and, SR_RD, d, w, 1, true);
+		linsn_ref(and, SR_RA, m, w, 1, false);
+		linsn_ref(and, SR_RB, d, w, 1, false);
+		linsn_set(and, SR_LOPOP, LOP_AND);
+	}
+	if (!sg)
+		return;
+	uint32_t top = lw_temp(c, 2);
+	c->k->vregs[top].temp = false;
+	shf_r(c, false, top, 0, d, 0, (int)d, 1, (int)l1, 0, 0);
+	shr32(c, false, top, 1, d, 1, (int)l1, 0, 0);
+	uint32_t p = nonzero64(c, top, (int)top);
+	lw_guard(c, (int)p, false);
+	for (unsigned w = 0; w < 2; w++) {
+		LInsn *or = lw_emit(c, SF_LOP_R);
+		linsn_ref(or, SR_RD, d, w, 1, true);
+		linsn_ref(or, SR_RA, d, w, 1, false);
+		linsn_ref(or, SR_RB, m, w, 1, false);
+		linsn_set(or, SR_LOPOP, LOP_OR);
+		linsn_set(or, SR_INVB, 1);
+	}
+	lw_guard(c, -1, false);
+}
+
 bool lower_bfe64(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
@@ -320,9 +488,6 @@ bool lower_bfe64(LowerCtx *c, const Instr *in)
 	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a) || !lw_opnd(c, in->ops[2], &pos) ||
 	    !lw_opnd(c, in->ops[3], &len))
 		return false;
-	if (pos.kind != OPND_IMM || len.kind != OPND_IMM)
-		return lw_unsupported(c, in->loc,
-		                      "bfe.{u,s}64 with a register position or length (constant ones are supported)");
 	uint32_t av = a.vreg;
 	if (a.kind != OPND_REG) {
 		/* a constant or parameter word: moved into a pair first */
@@ -332,6 +497,29 @@ bool lower_bfe64(LowerCtx *c, const Instr *in)
 			uint32_t v = word_reg(c, &a, w, &ws);
 			lw_mov(c, av, w, v, ws);
 		}
+	}
+	if (pos.kind != OPND_IMM || len.kind != OPND_IMM) {
+		/* a register position with a constant length or a register length */
+		unsigned ps = 0, ls, n = (unsigned)len.imm & 0xff;
+		if (len.kind == OPND_IMM && n == 0) {
+			lw_mov_rz(c, d, 0);
+			lw_mov_rz(c, d, 1);
+		} else if (len.kind == OPND_IMM && n >= 64) {
+			lw_shift64_reg(c, false, t.is_signed, d, av, &pos);
+		} else {
+			/* a constant position below 64: the immediate forms of SHF and SHR */
+			int pv = -1;
+			unsigned pk = (unsigned)pos.imm;
+			if (pos.kind != OPND_IMM || pos.imm < 0 || pos.imm > 63)
+				pv = (int)word_reg(c, &pos, 0, &ps);
+			if (len.kind == OPND_IMM) {
+				bfe64_len_imm(c, t.is_signed, d, av, pv, ps, pk, n);
+			} else {
+				uint32_t lv = word_reg(c, &len, 0, &ls);
+				bfe64_len_reg(c, t.is_signed, d, av, pv, ps, pk, lv, ls);
+			}
+		}
+		return true;
 	}
 	unsigned p = (unsigned)pos.imm & 0xff, n = (unsigned)len.imm & 0xff;
 	if (n == 0 || (p > 63 && !t.is_signed)) {

@@ -361,10 +361,8 @@ static void result_copy(LowerCtx *c, uint32_t to, unsigned char reg, unsigned q,
 		lw_mov(c, to + q, 0, word, 0);
 }
 
-bool lower_call(LowerCtx *c, const Instr *in)
+static bool call_unguarded(LowerCtx *c, const Instr *in)
 {
-	if (c->guard_vreg >= 0)
-		return lw_unsupported(c, in->loc, "a guarded call (CAL has no predicate)");
 	unsigned at = 0;
 	const Expr *const *rets = NULL, *const *args = NULL;
 	uint32_t nrets = 0, nargs = 0;
@@ -373,7 +371,7 @@ bool lower_call(LowerCtx *c, const Instr *in)
 	if (at >= in->nops || in->ops[at]->kind != EX_NAME)
 		return lw_unsupported(c, in->loc, "this call (a function name is expected)");
 	const Expr *callee = in->ops[at++];
-	bool indirect = callee->text[0] == '%';
+	bool indirect = lw_reg_bits(c, callee) != 0;     /* a register, named with % or not */
 	if (at < in->nops && (in->ops[at]->kind == EX_LIST || !indirect) && !call_list(c, in->ops[at++], &args, &nargs))
 		return false;
 	if (indirect && at + 1 == in->nops && in->ops[at]->kind == EX_NAME)
@@ -410,6 +408,19 @@ bool lower_call(LowerCtx *c, const Instr *in)
 	free(v);
 	free(from);
 	free(reg);
+	return ok;
+}
+
+/* CAL has no predicate: a guarded call (its argument and result copies
+ * too) is branched around, `@!p BRA over` (ptxas 11.8, -O0 and -O3). */
+bool lower_call(LowerCtx *c, const Instr *in)
+{
+	if (c->guard_vreg < 0)
+		return call_unguarded(c, in);
+	int over = lw_label_new(c->k);
+	lw_branch(c, c->guard_vreg, !c->guard_neg, over);
+	bool ok = call_unguarded(c, in);
+	lw_label_place(c->k, over);
 	return ok;
 }
 

@@ -233,7 +233,14 @@ bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width)
 		*width = c->k->vregs[*vreg].width;
 		return true;
 	}
-	/* a special register as a direct operand: read into a temporary */
+	/* a special register as a direct operand: read into a temporary (a
+	 * 64-bit one with ptxas's high-low-high reads) */
+	if (lw_is_special64(e)) {
+		*vreg = lw_temp(c, 2);
+		*width = 2;
+		c->k->vregs[*vreg].temp = false;
+		return lw_read_special64(c, e, *vreg);
+	}
 	if (e->kind == EX_NAME && lw_is_special(e)) {
 		*vreg = lw_temp(c, 1);
 		*width = 1;
@@ -473,6 +480,67 @@ static const SpecialReg special_regs[] = {
 	ENVREG(24), ENVREG(25), ENVREG(26), ENVREG(27), ENVREG(28), ENVREG(29), ENVREG(30), ENVREG(31),
 };
 
+/* The 64-bit special registers ptxas 11.8 reads with a CS2R pair: the low
+ * word's code and the high word's. */
+typedef struct SpecialPair {
+	const char *name;
+	unsigned lo, hi;
+} SpecialPair;
+
+static const SpecialPair special_pairs[] = {
+	{ "%clock64", 0x50, 0x51 }, { "%globaltimer", 0x52, 0x53 },
+	{ "%pm0_64", 0x04, 0x48 }, { "%pm1_64", 0x05, 0x49 }, { "%pm2_64", 0x06, 0x4a }, { "%pm3_64", 0x07, 0x4b },
+	{ "%pm4_64", 0x08, 0x4c }, { "%pm5_64", 0x09, 0x4d }, { "%pm6_64", 0x0a, 0x4e }, { "%pm7_64", 0x0b, 0x4f },
+};
+
+static const SpecialPair *find_pair(const Expr *e)
+{
+	if (e->kind != EX_NAME || e->component)
+		return NULL;
+	for (size_t i = 0; i < sizeof special_pairs / sizeof special_pairs[0]; i++)
+		if (strcmp(special_pairs[i].name, e->text) == 0)
+			return &special_pairs[i];
+	return NULL;
+}
+
+bool lw_is_special64(const Expr *e)
+{
+	return find_pair(e) != NULL;
+}
+
+static LInsn *cs2r(LowerCtx *c, uint32_t d, unsigned sub, unsigned sreg)
+{
+	LInsn *op = lw_emit(c, SF_CS2R);
+	linsn_ref(op, SR_RD, d, sub, 1, true);
+	linsn_set(op, SR_SREG, sreg);
+	op->keep = true;
+	return op;
+}
+
+bool lw_read_special64(LowerCtx *c, const Expr *e, uint32_t d)
+{
+	const SpecialPair *sp = find_pair(e);
+	if (!sp)
+		return false;
+	if (c->guard_vreg >= 0)
+		return lw_unsupported(c, e->loc, "%s under a guard", e->text);
+	cs2r(c, d, 1, sp->hi);
+	cs2r(c, d, 0, sp->lo);
+	uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
+	LInsn *cmp = lw_emit(c, SF_ISETP_R);
+	linsn_ref(cmp, SR_PD, p, 0, 1, true);
+	linsn_set(cmp, SR_PQ, 7);
+	linsn_ref(cmp, SR_RA, d, 0, 1, false);
+	linsn_set(cmp, SR_RB, 255);
+	linsn_set(cmp, SR_CMP, 1);
+	linsn_set(cmp, SR_SIGNED, 1);
+	linsn_set(cmp, SR_PC, 7);
+	LInsn *again = cs2r(c, d, 1, sp->hi);
+	linsn_ref(again, SR_PG, p, 0, 1, false);
+	linsn_set(again, SR_PG_NOT, 1);
+	return true;
+}
+
 static const SpecialReg *find_special(const Expr *e)
 {
 	if (e->kind != EX_NAME)
@@ -492,12 +560,20 @@ static const SpecialReg *find_special(const Expr *e)
 
 bool lw_is_special(const Expr *e)
 {
-	return find_special(e) != NULL;
+	return find_special(e) != NULL || find_pair(e) != NULL;
 }
 
 bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d)
 {
 	const SpecialReg *sr = find_special(e);
+	const SpecialPair *sp = sr ? NULL : find_pair(e);
+	if (sp) {
+		/* the low word alone: CS2R, as ptxas 11.8 reads it for cvt */
+		LInsn *op = lw_emit(c, SF_CS2R);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_set(op, SR_SREG, sp->lo);
+		return true;
+	}
 	if (!sr)
 		return false;
 	if (sr->is_const) {

@@ -284,7 +284,7 @@ void lw_shr_imm(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssu
 void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub);
 
 /* (lower_ctx.c) Reads the special register e (%tid.x, %ntid.y, %laneid, ...) into part 0
- * of d: S2R, or MOV of its c[0x0] word, as ptxas does. False (nothing
+ * of d: S2R, CS2R, or MOV of its c[0x0] word, as ptxas does. False (nothing
  * emitted) when e is not one. */
 bool lw_read_special(LowerCtx *c, const Expr *e, uint32_t d);
 /* The high word of a 64-bit special register read from c[0x0] (%gridid)
@@ -293,6 +293,14 @@ bool lw_read_special_hi(LowerCtx *c, const Expr *e, uint32_t d);
 /* (lower_mem.c) w is a cache operator of ld (load) or st (.ca, .wb, ...). */
 bool lw_cache_op_word(const char *w, bool load);
 bool lw_is_special(const Expr *e);
+/* (lower_ctx.c) e is a 64-bit special register ptxas reads with a CS2R pair
+ * (%clock64, %globaltimer, %pm0_64..%pm7_64); lw_read_special reads its
+ * low word. lw_read_special64 reads all of it into d: the high word, the
+ * low word, and the high word once more when the low one is below 2^31 (it
+ * wrapped between the reads), as ptxas 11.8 reads them; false when e is
+ * not one or under a guard (reported). */
+bool lw_is_special64(const Expr *e);
+bool lw_read_special64(LowerCtx *c, const Expr *e, uint32_t d);
 
 /* Packs sub-word vector elements (each `bits` wide, in registers) into
  * 32-bit parts of dst (LOP/SHL/OR); unpacks the other way. */
@@ -739,6 +747,7 @@ bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);
 /* fmisc: rcp.rz.f64 (lower_drcp_rz.c) */
 bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in);
 bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
+bool lower_fns(LowerCtx *c, const Instr *in);        /* lower_fns.c */
 /* (lower_ctx.c) Labels of a sequence that branches inside one instruction's code. */
 int lw_label_new(LKernel *k);
 void lw_label_place(LKernel *k, int label);

@@ -500,15 +500,43 @@ bool lower_cvt(LowerCtx *c, const Instr *in)
 	PtxTy dt = ty[0], st = ty[1];
 	uint32_t d, s;
 	unsigned dw, sw;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_reg(c, in->ops[1], &s, &sw))
-		return false;
-	if (sat)
-		return lw_cvt_sat_int(c, in, dt, st, d, dw, s, sw);
 	/* The value keeps min(dst, src) bits; it is extended by the source
 	 * signedness when widening and by the destination's when narrowing
 	 * into a sub-word destination register that is read as 32 bits. */
 	unsigned keep = dt.bits < st.bits ? dt.bits : st.bits;
 	bool sign = dt.bits <= st.bits ? dt.is_signed : st.is_signed;
+	if (!lw_reg(c, in->ops[0], &d, &dw))
+		return false;
+	if (keep <= 32 && !sat && lw_is_special64(in->ops[1])) {
+		/* the low word of %clock64, %globaltimer or %pm0_64..%pm7_64
+		 * alone (one CS2R), as ptxas 11.8 reads it */
+		s = lw_temp(c, 1);
+		sw = 1;
+		lw_read_special(c, in->ops[1], s);
+	} else {
+		Opnd o;
+		if (!lw_opnd(c, in->ops[1], &o))
+			return false;
+		if (o.kind == OPND_IMM && !sat) {
+			/* WARP_SZ: the converted constant, MOV32I per word as
+			 * ptxas 11.8 writes it */
+			uint64_t v = (uint64_t)o.imm;
+			if (keep < 64) {
+				v &= (1ull << keep) - 1;
+				if (sign && (v >> (keep - 1)) & 1)
+					v |= ~0ull << keep;
+			}
+			for (unsigned w = 0; w < dw; w++)
+				lw_mov32i(c, d, w, (uint32_t)(v >> (32 * w)));
+			return true;
+		}
+		if (o.kind == OPND_IMM)
+			return lw_unsupported(c, in->ops[1]->loc, "cvt.sat of a constant (a register is expected)");
+		s = o.vreg;
+		sw = o.width;
+	}
+	if (sat)
+		return lw_cvt_sat_int(c, in, dt, st, d, dw, s, sw);
 	if (keep < 32)
 		lw_extend32(c, d, s, keep, sign);
 	else if (d != s)

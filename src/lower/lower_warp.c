@@ -2,8 +2,9 @@
  * shfl{.sync}.mode.b32 -> SHFL.mode (lane and mask as registers or
  * immediates, the predicate output or PT), vote{.sync}.all/.any/.uni.pred
  * -> VOTE.ALL/.ANY/.EQ with an RZ ballot, vote.ballot.b32 -> VOTE.ANY Rd,
- * PT, and mov of %clock64 / %globaltimer -> ptxas's CS2R sequence (high,
- * low, and the high word again when the low one has wrapped). The member
+ * PT, and mov of %clock64 / %globaltimer / %pm0_64..%pm7_64 -> ptxas's CS2R
+ * sequence (high, low, and the high word again when the low one has
+ * wrapped: lw_read_special64). The member
  * mask of .sync is not encoded: sm_50 runs a warp in lockstep. */
 #include "lower/lower_internal.h"
 
@@ -103,43 +104,16 @@ bool lower_vote(LowerCtx *c, const Instr *in)
 	return true;
 }
 
-static void cs2r(LowerCtx *c, uint32_t d, unsigned sub, unsigned sreg)
-{
-	LInsn *op = lw_emit(c, SF_CS2R);
-	linsn_ref(op, SR_RD, d, sub, 1, true);
-	linsn_set(op, SR_SREG, sreg);
-	op->keep = true;
-}
-
-/* mov.u64 d, %clock64 / %globaltimer: the high word, the low word, and
- * the high word once more when the low one is below 2^31 (it wrapped
- * between the reads), as ptxas reads them. */
+/* mov.u64 d, %clock64 / %globaltimer / %pm0_64..%pm7_64: ptxas's CS2R
+ * reads (lw_read_special64). */
 bool lower_clock64(LowerCtx *c, const Instr *in)
 {
 	const Expr *s = in->ops[1];
-	unsigned lo = strcmp(s->text, "%clock64") == 0 ? 0x50 : 0x52;
-	uint32_t d, p;
+	uint32_t d;
 	unsigned dw;
 	if (!lw_reg(c, in->ops[0], &d, &dw))
 		return false;
-	if (dw != 2 || c->guard_vreg >= 0)
-		return lw_unsupported(c, in->loc, "%s into a %u-bit register or under a guard", s->text, 32 * dw);
-	cs2r(c, d, 1, lo + 1);
-	cs2r(c, d, 0, lo);
-	p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
-	LInsn *cmp = lw_emit(c, SF_ISETP_R);
-	linsn_ref(cmp, SR_PD, p, 0, 1, true);
-	linsn_set(cmp, SR_PQ, 7);
-	linsn_ref(cmp, SR_RA, d, 0, 1, false);
-	linsn_set(cmp, SR_RB, 255);
-	linsn_set(cmp, SR_CMP, 1);
-	linsn_set(cmp, SR_SIGNED, 1);
-	linsn_set(cmp, SR_PC, 7);
-	LInsn *again = lw_emit(c, SF_CS2R);
-	linsn_ref(again, SR_RD, d, 1, 1, true);
-	linsn_set(again, SR_SREG, lo + 1);
-	linsn_ref(again, SR_PG, p, 0, 1, false);
-	linsn_set(again, SR_PG_NOT, 1);
-	again->keep = true;
-	return true;
+	if (dw != 2)
+		return lw_unsupported(c, in->loc, "%s into a %u-bit register", s->text, 32 * dw);
+	return lw_read_special64(c, s, d);
 }

@@ -21,16 +21,19 @@
 #include <string.h>
 
 /* S2R/CS2R special register numbers (e_sreg). */
-enum { SREG_PM0 = 0x04, SREG_PM7 = 0x0b, SREG_CLOCKLO = 0x50, SREG_CLOCKHI = 0x51, SREG_GTIMERLO = 0x52,
-       SREG_GTIMERHI = 0x53 };
+enum { SREG_PM0 = 0x04, SREG_PM7 = 0x0b, SREG_PM_HI0 = 0x48, SREG_PM_HI7 = 0x4f, SREG_CLOCKLO = 0x50,
+       SREG_CLOCKHI = 0x51, SREG_GTIMERLO = 0x52, SREG_GTIMERHI = 0x53 };
 
 /* The clocks, the global timer and the performance counters %pm0..%pm7
- * (SR_PM0..SR_PM7: counter n reads 0x1000 n + the thread's index) as
+ * (SR_PM0..SR_PM7: counter n reads 0x1000 n + the thread's index; the
+ * high words of %pm0_64..%pm7_64, SR_PM_HI0..SR_PM_HI7: 0x100 + n) as
  * fixed functions of the thread, so that two runs agree. */
 uint32_t sim_clock_value(const SimThread *t, int64_t sreg)
 {
 	if (sreg >= SREG_PM0 && sreg <= SREG_PM7)
 		return 0x1000u * (uint32_t)(sreg - SREG_PM0) + t->flat;
+	if (sreg >= SREG_PM_HI0 && sreg <= SREG_PM_HI7)
+		return 0x100u + (uint32_t)(sreg - SREG_PM_HI0);
 	switch (sreg) {
 	case SREG_CLOCKLO: return 0x10000u + 0x100u * t->flat;
 	case SREG_CLOCKHI: return 0x2a;
@@ -41,7 +44,8 @@ uint32_t sim_clock_value(const SimThread *t, int64_t sreg)
 
 static bool is_clock(int64_t sreg)
 {
-	return (sreg >= SREG_CLOCKLO && sreg <= SREG_GTIMERHI) || (sreg >= SREG_PM0 && sreg <= SREG_PM7);
+	return (sreg >= SREG_CLOCKLO && sreg <= SREG_GTIMERHI) || (sreg >= SREG_PM0 && sreg <= SREG_PM7) ||
+	       (sreg >= SREG_PM_HI0 && sreg <= SREG_PM_HI7);
 }
 
 /* ATOM/RED data types (e_atomsize): U32 S32 U64 F32.FTZ.RN U128 S64;

@@ -132,8 +132,10 @@ static uint8_t pipe_of(const SassForm *f)
 	/* the conversions and MUFU (they complete in order, see
 	 * carried_marks): ptxas 11.8 -O3 overwrites the source of an I2I
 	 * without a read barrier after waiting only on a later MUFU.RCP's
-	 * write barrier (golden tex-cube) */
-	case SOP_I2F: case SOP_F2I: case SOP_I2I: case SOP_MUFU:
+	 * write barrier (golden tex-cube); POPC and FLO go through the same
+	 * multi-function unit: ptxas 11.8 -O3 overwrites a POPC's source with
+	 * a later POPC without a read barrier (golden fns-offset) */
+	case SOP_I2F: case SOP_F2I: case SOP_I2I: case SOP_MUFU: case SOP_POPC: case SOP_FLO:
 		return 2;
 	default:
 		return 3;

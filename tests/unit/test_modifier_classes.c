@@ -20,9 +20,11 @@ typedef struct Row {
 static const Row rows[] = {
 #define ONE_OF(op, noun, words, target, example) { op, noun, words, target, example },
 #define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, target, example },
+#define DOC_ONE(op, noun, words, target, example) { op, noun, words, target, example },
 #include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
+#undef DOC_ONE
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 

@@ -21,9 +21,11 @@ typedef struct Row {
 static const Row rows[] = {
 #define ONE_OF(op, noun, words, target, example) { op, noun, words, target, example, 0 },
 #define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, target, example, 1 },
+#define DOC_ONE(op, noun, words, target, example) { op, noun, words, target, example, 0 },  /* ptxas: ONE_OF */
 #include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
+#undef DOC_ONE
 };
 
 static int n;
