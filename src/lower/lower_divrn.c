@@ -138,7 +138,7 @@ static void ffma(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, in
 }
 
 /* FFMA d, a, [-]b, c[0x2][value] */
-static void ffma_const2(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t value)
+void lw_ffma_const2(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t value)
 {
 	LInsn *op = lw_op_def(c, SF_FFMA_RC, (int)d);
 	lw_op_use(op, SR_RA, (int)a);
@@ -492,7 +492,7 @@ static void div_refine(LowerCtx *c, uint32_t r, uint32_t nb, uint32_t am, uint32
                        uint32_t q)
 {
 	uint32_t f1 = lw_temp(c, 1), q0 = lw_temp(c, 1), f2 = lw_temp(c, 1);
-	ffma_const2(c, f1, r, nb, false, F32_ONE);
+	lw_ffma_const2(c, f1, r, nb, false, F32_ONE);
 	ffma(c, r2, r, f1, false, (int)r, 0);
 	ffma(c, q0, am, r2, false, -1, 0);
 	ffma(c, f2, nb, q0, false, (int)am, 0);
@@ -725,7 +725,7 @@ bool lower_div_rn_f32(LowerCtx *c, const Instr *in)
 	lw_op_pred(op, SR_PD, (int)p, true);
 	lw_op_use(op, SR_RA, (int)a);
 	lw_op_use(op, SR_RB, (int)b);
-	ffma_const2(c, e, b, r, true, F32_ONE);
+	lw_ffma_const2(c, e, b, r, true, F32_ONE);
 	ffma(c, r2, r, e, false, (int)r, 0);
 	ffma(c, q, a, r2, false, -1, 0);
 	ffma(c, f, b, q, true, (int)a, 0);
@@ -748,7 +748,7 @@ bool lower_div_rn_f32(LowerCtx *c, const Instr *in)
 static void rcp_residual(LowerCtx *c, uint32_t n, uint32_t x, uint32_t r)
 {
 	uint32_t e = lw_temp(c, 1);
-	ffma_const2(c, e, x, r, false, F32_MINUS_ONE);
+	lw_ffma_const2(c, e, x, r, false, F32_MINUS_ONE);
 	fneg_ftz(c, n, e);
 }
 

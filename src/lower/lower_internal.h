@@ -510,8 +510,8 @@ bool lower_membar(LowerCtx *c, const Instr *in);
 /* special functions and float division (lower_sfu.c). */
 bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
-/* issue 17: IEEE-rounded square root with ptxas's slow path (lower_divsqrt.c). */
-bool lower_sqrt_rn(LowerCtx *c, const Instr *in);
+/* issue 17: IEEE-rounded square root (.rn, .rm, .rp, .rz) with ptxas's slow path (lower_divsqrt.c). */
+bool lower_sqrt_f32(LowerCtx *c, const Instr *in);
 /* issue 17: IEEE-rounded f64 reciprocal and square root (lower_divsqrt64.c). */
 bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in);
 bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in);
@@ -752,6 +752,8 @@ void lw_op_pred(LInsn *op, SassRole r, int p, bool def);
 uint32_t lw_pred_temp(LowerCtx *c);
 /* A value defined on more than one path (not a temporary to liveness). */
 uint32_t lw_path_value(LowerCtx *c);
+/* FFMA d, a, [-]b, c[0x2][value] (value from .nv.constant2, lower_divrn.c) */
+void lw_ffma_const2(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t value);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables
