@@ -20,19 +20,15 @@
  * or denormal x (FSETP.NEU.FTZ against RZ) gives FMUL.FTZ x, 1 (a signed
  * zero), and huge x is scaled with FMUL.FTZ instead of FFMA ..., RZ. The
  * approximate FTZ variants keep MUFU's approximation (lower_sfu.c). */
-#include "lower/lower_internal.h"
+#include "lower/lower_f32seq.h"
 
 
-enum { MUFU_RSQ = 5 };
-enum { CMP_GT = 4, CMP_GTU = 12, CMP_NEU = 13, CMP_GEU = 14 };
+enum { CMP_GEU = 14 };
 enum { FMZ_FTZ = 1 };
 enum { SQRT_RN = 0, SQRT_RM = 1, SQRT_RP = 2, SQRT_RZ = 3 };   /* FFMA's rounding field */
 
 enum {
 	F32_HALF = 0x3f000000,
-	F32_ONE = 0x3f800000,
-	F32_INF = 0x7f800000,
-	F32_2P64 = 0x5f800000,
 	F32_2PM32 = 0x2f800000,
 	SQRT_FAST_BIAS = 0xf3000000u,    /* -0x0d000000: the IADD32I of the range test */
 	SQRT_FAST_LIMIT = 0x727fffff,    /* the largest biased x of the fast path */
@@ -41,22 +37,6 @@ enum {
 };
 
 /* ---- small emitters (b < 0 is RZ) ---- */
-
-static void ref_or_rz(LInsn *op, SassRole r, int v)
-{
-	if (v < 0)
-		linsn_set(op, r, 255);
-	else
-		linsn_ref(op, r, (uint32_t)v, 0, 1, false);
-}
-
-static void mufu_rsq(LowerCtx *c, uint32_t d, uint32_t a)
-{
-	LInsn *op = lw_emit(c, SF_MUFU);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_set(op, SR_MUFUOP, MUFU_RSQ);
-}
 
 /* FMUL.FTZ d, a, b */
 static void fmul_ftz(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b)
@@ -76,18 +56,6 @@ static void fmul_ftz_imm(LowerCtx *c, uint32_t d, uint32_t a, uint32_t bits)
 	linsn_ref(op, SR_RA, a, 0, 1, false);
 	linsn_set(op, SR_IMM, bits >> 12);
 	linsn_set(op, SR_FMZ, FMZ_FTZ);
-}
-
-/* FFMA[.rnd] d, a, [-]b, c */
-static void ffma(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, int cv, unsigned rnd)
-{
-	LInsn *op = lw_emit(c, SF_FFMA_R);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_ref(op, SR_RB, b, 0, 1, false);
-	linsn_set(op, SR_NEGB, neg_b);
-	ref_or_rz(op, SR_RC, cv);
-	linsn_set(op, SR_RND, rnd);
 }
 
 /* FFMA d, a, imm, RZ */
@@ -179,18 +147,6 @@ static uint32_t path_value(LowerCtx *c)
 
 /* ---- sqrt.rn/.rm/.rp/.rz.f32 ---- */
 
-/* FADD.FTZ d, -a, -RZ: the negation ptxas writes */
-static void fneg_ftz(LowerCtx *c, uint32_t d, uint32_t a)
-{
-	LInsn *op = lw_emit(c, SF_FADD_R);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_set(op, SR_RB, 255);
-	linsn_set(op, SR_NEGA, 1);
-	linsn_set(op, SR_NEGB, 1);
-	linsn_set(op, SR_FTZ, 1);
-}
-
 /* The Newton steps both paths share, s = x * r and h = r * 0.5 first:
  *   .rn, .rp: d = fma.rnd(fma(s, -s, x), h, s)
  *   .rm, .rz: s' = fma(s, fma(h, -s, 0.5), s) (one more step, the 0.5
@@ -203,22 +159,22 @@ static void sqrt_newton(LowerCtx *c, uint32_t d, uint32_t x, uint32_t r, bool ne
 	fmul_ftz_imm(c, h, r, F32_HALF);
 	if (rnd == SQRT_RM || rnd == SQRT_RZ) {
 		uint32_t n = lw_temp(c, 1), t = lw_temp(c, 1), s2 = lw_temp(c, 1);
-		fneg_ftz(c, n, s);
-		lw_ffma_const2(c, t, h, n, false, F32_HALF);
-		ffma(c, s2, s, t, false, (int)s, 0);
+		fseq_fneg_ftz(c, n, s);
+		fseq_ffma_const2(c, t, h, n, false, F32_HALF);
+		fseq_ffma(c, s2, s, t, false, (int)s, 0);
 		s = s2;
 	}
 	if (neg_by_fadd) {
 		uint32_t n = lw_temp(c, 1);
-		fneg_ftz(c, n, s);
-		ffma(c, e, s, n, false, (int)x, 0);
+		fseq_fneg_ftz(c, n, s);
+		fseq_ffma(c, e, s, n, false, (int)x, 0);
 	} else {
-		ffma(c, e, s, s, true, (int)x, 0);
+		fseq_ffma(c, e, s, s, true, (int)x, 0);
 	}
 	if (rnd == SQRT_RM || rnd == SQRT_RZ)
-		ffma(c, d, h, e, false, (int)s, rnd);
+		fseq_ffma(c, d, h, e, false, (int)s, rnd);
 	else
-		ffma(c, d, e, h, false, (int)s, rnd);
+		fseq_ffma(c, d, e, h, false, (int)s, rnd);
 }
 
 /* The slow path: x outside the fast path's range; d set on every exit. */
@@ -264,18 +220,9 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done, bool ftz, u
 		fmul_ftz_imm(c, y, x, F32_2P64);
 	else
 		ffma_imm_rz(c, y, x, F32_2P64);
-	mufu_rsq(c, r, y);
+	fseq_mufu(c, MUFU_RSQ, r, y);
 	sqrt_newton(c, t, y, r, true, rnd);
 	fmul_ftz_imm(c, d, t, F32_2PM32);
-}
-
-/* A register holding o (a parameter word or immediate is moved in). */
-static uint32_t in_reg(LowerCtx *c, const Opnd *o)
-{
-	uint32_t v;
-	unsigned s;
-	lw_opnd_part(c, o, 0, &v, &s);
-	return v;
 }
 
 /* The rounding of sqrt.rnd[.ftz].f32 (FFMA's field); false on another modifier. */
@@ -310,19 +257,19 @@ bool lower_sqrt_f32(LowerCtx *c, const Instr *in)
 	/* a guarded sqrt: the whole sequence is branched around */
 	if (c->guard_vreg >= 0)
 		lw_branch(c, c->guard_vreg, !c->guard_neg, done);
-	uint32_t x = in_reg(c, &a);
+	uint32_t x = fseq_in_reg(c, &a);
 	/* the result is computed into its own value: d may be x */
 	uint32_t res = path_value(c);
 	uint32_t b = lw_temp(c, 1), r = lw_temp(c, 1), p = pred_temp(c);
 	iadd32i(c, b, x, SQRT_FAST_BIAS);
 	/* .rn reads rsq(x) before the range test, the others after it */
 	if (rnd == SQRT_RN)
-		mufu_rsq(c, r, x);
+		fseq_mufu(c, MUFU_RSQ, r, x);
 	isetp_gt_u32_const2(c, p, b, SQRT_FAST_LIMIT);
 	int slow = lw_label_new(c->k);
 	lw_branch(c, (int)p, false, slow);
 	if (rnd != SQRT_RN)
-		mufu_rsq(c, r, x);
+		fseq_mufu(c, MUFU_RSQ, r, x);
 	sqrt_newton(c, res, x, r, rnd != SQRT_RN, rnd);
 	int join = lw_label_new(c->k);
 	lw_branch(c, -1, false, join);

@@ -731,9 +731,10 @@ unsigned lw_cvt_int_type(PtxTy t);
 /* div.rm/.rp/.rz.f64: ptxas's directed-rounding division (lower_ddiv_dir.c) */
 bool lower_div_dir_f64(LowerCtx *c, const Instr *in);
 
-/* ---- divrn: IEEE-rounded f32 division and reciprocal (lower_divrn.c) ---- */
+/* ---- divrn: IEEE-rounded f32 division (lower_divrn.c) and reciprocal,
+ * every rounding (lower_frcp.c) ---- */
 bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
-bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);
+bool lower_rcp_f32(LowerCtx *c, const Instr *in);
 /* fmisc: rcp.rz.f64 (lower_drcp_rz.c) */
 bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in);
 bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
@@ -752,8 +753,6 @@ void lw_op_pred(LInsn *op, SassRole r, int p, bool def);
 uint32_t lw_pred_temp(LowerCtx *c);
 /* A value defined on more than one path (not a temporary to liveness). */
 uint32_t lw_path_value(LowerCtx *c);
-/* FFMA d, a, [-]b, c[0x2][value] (value from .nv.constant2, lower_divrn.c) */
-void lw_ffma_const2(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t value);
 
 /* strcmp(a, b) == 0, deciding most mismatches on the first two bytes
  * without a call: modifier and opcode words are compared against tables
