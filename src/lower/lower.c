@@ -147,6 +147,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "sqrt", SEL_DIR_F32, lower_sqrt_f32, 2, 2 },
 	/* ---- floatdr: rcp.rn.ftz.f32 and rcp.rm/.rp/.rz[.ftz].f32 (lower_frcp.c) ---- */
 	{ "rcp", SEL_RN_FTZ_F32, lower_rcp_f32, 2, 2 }, { "rcp", SEL_DIR_F32, lower_rcp_f32, 2, 2 },
+	/* ---- floatdr: div.rm/.rp/.rz[.ftz].f32 (lower_fdiv_dir.c) ---- */
+	{ "div", SEL_DIR_F32, lower_div_dir_f32, 3, 3 },
 	/* ---- divrn: div.rn.f32 and rcp.rn.f32 (lower_divrn.c), testp ---- */
 	{ "div", SEL_RN_F32, lower_div_rn_f32, 3, 3 }, { "rcp", SEL_RN_F32, lower_rcp_f32, 2, 2 },
 	{ "testp", SEL_ANY, lower_testp, 2, 2 },   /* lower_testp.c */

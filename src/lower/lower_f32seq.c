@@ -249,8 +249,8 @@ void fseq_isetp_const2(LowerCtx *c, uint32_t p, uint32_t a, unsigned cmp, bool i
 	linsn_set(op, SR_PC, PT);
 }
 
-/* ISET.EQ.U32.AND d, a, c[0x2][value] (value 0: RZ), PT: -1 when equal */
-void fseq_iset_eq(LowerCtx *c, uint32_t d, uint32_t a, uint32_t value)
+/* ISET.cmp[.U32].AND d, a, c[0x2][value] (value 0: RZ), PT: -1 when true */
+void fseq_iset(LowerCtx *c, uint32_t d, uint32_t a, uint32_t value, unsigned cmp, bool is_signed)
 {
 	LInsn *op = lw_op_def(c, value ? SF_ISET_C : SF_ISET_R, (int)d);
 	lw_op_use(op, SR_RA, (int)a);
@@ -260,8 +260,8 @@ void fseq_iset_eq(LowerCtx *c, uint32_t d, uint32_t a, uint32_t value)
 	} else {
 		linsn_set(op, SR_RB, RZ);
 	}
-	linsn_set(op, SR_CMP, CMP_EQ);
-	linsn_set(op, SR_SIGNED, 0);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_SIGNED, is_signed);
 	linsn_set(op, SR_BOP, BOP_AND);
 	linsn_set(op, SR_PC, PT);
 }
@@ -294,4 +294,27 @@ void fseq_lop(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, unsigned lop)
 	lw_op_use(op, SR_RA, (int)a);
 	lw_op_use(op, SR_RB, (int)b);
 	linsn_set(op, SR_LOPOP, lop);
+}
+
+/* ICMP.cmp[.U32] d, a, b, sel: d = (sel cmp 0) ? a : b (a, b < 0: RZ) */
+void fseq_icmp(LowerCtx *c, uint32_t d, int a, int b, uint32_t sel, unsigned cmp, bool is_signed)
+{
+	LInsn *op = lw_op_def(c, SF_ICMP_R, (int)d);
+	lw_op_use(op, SR_RA, a);
+	lw_op_use(op, SR_RB, b);
+	lw_op_use(op, SR_RC, (int)sel);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_SIGNED, is_signed);
+}
+
+/* ICMP.cmp d, a, c[0x2][value], sel: d = (sel cmp 0) ? a : value */
+void fseq_icmp_const2(LowerCtx *c, uint32_t d, uint32_t a, uint32_t value, uint32_t sel, unsigned cmp)
+{
+	LInsn *op = lw_op_def(c, SF_ICMP_C, (int)d);
+	lw_op_use(op, SR_RA, (int)a);
+	linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(op, SR_COFF, lkernel_const2_slot(c->k, value) / 4);
+	lw_op_use(op, SR_RC, (int)sel);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_SIGNED, 1);
 }

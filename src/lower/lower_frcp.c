@@ -256,7 +256,7 @@ static void rcp_slow_ftz(LowerCtx *c, uint32_t res, uint32_t x, int done)
 	lw_guard(c, (int)p, true);
 	fseq_mufu(c, MUFU_RCP, res, x);
 	lw_branch(c, (int)p, true, done);
-	fseq_iset_eq(c, fe, e, RCP_FTZ_FE);
+	fseq_iset(c, fe, e, RCP_FTZ_FE, CMP_EQ, false);
 	fseq_icmp_imm(c, fd, -1, 1, e, CMP_NE, false);        /* exponent 0xfd: 1 */
 	fseq_iadd(c, fen, (int)fe, -1, NEG_A);
 	fseq_lop_nz(c, q, fd, fen, LOP_OR, false);
@@ -266,7 +266,7 @@ static void rcp_slow_ftz(LowerCtx *c, uint32_t res, uint32_t x, int done)
 	uint32_t pow2 = lw_pred_temp(c);
 	fseq_lop32i(c, m, x, F32_MANT, LOP_AND);
 	fseq_lop32i(c, s, x, F32_SIGN, LOP_AND);
-	fseq_iset_eq(c, mz, m, 0);
+	fseq_iset(c, mz, m, 0, CMP_EQ, false);
 	fseq_iadd(c, mzn, (int)mz, -1, NEG_A);
 	LInsn *op = lw_emit(c, SF_LOP_P_R);                    /* x = 2^126: 1/x = 2^-126 */
 	lw_op_pred(op, SR_PD, (int)pow2, true);
