@@ -101,21 +101,6 @@ static void isetp(LowerCtx *c, uint32_t p, unsigned cmp, bool is_signed, uint32_
 		linsn_ref(op, SR_PC, (uint32_t)q, 0, 1, false);
 }
 
-/* DSET.cmp.AND d, [|]a[|], RZ (hi20 < 0) | imm20, PT: all ones or 0 */
-static void dset(LowerCtx *c, uint32_t d, unsigned cmp, uint32_t a, bool abs, int64_t hi20)
-{
-	LInsn *op = lw_emit(c, hi20 < 0 ? SF_DSET_R : SF_DSET_I);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 2, false);
-	linsn_set(op, SR_ABSA, abs);
-	if (hi20 < 0)
-		linsn_set(op, SR_RB, RZ);
-	else
-		linsn_set(op, SR_IMM, hi20);
-	linsn_set(op, SR_CMP, cmp);
-	linsn_set(op, SR_PC, PT);
-}
-
 /* LOP.op.NZ p, RZ, a, b */
 static void lop_nz(LowerCtx *c, uint32_t p, unsigned lop, uint32_t a, uint32_t b)
 {
@@ -190,14 +175,14 @@ static void special(LowerCtx *c, const DivDir *v, uint32_t ex1, uint32_t ey1, ui
 	}
 	uint32_t zx = lw_temp(c, 1), zy = lw_temp(c, 1), ix = lw_temp(c, 1), iy = lw_temp(c, 1);
 	int nan = lw_label_new(c->k);
-	dset(c, zx, DSEQ_EQ, x, false, -1);
-	dset(c, zy, DSEQ_EQ, y, false, -1);
+	dseq_dset(c, zx, DSEQ_EQ, x, false, -1);
+	dseq_dset(c, zy, DSEQ_EQ, y, false, -1);
 	dseq_lop32i(c, DSEQ_AND, zx, 0, zx, 0, 1);
 	dseq_lop32i(c, DSEQ_AND, zy, 0, zy, 0, 1);
 	lop_nz(c, p, DSEQ_AND, zx, zy);
 	lw_branch(c, (int)p, false, nan);
-	dset(c, ix, DSEQ_NEU, x, true, DSEQ_INF_HI20);
-	dset(c, iy, DSEQ_NEU, y, true, DSEQ_INF_HI20);
+	dseq_dset(c, ix, DSEQ_NEU, x, true, DSEQ_INF_HI20);
+	dseq_dset(c, iy, DSEQ_NEU, y, true, DSEQ_INF_HI20);
 	lop_nz(c, p, DSEQ_OR, ix, iy);
 	lw_branch(c, (int)p, false, next);
 	lw_label_place(c->k, nan);
@@ -210,7 +195,7 @@ static void special(LowerCtx *c, const DivDir *v, uint32_t ex1, uint32_t ey1, ui
 		uint32_t one = lw_temp(c, 1), inf = lw_temp(c, 1), sg = lw_temp(c, 1);
 		int skip = lw_label_new(c->k);
 		lw_mov32i(c, one, 0, 1);
-		dset(c, inf, DSEQ_EQ, i ? x : y, true, DSEQ_INF_HI20);
+		dseq_dset(c, inf, DSEQ_EQ, i ? x : y, true, DSEQ_INF_HI20);
 		LInsn *op = lw_emit(c, SF_LOP3_P_R);
 		linsn_ref(op, SR_PD, p, 0, 1, true);
 		linsn_set(op, SR_RD, RZ);
