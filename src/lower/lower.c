@@ -67,6 +67,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "div", SEL_RN_F64, lower_div_rn_f64, 3, 3 }, { "rsqrt", SEL_F64, lower_rsqrt_f64, 2, 2 },
 	/* ---- float-forms: div.rm/.rp/.rz.f64 (lower_ddiv_dir.c) ---- */
 	{ "div", SEL_DIR_F64, lower_div_dir_f64, 3, 3 },
+	{ "sqrt", SEL_DIR_F64, lower_sqrt_dir_f64, 2, 2 },   /* lower_dsqrt_dir.c */
 	/* ---- issue 17: 64-bit clz and bfi (lower_bits64.c), ahead of the
 	 * 32-bit rows of lower_bits.c ---- */
 	{ "clz", SEL_INT64, lower_clz64, 2, 2 }, { "bfi", SEL_INT64, lower_bfi64, 5, 5 },

@@ -101,18 +101,6 @@ static void isetp(LowerCtx *c, uint32_t p, unsigned cmp, bool is_signed, uint32_
 		linsn_ref(op, SR_PC, (uint32_t)q, 0, 1, false);
 }
 
-/* LOP.op.NZ p, RZ, a, b */
-static void lop_nz(LowerCtx *c, uint32_t p, unsigned lop, uint32_t a, uint32_t b)
-{
-	LInsn *op = lw_emit(c, SF_LOP_P_R);
-	linsn_ref(op, SR_PD, p, 0, 1, true);
-	linsn_set(op, SR_RD, RZ);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_ref(op, SR_RB, b, 0, 1, false);
-	linsn_set(op, SR_LOPOP, lop);
-	linsn_set(op, SR_LOPTEST, 1);
-}
-
 /* LOP3.LUT d, a, c[0x2][value], cv, lut */
 static void lop3_const2(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, uint32_t value,
                         uint32_t cv, unsigned csub, unsigned lut)
@@ -179,11 +167,11 @@ static void special(LowerCtx *c, const DivDir *v, uint32_t ex1, uint32_t ey1, ui
 	dseq_dset(c, zy, DSEQ_EQ, y, false, -1);
 	dseq_lop32i(c, DSEQ_AND, zx, 0, zx, 0, 1);
 	dseq_lop32i(c, DSEQ_AND, zy, 0, zy, 0, 1);
-	lop_nz(c, p, DSEQ_AND, zx, zy);
+	dseq_lop_nz(c, p, DSEQ_AND, zx, zy);
 	lw_branch(c, (int)p, false, nan);
 	dseq_dset(c, ix, DSEQ_NEU, x, true, DSEQ_INF_HI20);
 	dseq_dset(c, iy, DSEQ_NEU, y, true, DSEQ_INF_HI20);
-	lop_nz(c, p, DSEQ_OR, ix, iy);
+	dseq_lop_nz(c, p, DSEQ_OR, ix, iy);
 	lw_branch(c, (int)p, false, next);
 	lw_label_place(c->k, nan);
 	uint32_t nanhi = lw_temp(c, 1);

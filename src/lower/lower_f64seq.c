@@ -208,3 +208,15 @@ void dseq_dfma_const2(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_
 	linsn_set(op, SR_COFF, lkernel_const2_pair(c->k, 0, hi));
 	linsn_set(op, SR_RND, rnd);
 }
+
+/* LOP.op.NZ p, RZ, a, b */
+void dseq_lop_nz(LowerCtx *c, uint32_t p, unsigned lop, uint32_t a, uint32_t b)
+{
+	LInsn *op = lw_emit(c, SF_LOP_P_R);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	linsn_set(op, SR_RD, 255);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_ref(op, SR_RB, b, 0, 1, false);
+	linsn_set(op, SR_LOPOP, lop);
+	linsn_set(op, SR_LOPTEST, 1);
+}

@@ -67,6 +67,8 @@ void dseq_dfma(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_t b, bo
 void dseq_dfma_const2(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t hi);
 /* DSET.cmp.AND d, [|]a[|], RZ (hi20 < 0) | imm20, PT: all ones or 0 */
 void dseq_dset(LowerCtx *c, uint32_t d, unsigned cmp, uint32_t a, bool abs, int64_t hi20);
+/* LOP.op.NZ p, RZ, a, b */
+void dseq_lop_nz(LowerCtx *c, uint32_t p, unsigned lop, uint32_t a, uint32_t b);
 /* DFMA d, a, imm20, c */
 void dseq_dfma_imm(LowerCtx *c, uint32_t d, uint32_t a, uint32_t hi20, uint32_t cv);
 /* DMUL d, a, b (pairs) / DMUL d, a, imm20 */

@@ -730,6 +730,8 @@ bool lower_cvt_staged(LowerCtx *c, const Instr *in);
 unsigned lw_cvt_int_type(PtxTy t);
 /* div.rm/.rp/.rz.f64: ptxas's directed-rounding division (lower_ddiv_dir.c) */
 bool lower_div_dir_f64(LowerCtx *c, const Instr *in);
+/* sqrt.rm/.rp/.rz.f64: ptxas's directed-rounding square root (lower_dsqrt_dir.c) */
+bool lower_sqrt_dir_f64(LowerCtx *c, const Instr *in);
 
 /* ---- divrn: IEEE-rounded f32 division (lower_divrn.c) and reciprocal,
  * every rounding (lower_frcp.c) ---- */
