@@ -155,8 +155,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "testp", SEL_ANY, lower_testp, 2, 2 },   /* lower_testp.c */
 	/* ---- fmisc: div.rn.ftz.f32 (lower_divrn.c: the ftz slow path) ---- */
 	{ "div", SEL_RN_FTZ_F32, lower_div_rn_f32, 3, 3 },
-	/* ---- fmisc: rcp.rz.f64 (lower_drcp_rz.c), after rcp.rn.f64 and rcp.approx.f64 ---- */
-	{ "rcp", SEL_F64, lower_rcp_rz_f64, 2, 2 },
+	/* ---- fmisc: rcp.rz/.rm/.rp.f64 (lower_drcp_dir.c), after rcp.rn.f64 and rcp.approx.f64 ---- */
+	{ "rcp", SEL_F64, lower_rcp_dir_f64, 2, 2 },
 	/* ---- special functions (lower_sfu.c) ---- */
 	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },

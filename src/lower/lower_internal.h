@@ -739,8 +739,8 @@ bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
 bool lower_rcp_f32(LowerCtx *c, const Instr *in);
 /* div.rm/.rp/.rz[.ftz].f32: ptxas's directed-rounding division (lower_fdiv_dir.c) */
 bool lower_div_dir_f32(LowerCtx *c, const Instr *in);
-/* fmisc: rcp.rz.f64 (lower_drcp_rz.c) */
-bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in);
+/* fmisc: rcp.rz/.rm/.rp.f64 (lower_drcp_dir.c) */
+bool lower_rcp_dir_f64(LowerCtx *c, const Instr *in);
 bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
 /* (lower_ctx.c) Labels of a sequence that branches inside one instruction's code. */
 int lw_label_new(LKernel *k);
