@@ -24,7 +24,7 @@
  *       quotients differ); .rz uses qd itself.
  * The .nv.constant2 words in ptxas's order: 1.0, the overflow word (.rm
  * 0x7fefffff, .rp 0x7ff00000), the sign mask. ptxas's ISCADD of a negated
- * register is SHL + IADD here (the same words as drcp_rz). */
+ * register is SHL + IADD here (the same words as lower_drcp_dir.c). */
 #include "lower/lower_f64seq.h"
 
 enum { RND_RZ = 3, MAXSHIFT_U64 = 2, MAXSHIFT_S64 = 3, PT = 7, RZ = 255 };

@@ -22,49 +22,6 @@
  * middle term) two instructions compute the same word. */
 #include "lower/lower_f32seq.h"
 
-/* ---- operands (labels, guards and branches: lower_ctx.c) ---- */
-
-LInsn *lw_op_def(LowerCtx *c, SassFormId form, int d)
-{
-	LInsn *op = lw_emit(c, form);
-	if (d < 0)
-		linsn_set(op, SR_RD, RZ);
-	else
-		linsn_ref(op, SR_RD, (uint32_t)d, 0, 1, true);
-	return op;
-}
-
-void lw_op_use(LInsn *op, SassRole r, int v)
-{
-	if (v < 0)
-		linsn_set(op, r, RZ);
-	else
-		linsn_ref(op, r, (uint32_t)v, 0, 1, false);
-}
-
-/* a predicate destination or source (p < 0: PT) */
-void lw_op_pred(LInsn *op, SassRole r, int p, bool def)
-{
-	if (p < 0)
-		linsn_set(op, r, PT);
-	else
-		linsn_ref(op, r, (uint32_t)p, 0, 1, def);
-}
-
-uint32_t lw_pred_temp(LowerCtx *c)
-{
-	return lkernel_new_vreg(c->k, LRC_PRED, 1, true);
-}
-
-/* A value defined on more than one path: not a temporary in the liveness
- * sense (see lower_selp). */
-uint32_t lw_path_value(LowerCtx *c)
-{
-	uint32_t t = lw_temp(c, 1);
-	c->k->vregs[t].temp = false;
-	return t;
-}
-
 /* ---- div.rn.f32 ---- */
 
 /* The special quotients, each at its label (exit[0..3]) writing res and

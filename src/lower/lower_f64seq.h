@@ -27,7 +27,7 @@ enum {
 };
 
 /* Words of the f64 subroutines that scale and rebuild exponents by hand
- * (rcp.rz.f64, lower_drcp_rz.c; div.rm/.rp/.rz.f64, lower_ddiv_dir.c). */
+ * (rcp.rz/.rm/.rp.f64, lower_drcp_dir.c; div.rm/.rp/.rz.f64, lower_ddiv_dir.c). */
 enum {
 	DSEQ_F64_2P54_HI20 = 0x43500,   /* 2^54: scales a subnormal operand */
 	DSEQ_F64_QUIET = 0x80000,       /* the quiet bit of a NaN's high word */

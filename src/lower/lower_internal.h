@@ -749,7 +749,7 @@ void lw_label_place(LKernel *k, int label);
 void lw_guard(LowerCtx *c, int p, bool negated);
 /* [@[!]p] BRA label (p < 0: unguarded); leaves the code unguarded. */
 void lw_branch(LowerCtx *c, int p, bool negated, int label);
-/* An instruction defining register d (d < 0: RZ); a register source (v < 0: RZ). */
+/* (lower_f32seq.c) An instruction defining register d (d < 0: RZ); a register source (v < 0: RZ). */
 LInsn *lw_op_def(LowerCtx *c, SassFormId form, int d);
 void lw_op_use(LInsn *op, SassRole r, int v);
 /* A predicate destination (def) or source (p < 0: PT). */
