@@ -223,7 +223,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,
-			                                  k->slot_samplers[s] };
+			                                  k->slot_samplers[s],
+			                                  k->slot_first_use ? k->slot_first_use[s] : (uint32_t)s };
 		handles[i] = xcalloc(k->nhandle_params + 1, sizeof **handles);
 		for (size_t h = 0; h < k->nhandle_params; h++)   /* LPARAM_* are the CUBIN_HANDLE_* spaces */
 			handles[i][h] = (CubinHandleParam){ k->handle_params[h].name, k->handle_params[h].ordinal,

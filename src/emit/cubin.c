@@ -253,6 +253,13 @@ static int compare_slot_offset(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* first use, then slot (a texture's pairs with several samplers share one use) */
+static int compare_slot_first_use(const void *a, const void *b)
+{
+	uint32_t x = ((const CubinSurfaceSlot *)a)->first_use, y = ((const CubinSurfaceSlot *)b)->first_use;
+	return x != y ? (x > y) - (x < y) : compare_slot_offset(a, b);
+}
+
 static void layout_init(Layout *L, const CubinModule *m)
 {
 	memset(L, 0, sizeof *L);
@@ -270,20 +277,27 @@ static void layout_init(Layout *L, const CubinModule *m)
 		qsort(L->slots[p], k->nslots, sizeof **L->slots, compare_slot_offset);
 	}
 
-	/* Surfrefs bound by the first processed kernel, in slot order, then
-	 * the others in declaration order. */
+	/* Surfrefs and texrefs bound by the first processed kernel, in its
+	 * order of first use (its slots put the textures first), then the
+	 * others in declaration order. */
 	L->surf_order = xmalloc((L->ns ? L->ns : 1) * sizeof *L->surf_order);
 	bool *placed = xcalloc(L->ns ? L->ns : 1, sizeof *placed);
 	size_t n = 0;
 	if (L->nk) {
-		for (size_t i = 0; i < kernel_at(L, 0)->nslots; i++) {
-			ptrdiff_t decl = cubin_surfref_index(m, L->slots[0][i].surfref);
+		size_t nslots = kernel_at(L, 0)->nslots;
+		CubinSurfaceSlot *used = xmalloc((nslots ? nslots : 1) * sizeof *used);
+		if (nslots)
+			memcpy(used, L->slots[0], nslots * sizeof *used);
+		qsort(used, nslots, sizeof *used, compare_slot_first_use);
+		for (size_t i = 0; i < nslots; i++) {
+			ptrdiff_t decl = cubin_surfref_index(m, used[i].surfref);
 			if (decl < 0 || placed[decl])   /* a handle parameter */
 				continue;
 			size_t d = (size_t)decl;
 			placed[d] = true;
 			L->surf_order[n++] = d;
 		}
+		free(used);
 	}
 	for (size_t d = 0; d < L->ns; d++)
 		if (!placed[d])

@@ -17,7 +17,8 @@
  *    SECTION .nv.constant0) and then split into locals and globals, each
  *    group keeping that order.  The surfrefs are created right after the
  *    first processed kernel's FUNC: first the ones that kernel binds (in
- *    slot order), then the rest in declaration order.  Declared but unused
+ *    its order of first use, CubinSurfaceSlot.first_use, textures and
+ *    surfaces mixed), then the rest in declaration order.  Declared but unused
  *    surfrefs still get a symbol.
  *  - A kernel with a descriptor lookup (suq/txq) adds .rel.text.<k> (after
  *    .nv.rel.action) and, with field offsets, .nv.constant2.<k> (before its
@@ -133,6 +134,10 @@ typedef struct CubinSurfaceSlot {
 	 * handle parameter `surfref` (R_CUDA_SAMP_HEADER_INDEX on the same
 	 * slot, listed before the texture's), NULL for none */
 	const char *sampler;
+	/* the kernel's order of first use of its handles (any increasing key):
+	 * the slots put the textures first, but the first processed kernel's
+	 * bound .texref/.surfref symbols follow first use, as in ptxas 11.8 */
+	uint32_t first_use;
 } CubinSurfaceSlot;
 
 /* A .param .texref/.samplerref/.surfref kernel parameter (texmode

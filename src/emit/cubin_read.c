@@ -504,6 +504,7 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 		slots[n].surfref = symbol_name(r, (size_t)sym);
 		slots[n].cbank_offset = (uint32_t)offset;
 		slots[n].sampler = sampler;
+		slots[n].first_use = (uint32_t)sym;   /* ptxas's symbols follow first use */
 		sampler = NULL;
 		n++;
 	}

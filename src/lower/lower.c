@@ -136,6 +136,8 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "bar", SEL_RED, lower_bar_red, 3, 4 }, { "barrier", SEL_RED, lower_bar_red, 3, 4 },
 	{ "bar", SEL_ANY, lower_bar, 1, 2 }, { "barrier", SEL_ANY, lower_bar, 1, 2 },
 	{ "membar", SEL_ANY, lower_membar, 0, 0 }, { "pmevent", SEL_ANY, lower_pmevent, 1, 1 },
+	/* ---- texcache: prefetch (lower_prefetch.c) ---- */
+	{ "prefetch", SEL_ANY, lower_prefetch, 1, 1 }, { "prefetchu", SEL_ANY, lower_prefetch, 1, 1 },
 	/* ---- issue 17: division and square root (lower_divsqrt.c,
 	 * lower_divsqrt64.c), ahead of the MUFU rows; copysign and sad
 	 * (lower_bits64.c) ---- */
@@ -380,7 +382,8 @@ static void collect(LowerCtx *c, const Stmt *s)
 static bool writes_first_operand(const Instr *in)
 {
 	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
-	                                        "bar", "barrier", "membar", "brx", "pmevent" };
+	                                        "bar", "barrier", "membar", "brx", "pmevent",
+	                                        "prefetch", "prefetchu" };
 	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
 		if (strcmp(in->opcode, no_dest[i]) == 0)
 			return false;
@@ -938,6 +941,7 @@ void lower_module_free(LModule *lm)
 		free(k->params);
 		free(k->slot_surfrefs);
 		free(k->slot_samplers);
+		free(k->slot_first_use);
 		free(k->handle_params);
 		free(k->desc_fields);
 		for (size_t j = 0; j < k->nshared_strings; j++)

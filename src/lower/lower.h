@@ -153,8 +153,11 @@ typedef struct LKernel {
 	size_t nlabels;
 	SassParam *params;
 	size_t nparams;
-	const char **slot_surfrefs;   /* bound surfrefs (or handle parameters) in order of first use */
+	const char **slot_surfrefs;   /* bound surfrefs (or handle parameters): the textures', then the
+	                               * surfaces', each in order of first use */
 	const char **slot_samplers;   /* per slot: the .param .samplerref paired with it, or NULL */
+	uint32_t *slot_first_use;     /* per slot: its rank in the order of first use, which the
+	                               * slots (textures first) do not keep; NULL: the slots' order */
 	LHandleParam *handle_params;  /* declaration order */
 	size_t nhandle_params;
 	size_t nslots;

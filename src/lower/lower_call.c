@@ -736,6 +736,7 @@ void lw_funcs_free(LowerCtx *c)
 		free(f->frag.desc_fields);   /* its .nv.constant2 words, adopted by the kernels */
 		free(f->frag.slot_surfrefs); /* its bound handles, placed in the kernels' slots */
 		free(f->frag.slot_samplers);
+		free(f->frag.slot_first_use);
 		free(f->params);
 		free(f->rets);
 		free(f->shared_syms);

@@ -154,7 +154,15 @@ void lw_handle_slots_order(const LModule *lm, LKernel *k, const size_t *starts, 
 	for (size_t s = 0; s < k->nslots; s++)
 		if (!w.seen[s])
 			w.order[w.norder++] = s;
+	size_t *rank = xmalloc(k->nslots * sizeof *rank);   /* old slot -> rank of first use */
+	for (size_t i = 0; i < k->nslots; i++)
+		rank[w.order[i]] = i;
 	textures_first(lm, k, w.order);
+	free(k->slot_first_use);
+	k->slot_first_use = xmalloc(k->nslots * sizeof *k->slot_first_use);
+	for (size_t i = 0; i < k->nslots; i++)
+		k->slot_first_use[i] = (uint32_t)rank[w.order[i]];
+	free(rank);
 	size_t *renumber = xmalloc(k->nslots * sizeof *renumber);
 	const char **names = xmalloc(k->nslots * sizeof *names), **samplers = xmalloc(k->nslots * sizeof *samplers);
 	for (size_t i = 0; i < k->nslots; i++) {

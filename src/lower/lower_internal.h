@@ -507,6 +507,8 @@ bool lower_cvt_f2f(LowerCtx *c, const Instr *in);
 bool lower_bar(LowerCtx *c, const Instr *in);
 bool lower_pmevent(LowerCtx *c, const Instr *in);
 bool lower_membar(LowerCtx *c, const Instr *in);
+/* texcache: prefetch and prefetchu -> CCTL / CCTLL (lower_prefetch.c). */
+bool lower_prefetch(LowerCtx *c, const Instr *in);
 /* special functions and float division (lower_sfu.c). */
 bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);

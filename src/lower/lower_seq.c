@@ -87,7 +87,7 @@ void lw_txq_dimension(LowerCtx *c, const LDescLookup *h, uint32_t d, unsigned ma
  *   d = *(c[0x0][table] + (handle & 0xfffff) * descsize + field):
  *   MOV32I s, `(.nv.surfrefDescSize or .nv.unified.texrefDescSize);
  *   LOP32I.AND i, h, 0xfffff;
- *   XMAD/XMAD.MRG/XMAD.PSL.CBCC a = i * s + c[0x2][slot];
+ *   XMAD/XMAD.MRG/XMAD.PSL.CBCC a = i * s + c[0x2][slot] (+ RZ for field 0);
  *   IADD a.CC, a, c[0x0][table]; IADD.X a+1, RZ, c[0x0][table+4]; LDG.E.CI d, [a]
  * suq and txq lookups may share a module and a kernel: each MOV32I is
  * relocated against its own symbol. */
@@ -118,7 +118,15 @@ bool lw_desc_lookup(LowerCtx *c, const LDescLookup *q, uint32_t d)
 	linsn_set(and, SR_LOPOP, 0);
 	linsn_set(and, SR_IMM, 0xfffff);     /* the header index bits of a handle */
 	uint32_t off = lw_temp(c, 1), addr = lw_temp(c, 2);
-	lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, q->field));
+	if (q->field == 0) {
+		/* texcache: a field at offset 0 (txq.force_unnormalized_coords)
+		 * has no c[0x2] word: ptxas 11.8 -O3 adds RZ */
+		uint32_t t0 = lw_temp(c, 1);
+		lw_xmad(c, t0, idx, false, size, false, -1, 0);
+		lw_mul_lo32_tail(c, off, 0, idx, size, t0);
+	} else {
+		lw_mul_lo32_cadd(c, off, idx, size, LK_CONST2_BANK, lkernel_const2_slot(k, q->field));
+	}
 	lw_add_cword(c, addr, 2, (LwWord[2]){ { off, 0 }, { LW_RZ, 0 } }, q->table_cword, false);
 	LInsn *ldg = lw_emit(c, SF_LDG);
 	linsn_ref(ldg, SR_RD, d, 0, 1, true);

@@ -34,7 +34,7 @@ static const TexGeom geoms[] = {
 	{ ".cube", 6, 3, false, false }, { ".acube", 7, 3, true, false },
 	{ ".2dms", 2, 2, false, true }, { ".a2dms", 3, 2, true, true },
 };
-enum { GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
+enum { GEOM_3D = 4, GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
 
 enum {
 	TEX_LOD_NONE = 0, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
@@ -104,8 +104,10 @@ static bool parse_mods(LowerCtx *c, const Instr *in, TexMods *m)
 		return lw_unsupported(c, in->loc, "%s of a cube map with integer coordinates", in->opcode);
 	if (m->grad && (m->geom->arrayed || m->geom->ncoords > 2 || !m->ctype.is_float))
 		return lw_unsupported(c, in->loc, "tex.grad other than .1d/.2d with .f32 coordinates");
-	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || (m->geom->sass != 2 && m->geom->sass != GEOM_CUBE)))
-		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a.2d/.cube with .f32 coordinates");
+	/* TLD4 gathers from a 2D image: .2d, .a2d, .cube, .acube */
+	if (is_tld4 && (m->gather < 0 || !m->ctype.is_float || m->geom->ncoords == 1 || m->geom->sass == GEOM_3D))
+		return lw_unsupported(c, in->loc, "tld4 other than .r/.g/.b/.a with .2d/.a2d/.cube/.acube "
+		                      "and .f32 coordinates");
 	return true;
 }
 
@@ -392,7 +394,7 @@ static const struct { const char *word; uint32_t field; } desc_queries[] = {
 	{ ".addr_mode_0", 0x0c }, { ".addr_mode_1", 0x10 }, { ".addr_mode_2", 0x14 },
 	{ ".filter_mode", 0x18 }, { ".normalized_coords", 0x1c }, { ".channel_data_type", 0x20 },
 	{ ".channel_order", 0x24 }, { ".array_size", 0x28 }, { ".num_mipmap_levels", 0x2c },
-	{ ".num_samples", 0x30 },
+	{ ".num_samples", 0x30 }, { ".force_unnormalized_coords", 0x00 },
 };
 enum { TEX_DESC_TABLE_CWORD = 0xb0 };
 
@@ -419,10 +421,19 @@ bool lower_txq(LowerCtx *c, const Instr *in)
 	const Expr *a = in->ops[1];
 	if (in->nops != 2 || a->kind != EX_ADDRESS || a->nelems != 1)
 		return lw_unsupported(c, in->loc, "this txq operand (expected [texture])");
+	/* ptxas 11.8 takes this sampler query only through a .u64 handle
+	 * ("Argument 1 of instruction 'txq': .samplerref expected" for a
+	 * .texref), and sm_50's unified mode has no .samplerref to name */
+	const Expr *t = a->elems[0];
+	const LMapEntry *bound = t->kind == EX_NAME ? lmap_find(&c->module_surfrefs, t->text) : NULL;
+	if (lw_streq(m.query, ".force_unnormalized_coords") && t->kind == EX_NAME &&
+	    (lw_ref_param(c, t->text) || bound))
+		return lw_unsupported(c, t->loc, "txq.force_unnormalized_coords of a .texref or .samplerref name "
+		                      "(ptxas 11.8 takes it of a .u64 texture handle)");
 	TexRef r;
 	uint32_t d;
 	unsigned dw;
-	if (!texture_ref(c, a->elems[0], NULL, &r) || !lw_reg(c, in->ops[0], &d, &dw))
+	if (!texture_ref(c, t, NULL, &r) || !lw_reg(c, in->ops[0], &d, &dw))
 		return false;
 	LDescLookup dl = { .immediate = !r.bindless, .idx = r.idx, .vreg = r.handle,
 	                   .table_cword = TEX_DESC_TABLE_CWORD, .field = (uint32_t)field, .texture = true };

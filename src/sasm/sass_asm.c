@@ -402,7 +402,7 @@ static int build_cubin(Assembly *a, uint8_t **image, size_t *len)
 		slots[i] = xcalloc(k->nsurfaces + 1, sizeof **slots);
 		uint32_t first = sass_first_slot_offset(k->params, k->nparams);
 		for (size_t j = 0; j < k->nsurfaces; j++)
-			slots[i][j] = (CubinSurfaceSlot){ k->surfaces[j], first + 4 * (uint32_t)j, NULL };
+			slots[i][j] = (CubinSurfaceSlot){ k->surfaces[j], first + 4 * (uint32_t)j, NULL, (uint32_t)j };
 		c->slots = slots[i];
 		c->nslots = k->nsurfaces;
 		for (size_t j = 0; j < k->ninsns; j++)

@@ -110,6 +110,22 @@ static bool match_mufu_rro(SasmMatch *m)
 	return sasm_set_value(m, is_rro ? SR_RB : SR_RA, op->reg, op->loc, "source register");
 }
 
+/* texcache: CCTL{.E}.op / CCTLL.op [Ra+offset]: the text's byte offset
+ * is stored as 4-byte words (sass_forms.def). */
+static bool match_cctl(SasmMatch *m)
+{
+	if (!sasm_address(m, m->f->op == SOP_CCTL ? 32 : 24))
+		return false;
+	int64_t off = sass_values_get(&m->v, SR_IMM, 0);
+	if (off % 4 != 0)
+		return sasm_match_fail(m, m->s->ops[m->next - 1].loc, RULE_SASS_RANGE,
+		                       "%s: offset %s0x%llx is not a multiple of 4 (the field counts words)",
+		                       sass_op_mnemonic(m->f->op), off < 0 ? "-" : "",
+		                       (unsigned long long)(off < 0 ? -off : off));
+	sass_values_set(&m->v, SR_IMM, off / 4);
+	return true;
+}
+
 bool sasm_match_fam(SasmMatch *m)
 {
 	switch (m->f->op) {
@@ -120,6 +136,7 @@ bool sasm_match_fam(SasmMatch *m)
 	case SOP_BAR_RED: return match_bar_red(m);
 	case SOP_B2R: return match_b2r(m);
 	case SOP_MEMBAR: return true;
+	case SOP_CCTL: case SOP_CCTLL: return match_cctl(m);
 	case SOP_MUFU: case SOP_RRO: return match_mufu_rro(m);
 	default: return false;
 	}

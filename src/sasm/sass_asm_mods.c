@@ -175,6 +175,9 @@ static const ModSpec atom_mods[] = {
 };
 static const ModSpec shfl_mods[] = { ENUM_MOD(SR_SHFLMODE), END_MODS };
 static const ModSpec vote_mods[] = { ENUM_MOD(SR_VOTEMODE), END_MODS };
+/* texcache: cache control */
+static const ModSpec cctl_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_CCTLOP), END_MODS };
+static const ModSpec cctll_mods[] = { ENUM_MOD(SR_CCTLOP), END_MODS };
 
 static const ModSpec *family_mods(SassOp op)
 {
@@ -216,6 +219,8 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_BAR: return bar_mods;
 	case SOP_BAR_RED: return bar_red_mods;
 	case SOP_MEMBAR: return membar_mods;
+	case SOP_CCTL: return cctl_mods;
+	case SOP_CCTLL: return cctll_mods;
 	case SOP_MUFU: return mufu_mods;
 	case SOP_RRO: return rro_mods;
 	case SOP_ATOM: case SOP_ATOM_CAS: case SOP_RED: case SOP_ATOMS: case SOP_ATOMS_CAS: return atom_mods;

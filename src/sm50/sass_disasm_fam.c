@@ -239,6 +239,21 @@ static void print_rro(Text *t, const SassForm *f, const SassValues *v, uint32_t 
 		put_reuse(t, slot, REUSE_B);
 }
 
+/* texcache: CCTL{.E}.op / CCTLL.op [Ra+offset]: the field counts 4-byte
+ * words, nvdisasm shows bytes (an absolute address [RZ+x] unsigned, in 32
+ * bits for CCTL and 24 for the local window). */
+static void print_cctl(Text *t, const SassForm *f, const SassValues *v)
+{
+	put(t, "%s", sass_op_mnemonic(f->op));
+	if (f->op == SOP_CCTL)
+		put_flag(t, v, SR_E, ".E");
+	put_enum(t, f, v, SR_CCTLOP);
+	put(t, " ");
+	SassValues bytes = *v;
+	bytes.v[SR_IMM] = get(v, SR_IMM) * 4;
+	put_global_address(t, &bytes, f->op == SOP_CCTL ? 32 : 24);
+}
+
 bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	switch (f->op) {
@@ -255,6 +270,7 @@ bool sass_format_fam(Text *t, const SassForm *f, const SassValues *v, uint32_t s
 	case SOP_B2R: print_b2r(t, v); return true;
 	case SOP_MUFU: print_mufu(t, f, v); return true;
 	case SOP_RRO: print_rro(t, f, v, slot); return true;
+	case SOP_CCTL: case SOP_CCTLL: print_cctl(t, f, v); return true;
 	case SOP_MEMBAR:
 		put(t, "MEMBAR");
 		put_enum(t, f, v, SR_MBLEVEL);

@@ -178,6 +178,7 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	switch (f->op) {
 	case SOP_STG: case SOP_LDG: ra_regs = get(in, SR_E) == 1 ? 2 : 1; break;
 	case SOP_ST: case SOP_LD: ra_regs = get(in, SR_E) == 1 ? 2 : 1; break;
+	case SOP_CCTL: ra_regs = get(in, SR_E) == 1 ? 2 : 1; break;
 	case SOP_SUST_D: case SOP_SUST_P: case SOP_SULD_D: case SOP_SULD_P:
 	case SOP_SURED_D: case SOP_SURED_P: ra_regs = geom_regs(get(in, SR_GEOM)); break;
 	case SOP_TXQ_B: ra_regs = 2; break;

@@ -282,6 +282,14 @@ static const char *const e_mblevel_names[] = { "CTA", "GL", "SYS", "VC" };
 ENUM(e_mblevel, NULL);
 static const char *const e_ivall_names[] = { "", "IVALLD", "IVALLT", "IVALLTD" };
 ENUM(e_ivall, NULL);
+
+/* ---- texcache: cache control ----
+ * CCTL/CCTLL operations as nvdisasm 11.8 names them: 1 .PF1, 3 .PF2 (the
+ * prefetches ptxas writes for prefetch{u} .L1/.L2). The other codes
+ * (QRY1, PF1.5, WB, IV, RS, RSLB; 6 and 8 nvdisasm refuses) are no PTX
+ * instruction's on sm_50 and are not modelled. */
+static const char *const e_cctlop_names[] = { NULL, "PF1", NULL, "PF2" };
+ENUM(e_cctlop, NULL);
 static const char *const e_mufuop_names[] = { "COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H" };
 ENUM(e_mufuop, NULL);   /* 8-15: nvdisasm names them INVALIDMUFUOPCODEn */
 static const char *const e_rroop_names[] = { "SINCOS", "EX2" };
@@ -456,6 +464,7 @@ static const char *const role_names[SR_COUNT] = {
 	[SR_BARRED] = "barred",
 	[SR_VSEL_A] = "select_a", [SR_VSEL_B] = "select_b", [SR_VLANES] = "lanes", [SR_VRED] = "red",
 	[SR_VMAX] = "max", [SR_VSCALE] = "scale",
+	[SR_CCTLOP] = "cctlop",
 };
 
 const char *sass_role_name(SassRole r)

@@ -153,6 +153,8 @@ typedef enum SassRole {
 	/* ---- video2: the scalar video forms (VADD VMNMX VSET VSHL VSHR VMAD) ---- */
 	SR_VMAX,        /* VMNMX .MX: the maximum (clear: the minimum) */
 	SR_VSCALE,      /* VMAD: the final right shift (.SHR_7 .SHR_15) */
+	/* ---- texcache: cache control (CCTL, CCTLL) ---- */
+	SR_CCTLOP,      /* CCTL/CCTLL operation (.PF1 .PF2: prefetch to L1 / L2) */
 	SR_COUNT
 } SassRole;
 
@@ -204,7 +206,11 @@ typedef struct SassField {
 	X(LDS, "LDS") X(STS, "STS") X(LDL, "LDL") X(STL, "STL") X(LD, "LD") X(ST, "ST") \
 	SASS_OPS_FAM(X) SASS_OPS_CALLS(X) SASS_OPS_RELOC(X) SASS_OPS_PTXAS(X) SASS_OPS_TEX(X) \
 	SASS_OPS_INT64(X) SASS_OPS_FNPTR(X) SASS_OPS_SIM4(X) SASS_OPS_DIVRN(X) SASS_OPS_CTRL(X) \
-	SASS_OPS_LEGACY2(X) SASS_OPS_RELOC2(X) SASS_OPS_VIDEO(X)
+	SASS_OPS_LEGACY2(X) SASS_OPS_RELOC2(X) SASS_OPS_VIDEO(X) SASS_OPS_CACHE(X)
+
+/* ---- texcache: cache control (prefetch) on a generic/global address
+ * (CCTL) and in the local window (CCTLL) ---- */
+#define SASS_OPS_CACHE(X) X(CCTL, "CCTL") X(CCTLL, "CCTLL")
 
 /* ---- video2: the scalar video instructions, one form each ---- */
 #define SASS_OPS_VIDEO(X) \

@@ -80,6 +80,12 @@ typedef struct Verifier {
 	Insn *in;
 	size_t n;
 	unsigned reports;
+	/* Calls and returns: a function starts at a CAL target (fstart,
+	 * sorted); a RET belongs to the function with the nearest start at or
+	 * before it and returns to the instruction after each CAL of that
+	 * start: sites[site_first[f] .. site_first[f + 1]). */
+	size_t *fstart, nfuncs, *site_first, *sites;
+	size_t *succ;    /* successors() fills it: room for 2 + every site */
 } Verifier;
 
 static void add_set(uint16_t *list, uint8_t *n, const uint64_t set[4])
@@ -125,23 +131,101 @@ static bool unguarded_insn(const Insn *x)
 	return sass_values_get(&x->vals, SR_PG, 7) == 7 && sass_values_get(&x->vals, SR_PG_NOT, 0) == 0;
 }
 
-/* Successors of instruction i; returns how many (0..2). */
-static unsigned successors(const Verifier *v, size_t i, size_t succ[2])
+/* The instruction a BRA or CAL at i goes to, or SIZE_MAX when it is not
+ * one in the code. */
+static size_t branch_target(const Verifier *v, size_t i)
 {
 	const Insn *x = &v->in[i];
-	unsigned n = 0;
+	int64_t target = (int64_t)sass_insn_addr(i) + 8 + sass_values_get(&x->vals, SR_IMM, 0);
+	if (target >= 8 && target % 8 == 0 && target % 32 != 0) {
+		size_t t = (size_t)(target / 32) * 3 + (size_t)(target % 32) / 8 - 1;
+		if (t < v->n)
+			return t;
+	}
+	return SIZE_MAX;
+}
+
+static int compare_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The function whose code holds instruction i (SIZE_MAX: none, the kernel's). */
+static size_t function_of(const Verifier *v, size_t i)
+{
+	size_t lo = 0, hi = v->nfuncs;   /* the first start above i */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v->fstart[mid] <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == 0 ? SIZE_MAX : lo - 1;
+}
+
+/* The call edges: every CAL goes to its function, and every RET of the
+ * function back to the instruction after each of those CALs, so what a
+ * callee leaves pending reaches its callers' next instructions and what a
+ * caller leaves pending ages by the callee's cycles (a CAL's fall-through
+ * edge would skip them). A CAL whose target is not in the code keeps the
+ * fall-through edge. */
+static void plan_calls(Verifier *v)
+{
+	size_t ncals = 0;
+	for (size_t i = 0; i < v->n; i++)
+		ncals += v->in[i].form->op == SOP_CAL && branch_target(v, i) != SIZE_MAX;
+	v->fstart = xmalloc((ncals ? ncals : 1) * sizeof *v->fstart);
+	v->sites = xmalloc((ncals ? ncals : 1) * sizeof *v->sites);
+	v->site_first = xcalloc(ncals + 1, sizeof *v->site_first);
+	v->succ = xmalloc((ncals + 2) * sizeof *v->succ);
+	for (size_t i = 0; i < v->n; i++)
+		if (v->in[i].form->op == SOP_CAL && branch_target(v, i) != SIZE_MAX)
+			v->fstart[v->nfuncs++] = branch_target(v, i);
+	qsort(v->fstart, v->nfuncs, sizeof *v->fstart, compare_index);
+	size_t u = 0;
+	for (size_t f = 0; f < v->nfuncs; f++)
+		if (u == 0 || v->fstart[u - 1] != v->fstart[f])
+			v->fstart[u++] = v->fstart[f];
+	v->nfuncs = u;
+	/* counting sort of the return sites by function */
+	for (size_t i = 0; i < v->n; i++)
+		if (v->in[i].form->op == SOP_CAL && branch_target(v, i) != SIZE_MAX && i + 1 < v->n)
+			v->site_first[function_of(v, branch_target(v, i)) + 1]++;
+	for (size_t f = 0; f < v->nfuncs; f++)
+		v->site_first[f + 1] += v->site_first[f];
+	size_t *fill = xmalloc((v->nfuncs ? v->nfuncs : 1) * sizeof *fill);
+	for (size_t f = 0; f < v->nfuncs; f++)
+		fill[f] = v->site_first[f];
+	for (size_t i = 0; i < v->n; i++)
+		if (v->in[i].form->op == SOP_CAL && branch_target(v, i) != SIZE_MAX && i + 1 < v->n)
+			v->sites[fill[function_of(v, branch_target(v, i))]++] = i + 1;
+	free(fill);
+}
+
+/* Successors of instruction i, in v->succ; returns how many. */
+static size_t successors(const Verifier *v, size_t i)
+{
+	const Insn *x = &v->in[i];
+	size_t n = 0, *succ = v->succ;
 	bool always = unguarded_insn(x);
 	if (x->form && (x->form->op == SOP_BRA || x->form->op == SOP_CAL)) {
-		int64_t target = (int64_t)sass_insn_addr(i) + 8 + sass_values_get(&x->vals, SR_IMM, 0);
-		if (target >= 8 && target % 8 == 0 && target % 32 != 0) {
-			size_t t = (size_t)(target / 32) * 3 + (size_t)(target % 32) / 8 - 1;
-			if (t < v->n)
-				succ[n++] = t;
-		}
-		/* CAL returns to the next instruction */
+		size_t t = branch_target(v, i);
+		if (t != SIZE_MAX)
+			succ[n++] = t;
+		if (x->form->op == SOP_CAL && t != SIZE_MAX && always)
+			return n;     /* it comes back through the callee's RETs */
 		if (x->form->op == SOP_BRA && always && sass_values_get(&x->vals, SR_COND, 0xf) == 0xf)
 			return n;
-	} else if (x->form && (x->form->op == SOP_EXIT || x->form->op == SOP_RET) && always) {
+	} else if (x->form && x->form->op == SOP_RET) {
+		size_t f = function_of(v, i);
+		if (f != SIZE_MAX)
+			for (size_t s = v->site_first[f]; s < v->site_first[f + 1]; s++)
+				succ[n++] = v->sites[s];
+		if (always)
+			return n;
+	} else if (x->form && x->form->op == SOP_EXIT && always) {
 		return 0;
 	}
 	if (i + 1 < v->n)
@@ -374,12 +458,12 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 	/* basic blocks: the entry, branch targets, and what follows a branch or EXIT */
 	bool *leader = xcalloc(v.n + 1, sizeof *leader);
 	leader[0] = true;
+	plan_calls(&v);
 	for (size_t i = 0; i < v.n; i++) {
-		size_t succ[2];
-		unsigned ns = successors(&v, i, succ);
-		for (unsigned q = 0; q < ns; q++)
-			if (succ[q] != i + 1)
-				leader[succ[q]] = true;
+		size_t ns = successors(&v, i);
+		for (size_t q = 0; q < ns; q++)
+			if (v.succ[q] != i + 1)
+				leader[v.succ[q]] = true;
 		if (v.in[i].form->op == SOP_BRA || v.in[i].form->op == SOP_EXIT || v.in[i].form->op == SOP_CAL ||
 		    v.in[i].form->op == SOP_RET || v.in[i].form->op == SOP_JCAL)
 			leader[i + 1] = true;
@@ -406,10 +490,9 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 			step(&v, i, s, false);
 			if (i + 1 < v.n && !leader[i + 1])
 				continue;
-			size_t succ[2];
-			unsigned ns = successors(&v, i, succ);
-			for (unsigned q = 0; q < ns; q++) {
-				size_t t = block_of[succ[q]];
+			size_t ns = successors(&v, i);
+			for (size_t q = 0; q < ns; q++) {
+				size_t t = block_of[v.succ[q]];
 				bool changed = !reached[t];
 				reached[t] = true;
 				changed |= merge(&entry[t], s);
@@ -436,6 +519,10 @@ unsigned sched_verify_code(const SchedVerifyKernel *k, DiagSink *d)
 	free(start);
 	free(block_of);
 	free(leader);
+	free(v.fstart);
+	free(v.site_first);
+	free(v.sites);
+	free(v.succ);
 	free(v.in);
 	return v.reports;
 }

@@ -8,7 +8,11 @@
 #     with OUR reader (code, register counts, params, surface slots, exits...)
 #     and writes it again with OUR writer: the two files must be identical (cmp);
 #  3. cuobjdump -sass, cuobjdump -elf and (when present) nvdisasm accept the
-#     cubin we wrote (their listings then equal ptxas's, as the bytes do).
+#     cubin we wrote (their listings then equal ptxas's, as the bytes do);
+#  4. (-O3, with readelf and PROG) the cubin ptxsurf-as assembles from the
+#     same PTX has ptxas's symbols: type, binding, visibility, section
+#     and name, in its order
+#     (the code differs, so values and sizes are not compared).
 # Tools: $PTXSURF_ORACLE_DIR/bin, then tests/oracle/fetch-nvidia-tools.sh,
 # then /opt/nvidia-oracles/bin, then PATH.  Without them: SKIP, exit 77.
 cd "$(dirname "$0")/../.." || exit 1
@@ -61,6 +65,10 @@ if ! $CC -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -iquote src -o "$tmp/r
 	exit 1
 fi
 
+PROG=${PROG:-./ptxsurf-as}
+READELF=$(command -v readelf || true)
+symbols() { "$READELF" -sW "$1" | awk 'NR > 3 { $1 = $2 = $3 = ""; print }'; }   # all but number, value, size
+
 pass=0 fail=0
 failed() {
 	fail=$((fail + 1))
@@ -95,6 +103,16 @@ for f in tests/oracle/cubin/*.ptx; do
 		fi
 		if [ -n "$NVDISASM" ] && ! accepts "$NVDISASM"; then
 			failed "$name" "nvdisasm"; continue
+		fi
+		if [ "$opt" = -O3 ] && [ -n "$READELF" ] && [ -x "$PROG" ]; then
+			if ! "$PROG" -o "$tmp/asm.cubin" "$f" >"$tmp/log" 2>&1; then
+				failed "$name" "ptxsurf-as does not assemble it"; continue
+			fi
+			symbols "$tmp/ref.cubin" >"$tmp/ref.syms"
+			symbols "$tmp/asm.cubin" >"$tmp/asm.syms"
+			if ! diff "$tmp/ref.syms" "$tmp/asm.syms" >"$tmp/log"; then
+				failed "$name" "ptxsurf-as's symbols differ from ptxas's (type, binding, name)"; continue
+			fi
 		fi
 		pass=$((pass + 1))
 	done

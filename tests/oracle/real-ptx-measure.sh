@@ -26,7 +26,8 @@
 # Usage: tests/oracle/real-ptx-measure.sh [FILE|DIR...]
 # Environment: PROG, PTXSURF_ORACLE_DIR, JOBS (default 2), MEASURE_KEEP=1
 # keeps the work directory (the retargeted files and our diagnostics),
-# MEASURE_LIST=1 prints every file with its verdict.
+# MEASURE_LIST=1 prints every file with its verdict, STEP (check-sanitize:
+# every STEP-th file).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -193,7 +194,7 @@ for a in "$@"; do
 	else
 		echo "$a"
 	fi
-done >"$work/inputs"
+done | awk -v step="${STEP:-1}" '(NR - 1) % step == 0' >"$work/inputs"   # STEP: check-sanitize samples
 
 export bin prog work
 xargs -P "${JOBS:-2}" -I{} sh "$0" --one {} <"$work/inputs"

@@ -21,7 +21,8 @@
 # then /opt/nvidia-oracles/bin, then PATH. Without nvdisasm: SKIP, exit 77.
 # Environment: B (build directory holding libptxsurf.a, default build),
 # PROG (default ./ptxsurf-as, for "ours"), CC, KEEP=DIR keeps the work.
-# SECTIONS (default "stg forms cubins") picks the parts to run.
+# SECTIONS (default "stg forms cubins") picks the parts to run. STEP > 1
+# (check-sanitize) takes every STEP-th PTX file of the cubins part.
 # Ends with "sass-roundtrip: N passed, M failed".
 set -u
 
@@ -246,9 +247,12 @@ check_cubin() {
 	reassemble "$WORK/$name.nvd" "$WORK/$name.code" "$name cubin listing"
 }
 
+nth=0
 want cubins &&
 for f in tests/corpus/*.ptx examples/*.ptx tests/oracle/cubin/*.ptx tests/oracle/disasm/*.ptx tests/cases/encode/*.ptx; do
 	[ -f "$f" ] || continue
+	nth=$((nth + 1))
+	[ $(((nth - 1) % ${STEP:-1})) -eq 0 ] || continue
 	base=$(echo "$f" | sed 's|/|_|g; s|\.ptx$||')
 	if [ -n "$PTXAS" ]; then
 		for opt in -O3 -O0; do

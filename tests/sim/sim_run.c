@@ -208,6 +208,8 @@ static bool exec_flow(SimMachine *m, const SimInsn *in, SimThread *t, size_t *ne
 		return true;
 	case SOP_NOP: case SOP_DEPBAR: case SOP_MEMBAR:
 		return true;        /* timing only: sim_timing.c */
+	case SOP_CCTL: case SOP_CCTLL:
+		return true;        /* texcache: a prefetch moves data between caches only */
 	case SOP_BAR:
 		exec_bar(m, in, t);
 		return true;

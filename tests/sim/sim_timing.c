@@ -127,6 +127,7 @@ static uint8_t pipe_of(const SassForm *f)
 	 * an STG just before it that has no read barrier (golden tex-bound) */
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S:
+	case SOP_CCTL: case SOP_CCTLL:     /* texcache: prefetches read their address late */
 		return 1;
 	/* the conversions and MUFU (they complete in order, see
 	 * carried_marks): ptxas 11.8 -O3 overwrites the source of an I2I
@@ -174,7 +175,7 @@ static bool memory_or_flow(SassOp op)
 	case SOP_CAL: case SOP_RET:
 	case SOP_LDS: case SOP_STS: case SOP_LDL: case SOP_STL: case SOP_LD: case SOP_ST:
 	case SOP_ATOM: case SOP_ATOM_CAS: case SOP_RED: case SOP_ATOMS: case SOP_ATOMS_CAS:
-	case SOP_VOTE:
+	case SOP_VOTE: case SOP_CCTL: case SOP_CCTLL:
 		return true;
 	default:
 		return false;

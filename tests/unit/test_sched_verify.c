@@ -33,6 +33,9 @@
 #define W_NOP          UINT64_C(0x50b0000000070f00)
 #define W_EXIT         UINT64_C(0xe30000000007000f)
 #define W_BRA_SELF     UINT64_C(0xe2400fffff87000f)
+#define W_FADD_R8_R0   UINT64_C(0x5c58000000570008)   /* FADD R8, R0, R5: reads when it issues */
+#define W_CAL_TO_5     UINT64_C(0xe260000002000040)   /* CAL at 0x10 to 0x38 (op 5) */
+#define W_RET          UINT64_C(0xe32000000007000f)
 
 typedef struct Op {
 	uint64_t word;
@@ -120,6 +123,17 @@ static const Op fadd_stall_enough[] = OPS({ W_FADD_R0, 6, 7, 7, 0 }, { W_STG_R2_
 static const Op fadd_stall_short[] = OPS({ W_FADD_R0, 1, 7, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0 });
 static const Op fadd_barrier[] = OPS({ W_FADD_R0, 6, 0, 7, 0 }, { W_STG_R2_R0, 1, 7, 7, 0x01 });
 
+/* Calls: a function at op 5 (after the kernel's EXIT), called at op 1;
+ * the caller's FADD at op 2 runs after the callee's RET, not after the CAL */
+#define CALL_THEN_ADD { W_CAL_TO_5, 1, 7, 7, 0 }, { W_FADD_R8_R0, 1, 7, 7, 0 }, TAIL
+#define RETURN { W_RET, 1, 7, 7, 0 }
+/* the caller's MOV32I ages by the callee's cycles (a CAL stall of 1 is enough) */
+static const Op call_long_callee[] = { { W_MOV32I_R0, 1, 7, 7, 0 }, CALL_THEN_ADD, { W_NOP, 6, 7, 7, 0 }, RETURN };
+static const Op call_short_callee[] = { { W_MOV32I_R0, 1, 7, 7, 0 }, CALL_THEN_ADD, { W_NOP, 1, 7, 7, 0 }, RETURN };
+/* what the callee writes just before its RET reaches the caller's next op */
+static const Op callee_result_stalled[] = { { W_NOP, 1, 7, 7, 0 }, CALL_THEN_ADD, { W_MOV32I_R0, 6, 7, 7, 0 }, RETURN };
+static const Op callee_result_short[] = { { W_NOP, 1, 7, 7, 0 }, CALL_THEN_ADD, { W_MOV32I_R0, 1, 7, 7, 0 }, RETURN };
+static const Op callee_load_unwaited[] = { { W_NOP, 1, 7, 7, 0 }, CALL_THEN_ADD, { W_S2R_R0, 1, 0, 7, 0 }, RETURN };
 #define CASE(ops, hazard) { #ops, ops, sizeof ops / sizeof *ops, hazard }
 static const struct { const char *name; const Op *ops; size_t n; bool hazard; } cases[] = {
 	CASE(waited, false), CASE(unwaited, true), CASE(wrong_barrier, true),
@@ -131,6 +145,8 @@ static const struct { const char *name; const Op *ops; size_t n; bool hazard; } 
 	CASE(conv_no_barrier, true), CASE(conv_pair_waited, false), CASE(conv_pair_unwaited, true),
 	CASE(conv_i2i_in_order, false), CASE(conv_i2i_unwaited, true),
 	CASE(fadd_stall_enough, false), CASE(fadd_stall_short, true), CASE(fadd_barrier, true),
+	CASE(call_long_callee, false), CASE(call_short_callee, true), CASE(callee_result_stalled, false),
+	CASE(callee_result_short, true), CASE(callee_load_unwaited, true),
 };
 
 START_TEST(test_hand_made_streams)

@@ -72,7 +72,7 @@ sass_masked() {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
 		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET DSET FCMP VABSDIFF VABSDIFF4 " \
-		          "VADD VMNMX VSET VSHL VSHR VMAD", f, " ")
+		          "VADD VMNMX VSET VSHL VSHR VMAD CCTL CCTLL", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -92,7 +92,8 @@ sass_masked() {
 			next
 		}
 		keep = fam == "FSETP" ? hc(int(hv(substr(h, 15, 1)) / 4) * 4) : "0"
-		h = substr(h, 1, 11) "000" keep "0"              # Rd/Rb, Ra, guard, Pd/Pq
+		last = fam ~ /^CCTLL?$/ ? substr(h, 16, 1) : "0"  # texcache: the CCTL operation (3:0)
+		h = substr(h, 1, 11) "000" keep last             # Rd/Rb, Ra, guard, Pd/Pq
 		if (fam ~ /^SU/ && int(hv(substr(h, 4, 1)) / 8) == 0)
 			h = clear_39(h)                               # index register Rc
 		op = substr(h, 1, 2)
