@@ -56,6 +56,7 @@ done
 suite opcodes sh tests/opcodes/check-opcodes.sh tests/corpus/*.ptx
 suite sim-selftest sh tests/sim/sim-selftest.sh
 suite div-rn-check sh tests/sim/div-rn-check.sh # div.rn/rcp.rn.f32 against IEEE
+suite dir-round-check sh tests/sim/dir-round-check.sh # directed div/rcp/sqrt against IEEE
 suite idiv-check sh tests/sim/idiv-check.sh     # div/rem .u16/.s16/.u64/.s64 against the host
 
 # Each suite N leaves N.log (its output), N.rc and N.sec; the lock keeps

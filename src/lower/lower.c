@@ -48,6 +48,7 @@ typedef enum LowerSel {
 	/* ---- float-forms ---- */
 	SEL_CVT_STAGED, /* a cvt ptxas builds in steps (lower_cvt_staged.c) */
 	SEL_DIR_F64,    /* .rm/.rp/.rz of an .f64 instruction (div.rm.f64) */
+	SEL_DIR_F32,    /* .rm/.rp/.rz of an .f32 instruction (sqrt.rm.f32) */
 } LowerSel;
 
 /* Operand counts are checked here, before any lowering function indexes
@@ -66,6 +67,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "div", SEL_RN_F64, lower_div_rn_f64, 3, 3 }, { "rsqrt", SEL_F64, lower_rsqrt_f64, 2, 2 },
 	/* ---- float-forms: div.rm/.rp/.rz.f64 (lower_ddiv_dir.c) ---- */
 	{ "div", SEL_DIR_F64, lower_div_dir_f64, 3, 3 },
+	{ "sqrt", SEL_DIR_F64, lower_sqrt_dir_f64, 2, 2 },   /* lower_dsqrt_dir.c */
 	/* ---- issue 17: 64-bit clz and bfi (lower_bits64.c), ahead of the
 	 * 32-bit rows of lower_bits.c ---- */
 	{ "clz", SEL_INT64, lower_clz64, 2, 2 }, { "bfi", SEL_INT64, lower_bfi64, 5, 5 },
@@ -139,18 +141,24 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	/* ---- issue 17: division and square root (lower_divsqrt.c,
 	 * lower_divsqrt64.c), ahead of the MUFU rows; copysign and sad
 	 * (lower_bits64.c) ---- */
-	{ "sqrt", SEL_RN_F32, lower_sqrt_rn, 2, 2 }, { "sqrt", SEL_RN_F64, lower_sqrt_rn_f64, 2, 2 },
+	{ "sqrt", SEL_RN_F32, lower_sqrt_f32, 2, 2 }, { "sqrt", SEL_RN_F64, lower_sqrt_rn_f64, 2, 2 },
 	{ "rcp", SEL_RN_F64, lower_rcp_rn_f64, 2, 2 },
 	{ "copysign", SEL_ANY, lower_copysign, 3, 3 }, { "sad", SEL_ANY, lower_sad, 4, 4 },
 	/* ---- legacy2: sqrt.rn.ftz.f32 (lower_divsqrt.c), ahead of the MUFU rows ---- */
-	{ "sqrt", SEL_RN_FTZ_F32, lower_sqrt_rn, 2, 2 },
+	{ "sqrt", SEL_RN_FTZ_F32, lower_sqrt_f32, 2, 2 },
+	/* ---- floatdr: sqrt.rm/.rp/.rz[.ftz].f32 (lower_divsqrt.c) ---- */
+	{ "sqrt", SEL_DIR_F32, lower_sqrt_f32, 2, 2 },
+	/* ---- floatdr: rcp.rn.ftz.f32 and rcp.rm/.rp/.rz[.ftz].f32 (lower_frcp.c) ---- */
+	{ "rcp", SEL_RN_FTZ_F32, lower_rcp_f32, 2, 2 }, { "rcp", SEL_DIR_F32, lower_rcp_f32, 2, 2 },
+	/* ---- floatdr: div.rm/.rp/.rz[.ftz].f32 (lower_fdiv_dir.c) ---- */
+	{ "div", SEL_DIR_F32, lower_div_dir_f32, 3, 3 },
 	/* ---- divrn: div.rn.f32 and rcp.rn.f32 (lower_divrn.c), testp ---- */
-	{ "div", SEL_RN_F32, lower_div_rn_f32, 3, 3 }, { "rcp", SEL_RN_F32, lower_rcp_rn_f32, 2, 2 },
+	{ "div", SEL_RN_F32, lower_div_rn_f32, 3, 3 }, { "rcp", SEL_RN_F32, lower_rcp_f32, 2, 2 },
 	{ "testp", SEL_ANY, lower_testp, 2, 2 },   /* lower_testp.c */
 	/* ---- fmisc: div.rn.ftz.f32 (lower_divrn.c: the ftz slow path) ---- */
 	{ "div", SEL_RN_FTZ_F32, lower_div_rn_f32, 3, 3 },
-	/* ---- fmisc: rcp.rz.f64 (lower_drcp_rz.c), after rcp.rn.f64 and rcp.approx.f64 ---- */
-	{ "rcp", SEL_F64, lower_rcp_rz_f64, 2, 2 },
+	/* ---- fmisc: rcp.rz/.rm/.rp.f64 (lower_drcp_dir.c), after rcp.rn.f64 and rcp.approx.f64 ---- */
+	{ "rcp", SEL_F64, lower_rcp_dir_f64, 2, 2 },
 	/* ---- special functions (lower_sfu.c) ---- */
 	{ "sin", SEL_ANY, lower_sfu, 2, 2 }, { "cos", SEL_ANY, lower_sfu, 2, 2 },
 	{ "ex2", SEL_ANY, lower_sfu, 2, 2 }, { "lg2", SEL_ANY, lower_sfu, 2, 2 },
@@ -235,6 +243,9 @@ static bool selects(LowerSel sel, const Instr *in)
 	case SEL_DIR_F64:
 		return (lw_has_mod(in, ".rm") || lw_has_mod(in, ".rp") || lw_has_mod(in, ".rz")) &&
 		       lw_instr_type(in).is_float && lw_instr_type(in).bits == 64;
+	case SEL_DIR_F32:
+		return (lw_has_mod(in, ".rm") || lw_has_mod(in, ".rp") || lw_has_mod(in, ".rz")) &&
+		       lw_instr_type(in).is_float && lw_instr_type(in).bits == 32;
 	case SEL_CVT_FLOAT:
 		for (uint32_t i = 0; i < in->nmods; i++)
 			if (ptx_type_of_word(in->mods[i]).is_float)

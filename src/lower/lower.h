@@ -164,6 +164,10 @@ typedef struct LKernel {
 	uint32_t first_slot_offset;   /* c[0x0] byte offset of slot 0 */
 	uint32_t *desc_fields;        /* .nv.constant2 words (suq field offsets, mad.lo addends), first use first */
 	size_t ndesc_fields;
+	/* a single word ptxas puts ahead of the f64 pairs (its
+	 * __cuda_sm20_dsqrt_{rd,ru,rz}_f64 reads -1 first): lkernel_const2_lead */
+	uint32_t const2_lead;
+	bool has_const2_lead;
 	/* the LDESC_* kinds of the lookups lowered, first use first, even if
 	 * later removed as dead (ptxas keeps their size symbols) */
 	uint8_t desc_size_symbols[LDESC_KINDS];
@@ -325,6 +329,9 @@ void linsn_fill_defaults(LInsn *in);
 enum { LK_CONST2_BANK = 2 };
 /* The .nv.constant2 byte offset of a word holding value (lower_desc.c). */
 uint32_t lkernel_const2_slot(LKernel *k, uint32_t value);
+/* As lkernel_const2_slot, and the word goes first in .nv.constant2, the
+ * f64 pairs after it from the next even word (lower_desc.c). */
+uint32_t lkernel_const2_lead(LKernel *k, uint32_t value);
 /* A lookup of kind LDESC_* was lowered: the kernel declares its
  * descriptor-size symbol (lower_desc.c). */
 void lkernel_desc_size_symbol(LKernel *k, int kind);

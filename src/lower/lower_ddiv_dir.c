@@ -24,7 +24,7 @@
  *       quotients differ); .rz uses qd itself.
  * The .nv.constant2 words in ptxas's order: 1.0, the overflow word (.rm
  * 0x7fefffff, .rp 0x7ff00000), the sign mask. ptxas's ISCADD of a negated
- * register is SHL + IADD here (the same words as drcp_rz). */
+ * register is SHL + IADD here (the same words as lower_drcp_dir.c). */
 #include "lower/lower_f64seq.h"
 
 enum { RND_RZ = 3, MAXSHIFT_U64 = 2, MAXSHIFT_S64 = 3, PT = 7, RZ = 255 };
@@ -101,33 +101,6 @@ static void isetp(LowerCtx *c, uint32_t p, unsigned cmp, bool is_signed, uint32_
 		linsn_ref(op, SR_PC, (uint32_t)q, 0, 1, false);
 }
 
-/* DSET.cmp.AND d, [|]a[|], RZ (hi20 < 0) | imm20, PT: all ones or 0 */
-static void dset(LowerCtx *c, uint32_t d, unsigned cmp, uint32_t a, bool abs, int64_t hi20)
-{
-	LInsn *op = lw_emit(c, hi20 < 0 ? SF_DSET_R : SF_DSET_I);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 2, false);
-	linsn_set(op, SR_ABSA, abs);
-	if (hi20 < 0)
-		linsn_set(op, SR_RB, RZ);
-	else
-		linsn_set(op, SR_IMM, hi20);
-	linsn_set(op, SR_CMP, cmp);
-	linsn_set(op, SR_PC, PT);
-}
-
-/* LOP.op.NZ p, RZ, a, b */
-static void lop_nz(LowerCtx *c, uint32_t p, unsigned lop, uint32_t a, uint32_t b)
-{
-	LInsn *op = lw_emit(c, SF_LOP_P_R);
-	linsn_ref(op, SR_PD, p, 0, 1, true);
-	linsn_set(op, SR_RD, RZ);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_ref(op, SR_RB, b, 0, 1, false);
-	linsn_set(op, SR_LOPOP, lop);
-	linsn_set(op, SR_LOPTEST, 1);
-}
-
 /* LOP3.LUT d, a, c[0x2][value], cv, lut */
 static void lop3_const2(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t a, unsigned asub, uint32_t value,
                         uint32_t cv, unsigned csub, unsigned lut)
@@ -190,15 +163,15 @@ static void special(LowerCtx *c, const DivDir *v, uint32_t ex1, uint32_t ey1, ui
 	}
 	uint32_t zx = lw_temp(c, 1), zy = lw_temp(c, 1), ix = lw_temp(c, 1), iy = lw_temp(c, 1);
 	int nan = lw_label_new(c->k);
-	dset(c, zx, DSEQ_EQ, x, false, -1);
-	dset(c, zy, DSEQ_EQ, y, false, -1);
+	dseq_dset(c, zx, DSEQ_EQ, x, false, -1);
+	dseq_dset(c, zy, DSEQ_EQ, y, false, -1);
 	dseq_lop32i(c, DSEQ_AND, zx, 0, zx, 0, 1);
 	dseq_lop32i(c, DSEQ_AND, zy, 0, zy, 0, 1);
-	lop_nz(c, p, DSEQ_AND, zx, zy);
+	dseq_lop_nz(c, p, DSEQ_AND, zx, zy);
 	lw_branch(c, (int)p, false, nan);
-	dset(c, ix, DSEQ_NEU, x, true, DSEQ_INF_HI20);
-	dset(c, iy, DSEQ_NEU, y, true, DSEQ_INF_HI20);
-	lop_nz(c, p, DSEQ_OR, ix, iy);
+	dseq_dset(c, ix, DSEQ_NEU, x, true, DSEQ_INF_HI20);
+	dseq_dset(c, iy, DSEQ_NEU, y, true, DSEQ_INF_HI20);
+	dseq_lop_nz(c, p, DSEQ_OR, ix, iy);
 	lw_branch(c, (int)p, false, next);
 	lw_label_place(c->k, nan);
 	uint32_t nanhi = lw_temp(c, 1);
@@ -210,7 +183,7 @@ static void special(LowerCtx *c, const DivDir *v, uint32_t ex1, uint32_t ey1, ui
 		uint32_t one = lw_temp(c, 1), inf = lw_temp(c, 1), sg = lw_temp(c, 1);
 		int skip = lw_label_new(c->k);
 		lw_mov32i(c, one, 0, 1);
-		dset(c, inf, DSEQ_EQ, i ? x : y, true, DSEQ_INF_HI20);
+		dseq_dset(c, inf, DSEQ_EQ, i ? x : y, true, DSEQ_INF_HI20);
 		LInsn *op = lw_emit(c, SF_LOP3_P_R);
 		linsn_ref(op, SR_PD, p, 0, 1, true);
 		linsn_set(op, SR_RD, RZ);

@@ -21,6 +21,13 @@ uint32_t lkernel_const2_slot(LKernel *k, uint32_t value)
 	return 4 * (uint32_t)k->ndesc_fields++;
 }
 
+uint32_t lkernel_const2_lead(LKernel *k, uint32_t value)
+{
+	k->const2_lead = value;
+	k->has_const2_lead = true;
+	return lkernel_const2_slot(k, value);
+}
+
 /* A lookup of `kind` was lowered: its size symbol joins the kernel's
  * (first use first). */
 void lkernel_desc_size_symbol(LKernel *k, int kind)
@@ -65,18 +72,18 @@ static bool is_fp64_read(const LInsn *in)
 	       op == SOP_DSET;
 }
 
-/* The f64 pairs first, each at an even word (as ptxas lays them out),
- * shared by equal values; then the single words not among them. */
-static size_t compact_pairs(LKernel *k, uint32_t *kept)
+/* The f64 pairs from kept[n] (n even), each at an even word (as ptxas
+ * lays them out), shared by equal values; returns the end. */
+static size_t compact_pairs(LKernel *k, uint32_t *kept, size_t n)
 {
-	size_t n = 0;
+	size_t start = n;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn *in = &k->insns[i];
 		if (!reads_const2(in) || !is_fp64_read(in))
 			continue;
 		int64_t off = linsn_get(in, SR_COFF, 0);
 		uint32_t lo = k->desc_fields[off], hi = k->desc_fields[off + 1];
-		size_t slot = 0;
+		size_t slot = start;
 		while (slot < n && !(kept[slot] == lo && kept[slot + 1] == hi))
 			slot += 2;
 		if (slot == n) {
@@ -144,8 +151,22 @@ void lkernel_compact_const2(LKernel *k)
 		place_brx_tables(k, 0);
 		return;
 	}
-	uint32_t *kept = xcalloc(k->ndesc_fields + 1, sizeof *kept);
-	size_t pairs = compact_pairs(k, kept), n = pairs;
+	uint32_t *kept = xcalloc(k->ndesc_fields + 3, sizeof *kept);
+	/* the lead word (lkernel_const2_lead), when still read, then a zero
+	 * word keeping the pairs even */
+	size_t start = 0;
+	for (size_t i = 0; i < k->ninsns && k->has_const2_lead && start == 0; i++) {
+		const LInsn *in = &k->insns[i];
+		if (reads_const2(in) && !is_fp64_read(in) &&
+		    k->desc_fields[linsn_get(in, SR_COFF, 0)] == k->const2_lead) {
+			kept[0] = k->const2_lead;
+			start = 2;
+		}
+	}
+	size_t pairs_end = compact_pairs(k, kept, start), n = pairs_end;
+	bool pairs = pairs_end > start;
+	if (!pairs && start)
+		n = 1;
 	for (size_t i = 0; i < k->ninsns; i++) {
 		LInsn *in = &k->insns[i];
 		if (!reads_const2(in) || is_fp64_read(in))

@@ -20,18 +20,15 @@
  * or denormal x (FSETP.NEU.FTZ against RZ) gives FMUL.FTZ x, 1 (a signed
  * zero), and huge x is scaled with FMUL.FTZ instead of FFMA ..., RZ. The
  * approximate FTZ variants keep MUFU's approximation (lower_sfu.c). */
-#include "lower/lower_internal.h"
+#include "lower/lower_f32seq.h"
 
 
-enum { MUFU_RSQ = 5 };
-enum { CMP_GT = 4, CMP_GTU = 12, CMP_NEU = 13, CMP_GEU = 14 };
+enum { CMP_GEU = 14 };
 enum { FMZ_FTZ = 1 };
+enum { SQRT_RN = 0, SQRT_RM = 1, SQRT_RP = 2, SQRT_RZ = 3 };   /* FFMA's rounding field */
 
 enum {
 	F32_HALF = 0x3f000000,
-	F32_ONE = 0x3f800000,
-	F32_INF = 0x7f800000,
-	F32_2P64 = 0x5f800000,
 	F32_2PM32 = 0x2f800000,
 	SQRT_FAST_BIAS = 0xf3000000u,    /* -0x0d000000: the IADD32I of the range test */
 	SQRT_FAST_LIMIT = 0x727fffff,    /* the largest biased x of the fast path */
@@ -40,22 +37,6 @@ enum {
 };
 
 /* ---- small emitters (b < 0 is RZ) ---- */
-
-static void ref_or_rz(LInsn *op, SassRole r, int v)
-{
-	if (v < 0)
-		linsn_set(op, r, 255);
-	else
-		linsn_ref(op, r, (uint32_t)v, 0, 1, false);
-}
-
-static void mufu_rsq(LowerCtx *c, uint32_t d, uint32_t a)
-{
-	LInsn *op = lw_emit(c, SF_MUFU);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_set(op, SR_MUFUOP, MUFU_RSQ);
-}
 
 /* FMUL.FTZ d, a, b */
 static void fmul_ftz(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b)
@@ -75,17 +56,6 @@ static void fmul_ftz_imm(LowerCtx *c, uint32_t d, uint32_t a, uint32_t bits)
 	linsn_ref(op, SR_RA, a, 0, 1, false);
 	linsn_set(op, SR_IMM, bits >> 12);
 	linsn_set(op, SR_FMZ, FMZ_FTZ);
-}
-
-/* FFMA d, a, [-]b, c */
-static void ffma(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, int cv)
-{
-	LInsn *op = lw_emit(c, SF_FFMA_R);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_ref(op, SR_RB, b, 0, 1, false);
-	linsn_set(op, SR_NEGB, neg_b);
-	ref_or_rz(op, SR_RC, cv);
 }
 
 /* FFMA d, a, imm, RZ */
@@ -175,33 +145,40 @@ static uint32_t path_value(LowerCtx *c)
 	return t;
 }
 
-/* ---- sqrt.rn.f32 ---- */
+/* ---- sqrt.rn/.rm/.rp/.rz.f32 ---- */
 
-/* d = fma(fma(s, -s, x), r * 0.5, s) with s = x * r: the Newton step both
- * paths share (the slow path negates s with FADD first, as ptxas does). */
-static void sqrt_newton(LowerCtx *c, uint32_t d, uint32_t x, uint32_t r, bool neg_by_fadd)
+/* The Newton steps both paths share, s = x * r and h = r * 0.5 first:
+ *   .rn, .rp: d = fma.rnd(fma(s, -s, x), h, s)
+ *   .rm, .rz: s' = fma(s, fma(h, -s, 0.5), s) (one more step, the 0.5
+ *             from .nv.constant2), d = fma.rnd(h, fma(s', -s', x), s')
+ * -s comes from FADD but on .rn's fast path (neg_by_fadd), as ptxas does. */
+static void sqrt_newton(LowerCtx *c, uint32_t d, uint32_t x, uint32_t r, bool neg_by_fadd, unsigned rnd)
 {
 	uint32_t s = lw_temp(c, 1), h = lw_temp(c, 1), e = lw_temp(c, 1);
 	fmul_ftz(c, s, x, r);
 	fmul_ftz_imm(c, h, r, F32_HALF);
+	if (rnd == SQRT_RM || rnd == SQRT_RZ) {
+		uint32_t n = lw_temp(c, 1), t = lw_temp(c, 1), s2 = lw_temp(c, 1);
+		fseq_fneg_ftz(c, n, s);
+		fseq_ffma_const2(c, t, h, n, false, F32_HALF);
+		fseq_ffma(c, s2, s, t, false, (int)s, 0);
+		s = s2;
+	}
 	if (neg_by_fadd) {
 		uint32_t n = lw_temp(c, 1);
-		LInsn *op = lw_emit(c, SF_FADD_R);
-		linsn_ref(op, SR_RD, n, 0, 1, true);
-		linsn_ref(op, SR_RA, s, 0, 1, false);
-		linsn_set(op, SR_RB, 255);
-		linsn_set(op, SR_NEGA, 1);
-		linsn_set(op, SR_NEGB, 1);
-		linsn_set(op, SR_FTZ, 1);
-		ffma(c, e, s, n, false, (int)x);
+		fseq_fneg_ftz(c, n, s);
+		fseq_ffma(c, e, s, n, false, (int)x, 0);
 	} else {
-		ffma(c, e, s, s, true, (int)x);
+		fseq_ffma(c, e, s, s, true, (int)x, 0);
 	}
-	ffma(c, d, e, h, false, (int)s);
+	if (rnd == SQRT_RM || rnd == SQRT_RZ)
+		fseq_ffma(c, d, h, e, false, (int)s, rnd);
+	else
+		fseq_ffma(c, d, e, h, false, (int)s, rnd);
 }
 
 /* The slow path: x outside the fast path's range; d set on every exit. */
-static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done, bool ftz)
+static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done, bool ftz, unsigned rnd)
 {
 	uint32_t p = pred_temp(c);
 	if (ftz)
@@ -243,50 +220,61 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done, bool ftz)
 		fmul_ftz_imm(c, y, x, F32_2P64);
 	else
 		ffma_imm_rz(c, y, x, F32_2P64);
-	mufu_rsq(c, r, y);
-	sqrt_newton(c, t, y, r, true);
+	fseq_mufu(c, MUFU_RSQ, r, y);
+	sqrt_newton(c, t, y, r, true, rnd);
 	fmul_ftz_imm(c, d, t, F32_2PM32);
 }
 
-/* A register holding o (a parameter word or immediate is moved in). */
-static uint32_t in_reg(LowerCtx *c, const Opnd *o)
+/* The rounding of sqrt.rnd[.ftz].f32 (FFMA's field); false on another modifier. */
+static bool sqrt_mods(LowerCtx *c, const Instr *in, unsigned *rnd)
 {
-	uint32_t v;
-	unsigned s;
-	lw_opnd_part(c, o, 0, &v, &s);
-	return v;
+	static const char *const words[] = { ".rn", ".rm", ".rp", ".rz" };
+	*rnd = SQRT_RN;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		bool known = lw_streq(in->mods[i], ".f32") || lw_streq(in->mods[i], ".ftz");
+		for (unsigned k = 0; k < 4 && !known; k++)
+			if (lw_streq(in->mods[i], words[k])) {
+				*rnd = k;
+				known = true;
+			}
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i],
+			                      "sqrt modifier '%s' (.rn, .rm, .rp or .rz [.ftz].f32 is supported)", in->mods[i]);
+	}
+	return true;
 }
 
-bool lower_sqrt_rn(LowerCtx *c, const Instr *in)
+bool lower_sqrt_f32(LowerCtx *c, const Instr *in)
 {
 	bool ftz = lw_has_mod(in, ".ftz");
-	for (uint32_t i = 0; i < in->nmods; i++)
-		if (!lw_streq(in->mods[i], ".rn") && !lw_streq(in->mods[i], ".f32") && !lw_streq(in->mods[i], ".ftz"))
-			return lw_unsupported(c, in->mod_locs[i], "sqrt.rn modifier '%s' (.rn[.ftz].f32 is supported)",
-			                      in->mods[i]);
+	unsigned rnd;
 	uint32_t d;
 	unsigned dw;
 	Opnd a;
-	if (!lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
+	if (!sqrt_mods(c, in, &rnd) || !lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
 		return false;
 	int done = lw_label_new(c->k);
 	/* a guarded sqrt: the whole sequence is branched around */
 	if (c->guard_vreg >= 0)
 		lw_branch(c, c->guard_vreg, !c->guard_neg, done);
-	uint32_t x = in_reg(c, &a);
+	uint32_t x = fseq_in_reg(c, &a);
 	/* the result is computed into its own value: d may be x */
 	uint32_t res = path_value(c);
 	uint32_t b = lw_temp(c, 1), r = lw_temp(c, 1), p = pred_temp(c);
 	iadd32i(c, b, x, SQRT_FAST_BIAS);
-	mufu_rsq(c, r, x);
+	/* .rn reads rsq(x) before the range test, the others after it */
+	if (rnd == SQRT_RN)
+		fseq_mufu(c, MUFU_RSQ, r, x);
 	isetp_gt_u32_const2(c, p, b, SQRT_FAST_LIMIT);
 	int slow = lw_label_new(c->k);
 	lw_branch(c, (int)p, false, slow);
-	sqrt_newton(c, res, x, r, false);
+	if (rnd != SQRT_RN)
+		fseq_mufu(c, MUFU_RSQ, r, x);
+	sqrt_newton(c, res, x, r, rnd != SQRT_RN, rnd);
 	int join = lw_label_new(c->k);
 	lw_branch(c, -1, false, join);
 	lw_label_place(c->k, slow);
-	sqrt_slow(c, res, x, join, ftz);
+	sqrt_slow(c, res, x, join, ftz, rnd);
 	lw_label_place(c->k, join);
 	lw_mov(c, d, 0, res, 0);
 	lw_label_place(c->k, done);

@@ -96,17 +96,16 @@ void dseq_dsetp(LowerCtx *c, uint32_t p, unsigned cmp, uint32_t a, bool abs, int
 
 void dseq_dfma(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t cv)
 {
-	LInsn *op = lw_emit(c, cv == DSEQ_ONE_CONST2 ? SF_DFMA_RC : SF_DFMA_R);
+	if (cv == DSEQ_ONE_CONST2) {
+		dseq_dfma_const2(c, rnd, d, a, b, neg_b, DSEQ_ONE_HI);
+		return;
+	}
+	LInsn *op = lw_emit(c, SF_DFMA_R);
 	linsn_ref(op, SR_RD, d, 0, 2, true);
 	linsn_ref(op, SR_RA, a, 0, 2, false);
 	linsn_ref(op, SR_RB, b, 0, 2, false);
 	linsn_set(op, SR_NEGB, neg_b);
-	if (cv == DSEQ_ONE_CONST2) {
-		linsn_set(op, SR_CBANK, LK_CONST2_BANK);
-		linsn_set(op, SR_COFF, lkernel_const2_pair(c->k, 0, DSEQ_ONE_HI));
-	} else {
-		linsn_ref(op, SR_RC, cv, 0, 2, false);
-	}
+	linsn_ref(op, SR_RC, cv, 0, 2, false);
 	linsn_set(op, SR_RND, rnd);
 }
 
@@ -180,4 +179,44 @@ void dseq_rsqrt_refine(LowerCtx *c, uint32_t y, uint32_t s, uint32_t x)
 	dseq_dfma_imm(c, k, e, DSEQ_0375_HI20, half);
 	dseq_dmul(c, se, s, e);
 	dseq_dfma(c, DSEQ_RN, y, k, se, false, s);
+}
+
+/* DSET.cmp.AND d, [|]a[|], RZ (hi20 < 0) | imm20, PT: all ones or 0 */
+void dseq_dset(LowerCtx *c, uint32_t d, unsigned cmp, uint32_t a, bool abs, int64_t hi20)
+{
+	LInsn *op = lw_emit(c, hi20 < 0 ? SF_DSET_R : SF_DSET_I);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 2, false);
+	linsn_set(op, SR_ABSA, abs);
+	if (hi20 < 0)
+		linsn_set(op, SR_RB, 255);
+	else
+		linsn_set(op, SR_IMM, hi20);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_PC, 7);
+}
+
+/* DFMA[.rnd] d, a, [-]b, c[0x2] (the pair (0, hi) from .nv.constant2) */
+void dseq_dfma_const2(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t hi)
+{
+	LInsn *op = lw_emit(c, SF_DFMA_RC);
+	linsn_ref(op, SR_RD, d, 0, 2, true);
+	linsn_ref(op, SR_RA, a, 0, 2, false);
+	linsn_ref(op, SR_RB, b, 0, 2, false);
+	linsn_set(op, SR_NEGB, neg_b);
+	linsn_set(op, SR_CBANK, LK_CONST2_BANK);
+	linsn_set(op, SR_COFF, lkernel_const2_pair(c->k, 0, hi));
+	linsn_set(op, SR_RND, rnd);
+}
+
+/* LOP.op.NZ p, RZ, a, b */
+void dseq_lop_nz(LowerCtx *c, uint32_t p, unsigned lop, uint32_t a, uint32_t b)
+{
+	LInsn *op = lw_emit(c, SF_LOP_P_R);
+	linsn_ref(op, SR_PD, p, 0, 1, true);
+	linsn_set(op, SR_RD, 255);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_ref(op, SR_RB, b, 0, 1, false);
+	linsn_set(op, SR_LOPOP, lop);
+	linsn_set(op, SR_LOPTEST, 1);
 }

@@ -27,7 +27,7 @@ enum {
 };
 
 /* Words of the f64 subroutines that scale and rebuild exponents by hand
- * (rcp.rz.f64, lower_drcp_rz.c; div.rm/.rp/.rz.f64, lower_ddiv_dir.c). */
+ * (rcp.rz/.rm/.rp.f64, lower_drcp_dir.c; div.rm/.rp/.rz.f64, lower_ddiv_dir.c). */
 enum {
 	DSEQ_F64_2P54_HI20 = 0x43500,   /* 2^54: scales a subnormal operand */
 	DSEQ_F64_QUIET = 0x80000,       /* the quiet bit of a NaN's high word */
@@ -63,6 +63,12 @@ void dseq_fsetp_abs_geu_const2(LowerCtx *c, uint32_t p, uint32_t a, unsigned asu
 void dseq_dsetp(LowerCtx *c, uint32_t p, unsigned cmp, uint32_t a, bool abs, int64_t hi20);
 /* DFMA.rnd d, a, [-]b, c (pairs; c DSEQ_ONE_CONST2: 1.0 from c[0x2]) */
 void dseq_dfma(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t cv);
+/* DFMA[.rnd] d, a, [-]b, c[0x2] (the pair (0, hi) from .nv.constant2) */
+void dseq_dfma_const2(LowerCtx *c, unsigned rnd, uint32_t d, uint32_t a, uint32_t b, bool neg_b, uint32_t hi);
+/* DSET.cmp.AND d, [|]a[|], RZ (hi20 < 0) | imm20, PT: all ones or 0 */
+void dseq_dset(LowerCtx *c, uint32_t d, unsigned cmp, uint32_t a, bool abs, int64_t hi20);
+/* LOP.op.NZ p, RZ, a, b */
+void dseq_lop_nz(LowerCtx *c, uint32_t p, unsigned lop, uint32_t a, uint32_t b);
 /* DFMA d, a, imm20, c */
 void dseq_dfma_imm(LowerCtx *c, uint32_t d, uint32_t a, uint32_t hi20, uint32_t cv);
 /* DMUL d, a, b (pairs) / DMUL d, a, imm20 */

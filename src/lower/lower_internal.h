@@ -520,8 +520,8 @@ bool lower_prefetch(LowerCtx *c, const Instr *in);
 /* special functions and float division (lower_sfu.c). */
 bool lower_sfu(LowerCtx *c, const Instr *in);
 bool lower_fdiv(LowerCtx *c, const Instr *in);
-/* issue 17: IEEE-rounded square root with ptxas's slow path (lower_divsqrt.c). */
-bool lower_sqrt_rn(LowerCtx *c, const Instr *in);
+/* issue 17: IEEE-rounded square root (.rn, .rm, .rp, .rz) with ptxas's slow path (lower_divsqrt.c). */
+bool lower_sqrt_f32(LowerCtx *c, const Instr *in);
 /* issue 17: IEEE-rounded f64 reciprocal and square root (lower_divsqrt64.c). */
 bool lower_rcp_rn_f64(LowerCtx *c, const Instr *in);
 bool lower_sqrt_rn_f64(LowerCtx *c, const Instr *in);
@@ -740,12 +740,17 @@ bool lower_cvt_staged(LowerCtx *c, const Instr *in);
 unsigned lw_cvt_int_type(PtxTy t);
 /* div.rm/.rp/.rz.f64: ptxas's directed-rounding division (lower_ddiv_dir.c) */
 bool lower_div_dir_f64(LowerCtx *c, const Instr *in);
+/* sqrt.rm/.rp/.rz.f64: ptxas's directed-rounding square root (lower_dsqrt_dir.c) */
+bool lower_sqrt_dir_f64(LowerCtx *c, const Instr *in);
 
-/* ---- divrn: IEEE-rounded f32 division and reciprocal (lower_divrn.c) ---- */
+/* ---- divrn: IEEE-rounded f32 division (lower_divrn.c) and reciprocal,
+ * every rounding (lower_frcp.c) ---- */
 bool lower_div_rn_f32(LowerCtx *c, const Instr *in);
-bool lower_rcp_rn_f32(LowerCtx *c, const Instr *in);
-/* fmisc: rcp.rz.f64 (lower_drcp_rz.c) */
-bool lower_rcp_rz_f64(LowerCtx *c, const Instr *in);
+bool lower_rcp_f32(LowerCtx *c, const Instr *in);
+/* div.rm/.rp/.rz[.ftz].f32: ptxas's directed-rounding division (lower_fdiv_dir.c) */
+bool lower_div_dir_f32(LowerCtx *c, const Instr *in);
+/* fmisc: rcp.rz/.rm/.rp.f64 (lower_drcp_dir.c) */
+bool lower_rcp_dir_f64(LowerCtx *c, const Instr *in);
 bool lower_testp(LowerCtx *c, const Instr *in);      /* lower_testp.c */
 bool lower_fns(LowerCtx *c, const Instr *in);        /* lower_fns.c */
 /* (lower_ctx.c) Labels of a sequence that branches inside one instruction's code. */
@@ -755,7 +760,7 @@ void lw_label_place(LKernel *k, int label);
 void lw_guard(LowerCtx *c, int p, bool negated);
 /* [@[!]p] BRA label (p < 0: unguarded); leaves the code unguarded. */
 void lw_branch(LowerCtx *c, int p, bool negated, int label);
-/* An instruction defining register d (d < 0: RZ); a register source (v < 0: RZ). */
+/* (lower_f32seq.c) An instruction defining register d (d < 0: RZ); a register source (v < 0: RZ). */
 LInsn *lw_op_def(LowerCtx *c, SassFormId form, int d);
 void lw_op_use(LInsn *op, SassRole r, int v);
 /* A predicate destination (def) or source (p < 0: PT). */
