@@ -26,12 +26,21 @@ static bool has_desc(const CubinKernel *k)
 /* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
 static bool has_rel_text(const CubinKernel *k)
 {
-	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0;
+	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || k->nconst2_refs > 0;
 }
 
 static bool has_const2(const CubinKernel *k)
 {
 	return k->ndesc_fields > 0;
+}
+
+/* -c: the code reads an FP64 pair of its pool. */
+static bool reads_pair(const CubinKernel *k)
+{
+	for (size_t i = 0; i < k->nconst2_refs; i++)
+		if (k->const2_refs[i].size == 8)
+			return true;
+	return false;
 }
 
 static size_t sec_nv_info(void)              { return 4; }
@@ -103,7 +112,8 @@ static void number_sections(Layout *L)
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
 typedef enum SymKind {
 	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION,
-	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN, SYM_HANDLE
+	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN, SYM_HANDLE,
+	SYM_CONST_OPT, SYM_PARAM   /* -c: a pool operand's bytes; the parameters' (or _SREG) */
 } SymKind;
 
 typedef struct SymPlan {
@@ -163,7 +173,7 @@ static void plan_symbols(Layout *L)
 	/* null, .nv.rel.action, desc size, data sections, call graph sections */
 	size_t total = 8 + 6 * L->nk + L->ns + L->m->nvars + L->m->nexterns;
 	for (size_t p = 0; p < L->nk; p++)
-		total += kernel_at(L, p)->nhandle_params;
+		total += kernel_at(L, p)->nhandle_params + kernel_at(L, p)->nconst2_refs + 1;
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
@@ -190,8 +200,12 @@ static void plan_symbols(Layout *L)
 		}
 		if (has_const2(kernel_at(L, p)))
 			plan_symbol(created, &n, SYM_CONST2, p, false);
+		for (size_t j = 0; j < L->const_opts[p].n; j++)
+			plan_symbol(created, &n, SYM_CONST_OPT, p, false);
 		if (!kernel_at(L, p)->abi_func)
 			plan_symbol(created, &n, SYM_CONST0, p, false);
+		if (!kernel_at(L, p)->abi_func && L->m->relocatable)
+			plan_symbol(created, &n, SYM_PARAM, p, false);
 	}
 	if (L->nk == 0) {
 		walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
@@ -226,6 +240,8 @@ static void plan_symbols(Layout *L)
 	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
 	L->sym_extern = xcalloc(L->m->nexterns + 1, sizeof *L->sym_extern);
 	for (size_t i = 1; i < L->nsyms; i++) {
+		if (L->syms[i].kind == SYM_CONST_OPT && L->const_opts[L->syms[i].which].first_sym == 0)
+			L->const_opts[L->syms[i].which].first_sym = i;
 		if (L->syms[i].kind == SYM_EXTERN)
 			L->sym_extern[L->syms[i].which] = i;
 		if (L->syms[i].kind == SYM_HANDLE && L->sym_handle[L->syms[i].which] == 0)
@@ -269,6 +285,9 @@ static void layout_init(Layout *L, const CubinModule *m)
 			memcpy(L->slots[p], k->slots, k->nslots * sizeof **L->slots);
 		qsort(L->slots[p], k->nslots, sizeof **L->slots, compare_slot_offset);
 	}
+	L->const_opts = xcalloc(L->nk ? L->nk : 1, sizeof *L->const_opts);
+	for (size_t p = 0; p < L->nk; p++)
+		cubin_const_opts(kernel_at(L, p), &L->const_opts[p]);
 
 	/* Surfrefs bound by the first processed kernel, in slot order, then
 	 * the others in declaration order. */
@@ -309,9 +328,12 @@ static void layout_free(Layout *L)
 	free(L->s_const0);
 	free(L->s_text);
 	free(L->s_shared);
-	for (size_t p = 0; p < L->nk; p++)
+	for (size_t p = 0; p < L->nk; p++) {
 		free(L->slots[p]);
+		cubin_const_opts_free(&L->const_opts[p]);
+	}
 	free(L->slots);
+	free(L->const_opts);
 	free(L->surf_order);
 }
 
@@ -327,6 +349,7 @@ typedef struct Names {
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
 	uint32_t **st_handle;                                 /* per processed kernel, per handle parameter */
+	uint32_t **st_const_opt, st_param, st_sreg;           /* -c: per processed kernel, per pool operand */
 	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
 	uint32_t sh_rel_ginit, sh_rela_ginit;
 	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto, st_ill;   /* -c */
@@ -371,6 +394,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->sh_shared = xmalloc(nk * sizeof(uint32_t));
 	n->st_shared = xmalloc(nk * sizeof(uint32_t));
 	n->st_handle = xcalloc(nk, sizeof *n->st_handle);
+	n->st_const_opt = xcalloc(nk, sizeof *n->st_const_opt);
 
 	static const char *const leading[] = {
 		"", ".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".nv.info",
@@ -433,14 +457,28 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 			n->st_desc_size[kinds[j]] = cubin_strtab_add(str, kinds[j] == CUBIN_DESC_TEXTURE
 			                                                      ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
 			                                                      : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
-		if (has_const2(k)) {
+		const ConstOpts *co = &L->const_opts[p];
+		n->st_const_opt[p] = xcalloc(co->n + 1, sizeof **n->st_const_opt);
+		if (has_const2(k))
 			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
+		if (has_const2(k) && co->n == 0)
 			cubin_strtab_add(str, "__ocg_const");
+		/* -c: ptxas creates .rel.text.<k> with the first pool operand's symbol */
+		for (size_t j = 0; j < co->n; j++) {
+			char tail[48];
+			snprintf(tail, sizeof tail, ".const_opt.%u.%u", (unsigned)co->distinct[j]->pool_offset,
+			         (unsigned)(co->distinct[j]->pool_offset + co->distinct[j]->size));
+			n->st_const_opt[p][j] = cubin_strtab_add_kernel_name(str, k->name, tail);
+			if (j == 0)
+				cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
 		}
 		if (has_rel_text(k))
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
 		n->st_const0[p] = cubin_strtab_add_kernel_name(str, ".nv.constant0.", k->name);
-		cubin_strtab_add(str, k->nparams || k->nhandle_params ? "_param" : "_SREG");
+		if (k->nparams || k->nhandle_params)
+			n->st_param = cubin_strtab_add(str, "_param");
+		else
+			n->st_sreg = cubin_strtab_add(str, "_SREG");
 		for (size_t i = 0; i < k->nslots; i++) {
 			const CubinSurfaceSlot *sl = &L->slots[p][i];
 			cubin_strtab_add_concat(str, (const char *const[]){
@@ -478,9 +516,12 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 
 static void names_free(Names *n, size_t nk)
 {
-	for (size_t p = 0; p < nk; p++)
+	for (size_t p = 0; p < nk; p++) {
 		free(n->st_handle[p]);
+		free(n->st_const_opt[p]);
+	}
 	free(n->st_handle);
+	free(n->st_const_opt);
 	free(n->sh_shared);
 	free(n->st_shared);
 	free(n->sh_text);
@@ -518,6 +559,8 @@ static void put_symbol(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
 
 enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
 #define ST_INFO(bind, type) ((uint8_t)(((bind) << 4) | (type)))
+
+static uint32_t const0_size(const Layout *L, size_t p);
 
 static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 {
@@ -558,6 +601,22 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_CONST0:
 			put_symbol(b, n->st_const0[w], section, 0, (uint16_t)sec_const0(L, w), 0);
 			break;
+		case SYM_CONST_OPT: {
+			const CubinConst2Ref *r = L->const_opts[w].distinct[i - L->const_opts[w].first_sym];
+			put_symbol_at(b, n->st_const_opt[w][i - L->const_opts[w].first_sym],
+			              ST_INFO(STB_LOCAL, CUBIN_STT_CUDA_OBJECT), CUBIN_STO_CUDA_CONSTANT_INTERNAL,
+			              (uint16_t)L->s_const2[w], r->pool_offset, r->size);
+			break;
+		}
+		case SYM_PARAM: {   /* the parameters, else the driver's words (_SREG) */
+			const CubinKernel *k = kernel_at(L, w);
+			bool params = k->nparams || k->nhandle_params;
+			put_symbol_at(b, params ? n->st_param : n->st_sreg, ST_INFO(STB_LOCAL, CUBIN_STT_CUDA_OBJECT),
+			              CUBIN_STO_CUDA_CONSTANT_INTERNAL, (uint16_t)sec_const0(L, w),
+			              params ? SASS_PARAM_CBANK_BASE : 0,
+			              params ? const0_size(L, w) - SASS_PARAM_CBANK_BASE : SASS_PARAM_CBANK_BASE);
+			break;
+		}
 		case SYM_REL_ACTION:
 			put_symbol(b, n->st_rel_action, section, 0, (uint16_t)sec_rel_action(L), 0);
 			break;
@@ -814,11 +873,14 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		if (has_rel_text(k))
 			set_section(&secs[L.s_rel_text[p]], names.sh_rel_text[p], SHT_REL, 0,
 			            SEC_SYMTAB, text, 8, 16, rel_text[p].data, rel_text[p].len);
+		/* -c: the SHT_CUDA_CONSTANT types, a pool with an FP64 pair 8-aligned */
 		if (has_const2(k))
-			set_section(&secs[L.s_const2[p]], names.sh_const2[p], SHT_PROGBITS, SHF_ALLOC,
-			            0, text, 4, 0, const2[p].data, const2[p].len);
+			set_section(&secs[L.s_const2[p]], names.sh_const2[p],
+			            m->relocatable ? CUBIN_SHT_CUDA_CONSTANT2 : SHT_PROGBITS, SHF_ALLOC, 0, text,
+			            m->relocatable && reads_pair(k) ? 8 : 4, 0, const2[p].data, const2[p].len);
 		if (!k->abi_func)
-			set_section(&secs[sec_const0(&L, p)], names.sh_const0[p], SHT_PROGBITS, SHF_ALLOC,
+			set_section(&secs[sec_const0(&L, p)], names.sh_const0[p],
+			            m->relocatable ? CUBIN_SHT_CUDA_CONSTANT0 : SHT_PROGBITS, SHF_ALLOC,
 			            0, text, 4, 0, NULL, const0_size(&L, p));
 		set_section(&secs[text], names.sh_text[p], SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
 		            SEC_SYMTAB, (k->regcount << 24) | (uint32_t)L.sym_func[p], 32, 0,

@@ -15,17 +15,6 @@
 
 #include "base/xalloc.h"
 
-int cubin_read_fail(Reader *r, const char *fmt, ...)
-{
-	if (r->err && r->errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(r->err, r->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* ---- ELF structure ---------------------------------------------------- */
 
 static int read_elf_header(Reader *r, CubinImage *img)
@@ -142,9 +131,11 @@ static void link_sections(Reader *r)
 		/* Walking backwards leaves the first match in each slot. */
 		if (s->type == CUBIN_SHT_CUDA_INFO)
 			r->info_of[s->info] = i;
-		else if (s->type == SHT_PROGBITS && starts_with(section_name(r, i), ".nv.constant0."))
+		else if ((s->type == SHT_PROGBITS || s->type == CUBIN_SHT_CUDA_CONSTANT0) &&
+		         starts_with(section_name(r, i), ".nv.constant0."))
 			const0_of[s->info] = i;
-		else if (s->type == SHT_PROGBITS && starts_with(section_name(r, i), ".nv.constant2."))
+		else if ((s->type == SHT_PROGBITS || s->type == CUBIN_SHT_CUDA_CONSTANT2) &&
+		         starts_with(section_name(r, i), ".nv.constant2."))
 			r->const2_of[s->info] = i;
 		else if (s->type == SHT_REL && starts_with(section_name(r, i), ".rel.text."))
 			r->rel_text_of[s->info] = i;
@@ -637,6 +628,8 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	}
 	if (rc == 0)
 		rc = cubin_read_vars(&r, img);
+	if (rc == 0)
+		rc = cubin_read_const2_refs(&r, img);
 	free(r.sh);
 	free(r.info_of);
 	free(r.rel_of);

@@ -7,6 +7,8 @@
 
 #include "emit/cubin_read.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_REL = 9,
@@ -52,8 +54,19 @@ static inline bool in_bounds(uint64_t off, uint64_t size, uint64_t limit)
 	return off <= limit && size <= limit - off;
 }
 
-/* Writes the reason into r->err; returns -1. */
-int cubin_read_fail(Reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes the reason into r->err; returns -1. (Inline: both parts of the
+ * reader fail through it, and neither calls into the other for it.) */
+__attribute__((format(printf, 2, 3)))
+static inline int cubin_read_fail(Reader *r, const char *fmt, ...)
+{
+	if (r->err && r->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(r->err, r->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
 
 static inline bool has_file_data(const SectionHeader *s)
 {
@@ -133,5 +146,7 @@ int cubin_read_vars(Reader *r, CubinImage *img);
 void cubin_read_extern_calls(const Reader *r, CubinImage *img);
 /* The R_CUDA_32 words of .nv.global.init holding a function's address. */
 void cubin_read_func_inits(const Reader *r, CubinImage *img);
+/* -c: each kernel's pool operands (const2_refs), in code order. */
+int cubin_read_const2_refs(Reader *r, CubinImage *img);
 
 #endif

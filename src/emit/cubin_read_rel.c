@@ -64,6 +64,17 @@ static size_t rel_text_entries(const Reader *r, const CubinImage *img)
 	return n;
 }
 
+/* Kernel k's .rel.text.<k> when it has whole entries: its bytes and
+ * (*size) length; else NULL. */
+static const uint8_t *kernel_rel_text(const Reader *r, const CubinImage *img, size_t k, uint64_t *size)
+{
+	size_t t = r->rel_text_of[img->kernels[k].text_section];
+	if (!t || r->sh[t].size % REL_SIZE)
+		return NULL;
+	*size = r->sh[t].size;
+	return section_data(r, t);
+}
+
 int cubin_read_vars(Reader *r, CubinImage *img)
 {
 	static const char *const names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
@@ -181,10 +192,10 @@ void cubin_read_extern_calls(const Reader *r, CubinImage *img)
 	img->extern_call_store = xcalloc(rel_text_entries(r, img) + 1, sizeof *img->extern_call_store);
 	size_t n = 0;
 	for (size_t k = 0; k < img->nkernels; k++) {
-		size_t t = r->rel_text_of[img->kernels[k].text_section];
-		if (!t || r->sh[t].size % REL_SIZE)
+		uint64_t size;
+		const uint8_t *d = kernel_rel_text(r, img, k, &size);
+		if (!d)
 			continue;
-		const uint8_t *d = section_data(r, t);
 		CubinReadKernel *rk = &img->kernels[k];
 		for (int pass = 0; pass < 3; pass++) {
 			if (pass == 0)
@@ -193,7 +204,7 @@ void cubin_read_extern_calls(const Reader *r, CubinImage *img)
 				rk->section_calls = img->extern_call_store + n;
 			else
 				rk->section_addrs = img->extern_call_store + n;
-			for (uint64_t pos = 0; pos + REL_SIZE <= r->sh[t].size; pos += REL_SIZE) {
+			for (uint64_t pos = 0; pos + REL_SIZE <= size; pos += REL_SIZE) {
 				uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8), sym = info >> 32;
 				uint32_t type = (uint32_t)info;
 				bool half = type == CUBIN_R_CUDA_ABS32_LO_32 || type == CUBIN_R_CUDA_ABS32_HI_32;
@@ -237,4 +248,40 @@ void cubin_read_func_inits(const Reader *r, CubinImage *img)
 			img->func_inits[img->nfunc_inits++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
 			                                                          false, false, false, true, false };
 	}
+}
+
+static int compare_ref_offset(const void *a, const void *b)
+{
+	const CubinConst2Ref *x = a, *y = b;
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+int cubin_read_const2_refs(Reader *r, CubinImage *img)
+{
+	img->const2_ref_store = xcalloc(rel_text_entries(r, img) + 1, sizeof *img->const2_ref_store);
+	size_t n = 0;
+	for (size_t k = 0; k < img->nkernels; k++) {
+		uint64_t size;
+		const uint8_t *d = kernel_rel_text(r, img, k, &size);
+		if (!d)
+			continue;
+		CubinKernel *ck = &img->kernels[k].k;
+		ck->const2_refs = img->const2_ref_store + n;
+		for (uint64_t pos = 0; pos + REL_SIZE <= size; pos += REL_SIZE) {
+			uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8), sym = info >> 32;
+			if ((uint32_t)info != CUBIN_R_CUDA_CONST_FIELD19_20)
+				continue;
+			if (sym == 0 || sym >= r->nsyms || offset > UINT32_MAX)
+				return cubin_read_fail(r, "bad cubin: pool operand relocation out of range in kernel %s",
+				                       img->kernels[k].k.name);
+			uint64_t value = rd64(symbol(r, (size_t)sym) + 8), size = rd64(symbol(r, (size_t)sym) + 16);
+			if (value > UINT32_MAX || size > 8)
+				return cubin_read_fail(r, "bad cubin: pool operand symbol %s out of range", symbol_name(r, (size_t)sym));
+			img->const2_ref_store[n++] = (CubinConst2Ref){ (uint32_t)offset, (uint32_t)value, (uint32_t)size };
+			ck->nconst2_refs++;
+		}
+		qsort(img->const2_ref_store + (n - ck->nconst2_refs), ck->nconst2_refs, sizeof *img->const2_ref_store,
+		      compare_ref_offset);
+	}
+	return 0;
 }
