@@ -46,6 +46,14 @@ static bool reads_pair(const CubinKernel *k)
 static size_t sec_nv_info(void)              { return 4; }
 static size_t sec_nv_info_k(size_t p)        { return 5 + p; }
 static size_t sec_rel_action(const Layout *L) { return L->nk ? 5 + L->nk : 4; }
+
+/* -c: ptxas 11.8 -c writes no .nv.rel.action; .nv.callgraph takes its
+ * place, then .nv.prototype when a function is called or addressed
+ * through one (an external function, an address-taken .func). */
+static bool has_prototype(const CubinModule *m)
+{
+	return m->nexterns > 0 || m->nfunc_addrs > 0;
+}
 static size_t sec_const0(const Layout *L, size_t p) { return L->s_const0[p]; }
 static size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]; }
 
@@ -63,6 +71,10 @@ static void number_sections(Layout *L)
 	L->s_const0 = xcalloc(nk, sizeof *L->s_const0);
 	L->s_text = xcalloc(nk, sizeof *L->s_text);
 	size_t next = sec_rel_action(L) + 1;
+	if (L->m->relocatable) {
+		L->s_callgraph = sec_rel_action(L);
+		L->s_proto = has_prototype(L->m) ? next++ : 0;
+	}
 	for (size_t p = 0; p < L->nk; p++)
 		if (has_rel_text(kernel_at(L, p)))
 			L->s_rel_text[p] = next++;
@@ -96,10 +108,6 @@ static void number_sections(Layout *L)
 		for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
 			if (cubin_has_data(L->m, (CubinDataSection)d))
 				L->s_data[d] = next++;
-	if (L->m->relocatable) {
-		L->s_callgraph = next++;
-		L->s_proto = next++;
-	}
 	L->nsec = next;
 }
 
@@ -213,11 +221,12 @@ static void plan_symbols(Layout *L)
 			plan_symbol(created, &n, SYM_SURFREF, j, true);
 		walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
 	}
-	plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
-	if (L->m->relocatable) {
+	if (!L->m->relocatable)
+		plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
+	if (L->m->relocatable)
 		plan_symbol(created, &n, SYM_CALLGRAPH, 0, false);
+	if (L->s_proto)
 		plan_symbol(created, &n, SYM_PROTO, 0, false);
-	}
 	for (size_t e = 0; e < L->m->nexterns; e++)
 		plan_symbol(created, &n, SYM_EXTERN, e, true);
 
@@ -500,8 +509,10 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 			cubin_strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
 		}
 	}
-	n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
-	n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
+	if (!L->m->relocatable) {
+		n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
+		n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
+	}
 	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
 	for (size_t e = 0; e < L->m->nexterns; e++)
 		n->st_extern[e] = cubin_strtab_add(str, L->m->externs[e]);
@@ -509,8 +520,10 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->st_ill = cubin_strtab_add(str, "#ill");
 		n->sh_callgraph = cubin_strtab_add(shstr, ".nv.callgraph");
 		n->st_callgraph = cubin_strtab_add(str, ".nv.callgraph");
-		n->sh_proto = cubin_strtab_add(shstr, ".nv.prototype");
-		n->st_proto = cubin_strtab_add(str, ".nv.prototype");
+		if (L->s_proto) {
+			n->sh_proto = cubin_strtab_add(shstr, ".nv.prototype");
+			n->st_proto = cubin_strtab_add(str, ".nv.prototype");
+		}
 	}
 }
 
@@ -755,6 +768,12 @@ static bool is_global_data(const Layout *L, size_t i)
 	return i && (i == L->s_data[CUBIN_DATA_GLOBAL_INIT] || i == L->s_data[CUBIN_DATA_GLOBAL]);
 }
 
+/* NOBITS, or -c's SHT_CUDA_GLOBAL (.nv.global, uninitialised as NOBITS) */
+static bool takes_no_bytes(const Section *s)
+{
+	return s->type == SHT_NOBITS || s->type == CUBIN_SHT_CUDA_GLOBAL;
+}
+
 static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
 {
 	/* one RW LOAD spans .nv.global.init (its file bytes run up to the first
@@ -765,7 +784,7 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 		uint64_t a = secs[i].align;
 		pos = (pos + a - 1) / a * a;
 		secs[i].offset = pos;
-		bool nobits = secs[i].type == SHT_NOBITS;
+		bool nobits = takes_no_bytes(&secs[i]);
 		if (!nobits && !is_global_data(L, i)) {
 			pos += secs[i].size;
 			continue;
@@ -791,7 +810,7 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 
 	cubin_put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
 	for (size_t i = 1; i < nsec; i++) {
-		if (secs[i].type == SHT_NOBITS)
+		if (takes_no_bytes(&secs[i]))
 			continue;
 		cubin_buf_zeros(out, secs[i].offset - out->len);
 		if (secs[i].data)
@@ -859,8 +878,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	if (L.nk)
 		set_section(&secs[sec_nv_info()], names.sh_nv_info, CUBIN_SHT_CUDA_INFO, 0,
 		            SEC_SYMTAB, 0, 4, 0, nv_info.data, nv_info.len);
-	set_section(&secs[sec_rel_action(&L)], names.sh_rel_action, CUBIN_SHT_CUDA_RELOCINFO,
-	            0, 0, 0, 8, 8, cubin_nv_rel_action, CUBIN_NV_REL_ACTION_SIZE);
+	if (!m->relocatable)
+		set_section(&secs[sec_rel_action(&L)], names.sh_rel_action, CUBIN_SHT_CUDA_RELOCINFO,
+		            0, 0, 0, 8, 8, cubin_nv_rel_action, CUBIN_NV_REL_ACTION_SIZE);
 	for (size_t p = 0; p < L.nk; p++) {
 		const CubinKernel *k = kernel_at(&L, p);
 		uint32_t text = (uint32_t)sec_text(&L, p);
@@ -897,7 +917,11 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		uint64_t size, align;
 		cubin_data_extent(m, (CubinDataSection)d, &size, &align);
 		data_bytes[d] = d == CUBIN_DATA_GLOBAL ? NULL : cubin_data_bytes(m, (CubinDataSection)d, size);
-		set_section(&secs[L.s_data[d]], names.sh_data[d], d == CUBIN_DATA_GLOBAL ? SHT_NOBITS : SHT_PROGBITS,
+		/* -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL, as ptxas -c */
+		static const uint32_t reloc_type[3] = { CUBIN_SHT_CUDA_CONSTANT3, CUBIN_SHT_CUDA_GLOBAL_INIT,
+		                                        CUBIN_SHT_CUDA_GLOBAL };
+		set_section(&secs[L.s_data[d]], names.sh_data[d],
+		            m->relocatable ? reloc_type[d] : d == CUBIN_DATA_GLOBAL ? SHT_NOBITS : SHT_PROGBITS,
 		            d == CUBIN_DATA_CONST3 ? SHF_ALLOC : SHF_WRITE | SHF_ALLOC, 0, 0, align, 0,
 		            data_bytes[d], size);
 	}
@@ -917,8 +941,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		                       &proto);
 		set_section(&secs[L.s_callgraph], names.sh_callgraph, CUBIN_SHT_CUDA_CALLGRAPH, 0, SEC_SYMTAB, 0, 4, 8,
 		            graph.data, graph.len);
-		set_section(&secs[L.s_proto], names.sh_proto, CUBIN_SHT_CUDA_PROTOTYPE, 0, SEC_SYMTAB, 0, 4, 8,
-		            proto.data, proto.len);
+		if (L.s_proto)
+			set_section(&secs[L.s_proto], names.sh_proto, CUBIN_SHT_CUDA_PROTOTYPE, 0, SEC_SYMTAB, 0, 4, 8,
+			            proto.data, proto.len);
 	}
 	ByteBuf image = { 0 };
 	emit_image(&L, secs, nsec, &image);

@@ -66,6 +66,9 @@
 #define CUBIN_SHT_CUDA_PROTOTYPE   0x70000002u
 #define CUBIN_SHT_CUDA_CONSTANT0   0x70000064u   /* ptxas -c's .nv.constant0.<k> */
 #define CUBIN_SHT_CUDA_CONSTANT2   0x70000066u   /* ptxas -c's .nv.constant2.<k> */
+#define CUBIN_SHT_CUDA_CONSTANT3   0x70000067u   /* ... .nv.constant3 */
+#define CUBIN_SHT_CUDA_GLOBAL_INIT 0x70000008u   /* ... .nv.global.init */
+#define CUBIN_SHT_CUDA_GLOBAL      0x70000007u   /* ... .nv.global (no file bytes) */
 #define CUBIN_STO_CUDA_ENTRY       0x10
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_STT_CUDA_OBJECT      13    /* -c: a pool operand's bytes, _param, _SREG */

@@ -70,7 +70,7 @@ static inline int cubin_read_fail(Reader *r, const char *fmt, ...)
 
 static inline bool has_file_data(const SectionHeader *s)
 {
-	return s->type != SHT_NULL && s->type != SHT_NOBITS;
+	return s->type != SHT_NULL && s->type != SHT_NOBITS && s->type != CUBIN_SHT_CUDA_GLOBAL;
 }
 
 static inline const uint8_t *section_data(const Reader *r, size_t i)

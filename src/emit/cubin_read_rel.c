@@ -80,7 +80,8 @@ int cubin_read_vars(Reader *r, CubinImage *img)
 	static const char *const names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
 	static const uint32_t types[3] = { SHT_PROGBITS, SHT_PROGBITS, SHT_NOBITS };
 	/* ptxas 11.8 -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL */
-	static const uint32_t reloc_types[3] = { 0x70000067, 0x70000008, 0x70000007 };
+	static const uint32_t reloc_types[3] = { CUBIN_SHT_CUDA_CONSTANT3, CUBIN_SHT_CUDA_GLOBAL_INIT,
+	                                         CUBIN_SHT_CUDA_GLOBAL };
 	size_t sec[3];
 	for (int d = 0; d < 3; d++)
 		if (!(sec[d] = section_named(r, names[d], types[d])))

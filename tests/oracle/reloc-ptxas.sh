@@ -4,7 +4,8 @@
 # Every tests/oracle/reloc/*.ptx is compiled by ptxas 11.8 -c -arch=sm_50
 # -O3 and assembled by us with -c --verify-sched. Our object must be:
 #  - listed by cuobjdump -elf -sass and nvdisasm without error, as ET_REL;
-#  - the same as ptxas's in what a linker reads: the undefined symbols, the
+#  - the same as ptxas's in what a linker reads: the sections (names, order
+#    and types; a .nv.constant2.<k> pool aside, see below), the undefined symbols, the
 #    relocations (symbol and type, with their count), EIATTR_EXTERNS, the
 #    .nv.callgraph and .nv.prototype sections;
 #  - with the same _param/_SREG symbol (value, size, st_other) in each
@@ -39,6 +40,9 @@ pass=0 fail=0
 link_view() {
 	"$bin/cuobjdump" -elf "$1" | awk '
 	/^64bit elf:/ { split($0, a, /type=/); split(a[2], t, /,/); print "type", t[1] }
+	/^Sections:/ { secs = 1; next }
+	secs && /^$/ { secs = 0; print "sections" order }
+	secs && $NF ~ /^\./ && $NF !~ /^\.nv\.constant2\./ { order = order " " $NF ":" $6 }
 	$NF ~ /^\.nv\.(callgraph|prototype)$/ && $6 ~ /^CUDA_/ { print "section", $NF, $3 }
 	/^ *0x[0-9a-f]+ +0 +0 +0x12 +0 +0 / { print "undefined", $NF }
 	/^ *0x[0-9a-f]+ .* 0xd +0x81 / && ($NF == "_param" || $NF == "_SREG") { print "object", $NF, $2, $3 }
