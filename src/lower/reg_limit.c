@@ -15,8 +15,6 @@
  * The register allocator takes the limit as its budget and spills past it. */
 #include "lower/lower_internal.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 
 enum { SM_REGISTERS = 65536, SM_WARPS = 64, MAX_CTAS_PER_SM = 32, MAXNREG_FLOOR = 16, MAXNREG_CEIL = 255 };
 
@@ -36,19 +34,8 @@ static uint32_t thread_count_reg_limit(const uint32_t t[3], uint32_t ctas)
 }
 
 /* ptxas 11.8 warns where it adjusts or ignores a launch bound; so do we,
- * at the directive (launch-bounds-adjusted). */
-static void adjusted(LowerCtx *c, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void adjusted(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	diag_add(c->sink, SEV_WARNING, loc, RULE_LAUNCH_BOUNDS_ADJUSTED, "%s", msg);
-}
-
-/* The thread count T and .minnctapersm M as ptxas 11.8 takes them for
+ * at the directive (launch-bounds-adjusted).
+ * The thread count T and .minnctapersm M as ptxas 11.8 takes them for
  * sm_50: T above the SM's 64 warps ignores both, M above 32 blocks, or M
  * blocks of T above 64 warps, ignores M; M without T is ignored. */
 static void warn_thread_counts(LowerCtx *c, const LKernel *k, const char *threads_from, SrcLoc threads_loc,
@@ -56,22 +43,26 @@ static void warn_thread_counts(LowerCtx *c, const LKernel *k, const char *thread
 {
 	if (!threads_from) {
 		if (ctas > 0)
-			adjusted(c, ctas_loc, ".minnctapersm is ignored without .maxntid or .reqntid (as ptxas 11.8 ignores it)");
+			diag_add(c->sink, SEV_WARNING, ctas_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+			         ".minnctapersm is ignored without .maxntid or .reqntid (as ptxas 11.8 ignores it)");
 		return;
 	}
 	const uint32_t *t = k->max_threads[0] ? k->max_threads : k->req_ntid;
 	uint64_t threads = (uint64_t)t[0] * t[1] * t[2], warps = (threads + 31) / 32;
 	if (warps > SM_WARPS) {
-		adjusted(c, threads_loc, "%s of %llu threads (%llu warps) is above the %d warps of an sm_50 SM: ptxas 11.8 "
+		diag_add(c->sink, SEV_WARNING, threads_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+		         "%s of %llu threads (%llu warps) is above the %d warps of an sm_50 SM: ptxas 11.8 "
 		         "ignores it%s", threads_from, (unsigned long long)threads, (unsigned long long)warps, SM_WARPS,
 		         ctas > 0 ? " (and .minnctapersm with it)" : "");
 		return;
 	}
 	if (ctas > MAX_CTAS_PER_SM)
-		adjusted(c, ctas_loc, ".minnctapersm %lld is above the %d blocks of an sm_50 SM: ptxas 11.8 ignores it",
+		diag_add(c->sink, SEV_WARNING, ctas_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+		         ".minnctapersm %lld is above the %d blocks of an sm_50 SM: ptxas 11.8 ignores it",
 		         (long long)ctas, MAX_CTAS_PER_SM);
 	else if (ctas > 0 && (uint64_t)ctas * warps > SM_WARPS)
-		adjusted(c, ctas_loc, ".minnctapersm %lld blocks of %llu warps are above the %d warps of an sm_50 SM: "
+		diag_add(c->sink, SEV_WARNING, ctas_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+		         ".minnctapersm %lld blocks of %llu warps are above the %d warps of an sm_50 SM: "
 		         "ptxas 11.8 ignores it", (long long)ctas, (unsigned long long)warps, SM_WARPS);
 }
 
@@ -105,10 +96,12 @@ void lw_launch_bounds(LowerCtx *c, LKernel *k, const Func *f)
 				k->maxreg_loc = d->loc;
 				k->maxreg_from = ".maxnreg";
 				if (v > MAXNREG_CEIL)
-					adjusted(c, d->loc, ".maxnreg %lld is above %d registers: ptxas 11.8 ignores it", (long long)v,
+					diag_add(c->sink, SEV_WARNING, d->loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+					         ".maxnreg %lld is above %d registers: ptxas 11.8 ignores it", (long long)v,
 					         MAXNREG_CEIL);
 				else if (v < MAXNREG_FLOOR)
-					adjusted(c, d->loc, ".maxnreg %lld is below %d registers: adjusted to %d, as ptxas 11.8 "
+					diag_add(c->sink, SEV_WARNING, d->loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+					         ".maxnreg %lld is below %d registers: adjusted to %d, as ptxas 11.8 "
 					         "adjusts it", (long long)v, MAXNREG_FLOOR, MAXNREG_FLOOR);
 			} else if (strcmp(d->name, ".minnctapersm") == 0) {
 				ctas = v > 0 && v <= MAX_CTAS_PER_SM ? (uint32_t)v : 0;
