@@ -194,6 +194,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	CubinHandleParam **handles = xcalloc(lm->nkernels + 1, sizeof *handles);
 	CubinDataFixup **fixups = xcalloc(lm->nkernels + 1, sizeof *fixups);
 	CubinDataFixup **calls = xcalloc(lm->nkernels + 1, sizeof *calls);
+	CubinConst2Ref **pool_refs = xcalloc(lm->nkernels + 1, sizeof *pool_refs);
+	uint8_t **unbound = xcalloc(lm->nkernels + 1, sizeof *unbound);
 	CubinVar *vars = cubin_vars_of(lm);
 	ExternList ext = { xcalloc(lm->nexterns + 1, sizeof *ext.names), xcalloc(lm->nexterns + 1, sizeof *ext.is_entry),
 	                   lm->nexterns };
@@ -225,13 +227,25 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,
 			                                  k->slot_samplers[s],
 			                                  k->slot_first_use ? k->slot_first_use[s] : (uint32_t)s };
+		/* -c: the pool operands become relocations over c[0x0][0x0] */
+		const SassCodeFacts *facts = &codes[i].facts;
+		size_t npool = lm->relocatable ? facts->nconst2_reads : 0;
+		pool_refs[i] = xcalloc(npool + 1, sizeof **pool_refs);
+		for (size_t r = 0; r < npool; r++)
+			pool_refs[i][r] = (CubinConst2Ref){ facts->const2_reads[r].addr, facts->const2_reads[r].offset,
+			                                    facts->const2_reads[r].size };
+		if (npool) {
+			unbound[i] = xmalloc(codes[i].size);
+			memcpy(unbound[i], codes[i].code, codes[i].size);
+			sass_code_unbind_const2(unbound[i], facts);
+		}
 		handles[i] = xcalloc(k->nhandle_params + 1, sizeof **handles);
 		for (size_t h = 0; h < k->nhandle_params; h++)   /* LPARAM_* are the CUBIN_HANDLE_* spaces */
 			handles[i][h] = (CubinHandleParam){ k->handle_params[h].name, k->handle_params[h].ordinal,
 			                                    k->handle_params[h].space };
 		ks[i] = (CubinKernel){
 			.name = k->name, .local_symbol = k->local_symbol,
-			.code = codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
+			.code = unbound[i] ? unbound[i] : codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
 			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = k->nslots,
 			.handle_params = handles[i], .nhandle_params = k->nhandle_params,
 			.exit_offsets = codes[i].facts.exits, .nexit_offsets = codes[i].facts.nexits,
@@ -252,6 +266,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.ndesc_size_offsets = codes[i].ndesc_relocs,
 			.data_fixups = fixups[i], .ndata_fixups = codes[i].ndata_fixups,
 			.extern_calls = calls[i], .nextern_calls = codes[i].nextern_calls,
+			.const2_refs = pool_refs[i], .nconst2_refs = npool,
 			.abi_func = k->abi_func,
 		};
 		memcpy(ks[i].desc_size_symbols, k->desc_size_symbols, sizeof ks[i].desc_size_symbols);
@@ -277,7 +292,11 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		free(handles[i]);
 		free(fixups[i]);
 		free(calls[i]);
+		free(pool_refs[i]);
+		free(unbound[i]);
 	}
+	free(pool_refs);
+	free(unbound);
 	free(slots);
 	free(handles);
 	free(fixups);

@@ -26,7 +26,7 @@ static bool has_desc(const CubinKernel *k)
 /* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
 static bool has_rel_text(const CubinKernel *k)
 {
-	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0;
+	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || k->nconst2_refs > 0;
 }
 
 static bool has_const2(const CubinKernel *k)
@@ -34,9 +34,26 @@ static bool has_const2(const CubinKernel *k)
 	return k->ndesc_fields > 0;
 }
 
+/* -c: the code reads an FP64 pair of its pool. */
+static bool reads_pair(const CubinKernel *k)
+{
+	for (size_t i = 0; i < k->nconst2_refs; i++)
+		if (k->const2_refs[i].size == 8)
+			return true;
+	return false;
+}
+
 static size_t sec_nv_info(void)              { return 4; }
 static size_t sec_nv_info_k(size_t p)        { return 5 + p; }
 static size_t sec_rel_action(const Layout *L) { return L->nk ? 5 + L->nk : 4; }
+
+/* -c: ptxas 11.8 -c writes no .nv.rel.action; .nv.callgraph takes its
+ * place, then .nv.prototype when a function is called or addressed
+ * through one (an external function, an address-taken .func). */
+static bool has_prototype(const CubinModule *m)
+{
+	return m->nexterns > 0 || m->nfunc_addrs > 0;
+}
 static size_t sec_const0(const Layout *L, size_t p) { return L->s_const0[p]; }
 static size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]; }
 
@@ -54,6 +71,10 @@ static void number_sections(Layout *L)
 	L->s_const0 = xcalloc(nk, sizeof *L->s_const0);
 	L->s_text = xcalloc(nk, sizeof *L->s_text);
 	size_t next = sec_rel_action(L) + 1;
+	if (L->m->relocatable) {
+		L->s_callgraph = sec_rel_action(L);
+		L->s_proto = has_prototype(L->m) ? next++ : 0;
+	}
 	for (size_t p = 0; p < L->nk; p++)
 		if (has_rel_text(kernel_at(L, p)))
 			L->s_rel_text[p] = next++;
@@ -87,10 +108,6 @@ static void number_sections(Layout *L)
 		for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
 			if (cubin_has_data(L->m, (CubinDataSection)d))
 				L->s_data[d] = next++;
-	if (L->m->relocatable) {
-		L->s_callgraph = next++;
-		L->s_proto = next++;
-	}
 	L->nsec = next;
 }
 
@@ -103,7 +120,8 @@ static void number_sections(Layout *L)
  * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
 typedef enum SymKind {
 	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION,
-	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN, SYM_HANDLE
+	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN, SYM_HANDLE,
+	SYM_CONST_OPT, SYM_PARAM   /* -c: a pool operand's bytes; the parameters' (or _SREG) */
 } SymKind;
 
 typedef struct SymPlan {
@@ -163,7 +181,7 @@ static void plan_symbols(Layout *L)
 	/* null, .nv.rel.action, desc size, data sections, call graph sections */
 	size_t total = 8 + 6 * L->nk + L->ns + L->m->nvars + L->m->nexterns;
 	for (size_t p = 0; p < L->nk; p++)
-		total += kernel_at(L, p)->nhandle_params;
+		total += kernel_at(L, p)->nhandle_params + kernel_at(L, p)->nconst2_refs + 1;
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
@@ -190,8 +208,12 @@ static void plan_symbols(Layout *L)
 		}
 		if (has_const2(kernel_at(L, p)))
 			plan_symbol(created, &n, SYM_CONST2, p, false);
+		for (size_t j = 0; j < L->const_opts[p].n; j++)
+			plan_symbol(created, &n, SYM_CONST_OPT, p, false);
 		if (!kernel_at(L, p)->abi_func)
 			plan_symbol(created, &n, SYM_CONST0, p, false);
+		if (!kernel_at(L, p)->abi_func && L->m->relocatable)
+			plan_symbol(created, &n, SYM_PARAM, p, false);
 	}
 	if (L->nk == 0) {
 		walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
@@ -199,11 +221,12 @@ static void plan_symbols(Layout *L)
 			plan_symbol(created, &n, SYM_SURFREF, j, true);
 		walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
 	}
-	plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
-	if (L->m->relocatable) {
+	if (!L->m->relocatable)
+		plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
+	if (L->m->relocatable)
 		plan_symbol(created, &n, SYM_CALLGRAPH, 0, false);
+	if (L->s_proto)
 		plan_symbol(created, &n, SYM_PROTO, 0, false);
-	}
 	for (size_t e = 0; e < L->m->nexterns; e++)
 		plan_symbol(created, &n, SYM_EXTERN, e, true);
 
@@ -226,6 +249,8 @@ static void plan_symbols(Layout *L)
 	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
 	L->sym_extern = xcalloc(L->m->nexterns + 1, sizeof *L->sym_extern);
 	for (size_t i = 1; i < L->nsyms; i++) {
+		if (L->syms[i].kind == SYM_CONST_OPT && L->const_opts[L->syms[i].which].first_sym == 0)
+			L->const_opts[L->syms[i].which].first_sym = i;
 		if (L->syms[i].kind == SYM_EXTERN)
 			L->sym_extern[L->syms[i].which] = i;
 		if (L->syms[i].kind == SYM_HANDLE && L->sym_handle[L->syms[i].which] == 0)
@@ -276,6 +301,9 @@ static void layout_init(Layout *L, const CubinModule *m)
 			memcpy(L->slots[p], k->slots, k->nslots * sizeof **L->slots);
 		qsort(L->slots[p], k->nslots, sizeof **L->slots, compare_slot_offset);
 	}
+	L->const_opts = xcalloc(L->nk ? L->nk : 1, sizeof *L->const_opts);
+	for (size_t p = 0; p < L->nk; p++)
+		cubin_const_opts(kernel_at(L, p), &L->const_opts[p]);
 
 	/* Surfrefs and texrefs bound by the first processed kernel, in its
 	 * order of first use (its slots put the textures first), then the
@@ -323,9 +351,12 @@ static void layout_free(Layout *L)
 	free(L->s_const0);
 	free(L->s_text);
 	free(L->s_shared);
-	for (size_t p = 0; p < L->nk; p++)
+	for (size_t p = 0; p < L->nk; p++) {
 		free(L->slots[p]);
+		cubin_const_opts_free(&L->const_opts[p]);
+	}
 	free(L->slots);
+	free(L->const_opts);
 	free(L->surf_order);
 }
 
@@ -341,6 +372,7 @@ typedef struct Names {
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
 	uint32_t **st_handle;                                 /* per processed kernel, per handle parameter */
+	uint32_t **st_const_opt, st_param, st_sreg;           /* -c: per processed kernel, per pool operand */
 	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
 	uint32_t sh_rel_ginit, sh_rela_ginit;
 	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto, st_ill;   /* -c */
@@ -385,6 +417,7 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 	n->sh_shared = xmalloc(nk * sizeof(uint32_t));
 	n->st_shared = xmalloc(nk * sizeof(uint32_t));
 	n->st_handle = xcalloc(nk, sizeof *n->st_handle);
+	n->st_const_opt = xcalloc(nk, sizeof *n->st_const_opt);
 
 	static const char *const leading[] = {
 		"", ".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".nv.info",
@@ -447,14 +480,28 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 			n->st_desc_size[kinds[j]] = cubin_strtab_add(str, kinds[j] == CUBIN_DESC_TEXTURE
 			                                                      ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
 			                                                      : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
-		if (has_const2(k)) {
+		const ConstOpts *co = &L->const_opts[p];
+		n->st_const_opt[p] = xcalloc(co->n + 1, sizeof **n->st_const_opt);
+		if (has_const2(k))
 			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
+		if (has_const2(k) && co->n == 0)
 			cubin_strtab_add(str, "__ocg_const");
+		/* -c: ptxas creates .rel.text.<k> with the first pool operand's symbol */
+		for (size_t j = 0; j < co->n; j++) {
+			char tail[48];
+			snprintf(tail, sizeof tail, ".const_opt.%u.%u", (unsigned)co->distinct[j]->pool_offset,
+			         (unsigned)(co->distinct[j]->pool_offset + co->distinct[j]->size));
+			n->st_const_opt[p][j] = cubin_strtab_add_kernel_name(str, k->name, tail);
+			if (j == 0)
+				cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
 		}
 		if (has_rel_text(k))
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
 		n->st_const0[p] = cubin_strtab_add_kernel_name(str, ".nv.constant0.", k->name);
-		cubin_strtab_add(str, k->nparams || k->nhandle_params ? "_param" : "_SREG");
+		if (k->nparams || k->nhandle_params)
+			n->st_param = cubin_strtab_add(str, "_param");
+		else
+			n->st_sreg = cubin_strtab_add(str, "_SREG");
 		for (size_t i = 0; i < k->nslots; i++) {
 			const CubinSurfaceSlot *sl = &L->slots[p][i];
 			cubin_strtab_add_concat(str, (const char *const[]){
@@ -476,8 +523,10 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 			cubin_strtab_add_kernel_name(str, ".rel.nv.constant0.", k->name);
 		}
 	}
-	n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
-	n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
+	if (!L->m->relocatable) {
+		n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
+		n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
+	}
 	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
 	for (size_t e = 0; e < L->m->nexterns; e++)
 		n->st_extern[e] = cubin_strtab_add(str, L->m->externs[e]);
@@ -485,16 +534,21 @@ static void build_string_tables(const Layout *L, ByteBuf *shstr, ByteBuf *str, N
 		n->st_ill = cubin_strtab_add(str, "#ill");
 		n->sh_callgraph = cubin_strtab_add(shstr, ".nv.callgraph");
 		n->st_callgraph = cubin_strtab_add(str, ".nv.callgraph");
-		n->sh_proto = cubin_strtab_add(shstr, ".nv.prototype");
-		n->st_proto = cubin_strtab_add(str, ".nv.prototype");
+		if (L->s_proto) {
+			n->sh_proto = cubin_strtab_add(shstr, ".nv.prototype");
+			n->st_proto = cubin_strtab_add(str, ".nv.prototype");
+		}
 	}
 }
 
 static void names_free(Names *n, size_t nk)
 {
-	for (size_t p = 0; p < nk; p++)
+	for (size_t p = 0; p < nk; p++) {
 		free(n->st_handle[p]);
+		free(n->st_const_opt[p]);
+	}
 	free(n->st_handle);
+	free(n->st_const_opt);
 	free(n->sh_shared);
 	free(n->st_shared);
 	free(n->sh_text);
@@ -532,6 +586,8 @@ static void put_symbol(ByteBuf *b, uint32_t name, uint8_t info, uint8_t other,
 
 enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
 #define ST_INFO(bind, type) ((uint8_t)(((bind) << 4) | (type)))
+
+static uint32_t const0_size(const Layout *L, size_t p);
 
 static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 {
@@ -572,6 +628,22 @@ static void build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_CONST0:
 			put_symbol(b, n->st_const0[w], section, 0, (uint16_t)sec_const0(L, w), 0);
 			break;
+		case SYM_CONST_OPT: {
+			const CubinConst2Ref *r = L->const_opts[w].distinct[i - L->const_opts[w].first_sym];
+			put_symbol_at(b, n->st_const_opt[w][i - L->const_opts[w].first_sym],
+			              ST_INFO(STB_LOCAL, CUBIN_STT_CUDA_OBJECT), CUBIN_STO_CUDA_CONSTANT_INTERNAL,
+			              (uint16_t)L->s_const2[w], r->pool_offset, r->size);
+			break;
+		}
+		case SYM_PARAM: {   /* the parameters, else the driver's words (_SREG) */
+			const CubinKernel *k = kernel_at(L, w);
+			bool params = k->nparams || k->nhandle_params;
+			put_symbol_at(b, params ? n->st_param : n->st_sreg, ST_INFO(STB_LOCAL, CUBIN_STT_CUDA_OBJECT),
+			              CUBIN_STO_CUDA_CONSTANT_INTERNAL, (uint16_t)sec_const0(L, w),
+			              params ? SASS_PARAM_CBANK_BASE : 0,
+			              params ? const0_size(L, w) - SASS_PARAM_CBANK_BASE : SASS_PARAM_CBANK_BASE);
+			break;
+		}
 		case SYM_REL_ACTION:
 			put_symbol(b, n->st_rel_action, section, 0, (uint16_t)sec_rel_action(L), 0);
 			break;
@@ -710,6 +782,12 @@ static bool is_global_data(const Layout *L, size_t i)
 	return i && (i == L->s_data[CUBIN_DATA_GLOBAL_INIT] || i == L->s_data[CUBIN_DATA_GLOBAL]);
 }
 
+/* NOBITS, or -c's SHT_CUDA_GLOBAL (.nv.global, uninitialised as NOBITS) */
+static bool takes_no_bytes(const Section *s)
+{
+	return s->type == SHT_NOBITS || s->type == CUBIN_SHT_CUDA_GLOBAL;
+}
+
 static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
 {
 	/* one RW LOAD spans .nv.global.init (its file bytes run up to the first
@@ -720,7 +798,7 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 		uint64_t a = secs[i].align;
 		pos = (pos + a - 1) / a * a;
 		secs[i].offset = pos;
-		bool nobits = secs[i].type == SHT_NOBITS;
+		bool nobits = takes_no_bytes(&secs[i]);
 		if (!nobits && !is_global_data(L, i)) {
 			pos += secs[i].size;
 			continue;
@@ -746,7 +824,7 @@ static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out
 
 	cubin_put_elf_header(out, L->m, phoff, shoff, phnum, (uint16_t)nsec);
 	for (size_t i = 1; i < nsec; i++) {
-		if (secs[i].type == SHT_NOBITS)
+		if (takes_no_bytes(&secs[i]))
 			continue;
 		cubin_buf_zeros(out, secs[i].offset - out->len);
 		if (secs[i].data)
@@ -814,8 +892,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	if (L.nk)
 		set_section(&secs[sec_nv_info()], names.sh_nv_info, CUBIN_SHT_CUDA_INFO, 0,
 		            SEC_SYMTAB, 0, 4, 0, nv_info.data, nv_info.len);
-	set_section(&secs[sec_rel_action(&L)], names.sh_rel_action, CUBIN_SHT_CUDA_RELOCINFO,
-	            0, 0, 0, 8, 8, cubin_nv_rel_action, CUBIN_NV_REL_ACTION_SIZE);
+	if (!m->relocatable)
+		set_section(&secs[sec_rel_action(&L)], names.sh_rel_action, CUBIN_SHT_CUDA_RELOCINFO,
+		            0, 0, 0, 8, 8, cubin_nv_rel_action, CUBIN_NV_REL_ACTION_SIZE);
 	for (size_t p = 0; p < L.nk; p++) {
 		const CubinKernel *k = kernel_at(&L, p);
 		uint32_t text = (uint32_t)sec_text(&L, p);
@@ -828,11 +907,14 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		if (has_rel_text(k))
 			set_section(&secs[L.s_rel_text[p]], names.sh_rel_text[p], SHT_REL, 0,
 			            SEC_SYMTAB, text, 8, 16, rel_text[p].data, rel_text[p].len);
+		/* -c: the SHT_CUDA_CONSTANT types, a pool with an FP64 pair 8-aligned */
 		if (has_const2(k))
-			set_section(&secs[L.s_const2[p]], names.sh_const2[p], SHT_PROGBITS, SHF_ALLOC,
-			            0, text, 4, 0, const2[p].data, const2[p].len);
+			set_section(&secs[L.s_const2[p]], names.sh_const2[p],
+			            m->relocatable ? CUBIN_SHT_CUDA_CONSTANT2 : SHT_PROGBITS, SHF_ALLOC, 0, text,
+			            m->relocatable && reads_pair(k) ? 8 : 4, 0, const2[p].data, const2[p].len);
 		if (!k->abi_func)
-			set_section(&secs[sec_const0(&L, p)], names.sh_const0[p], SHT_PROGBITS, SHF_ALLOC,
+			set_section(&secs[sec_const0(&L, p)], names.sh_const0[p],
+			            m->relocatable ? CUBIN_SHT_CUDA_CONSTANT0 : SHT_PROGBITS, SHF_ALLOC,
 			            0, text, 4, 0, NULL, const0_size(&L, p));
 		set_section(&secs[text], names.sh_text[p], SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
 		            SEC_SYMTAB, (k->regcount << 24) | (uint32_t)L.sym_func[p], 32, 0,
@@ -849,7 +931,11 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		uint64_t size, align;
 		cubin_data_extent(m, (CubinDataSection)d, &size, &align);
 		data_bytes[d] = d == CUBIN_DATA_GLOBAL ? NULL : cubin_data_bytes(m, (CubinDataSection)d, size);
-		set_section(&secs[L.s_data[d]], names.sh_data[d], d == CUBIN_DATA_GLOBAL ? SHT_NOBITS : SHT_PROGBITS,
+		/* -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL, as ptxas -c */
+		static const uint32_t reloc_type[3] = { CUBIN_SHT_CUDA_CONSTANT3, CUBIN_SHT_CUDA_GLOBAL_INIT,
+		                                        CUBIN_SHT_CUDA_GLOBAL };
+		set_section(&secs[L.s_data[d]], names.sh_data[d],
+		            m->relocatable ? reloc_type[d] : d == CUBIN_DATA_GLOBAL ? SHT_NOBITS : SHT_PROGBITS,
 		            d == CUBIN_DATA_CONST3 ? SHF_ALLOC : SHF_WRITE | SHF_ALLOC, 0, 0, align, 0,
 		            data_bytes[d], size);
 	}
@@ -869,8 +955,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		                       &proto);
 		set_section(&secs[L.s_callgraph], names.sh_callgraph, CUBIN_SHT_CUDA_CALLGRAPH, 0, SEC_SYMTAB, 0, 4, 8,
 		            graph.data, graph.len);
-		set_section(&secs[L.s_proto], names.sh_proto, CUBIN_SHT_CUDA_PROTOTYPE, 0, SEC_SYMTAB, 0, 4, 8,
-		            proto.data, proto.len);
+		if (L.s_proto)
+			set_section(&secs[L.s_proto], names.sh_proto, CUBIN_SHT_CUDA_PROTOTYPE, 0, SEC_SYMTAB, 0, 4, 8,
+			            proto.data, proto.len);
 	}
 	ByteBuf image = { 0 };
 	emit_image(&L, secs, nsec, &image);

@@ -65,8 +65,15 @@
 #define CUBIN_SHT_CUDA_RELOCINFO   0x7000000bu
 #define CUBIN_SHT_CUDA_CALLGRAPH   0x70000001u
 #define CUBIN_SHT_CUDA_PROTOTYPE   0x70000002u
+#define CUBIN_SHT_CUDA_CONSTANT0   0x70000064u   /* ptxas -c's .nv.constant0.<k> */
+#define CUBIN_SHT_CUDA_CONSTANT2   0x70000066u   /* ptxas -c's .nv.constant2.<k> */
+#define CUBIN_SHT_CUDA_CONSTANT3   0x70000067u   /* ... .nv.constant3 */
+#define CUBIN_SHT_CUDA_GLOBAL_INIT 0x70000008u   /* ... .nv.global.init */
+#define CUBIN_SHT_CUDA_GLOBAL      0x70000007u   /* ... .nv.global (no file bytes) */
 #define CUBIN_STO_CUDA_ENTRY       0x10
 #define CUBIN_STT_CUDA_SURFACE     12
+#define CUBIN_STT_CUDA_OBJECT      13    /* -c: a pool operand's bytes, _param, _SREG */
+#define CUBIN_STO_CUDA_CONSTANT_INTERNAL 0x81   /* STO_CUDA_CONSTANT | STV_INTERNAL */
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
 /* issue 17: bound textures (unified mode) */
 #define CUBIN_STT_CUDA_TEXTURE     10
@@ -80,6 +87,7 @@
 #define CUBIN_R_CUDA_ABS32_HI_32   44
 #define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
 #define CUBIN_R_CUDA_FUNC_DESC32_HI_32 49
+#define CUBIN_R_CUDA_CONST_FIELD19_20 50   /* -c: a c[0x2] operand's bank and offset (nvdisasm: c[`(sym)]) */
 /* The weak objects whose values the driver patches into the MOV32I of a
  * descriptor lookup: the byte size of one surface descriptor (suq) or
  * texture descriptor (txq). */
@@ -188,6 +196,13 @@ typedef struct CubinVar {
 	size_t nrelocs;
 } CubinVar;
 
+/* An operand read from the kernel's .nv.constant2 pool (-c). */
+typedef struct CubinConst2Ref {
+	uint32_t offset;         /* the instruction's, in .text */
+	uint32_t pool_offset;    /* the operand's bytes in .nv.constant2.<k> */
+	uint32_t size;           /* 4, or 8 for an FP64 pair */
+} CubinConst2Ref;
+
 typedef struct CubinKernel {
 	const char *name;
 	bool local_symbol;        /* .entry without .visible: an STB_LOCAL FUNC symbol */
@@ -246,6 +261,15 @@ typedef struct CubinKernel {
 	 * relocation then); kinds only its relocations name come after them. */
 	uint8_t desc_size_symbols[CUBIN_DESC_KINDS];   /* CubinDescKind */
 	size_t ndesc_size_symbols;
+	/* -c only (cubin_check refuses them otherwise): the operands the code
+	 * reads from .nv.constant2.<k> (code order), whose words hold
+	 * c[0x0][0x0]; as ptxas -c writes them, each distinct (offset, size)
+	 * gets a symbol "<k>.const_opt.<offset>.<offset+size>" (LOCAL,
+	 * STT_CUDA_OBJECT, STO_CUDA_CONSTANT | STV_INTERNAL) after the
+	 * section's, first read first, and each read a relocation
+	 * R_CUDA_CONST_FIELD19_20 (0x32) against it in .rel.text.<k> */
+	const CubinConst2Ref *const2_refs;
+	size_t nconst2_refs;
 	/* MOV32I of module variable addresses, relocated in .rel.text.<k> */
 	const CubinDataFixup *data_fixups;
 	size_t ndata_fixups;

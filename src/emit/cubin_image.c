@@ -23,6 +23,7 @@ void cubin_image_free(CubinImage *img)
 	free(img->externs);
 	free(img->extern_call_store);
 	free(img->func_inits);
+	free(img->const2_ref_store);
 	memset(img, 0, sizeof *img);
 }
 

@@ -6,6 +6,15 @@
 
 #include "emit/cubin_internal.h"
 
+/* -c: a kernel's pool operands as symbols (cubin_rel.c): the distinct
+ * (offset, size) of its const2_refs, first read first; ref_sym[i] is the
+ * index among them of const2_refs[i]; first_sym the first's symbol. */
+typedef struct ConstOpts {
+	const CubinConst2Ref **distinct;
+	size_t *ref_sym;
+	size_t n, first_sym;
+} ConstOpts;
+
 /* ptxas handles entries last to first; "p" below is a position in that
  * processing order and kernel_at() maps it back to the source order. */
 typedef struct Layout {
@@ -29,6 +38,7 @@ typedef struct Layout {
 	size_t *sym_var, sym_data_sec[3];
 	size_t *sym_extern, s_callgraph, s_proto;   /* -c (cubin_extern.c) */
 	size_t *sym_fnaddr;                         /* -c: per m->func_addrs */
+	ConstOpts *const_opts;                      /* -c: per processed kernel */
 } Layout;
 
 static inline const CubinKernel *kernel_at(const Layout *L, size_t p)
@@ -51,5 +61,8 @@ size_t cubin_desc_symbols(const CubinKernel *k, uint8_t kinds[CUBIN_DESC_KINDS])
 /* Kernel p's code relocations: extern calls, the descriptor sizes,
  * addresses of module variables, kernels and functions. */
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b);
+/* -c: the pool operand symbols of k (free with cubin_const_opts_free). */
+void cubin_const_opts(const CubinKernel *k, ConstOpts *o);
+void cubin_const_opts_free(ConstOpts *o);
 
 #endif

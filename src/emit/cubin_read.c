@@ -6,7 +6,7 @@
  * a string table whose last byte is NUL.  Array sizes derive from section
  * sizes that were themselves checked against the buffer length, and every
  * pass over sections or symbols is linear, so no input makes it slow. */
-#include "emit/cubin_read.h"
+#include "emit/cubin_read_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,143 +15,32 @@
 
 #include "base/xalloc.h"
 
-enum { SHT_NULL = 0, SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_REL = 9,
-       SHT_NOBITS = 8 };
-enum { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3,
-       STT_CUDA_OBJECT = 13 /* ptxas -c: a variable the code relocates */ };
-enum { EHDR_SIZE = 64, SHDR_SIZE = 64, SYM_SIZE = 24, REL_SIZE = 16, RELA_SIZE = 24 };
-
-typedef struct SectionHeader {
-	uint32_t name, type, link, info;
-	uint64_t flags, addr, offset, size, align, entsize;
-} SectionHeader;
-
-typedef struct Reader {
-	const uint8_t *buf;
-	size_t len;
-	SectionHeader *sh;
-	size_t shnum;
-	size_t shstrndx;
-	size_t symtab;        /* section index, 0 = none */
-	size_t nsyms;
-	size_t *info_of;      /* per code section: its .nv.info.<name>, 0 = none */
-	size_t *rel_of;       /* per code section: .rel.nv.constant0.<name>, 0 = none */
-	size_t *rel_text_of;  /* per code section: .rel.text.<name>, 0 = none */
-	size_t *const2_of;    /* per code section: .nv.constant2.<name>, 0 = none */
-	size_t *shared_of;    /* per code section: .nv.shared.<name> (NOBITS), 0 = none */
-	bool *entry;          /* per section: an entry FUNC symbol is defined in it */
-	bool *local_entry;    /* ... and that symbol is STB_LOCAL */
-	/* per code section: the weak descriptor-size symbols after its SECTION
-	 * symbol (ptxas creates them there), CubinDescKind in symbol order */
-	uint8_t (*desc_kinds_of)[CUBIN_DESC_KINDS];
-	size_t *ndesc_kinds_of;
-	char *err;
-	size_t errlen;
-} Reader;
-
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return rd16(p) | (uint32_t)rd16(p + 2) << 16; }
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-
-static bool in_bounds(uint64_t off, uint64_t size, uint64_t limit)
-{
-	return off <= limit && size <= limit - off;
-}
-
-static int fail(Reader *r, const char *fmt, ...)
-{
-	if (r->err && r->errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(r->err, r->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-static bool has_file_data(const SectionHeader *s)
-{
-	return s->type != SHT_NULL && s->type != SHT_NOBITS;
-}
-
-static const uint8_t *section_data(const Reader *r, size_t i)
-{
-	return r->buf + r->sh[i].offset;
-}
-
-/* ELF string tables end with a NUL byte; checking that once makes every
- * in-range offset a terminated string, with no per-string scan (scans
- * would make crafted files with many symbols quadratic). */
-static bool is_string_table(const Reader *r, size_t sec)
-{
-	const SectionHeader *s = &r->sh[sec];
-	return s->type == SHT_STRTAB && s->size > 0 && section_data(r, sec)[s->size - 1] == 0;
-}
-
-/* The string at off inside string table sec, or NULL. */
-static const char *table_string(const Reader *r, size_t sec, uint64_t off)
-{
-	if (!is_string_table(r, sec) || off >= r->sh[sec].size)
-		return NULL;
-	return (const char *)section_data(r, sec) + off;
-}
-
-static const char *section_name(const Reader *r, size_t i)
-{
-	return table_string(r, r->shstrndx, r->sh[i].name);
-}
-
-static const uint8_t *symbol(const Reader *r, size_t i)
-{
-	return section_data(r, r->symtab) + i * SYM_SIZE;
-}
-
-static const char *symbol_name(const Reader *r, size_t i)
-{
-	return table_string(r, r->sh[r->symtab].link, rd32(symbol(r, i)));
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* CubinDescKind of a descriptor-size symbol's name, -1 for any other. */
-static int desc_kind_of_name(const char *name)
-{
-	if (name && strcmp(name, CUBIN_SURFREF_DESC_SIZE_SYMBOL) == 0)
-		return CUBIN_DESC_SURFACE;
-	if (name && strcmp(name, CUBIN_TEXREF_DESC_SIZE_SYMBOL) == 0)
-		return CUBIN_DESC_TEXTURE;
-	return -1;
-}
-
 /* ---- ELF structure ---------------------------------------------------- */
 
 static int read_elf_header(Reader *r, CubinImage *img)
 {
 	const uint8_t *h = r->buf;
 	if (r->len < EHDR_SIZE)
-		return fail(r, "not a cubin: %zu bytes, shorter than an ELF header", r->len);
+		return cubin_read_fail(r, "not a cubin: %zu bytes, shorter than an ELF header", r->len);
 	if (memcmp(h, "\x7f" "ELF", 4) != 0)
-		return fail(r, "not a cubin: no ELF magic");
+		return cubin_read_fail(r, "not a cubin: no ELF magic");
 	if (h[4] != 2 || h[5] != 1)
-		return fail(r, "not a cubin: not a 64-bit little-endian ELF file");
+		return cubin_read_fail(r, "not a cubin: not a 64-bit little-endian ELF file");
 	if (rd16(h + 18) != CUBIN_EM_CUDA)
-		return fail(r, "not a cubin: e_machine is %u, not EM_CUDA (190)", rd16(h + 18));
+		return cubin_read_fail(r, "not a cubin: e_machine is %u, not EM_CUDA (190)", rd16(h + 18));
 
 	uint64_t shoff = rd64(h + 40);
 	uint16_t shentsize = rd16(h + 58);
 	r->shnum = rd16(h + 60);
 	r->shstrndx = rd16(h + 62);
 	if (shentsize != SHDR_SIZE)
-		return fail(r, "bad cubin: section header size %u, expected 64", shentsize);
+		return cubin_read_fail(r, "bad cubin: section header size %u, expected 64", shentsize);
 	if (r->shnum == 0)
-		return fail(r, "bad cubin: no section headers");
+		return cubin_read_fail(r, "bad cubin: no section headers");
 	if (!in_bounds(shoff, (uint64_t)r->shnum * SHDR_SIZE, r->len))
-		return fail(r, "bad cubin: section header table lies outside the file");
+		return cubin_read_fail(r, "bad cubin: section header table lies outside the file");
 	if (r->shstrndx >= r->shnum)
-		return fail(r, "bad cubin: section name table index %zu out of range", r->shstrndx);
+		return cubin_read_fail(r, "bad cubin: section name table index %zu out of range", r->shstrndx);
 
 	img->e_flags = rd32(h + 48);
 	img->sm = (int)(img->e_flags & 0xff);
@@ -174,16 +63,16 @@ static int read_elf_header(Reader *r, CubinImage *img)
 		s->align = rd64(p + 48);
 		s->entsize = rd64(p + 56);
 		if (has_file_data(s) && !in_bounds(s->offset, s->size, r->len))
-			return fail(r, "bad cubin: section %zu (offset 0x%llx, size 0x%llx) lies outside "
+			return cubin_read_fail(r, "bad cubin: section %zu (offset 0x%llx, size 0x%llx) lies outside "
 			            "the %zu-byte file", i, (unsigned long long)s->offset,
 			            (unsigned long long)s->size, r->len);
 	}
 	if (!is_string_table(r, r->shstrndx))
-		return fail(r, "bad cubin: section %zu is not a NUL-terminated string table",
+		return cubin_read_fail(r, "bad cubin: section %zu is not a NUL-terminated string table",
 		            r->shstrndx);
 	for (size_t i = 1; i < r->shnum; i++)
 		if (!section_name(r, i))
-			return fail(r, "bad cubin: section %zu has a bad name offset", i);
+			return cubin_read_fail(r, "bad cubin: section %zu has a bad name offset", i);
 	return 0;
 }
 
@@ -196,15 +85,15 @@ static int read_symtab(Reader *r)
 		if (s->type != SHT_SYMTAB)
 			continue;
 		if (s->size % SYM_SIZE || (s->entsize != SYM_SIZE && s->entsize != 0))
-			return fail(r, "bad cubin: symbol table section %zu has entry size %llu", i,
+			return cubin_read_fail(r, "bad cubin: symbol table section %zu has entry size %llu", i,
 			            (unsigned long long)s->entsize);
 		if (s->link == 0 || s->link >= r->shnum || !is_string_table(r, s->link))
-			return fail(r, "bad cubin: symbol table section %zu links to no string table", i);
+			return cubin_read_fail(r, "bad cubin: symbol table section %zu links to no string table", i);
 		r->symtab = i;
 		r->nsyms = (size_t)(s->size / SYM_SIZE);
 		for (size_t j = 1; j < r->nsyms; j++)
 			if (!symbol_name(r, j))
-				return fail(r, "bad cubin: symbol %zu has a bad name offset", j);
+				return cubin_read_fail(r, "bad cubin: symbol %zu has a bad name offset", j);
 		return 0;
 	}
 	return 0;
@@ -242,9 +131,11 @@ static void link_sections(Reader *r)
 		/* Walking backwards leaves the first match in each slot. */
 		if (s->type == CUBIN_SHT_CUDA_INFO)
 			r->info_of[s->info] = i;
-		else if (s->type == SHT_PROGBITS && starts_with(section_name(r, i), ".nv.constant0."))
+		else if ((s->type == SHT_PROGBITS || s->type == CUBIN_SHT_CUDA_CONSTANT0) &&
+		         starts_with(section_name(r, i), ".nv.constant0."))
 			const0_of[s->info] = i;
-		else if (s->type == SHT_PROGBITS && starts_with(section_name(r, i), ".nv.constant2."))
+		else if ((s->type == SHT_PROGBITS || s->type == CUBIN_SHT_CUDA_CONSTANT2) &&
+		         starts_with(section_name(r, i), ".nv.constant2."))
 			r->const2_of[s->info] = i;
 		else if (s->type == SHT_REL && starts_with(section_name(r, i), ".rel.text."))
 			r->rel_text_of[s->info] = i;
@@ -392,15 +283,15 @@ static int walk_info_records(Reader *r, size_t sec, InfoSink *sink)
 	uint64_t size = r->sh[sec].size;
 	for (uint64_t pos = 0; pos < size;) {
 		if (size - pos < 4)
-			return fail(r, "bad cubin: truncated attribute record in section %zu", sec);
+			return cubin_read_fail(r, "bad cubin: truncated attribute record in section %zu", sec);
 		InfoRecord rec = { .format = d[pos], .attr = d[pos + 1], .value = rd16(d + pos + 2),
 		                   .payload = d + pos + 4 };
 		if (rec.format < CUBIN_EIFMT_NVAL || rec.format > CUBIN_EIFMT_SVAL)
-			return fail(r, "bad cubin: unknown attribute format %u in section %zu",
+			return cubin_read_fail(r, "bad cubin: unknown attribute format %u in section %zu",
 			            rec.format, sec);
 		rec.payload_size = rec.format == CUBIN_EIFMT_SVAL ? rec.value : 0;
 		if (rec.payload_size > size - pos - 4)
-			return fail(r, "bad cubin: attribute 0x%02x overruns section %zu", rec.attr, sec);
+			return cubin_read_fail(r, "bad cubin: attribute 0x%02x overruns section %zu", rec.attr, sec);
 		apply_record(sink, &rec);
 		pos += 4 + rec.payload_size;
 	}
@@ -430,7 +321,7 @@ static int name_handles(Reader *r, InfoSink *sink)
 	}
 	for (size_t i = 0; i < sink->nhandles; i++) {
 		if (r->symtab == 0 || sink->handle_syms[i] == 0 || sink->handle_syms[i] >= r->nsyms)
-			return fail(r, "bad cubin: kernel %s: handle parameter names symbol %u, which does not exist",
+			return cubin_read_fail(r, "bad cubin: kernel %s: handle parameter names symbol %u, which does not exist",
 			            sink->k->name, sink->handle_syms[i]);
 		sink->handles[i].name = symbol_name(r, sink->handle_syms[i]);
 	}
@@ -456,7 +347,7 @@ static int read_info_records(Reader *r, size_t sec, CubinKernel *k, SassParam *p
 			while (handle_ordinal(handles, sink.nhandles, ord))
 				ord++;
 			if (sink.param_keys[i] >> 32 != ord) {
-				rc = fail(r, "bad cubin: kernel %s: parameter ordinals are not 0..%zu",
+				rc = cubin_read_fail(r, "bad cubin: kernel %s: parameter ordinals are not 0..%zu",
 				          k->name, sink.nparams - 1);
 				break;
 			}
@@ -482,7 +373,7 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 	const uint8_t *d = section_data(r, rel);
 	size_t n = 0;
 	if (s->size % REL_SIZE)
-		return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
+		return cubin_read_fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
 	const char *sampler = NULL;
 	for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
 		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
@@ -491,10 +382,10 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 			continue;
 		uint64_t sym = info >> 32;
 		if (r->symtab == 0 || sym == 0 || sym >= r->nsyms)
-			return fail(r, "bad cubin: relocation in section %zu names symbol %llu, "
+			return cubin_read_fail(r, "bad cubin: relocation in section %zu names symbol %llu, "
 			            "which does not exist", rel, (unsigned long long)sym);
 		if (offset > UINT32_MAX - 4)
-			return fail(r, "bad cubin: relocation offset 0x%llx out of range",
+			return cubin_read_fail(r, "bad cubin: relocation offset 0x%llx out of range",
 			            (unsigned long long)offset);
 		/* a sampler: on the slot of the texture listed after it */
 		if ((uint32_t)info == CUBIN_R_CUDA_SAMP_HEADER_INDEX) {
@@ -514,18 +405,6 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 	return 0;
 }
 
-/* A FUNC symbol: what a JCAL calls (its R_CUDA_ABS32_20 relocation is
- * not a descriptor-size one); undefined: an external function (-c code). */
-static bool is_func(const Reader *r, uint64_t sym)
-{
-	return r->symtab && sym > 0 && sym < r->nsyms && (symbol(r, (size_t)sym)[4] & 0xf) == 2;
-}
-
-static bool is_extern_func(const Reader *r, uint64_t sym)
-{
-	return is_func(r, sym) && rd16(symbol(r, (size_t)sym) + 6) == 0;
-}
-
 /* The suq/txq descriptor lookups: .nv.constant2.<name> words and the
  * R_CUDA_ABS32_20 relocations of .rel.text.<name> (in file order), each
  * with the kind of its symbol (a variable's: as a surface's, as before). */
@@ -536,7 +415,7 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 	if (const2) {
 		const SectionHeader *s = &r->sh[const2];
 		if (s->size % 4)
-			return fail(r, "bad cubin: section %zu has a partial word", const2);
+			return cubin_read_fail(r, "bad cubin: section %zu has a partial word", const2);
 		const uint8_t *d = section_data(r, const2);
 		for (uint64_t pos = 0; pos < s->size; pos += 4)
 			store[n++] = rd32(d + pos);
@@ -546,7 +425,7 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 	if (rel) {
 		const SectionHeader *s = &r->sh[rel];
 		if (s->size % REL_SIZE)
-			return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
+			return cubin_read_fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
 		const uint8_t *d = section_data(r, rel);
 		size_t first = n;
 		for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
@@ -554,7 +433,7 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 			if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20 || is_func(r, info >> 32))
 				continue;
 			if (offset > UINT32_MAX)
-				return fail(r, "bad cubin: relocation offset 0x%llx out of range",
+				return cubin_read_fail(r, "bad cubin: relocation offset 0x%llx out of range",
 				            (unsigned long long)offset);
 			int kind = info >> 32 < r->nsyms ? desc_kind_of_name(symbol_name(r, (size_t)(info >> 32))) : -1;
 			kinds[n - first] = kind == CUBIN_DESC_TEXTURE ? CUBIN_DESC_TEXTURE : CUBIN_DESC_SURFACE;
@@ -669,7 +548,7 @@ static int read_kernels(Reader *r, CubinImage *img)
 		CubinKernel *k = &rk->k;
 		k->name = section_name(r, i) + strlen(".text.");
 		if (!k->name[0])
-			return fail(r, "bad cubin: code section %zu has no kernel name", i);
+			return cubin_read_fail(r, "bad cubin: code section %zu has no kernel name", i);
 		k->code = section_data(r, i);
 		k->code_size = (size_t)r->sh[i].size;
 		k->regcount = r->sh[i].info >> 24;
@@ -717,239 +596,6 @@ static int read_kernels(Reader *r, CubinImage *img)
 	return 0;
 }
 
-/* ---- module data (issue 15) ------------------------------------------ */
-
-static size_t section_named(const Reader *r, const char *name, uint32_t type)
-{
-	for (size_t i = 1; i < r->shnum; i++)
-		if (r->sh[i].type == type && strcmp(section_name(r, i), name) == 0)
-			return i;
-	return 0;
-}
-
-/* The variable whose symbol is sym, or -1. */
-static ptrdiff_t var_of_symbol(const size_t *var_sym, size_t nvars, uint64_t sym)
-{
-	for (size_t v = 0; v < nvars; v++)
-		if (var_sym[v] == sym)
-			return (ptrdiff_t)v;
-	return -1;
-}
-
-/* The relocations of section rel (entry size ent) that fall in variable v
- * of the .nv.global.init section, appended to *out. */
-static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, const size_t *var_sym,
-                            size_t v, CubinInitReloc *out, size_t *n)
-{
-	const SectionHeader *s = &r->sh[rel];
-	if (s->size % ent)
-		return fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
-	const uint8_t *d = section_data(r, rel);
-	CubinVar *var = &img->vars[v];
-	if (var->is_const || !var->init)
-		return 0;
-	for (uint64_t pos = 0; pos < s->size; pos += ent) {
-		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
-		if (offset < var->offset || offset >= (uint64_t)var->offset + var->size)
-			continue;
-		ptrdiff_t target = var_of_symbol(var_sym, img->nvars, info >> 32);
-		if ((uint32_t)info == CUBIN_R_CUDA_32 && is_func(r, info >> 32))
-			continue;     /* a .func's address (-c): read_extern_calls */
-		if ((uint32_t)info != CUBIN_R_CUDA_G64 || target < 0)
-			return fail(r, "bad cubin: unknown initialiser relocation in section %zu", rel);
-		out[(*n)++] = (CubinInitReloc){ (uint32_t)(offset - var->offset), (uint32_t)target,
-		                                ent == RELA_SIZE ? (int64_t)rd64(d + pos + 16) : 0, false };
-	}
-	return 0;
-}
-
-/* The entries of every kernel's .rel.text.<k>: a bound for the stores of
- * what they relocate. */
-static size_t rel_text_entries(const Reader *r, const CubinImage *img)
-{
-	size_t n = 0;
-	for (size_t k = 0; k < img->nkernels; k++) {
-		size_t t = r->rel_text_of[img->kernels[k].text_section];
-		n += t ? r->sh[t].size / REL_SIZE : 0;
-	}
-	return n;
-}
-
-static int read_vars(Reader *r, CubinImage *img)
-{
-	static const char *const names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
-	static const uint32_t types[3] = { SHT_PROGBITS, SHT_PROGBITS, SHT_NOBITS };
-	/* ptxas 11.8 -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL */
-	static const uint32_t reloc_types[3] = { 0x70000067, 0x70000008, 0x70000007 };
-	size_t sec[3];
-	for (int d = 0; d < 3; d++)
-		if (!(sec[d] = section_named(r, names[d], types[d])))
-			sec[d] = section_named(r, names[d], reloc_types[d]);
-	img->vars = xcalloc(r->nsyms + 1, sizeof *img->vars);
-	size_t *var_sym = xcalloc(r->nsyms + 1, sizeof *var_sym);
-	for (int global = 1; global >= 0; global--)
-		for (size_t i = 1; i < r->nsyms; i++) {
-			const uint8_t *sym = symbol(r, i);
-			uint16_t shndx = rd16(sym + 6);
-			int d = 0;
-			while (d < 3 && (!sec[d] || sec[d] != shndx))
-				d++;
-			if (((sym[4] & 0xf) != STT_OBJECT && (sym[4] & 0xf) != STT_CUDA_OBJECT) || d == 3 || ((sym[4] >> 4) == STB_GLOBAL) != (bool)global)
-				continue;
-			uint64_t value = rd64(sym + 8), size = rd64(sym + 16);
-			const SectionHeader *s = &r->sh[shndx];
-			if (value + size < value || value + size > s->size || size > UINT32_MAX) {
-				free(var_sym);
-				return fail(r, "bad cubin: variable %s lies outside its section", symbol_name(r, i));
-			}
-			/* the alignment is not recorded: the section's for the variable at
-			 * 0, else the largest power of two the offset allows */
-			uint64_t align = s->align ? s->align : 1;
-			while (value % align)
-				align >>= 1;
-			var_sym[img->nvars] = i;
-			img->vars[img->nvars++] = (CubinVar){
-				.name = symbol_name(r, i), .is_const = d == 0, .visible = global, .global = global,
-				.weak = (sym[4] >> 4) == STB_WEAK, .offset = (uint32_t)value, .size = (uint32_t)size,
-				.align = (uint32_t)align, .init = d != 2 ? section_data(r, shndx) + value : NULL };
-		}
-	size_t rel = section_named(r, ".rel.nv.global.init", SHT_REL);
-	size_t rela = section_named(r, ".rela.nv.global.init", SHT_RELA);
-	size_t cap = (rel ? r->sh[rel].size / REL_SIZE : 0) + (rela ? r->sh[rela].size / RELA_SIZE : 0);
-	img->init_reloc_store = xcalloc(cap + 1, sizeof *img->init_reloc_store);
-	size_t n = 0;
-	int rc = 0;
-	for (size_t v = 0; v < img->nvars && rc == 0; v++) {
-		CubinInitReloc *first = img->init_reloc_store + n;
-		size_t before = n;
-		if (rel)
-			rc = read_init_relocs(r, rel, REL_SIZE, img, var_sym, v, img->init_reloc_store, &n);
-		if (rela && rc == 0)
-			rc = read_init_relocs(r, rela, RELA_SIZE, img, var_sym, v, img->init_reloc_store, &n);
-		img->vars[v].relocs = first;
-		img->vars[v].nrelocs = n - before;
-	}
-	/* .rel.text.<k>: the MOV32I of variable addresses, listed last first */
-	size_t nfix = rel_text_entries(r, img);
-	img->fixup_store = xcalloc(nfix + 1, sizeof *img->fixup_store);
-	nfix = 0;
-	for (size_t k = 0; k < img->nkernels && rc == 0; k++) {
-		size_t t = r->rel_text_of[img->kernels[k].text_section];
-		if (!t || r->sh[t].size % REL_SIZE)
-			continue;
-		const uint8_t *d = section_data(r, t);
-		CubinKernel *ck = &img->kernels[k].k;
-		ck->data_fixups = img->fixup_store + nfix;
-		for (uint64_t pos = r->sh[t].size; pos >= REL_SIZE; pos -= REL_SIZE) {
-			uint64_t offset = rd64(d + pos - REL_SIZE), info = rd64(d + pos - REL_SIZE + 8);
-			uint32_t type = (uint32_t)info;
-			ptrdiff_t var = var_of_symbol(var_sym, img->nvars, info >> 32);
-			if (type != CUBIN_R_CUDA_ABS32_LO_32 && type != CUBIN_R_CUDA_ABS32_HI_32 &&
-			    (type != CUBIN_R_CUDA_ABS32_20 || var < 0))
-				continue;
-			if (var < 0 && is_func(r, info >> 32))
-				continue;     /* a .func's address (-c): read_extern_calls */
-			if (var < 0 || offset > UINT32_MAX) {
-				rc = fail(r, "bad cubin: relocation of an unknown variable in section %zu", t);
-				break;
-			}
-			img->fixup_store[nfix++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)var,
-			                                             type == CUBIN_R_CUDA_ABS32_HI_32, false,
-			                                             type == CUBIN_R_CUDA_ABS32_20, false, false };
-			ck->ndata_fixups++;
-		}
-	}
-	free(var_sym);
-	return rc;
-}
-
-/* A JCAL of a function defined at the start of a code section (ptxas -O0
- * -g: one section per function): the index of its img->kernels entry, or
- * img->nkernels. */
-static size_t section_callee(const Reader *r, const CubinImage *img, uint64_t sym)
-{
-	const uint8_t *s = symbol(r, (size_t)sym);
-	if (is_extern_func(r, sym) || rd64(s + 8) != 0)
-		return img->nkernels;
-	size_t k = 0;
-	while (k < img->nkernels && img->kernels[k].text_section != rd16(s + 6))
-		k++;
-	return k;
-}
-
-/* The external functions (undefined FUNC symbols, symbol order) and each
- * kernel's JCALs of them (extern_calls), then its JCALs of functions in
- * other code sections (section_calls), then its MOV32I halves of their
- * addresses (section_addrs) and the R_CUDA_32 words of .nv.global.init
- * holding them (func_inits) -- sim5: the simulator models the driver's
- * vprintf and links the sections. */
-static void read_extern_calls(const Reader *r, CubinImage *img)
-{
-	img->externs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->externs);
-	for (size_t i = 1; i < r->nsyms; i++)
-		if (is_extern_func(r, i))
-			img->externs[img->nexterns++] = symbol_name(r, i);
-	img->extern_call_store = xcalloc(rel_text_entries(r, img) + 1, sizeof *img->extern_call_store);
-	size_t n = 0;
-	for (size_t k = 0; k < img->nkernels; k++) {
-		size_t t = r->rel_text_of[img->kernels[k].text_section];
-		if (!t || r->sh[t].size % REL_SIZE)
-			continue;
-		const uint8_t *d = section_data(r, t);
-		CubinReadKernel *rk = &img->kernels[k];
-		for (int pass = 0; pass < 3; pass++) {
-			if (pass == 0)
-				rk->k.extern_calls = img->extern_call_store + n;
-			else if (pass == 1)
-				rk->section_calls = img->extern_call_store + n;
-			else
-				rk->section_addrs = img->extern_call_store + n;
-			for (uint64_t pos = 0; pos + REL_SIZE <= r->sh[t].size; pos += REL_SIZE) {
-				uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8), sym = info >> 32;
-				uint32_t type = (uint32_t)info;
-				bool half = type == CUBIN_R_CUDA_ABS32_LO_32 || type == CUBIN_R_CUDA_ABS32_HI_32;
-				if ((pass == 2 ? !half : type != CUBIN_R_CUDA_ABS32_20) || !is_func(r, sym) || offset > UINT32_MAX)
-					continue;
-				size_t target = img->nexterns;
-				if (pass == 2 && (target = section_callee(r, img, sym)) < img->nkernels) {
-					img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
-					                                                type == CUBIN_R_CUDA_ABS32_HI_32, false, false, true, false };
-					rk->nsection_addrs++;
-					continue;
-				}
-				if (pass == 0 && is_extern_func(r, sym)) {
-					target = 0;
-					while (target < img->nexterns && img->externs[target] != symbol_name(r, (size_t)sym))
-						target++;
-					rk->k.nextern_calls++;
-				} else if (pass == 1 && (target = section_callee(r, img, sym)) < img->nkernels) {
-					rk->nsection_calls++;
-				} else {
-					continue;
-				}
-				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1, false,
-				                                                   false, false };
-			}
-		}
-	}
-}
-
-static void read_func_inits(const Reader *r, CubinImage *img)
-{
-	size_t rel = section_named(r, ".rel.nv.global.init", SHT_REL);
-	size_t n = rel && r->sh[rel].size % REL_SIZE == 0 ? r->sh[rel].size / REL_SIZE : 0;
-	img->func_inits = xcalloc(n + 1, sizeof *img->func_inits);
-	for (size_t i = 0; i < n; i++) {
-		const uint8_t *d = section_data(r, rel) + i * REL_SIZE;
-		uint64_t offset = rd64(d), info = rd64(d + 8);
-		size_t target = (uint32_t)info == CUBIN_R_CUDA_32 && is_func(r, info >> 32)
-		              ? section_callee(r, img, info >> 32) : img->nkernels;
-		if (target < img->nkernels && offset <= UINT32_MAX)
-			img->func_inits[img->nfunc_inits++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
-			                                                          false, false, false, true, false };
-	}
-}
-
 static void read_surfrefs(const Reader *r, CubinImage *img)
 {
 	img->surfrefs = xmalloc((r->nsyms ? r->nsyms : 1) * sizeof *img->surfrefs);
@@ -978,11 +624,13 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	if (rc == 0)
 		read_surfrefs(&r, img);
 	if (rc == 0) {
-		read_extern_calls(&r, img);
-		read_func_inits(&r, img);
+		cubin_read_extern_calls(&r, img);
+		cubin_read_func_inits(&r, img);
 	}
 	if (rc == 0)
-		rc = read_vars(&r, img);
+		rc = cubin_read_vars(&r, img);
+	if (rc == 0)
+		rc = cubin_read_const2_refs(&r, img);
 	free(r.sh);
 	free(r.info_of);
 	free(r.rel_of);

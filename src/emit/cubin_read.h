@@ -78,6 +78,9 @@ typedef struct CubinImage {
 	 * in the vars' relocs, so cubin_image_module() leaves them out */
 	CubinDataFixup *func_inits;
 	size_t nfunc_inits;
+	/* -c: every kernel's pool operands (R_CUDA_CONST_FIELD19_20 of
+	 * .rel.text.<k>, the symbol's value and size), its const2_refs */
+	CubinConst2Ref *const2_ref_store;
 } CubinImage;
 
 /* Parses buf[0..len).  Returns 0 and fills *img, or -1 with a reason in

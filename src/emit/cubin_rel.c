@@ -3,6 +3,10 @@
  * code loads (module data, kernels, functions, extern symbols). */
 #include "emit/cubin_layout.h"
 
+#include <stdlib.h>
+
+#include "base/xalloc.h"
+
 static size_t sym_of_surfref(const Layout *L, const char *name)
 {
 	ptrdiff_t decl = cubin_surfref_index(L->m, name);
@@ -66,10 +70,38 @@ size_t cubin_desc_symbols(const CubinKernel *k, uint8_t kinds[CUBIN_DESC_KINDS])
 	return n;
 }
 
-/* .rel.text.<k>: R_CUDA_ABS32_20 of a descriptor-size symbol on each MOV32I. */
+void cubin_const_opts(const CubinKernel *k, ConstOpts *o)
+{
+	o->distinct = xcalloc(k->nconst2_refs + 1, sizeof *o->distinct);
+	o->ref_sym = xcalloc(k->nconst2_refs + 1, sizeof *o->ref_sym);
+	o->n = o->first_sym = 0;
+	for (size_t i = 0; i < k->nconst2_refs; i++) {
+		const CubinConst2Ref *r = &k->const2_refs[i];
+		size_t j = 0;
+		while (j < o->n && !(o->distinct[j]->pool_offset == r->pool_offset && o->distinct[j]->size == r->size))
+			j++;
+		if (j == o->n)
+			o->distinct[o->n++] = r;
+		o->ref_sym[i] = j;
+	}
+}
+
+void cubin_const_opts_free(ConstOpts *o)
+{
+	free(o->distinct);
+	free(o->ref_sym);
+}
+
+/* .rel.text.<k>: -c's pool operands (last first, as ptxas lists them),
+ * R_CUDA_ABS32_20 of a descriptor-size symbol on each MOV32I. */
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = k->nconst2_refs; i-- > 0;) {
+		cubin_buf_u64(b, k->const2_refs[i].offset);
+		cubin_buf_u64(b, ((uint64_t)(L->const_opts[p].first_sym + L->const_opts[p].ref_sym[i]) << 32) |
+		                 CUBIN_R_CUDA_CONST_FIELD19_20);
+	}
 	cubin_extern_rel_text(k, L->sym_extern, b);
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++) {
 		cubin_buf_u64(b, k->desc_size_offsets[i]);

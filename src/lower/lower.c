@@ -594,7 +594,7 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	c->in_func = false;
 	layout_params(c, f);
 	lw_handle_pairs(c, f->body);
-	lw_launch_bounds(k, f);
+	lw_launch_bounds(c, k, f);
 	c->nscope = 0;
 	c->nblocks = 0;
 	collect(c, f->body);

@@ -5,6 +5,7 @@
 #include "lower/lower.h"
 
 #include "base/xalloc.h"
+#include "sm50/sass_code_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +68,7 @@ static bool reads_const2(const LInsn *in)
 
 static bool is_fp64_read(const LInsn *in)
 {
-	SassOp op = in->form->op;
-	return op == SOP_DFMA || op == SOP_DADD || op == SOP_DMUL || op == SOP_DSETP || op == SOP_DMNMX ||
-	       op == SOP_DSET;
+	return sass_op_reads_f64_const(in->form->op);
 }
 
 /* The f64 pairs from kept[n] (n even), each at an even word (as ptxas

@@ -173,7 +173,8 @@ void lw_handle_pairs(LowerCtx *c, const Stmt *body);
 const char *lw_texture_sampler(const LowerCtx *c, const char *texture);
 /* Reads the kernel's .maxntid, .reqntid, .minnctapersm and .maxnreg: its
  * thread counts and its register limit (reg_limit.c). */
-void lw_launch_bounds(LKernel *k, const Func *f);
+/* Warns (launch-bounds-adjusted) where ptxas 11.8 adjusts or ignores one. */
+void lw_launch_bounds(LowerCtx *c, LKernel *k, const Func *f);
 bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -15,6 +15,7 @@
  * The register allocator takes the limit as its budget and spills past it. */
 #include "lower/lower_internal.h"
 
+
 enum { SM_REGISTERS = 65536, SM_WARPS = 64, MAX_CTAS_PER_SM = 32, MAXNREG_FLOOR = 16, MAXNREG_CEIL = 255 };
 
 static uint32_t thread_count_reg_limit(const uint32_t t[3], uint32_t ctas)
@@ -32,10 +33,44 @@ static uint32_t thread_count_reg_limit(const uint32_t t[3], uint32_t ctas)
 	return regs >= MAXNREG_CEIL ? 0 : (uint32_t)regs;
 }
 
-void lw_launch_bounds(LKernel *k, const Func *f)
+/* ptxas 11.8 warns where it adjusts or ignores a launch bound; so do we,
+ * at the directive (launch-bounds-adjusted).
+ * The thread count T and .minnctapersm M as ptxas 11.8 takes them for
+ * sm_50: T above the SM's 64 warps ignores both, M above 32 blocks, or M
+ * blocks of T above 64 warps, ignores M; M without T is ignored. */
+static void warn_thread_counts(LowerCtx *c, const LKernel *k, const char *threads_from, SrcLoc threads_loc,
+                               int64_t ctas, SrcLoc ctas_loc)
+{
+	if (!threads_from) {
+		if (ctas > 0)
+			diag_add(c->sink, SEV_WARNING, ctas_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+			         ".minnctapersm is ignored without .maxntid or .reqntid (as ptxas 11.8 ignores it)");
+		return;
+	}
+	const uint32_t *t = k->max_threads[0] ? k->max_threads : k->req_ntid;
+	uint64_t threads = (uint64_t)t[0] * t[1] * t[2], warps = (threads + 31) / 32;
+	if (warps > SM_WARPS) {
+		diag_add(c->sink, SEV_WARNING, threads_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+		         "%s of %llu threads (%llu warps) is above the %d warps of an sm_50 SM: ptxas 11.8 "
+		         "ignores it%s", threads_from, (unsigned long long)threads, (unsigned long long)warps, SM_WARPS,
+		         ctas > 0 ? " (and .minnctapersm with it)" : "");
+		return;
+	}
+	if (ctas > MAX_CTAS_PER_SM)
+		diag_add(c->sink, SEV_WARNING, ctas_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+		         ".minnctapersm %lld is above the %d blocks of an sm_50 SM: ptxas 11.8 ignores it",
+		         (long long)ctas, MAX_CTAS_PER_SM);
+	else if (ctas > 0 && (uint64_t)ctas * warps > SM_WARPS)
+		diag_add(c->sink, SEV_WARNING, ctas_loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+		         ".minnctapersm %lld blocks of %llu warps are above the %d warps of an sm_50 SM: "
+		         "ptxas 11.8 ignores it", (long long)ctas, (unsigned long long)warps, SM_WARPS);
+}
+
+void lw_launch_bounds(LowerCtx *c, LKernel *k, const Func *f)
 {
 	bool maxnreg = false;
 	uint32_t ctas = 0;
+	int64_t ctas_given = 0;
 	SrcLoc threads_loc = { 0 }, ctas_loc = { 0 };
 	const char *threads_from = NULL;
 	for (uint32_t i = 0; i < f->ndirs; i++) {
@@ -60,8 +95,17 @@ void lw_launch_bounds(LKernel *k, const Func *f)
 				k->maxreg_count = v > MAXNREG_CEIL ? 0 : v < MAXNREG_FLOOR ? MAXNREG_FLOOR : (uint32_t)v;
 				k->maxreg_loc = d->loc;
 				k->maxreg_from = ".maxnreg";
+				if (v > MAXNREG_CEIL)
+					diag_add(c->sink, SEV_WARNING, d->loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+					         ".maxnreg %lld is above %d registers: ptxas 11.8 ignores it", (long long)v,
+					         MAXNREG_CEIL);
+				else if (v < MAXNREG_FLOOR)
+					diag_add(c->sink, SEV_WARNING, d->loc, RULE_LAUNCH_BOUNDS_ADJUSTED,
+					         ".maxnreg %lld is below %d registers: adjusted to %d, as ptxas 11.8 "
+					         "adjusts it", (long long)v, MAXNREG_FLOOR, MAXNREG_FLOOR);
 			} else if (strcmp(d->name, ".minnctapersm") == 0) {
 				ctas = v > 0 && v <= MAX_CTAS_PER_SM ? (uint32_t)v : 0;
+				ctas_given = v;
 				ctas_loc = d->loc;
 			}
 		}
@@ -69,6 +113,7 @@ void lw_launch_bounds(LKernel *k, const Func *f)
 			for (uint32_t a = d->nargs; a < 3; a++)
 				dst[a] = 1;
 	}
+	warn_thread_counts(c, k, threads_from, threads_loc, ctas_given, ctas_loc);
 	if (maxnreg || !threads_from)
 		return;
 	const uint32_t *t = k->max_threads[0] ? k->max_threads : k->req_ntid;

@@ -88,6 +88,49 @@ static uint32_t rewrite_refs(LKernel *k, LInsn *at, uint32_t sv, uint32_t offset
 	return t;
 }
 
+/* Whether every path through the code runs forward: no branch to a label
+ * at or before it, no call, return or indirect jump (a linked function's
+ * body runs once per call: its RET goes back). */
+static bool runs_forward(const LKernel *k)
+{
+	for (size_t i = 0; i < k->ninsns; i++) {
+		const LInsn *in = &k->insns[i];
+		SassOp op = in->form->op;
+		if (op == SOP_CAL || op == SOP_JCAL || op == SOP_RET || op == SOP_BRX || op == SOP_JMX || op == SOP_PRET)
+			return false;
+		if (in->target >= 0 && (size_t)in->target < k->nlabels && k->label_pos[in->target] <= i)
+			return false;
+	}
+	return true;
+}
+
+/* ptxas reads the last use of a slot with LDL.LU (last use: the line need
+ * not stay cached). Where every path runs forward, the last reload of a
+ * slot in code order is the last on every path: it becomes .LU. is_reload
+ * marks this round's reloads (each slot's reloads all come from one
+ * round: the vregs a round makes are never spilled again). */
+enum { LDL_COP_LU = 1 };
+static void mark_last_reloads(LKernel *k, const bool *is_reload)
+{
+	if (!runs_forward(k))
+		return;
+	uint32_t *seen = xmalloc((k->ninsns + 1) * sizeof *seen);
+	size_t nseen = 0;
+	for (size_t i = k->ninsns; i-- > 0;) {
+		if (!is_reload[i])
+			continue;
+		uint32_t off = (uint32_t)linsn_get(&k->insns[i], SR_IMM, 0);
+		size_t s = 0;
+		while (s < nseen && seen[s] != off)
+			s++;
+		if (s < nseen)
+			continue;
+		seen[nseen++] = off;
+		linsn_set(&k->insns[i], SR_COP, LDL_COP_LU);
+	}
+	free(seen);
+}
+
 void spill_vregs(LKernel *k, const uint32_t *v, size_t nv)
 {
 	size_t nslots = k->nvregs;      /* the vregs rewriting makes have no slot */
@@ -109,6 +152,7 @@ void spill_vregs(LKernel *k, const uint32_t *v, size_t nv)
 			last_i[sv] = SIZE_MAX;
 		}
 	LInsn *ins = xcalloc(k->ninsns + extra + 1, sizeof *ins);
+	bool *is_reload = xcalloc(k->ninsns + extra + 1, sizeof *is_reload);
 	LInsn *post = xcalloc(extra + 1, sizeof *post);
 	size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos), n = 0, old = k->ninsns;
 	for (size_t i = 0; i < k->ninsns; i++) {
@@ -124,6 +168,8 @@ void spill_vregs(LKernel *k, const uint32_t *v, size_t nv)
 			                          post, &npost);
 			last_i[sv] = i;
 		}
+		for (size_t p = 0; p < npre; p++)
+			is_reload[n + p] = true;
 		n += npre;
 		ins[n++] = at;
 		memcpy(ins + n, post, npost * sizeof *post);
@@ -143,6 +189,8 @@ void spill_vregs(LKernel *k, const uint32_t *v, size_t nv)
 	free(newpos);
 	free(post);
 	free(slot);
+	mark_last_reloads(k, is_reload);
+	free(is_reload);
 }
 
 /* The kernel starts MOV R1, c[0x0][0x20] (driver/assemble.c), then

@@ -8,17 +8,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool sass_op_reads_f64_const(SassOp op)
+{
+	return op == SOP_DFMA || op == SOP_DADD || op == SOP_DMUL || op == SOP_DSETP || op == SOP_DMNMX ||
+	       op == SOP_DSET;
+}
+
+/* An operand of the pool (the LDC of a brx.idx jump table reads its table
+ * by address, not as an operand). */
+static bool reads_const2(const SassForm *f, const SassValues *v)
+{
+	return sass_form_field(f, SR_CBANK) && sass_values_get(v, SR_CBANK, 0) == SASS_CONST2_BANK &&
+	       f->op != SOP_LDC;
+}
+
 void sass_code_facts(const uint8_t *code, size_t ninsns, SassCodeFacts *out)
 {
 	memset(out, 0, sizeof *out);
 	out->exits = xcalloc(ninsns + 1, sizeof *out->exits);
 	out->ctaids = xcalloc(ninsns + 1, sizeof *out->ctaids);
+	out->const2_reads = xcalloc(ninsns + 1, sizeof *out->const2_reads);
 	for (size_t i = 0; i < ninsns; i++) {
 		uint32_t addr = (uint32_t)sass_insn_addr(i);
 		SassValues v;
 		const SassForm *f = sass_decode(sass_load_word(code + addr), &v);
 		if (f == NULL)
 			continue;
+		if (reads_const2(f, &v))
+			out->const2_reads[out->nconst2_reads++] = (SassConst2Read){
+				addr, 4 * (uint32_t)sass_values_get(&v, SR_COFF, 0), sass_op_reads_f64_const(f->op) ? 8 : 4 };
 		if (f->op == SOP_EXIT)
 			out->exits[out->nexits++] = addr;
 		if (f->op == SOP_S2R) {
@@ -34,5 +52,20 @@ void sass_code_facts_free(SassCodeFacts *f)
 {
 	free(f->exits);
 	free(f->ctaids);
+	free(f->const2_reads);
 	memset(f, 0, sizeof *f);
+}
+
+void sass_code_unbind_const2(uint8_t *code, const SassCodeFacts *f)
+{
+	for (size_t i = 0; i < f->nconst2_reads; i++) {
+		uint8_t *at = code + f->const2_reads[i].addr;
+		SassValues v;
+		const SassForm *form = sass_decode(sass_load_word(at), &v);
+		uint64_t word;
+		sass_values_set(&v, SR_CBANK, 0);
+		sass_values_set(&v, SR_COFF, 0);
+		if (form && sass_encode(form, &v, &word, NULL, 0) == 0)
+			sass_store_word(at, word);
+	}
 }

@@ -4,9 +4,18 @@
 # Every tests/oracle/reloc/*.ptx is compiled by ptxas 11.8 -c -arch=sm_50
 # -O3 and assembled by us with -c --verify-sched. Our object must be:
 #  - listed by cuobjdump -elf -sass and nvdisasm without error, as ET_REL;
-#  - the same as ptxas's in what a linker reads: the undefined symbols, the
+#  - the same as ptxas's in what a linker reads: the sections (names, order
+#    and types; a .nv.constant2.<k> pool aside, see below), the undefined symbols, the
 #    relocations (symbol and type, with their count), EIATTR_EXTERNS, the
 #    .nv.callgraph and .nv.prototype sections;
+#  - with the same _param/_SREG symbol (value, size, st_other) in each
+#    kernel's .nv.constant0.<k>;
+#  - relocating every operand of a .nv.constant2 pool as ptxas -c does: an
+#    R_CUDA_CONST_FIELD19_20 against a symbol <f>.const_opt.<a>.<b> of value
+#    a and size b-a (st_other 0x81) on an instruction nvdisasm prints as
+#    c[`(<f>.const_opt.<a>.<b>)] (which operands go to the pool is the code
+#    generator's choice: ptxas puts float literals there, we do not, so
+#    these are checked on our object, not compared);
 #  - calling the same external functions the same number of times, each
 #    JCAL word (before relocation) equal to ptxas's. (Where the arguments
 #    go, R4..R15 by the ABI, the goldens tests/cases/encode/call-extern-*
@@ -31,13 +40,49 @@ pass=0 fail=0
 link_view() {
 	"$bin/cuobjdump" -elf "$1" | awk '
 	/^64bit elf:/ { split($0, a, /type=/); split(a[2], t, /,/); print "type", t[1] }
+	/^Sections:/ { secs = 1; next }
+	secs && /^$/ { secs = 0; print "sections" order }
+	secs && $NF ~ /^\./ && $NF !~ /^\.nv\.constant2\./ { order = order " " $NF ":" $6 }
 	$NF ~ /^\.nv\.(callgraph|prototype)$/ && $6 ~ /^CUDA_/ { print "section", $NF, $3 }
 	/^ *0x[0-9a-f]+ +0 +0 +0x12 +0 +0 / { print "undefined", $NF }
+	/^ *0x[0-9a-f]+ .* 0xd +0x81 / && ($NF == "_param" || $NF == "_SREG") { print "object", $NF, $2, $3 }
 	/^\.section \.rel/ { rel = 1; next }
+	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" { next }
 	rel && /^0x/ { print "reloc", $2, $3; next }
 	rel && /^$/ { rel = 0 }
 	/externs:/ { sub(/.*externs:[ \t]*/, ""); gsub(/\(0x[0-9a-f]+\)/, ""); print "externs", $0 }
 	' | sort
+}
+
+# Our pool operands: each relocation's symbol (value, size, st_other) and
+# the operand nvdisasm prints at its offset; a line per mismatch.
+pool_check() {
+	"$bin/cuobjdump" -elf "$1" | awk '
+	function hex(s,   v, i) { v = 0; sub(/^0x/, "", s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	/^\.section \.symtab/ { sym = 1; next }
+	sym && /^ *0x[0-9a-f]+ / && $4 == "0xd" { value[$NF] = hex($2); size[$NF] = hex($3); other[$NF] = $4 " " $5 }
+	/^\.section \.rel\.text\./ { rel = 1; sect = $2; sub(/^\.rel\.text\./, "", sect); next }
+	rel && /^$/ { rel = 0 }
+	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" { n++; at[n] = $1; name[n] = $2; owner[n] = sect }
+	END {
+		for (i = 1; i <= n; i++) {
+			s = name[i]; f = owner[i]
+			if (index(s, f ".const_opt.") != 1) { print "bad name", s; continue }
+			split(substr(s, length(f) + 12), ab, ".")
+			if (value[s] == "" || other[s] != "0xd 0x81" || value[s] != ab[1] ||
+			    size[s] != ab[2] - ab[1])
+				print "bad symbol", s, value[s], size[s], other[s]
+			printf "reloc %s 0x%x %s\n", f, hex(at[i]), s
+		}
+	}' >"$tmp/pool.rel"
+	"$bin/nvdisasm" -hex "$1" | awk '
+	function hex(s,   v, i) { v = 0; sub(/^0x/, "", s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+	/^\t\.section\t\.text\./ { f = $2; sub(/^\.text\./, "", f); sub(/,.*/, "", f) }
+	/c\[`\(/ { a = $0; sub(/^[^\/]*\/\*/, "", a); sub(/\*\/.*/, "", a)
+		s = $0; sub(/.*c\[`\(/, "", s); sub(/\)\].*/, "", s)
+		printf "reloc %s 0x%x %s\n", f, hex(a), s }' >"$tmp/pool.dis"
+	grep -v '^reloc' "$tmp/pool.rel"
+	grep '^reloc' "$tmp/pool.rel" | sort | diff - "$(sort "$tmp/pool.dis" >"$tmp/pool.dis.s"; echo "$tmp/pool.dis.s")" | grep '^[<>]'
 }
 
 # Per JCAL: its word (before relocation) and the function it calls.
@@ -72,6 +117,11 @@ compare() {
 	if ! grep -q "^type $type\$" "$tmp/our.link" || ! cmp -s "$tmp/ref.link" "$tmp/our.link"; then
 		echo "FAIL: $name: symbols, relocations, externs or call graph differ from ptxas's"
 		diff "$tmp/ref.link" "$tmp/our.link" | head -20
+		fail=$((fail + 1)); return
+	fi
+	if [ -n "$(pool_check "$tmp/$name.o")" ]; then
+		echo "FAIL: $name: our .nv.constant2 operand relocations are not as ptxas writes them"
+		pool_check "$tmp/$name.o" | head -10
 		fail=$((fail + 1)); return
 	fi
 	jcal_view "$tmp/$name.ref.o" | sort >"$tmp/ref.jcal"

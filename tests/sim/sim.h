@@ -210,6 +210,8 @@ int sim_patch_desc_size(SimMachine *m, uint32_t off, uint8_t kind);
 /* sim5 (sim_link.c): the module's other code sections after the kernel's,
  * its JCALs of functions in them linked. */
 int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKernel *rk);
+/* -c: each of k's pool operands (const2_refs) gets c[0x2][its offset]. */
+int sim_link_const2(SimMachine *m, const CubinKernel *k);
 
 /* ---- sim_state.c: what every instruction family reads ---- */
 /* Stops the run with a message naming the instruction (printf format). */

@@ -15,11 +15,19 @@
  * own too: the MOV32I pair of its address (R_CUDA_ABS32_LO_32/HI_32) gets
  * the offset the section is loaded at (the high word 0), and so does each
  * R_CUDA_32 word of .nv.global.init (sim_globals.c, from section_base):
- * the address a JMX or BRX of ptxas's code jumps to. */
+ * the address a JMX or BRX of ptxas's code jumps to.
+ *
+ * A -c object's operands of the kernel's .nv.constant2 pool are
+ * relocations too (R_CUDA_CONST_FIELD19_20 against a symbol of the
+ * operand's bytes; the word holds c[0x0][0x0]): the driver writes the
+ * bank and the offset into the word (sim_link_const2); the pool of a
+ * function in a section of its own (ptxas -c: .nv.constant2.<f>) is
+ * placed after the kernel's, as a linker merges them. */
 #include "sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int fail(SimMachine *m, const char *what, uint32_t off)
 {
@@ -63,6 +71,45 @@ static int link_address(SimMachine *m, uint32_t at, uint32_t target, bool hi)
 	return 0;
 }
 
+/* The code at .text offset base reads its pool at c[0x2][pool_base]. */
+static int link_const2(SimMachine *m, uint32_t base, const CubinKernel *k, uint32_t pool_base)
+{
+	for (size_t r = 0; r < k->nconst2_refs; r++) {
+		uint32_t at = base + k->const2_refs[r].offset;
+		size_t i = (at / 32) * 3 + (at % 32) / 8 - 1;
+		if (at % 8 || at % 32 == 0 || i >= m->ninsns || !m->insns[i].form ||
+		    !sass_form_field(m->insns[i].form, SR_CBANK))
+			return fail(m, "a pool operand relocation not on a constant operand", at);
+		SimInsn *in = &m->insns[i];
+		sass_values_set(&in->v, SR_CBANK, 2);
+		sass_values_set(&in->v, SR_COFF, (pool_base + k->const2_refs[r].pool_offset) / 4);
+		if (sass_encode(in->form, &in->v, &in->word, m->error, sizeof m->error) != 0) {
+			m->failed = true;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int sim_link_const2(SimMachine *m, const CubinKernel *k)
+{
+	return link_const2(m, 0, k, 0);
+}
+
+/* Another section's pool goes after what c[0x2] holds (8-aligned, as its
+ * FP64 pairs want), its operands relocated there, as a linker merges them. */
+static int link_section_pool(SimMachine *m, uint32_t base, const CubinKernel *k)
+{
+	if (k->nconst2_refs == 0)
+		return 0;
+	uint32_t at = (m->cbank_size[2] + 7) & ~7u;
+	if (at + 4 * k->ndesc_fields > SIM_CBANK_BYTES)
+		return fail(m, "the code sections' .nv.constant2 pools do not fit c[0x2]", base);
+	memcpy(m->cbank[2] + at, k->desc_fields, 4 * k->ndesc_fields);
+	m->cbank_size[2] = at + 4 * (uint32_t)k->ndesc_fields;
+	return link_const2(m, base, k, at);
+}
+
 int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKernel *rk)
 {
 	bool calls = img->nfunc_inits > 0;
@@ -103,6 +150,8 @@ int sim_link_sections(SimMachine *m, const CubinImage *img, const CubinReadKerne
 		m->ninsns = (base[j] + k->code_size) / 32 * 3;
 		for (size_t i = 0; i < k->ndesc_size_offsets && rc == 0; i++)
 			rc = sim_patch_desc_size(m, base[j] + k->desc_size_offsets[i], k->desc_size_kinds[i]);
+		if (rc == 0)
+			rc = link_section_pool(m, base[j], k);
 	}
 	m->ninsns = total / 32 * 3;
 	for (size_t j = 0; j < img->nkernels && rc == 0; j++) {

@@ -112,9 +112,8 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 	for (size_t i = 0; i < k->ndesc_size_offsets; i++)
 		if (sim_patch_desc_size(m, k->desc_size_offsets[i], k->desc_size_kinds[i]))
 			return -1;
-	if (sim_link_sections(m, img, rk))
-		return -1;
-	/* c[0x2]: ptxas's constant pool (.nv.constant2.<kernel>) */
+	/* c[0x2]: ptxas's constant pool (.nv.constant2.<kernel>), before the
+	 * linked sections' pools (sim_link_sections) */
 	if (k->ndesc_fields * 4 > SIM_CBANK_BYTES) {
 		snprintf(m->error, sizeof m->error, ".nv.constant2 has %zu words: too many", k->ndesc_fields);
 		m->failed = true;
@@ -123,6 +122,8 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 	for (size_t i = 0; i < k->ndesc_fields; i++)
 		memcpy(m->cbank[2] + 4 * i, &k->desc_fields[i], 4);
 	m->cbank_size[2] = (uint32_t)(4 * k->ndesc_fields);
+	if (sim_link_const2(m, k) || sim_link_sections(m, img, rk))
+		return -1;
 	m->cbank_size[0] = SIM_CBANK_BYTES;
 	/* c[0x3]: the module's .const variables (.nv.constant3), zero where
 	 * a variable has no initialiser */
