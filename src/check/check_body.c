@@ -64,6 +64,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_isa_instr_sregs(c, in);
 	check_shape_run(c, clean, SHAPE_SYNC, check_sync_required, in);
 	check_param_read(c, in);
+	check_param_guard(c, in);
 	check_destination(c, in);
 	check_initializer_forms(c, in);
 	check_load_vector(c, in);

@@ -279,6 +279,7 @@ void check_initializer_forms(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
+void check_param_guard(CheckCtx *c, const Instr *in);
 void check_param_read_error(CheckCtx *c, const char *name, SrcLoc loc);
 /* A direct call's return list (call (r), f, (a)), else NULL. */
 const Expr *check_call_returns(const Instr *in);

@@ -7,6 +7,7 @@
  *   ld/ldu result   a .vN register or {...} as wide as the .vN
  *   mov packing     {a, b} into or out of a .bN register
  *   ld.param        an .entry body's .param that no call returns into
+ *   guarded param   no guard on ld/st.param of a body's .param
  * check_body.c calls each at its place in check_instr. */
 #include "check/check_internal.h"
 
@@ -456,4 +457,36 @@ void check_param_read(CheckCtx *c, const Instr *in)
 		c->param_read_waits(c, sym->name, base->loc);
 	else if (!returned_into(c->func->body, sym->name))
 		check_param_read_error(c, sym->name, base->loc);
+}
+
+/* ---- a guard on ld.param / st.param ---- */
+/* ptxas 13 refuses a guard on ld.param or st.param of a .param variable a
+ * function body declares -- a call's argument or return value: "Illegal
+ * to predicate instruction 'ld.param' with operand 'r0'" (.entry and
+ * .func alike). The function's own parameters and return values take one. */
+static bool is_return_formal(const Func *f, const char *name)
+{
+	for (uint32_t i = 0; i < f->nrets; i++)
+		for (uint32_t j = 0; j < f->rets[i].ndecls; j++)
+			if (strcmp(f->rets[i].decls[j].name, name) == 0)
+				return true;
+	return false;
+}
+
+void check_param_guard(CheckCtx *c, const Instr *in)
+{
+	bool ld = strcmp(in->opcode, "ld") == 0;
+	if (!in->has_guard || !c->func || (!ld && strcmp(in->opcode, "st") != 0) || in->nops < 2)
+		return;
+	bool param = false;
+	for (uint32_t i = 0; i < in->nmods; i++)
+		param |= strcmp(in->mods[i], ".param") == 0;
+	const Expr *base = param ? check_address_base(in->ops[ld ? 1 : 0]) : NULL;
+	const Symbol *sym = base ? check_lookup(c, base) : NULL;
+	if (!sym || sym->kind != SYM_VAR || sym->space != SP_PARAM || sym->is_input_param ||
+	    is_return_formal(c->func, sym->name))
+		return;
+	check_error(c, base->loc, RULE_OPERAND_TYPE, "Illegal to predicate instruction '%s.param' with operand '%s', "
+		"a .param variable of the function body (a call's argument or return value): branch around the "
+		"instruction instead", in->opcode, sym->name);
 }
