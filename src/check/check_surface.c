@@ -831,14 +831,27 @@ static void check_gates(SurfCheck *s)
 	}
 }
 
+static const Symbol *opaque_symbol(CheckCtx *c, const Expr *e);
+
 /* txq reads the same descriptor attributes as suq, under the same gates
- * (the SQ rows of isa/surface_words.def). */
+ * (the SQ rows of isa/surface_words.def). .force_unnormalized_coords is a
+ * sampler's: ptxas 13 (and 11.8) refuse it on a .texref name ("Argument 1
+ * of instruction 'txq': .samplerref expected"); a .u64 handle may hold
+ * either. */
 void check_txq_attributes(CheckCtx *c, const Instr *in)
 {
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		const SurfQuery *q = find_query(in->mods[i]);
 		if (q && q->has_gate)
 			check_gate(c, q->gate, check_mod_loc(in, (int)i), NULL);
+		if (q && strcmp(q->word, ".force_unnormalized_coords") == 0 && in->nops == 2 &&
+		    in->ops[1]->kind == EX_ADDRESS) {
+			const Expr *base = check_address_base(in->ops[1]);
+			const Symbol *s = base ? opaque_symbol(c, base) : NULL;
+			if (s && s->type == TY_TEXREF)
+				check_error(c, base->loc, RULE_SURFACE_OPERAND, "Argument 1 of instruction 'txq': .samplerref "
+					"expected (.force_unnormalized_coords is a sampler attribute; '%s' is a .texref)", s->name);
+		}
 	}
 }
 
