@@ -225,25 +225,6 @@ static void sqrt_slow(LowerCtx *c, uint32_t d, uint32_t x, int done, bool ftz, u
 	fmul_ftz_imm(c, d, t, F32_2PM32);
 }
 
-/* The rounding of sqrt.rnd[.ftz].f32 (FFMA's field); false on another modifier. */
-static bool sqrt_mods(LowerCtx *c, const Instr *in, unsigned *rnd)
-{
-	static const char *const words[] = { ".rn", ".rm", ".rp", ".rz" };
-	*rnd = SQRT_RN;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		bool known = lw_streq(in->mods[i], ".f32") || lw_streq(in->mods[i], ".ftz");
-		for (unsigned k = 0; k < 4 && !known; k++)
-			if (lw_streq(in->mods[i], words[k])) {
-				*rnd = k;
-				known = true;
-			}
-		if (!known)
-			return lw_unsupported(c, in->mod_locs[i],
-			                      "sqrt modifier '%s' (.rn, .rm, .rp or .rz [.ftz].f32 is supported)", in->mods[i]);
-	}
-	return true;
-}
-
 bool lower_sqrt_f32(LowerCtx *c, const Instr *in)
 {
 	bool ftz = lw_has_mod(in, ".ftz");
@@ -251,7 +232,7 @@ bool lower_sqrt_f32(LowerCtx *c, const Instr *in)
 	uint32_t d;
 	unsigned dw;
 	Opnd a;
-	if (!sqrt_mods(c, in, &rnd) || !lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
+	if (!fseq_rounding(c, in, &rnd) || !lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &a))
 		return false;
 	int done = lw_label_new(c->k);
 	/* a guarded sqrt: the whole sequence is branched around */

@@ -361,3 +361,21 @@ void fseq_icmp_const2(LowerCtx *c, uint32_t d, uint32_t a, uint32_t value, uint3
 	linsn_set(op, SR_CMP, cmp);
 	linsn_set(op, SR_SIGNED, 1);
 }
+
+bool fseq_rounding(LowerCtx *c, const Instr *in, unsigned *rnd)
+{
+	static const char *const words[] = { ".rn", ".rm", ".rp", ".rz" };
+	*rnd = 0;
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		bool known = lw_streq(in->mods[i], ".f32") || lw_streq(in->mods[i], ".ftz");
+		for (unsigned k = 0; k < 4 && !known; k++)
+			if (lw_streq(in->mods[i], words[k])) {
+				*rnd = k;
+				known = true;
+			}
+		if (!known)
+			return lw_unsupported(c, in->mod_locs[i], "%s modifier '%s' (.rn, .rm, .rp or .rz [.ftz].f32 is "
+			                      "supported)", in->opcode, in->mods[i]);
+	}
+	return true;
+}

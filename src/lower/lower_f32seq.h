@@ -42,6 +42,9 @@ enum {
 	F32_ONE_EXP = 0x3f800000,
 };
 
+/* The rounding of OP.rnd[.ftz].f32 (sqrt, rcp), as FFMA's field (0 .rn,
+ * 1 .rm, 2 .rp, 3 .rz); false, with the diagnostic, on another modifier. */
+bool fseq_rounding(LowerCtx *c, const Instr *in, unsigned *rnd);
 LInsn *fseq_alu_imm(LowerCtx *c, SassFormId form, uint32_t d, int a, uint32_t imm);
 void fseq_iadd(LowerCtx *c, uint32_t d, int a, int b, unsigned neg);
 void fseq_ffma(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool neg_b, int cv, unsigned rnd);

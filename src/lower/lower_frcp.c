@@ -284,25 +284,6 @@ static void rcp_slow_ftz(LowerCtx *c, uint32_t res, uint32_t x, int done)
 	fseq_mufu(c, MUFU_RCP, res, x);
 }
 
-/* The rounding of rcp.rnd[.ftz].f32 (FFMA's field); false on another modifier. */
-static bool rcp_mods(LowerCtx *c, const Instr *in, unsigned *rnd)
-{
-	static const char *const words[] = { ".rn", ".rm", ".rp", ".rz" };
-	*rnd = RND_RN;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		bool known = lw_streq(in->mods[i], ".f32") || lw_streq(in->mods[i], ".ftz");
-		for (unsigned k = 0; k < 4 && !known; k++)
-			if (lw_streq(in->mods[i], words[k])) {
-				*rnd = k;
-				known = true;
-			}
-		if (!known)
-			return lw_unsupported(c, in->mod_locs[i],
-			                      "rcp modifier '%s' (.rn, .rm, .rp or .rz [.ftz].f32 is supported)", in->mods[i]);
-	}
-	return true;
-}
-
 bool lower_rcp_f32(LowerCtx *c, const Instr *in)
 {
 	bool ftz = lw_has_mod(in, ".ftz");
@@ -310,7 +291,7 @@ bool lower_rcp_f32(LowerCtx *c, const Instr *in)
 	uint32_t d;
 	unsigned dw;
 	Opnd oa;
-	if (!rcp_mods(c, in, &rnd) || !lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &oa))
+	if (!fseq_rounding(c, in, &rnd) || !lw_reg(c, in->ops[0], &d, &dw) || !lw_opnd(c, in->ops[1], &oa))
 		return false;
 	int done = lw_label_new(c->k);
 	if (c->guard_vreg >= 0)
