@@ -25,19 +25,6 @@ enum { WORDS = 1024, BUFFERS = 3 };
 
 static uint32_t words[BUFFERS][WORDS];
 
-static float as_float(uint32_t w)
-{
-	float f;
-	memcpy(&f, &w, 4);
-	return f;
-}
-
-static uint32_t float_bits(float f)
-{
-	uint32_t w;
-	memcpy(&w, &f, 4);
-	return w;
-}
 
 /* f64 element i of buffer b: words 2i (low) and 2i + 1 */
 static uint64_t pair(unsigned b, unsigned i)
@@ -62,13 +49,13 @@ static uint64_t double_bits(double d)
 /* volatile operands: the operation runs at run time, in the mode set */
 static int check32(const char *op, unsigned i)
 {
-	volatile float a = as_float(words[0][i]), b = as_float(words[1][i]);
+	volatile float a = word_float(words[0][i]), b = word_float(words[1][i]);
 	float want = strcmp(op, "div") == 0 ? a / b : strcmp(op, "rcp") == 0 ? 1.0f / a : sqrtf(a);
 	uint32_t got = words[strcmp(op, "div") == 0 ? 2 : 1][i];
-	if (isnan(want) ? isnan(as_float(got)) : got == float_bits(want))
+	if (isnan(want) ? isnan(word_float(got)) : got == float_word(want))
 		return 0;
 	printf("%s word %u: a=0x%08x b=0x%08x: 0x%08x, IEEE 0x%08x\n", op, i, words[0][i], words[1][i], got,
-	       float_bits(want));
+	       float_word(want));
 	return 1;
 }
 

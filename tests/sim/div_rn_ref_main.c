@@ -22,19 +22,6 @@ enum { WORDS = 1024, BUFFERS = 3 };
 
 static uint32_t words[BUFFERS][WORDS];
 
-static float as_float(uint32_t w)
-{
-	float f;
-	memcpy(&f, &w, 4);
-	return f;
-}
-
-static uint32_t as_bits(float f)
-{
-	uint32_t w;
-	memcpy(&w, &f, 4);
-	return w;
-}
 
 static int read_dump(void)
 {
@@ -44,9 +31,9 @@ static int read_dump(void)
 static int check(const char *what, unsigned i, uint32_t b, uint32_t got, double exact)
 {
 	float want = (float)exact;
-	if (isnan(want) ? isnan(as_float(got)) : got == as_bits(want))
+	if (isnan(want) ? isnan(word_float(got)) : got == float_word(want))
 		return 0;
-	printf("%s word %u: a=0x%08x b=0x%08x: 0x%08x, IEEE 0x%08x\n", what, i, words[0][i], b, got, as_bits(want));
+	printf("%s word %u: a=0x%08x b=0x%08x: 0x%08x, IEEE 0x%08x\n", what, i, words[0][i], b, got, float_word(want));
 	return 1;
 }
 
@@ -98,9 +85,9 @@ int main(int argc, char **argv)
 	}
 	int bad = 0;
 	for (unsigned i = 0; i < count; i++) {
-		double a = as_float(words[0][i]);
+		double a = word_float(words[0][i]);
 		if (div)
-			bad += check("div.rn.f32", i, words[1][i], words[2][i], a / (double)as_float(words[1][i]));
+			bad += check("div.rn.f32", i, words[1][i], words[2][i], a / (double)word_float(words[1][i]));
 		else
 			bad += check("rcp.rn.f32", i, 0, words[1][i], 1.0 / a);
 	}

@@ -1,5 +1,5 @@
 /* Reads `ptxsurf-sim --dump` output from stdin for the reference checks
- * (div_rn_ref_main.c, idiv64_ref_main.c): the bytes of the buffers of
+ * (div_rn_ref_main.c, dir_round_ref_main.c, idiv_ref_main.c): the bytes of the buffers of
  * parameters 1..buffers ("  paramN.buffer+OFFS: xx xx ..." lines, 32 bytes
  * each) into words[(N - 1) * per_buffer + OFFS / 4], little-endian 32-bit
  * words. 0 when at least min_buffers buffers' worth of lines were read,
@@ -9,6 +9,22 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+/* An f32 and its bits, both ways. */
+static inline float word_float(uint32_t w)
+{
+	float f;
+	memcpy(&f, &w, 4);
+	return f;
+}
+
+static inline uint32_t float_word(float f)
+{
+	uint32_t w;
+	memcpy(&w, &f, 4);
+	return w;
+}
 
 static int dump_words(uint32_t *words, unsigned buffers, unsigned per_buffer, unsigned min_buffers)
 {
