@@ -73,17 +73,17 @@ bool lw_has_mod(const Instr *in, const char *mod)
 	return false;
 }
 
-const Instr *lw_space_alias_instr(LowerCtx *c, const Instr *in)
+const Instr *lw_instr_mod_replaced(LowerCtx *c, const Instr *in, const char *from, const char *to)
 {
 	const char **mods = NULL;
 	for (uint32_t i = 0; i < in->nmods; i++) {
-		if (strcmp(in->mods[i], ".shared::cta") != 0)
+		if (strcmp(in->mods[i], from) != 0)
 			continue;
 		if (!mods) {
 			mods = lw_own(c, xcalloc(in->nmods, sizeof *mods));
 			memcpy(mods, in->mods, in->nmods * sizeof *mods);
 		}
-		mods[i] = ".shared";
+		mods[i] = to;
 	}
 	if (!mods)
 		return in;
@@ -91,6 +91,11 @@ const Instr *lw_space_alias_instr(LowerCtx *c, const Instr *in)
 	*out = *in;
 	out->mods = mods;
 	return out;
+}
+
+const Instr *lw_space_alias_instr(LowerCtx *c, const Instr *in)
+{
+	return lw_instr_mod_replaced(c, in, ".shared::cta", ".shared");
 }
 
 unsigned lw_vec_width(const Instr *in)

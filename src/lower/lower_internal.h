@@ -188,6 +188,9 @@ bool lw_has_mod(const Instr *in, const char *mod);
  * names the same window both ways; ptxas 11.8 writes the same code): in
  * itself when it has none, else a copy the kernel owns. */
 const Instr *lw_space_alias_instr(LowerCtx *c, const Instr *in);
+/* in with each modifier `from` written `to`: in itself when it has none,
+ * else a copy the kernel owns. */
+const Instr *lw_instr_mod_replaced(LowerCtx *c, const Instr *in, const char *from, const char *to);
 /* p (malloc'd), freed with the kernel. */
 void *lw_own(LowerCtx *c, void *p);
 /* .v2 / .v4 -> 2 / 4, else 1. */

@@ -259,14 +259,21 @@ static bool param_address(LowerCtx *c, const Expr *a, int64_t *off)
 
 /* ld.param [reg+imm] in a kernel: reg holds a parameter's address (its
  * offset in the .param space, mov above), so LDC c[0x0][reg + 0x140 +
- * imm] per element, as ptxas 11.8 reads a parameter it cannot place. */
+ * imm] per element, as ptxas 11.8 reads a parameter it cannot place.
+ * In a function, a parameter whose address is taken lives in the frame
+ * too (lw_param_addr_locals: its address is a .local one), so the load
+ * is an ld.local through the register (llc -O0 reads a by-value struct
+ * argument so: `mov.b64 %rd1, f_param_1; ld.param.f32 %f2, [%rd1+12]`;
+ * ptxas 11.8 reads the stored copy with LDL too). */
 static bool ld_param_reg(LowerCtx *c, const Instr *in, PtxTy t)
 {
+	if (c->in_func)
+		return lower_ld_window(c, lw_instr_mod_replaced(c, in, ".param", ".local"));
 	const Expr *a = in->ops[1], *e = a->kind == EX_ADDRESS && a->nelems == 1 ? a->elems[0] : NULL;
 	int64_t off = 0;
 	if (e && e->kind == EX_BINARY && e->op == '+' && expr_const_int(e->rhs, &off))
 		e = e->lhs;
-	if (!e || e->kind != EX_NAME || lw_reg_bits(c, e) < 32 || t.bits < 8 || c->in_func)
+	if (!e || e->kind != EX_NAME || lw_reg_bits(c, e) < 32 || t.bits < 8)
 		return lw_unsupported(c, in->loc, "this ld.param address (a kernel parameter, optionally + offset, "
 		                      "or a register holding one's address)");
 	uint32_t base;
