@@ -273,13 +273,16 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
 	}
+	CubinFuncProto *protos = xcalloc(lm->nprotos + 1, sizeof *protos);
+	for (size_t i = 0; i < lm->nprotos; i++)
+		protos[i] = (CubinFuncProto){ lm->protos[i].name, lm->protos[i].sig };
 	CubinModule cm = {
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
 		.surfrefs = lm->surfrefs, .surfref_is_texture = lm->surfref_is_texture, .nsurfrefs = lm->nsurfrefs,
 		.vars = vars, .nvars = lm->nvars,
 		.relocatable = lm->relocatable, .externs = ext.names, .nexterns = ext.n, .extern_is_entry = ext.is_entry,
-		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs,
+		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs, .protos = protos, .nprotos = lm->nprotos,
 	};
 	char err[256];
 	int rc = cubin_write(&cm, image, len, err, sizeof err);
@@ -301,6 +304,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	free(handles);
 	free(fixups);
 	free(calls);
+	free(protos);
 	free(ext.names);
 	free(ext.is_entry);
 	free(ks);

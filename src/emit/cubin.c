@@ -215,7 +215,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 
 	ByteBuf graph = { 0 }, proto = { 0 };
 	if (m->relocatable) {
-		cubin_extern_callgraph(m, L.sym_func, L.nk, L.sym_extern, L.sym_fnaddr, names.st_ill, &graph,
+		cubin_extern_callgraph(m, L.sym_func, L.nk, L.sym_extern, L.sym_fnaddr, names.st_proto_of, &graph,
 		                       &proto);
 		set_section(&secs[L.s_callgraph], names.sh_callgraph, CUBIN_SHT_CUDA_CALLGRAPH, 0, SEC_SYMTAB, 0, 4, 8,
 		            graph.data, graph.len);

@@ -74,6 +74,8 @@
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_STT_CUDA_OBJECT      13    /* -c: a pool operand's bytes, _param, _SREG */
 #define CUBIN_STO_CUDA_CONSTANT_INTERNAL 0x81   /* STO_CUDA_CONSTANT | STV_INTERNAL */
+#define CUBIN_STO_CUDA_CONSTANT    0x80   /* -c: a .const variable's symbol */
+#define CUBIN_STO_CUDA_GLOBAL      0x20   /* -c: a .global variable's symbol */
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
 /* issue 17: bound textures (unified mode) */
 #define CUBIN_STT_CUDA_TEXTURE     10
@@ -284,6 +286,14 @@ typedef struct CubinKernel {
 	bool abi_func;
 } CubinKernel;
 
+/* A function or kernel the module declares and ptxas's prototype string
+ * of its signature (e.g. "#lil"; -c: the .strtab name of its
+ * .nv.prototype and .nv.callgraph entries). */
+typedef struct CubinFuncProto {
+	const char *name;
+	const char *sig;      /* NULL: a kernel */
+} CubinFuncProto;
+
 typedef struct CubinModule {
 	int sm;                    /* SASS target, e.g. 50 */
 	int ptx_target_sm;         /* the PTX .target; 0 means "same as sm" */
@@ -311,6 +321,13 @@ typedef struct CubinModule {
 	 * kernel or one of externs) */
 	const char *const *func_addrs;
 	size_t nfunc_addrs;
+	/* every .func and .entry declared, in declaration order; under -c
+	 * each called external function and each of func_addrs must have a
+	 * sig. ptxas creates an external function's undefined symbol and name
+	 * with the first processed kernel calling it or taking its address
+	 * (several: in this order), and the prototype strings last to first */
+	const CubinFuncProto *protos;
+	size_t nprotos;
 } CubinModule;
 
 /* Builds the cubin image.  On success returns 0 and stores a malloc'd

@@ -12,7 +12,8 @@ void cubin_build_nv_info(const Layout *L, ByteBuf *b)
 	for (size_t i = 0; i < L->nk; i++) {
 		size_t p = L->nk - 1 - i;
 		for (size_t r = 0; r < sizeof per_function; r++) {
-			if (kernel_at(L, p)->abi_func && per_function[r] == CUBIN_EIATTR_MIN_STACK_SIZE)
+			/* ptxas -c writes no minimum stack size */
+			if ((L->m->relocatable || kernel_at(L, p)->abi_func) && per_function[r] == CUBIN_EIATTR_MIN_STACK_SIZE)
 				continue;
 			cubin_info_record(b, CUBIN_EIFMT_SVAL, per_function[r], 8);
 			cubin_buf_u32(b, (uint32_t)L->sym_func[p]);

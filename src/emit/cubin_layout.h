@@ -125,7 +125,8 @@ typedef struct Names {
 	uint32_t **st_const_opt, st_param, st_sreg;           /* -c: per processed kernel, per pool operand */
 	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
 	uint32_t sh_rel_ginit, sh_rela_ginit;
-	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto, st_ill;   /* -c */
+	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto;   /* -c */
+	uint32_t *st_proto_of;   /* -c: the prototype string per m->externs, then per m->func_addrs */
 } Names;
 void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n);
 void cubin_names_free(Names *n, size_t nk);

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/xalloc.h"
 
@@ -61,6 +62,9 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 	n->sh_symtab = cubin_strtab_add(shstr, ".symtab");
 	n->sh_nv_info = cubin_strtab_add(shstr, ".nv.info");
 
+	bool *extern_done = xcalloc(L->m->nexterns + 1, sizeof *extern_done);
+	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
+	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
 	DataNamesArg sec_names = { L->m, shstr, str, n }, sym_names = { L->m, NULL, str, n };
 	bool sh_seen[3] = { false, false, false }, st_seen[3] = { false, false, false };
 	if (L->nk == 0) {
@@ -75,22 +79,31 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);
 		n->sh_text[p] = cubin_strtab_add_kernel_name(shstr, ".text.", k->name);
-		n->sh_info_k[p] = cubin_strtab_add_kernel_name(shstr, ".nv.info.", k->name);
-		n->sh_shared[p] = cubin_strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
+		/* a function of its own (-c): its .nv.info after the data, no
+		 * .nv.shared or .nv.constant0 */
+		if (!k->abi_func)
+			n->sh_info_k[p] = cubin_strtab_add_kernel_name(shstr, ".nv.info.", k->name);
+		if (!k->abi_func || k->shared_align)
+			n->sh_shared[p] = cubin_strtab_add_kernel_name(shstr, ".nv.shared.", k->name);
 		if (p == 0) {
 			cubin_walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
 			cubin_walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
 		}
+		if (k->abi_func)
+			n->sh_info_k[p] = cubin_strtab_add_kernel_name(shstr, ".nv.info.", k->name);
 		if (has_const2(k))
 			n->sh_const2[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
 		if (has_rel_text(k))
 			n->sh_rel_text[p] = cubin_strtab_add_kernel_name(shstr, ".rel.text.", k->name);
-		n->sh_const0[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
+		if (!k->abi_func)
+			n->sh_const0[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
 
 		n->st_func[p] = cubin_strtab_add(str, k->name);
 		n->st_text[p] = cubin_strtab_add_kernel_name(str, ".text.", k->name);
-		cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
-		n->st_shared[p] = cubin_strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		if (!k->abi_func) {   /* a function of its own has no .nv.shared or .nv.constant0 */
+			cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
+			n->st_shared[p] = cubin_strtab_add_kernel_name(str, ".nv.shared.", k->name);
+		}
 		n->st_handle[p] = xcalloc(k->nhandle_params + 1, sizeof **n->st_handle);
 		for (size_t j = 0; j < k->nhandle_params; j++)
 			n->st_handle[p][j] = cubin_strtab_add(str, k->handle_params[j].name);
@@ -100,6 +113,15 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 				n->st_surf[j] = cubin_strtab_add(str, L->m->surfrefs[L->surf_order[j]]);
 			cubin_walk_data_symbols(L->m, 0, st_seen, data_names, &sym_names);
 		}
+		for (size_t j = 0, ne = cubin_kernel_externs(L->m, k, extern_done, externs); j < ne; j++)
+			n->st_extern[externs[j]] = cubin_strtab_add(str, L->m->externs[externs[j]]);
+		if (p == 0)   /* the data creates the functions its initialisers name */
+			for (size_t v = 0; v < L->m->nvars; v++)
+				for (size_t r = 0; r < L->m->vars[v].nrelocs; r++)
+					if (L->m->vars[v].relocs[r].func)
+						cubin_strtab_add(str, L->m->func_addrs[L->m->vars[v].relocs[r].var]);
+		if (k->abi_func)
+			cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
 		/* a data relocation creates .rel.text.<k> before the shared names */
 		if (k->ndata_fixups)
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
@@ -127,16 +149,30 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		}
 		if (has_rel_text(k))
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
-		n->st_const0[p] = cubin_strtab_add_kernel_name(str, ".nv.constant0.", k->name);
-		if (k->nparams || k->nhandle_params)
+		if (!k->abi_func)
+			n->st_const0[p] = cubin_strtab_add_kernel_name(str, ".nv.constant0.", k->name);
+		if (!k->abi_func && (k->nparams || k->nhandle_params))
 			n->st_param = cubin_strtab_add(str, "_param");
-		else
+		else if (!k->abi_func)
 			n->st_sreg = cubin_strtab_add(str, "_SREG");
 		for (size_t i = 0; i < k->nslots; i++) {
 			const CubinSurfaceSlot *sl = &L->slots[p][i];
 			cubin_strtab_add_concat(str, (const char *const[]){
 				"$BINDLESS$", k->name, "$", sl->surfref, sl->sampler ? "$" : NULL, sl->sampler, NULL });
 		}
+	}
+	/* -c: the prototype strings, last declared first */
+	n->st_proto_of = xcalloc(L->m->nexterns + L->m->nfunc_addrs + 1, sizeof *n->st_proto_of);
+	for (size_t i = L->m->nprotos; L->m->relocatable && i-- > 0;) {
+		if (!L->m->protos[i].sig || !cubin_has_prototype(L->m, L->m->protos[i].name))
+			continue;
+		uint32_t sig = cubin_strtab_add(str, L->m->protos[i].sig);
+		for (size_t e = 0; e < L->m->nexterns; e++)
+			if (strcmp(L->m->externs[e], L->m->protos[i].name) == 0)
+				n->st_proto_of[e] = sig;
+		for (size_t f = 0; f < L->m->nfunc_addrs; f++)
+			if (strcmp(L->m->func_addrs[f], L->m->protos[i].name) == 0)
+				n->st_proto_of[L->m->nexterns + f] = sig;
 	}
 	if (L->s_rel_ginit) {
 		n->sh_rel_ginit = cubin_strtab_add(shstr, ".rel.nv.global.init");
@@ -157,17 +193,17 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		n->sh_rel_action = cubin_strtab_add(shstr, ".nv.rel.action");
 		n->st_rel_action = cubin_strtab_add(str, ".nv.rel.action");
 	}
-	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
 	for (size_t e = 0; e < L->m->nexterns; e++)
-		n->st_extern[e] = cubin_strtab_add(str, L->m->externs[e]);
+		if (!extern_done[e])
+			n->st_extern[e] = cubin_strtab_add(str, L->m->externs[e]);
+	free(extern_done);
+	free(externs);
 	if (L->m->relocatable) {
-		n->st_ill = cubin_strtab_add(str, "#ill");
 		n->sh_callgraph = cubin_strtab_add(shstr, ".nv.callgraph");
 		n->st_callgraph = cubin_strtab_add(str, ".nv.callgraph");
-		if (L->s_proto) {
-			n->sh_proto = cubin_strtab_add(shstr, ".nv.prototype");
-			n->st_proto = cubin_strtab_add(str, ".nv.prototype");
-		}
+		/* named also when ptxas writes no .nv.prototype (nothing called) */
+		n->sh_proto = cubin_strtab_add(shstr, ".nv.prototype");
+		n->st_proto = cubin_strtab_add(str, ".nv.prototype");
 	}
 }
 
@@ -194,4 +230,5 @@ void cubin_names_free(Names *n, size_t nk)
 	free(n->st_surf);
 	free(n->st_var);
 	free(n->st_extern);
+	free(n->st_proto_of);
 }

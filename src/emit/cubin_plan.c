@@ -123,6 +123,8 @@ static void plan_symbols(Layout *L)
 	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
 	bool seen[3] = { false, false, false };
 	PlanArg pa = { L->m, created, &n };
+	bool *extern_done = xcalloc(L->m->nexterns + 1, sizeof *extern_done);
+	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
 	for (size_t p = 0; p < L->nk; p++) {
 		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
@@ -136,6 +138,8 @@ static void plan_symbols(Layout *L)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 			cubin_walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
 		}
+		for (size_t j = 0, ne = cubin_kernel_externs(L->m, kernel_at(L, p), extern_done, externs); j < ne; j++)
+			plan_symbol(created, &n, SYM_EXTERN, externs[j], true);
 		uint8_t kinds[CUBIN_DESC_KINDS];
 		for (size_t j = 0, nkinds = cubin_desc_symbols(kernel_at(L, p), kinds); j < nkinds; j++) {
 			if (!desc_size_planned[kinds[j]])
@@ -164,7 +168,10 @@ static void plan_symbols(Layout *L)
 	if (L->s_proto)
 		plan_symbol(created, &n, SYM_PROTO, 0, false);
 	for (size_t e = 0; e < L->m->nexterns; e++)
-		plan_symbol(created, &n, SYM_EXTERN, e, true);
+		if (!extern_done[e])
+			plan_symbol(created, &n, SYM_EXTERN, e, true);
+	free(extern_done);
+	free(externs);
 
 	L->syms = xmalloc(total * sizeof *L->syms);
 	L->nsyms = 1;   /* index 0 is the null symbol */

@@ -95,10 +95,13 @@ void cubin_build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			           L->m->extern_is_entry && L->m->extern_is_entry[w] ? CUBIN_STO_CUDA_ENTRY : 0, 0, 0);
 			break;
 		case SYM_VAR: {
+			/* -c: an STT_CUDA_OBJECT of its space, as ptxas -c marks it for the linker */
 			const CubinVar *v = &L->m->vars[w];
+			bool rel = L->m->relocatable;
 			put_symbol_at(b, n->st_var[w],
 			              ST_INFO(L->syms[i].global ? STB_GLOBAL : v->weak ? STB_WEAK : STB_LOCAL,
-			                      STT_OBJECT), 0,
+			                      rel ? CUBIN_STT_CUDA_OBJECT : STT_OBJECT),
+			              !rel ? 0 : v->is_const ? CUBIN_STO_CUDA_CONSTANT : CUBIN_STO_CUDA_GLOBAL,
 			              (uint16_t)L->s_data[var_section(v)], v->offset, v->size);
 			break;
 		}
