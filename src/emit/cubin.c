@@ -137,11 +137,13 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	ByteBuf *info_k = xcalloc(nk_alloc, sizeof *info_k);
 	ByteBuf *rel = xcalloc(nk_alloc, sizeof *rel);
 	ByteBuf *rel_text = xcalloc(nk_alloc, sizeof *rel_text);
+	ByteBuf *rela_text = xcalloc(nk_alloc, sizeof *rela_text);
 	ByteBuf *const2 = xcalloc(nk_alloc, sizeof *const2);
 	for (size_t p = 0; p < L.nk; p++) {
 		cubin_build_nv_info_kernel(&L, p, &info_k[p]);
 		cubin_build_rel_const0(&L, p, &rel[p]);
 		cubin_build_rel_text(&L, p, &rel_text[p]);
+		cubin_build_rela_text(&L, p, &rela_text[p]);
 		cubin_build_const2(&L, p, &const2[p]);
 	}
 
@@ -171,6 +173,9 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		if (has_rel_text(k))
 			set_section(&secs[L.s_rel_text[p]], names.sh_rel_text[p], SHT_REL, 0,
 			            SEC_SYMTAB, text, 8, 16, rel_text[p].data, rel_text[p].len);
+		if (has_rela_text(k))
+			set_section(&secs[L.s_rela_text[p]], names.sh_rela_text[p], SHT_RELA, 0,
+			            SEC_SYMTAB, text, 8, 24, rela_text[p].data, rela_text[p].len);
 		/* -c: the SHT_CUDA_CONSTANT types, a pool with an FP64 pair 8-aligned */
 		if (has_const2(k))
 			set_section(&secs[L.s_const2[p]], names.sh_const2[p],
@@ -236,11 +241,13 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		free(info_k[p].data);
 		free(rel[p].data);
 		free(rel_text[p].data);
+		free(rela_text[p].data);
 		free(const2[p].data);
 	}
 	free(info_k);
 	free(rel);
 	free(rel_text);
+	free(rela_text);
 	free(const2);
 	free(secs);
 	free(shstr.data);

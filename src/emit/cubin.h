@@ -90,6 +90,8 @@
 #define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
 #define CUBIN_R_CUDA_FUNC_DESC32_HI_32 49
 #define CUBIN_R_CUDA_CONST_FIELD19_20 50   /* -c: a c[0x2] operand's bank and offset (nvdisasm: c[`(sym)]) */
+#define CUBIN_R_CUDA_CONST_FIELD21_20 54   /* -c: an LDC's c[0x2] offset, a jump table's (RELA) */
+#define CUBIN_BRX_TABLE_ADDEND (-0x8000)   /* its addend, as ptxas -c writes it */
 /* The weak objects whose values the driver patches into the MOV32I of a
  * descriptor lookup: the byte size of one surface descriptor (suq) or
  * texture descriptor (txq). */
@@ -202,7 +204,11 @@ typedef struct CubinVar {
 typedef struct CubinConst2Ref {
 	uint32_t offset;         /* the instruction's, in .text */
 	uint32_t pool_offset;    /* the operand's bytes in .nv.constant2.<k> */
-	uint32_t size;           /* 4, or 8 for an FP64 pair */
+	uint32_t size;           /* 4, or 8 for an FP64 pair; a table's bytes */
+	/* a brx.idx jump table read by `LDC c[0x2][Ri + table - 0x8000]`
+	 * (after IADD32I Ri, Ri, 0x8000): ptxas -c relocates its offset with
+	 * R_CUDA_CONST_FIELD21_20, addend -0x8000, in .rela.text.<k> */
+	bool table;
 } CubinConst2Ref;
 
 typedef struct CubinKernel {

@@ -122,7 +122,7 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 		return cubin_fail(err, errlen, "kernel %s: pool operand relocations outside a relocatable object", k->name);
 	for (size_t i = 0; i < k->nconst2_refs; i++) {
 		const CubinConst2Ref *r = &k->const2_refs[i];
-		if ((r->size != 4 && r->size != 8) || r->pool_offset % 4 || r->offset % 8 || r->offset >= k->code_size ||
+		if ((r->table ? r->size == 0 || r->size % 4 : r->size != 4 && r->size != 8) || r->pool_offset % 4 || r->offset % 8 || r->offset >= k->code_size ||
 		    r->pool_offset / 4 + r->size / 4 > k->ndesc_fields)
 			return cubin_fail(err, errlen, "kernel %s: pool operand %zu outside .nv.constant2 or .text", k->name, i);
 	}

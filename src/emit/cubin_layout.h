@@ -50,7 +50,7 @@ typedef struct Layout {
 	size_t *sym_handle;              /* per processed kernel: its first handle parameter's symbol */
 	size_t sym_desc_size[CUBIN_DESC_KINDS];   /* by CubinDescKind, 0 = none */
 	/* section indices per processed kernel (0 = the kernel has none) */
-	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
+	size_t *s_rel_text, *s_rela_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
 	size_t nsec;
 	/* module data (issue 15): sections (0 = none) and symbols */
 	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
@@ -73,10 +73,25 @@ static inline bool has_desc(const CubinKernel *k)
 	return k->ndesc_size_offsets > 0;
 }
 
+/* -c: k reads a pool operand (table false) or a jump table (true). */
+static inline bool reads_pool(const CubinKernel *k, bool table)
+{
+	for (size_t i = 0; i < k->nconst2_refs; i++)
+		if (k->const2_refs[i].table == table)
+			return true;
+	return false;
+}
+
 /* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
 static inline bool has_rel_text(const CubinKernel *k)
 {
-	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || k->nconst2_refs > 0;
+	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || reads_pool(k, false);
+}
+
+/* -c: .rela.text.<k>, the jump tables' LDC offsets */
+static inline bool has_rela_text(const CubinKernel *k)
+{
+	return reads_pool(k, true);
 }
 
 static inline bool has_const2(const CubinKernel *k)
@@ -117,7 +132,7 @@ typedef struct Names {
 	uint32_t sh_shstrtab, sh_strtab, sh_symtab, sh_nv_info, sh_rel_action;
 	uint32_t *sh_text, *sh_info_k, *sh_const0, *sh_rel;   /* per processed kernel */
 	uint32_t *sh_shared, *st_shared;                      /* per processed kernel */
-	uint32_t *sh_const2, *sh_rel_text;                    /* per processed kernel */
+	uint32_t *sh_const2, *sh_rel_text, *sh_rela_text;     /* per processed kernel */
 	uint32_t st_rel_action, st_desc_size[CUBIN_DESC_KINDS];
 	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
@@ -148,6 +163,8 @@ size_t cubin_desc_symbols(const CubinKernel *k, uint8_t kinds[CUBIN_DESC_KINDS])
 /* Kernel p's code relocations: extern calls, the descriptor sizes,
  * addresses of module variables, kernels and functions. */
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b);
+/* -c: kernel p's .rela.text.<k>, R_CUDA_CONST_FIELD21_20 of each jump-table read. */
+void cubin_build_rela_text(const Layout *L, size_t p, ByteBuf *b);
 /* -c: the pool operand symbols of k (free with cubin_const_opts_free). */
 void cubin_const_opts(const CubinKernel *k, ConstOpts *o);
 void cubin_const_opts_free(ConstOpts *o);

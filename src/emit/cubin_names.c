@@ -39,6 +39,7 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 	n->st_desc_size[CUBIN_DESC_SURFACE] = n->st_desc_size[CUBIN_DESC_TEXTURE] = 0;
 	n->sh_const2 = xcalloc(nk, sizeof(uint32_t));
 	n->sh_rel_text = xcalloc(nk, sizeof(uint32_t));
+	n->sh_rela_text = xcalloc(nk, sizeof(uint32_t));
 	n->st_const2 = xcalloc(nk, sizeof(uint32_t));
 	n->st_func = xmalloc(nk * sizeof(uint32_t));
 	n->st_text = xmalloc(nk * sizeof(uint32_t));
@@ -95,6 +96,8 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 			n->sh_const2[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
 		if (has_rel_text(k))
 			n->sh_rel_text[p] = cubin_strtab_add_kernel_name(shstr, ".rel.text.", k->name);
+		if (has_rela_text(k))
+			n->sh_rela_text[p] = cubin_strtab_add_kernel_name(shstr, ".rela.text.", k->name);
 		if (!k->abi_func)
 			n->sh_const0[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant0.", k->name);
 
@@ -138,14 +141,18 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 			n->st_const2[p] = cubin_strtab_add_kernel_name(str, ".nv.constant2.", k->name);
 		if (has_const2(k) && co->n == 0)
 			cubin_strtab_add(str, "__ocg_const");
-		/* -c: ptxas creates .rel.text.<k> with the first pool operand's symbol */
+		/* -c: ptxas creates .rel.text.<k> with the first pool operand's
+		 * symbol, .rela.text.<k> with the first jump table's */
+		bool rel_named[2] = { false, false };
 		for (size_t j = 0; j < co->n; j++) {
 			char tail[48];
 			snprintf(tail, sizeof tail, ".const_opt.%u.%u", (unsigned)co->distinct[j]->pool_offset,
 			         (unsigned)(co->distinct[j]->pool_offset + co->distinct[j]->size));
 			n->st_const_opt[p][j] = cubin_strtab_add_kernel_name(str, k->name, tail);
-			if (j == 0)
-				cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+			bool table = co->distinct[j]->table;
+			if (!rel_named[table])
+				cubin_strtab_add_kernel_name(str, table ? ".rela.text." : ".rel.text.", k->name);
+			rel_named[table] = true;
 		}
 		if (has_rel_text(k))
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
@@ -223,6 +230,7 @@ void cubin_names_free(Names *n, size_t nk)
 	free(n->sh_rel);
 	free(n->sh_const2);
 	free(n->sh_rel_text);
+	free(n->sh_rela_text);
 	free(n->st_const2);
 	free(n->st_func);
 	free(n->st_text);

@@ -25,6 +25,7 @@ static void number_sections(Layout *L)
 {
 	size_t nk = L->nk ? L->nk : 1;
 	L->s_rel_text = xcalloc(nk, sizeof *L->s_rel_text);
+	L->s_rela_text = xcalloc(nk, sizeof *L->s_rela_text);
 	L->s_rel_const0 = xcalloc(nk, sizeof *L->s_rel_const0);
 	L->s_const2 = xcalloc(nk, sizeof *L->s_const2);
 	L->s_const0 = xcalloc(nk, sizeof *L->s_const0);
@@ -34,9 +35,12 @@ static void number_sections(Layout *L)
 		L->s_callgraph = sec_rel_action(L);
 		L->s_proto = has_prototype(L->m) ? next++ : 0;
 	}
-	for (size_t p = 0; p < L->nk; p++)
+	for (size_t p = 0; p < L->nk; p++) {
 		if (has_rel_text(kernel_at(L, p)))
 			L->s_rel_text[p] = next++;
+		if (has_rela_text(kernel_at(L, p)))
+			L->s_rela_text[p] = next++;
+	}
 	if (cubin_has_init_relocs(L->m, false))
 		L->s_rel_ginit = next++;
 	if (cubin_has_init_relocs(L->m, true))
@@ -289,6 +293,7 @@ void cubin_layout_free(Layout *L)
 	free(L->sym_extern);
 	free(L->sym_fnaddr);
 	free(L->s_rel_text);
+	free(L->s_rela_text);
 	free(L->s_rel_const0);
 	free(L->s_const2);
 	free(L->s_const0);

@@ -139,6 +139,9 @@ typedef struct LBrxTable {
 	int *labels;            /* the targets' label ids */
 	uint32_t n;
 	uint32_t word;          /* its first word in .nv.constant2 (lkernel_compact_const2) */
+	/* -c: SASS_BRX_TABLE_BIAS, which the code adds to the index before
+	 * the LDC and its offset takes off again (0 without -c) */
+	uint32_t bias;
 } LBrxTable;
 
 typedef struct LKernel {
