@@ -141,6 +141,30 @@ static void cubin_vars_free(CubinVar *vars, size_t n)
 	free(vars);
 }
 
+/* -c: the pool operands and the brx.idx jump-table reads of k's code
+ * (n of them), in code order: a table read's bytes are its table's. */
+static CubinConst2Ref *pool_operands(const LKernel *k, const SassCodeFacts *f, size_t n)
+{
+	CubinConst2Ref *refs = xcalloc(n + 1, sizeof *refs);
+	size_t a = 0, t = 0;
+	for (size_t r = 0; r < n; r++) {
+		bool table = t < f->ntable_reads && (a == f->nconst2_reads || f->table_reads[t].addr < f->const2_reads[a].addr);
+		if (!table) {
+			refs[r] = (CubinConst2Ref){ f->const2_reads[a].addr, f->const2_reads[a].offset, f->const2_reads[a].size,
+			                            false };
+			a++;
+			continue;
+		}
+		uint32_t at = (uint32_t)((int32_t)f->table_reads[t].offset + SASS_BRX_TABLE_BIAS), bytes = 4;
+		for (size_t b = 0; b < k->nbrx; b++)
+			if (4 * k->brx[b].word == at)
+				bytes = 4 * k->brx[b].n;
+		refs[r] = (CubinConst2Ref){ f->table_reads[t].addr, at, bytes, .table = true };
+		t++;
+	}
+	return refs;
+}
+
 typedef struct ExternList {
 	const char **names;
 	bool *is_entry;
@@ -229,11 +253,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			                                  k->slot_first_use ? k->slot_first_use[s] : (uint32_t)s };
 		/* -c: the pool operands become relocations over c[0x0][0x0] */
 		const SassCodeFacts *facts = &codes[i].facts;
-		size_t npool = lm->relocatable ? facts->nconst2_reads : 0;
-		pool_refs[i] = xcalloc(npool + 1, sizeof **pool_refs);
-		for (size_t r = 0; r < npool; r++)
-			pool_refs[i][r] = (CubinConst2Ref){ facts->const2_reads[r].addr, facts->const2_reads[r].offset,
-			                                    facts->const2_reads[r].size };
+		size_t npool = lm->relocatable ? facts->nconst2_reads + facts->ntable_reads : 0;
+		pool_refs[i] = pool_operands(k, facts, npool);
 		if (npool) {
 			unbound[i] = xmalloc(codes[i].size);
 			memcpy(unbound[i], codes[i].code, codes[i].size);
@@ -273,13 +294,16 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
 	}
+	CubinFuncProto *protos = xcalloc(lm->nprotos + 1, sizeof *protos);
+	for (size_t i = 0; i < lm->nprotos; i++)
+		protos[i] = (CubinFuncProto){ lm->protos[i].name, lm->protos[i].sig };
 	CubinModule cm = {
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
 		.surfrefs = lm->surfrefs, .surfref_is_texture = lm->surfref_is_texture, .nsurfrefs = lm->nsurfrefs,
 		.vars = vars, .nvars = lm->nvars,
 		.relocatable = lm->relocatable, .externs = ext.names, .nexterns = ext.n, .extern_is_entry = ext.is_entry,
-		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs,
+		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs, .protos = protos, .nprotos = lm->nprotos,
 	};
 	char err[256];
 	int rc = cubin_write(&cm, image, len, err, sizeof err);
@@ -301,6 +325,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	free(handles);
 	free(fixups);
 	free(calls);
+	free(protos);
 	free(ext.names);
 	free(ext.is_entry);
 	free(ks);

@@ -74,6 +74,8 @@
 #define CUBIN_STT_CUDA_SURFACE     12
 #define CUBIN_STT_CUDA_OBJECT      13    /* -c: a pool operand's bytes, _param, _SREG */
 #define CUBIN_STO_CUDA_CONSTANT_INTERNAL 0x81   /* STO_CUDA_CONSTANT | STV_INTERNAL */
+#define CUBIN_STO_CUDA_CONSTANT    0x80   /* -c: a .const variable's symbol */
+#define CUBIN_STO_CUDA_GLOBAL      0x20   /* -c: a .global variable's symbol */
 #define CUBIN_R_CUDA_SURF_HEADER_INDEX 52
 /* issue 17: bound textures (unified mode) */
 #define CUBIN_STT_CUDA_TEXTURE     10
@@ -88,6 +90,8 @@
 #define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
 #define CUBIN_R_CUDA_FUNC_DESC32_HI_32 49
 #define CUBIN_R_CUDA_CONST_FIELD19_20 50   /* -c: a c[0x2] operand's bank and offset (nvdisasm: c[`(sym)]) */
+#define CUBIN_R_CUDA_CONST_FIELD21_20 54   /* -c: an LDC's c[0x2] offset, a jump table's (RELA) */
+#define CUBIN_BRX_TABLE_ADDEND (-0x8000)   /* its addend, as ptxas -c writes it */
 /* The weak objects whose values the driver patches into the MOV32I of a
  * descriptor lookup: the byte size of one surface descriptor (suq) or
  * texture descriptor (txq). */
@@ -200,7 +204,11 @@ typedef struct CubinVar {
 typedef struct CubinConst2Ref {
 	uint32_t offset;         /* the instruction's, in .text */
 	uint32_t pool_offset;    /* the operand's bytes in .nv.constant2.<k> */
-	uint32_t size;           /* 4, or 8 for an FP64 pair */
+	uint32_t size;           /* 4, or 8 for an FP64 pair; a table's bytes */
+	/* a brx.idx jump table read by `LDC c[0x2][Ri + table - 0x8000]`
+	 * (after IADD32I Ri, Ri, 0x8000): ptxas -c relocates its offset with
+	 * R_CUDA_CONST_FIELD21_20, addend -0x8000, in .rela.text.<k> */
+	bool table;
 } CubinConst2Ref;
 
 typedef struct CubinKernel {
@@ -284,6 +292,14 @@ typedef struct CubinKernel {
 	bool abi_func;
 } CubinKernel;
 
+/* A function or kernel the module declares and ptxas's prototype string
+ * of its signature (e.g. "#lil"; -c: the .strtab name of its
+ * .nv.prototype and .nv.callgraph entries). */
+typedef struct CubinFuncProto {
+	const char *name;
+	const char *sig;      /* NULL: a kernel */
+} CubinFuncProto;
+
 typedef struct CubinModule {
 	int sm;                    /* SASS target, e.g. 50 */
 	int ptx_target_sm;         /* the PTX .target; 0 means "same as sm" */
@@ -311,6 +327,13 @@ typedef struct CubinModule {
 	 * kernel or one of externs) */
 	const char *const *func_addrs;
 	size_t nfunc_addrs;
+	/* every .func and .entry declared, in declaration order; under -c
+	 * each called external function and each of func_addrs must have a
+	 * sig. ptxas creates an external function's undefined symbol and name
+	 * with the first processed kernel calling it or taking its address
+	 * (several: in this order), and the prototype strings last to first */
+	const CubinFuncProto *protos;
+	size_t nprotos;
 } CubinModule;
 
 /* Builds the cubin image.  On success returns 0 and stores a malloc'd

@@ -122,7 +122,7 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 		return cubin_fail(err, errlen, "kernel %s: pool operand relocations outside a relocatable object", k->name);
 	for (size_t i = 0; i < k->nconst2_refs; i++) {
 		const CubinConst2Ref *r = &k->const2_refs[i];
-		if ((r->size != 4 && r->size != 8) || r->pool_offset % 4 || r->offset % 8 || r->offset >= k->code_size ||
+		if ((r->table ? r->size == 0 || r->size % 4 : r->size != 4 && r->size != 8) || r->pool_offset % 4 || r->offset % 8 || r->offset >= k->code_size ||
 		    r->pool_offset / 4 + r->size / 4 > k->ndesc_fields)
 			return cubin_fail(err, errlen, "kernel %s: pool operand %zu outside .nv.constant2 or .text", k->name, i);
 	}
@@ -197,5 +197,19 @@ int cubin_check_module(const CubinModule *m, char *err, size_t errlen)
 	for (size_t i = 0; i < m->nkernels; i++)
 		if (check_kernel(m, i, err, errlen))
 			return -1;
+	if (m->nprotos && !m->protos)
+		return cubin_fail(err, errlen, "prototype array is NULL");
+	for (size_t i = 0; i < m->nprotos; i++)
+		if (!m->protos[i].name)
+			return cubin_fail(err, errlen, "prototype %zu has no name", i);
+	/* -c: .nv.prototype and .nv.callgraph name each function's signature */
+	const char *const *lists[2] = { m->externs, m->func_addrs };
+	size_t counts[2] = { m->nexterns, m->nfunc_addrs };
+	for (int l = 0; l < 2 && m->relocatable; l++)
+		for (size_t i = 0; i < counts[l]; i++) {
+			ptrdiff_t p = cubin_proto_index(m, lists[l][i]);
+			if ((p < 0 || !m->protos[p].sig) && cubin_has_prototype(m, lists[l][i]))
+				return cubin_fail(err, errlen, "function %s has no prototype", lists[l][i]);
+		}
 	return check_vars(m, err, errlen);
 }

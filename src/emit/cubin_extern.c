@@ -3,13 +3,15 @@
  * per kernel, and the call graph (.nv.callgraph: {0,-1}, then a
  * {caller, callee} pair per kernel and external function it calls, then
  * {0,-2} and {0,-3}) with a prototype per external function
- * (.nv.prototype: {symbol, .strtab offset of "#ill"}, ptxas's word for a
- * prototype it does not describe). Also the symbols of the functions
- * whose address is relocated (fnaddr). */
+ * (.nv.prototype: {symbol, .strtab offset of its prototype string, e.g.
+ * "#lil"}). Also the symbols of the functions whose address is relocated
+ * (fnaddr), and which external functions each kernel creates the symbols
+ * of. */
 #include "emit/cubin_internal.h"
 
 #include "base/xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +43,38 @@ static bool uses_extern(const CubinModule *m, const CubinKernel *k, size_t e)
 	return calls_extern(k, e);
 }
 
+ptrdiff_t cubin_proto_index(const CubinModule *m, const char *name)
+{
+	for (size_t i = 0; i < m->nprotos; i++)
+		if (strcmp(m->protos[i].name, name) == 0)
+			return (ptrdiff_t)i;
+	return -1;
+}
+
+size_t cubin_kernel_externs(const CubinModule *m, const CubinKernel *k, bool *done, size_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nprotos; i++)
+		for (size_t e = 0; e < m->nexterns; e++)
+			if (!done[e] && strcmp(m->protos[i].name, m->externs[e]) == 0 && uses_extern(m, k, e)) {
+				done[e] = true;
+				out[n++] = e;
+			}
+	return n;
+}
+
+bool cubin_has_prototype(const CubinModule *m, const char *name)
+{
+	for (size_t i = 0; i < m->nfunc_addrs; i++)
+		if (strcmp(m->func_addrs[i], name) == 0)
+			return true;
+	for (size_t e = 0; e < m->nexterns; e++)
+		for (size_t q = 0; q < m->nkernels; q++)
+			if (strcmp(m->externs[e], name) == 0 && calls_extern(&m->kernels[q], e))
+				return true;
+	return false;
+}
+
 void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, ByteBuf *b)
 {
 	size_t n = 0;
@@ -49,9 +83,16 @@ void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t 
 	if (n == 0)
 		return;
 	cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_EXTERNS, (uint16_t)(4 * n));
-	for (size_t e = 0; e < m->nexterns; e++)
-		if (uses_extern(m, k, e))
-			cubin_buf_u32(b, (uint32_t)sym_extern[e]);
+	/* in symbol order, as ptxas lists them */
+	size_t last = 0;
+	for (size_t j = 0; j < n; j++) {
+		size_t next = SIZE_MAX;
+		for (size_t e = 0; e < m->nexterns; e++)
+			if (uses_extern(m, k, e) && sym_extern[e] > last && sym_extern[e] < next)
+				next = sym_extern[e];
+		cubin_buf_u32(b, (uint32_t)next);
+		last = next;
+	}
 }
 
 static void pair(ByteBuf *b, uint32_t x, uint32_t y)
@@ -61,7 +102,7 @@ static void pair(ByteBuf *b, uint32_t x, uint32_t y)
 }
 
 void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern,
-                            const size_t *sym_fnaddr, uint32_t ill_name, ByteBuf *graph, ByteBuf *proto)
+                            const size_t *sym_fnaddr, const uint32_t *proto_name, ByteBuf *graph, ByteBuf *proto)
 {
 	pair(graph, 0, (uint32_t)-1);
 	for (size_t p = 0; p < nk; p++)
@@ -84,7 +125,7 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 			if (!f->fnaddr)    /* var names a data variable or an undefined kernel then */
 				continue;
 			if (!listed[f->var])
-				pair(graph, (uint32_t)sym_fnaddr[f->var], ill_name);
+				pair(graph, (uint32_t)sym_fnaddr[f->var], proto_name[m->nexterns + f->var]);
 			listed[f->var] = true;
 		}
 	for (size_t v = m->nvars; v-- > 0;)
@@ -93,7 +134,7 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 			if (!x->func)
 				continue;
 			if (!listed[x->var])
-				pair(graph, (uint32_t)sym_fnaddr[x->var], ill_name);
+				pair(graph, (uint32_t)sym_fnaddr[x->var], proto_name[m->nexterns + x->var]);
 			listed[x->var] = true;
 		}
 	free(listed);
@@ -104,7 +145,7 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 		for (size_t q = 0; q < nk && !called; q++)
 			called = calls_extern(&m->kernels[q], e);
 		if (called)
-			pair(proto, (uint32_t)sym_extern[e], ill_name);
+			pair(proto, (uint32_t)sym_extern[e], proto_name[e]);
 	}
 }
 

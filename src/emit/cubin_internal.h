@@ -94,7 +94,7 @@ void cubin_put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_
 /* ---- -c: calls of external functions (cubin_extern.c) ---- */
 /* R_CUDA_ABS32_20 of each JCAL in .rel.text.<k>, sym_extern[i] the symbol of m->externs[i]. */
 void cubin_extern_rel_text(const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
-/* EIATTR_EXTERNS: the symbols of the external functions k calls (first call first). */
+/* EIATTR_EXTERNS: the symbols of the external functions k calls, in symbol order. */
 void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
 /* .nv.callgraph and .nv.prototype of a relocatable object. */
 /* -c: the symbol of each of m->func_addrs: its function's FUNC symbol
@@ -104,7 +104,19 @@ size_t *cubin_fnaddr_symbols(const CubinModule *m, const size_t *sym_func, size_
  * (R_CUDA_ABS32_HI_32/LO_32 of its symbol) or an undefined kernel's
  * (R_CUDA_FUNC_DESC32_HI_32/LO_32): true, else nothing (false). */
 bool cubin_fnaddr_rel(const CubinDataFixup *f, const size_t *sym_fnaddr, const size_t *sym_extern, ByteBuf *b);
+/* proto_name: the .strtab offsets of the prototype strings of each of
+ * m->externs, then of each of m->func_addrs. */
 void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t nk, const size_t *sym_extern,
-                            const size_t *sym_fnaddr, uint32_t ill_name, ByteBuf *graph, ByteBuf *proto);
+                            const size_t *sym_fnaddr, const uint32_t *proto_name, ByteBuf *graph, ByteBuf *proto);
+/* The index of name's prototype in m->protos, or -1. */
+ptrdiff_t cubin_proto_index(const CubinModule *m, const char *name);
+/* The external functions whose symbol and name k creates: those it calls
+ * or takes the address of that are not done[] yet, in the declaration
+ * order of m->protos (externals it does not name are left to the end);
+ * marks them done, stores them in out, returns how many. */
+size_t cubin_kernel_externs(const CubinModule *m, const CubinKernel *k, bool *done, size_t *out);
+/* -c: whether name has an entry of .nv.prototype or .nv.callgraph (a
+ * called external function, an address-taken function). */
+bool cubin_has_prototype(const CubinModule *m, const char *name);
 
 #endif

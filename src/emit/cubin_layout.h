@@ -15,6 +15,25 @@ typedef struct ConstOpts {
 	size_t n, first_sym;
 } ConstOpts;
 
+/* ptxas creates symbols in this order -- per processed kernel its FUNC
+ * (followed, for the first kernel, by every surfref), SECTION .text.<k>,
+ * [the weak descriptor-size symbols, each once, and SECTION .nv.constant2.<k>
+ * for a kernel with a lookup / a constant pool], SECTION .nv.constant0.<k>;
+ * finally SECTION .nv.rel.action -- and then
+ * moves the locals before the globals without reordering either group
+ * (ELF wants locals first).  A .entry without .visible is a LOCAL FUNC. */
+typedef enum SymKind {
+	SYM_FUNC, SYM_SURFREF, SYM_TEXT, SYM_SHARED, SYM_DESC_SIZE, SYM_CONST2, SYM_CONST0, SYM_REL_ACTION,
+	SYM_DATA_SEC, SYM_VAR, SYM_CALLGRAPH, SYM_PROTO, SYM_EXTERN, SYM_HANDLE,
+	SYM_CONST_OPT, SYM_PARAM   /* -c: a pool operand's bytes; the parameters' (or _SREG) */
+} SymKind;
+
+typedef struct SymPlan {
+	SymKind kind;
+	size_t which;   /* processed-kernel position, or symbol-order surfref index */
+	bool global;
+} SymPlan;
+
 /* ptxas handles entries last to first; "p" below is a position in that
  * processing order and kernel_at() maps it back to the source order. */
 typedef struct Layout {
@@ -24,14 +43,14 @@ typedef struct Layout {
 	size_t ndesc;             /* kernels with the suq descriptor lookup */
 	size_t *surf_order;       /* symbol order -> index in m->surfrefs */
 	CubinSurfaceSlot **slots; /* per processed kernel, sorted by offset */
-	struct SymPlan *syms;     /* the symbol table, index 0 unused */
+	SymPlan *syms;             /* the symbol table, index 0 unused */
 	size_t nsyms, first_global;
 	size_t *sym_func, *sym_const0;   /* per processed kernel */
 	size_t *sym_surf;                /* per symbol-order surfref */
 	size_t *sym_handle;              /* per processed kernel: its first handle parameter's symbol */
 	size_t sym_desc_size[CUBIN_DESC_KINDS];   /* by CubinDescKind, 0 = none */
 	/* section indices per processed kernel (0 = the kernel has none) */
-	size_t *s_rel_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
+	size_t *s_rel_text, *s_rela_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
 	size_t nsec;
 	/* module data (issue 15): sections (0 = none) and symbols */
 	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
@@ -46,11 +65,94 @@ static inline const CubinKernel *kernel_at(const Layout *L, size_t p)
 	return &L->m->kernels[L->nk - 1 - p];
 }
 
+/* The suq/txq descriptor lookup: .rel.text.<k> and a descriptor-size
+ * symbol. .nv.constant2.<k> holds ptxas -O3's constant pool: the lookup's
+ * field offsets (-O0 adds them as immediates instead) and mad addends. */
+static inline bool has_desc(const CubinKernel *k)
+{
+	return k->ndesc_size_offsets > 0;
+}
+
+/* -c: k reads a pool operand (table false) or a jump table (true). */
+static inline bool reads_pool(const CubinKernel *k, bool table)
+{
+	for (size_t i = 0; i < k->nconst2_refs; i++)
+		if (k->const2_refs[i].table == table)
+			return true;
+	return false;
+}
+
+/* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
+static inline bool has_rel_text(const CubinKernel *k)
+{
+	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || reads_pool(k, false);
+}
+
+/* -c: .rela.text.<k>, the jump tables' LDC offsets */
+static inline bool has_rela_text(const CubinKernel *k)
+{
+	return reads_pool(k, true);
+}
+
+static inline bool has_const2(const CubinKernel *k)
+{
+	return k->ndesc_fields > 0;
+}
+
+static inline size_t sec_rel_action(const Layout *L) { return L->nk ? 5 + L->nk : 4; }
+static inline size_t sec_const0(const Layout *L, size_t p) { return L->s_const0[p]; }
+static inline size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]; }
+
+static inline CubinDataSection var_section(const CubinVar *v)
+{
+	return v->is_const ? CUBIN_DATA_CONST3 : v->init ? CUBIN_DATA_GLOBAL_INIT : CUBIN_DATA_GLOBAL;
+}
+
 /* Whether declaration i of m->surfrefs is a .texref. */
 static inline bool is_texture(const CubinModule *m, size_t i)
 {
 	return m->surfref_is_texture != NULL && m->surfref_is_texture[i];
 }
+
+/* ---- cubin_plan.c: the plan ---- */
+void cubin_layout_init(Layout *L, const CubinModule *m);
+void cubin_layout_free(Layout *L);
+/* Module variables as ptxas creates their symbols: the .visible ones (pass
+ * 1; the surfrefs follow them), then the others (pass 0), each after its
+ * section's symbol when that is new (seen[] carries over from pass 1 to
+ * pass 0). f(var, -1) is a variable, f(-1, section) a section symbol. */
+void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
+                             void (*f)(void *, ptrdiff_t, int), void *arg);
+/* The bytes of kernel p's .nv.constant0.<k>: parameters and slots. */
+uint32_t cubin_const0_size(const Layout *L, size_t p);
+
+/* ---- cubin_names.c: the string tables ---- */
+/* String offsets every other section refers to. */
+typedef struct Names {
+	uint32_t sh_shstrtab, sh_strtab, sh_symtab, sh_nv_info, sh_rel_action;
+	uint32_t *sh_text, *sh_info_k, *sh_const0, *sh_rel;   /* per processed kernel */
+	uint32_t *sh_shared, *st_shared;                      /* per processed kernel */
+	uint32_t *sh_const2, *sh_rel_text, *sh_rela_text;     /* per processed kernel */
+	uint32_t st_rel_action, st_desc_size[CUBIN_DESC_KINDS];
+	uint32_t *st_func, *st_text, *st_const0, *st_const2;  /* per processed kernel */
+	uint32_t *st_surf;                                    /* per symbol-order surfref */
+	uint32_t **st_handle;                                 /* per processed kernel, per handle parameter */
+	uint32_t **st_const_opt, st_param, st_sreg;           /* -c: per processed kernel, per pool operand */
+	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
+	uint32_t sh_rel_ginit, sh_rela_ginit;
+	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto;   /* -c */
+	uint32_t *st_proto_of;   /* -c: the prototype string per m->externs, then per m->func_addrs */
+} Names;
+void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n);
+void cubin_names_free(Names *n, size_t nk);
+
+/* ---- cubin_symtab.c, cubin_info.c: .symtab, .nv.info, .nv.info.<k>, .nv.constant2.<k> ---- */
+void cubin_build_symtab(const Layout *L, const Names *n, ByteBuf *b);
+/* .nv.info lists the per-function resource records in source order. */
+void cubin_build_nv_info(const Layout *L, ByteBuf *b);
+/* Kernel p's records, in the order observed in ptxas 11.8 output. */
+void cubin_build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b);
+void cubin_build_const2(const Layout *L, size_t p, ByteBuf *b);
 
 /* ---- cubin_rel.c: .rel.nv.constant0.<k> and .rel.text.<k> ---- */
 /* The header-index relocations of kernel p's slots, last slot first. */
@@ -61,6 +163,8 @@ size_t cubin_desc_symbols(const CubinKernel *k, uint8_t kinds[CUBIN_DESC_KINDS])
 /* Kernel p's code relocations: extern calls, the descriptor sizes,
  * addresses of module variables, kernels and functions. */
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b);
+/* -c: kernel p's .rela.text.<k>, R_CUDA_CONST_FIELD21_20 of each jump-table read. */
+void cubin_build_rela_text(const Layout *L, size_t p, ByteBuf *b);
 /* -c: the pool operand symbols of k (free with cubin_const_opts_free). */
 void cubin_const_opts(const CubinKernel *k, ConstOpts *o);
 void cubin_const_opts_free(ConstOpts *o);

@@ -118,6 +118,7 @@ static void link_sections(Reader *r)
 	r->info_of = xcalloc(r->shnum, sizeof *r->info_of);
 	r->rel_of = xcalloc(r->shnum, sizeof *r->rel_of);
 	r->rel_text_of = xcalloc(r->shnum, sizeof *r->rel_text_of);
+	r->rela_text_of = xcalloc(r->shnum, sizeof *r->rela_text_of);
 	r->const2_of = xcalloc(r->shnum, sizeof *r->const2_of);
 	r->desc_kinds_of = xcalloc(r->shnum, sizeof *r->desc_kinds_of);
 	r->ndesc_kinds_of = xcalloc(r->shnum, sizeof *r->ndesc_kinds_of);
@@ -139,6 +140,8 @@ static void link_sections(Reader *r)
 			r->const2_of[s->info] = i;
 		else if (s->type == SHT_REL && starts_with(section_name(r, i), ".rel.text."))
 			r->rel_text_of[s->info] = i;
+		else if (s->type == SHT_RELA && starts_with(section_name(r, i), ".rela.text."))
+			r->rela_text_of[s->info] = i;
 		else if (s->type == SHT_NOBITS && starts_with(section_name(r, i), ".nv.shared."))
 			r->shared_of[s->info] = i;
 		else if (s->type == SHT_REL)
@@ -635,6 +638,7 @@ int cubin_read(const uint8_t *buf, size_t len, CubinImage *img, char *err, size_
 	free(r.info_of);
 	free(r.rel_of);
 	free(r.rel_text_of);
+	free(r.rela_text_of);
 	free(r.const2_of);
 	free(r.desc_kinds_of);
 	free(r.ndesc_kinds_of);

@@ -33,6 +33,7 @@ typedef struct Reader {
 	size_t *info_of;      /* per code section: its .nv.info.<name>, 0 = none */
 	size_t *rel_of;       /* per code section: .rel.nv.constant0.<name>, 0 = none */
 	size_t *rel_text_of;  /* per code section: .rel.text.<name>, 0 = none */
+	size_t *rela_text_of; /* ... .rela.text.<name> (-c: jump-table reads) */
 	size_t *const2_of;    /* per code section: .nv.constant2.<name>, 0 = none */
 	size_t *shared_of;    /* per code section: .nv.shared.<name> (NOBITS), 0 = none */
 	bool *entry;          /* per section: an entry FUNC symbol is defined in it */

@@ -257,18 +257,46 @@ static int compare_ref_offset(const void *a, const void *b)
 	return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+/* -c: kernel k's jump-table reads, R_CUDA_CONST_FIELD21_20 of its
+ * .rela.text.<k> against the table's bytes, added to the store at *n. */
+static int read_table_refs(Reader *r, CubinImage *img, size_t k, size_t *n)
+{
+	size_t t = r->rela_text_of[img->kernels[k].text_section];
+	if (!t || r->sh[t].size % RELA_SIZE)
+		return 0;
+	const uint8_t *d = section_data(r, t);
+	CubinKernel *ck = &img->kernels[k].k;
+	for (uint64_t pos = 0; pos + RELA_SIZE <= r->sh[t].size; pos += RELA_SIZE) {
+		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8), sym = info >> 32;
+		int64_t addend = (int64_t)rd64(d + pos + 16);
+		if ((uint32_t)info != CUBIN_R_CUDA_CONST_FIELD21_20)
+			continue;
+		if (sym == 0 || sym >= r->nsyms || offset > UINT32_MAX || addend != CUBIN_BRX_TABLE_ADDEND)
+			return cubin_read_fail(r, "bad cubin: jump-table relocation out of range in kernel %s", ck->name);
+		uint64_t value = rd64(symbol(r, (size_t)sym) + 8), size = rd64(symbol(r, (size_t)sym) + 16);
+		if (value > UINT32_MAX || size == 0 || size > 0x10000 || size % 4)
+			return cubin_read_fail(r, "bad cubin: jump-table symbol %s out of range", symbol_name(r, (size_t)sym));
+		img->const2_ref_store[(*n)++] = (CubinConst2Ref){ (uint32_t)offset, (uint32_t)value, (uint32_t)size, true };
+		ck->nconst2_refs++;
+	}
+	return 0;
+}
+
 int cubin_read_const2_refs(Reader *r, CubinImage *img)
 {
-	img->const2_ref_store = xcalloc(rel_text_entries(r, img) + 1, sizeof *img->const2_ref_store);
+	size_t cap = rel_text_entries(r, img);
+	for (size_t k = 0; k < img->nkernels; k++) {
+		size_t t = r->rela_text_of[img->kernels[k].text_section];
+		cap += t ? r->sh[t].size / RELA_SIZE : 0;
+	}
+	img->const2_ref_store = xcalloc(cap + 1, sizeof *img->const2_ref_store);
 	size_t n = 0;
 	for (size_t k = 0; k < img->nkernels; k++) {
-		uint64_t size;
+		uint64_t size = 0;
 		const uint8_t *d = kernel_rel_text(r, img, k, &size);
-		if (!d)
-			continue;
 		CubinKernel *ck = &img->kernels[k].k;
 		ck->const2_refs = img->const2_ref_store + n;
-		for (uint64_t pos = 0; pos + REL_SIZE <= size; pos += REL_SIZE) {
+		for (uint64_t pos = 0; d && pos + REL_SIZE <= size; pos += REL_SIZE) {
 			uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8), sym = info >> 32;
 			if ((uint32_t)info != CUBIN_R_CUDA_CONST_FIELD19_20)
 				continue;
@@ -278,9 +306,11 @@ int cubin_read_const2_refs(Reader *r, CubinImage *img)
 			uint64_t value = rd64(symbol(r, (size_t)sym) + 8), size = rd64(symbol(r, (size_t)sym) + 16);
 			if (value > UINT32_MAX || size > 8)
 				return cubin_read_fail(r, "bad cubin: pool operand symbol %s out of range", symbol_name(r, (size_t)sym));
-			img->const2_ref_store[n++] = (CubinConst2Ref){ (uint32_t)offset, (uint32_t)value, (uint32_t)size };
+			img->const2_ref_store[n++] = (CubinConst2Ref){ (uint32_t)offset, (uint32_t)value, (uint32_t)size, false };
 			ck->nconst2_refs++;
 		}
+		if (read_table_refs(r, img, k, &n))
+			return -1;
 		qsort(img->const2_ref_store + (n - ck->nconst2_refs), ck->nconst2_refs, sizeof *img->const2_ref_store,
 		      compare_ref_offset);
 	}

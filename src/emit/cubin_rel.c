@@ -98,6 +98,8 @@ void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 {
 	const CubinKernel *k = kernel_at(L, p);
 	for (size_t i = k->nconst2_refs; i-- > 0;) {
+		if (k->const2_refs[i].table)
+			continue;
 		cubin_buf_u64(b, k->const2_refs[i].offset);
 		cubin_buf_u64(b, ((uint64_t)(L->const_opts[p].first_sym + L->const_opts[p].ref_sym[i]) << 32) |
 		                 CUBIN_R_CUDA_CONST_FIELD19_20);
@@ -123,5 +125,18 @@ void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 		}
 		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
 		           (f->abs32 ? CUBIN_R_CUDA_ABS32_20 : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
+	}
+}
+
+void cubin_build_rela_text(const Layout *L, size_t p, ByteBuf *b)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t i = k->nconst2_refs; i-- > 0;) {
+		if (!k->const2_refs[i].table)
+			continue;
+		cubin_buf_u64(b, k->const2_refs[i].offset);
+		cubin_buf_u64(b, ((uint64_t)(L->const_opts[p].first_sym + L->const_opts[p].ref_sym[i]) << 32) |
+		                 CUBIN_R_CUDA_CONST_FIELD21_20);
+		cubin_buf_u64(b, (uint64_t)(int64_t)CUBIN_BRX_TABLE_ADDEND);
 	}
 }

@@ -930,6 +930,11 @@ void lower_module_free(LModule *lm)
 	free(lm->externs);
 	free(lm->kernel_addrs);
 	free(lm->func_addrs);
+	for (size_t i = 0; i < lm->nprotos; i++)
+		free(lm->protos[i].sig);
+	free(lm->protos);
+	lm->protos = NULL;
+	lm->nprotos = 0;
 	lm->externs = NULL;
 	lm->nexterns = 0;
 	for (size_t i = 0; i < lm->nkernels; i++) {

@@ -139,6 +139,9 @@ typedef struct LBrxTable {
 	int *labels;            /* the targets' label ids */
 	uint32_t n;
 	uint32_t word;          /* its first word in .nv.constant2 (lkernel_compact_const2) */
+	/* -c: SASS_BRX_TABLE_BIAS, which the code adds to the index before
+	 * the LDC and its offset takes off again (0 without -c) */
+	uint32_t bias;
 } LBrxTable;
 
 typedef struct LKernel {
@@ -254,6 +257,15 @@ typedef struct LDataVar {
 	bool placed;            /* offset assigned */
 } LDataVar;
 
+/* -c: a declared .func and ptxas -c's prototype string of it, the
+ * .strtab name .nv.prototype and .nv.callgraph give its signature by: "#",
+ * the result, then each parameter: i/l a 32/64-bit integer, f/d .f32/.f64,
+ * b<N> an N-byte array, v no result ("#lil": .b64 f(.b32, .b64)). */
+typedef struct LFuncProto {
+	const char *name;     /* interned */
+	char *sig;            /* NULL: a kernel */
+} LFuncProto;
+
 typedef struct LModule {
 	bool address64;
 	int target_sm;
@@ -277,6 +289,8 @@ typedef struct LModule {
 	 * (interned names); each is an abi_func kernel or one of externs */
 	const char **func_addrs;
 	size_t nfunc_addrs;
+	LFuncProto *protos;      /* every .func and .entry, declaration order (once each; a kernel's sig NULL) */
+	size_t nprotos;
 } LModule;
 
 /* Lowers every .entry of m. Constructs outside the supported subset get an

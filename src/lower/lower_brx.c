@@ -5,8 +5,14 @@
  * on Ri + pc + 8 - (pc + 8) = the target. reconverge.c gives the BRX an
  * SSY before it and SYNCs on the edges into the targets' join, as ptxas
  * does. An index out of the table's range is undefined in PTX (ptxas
- * reads whatever word follows). */
+ * reads whatever word follows). Under -c ptxas reads the table as
+ * `IADD32I t, t, 0x8000; LDC t, c[0x2][t + table - 0x8000]`, the offset
+ * relocated (R_CUDA_CONST_FIELD21_20 against the table's bytes, addend
+ * -0x8000: the LDC's signed 16-bit offset then reaches all of a 64 KiB
+ * bank wherever the linker puts the table); we do the same. */
 #include "lower/lower_internal.h"
+
+#include "sm50/sass_code_facts.h"
 
 #include "base/xalloc.h"
 
@@ -52,7 +58,8 @@ static int table_add(LowerCtx *c, const Directive *d)
 	}
 	LKernel *k = c->k;
 	k->brx = xrealloc(k->brx, (k->nbrx + 1) * sizeof *k->brx);
-	k->brx[k->nbrx] = (LBrxTable){ .labels = labels, .n = d->nargs, .word = 0 };
+	k->brx[k->nbrx] = (LBrxTable){ .labels = labels, .n = d->nargs, .word = 0,
+	                               .bias = c->lm->relocatable ? SASS_BRX_TABLE_BIAS : 0 };
 	return (int)k->nbrx++;
 }
 
@@ -78,6 +85,12 @@ bool lower_brx_idx(LowerCtx *c, const Instr *in)
 	linsn_ref(shl, SR_RD, off, 0, 1, true);
 	linsn_ref(shl, SR_RA, iv, isub, 1, false);
 	linsn_set(shl, SR_IMM, 2);
+	if (c->k->brx[table].bias) {   /* -c: the relocated offset is the table's - 0x8000 */
+		LInsn *add = lw_emit(c, SF_IADD32I);
+		linsn_ref(add, SR_RD, off, 0, 1, true);
+		linsn_ref(add, SR_RA, off, 0, 1, false);
+		linsn_set(add, SR_IMM, c->k->brx[table].bias);
+	}
 	LInsn *ldc = lw_emit(c, SF_LDC);
 	linsn_ref(ldc, SR_RD, to, 0, 1, true);
 	linsn_ref(ldc, SR_RA, off, 0, 1, false);

@@ -140,7 +140,7 @@ static void place_brx_tables(LKernel *k, size_t pairs)
 		if (reads_const2(in))
 			linsn_set(in, SR_COFF, off + (int64_t)words);
 		else if (reads_table(in) && off >= 0 && (size_t)off < k->nbrx)
-			linsn_set(in, SR_COFF, 4 * (int64_t)k->brx[off].word);
+			linsn_set(in, SR_COFF, 4 * (int64_t)k->brx[off].word - (int64_t)k->brx[off].bias);
 	}
 }
 

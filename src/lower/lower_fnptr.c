@@ -41,6 +41,7 @@
 
 #include "base/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,8 +72,45 @@ static uint8_t param_align_words(const VarDecl *d)
 	return (uint8_t)(bytes >= 8 ? (bytes >= 16 ? 4 : 2) : 1);
 }
 
+/* One .param's letters in a prototype string (see LFuncProto). */
+static void prototype_param(const VarDecl *d, char *out, size_t cap)
+{
+	PtxTy t = { 32, false, false };
+	for (uint32_t s = 0; s < d->nspecs; s++)
+		if (ptx_type_of_word(d->specs[s].word).bits)
+			t = ptx_type_of_word(d->specs[s].word);
+	int64_t n = 1;
+	const Declarator *x = d->ndecls ? &d->decls[0] : NULL;
+	for (uint32_t i = 0; x && i < x->ndims; i++)
+		n *= x->dims[i] > 0 ? x->dims[i] : 0;
+	size_t len = strlen(out);
+	if (x && x->ndims)
+		snprintf(out + len, cap - len, "b%lld", (long long)(n * (t.bits / 8)));
+	else
+		snprintf(out + len, cap - len, "%c", t.is_float ? (t.bits == 64 ? 'd' : 'f') : t.bits == 64 ? 'l' : 'i');
+}
+
+static char *prototype_of(const Func *f)
+{
+	size_t cap = 24 * ((size_t)f->nparams + f->nrets + 1);
+	char *sig = xcalloc(cap, 1);
+	strcpy(sig, "#");
+	if (f->nrets == 0)
+		strcat(sig, "v");
+	for (uint32_t i = 0; i < f->nrets; i++)
+		prototype_param(&f->rets[i], sig, cap);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		prototype_param(&f->params[i], sig, cap);
+	return sig;
+}
+
 void lw_fnptr_declare(LowerCtx *c, const Func *f)
 {
+	LModule *lm = c->lm;
+	if (f->name && !lmap_find(&c->func_decls, f->name)) {   /* declaration order, kernels too */
+		lm->protos = xrealloc(lm->protos, (lm->nprotos + 1) * sizeof *lm->protos);
+		lm->protos[lm->nprotos++] = (LFuncProto){ f->name, f->is_entry ? NULL : prototype_of(f) };
+	}
 	if (f->name && f->is_entry && !lmap_find(&c->func_decls, f->name))
 		lmap_put(&c->func_decls, f->name, -1, 0);     /* a kernel */
 	if (f->is_entry || !f->name || lmap_find(&c->func_decls, f->name))

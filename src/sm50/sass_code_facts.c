@@ -28,6 +28,7 @@ void sass_code_facts(const uint8_t *code, size_t ninsns, SassCodeFacts *out)
 	out->exits = xcalloc(ninsns + 1, sizeof *out->exits);
 	out->ctaids = xcalloc(ninsns + 1, sizeof *out->ctaids);
 	out->const2_reads = xcalloc(ninsns + 1, sizeof *out->const2_reads);
+	out->table_reads = xcalloc(ninsns + 1, sizeof *out->table_reads);
 	for (size_t i = 0; i < ninsns; i++) {
 		uint32_t addr = (uint32_t)sass_insn_addr(i);
 		SassValues v;
@@ -37,6 +38,9 @@ void sass_code_facts(const uint8_t *code, size_t ninsns, SassCodeFacts *out)
 		if (reads_const2(f, &v))
 			out->const2_reads[out->nconst2_reads++] = (SassConst2Read){
 				addr, 4 * (uint32_t)sass_values_get(&v, SR_COFF, 0), sass_op_reads_f64_const(f->op) ? 8 : 4 };
+		else if (f->op == SOP_LDC && sass_values_get(&v, SR_CBANK, 0) == SASS_CONST2_BANK)
+			out->table_reads[out->ntable_reads++] = (SassConst2Read){
+				addr, (uint32_t)sass_values_get(&v, SR_COFF, 0), 4 };
 		if (f->op == SOP_EXIT)
 			out->exits[out->nexits++] = addr;
 		if (f->op == SOP_S2R) {
@@ -53,13 +57,15 @@ void sass_code_facts_free(SassCodeFacts *f)
 	free(f->exits);
 	free(f->ctaids);
 	free(f->const2_reads);
+	free(f->table_reads);
 	memset(f, 0, sizeof *f);
 }
 
 void sass_code_unbind_const2(uint8_t *code, const SassCodeFacts *f)
 {
-	for (size_t i = 0; i < f->nconst2_reads; i++) {
-		uint8_t *at = code + f->const2_reads[i].addr;
+	for (size_t i = 0; i < f->nconst2_reads + f->ntable_reads; i++) {
+		uint32_t addr = i < f->nconst2_reads ? f->const2_reads[i].addr : f->table_reads[i - f->nconst2_reads].addr;
+		uint8_t *at = code + addr;
 		SassValues v;
 		const SassForm *form = sass_decode(sass_load_word(at), &v);
 		uint64_t word;

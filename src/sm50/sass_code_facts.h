@@ -27,6 +27,11 @@ typedef struct SassConst2Read {
 	uint32_t addr, offset, size;
 } SassConst2Read;
 
+/* -c: a brx.idx jump table is read as LDC c[0x2][Ri + table - bias] after
+ * an IADD32I Ri, Ri, bias, as ptxas -c reads it (the relocated offset's
+ * addend is -bias). */
+enum { SASS_BRX_TABLE_BIAS = 0x8000 };
+
 typedef struct SassCodeFacts {
 	uint32_t *exits;        /* byte offsets of the EXIT instructions */
 	size_t nexits;
@@ -35,6 +40,10 @@ typedef struct SassCodeFacts {
 	bool uses_ctaid_z;
 	SassConst2Read *const2_reads;   /* in code order (LDC of a jump table excluded) */
 	size_t nconst2_reads;
+	/* the LDC reads of .nv.constant2 (jump tables): offset is the LDC's
+	 * byte offset as encoded (signed), size 4 */
+	SassConst2Read *table_reads;
+	size_t ntable_reads;
 } SassCodeFacts;
 
 /* Whether op's constant operand is an FP64 value: a pair of pool words. */
@@ -45,8 +54,9 @@ bool sass_op_reads_f64_const(SassOp op);
  * Free the result with sass_code_facts_free. */
 void sass_code_facts(const uint8_t *code, size_t ninsns, SassCodeFacts *out);
 void sass_code_facts_free(SassCodeFacts *f);
-/* Rewrites each of f's const2_reads in code to read c[0x0][0x0], the
- * word ptxas -c writes under the relocation. */
+/* Rewrites each of f's const2_reads and table_reads in code to read
+ * c[0x0][0x0] (an LDC: c[0x0][Ri]), the word ptxas -c writes under the
+ * relocation. */
 void sass_code_unbind_const2(uint8_t *code, const SassCodeFacts *f);
 
 #endif

@@ -22,7 +22,9 @@
  * operand's bytes; the word holds c[0x0][0x0]): the driver writes the
  * bank and the offset into the word (sim_link_const2); the pool of a
  * function in a section of its own (ptxas -c: .nv.constant2.<f>) is
- * placed after the kernel's, as a linker merges them. */
+ * placed after the kernel's, as a linker merges them. A brx.idx jump
+ * table's LDC c[0x0][Ri] (after IADD32I Ri, Ri, 0x8000) gets the table's
+ * byte offset - 0x8000 (R_CUDA_CONST_FIELD21_20, its RELA addend). */
 #include "sim.h"
 
 #include <stdio.h>
@@ -81,8 +83,14 @@ static int link_const2(SimMachine *m, uint32_t base, const CubinKernel *k, uint3
 		    !sass_form_field(m->insns[i].form, SR_CBANK))
 			return fail(m, "a pool operand relocation not on a constant operand", at);
 		SimInsn *in = &m->insns[i];
+		uint32_t at_pool = pool_base + k->const2_refs[r].pool_offset;
+		if (k->const2_refs[r].table && in->form->op != SOP_LDC)
+			return fail(m, "a jump-table relocation not on an LDC", at);
 		sass_values_set(&in->v, SR_CBANK, 2);
-		sass_values_set(&in->v, SR_COFF, (pool_base + k->const2_refs[r].pool_offset) / 4);
+		/* a jump table's LDC: the byte offset plus the addend (its index
+		 * had 0x8000 added); an operand: the word */
+		sass_values_set(&in->v, SR_COFF, k->const2_refs[r].table ? (int64_t)at_pool + CUBIN_BRX_TABLE_ADDEND
+		                                                          : (int64_t)(at_pool / 4));
 		if (sass_encode(in->form, &in->v, &in->word, m->error, sizeof m->error) != 0) {
 			m->failed = true;
 			return -1;

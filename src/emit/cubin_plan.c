@@ -1,0 +1,319 @@
+/* The writer's plan of an image: the section numbering and the symbol
+ * table's order (ptxas's creation order, locals before globals), the
+ * bound surfrefs' symbol order and each kernel's slots and pool operands. */
+#include "emit/cubin_layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+/* -c: ptxas 11.8 -c writes no .nv.rel.action; .nv.callgraph takes its
+ * place, then .nv.prototype when a function is called or addressed
+ * through one (an external function, an address-taken .func). */
+static bool has_prototype(const CubinModule *m)
+{
+	return m->nexterns > 0 || m->nfunc_addrs > 0;
+}
+
+/* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
+ * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
+ * per kernel .nv.constant2.<k> (constant pool only) and .nv.constant0.<k>, then
+ * every .text.<k>, then the .nv.shared.<k> of the kernels with static
+ * shared memory; each group in processing order. */
+static void number_sections(Layout *L)
+{
+	size_t nk = L->nk ? L->nk : 1;
+	L->s_rel_text = xcalloc(nk, sizeof *L->s_rel_text);
+	L->s_rela_text = xcalloc(nk, sizeof *L->s_rela_text);
+	L->s_rel_const0 = xcalloc(nk, sizeof *L->s_rel_const0);
+	L->s_const2 = xcalloc(nk, sizeof *L->s_const2);
+	L->s_const0 = xcalloc(nk, sizeof *L->s_const0);
+	L->s_text = xcalloc(nk, sizeof *L->s_text);
+	size_t next = sec_rel_action(L) + 1;
+	if (L->m->relocatable) {
+		L->s_callgraph = sec_rel_action(L);
+		L->s_proto = has_prototype(L->m) ? next++ : 0;
+	}
+	for (size_t p = 0; p < L->nk; p++) {
+		if (has_rel_text(kernel_at(L, p)))
+			L->s_rel_text[p] = next++;
+		if (has_rela_text(kernel_at(L, p)))
+			L->s_rela_text[p] = next++;
+	}
+	if (cubin_has_init_relocs(L->m, false))
+		L->s_rel_ginit = next++;
+	if (cubin_has_init_relocs(L->m, true))
+		L->s_rela_ginit = next++;
+	for (size_t p = 0; p < L->nk; p++)
+		if (kernel_at(L, p)->nslots)
+			L->s_rel_const0[p] = next++;
+	if (cubin_has_data(L->m, CUBIN_DATA_CONST3))
+		L->s_data[CUBIN_DATA_CONST3] = next++;
+	for (size_t p = 0; p < L->nk; p++) {
+		if (has_const2(kernel_at(L, p)))
+			L->s_const2[p] = next++;
+		L->s_const0[p] = kernel_at(L, p)->abi_func ? 0 : next++;
+	}
+	for (size_t p = 0; p < L->nk; p++)
+		L->s_text[p] = next++;
+	/* the first processed kernel's .nv.shared, the data, the other .nv.shared */
+	L->s_shared = xcalloc(nk, sizeof *L->s_shared);
+	for (size_t p = 0; p < L->nk; p++) {
+		if (kernel_at(L, p)->shared_align)
+			L->s_shared[p] = next++;
+		if (p == 0)
+			for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
+				if (cubin_has_data(L->m, (CubinDataSection)d))
+					L->s_data[d] = next++;
+	}
+	if (L->nk == 0)
+		for (int d = CUBIN_DATA_GLOBAL_INIT; d <= CUBIN_DATA_GLOBAL; d++)
+			if (cubin_has_data(L->m, (CubinDataSection)d))
+				L->s_data[d] = next++;
+	L->nsec = next;
+}
+
+
+static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which, bool global)
+{
+	created[(*n)++] = (SymPlan){ .kind = kind, .which = which, .global = global };
+}
+
+/* Module variables as ptxas creates their symbols: the .visible ones (pass
+ * 1; the surfrefs follow them), then the others (pass 0, .extern and
+ * .common ones too), in declaration order, each after its section's symbol
+ * when that is new (seen[] carries over from pass 1 to pass 0). f(var, -1)
+ * is a variable, f(-1, section) a section symbol. */
+void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
+                             void (*f)(void *, ptrdiff_t, int), void *arg)
+{
+	for (int visible = pass; visible == pass; visible = -1)
+		for (size_t i = 0; i < m->nvars; i++) {
+			const CubinVar *v = &m->vars[i];
+			if (v->visible != (bool)visible)
+				continue;
+			CubinDataSection d = var_section(v);
+			if (!seen[d])
+				f(arg, -1, (int)d);
+			seen[d] = true;
+			f(arg, (ptrdiff_t)i, -1);
+		}
+}
+
+typedef struct PlanArg {
+	const CubinModule *m;
+	SymPlan *created;
+	size_t *n;
+} PlanArg;
+
+static void plan_data_symbol(void *arg, ptrdiff_t var, int sec)
+{
+	PlanArg *a = arg;
+	if (var < 0)
+		plan_symbol(a->created, a->n, SYM_DATA_SEC, (size_t)sec, false);
+	else
+		plan_symbol(a->created, a->n, SYM_VAR, (size_t)var, a->m->vars[var].global);
+}
+
+static void plan_symbols(Layout *L)
+{
+	/* null, .nv.rel.action, desc size, data sections, call graph sections */
+	size_t total = 8 + 6 * L->nk + L->ns + L->m->nvars + L->m->nexterns;
+	for (size_t p = 0; p < L->nk; p++)
+		total += kernel_at(L, p)->nhandle_params + kernel_at(L, p)->nconst2_refs + 1;
+	SymPlan *created = xmalloc(total * sizeof *created);
+	size_t n = 0;
+	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
+	bool seen[3] = { false, false, false };
+	PlanArg pa = { L->m, created, &n };
+	bool *extern_done = xcalloc(L->m->nexterns + 1, sizeof *extern_done);
+	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
+	for (size_t p = 0; p < L->nk; p++) {
+		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol);
+		plan_symbol(created, &n, SYM_TEXT, p, false);
+		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
+			plan_symbol(created, &n, SYM_SHARED, p, false);
+		for (size_t j = 0; j < kernel_at(L, p)->nhandle_params; j++)
+			plan_symbol(created, &n, SYM_HANDLE, p, false);
+		if (p == 0) {
+			cubin_walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
+			for (size_t j = 0; j < L->ns; j++)
+				plan_symbol(created, &n, SYM_SURFREF, j, true);
+			cubin_walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
+		}
+		for (size_t j = 0, ne = cubin_kernel_externs(L->m, kernel_at(L, p), extern_done, externs); j < ne; j++)
+			plan_symbol(created, &n, SYM_EXTERN, externs[j], true);
+		uint8_t kinds[CUBIN_DESC_KINDS];
+		for (size_t j = 0, nkinds = cubin_desc_symbols(kernel_at(L, p), kinds); j < nkinds; j++) {
+			if (!desc_size_planned[kinds[j]])
+				plan_symbol(created, &n, SYM_DESC_SIZE, kinds[j], false);
+			desc_size_planned[kinds[j]] = true;
+		}
+		if (has_const2(kernel_at(L, p)))
+			plan_symbol(created, &n, SYM_CONST2, p, false);
+		for (size_t j = 0; j < L->const_opts[p].n; j++)
+			plan_symbol(created, &n, SYM_CONST_OPT, p, false);
+		if (!kernel_at(L, p)->abi_func)
+			plan_symbol(created, &n, SYM_CONST0, p, false);
+		if (!kernel_at(L, p)->abi_func && L->m->relocatable)
+			plan_symbol(created, &n, SYM_PARAM, p, false);
+	}
+	if (L->nk == 0) {
+		cubin_walk_data_symbols(L->m, 1, seen, plan_data_symbol, &pa);
+		for (size_t j = 0; j < L->ns; j++)
+			plan_symbol(created, &n, SYM_SURFREF, j, true);
+		cubin_walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
+	}
+	if (!L->m->relocatable)
+		plan_symbol(created, &n, SYM_REL_ACTION, 0, false);
+	if (L->m->relocatable)
+		plan_symbol(created, &n, SYM_CALLGRAPH, 0, false);
+	if (L->s_proto)
+		plan_symbol(created, &n, SYM_PROTO, 0, false);
+	for (size_t e = 0; e < L->m->nexterns; e++)
+		if (!extern_done[e])
+			plan_symbol(created, &n, SYM_EXTERN, e, true);
+	free(extern_done);
+	free(externs);
+
+	L->syms = xmalloc(total * sizeof *L->syms);
+	L->nsyms = 1;   /* index 0 is the null symbol */
+	for (int global = 0; global <= 1; global++) {
+		if (global)
+			L->first_global = L->nsyms;
+		for (size_t i = 0; i < n; i++)
+			if (created[i].global == (bool)global)
+				L->syms[L->nsyms++] = created[i];
+	}
+	free(created);
+
+	size_t nk = L->nk ? L->nk : 1;
+	L->sym_func = xmalloc(nk * sizeof *L->sym_func);
+	L->sym_const0 = xcalloc(nk, sizeof *L->sym_const0);
+	L->sym_surf = xmalloc((L->ns ? L->ns : 1) * sizeof *L->sym_surf);
+	L->sym_handle = xcalloc(nk, sizeof *L->sym_handle);
+	L->sym_var = xcalloc(L->m->nvars ? L->m->nvars : 1, sizeof *L->sym_var);
+	L->sym_extern = xcalloc(L->m->nexterns + 1, sizeof *L->sym_extern);
+	for (size_t i = 1; i < L->nsyms; i++) {
+		if (L->syms[i].kind == SYM_CONST_OPT && L->const_opts[L->syms[i].which].first_sym == 0)
+			L->const_opts[L->syms[i].which].first_sym = i;
+		if (L->syms[i].kind == SYM_EXTERN)
+			L->sym_extern[L->syms[i].which] = i;
+		if (L->syms[i].kind == SYM_HANDLE && L->sym_handle[L->syms[i].which] == 0)
+			L->sym_handle[L->syms[i].which] = i;
+		if (L->syms[i].kind == SYM_VAR)
+			L->sym_var[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_DATA_SEC)
+			L->sym_data_sec[L->syms[i].which] = i;
+		if (L->syms[i].kind == SYM_FUNC)
+			L->sym_func[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_CONST0)
+			L->sym_const0[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_SURFREF)
+			L->sym_surf[L->syms[i].which] = i;
+		else if (L->syms[i].kind == SYM_DESC_SIZE)
+			L->sym_desc_size[L->syms[i].which] = i;
+	}
+	L->sym_fnaddr = cubin_fnaddr_symbols(L->m, L->sym_func, L->nk, L->sym_extern);
+}
+
+static int compare_slot_offset(const void *a, const void *b)
+{
+	uint32_t x = ((const CubinSurfaceSlot *)a)->cbank_offset;
+	uint32_t y = ((const CubinSurfaceSlot *)b)->cbank_offset;
+	return (x > y) - (x < y);
+}
+
+/* first use, then slot (a texture's pairs with several samplers share one use) */
+static int compare_slot_first_use(const void *a, const void *b)
+{
+	uint32_t x = ((const CubinSurfaceSlot *)a)->first_use, y = ((const CubinSurfaceSlot *)b)->first_use;
+	return x != y ? (x > y) - (x < y) : compare_slot_offset(a, b);
+}
+
+void cubin_layout_init(Layout *L, const CubinModule *m)
+{
+	memset(L, 0, sizeof *L);
+	L->m = m;
+	L->nk = m->nkernels;
+	L->ns = m->nsurfrefs;
+	L->slots = xcalloc(L->nk ? L->nk : 1, sizeof *L->slots);
+	for (size_t p = 0; p < L->nk; p++) {
+		const CubinKernel *k = kernel_at(L, p);
+		L->nrel += k->nslots > 0;
+		L->ndesc += has_desc(k);
+		L->slots[p] = xmalloc((k->nslots ? k->nslots : 1) * sizeof **L->slots);
+		if (k->nslots)
+			memcpy(L->slots[p], k->slots, k->nslots * sizeof **L->slots);
+		qsort(L->slots[p], k->nslots, sizeof **L->slots, compare_slot_offset);
+	}
+	L->const_opts = xcalloc(L->nk ? L->nk : 1, sizeof *L->const_opts);
+	for (size_t p = 0; p < L->nk; p++)
+		cubin_const_opts(kernel_at(L, p), &L->const_opts[p]);
+
+	/* Surfrefs and texrefs bound by the first processed kernel, in its
+	 * order of first use (its slots put the textures first), then the
+	 * others in declaration order. */
+	L->surf_order = xmalloc((L->ns ? L->ns : 1) * sizeof *L->surf_order);
+	bool *placed = xcalloc(L->ns ? L->ns : 1, sizeof *placed);
+	size_t n = 0;
+	if (L->nk) {
+		size_t nslots = kernel_at(L, 0)->nslots;
+		CubinSurfaceSlot *used = xmalloc((nslots ? nslots : 1) * sizeof *used);
+		if (nslots)
+			memcpy(used, L->slots[0], nslots * sizeof *used);
+		qsort(used, nslots, sizeof *used, compare_slot_first_use);
+		for (size_t i = 0; i < nslots; i++) {
+			ptrdiff_t decl = cubin_surfref_index(m, used[i].surfref);
+			if (decl < 0 || placed[decl])   /* a handle parameter */
+				continue;
+			size_t d = (size_t)decl;
+			placed[d] = true;
+			L->surf_order[n++] = d;
+		}
+		free(used);
+	}
+	for (size_t d = 0; d < L->ns; d++)
+		if (!placed[d])
+			L->surf_order[n++] = d;
+	free(placed);
+	number_sections(L);
+	plan_symbols(L);
+}
+
+void cubin_layout_free(Layout *L)
+{
+	free(L->syms);
+	free(L->sym_func);
+	free(L->sym_const0);
+	free(L->sym_surf);
+	free(L->sym_handle);
+	free(L->sym_var);
+	free(L->sym_extern);
+	free(L->sym_fnaddr);
+	free(L->s_rel_text);
+	free(L->s_rela_text);
+	free(L->s_rel_const0);
+	free(L->s_const2);
+	free(L->s_const0);
+	free(L->s_text);
+	free(L->s_shared);
+	for (size_t p = 0; p < L->nk; p++) {
+		free(L->slots[p]);
+		cubin_const_opts_free(&L->const_opts[p]);
+	}
+	free(L->slots);
+	free(L->const_opts);
+	free(L->surf_order);
+}
+
+uint32_t cubin_const0_size(const Layout *L, size_t p)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	uint32_t size = SASS_PARAM_CBANK_BASE + sass_param_bytes(k->params, k->nparams);
+	for (size_t i = 0; i < k->nslots; i++)
+		if (k->slots[i].cbank_offset + 4 > size)
+			size = k->slots[i].cbank_offset + 4;
+	return size;
+}
