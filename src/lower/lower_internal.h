@@ -548,6 +548,14 @@ int64_t lw_video_mode(const Instr *in);
 /* vadd vsub vmin vmax vshl vshr vmad vset: one VADD/VMNMX/VSHL/VSHR/VMAD/
  * VSET each (lower_video_scalar.c). */
 bool lw_video_scalar(LowerCtx *c, const Instr *in);
+/* The signedness of the instruction's `want` type words in order; false
+ * unless there are exactly that many. */
+bool lw_video_signs(const Instr *in, unsigned want, bool sg[3]);
+/* The PTX comparison's code (e_cmp: LT 1, EQ 2, LE 3, GT 4, NE 5, GE 6), -1 if none. */
+int64_t lw_video_cmp(const Instr *in);
+/* The SIMD video instructions (vadd2 ... vset4) lane by lane
+ * (lower_video_simd.c). */
+bool lw_video_simd(LowerCtx *c, const Instr *in);
 /* VABSDIFF{.SD} d, a, b, c (cv < 0: RZ) with formats fa/fb (the part +8
  * when signed) and mode (.ACC 4, .MIN 5, .MAX 6, none 7); sad shares it. */
 void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,

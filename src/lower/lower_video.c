@@ -8,10 +8,11 @@
  * whole-word carry tricks (ptxas's -O0 code for vadd; its signed vsub goes
  * lane by lane with the same results); vadd, vsub, vmin, vmax, vshl, vshr,
  * vmad and vset as one VADD/VMNMX/VSHL/VSHR/VMAD/VSET each
- * (lower_video_scalar.c). Every other video form is refused with a
- * diagnostic naming it: ptxas emulates the rest of the SIMD family lane by
- * lane with PRMT/I2I/IADD sequences, and vabsdiff with .sat or a
- * destination merge has no simulator model to check it against. */
+ * (lower_video_scalar.c). The rest of the SIMD family (.sat, .add, masks,
+ * selections, vavrg, vmin, vmax, vset, signed vabsdiff4) goes lane by lane
+ * as ptxas emulates it (lower_video_simd.c). Refused by name: vabsdiff
+ * with .sat or a destination merge, which has no simulator model to check
+ * it against. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -111,6 +112,16 @@ static bool lower_vabsdiff(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* Whether a SIMD operand names lanes (a destination mask or a source
+ * selection): those go lane by lane (lower_video_simd.c). */
+static bool selected(const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nops; i++)
+		if (in->ops[i]->kind == EX_NAME && in->ops[i]->component)
+			return true;
+	return false;
+}
+
 static bool lower_vabsdiff4(LowerCtx *c, const Instr *in)
 {
 	PtxTy t[3];
@@ -118,17 +129,11 @@ static bool lower_vabsdiff4(LowerCtx *c, const Instr *in)
 	const char *dsel, *asel, *bsel, *csel;
 	if (!video_types(in, t))
 		return lw_unsupported(c, in->loc, "vabsdiff4 without its three types (dtype.atype.btype)");
-	if (t[0].is_signed || t[1].is_signed || t[2].is_signed || lw_has_mod(in, ".sat"))
-		return lw_unsupported(c, in->loc, "vabsdiff4 with signed lanes or .sat (ptxas 11.8 emulates it with a "
-		                      "per-byte sequence for sm_50; vabsdiff4.u32.u32.u32{.add} is supported)");
+	if (t[0].is_signed || t[1].is_signed || t[2].is_signed || lw_has_mod(in, ".sat") || selected(in))
+		return lw_video_simd(c, in);
 	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
 	    !lw_video_reg(c, in->ops[2], &b, &bsel) || !lw_video_reg(c, in->ops[3], &cv, &csel))
 		return false;
-	const char *sel = dsel ? dsel : asel ? asel : bsel;
-	if (sel != NULL)
-		return lw_unsupported(c, in->ops[dsel ? 0 : asel ? 1 : 2]->loc, "vabsdiff4 with the %s '%s' (ptxas "
-		                      "11.8 emulates it with a per-byte sequence for sm_50; vabsdiff4 with all lanes and "
-		                      "the bytes in order is supported)", dsel ? "lane mask" : "byte selection", sel);
 	LInsn *op = lw_emit(c, SF_VABSDIFF4);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
 	linsn_ref(op, SR_RA, a, 0, 1, false);
@@ -217,19 +222,11 @@ static bool lower_simd_add_sub(LowerCtx *c, const Instr *in, bool sub, bool four
 	const char *dsel, *asel, *bsel, *csel;
 	if (!video_types(in, t))
 		return lw_unsupported(c, in->loc, "%s without its three types (dtype.atype.btype)", in->opcode);
-	if (lw_has_mod(in, ".sat") || lw_has_mod(in, ".add"))
-		return lw_unsupported(c, in->loc, "%s with %s (ptxas 11.8 emulates it with a per-lane sequence for "
-		                      "sm_50, not written here yet; %s without .sat and .add is supported)", in->opcode,
-		                      lw_has_mod(in, ".sat") ? ".sat" : ".add", in->opcode);
+	if (lw_has_mod(in, ".sat") || lw_has_mod(in, ".add") || selected(in))
+		return lw_video_simd(c, in);
 	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
 	    !lw_video_reg(c, in->ops[2], &b, &bsel) || !lw_video_reg(c, in->ops[3], &cv, &csel))
 		return false;
-	const char *sel = dsel ? dsel : asel ? asel : bsel;
-	if (sel != NULL)
-		return lw_unsupported(c, in->ops[dsel ? 0 : asel ? 1 : 2]->loc, "%s with the %s '%s' (ptxas 11.8 "
-		                      "emulates it with a per-lane sequence for sm_50; %s with all lanes and the lanes in "
-		                      "order is supported)", in->opcode, dsel ? "lane mask" : "lane selection", sel,
-		                      in->opcode);
 	simd_add_sub(c, d, a, b, sub, four);
 	return true;
 }
@@ -246,7 +243,5 @@ bool lower_video(LowerCtx *c, const Instr *in)
 	/* the scalar ones (vadd vsub vmin vmax vshl vshr vmad vset) go straight
 	 * to lower_video_scalar.c from lower.c's table, which uses this file's
 	 * operand helpers: calls only one way */
-	return lw_unsupported(c, in->opcode_loc, "the SIMD video instruction '%s' (ptxas 11.8 emulates it with a "
-	                      "per-byte sequence for sm_50, not written here yet; vabsdiff4.u32.u32.u32{.add} is "
-	                      "supported, and vadd2/vadd4/vsub2/vsub4 without .sat)", in->opcode);
+	return lw_video_simd(c, in);
 }
