@@ -2,14 +2,15 @@
  * writes one sm_50 instruction, the same one:
  *   vabsdiff.dtype.atype.btype{.op2} d, a{.sel}, b{.sel}{, c}
  *       VABSDIFF{.SD}.fa.fb{.ACC|.MIN|.MAX} d, a{.part}, b{.part}, c|RZ
- *   vabsdiff4.u32.u32.u32{.add} d, a, b, c
- *       VABSDIFF4.U8.U8{.ACC} d, a, b, c
+ *   vabsdiff4.u32.atype.btype{.add} d, a, b, c
+ *       VABSDIFF4{.U8,.S8}{.U8,.S8}{.ACC} d, a, b, c
  * vadd2/vadd4/vsub2/vsub4 without .sat, .add, masks or selections as
  * whole-word carry tricks (ptxas's -O0 code for vadd; its signed vsub goes
  * lane by lane with the same results); vadd, vsub, vmin, vmax, vshl, vshr,
  * vmad and vset as one VADD/VMNMX/VSHL/VSHR/VMAD/VSET each
  * (lower_video_scalar.c). The rest of the SIMD family (.sat, .add, masks,
- * selections, vavrg, vmin, vmax, vset, signed vabsdiff4) goes lane by lane
+ * selections, vavrg, vmin, vmax, vset, vabsdiff4 with a signed dtype)
+ * goes lane by lane
  * as ptxas emulates it (lower_video_simd.c). Refused by name: vabsdiff
  * with .sat or a destination merge, which has no simulator model to check
  * it against. */
@@ -129,7 +130,7 @@ static bool lower_vabsdiff4(LowerCtx *c, const Instr *in)
 	const char *dsel, *asel, *bsel, *csel;
 	if (!video_types(in, t))
 		return lw_unsupported(c, in->loc, "vabsdiff4 without its three types (dtype.atype.btype)");
-	if (t[0].is_signed || t[1].is_signed || t[2].is_signed || lw_has_mod(in, ".sat") || selected(in))
+	if (t[0].is_signed || lw_has_mod(in, ".sat") || selected(in))
 		return lw_video_simd(c, in);
 	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
 	    !lw_video_reg(c, in->ops[2], &b, &bsel) || !lw_video_reg(c, in->ops[3], &cv, &csel))
@@ -139,8 +140,8 @@ static bool lower_vabsdiff4(LowerCtx *c, const Instr *in)
 	linsn_ref(op, SR_RA, a, 0, 1, false);
 	linsn_ref(op, SR_RB, b, 0, 1, false);
 	linsn_ref(op, SR_RC, cv, 0, 1, false);
-	linsn_set(op, SR_SA, 0);
-	linsn_set(op, SR_SB, 0);
+	linsn_set(op, SR_SA, t[1].is_signed);   /* e_v4fmt: U8 0, S8 1 */
+	linsn_set(op, SR_SB, t[2].is_signed);
 	linsn_set(op, SR_VSEL_A, 4);
 	linsn_set(op, SR_VSEL_B, 4);
 	linsn_set(op, SR_VLANES, 0xf);
