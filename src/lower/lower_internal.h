@@ -278,6 +278,8 @@ void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits);
 /* d = [-]|a| over 32 bits (I2I.S32.S32 with .ABS), the signed division
  * sequences' operand prologue. */
 void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg);
+/* IADD d, a, {-}b (d == LW_NO_DST: into a new temporary); returns d. */
+uint32_t lw_iadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool negb);
 /* d.dsub = s.ssub >> amount (SHR, arithmetic when is_signed). */
 void lw_shr_imm(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub, unsigned amount,
                 bool is_signed);

@@ -176,19 +176,6 @@ static uint32_t lop_imm(LowerCtx *c, uint32_t a, int64_t op, uint32_t imm)
 	return d;
 }
 
-/* IADD d, a, {-}b into d (d == LW_NO_DST: a new temporary), returned. */
-static uint32_t iadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool negb)
-{
-	if (d == LW_NO_DST)
-		d = lw_temp(c, 1);
-	LInsn *in = lw_emit(c, SF_IADD_R);
-	linsn_ref(in, SR_RD, d, 0, 1, true);
-	linsn_ref(in, SR_RA, a, 0, 1, false);
-	linsn_ref(in, SR_RB, b, 0, 1, false);
-	linsn_set(in, SR_NEG, negb ? 1 : 0);
-	return d;
-}
-
 /* The lanes' sums or differences modulo 2^8 / 2^16 do not depend on the
  * lanes' signedness, so every type triple shares one sequence:
  *   vadd4: ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080)
@@ -203,7 +190,7 @@ static void simd_add_sub(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool s
 		uint32_t sign = lop_imm(c, lop_rr(c, a, b, LOP_XOR, sub), LOP_AND, 0x80808080u);
 		uint32_t x = lop_imm(c, a, sub ? LOP_OR : LOP_AND, sub ? 0x80808080u : 0x7f7f7f7fu);
 		uint32_t y = lop_imm(c, b, LOP_AND, 0x7f7f7f7fu);
-		uint32_t sum = iadd(c, LW_NO_DST, x, y, sub);
+		uint32_t sum = lw_iadd(c, LW_NO_DST, x, y, sub);
 		LInsn *in = lw_emit(c, SF_LOP_R);
 		linsn_ref(in, SR_RD, d, 0, 1, true);
 		linsn_ref(in, SR_RA, sum, 0, 1, false);
@@ -211,9 +198,9 @@ static void simd_add_sub(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool s
 		linsn_set(in, SR_LOPOP, LOP_XOR);
 		return;
 	}
-	uint32_t s = iadd(c, LW_NO_DST, a, b, sub);
+	uint32_t s = lw_iadd(c, LW_NO_DST, a, b, sub);
 	uint32_t carry = lop_imm(c, lop_rr(c, lop_rr(c, a, b, LOP_XOR, false), s, LOP_XOR, false), LOP_AND, 0x10000u);
-	iadd(c, d, s, carry, !sub);
+	lw_iadd(c, d, s, carry, !sub);
 }
 
 static bool lower_simd_add_sub(LowerCtx *c, const Instr *in, bool sub, bool four)

@@ -118,19 +118,6 @@ static uint32_t lane(LowerCtx *c, const SimdForm *f, uint32_t s, unsigned i, boo
 	return d;
 }
 
-/* d (a new temporary) = x + (neg ? -y : y); y RZ allowed. */
-static uint32_t iadd(LowerCtx *c, uint32_t d, uint32_t x, uint32_t y, bool neg)
-{
-	if (d == LW_NO_DST)
-		d = lw_temp(c, 1);
-	LInsn *op = lw_emit(c, SF_IADD_R);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, x, 0, 1, false);
-	linsn_ref(op, SR_RB, y, 0, 1, false);
-	linsn_set(op, SR_NEG, neg ? 1 : 0);
-	return d;
-}
-
 static uint32_t iadd_imm(LowerCtx *c, uint32_t x, int64_t imm)
 {
 	uint32_t d = lw_temp(c, 1);
@@ -158,7 +145,7 @@ static uint32_t i2i(LowerCtx *c, uint32_t x, int64_t dtype, bool sat, bool abs)
 /* (s + (s >= 0)) >> 1, the PTX rounding of vavrg. */
 static uint32_t average(LowerCtx *c, const SimdForm *f, uint32_t x, uint32_t y)
 {
-	uint32_t s = iadd(c, LW_NO_DST, x, y, false), up = iadd_imm(c, s, 1);
+	uint32_t s = lw_iadd(c, LW_NO_DST, x, y, false), up = iadd_imm(c, s, 1);
 	if (f->sa || f->sb) {
 		uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
 		LInsn *cmp = lw_emit(c, SF_ISETP_R);
@@ -190,10 +177,10 @@ static uint32_t lane_op(LowerCtx *c, const SimdForm *f, uint32_t x, uint32_t y)
 	switch (f->op) {
 	case SIMD_ADD:
 	case SIMD_SUB:
-		t = iadd(c, LW_NO_DST, x, y, f->op == SIMD_SUB);
+		t = lw_iadd(c, LW_NO_DST, x, y, f->op == SIMD_SUB);
 		break;
 	case SIMD_ABSDIFF:
-		t = iadd(c, LW_NO_DST, x, y, true);
+		t = lw_iadd(c, LW_NO_DST, x, y, true);
 		return i2i(c, t, f->sat ? sat_type : I2I_S32, f->sat, true);
 	case SIMD_AVRG:
 		t = average(c, f, x, y);
@@ -264,7 +251,7 @@ static void emit_simd(LowerCtx *c, const SimdForm *f, uint32_t d, uint32_t a, ui
 		if (!(f->mask & (1u << i)))
 			continue;
 		uint32_t to = i == last ? d : LW_NO_DST;
-		r = f->add ? iadd(c, to, r, t[i], false) : prmt(c, to, t[i], insert_selector(f, i), r);
+		r = f->add ? lw_iadd(c, to, r, t[i], false) : prmt(c, to, t[i], insert_selector(f, i), r);
 	}
 }
 
