@@ -19,6 +19,8 @@
  *      goes into its place with PRMT over c (unmasked lanes keep c's), or
  *      over the first lane when every lane is written, as ptxas does.
  * Lanes outside the mask are not computed (ptxas computes and drops them).
+ * vavrg2.u32.u32.u32 with every lane in order is ptxas's whole-word
+ * average instead (average_u16x2).
  * The whole-word vadd/vsub sequences and VABSDIFF4 stay in lower_video.c
  * for the forms they cover. */
 #include "lower/lower_internal.h"
@@ -255,6 +257,30 @@ static void emit_simd(LowerCtx *c, const SimdForm *f, uint32_t d, uint32_t a, ui
 	}
 }
 
+/* vavrg2.u32.u32.u32 d, a, b, c with every lane and no selection: ptxas
+ * 11.8's whole-word rounding-up average, (a | b) - (((a ^ b) & 0xfffefffe)
+ * >> 1) (the low lane's bit 0 of the difference kept out of the high
+ * lane): LOP3.LUT t, a, 0xfffefffe, b, 0x48 ((a ^ b) & imm), LOP.OR,
+ * SHR.U32, IADD as at -O3. */
+static void average_u16x2(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b)
+{
+	enum { LUT_A_XOR_C_AND_B = 0x48, LOP_OR = 1 };
+	uint32_t t = lw_temp(c, 1), o = lw_temp(c, 1), h = lw_temp(c, 1);
+	LInsn *op = lw_emit(c, SF_LOP3_I);
+	linsn_ref(op, SR_RD, t, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_IMM, -0x10002);
+	linsn_ref(op, SR_RC, b, 0, 1, false);
+	linsn_set(op, SR_LUT, LUT_A_XOR_C_AND_B);
+	op = lw_emit(c, SF_LOP_R);
+	linsn_ref(op, SR_RD, o, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_ref(op, SR_RB, b, 0, 1, false);
+	linsn_set(op, SR_LOPOP, LOP_OR);
+	lw_shr_imm(c, h, 0, t, 0, 1, false);
+	lw_iadd(c, d, o, h, true);
+}
+
 bool lw_video_simd(LowerCtx *c, const Instr *in)
 {
 	SimdForm f = { 0 };
@@ -291,6 +317,10 @@ bool lw_video_simd(LowerCtx *c, const Instr *in)
 	if (!lane_mask(dsel, f.lanes, &f.mask))
 		return lw_unsupported(c, in->ops[0]->loc, "the %s lane mask '%s' (%s)", in->opcode, dsel,
 		                      f.lanes == 2 ? ".h0, .h1, .h10" : ".b3210 or its lanes in descending order");
-	emit_simd(c, &f, d, a, b, cv);
+	if (f.op == SIMD_AVRG && f.lanes == 2 && !f.sd && !f.sa && !f.sb && !f.sat && !f.add && f.mask == 3 &&
+	    f.asel == 0x3210 && f.bsel == 0x7654)
+		average_u16x2(c, d, a, b);
+	else
+		emit_simd(c, &f, d, a, b, cv);
 	return true;
 }
