@@ -157,6 +157,9 @@ void rules_doc_operand_sigs(FILE *out)
 	for (size_t i = 0; i < sizeof video_rows / sizeof video_rows[0]; i++)
 		fprintf(out, "| `%s` | %s |\n", video_rows[i].opcode, video_rows[i].shape == 'M' ? "vmad: no selector on d or c" :
 			video_rows[i].shape == 'H' ? "selectors and c as the others; third type .u32" :
+			video_rows[i].shape == '2' ? "SIMD: d mask .h0/.h1/.h10, a and b .hxy (0-3), no .sat with .add" :
+			video_rows[i].shape == '4' ? "SIMD: d mask .b3210 or lanes descending, a and b .bxyzw (0-7), "
+			"no .sat with .add" :
 			"selector on d or secondary operation needs c, not both");
 	fputs("\nShapes of mma.sync (not .sp, .kind or .block_scale) by the A type:\n\n"
 	      "| A type | shapes |\n"

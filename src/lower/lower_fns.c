@@ -13,7 +13,9 @@
  *   (ISETP.LT.U32): then the bit is above the half, so m >>= width,
  *   k -= c and pos += width (SHR.U32, IADD, IADD32I, each taken by SEL);
  *   d = p0 ? -1 : pos (SEL pos, -1, !p0).
- * ptxas 11.8 -O3 folds the same search into guarded updates. */
+ * ptxas 11.8 -O3 folds the same search into guarded updates. A register
+ * offset (fns_register_offset) takes the three cases' operands by SEL and
+ * runs the same search. */
 #include "lower/lower_internal.h"
 
 enum { CMP_LT = 1 };
@@ -86,51 +88,41 @@ static void mirror(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub)
 	linsn_set(op, SR_NEGA, 1);
 }
 
-bool lower_fns(LowerCtx *c, const Instr *in)
+/* BFE.U32.BREV d, a, 0x2000: the 32 bits reversed */
+static uint32_t reverse(LowerCtx *c, uint32_t a, unsigned asub)
 {
-	uint32_t d;
-	unsigned dw, ms, bs;
-	Opnd o[3];
-	if (!lw_reg(c, in->ops[0], &d, &dw))
-		return false;
-	for (unsigned i = 0; i < 3; i++)
-		if (!lw_opnd(c, in->ops[1 + i], &o[i]))
-			return false;
-	if (o[2].kind != OPND_IMM || o[2].imm < -0x7fffffff || o[2].imm > 0x7fffffff)
-		return lw_unsupported(c, in->ops[3]->loc, "fns with this offset (a constant offset is supported)");
-	int64_t off = o[2].imm;
-	uint32_t k = lw_temp(c, 1);
-	uint32_t mask, base;
-	lw_opnd_part(c, &o[0], 0, &mask, &ms);
-	lw_opnd_part(c, &o[1], 0, &base, &bs);
-	if (off < 0) {
-		/* searching down: the mask reversed (BFE.U32.BREV, 32 bits) and
-		 * the base mirrored, 31 - base */
-		LInsn *rev = lw_emit(c, SF_BFE_I);
-		uint32_t r = lw_temp(c, 1), b = lw_temp(c, 1);
-		linsn_ref(rev, SR_RD, r, 0, 1, true);
-		linsn_ref(rev, SR_RA, mask, ms, 1, false);
-		linsn_set(rev, SR_IMM, 32 << 8);
-		linsn_set(rev, SR_SIGNED, 0);
-		linsn_set(rev, SR_BREV, 1);
-		mirror(c, b, base, bs);
-		mask = r, ms = 0, base = b, bs = 0;
-	} else if (off == 0) {
-		/* the bit at base alone, then the first set bit from there */
-		uint32_t one = lw_temp(c, 1), bit = lw_temp(c, 1), m0 = lw_temp(c, 1);
-		lw_mov32i(c, one, 0, 1);
-		LInsn *op = lw_emit(c, SF_SHL_R);
-		linsn_ref(op, SR_RD, bit, 0, 1, true);
-		linsn_ref(op, SR_RA, one, 0, 1, false);
-		linsn_ref(op, SR_RB, base, bs, 1, false);
-		op = lw_emit(c, SF_LOP_R);
-		linsn_ref(op, SR_RD, m0, 0, 1, true);
-		linsn_ref(op, SR_RA, mask, ms, 1, false);
-		linsn_ref(op, SR_RB, bit, 0, 1, false);
-		linsn_set(op, SR_LOPOP, LOP_AND);
-		mask = m0, ms = 0, off = 1;
-	}
-	lw_mov32i(c, k, 0, (uint32_t)(off < 0 ? -off : off));
+	LInsn *rev = lw_emit(c, SF_BFE_I);
+	uint32_t r = lw_temp(c, 1);
+	linsn_ref(rev, SR_RD, r, 0, 1, true);
+	linsn_ref(rev, SR_RA, a, asub, 1, false);
+	linsn_set(rev, SR_IMM, 32 << 8);
+	linsn_set(rev, SR_SIGNED, 0);
+	linsn_set(rev, SR_BREV, 1);
+	return r;
+}
+
+/* mask & (1 << base): the bit at base alone (MOV32I, SHL, LOP.AND) */
+static uint32_t base_bit(LowerCtx *c, uint32_t mask, unsigned ms, uint32_t base, unsigned bs)
+{
+	uint32_t one = lw_temp(c, 1), bit = lw_temp(c, 1), m0 = lw_temp(c, 1);
+	lw_mov32i(c, one, 0, 1);
+	LInsn *op = lw_emit(c, SF_SHL_R);
+	linsn_ref(op, SR_RD, bit, 0, 1, true);
+	linsn_ref(op, SR_RA, one, 0, 1, false);
+	linsn_ref(op, SR_RB, base, bs, 1, false);
+	op = lw_emit(c, SF_LOP_R);
+	linsn_ref(op, SR_RD, m0, 0, 1, true);
+	linsn_ref(op, SR_RA, mask, ms, 1, false);
+	linsn_ref(op, SR_RB, bit, 0, 1, false);
+	linsn_set(op, SR_LOPOP, LOP_AND);
+	return m0;
+}
+
+/* The position of the k-th set bit of mask at or above base (k > 0);
+ * *none: the predicate of too few set bits. */
+static uint32_t search(LowerCtx *c, uint32_t mask, unsigned ms, uint32_t base, unsigned bs, uint32_t k,
+                       uint32_t *none)
+{
 	uint32_t ones = lw_temp(c, 1), above = lw_temp(c, 1), m = lw_temp(c, 1);
 	lw_mov32i(c, ones, 0, 0xffffffffu);
 	LInsn *shl = lw_emit(c, SF_SHL_R);
@@ -142,7 +134,7 @@ bool lower_fns(LowerCtx *c, const Instr *in)
 	linsn_ref(and, SR_RA, mask, ms, 1, false);
 	linsn_ref(and, SR_RB, above, 0, 1, false);
 	linsn_set(and, SR_LOPOP, LOP_AND);
-	uint32_t none = isetp_lt(c, popc(c, m), k, true);
+	*none = isetp_lt(c, popc(c, m), k, true);
 	uint32_t pos = UINT32_MAX;      /* RZ until the first step */
 	for (unsigned w = 16; w >= 1; w /= 2) {
 		uint32_t cnt;
@@ -181,10 +173,100 @@ bool lower_fns(LowerCtx *c, const Instr *in)
 		}
 		pos = sel(c, next, pos, p);
 	}
-	if (o[2].imm < 0) {
-		uint32_t up = lw_temp(c, 1);
-		mirror(c, up, pos, 0);
-		pos = up;
+	return pos;
+}
+
+/* A register offset: ptxas 11.8 branches three ways on its sign (0: the
+ * bit at base alone, searched for offset 1; negative: the reversed mask
+ * from 31 - base, searched for -offset) into the one search. Here each
+ * operand of the search is chosen by SEL on the two predicates instead
+ * (ISETP.EQ/ISETP.LT of the offset against RZ), so that the code has no
+ * branch for a warp to diverge on; -offset is I2I.S32.S32 |offset|, so
+ * 0x80000000 is searched for as ptxas's IADD -offset leaves it. */
+static void fns_register_offset(LowerCtx *c, uint32_t mask, unsigned ms, uint32_t base, unsigned bs,
+                                uint32_t off, unsigned os, uint32_t *pos, uint32_t *none)
+{
+	enum { CMP_EQ = 2 };
+	uint32_t down = lw_pred_temp(c), zero = lw_pred_temp(c);
+	LInsn *op;
+	for (int i = 0; i < 2; i++) {
+		op = lw_emit(c, SF_ISETP_R);
+		linsn_ref(op, SR_PD, i ? zero : down, 0, 1, true);
+		linsn_set(op, SR_PQ, 7);
+		linsn_ref(op, SR_RA, off, os, 1, false);
+		linsn_set(op, SR_RB, 255);
+		linsn_set(op, SR_CMP, i ? CMP_EQ : CMP_LT);
+		linsn_set(op, SR_SIGNED, 1);
+		linsn_set(op, SR_PC, 7);
+	}
+	uint32_t mb = lw_temp(c, 1), k = lw_temp(c, 1), one = lw_temp(c, 1);
+	mirror(c, mb, base, bs);
+	/* m: the reversed mask going down, the base bit alone at 0, else mask;
+	 * b: 31 - base going down, else base */
+	uint32_t m = lw_temp(c, 1), b = lw_temp(c, 1);
+	uint32_t alone = base_bit(c, mask, ms, base, bs), rev = reverse(c, mask, ms);
+	op = lw_emit(c, SF_SEL_R);
+	linsn_ref(op, SR_RD, m, 0, 1, true);
+	linsn_ref(op, SR_RA, alone, 0, 1, false);
+	linsn_ref(op, SR_RB, mask, ms, 1, false);
+	linsn_ref(op, SR_PC, zero, 0, 1, false);
+	m = sel(c, rev, m, down);
+	op = lw_emit(c, SF_SEL_R);
+	linsn_ref(op, SR_RD, b, 0, 1, true);
+	linsn_ref(op, SR_RA, mb, 0, 1, false);
+	linsn_ref(op, SR_RB, base, bs, 1, false);
+	linsn_ref(op, SR_PC, down, 0, 1, false);
+	lw_iabs(c, k, off, false);
+	lw_mov32i(c, one, 0, 1);
+	k = sel(c, one, k, zero);
+	uint32_t p = search(c, m, 0, b, 0, k, none);
+	uint32_t up = lw_temp(c, 1);
+	mirror(c, up, p, 0);
+	*pos = sel(c, up, p, down);
+}
+
+bool lower_fns(LowerCtx *c, const Instr *in)
+{
+	uint32_t d;
+	unsigned dw, ms, bs;
+	Opnd o[3];
+	if (!lw_reg(c, in->ops[0], &d, &dw))
+		return false;
+	for (unsigned i = 0; i < 3; i++)
+		if (!lw_opnd(c, in->ops[1 + i], &o[i]))
+			return false;
+	if (o[2].kind == OPND_IMM && (o[2].imm < -0x7fffffff || o[2].imm > 0x7fffffff))
+		return lw_unsupported(c, in->ops[3]->loc, "fns with the offset %lld (an offset of -0x7fffffff.."
+		                      "0x7fffffff or a register is supported)", (long long)o[2].imm);
+	uint32_t mask, base, pos, none;
+	lw_opnd_part(c, &o[0], 0, &mask, &ms);
+	lw_opnd_part(c, &o[1], 0, &base, &bs);
+	if (o[2].kind != OPND_IMM) {
+		uint32_t off;
+		unsigned os;
+		lw_opnd_part(c, &o[2], 0, &off, &os);
+		fns_register_offset(c, mask, ms, base, bs, off, os, &pos, &none);
+	} else {
+		int64_t off = o[2].imm;
+		if (off < 0) {
+			/* searching down: the mask reversed (BFE.U32.BREV, 32 bits)
+			 * and the base mirrored, 31 - base */
+			uint32_t b = lw_temp(c, 1);
+			mask = reverse(c, mask, ms);
+			mirror(c, b, base, bs);
+			ms = 0, base = b, bs = 0;
+		} else if (off == 0) {
+			/* the bit at base alone, then the first set bit from there */
+			mask = base_bit(c, mask, ms, base, bs), ms = 0, off = 1;
+		}
+		uint32_t k = lw_temp(c, 1);
+		lw_mov32i(c, k, 0, (uint32_t)(off < 0 ? -off : off));
+		pos = search(c, mask, ms, base, bs, k, &none);
+		if (o[2].imm < 0) {
+			uint32_t up = lw_temp(c, 1);
+			mirror(c, up, pos, 0);
+			pos = up;
+		}
 	}
 	LInsn *op = lw_emit(c, SF_SEL_I);
 	linsn_ref(op, SR_RD, d, 0, 1, true);

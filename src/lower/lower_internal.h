@@ -281,6 +281,8 @@ void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits);
 /* d = [-]|a| over 32 bits (I2I.S32.S32 with .ABS), the signed division
  * sequences' operand prologue. */
 void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg);
+/* IADD d, a, {-}b (d == LW_NO_DST: into a new temporary); returns d. */
+uint32_t lw_iadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool negb);
 /* d.dsub = s.ssub >> amount (SHR, arithmetic when is_signed). */
 void lw_shr_imm(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub, unsigned amount,
                 bool is_signed);
@@ -551,6 +553,14 @@ int64_t lw_video_mode(const Instr *in);
 /* vadd vsub vmin vmax vshl vshr vmad vset: one VADD/VMNMX/VSHL/VSHR/VMAD/
  * VSET each (lower_video_scalar.c). */
 bool lw_video_scalar(LowerCtx *c, const Instr *in);
+/* The signedness of the instruction's `want` type words in order; false
+ * unless there are exactly that many. */
+bool lw_video_signs(const Instr *in, unsigned want, bool sg[3]);
+/* The PTX comparison's code (e_cmp: LT 1, EQ 2, LE 3, GT 4, NE 5, GE 6), -1 if none. */
+int64_t lw_video_cmp(const Instr *in);
+/* The SIMD video instructions (vadd2 ... vset4) lane by lane
+ * (lower_video_simd.c). */
+bool lw_video_simd(LowerCtx *c, const Instr *in);
 /* VABSDIFF{.SD} d, a, b, c (cv < 0: RZ) with formats fa/fb (the part +8
  * when signed) and mode (.ACC 4, .MIN 5, .MAX 6, none 7); sad shares it. */
 void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,

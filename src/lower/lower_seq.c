@@ -196,6 +196,18 @@ void lw_sign_high(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned s
 	lw_shr_imm(c, d, dsub, s, ssub, 31, true);
 }
 
+uint32_t lw_iadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool negb)
+{
+	if (d == LW_NO_DST)
+		d = lw_temp(c, 1);
+	LInsn *in = lw_emit(c, SF_IADD_R);
+	linsn_ref(in, SR_RD, d, 0, 1, true);
+	linsn_ref(in, SR_RA, a, 0, 1, false);
+	linsn_ref(in, SR_RB, b, 0, 1, false);
+	linsn_set(in, SR_NEG, negb ? 1 : 0);
+	return d;
+}
+
 void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg)
 {
 	enum { I2I_S32 = 5 };   /* the I2I type field's .S32 */

@@ -2,16 +2,18 @@
  * writes one sm_50 instruction, the same one:
  *   vabsdiff.dtype.atype.btype{.op2} d, a{.sel}, b{.sel}{, c}
  *       VABSDIFF{.SD}.fa.fb{.ACC|.MIN|.MAX} d, a{.part}, b{.part}, c|RZ
- *   vabsdiff4.u32.u32.u32{.add} d, a, b, c
- *       VABSDIFF4.U8.U8{.ACC} d, a, b, c
+ *   vabsdiff4.u32.atype.btype{.add} d, a, b, c
+ *       VABSDIFF4{.U8,.S8}{.U8,.S8}{.ACC} d, a, b, c
  * vadd2/vadd4/vsub2/vsub4 without .sat, .add, masks or selections as
  * whole-word carry tricks (ptxas's -O0 code for vadd; its signed vsub goes
  * lane by lane with the same results); vadd, vsub, vmin, vmax, vshl, vshr,
  * vmad and vset as one VADD/VMNMX/VSHL/VSHR/VMAD/VSET each
- * (lower_video_scalar.c). Every other video form is refused with a
- * diagnostic naming it: ptxas emulates the rest of the SIMD family lane by
- * lane with PRMT/I2I/IADD sequences, and vabsdiff with .sat or a
- * destination merge has no simulator model to check it against. */
+ * (lower_video_scalar.c). The rest of the SIMD family (.sat, .add, masks,
+ * selections, vavrg, vmin, vmax, vset, vabsdiff4 with a signed dtype)
+ * goes lane by lane
+ * as ptxas emulates it (lower_video_simd.c). Refused by name: vabsdiff
+ * with .sat or a destination merge, which has no simulator model to check
+ * it against. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -111,6 +113,16 @@ static bool lower_vabsdiff(LowerCtx *c, const Instr *in)
 	return true;
 }
 
+/* Whether a SIMD operand names lanes (a destination mask or a source
+ * selection): those go lane by lane (lower_video_simd.c). */
+static bool selected(const Instr *in)
+{
+	for (uint32_t i = 0; i < in->nops; i++)
+		if (in->ops[i]->kind == EX_NAME && in->ops[i]->component)
+			return true;
+	return false;
+}
+
 static bool lower_vabsdiff4(LowerCtx *c, const Instr *in)
 {
 	PtxTy t[3];
@@ -118,24 +130,18 @@ static bool lower_vabsdiff4(LowerCtx *c, const Instr *in)
 	const char *dsel, *asel, *bsel, *csel;
 	if (!video_types(in, t))
 		return lw_unsupported(c, in->loc, "vabsdiff4 without its three types (dtype.atype.btype)");
-	if (t[0].is_signed || t[1].is_signed || t[2].is_signed || lw_has_mod(in, ".sat"))
-		return lw_unsupported(c, in->loc, "vabsdiff4 with signed lanes or .sat (ptxas 11.8 emulates it with a "
-		                      "per-byte sequence for sm_50; vabsdiff4.u32.u32.u32{.add} is supported)");
+	if (t[0].is_signed || lw_has_mod(in, ".sat") || selected(in))
+		return lw_video_simd(c, in);
 	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
 	    !lw_video_reg(c, in->ops[2], &b, &bsel) || !lw_video_reg(c, in->ops[3], &cv, &csel))
 		return false;
-	const char *sel = dsel ? dsel : asel ? asel : bsel;
-	if (sel != NULL)
-		return lw_unsupported(c, in->ops[dsel ? 0 : asel ? 1 : 2]->loc, "vabsdiff4 with the %s '%s' (ptxas "
-		                      "11.8 emulates it with a per-byte sequence for sm_50; vabsdiff4 with all lanes and "
-		                      "the bytes in order is supported)", dsel ? "lane mask" : "byte selection", sel);
 	LInsn *op = lw_emit(c, SF_VABSDIFF4);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
 	linsn_ref(op, SR_RA, a, 0, 1, false);
 	linsn_ref(op, SR_RB, b, 0, 1, false);
 	linsn_ref(op, SR_RC, cv, 0, 1, false);
-	linsn_set(op, SR_SA, 0);
-	linsn_set(op, SR_SB, 0);
+	linsn_set(op, SR_SA, t[1].is_signed);   /* e_v4fmt: U8 0, S8 1 */
+	linsn_set(op, SR_SB, t[2].is_signed);
 	linsn_set(op, SR_VSEL_A, 4);
 	linsn_set(op, SR_VSEL_B, 4);
 	linsn_set(op, SR_VLANES, 0xf);
@@ -170,19 +176,6 @@ static uint32_t lop_imm(LowerCtx *c, uint32_t a, int64_t op, uint32_t imm)
 	return d;
 }
 
-/* IADD d, a, {-}b into d (d == LW_NO_DST: a new temporary), returned. */
-static uint32_t iadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool negb)
-{
-	if (d == LW_NO_DST)
-		d = lw_temp(c, 1);
-	LInsn *in = lw_emit(c, SF_IADD_R);
-	linsn_ref(in, SR_RD, d, 0, 1, true);
-	linsn_ref(in, SR_RA, a, 0, 1, false);
-	linsn_ref(in, SR_RB, b, 0, 1, false);
-	linsn_set(in, SR_NEG, negb ? 1 : 0);
-	return d;
-}
-
 /* The lanes' sums or differences modulo 2^8 / 2^16 do not depend on the
  * lanes' signedness, so every type triple shares one sequence:
  *   vadd4: ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080)
@@ -197,7 +190,7 @@ static void simd_add_sub(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool s
 		uint32_t sign = lop_imm(c, lop_rr(c, a, b, LOP_XOR, sub), LOP_AND, 0x80808080u);
 		uint32_t x = lop_imm(c, a, sub ? LOP_OR : LOP_AND, sub ? 0x80808080u : 0x7f7f7f7fu);
 		uint32_t y = lop_imm(c, b, LOP_AND, 0x7f7f7f7fu);
-		uint32_t sum = iadd(c, LW_NO_DST, x, y, sub);
+		uint32_t sum = lw_iadd(c, LW_NO_DST, x, y, sub);
 		LInsn *in = lw_emit(c, SF_LOP_R);
 		linsn_ref(in, SR_RD, d, 0, 1, true);
 		linsn_ref(in, SR_RA, sum, 0, 1, false);
@@ -205,9 +198,9 @@ static void simd_add_sub(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool s
 		linsn_set(in, SR_LOPOP, LOP_XOR);
 		return;
 	}
-	uint32_t s = iadd(c, LW_NO_DST, a, b, sub);
+	uint32_t s = lw_iadd(c, LW_NO_DST, a, b, sub);
 	uint32_t carry = lop_imm(c, lop_rr(c, lop_rr(c, a, b, LOP_XOR, false), s, LOP_XOR, false), LOP_AND, 0x10000u);
-	iadd(c, d, s, carry, !sub);
+	lw_iadd(c, d, s, carry, !sub);
 }
 
 static bool lower_simd_add_sub(LowerCtx *c, const Instr *in, bool sub, bool four)
@@ -217,19 +210,11 @@ static bool lower_simd_add_sub(LowerCtx *c, const Instr *in, bool sub, bool four
 	const char *dsel, *asel, *bsel, *csel;
 	if (!video_types(in, t))
 		return lw_unsupported(c, in->loc, "%s without its three types (dtype.atype.btype)", in->opcode);
-	if (lw_has_mod(in, ".sat") || lw_has_mod(in, ".add"))
-		return lw_unsupported(c, in->loc, "%s with %s (ptxas 11.8 emulates it with a per-lane sequence for "
-		                      "sm_50, not written here yet; %s without .sat and .add is supported)", in->opcode,
-		                      lw_has_mod(in, ".sat") ? ".sat" : ".add", in->opcode);
+	if (lw_has_mod(in, ".sat") || lw_has_mod(in, ".add") || selected(in))
+		return lw_video_simd(c, in);
 	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
 	    !lw_video_reg(c, in->ops[2], &b, &bsel) || !lw_video_reg(c, in->ops[3], &cv, &csel))
 		return false;
-	const char *sel = dsel ? dsel : asel ? asel : bsel;
-	if (sel != NULL)
-		return lw_unsupported(c, in->ops[dsel ? 0 : asel ? 1 : 2]->loc, "%s with the %s '%s' (ptxas 11.8 "
-		                      "emulates it with a per-lane sequence for sm_50; %s with all lanes and the lanes in "
-		                      "order is supported)", in->opcode, dsel ? "lane mask" : "lane selection", sel,
-		                      in->opcode);
 	simd_add_sub(c, d, a, b, sub, four);
 	return true;
 }
@@ -246,7 +231,5 @@ bool lower_video(LowerCtx *c, const Instr *in)
 	/* the scalar ones (vadd vsub vmin vmax vshl vshr vmad vset) go straight
 	 * to lower_video_scalar.c from lower.c's table, which uses this file's
 	 * operand helpers: calls only one way */
-	return lw_unsupported(c, in->opcode_loc, "the SIMD video instruction '%s' (ptxas 11.8 emulates it with a "
-	                      "per-byte sequence for sm_50, not written here yet; vabsdiff4.u32.u32.u32{.add} is "
-	                      "supported, and vadd2/vadd4/vsub2/vsub4 without .sat)", in->opcode);
+	return lw_video_simd(c, in);
 }

@@ -32,8 +32,7 @@ static const VideoOp video_ops[] = {
 	{ "vmad", SF_VMAD_R, SF_VMAD_I, 3 },   { "vset", SF_VSET_R, SF_VSET_R, 2 },
 };
 
-/* The signedness of the instruction's type words in order. */
-static bool video_signs(const Instr *in, unsigned want, bool sg[3])
+bool lw_video_signs(const Instr *in, unsigned want, bool sg[3])
 {
 	unsigned n = 0;
 	for (uint32_t i = 0; i < in->nmods; i++) {
@@ -47,8 +46,7 @@ static bool video_signs(const Instr *in, unsigned want, bool sg[3])
 	return n == want;
 }
 
-/* The PTX comparison's VSET code (e_cmp: LT 1, EQ 2, LE 3, GT 4, NE 5, GE 6). */
-static int64_t video_cmp(const Instr *in)
+int64_t lw_video_cmp(const Instr *in)
 {
 	static const char *const cmps[] = { NULL, ".lt", ".eq", ".le", ".gt", ".ne", ".ge" };
 	for (int64_t i = 1; i < 7; i++)
@@ -87,7 +85,7 @@ bool lw_video_scalar(LowerCtx *c, const Instr *in)
 			op = &video_ops[i];
 	bool sg[3], vmad = op->reg == SF_VMAD_R, vset = op->reg == SF_VSET_R;
 	bool shift = op->reg == SF_VSHL_R || op->reg == SF_VSHR_R;
-	if (!video_signs(in, op->ntypes, sg))
+	if (!lw_video_signs(in, op->ntypes, sg))
 		return lw_unsupported(c, in->loc, "%s without its %s types", in->opcode,
 		                      vset ? "two (atype.btype)" : "three (dtype.atype.btype)");
 	bool dsigned = !vset && sg[0], asigned = sg[op->ntypes - 2], bsigned = !shift && sg[op->ntypes - 1];
@@ -146,7 +144,7 @@ bool lw_video_scalar(LowerCtx *c, const Instr *in)
 	}
 	linsn_set(vi, SR_VMODE, mode);
 	if (vset) {
-		linsn_set(vi, SR_CMP, video_cmp(in));
+		linsn_set(vi, SR_CMP, lw_video_cmp(in));
 		return true;
 	}
 	linsn_set(vi, SR_SAT, lw_has_mod(in, ".sat"));
