@@ -542,6 +542,7 @@ bool lower_bfi64(LowerCtx *c, const Instr *in);
 bool lower_sad(LowerCtx *c, const Instr *in);
 /* lower_video.c: the video instructions (vabsdiff, vabsdiff4; the others refused by name) */
 bool lower_video(LowerCtx *c, const Instr *in);
+/* lower_video_operands.c: what the video lowerings read alike. */
 /* The register a video operand names, its selector (".b1", NULL if none)
  * in *sel (an immediate goes through MOV32I into a temporary). */
 bool lw_video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel);
@@ -550,14 +551,14 @@ bool lw_video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel);
 int64_t lw_video_format(const char *sel, bool is_signed);
 /* The secondary operation's mode: .add ACC 4, .min 5, .max 6, none 7. */
 int64_t lw_video_mode(const Instr *in);
-/* vadd vsub vmin vmax vshl vshr vmad vset: one VADD/VMNMX/VSHL/VSHR/VMAD/
- * VSET each (lower_video_scalar.c). */
-bool lw_video_scalar(LowerCtx *c, const Instr *in);
 /* The signedness of the instruction's `want` type words in order; false
  * unless there are exactly that many. */
 bool lw_video_signs(const Instr *in, unsigned want, bool sg[3]);
 /* The PTX comparison's code (e_cmp: LT 1, EQ 2, LE 3, GT 4, NE 5, GE 6), -1 if none. */
 int64_t lw_video_cmp(const Instr *in);
+/* vadd vsub vmin vmax vshl vshr vmad vset: one VADD/VMNMX/VSHL/VSHR/VMAD/
+ * VSET each (lower_video_scalar.c). */
+bool lw_video_scalar(LowerCtx *c, const Instr *in);
 /* The SIMD video instructions (vadd2 ... vset4) lane by lane
  * (lower_video_simd.c). */
 bool lw_video_simd(LowerCtx *c, const Instr *in);

@@ -34,44 +34,6 @@ static bool video_types(const Instr *in, PtxTy t[3])
 	return n == 3;
 }
 
-bool lw_video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel)
-{
-	unsigned width;
-	*sel = NULL;
-	if (e->kind == EX_NAME && e->component) {
-		Expr plain = *e;
-		plain.component = NULL;
-		*sel = e->component;
-		return lw_reg(c, &plain, vreg, &width);
-	}
-	Opnd o;
-	unsigned rsub;
-	if (!lw_opnd(c, e, &o))
-		return false;
-	lw_opnd_part(c, &o, 0, vreg, &rsub);
-	return true;
-}
-
-int64_t lw_video_format(const char *sel, bool is_signed)
-{
-	static const char *const parts[] = { ".b0", ".b1", ".b2", ".b3", ".h0", ".h1" };
-	int64_t part = 6;
-	if (sel != NULL) {
-		part = -1;
-		for (int64_t i = 0; i < 6; i++)
-			if (strcmp(sel, parts[i]) == 0)
-				part = i;
-		if (part < 0)
-			return -1;
-	}
-	return part + (is_signed ? 8 : 0);
-}
-
-int64_t lw_video_mode(const Instr *in)
-{
-	return lw_has_mod(in, ".add") ? 4 : lw_has_mod(in, ".min") ? 5 : lw_has_mod(in, ".max") ? 6 : 7;
-}
-
 void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,
                  unsigned csub, int64_t fa, int64_t fb, int64_t mode, bool sd)
 {

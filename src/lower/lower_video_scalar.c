@@ -32,29 +32,6 @@ static const VideoOp video_ops[] = {
 	{ "vmad", SF_VMAD_R, SF_VMAD_I, 3 },   { "vset", SF_VSET_R, SF_VSET_R, 2 },
 };
 
-bool lw_video_signs(const Instr *in, unsigned want, bool sg[3])
-{
-	unsigned n = 0;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		PtxTy ty = ptx_type_of_word(in->mods[i]);
-		if (ty.bits == 0)
-			continue;
-		if (n == want)
-			return false;
-		sg[n++] = ty.is_signed;
-	}
-	return n == want;
-}
-
-int64_t lw_video_cmp(const Instr *in)
-{
-	static const char *const cmps[] = { NULL, ".lt", ".eq", ".le", ".gt", ".ne", ".ge" };
-	for (int64_t i = 1; i < 7; i++)
-		if (lw_has_mod(in, cmps[i]))
-			return i;
-	return -1;
-}
-
 /* A source: "-x" sets *neg; the register in *vreg with its selector. */
 static bool video_source(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel, bool *neg)
 {
