@@ -16,8 +16,8 @@
 # (its per-word STG/LDG comparison is only reported here: ptxas -O3 folds
 # address arithmetic into offsets, merges stores and unrolls loops).
 #
-# Usage: tests/oracle/kernel-sweep.sh            (seeds 1..40, about a minute)
-#        SWEEP_SEEDS=500 SWEEP_FIRST=1000 tests/oracle/kernel-sweep.sh
+# Usage: tests/oracle/kernel-sweep.sh            (seeds 1..40 and --whole 1..12)
+#        SWEEP_SEEDS=500 SWEEP_WHOLE_SEEDS=100 SWEEP_FIRST=1000 tests/oracle/kernel-sweep.sh
 # Environment: PROG, CC, PTXSURF_ORACLE_DIR, JOBS (parallel seeds, default
 # 2), SWEEP_KEEP=1 keeps the work directory (the generated .ptx files are
 # the reproducers: gen_kernels SEED).
@@ -41,11 +41,15 @@ if [ "${1:-}" != "--one" ]; then
 	else
 		trap 'rm -rf "$work"' EXIT
 	fi
-	${CC:-cc} -std=c11 -O1 -o "$work/gen" "$here/gen_kernels.c" "$here/gen_loops.c" "$here/gen_families.c" || exit 2
+	${CC:-cc} -std=c11 -O1 -o "$work/gen" "$here/gen_kernels.c" "$here/gen_loops.c" "$here/gen_families.c" \
+		"$here/gen_calls.c" "$here/gen_data.c" "$here/gen_tex.c" || exit 2
 fi
 
 first=${SWEEP_FIRST:-1}
 count=${SWEEP_SEEDS:-$((40 / ${STEP:-1}))}   # STEP > 1 (check-sanitize): fewer seeds
+# seeds of gen_kernels --whole (functions and calls, module data in every
+# state space, textures), from SWEEP_FIRST too
+whole=${SWEEP_WHOLE_SEEDS:-$((12 / ${STEP:-1}))}
 
 # Surface words of a listing (nvdisasm -hex or ours), masked as in
 # encode-ptxas.sh: "KERNEL<TAB>MASKEDHEX<TAB>TEXT", one per distinct word.
@@ -97,7 +101,10 @@ one_seed() {
 	s=$1
 	name=s$s
 	f="$work/$name.ptx"
-	"$work/gen" "$s" >"$f" || { echo "RESULT fail 0 0 0 0"; return; }
+	case $s in
+	w*) "$work/gen" --whole "${s#w}" ;;   # wN: gen_kernels --whole N
+	*) "$work/gen" "$s" ;;
+	esac >"$f" || { echo "RESULT fail 0 0 0 0"; return; }
 	ok=1 gen_bad=0 o0_only=0 nwords=0 dead=0
 	kernels=$(grep -c '^\.visible \.entry' "$f")
 	for o in 3 0; do
@@ -166,7 +173,7 @@ fi
 
 # The seeds in parallel (JOBS, default 2), each seed's lines together.
 export work bin prog
-seq "$first" $((first + count - 1)) | xargs -n 1 -P "${JOBS:-2}" sh -c \
+{ seq "$first" $((first + count - 1)); [ "$whole" -gt 0 ] && seq "$first" $((first + whole - 1)) | sed 's/^/w/'; } | xargs -n 1 -P "${JOBS:-2}" sh -c \
 	'sh "$0" --one "$1" >"$work/result.$1" 2>&1' "$here/kernel-sweep.sh"
 cat "$work"/result.* | grep -v '^RESULT'
 eval "$(cat "$work"/result.* | awk '$1 == "RESULT" {
@@ -186,7 +193,7 @@ if [ "$1" -eq 0 ] || [ "$2" -eq 0 ] || [ "$4" -ne 0 ] || [ "$5" -ne 0 ] || [ "$6
 	cat "$work"/encode.*.log | grep -E 'nvdisasm|differs|cuobjdump' | head -n 20
 	fail=$((fail + 1))
 fi
-echo "kernel-sweep: seeds $first..$((first + count - 1)): $kernels kernels, $su_words distinct surface words" \
+echo "kernel-sweep: seeds $first..$((first + count - 1)) and --whole $first..$((first + whole - 1)): $kernels kernels, $su_words distinct surface words" \
      "checked against ptxas ($o0_only matched by opcode at -O0 only: -O3 removed them;" \
      "$dead not checkable: ptxas -O0 removed them as dead code too)," \
      "$gen_bad ptxas rejections of generated kernels"

@@ -33,6 +33,8 @@
 # Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
 # SIM_SWEEP_SEEDS (random kernels, default 30), SIM_SWEEP_DIVERGE_SEEDS
 # (random kernels with divergent loops, gen_kernels --diverge, default 15),
+# SIM_SWEEP_WHOLE_SEEDS (random kernels with functions, calls, module data,
+# every state space and textures, gen_kernels --whole, default 10),
 # SIM_INPUT_SETS (input sets of a one-thread run, default 8), SIM_DIFF_KEEP=1,
 # SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
 # recorded outputs), STEP (every STEP-th file, for check-sanitize),
@@ -294,7 +296,9 @@ for fam in $families; do
 	kernels) run_family kernels "$here"/kernels/*.ptx ;;
 	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx "$root"/tests/corpus/*texsurf*.ptx ;;
 	sweep)
-		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" "$root/tests/oracle/gen_families.c" || exit 2
+		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" \
+			"$root/tests/oracle/gen_families.c" "$root/tests/oracle/gen_calls.c" "$root/tests/oracle/gen_data.c" \
+			"$root/tests/oracle/gen_tex.c" || exit 2
 		n=0
 		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do
 			n=$((n + 1))
@@ -310,6 +314,14 @@ for fam in $families; do
 			n=$((n + 1))
 			"$work/gen" --defined --diverge $n >"$work/sweep-d$n.ptx" || exit 2
 			set -- "$@" "$work/sweep-d$n.ptx"
+		done
+		# device functions and calls, module data in every state space,
+		# textures (gen_kernels --whole)
+		n=0
+		while [ $n -lt "${SIM_SWEEP_WHOLE_SEEDS:-10}" ]; do
+			n=$((n + 1))
+			"$work/gen" --defined --whole $n >"$work/sweep-w$n.ptx" || exit 2
+			set -- "$@" "$work/sweep-w$n.ptx"
 		done
 		launches=$sweep_launches
 		run_family sweep "$@" ;;
