@@ -673,7 +673,11 @@ void stmt_list(int n, int nest)
 			gen_loop(nest);
 			continue;
 		}
-		if ((calls_enabled || data_enabled || tex_enabled) && chance(30)) {
+		/* none in a loop inside a loop: 26 * 26 turns of a callee or of
+		 * address arithmetic run into the simulator's step limit of an
+		 * edge input set (2^16 issues per block), which ptxas -O3's
+		 * shorter code stays under */
+		if ((calls_enabled || data_enabled || tex_enabled) && loop_depth < 2 && chance(30)) {
 			gen_whole();
 			continue;
 		}

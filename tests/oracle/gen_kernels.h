@@ -34,6 +34,7 @@ extern bool defined_mode;       /* --defined */
 int gen_address(int size);
 void stmt_list(int n, int nest);
 void gen_loop(int nest);
+extern int loop_depth;           /* counted loops around the statement */
 void gen_fam(int nest);
 void gen_ints(void);
 

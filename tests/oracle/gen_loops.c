@@ -7,6 +7,8 @@
 
 #include "gen_kernels.h"
 
+int loop_depth;
+
 /* A counted loop: i = 0; do { body; i++ } while (i < n); --diverge: n is
  * (idx & 7) + c and a break may leave when i == (idx >> 1 & 3). */
 void gen_loop(int nest)
@@ -28,7 +30,9 @@ void gen_loop(int nest)
 	out("\tmov.u32 %%r%d, 0;\n", i);
 	memcpy(saved, depth, sizeof saved);
 	out("$L__k%d_%d:\n", kernel_no, l);
+	loop_depth++;
 	stmt_list(1 + (int)rnd(6), nest + 1);
+	loop_depth--;
 	memcpy(depth, saved, sizeof saved);
 	int p = fresh(C_P);
 	depth[C_P]--;        /* the exit test is not a value the code after reads */

@@ -87,10 +87,11 @@ elf_facts() {
 	"$bin/cuobjdump" -elf "$1" | awk '
 	/^\.nv\.info\./ { k = $1; sub(/^\.nv\.info\./, "", k); next }
 	/^\.nv\.info$/ || /^\.(text|nv\.constant|nv\.rel|rel)/ { k = "" }
-	/^\.rel\.nv\.constant0\./ { r = $1; sub(/^\.rel\.nv\.constant0\./, "", r); inrel = 1; next }
+	# cuobjdump prints a relocation section as ".section .rel.NAME	REL"
+	/^\.section \.rel\.nv\.constant0\./ { r = $2; sub(/^\.rel\.nv\.constant0\./, "", r); inrel = 1; next }
 	/^\./ { inrel = 0 }
-	inrel && /R_CUDA_SURF_HEADER_INDEX/ { print r "\treloc\t" $0; next }
-	k != "" && /Attribute:/ { a = $2; keepit = a ~ /PARAM_CBANK|CBANK_PARAM_SIZE|KPARAM_INFO|EXPLICIT_CACHING|BINDLESS_SURFACE_BANK|CTAIDZ_USED|MAXREG_COUNT|MAX_THREADS|REQNTID/; if (keepit) print k "\t" a; next }
+	inrel && /R_CUDA_(SURF|TEX)_HEADER_INDEX/ { print r "\treloc\t" $0; next }
+	k != "" && /Attribute:/ { a = $2; keepit = a ~ /PARAM_CBANK|CBANK_PARAM_SIZE|KPARAM_INFO|EXPLICIT_CACHING|BINDLESS_SURFACE_BANK|BINDLESS_TEXTURE_BANK|CTAIDZ_USED|MAXREG_COUNT|MAX_THREADS|REQNTID/; if (keepit) print k "\t" a; next }
 	# PARAM_CBANK starts with the symbol index of .nv.constant0.<k>, which
 	# moves with symbols ptxas -O3 adds for its own constants
 	k != "" && keepit && /Value:|Pointee/ { v = $0; if (a ~ /PARAM_CBANK/) sub(/Value:[ \t]*0x[0-9a-f]+/, "Value: sym", v); print k "\t" a "\t" v }'
