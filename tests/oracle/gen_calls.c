@@ -194,6 +194,30 @@ static void nested_call(int no, int ptr)
 	emit_call(callee, args, dst, "");
 }
 
+/* The result of function no (and its store through the pointer) from
+ * value v. */
+static void give_result(const Fn *f, int no, int ptr, int v)
+{
+	if (ptr)
+		out("\tst.global.u32 [%%rd%d+%u], %%r%d;\n", ptr, rnd(32) * 4, v);
+	if (f->ret == 32)
+		out("\tst.param.b32 [f%d_ret], %%r%d;\n", no, v);
+	else if (f->ret == 64) {
+		int d = frd_new();
+		out("\tcvt.u64.u32 %%rd%d, %%r%d;\n", d, v);
+		out("\tst.param.b64 [f%d_ret], %%rd%d;\n", no, d);
+	}
+}
+
+/* A return taken by some threads only (a warp leaves the callee split). */
+static void early_return(const Fn *f, int no, int ptr)
+{
+	int p = ++f_next_p, v = fr_use();
+	out("\tsetp.%s.u32 %%p%d, %%r%d, %u;\n", chance(50) ? "lt" : "ne", p, fr_use(), rnd(64));
+	give_result(f, no, ptr, v);
+	out("\t@%%p%d ret;\n", p);
+}
+
 static void gen_function(int no)
 {
 	const Fn *f = &fns[no];
@@ -232,6 +256,8 @@ static void gen_function(int no)
 		    (off + 4) % 32, b);
 		out("\tld.local.u32 %%r%d, [f%d_loc+%d];\n", fr_new(), no, chance(50) ? off : (off + 4) % 32);
 	}
+	if (chance(30))
+		early_return(f, no, ptr);
 	/* every parameter reaches the result: a call's arguments are all
 	 * read, as in real code (ptxas keeps an argument the callee ignores
 	 * live; we see that the callee does not read it) */
@@ -246,15 +272,7 @@ static void gen_function(int no)
 		out("\txor.b32 %%r%d, %%r%d, %%r%d;\n", y, acc, x);
 		acc = y;
 	}
-	if (ptr)
-		out("\tst.global.u32 [%%rd%d+%u], %%r%d;\n", ptr, rnd(32) * 4, acc);
-	if (f->ret == 32)
-		out("\tst.param.b32 [f%d_ret], %%r%d;\n", no, acc);
-	else if (f->ret == 64) {
-		int d = frd_new();
-		out("\tcvt.u64.u32 %%rd%d, %%r%d;\n", d, acc);
-		out("\tst.param.b64 [f%d_ret], %%rd%d;\n", no, d);
-	}
+	give_result(f, no, ptr, acc);
 	out("\tret;\n}\n");
 }
 
