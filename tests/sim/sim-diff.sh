@@ -289,6 +289,18 @@ run_family() {
 	fi
 }
 
+# gen_files PREFIX COUNT FLAGS...: sweep-PREFIX1.ptx ... of gen_kernels
+# FLAGS 1..COUNT, their paths added to sweep_files
+gen_files() {
+	_p=$1 _c=$2 _n=0
+	shift 2
+	while [ $_n -lt "$_c" ]; do
+		_n=$((_n + 1))
+		"$work/gen" "$@" $_n >"$work/sweep-$_p$_n.ptx" || exit 2
+		sweep_files="$sweep_files $work/sweep-$_p$_n.ptx"
+	done
+}
+
 families=${*:-goldens kernels corpus sweep}
 for fam in $families; do
 	case $fam in
@@ -299,30 +311,16 @@ for fam in $families; do
 		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" \
 			"$root/tests/oracle/gen_families.c" "$root/tests/oracle/gen_calls.c" "$root/tests/oracle/gen_data.c" \
 			"$root/tests/oracle/gen_tex.c" || exit 2
-		n=0
-		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do
-			n=$((n + 1))
-			"$work/gen" --defined $n >"$work/sweep-$n.ptx" || exit 2
-		done
-		set --
-		n=0
-		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do n=$((n + 1)); set -- "$@" "$work/sweep-$n.ptx"; done
+		sweep_files=
+		gen_files "" "${SIM_SWEEP_SEEDS:-30}" --defined
 		# divergent loops (trip counts and breaks from the thread index, a
 		# vote of the warp after each): wrong without reconvergence
-		n=0
-		while [ $n -lt "${SIM_SWEEP_DIVERGE_SEEDS:-15}" ]; do
-			n=$((n + 1))
-			"$work/gen" --defined --diverge $n >"$work/sweep-d$n.ptx" || exit 2
-			set -- "$@" "$work/sweep-d$n.ptx"
-		done
+		gen_files d "${SIM_SWEEP_DIVERGE_SEEDS:-15}" --defined --diverge
 		# device functions and calls, module data in every state space,
-		# textures (gen_kernels --whole)
-		n=0
-		while [ $n -lt "${SIM_SWEEP_WHOLE_SEEDS:-10}" ]; do
-			n=$((n + 1))
-			"$work/gen" --defined --whole $n >"$work/sweep-w$n.ptx" || exit 2
-			set -- "$@" "$work/sweep-w$n.ptx"
-		done
+		# textures
+		gen_files w "${SIM_SWEEP_WHOLE_SEEDS:-10}" --defined --whole
+		# shellcheck disable=SC2086
+		set -- $sweep_files
 		launches=$sweep_launches
 		run_family sweep "$@" ;;
 	*) echo "sim-diff: unknown family $fam" >&2; exit 2 ;;
