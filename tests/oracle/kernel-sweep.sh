@@ -1,6 +1,8 @@
 #!/bin/sh
-# Sweep of random kernels (gen_kernels.c) against NVIDIA's CUDA 11.8 tools:
-# the encoder meets shapes the goldens never showed it. For each seed:
+# Sweep of random kernels (gen_kernels.c; with --whole also device
+# functions and calls, module data in every state space and textures)
+# against NVIDIA's CUDA 11.8 tools: the encoder meets shapes the goldens
+# never showed it. For each seed:
 #  1. ptxas -arch=sm_50 accepts the module at -O3 and -O0 (else the
 #     generator left the subset: a failure of this test);
 #  2. ptxsurf-as assembles it, and --verify-sched proves it hazard-free;
@@ -9,8 +11,9 @@
 #     same opcode, modifiers, size, clamp, cache operator and surface slot;
 #  4. the .nv.info records ptxas and we both decide from the PTX (parameter
 #     bank, sizes and offsets, EXPLICIT_CACHING, BINDLESS_SURFACE_BANK,
-#     CTAIDZ_USED, MAXREG_COUNT) and the surface-slot relocations of
-#     .rel.nv.constant0 equal those of ptxas -O3;
+#     BINDLESS_TEXTURE_BANK, CTAIDZ_USED, MAXREG_COUNT) and the surface-
+#     and texture-slot relocations of .rel.nv.constant0 equal those of
+#     ptxas -O3;
 # then tests/oracle/encode-ptxas.sh runs on all of them: nvdisasm decodes
 # every word to our listing's text and cuobjdump -sass accepts every cubin
 # (its per-word STG/LDG comparison is only reported here: ptxas -O3 folds
