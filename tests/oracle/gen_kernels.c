@@ -5,7 +5,7 @@
  * operations, guards, diamonds and counted loops), so the sweep meets code
  * the goldens never showed the encoder.
  *
- * Usage: gen_kernels [--defined] [--diverge] SEED > FILE.ptx. The same seed always gives
+ * Usage: gen_kernels [--defined] [--diverge] [--calls] [--data] [--tex] [--whole] SEED > FILE.ptx. The same seed always gives
  * the same module (a private xorshift generator, no libc rand), so a failing
  * seed is a reproducible test case.
  *
@@ -18,7 +18,11 @@
  * every path; no .reqntid (ptxas may fold %ntid into a constant).
  *
  * --diverge makes most loops divergent (gen_loops.c): a trip count and a
- * break from the thread's index, then a vote of the whole warp. */
+ * break from the thread's index, then a vote of the whole warp.
+ *
+ * --calls adds device functions and calls (gen_calls.c), --data module
+ * .const/.global/.shared data, a .local array and generic addresses
+ * (gen_data.c), --tex textures (gen_tex.c); --whole all three. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -50,7 +54,7 @@ void out(const char *fmt, ...)
 	va_end(ap);
 }
 
-bool has_sync_forms, diverge_mode;
+bool has_sync_forms, diverge_mode, calls_enabled;
 
 /* ---- values a kernel has defined ----------------------------------------
  * Each class is a stack of register numbers; a block (diamond arm, loop
@@ -650,11 +654,31 @@ static void gen_warp(void)
 	}
 }
 
+/* One statement of --calls, --data or --tex, weighted among those on. */
+static void gen_whole(void)
+{
+	int w = (calls_enabled ? 4 : 0) + (data_enabled ? 4 : 0) + (tex_enabled ? 3 : 0), r = (int)rnd((uint32_t)w);
+	if (calls_enabled && (r -= 4) < 0)
+		gen_call();
+	else if (data_enabled && (r -= 4) < 0)
+		gen_data_stmt();
+	else
+		gen_tex_stmt();
+}
+
 void stmt_list(int n, int nest)
 {
 	for (int i = 0; i < n && budget > 0; i++, budget--) {
 		if (diverge_mode && nest < 2 && chance(12)) {
 			gen_loop(nest);
+			continue;
+		}
+		/* none in a loop inside a loop: 26 * 26 turns of a callee or of
+		 * address arithmetic run into the simulator's step limit of an
+		 * edge input set (2^16 issues per block), which ptxas -O3's
+		 * shorter code stays under */
+		if ((calls_enabled || data_enabled || tex_enabled) && loop_depth < 2 && chance(30)) {
+			gen_whole();
 			continue;
 		}
 		int r = (int)rnd(100);
@@ -702,8 +726,10 @@ static void gen_kernel(int k)
 	}
 	out("\n.visible .entry k%d(\n", k);
 	for (int i = 0; i < nparams; i++)
-		out("\t.param .%s %s%s\n", params[i].kind == 2 ? "u32" : "u64", params[i].name, i + 1 < nparams ? "," : "");
-	out(")\n");
+		out("\t.param .%s %s%s", params[i].kind == 2 ? "u32" : "u64", params[i].name, i + 1 < nparams ? ",\n" : "");
+	if (tex_enabled)
+		gen_kernel_tex_param(k);
+	out("\n)\n");
 	/* limits of 128 registers or more: with no spilling and no instruction
 	 * reordering, a register-pressure block can need more than the 64 that
 	 * ptxas fits it in (an encoder limit, reported as such) */
@@ -721,6 +747,8 @@ static void gen_kernel(int k)
 	 * frame makes ptxas -O0 read SR_LMEMHIOFF, which is not simulated) */
 	if (!defined_mode)
 		out("\t.shared .align 16 .b8 k%dsh[128];\n\t.local .align 16 .b8 k%dlo[128];\n\n", k, k);
+	if (data_enabled)
+		gen_kernel_data_decl();
 	/* parameters, clang order (last first) or nvcc order */
 	bool reverse = chance(50);
 	int bound = -1;
@@ -758,6 +786,10 @@ static void gen_kernel(int k)
 		    "\tand.b32 %%r%d, %%r%d, 3;\n", stripe_px, idx_reg, stripe_px, stripe_px, stripe_bx, stripe_px,
 		    small_coord, idx_reg);
 	}
+	if (data_enabled)
+		gen_kernel_data();
+	if (tex_enabled)
+		gen_kernel_tex(k);
 	if (chance(40)) {
 		static const char *const sr[] = { "%tid.y", "%tid.z", "%ctaid.y", "%nctaid.x", "%ntid.y" };
 		out("\tmov.u32 %%r%d, %s;\n", fresh(C_R), PICK(sr));
@@ -790,11 +822,19 @@ int main(int argc, char **argv)
 			defined_mode = true;
 		else if (strcmp(argv[a], "--diverge") == 0)
 			diverge_mode = true;
+		else if (strcmp(argv[a], "--calls") == 0)
+			calls_enabled = true;
+		else if (strcmp(argv[a], "--data") == 0)
+			data_enabled = true;
+		else if (strcmp(argv[a], "--tex") == 0)
+			tex_enabled = true;
+		else if (strcmp(argv[a], "--whole") == 0)
+			calls_enabled = data_enabled = tex_enabled = true;
 		else
 			break;
 	}
 	if (a != argc - 1) {
-		fprintf(stderr, "usage: gen_kernels [--defined] [--diverge] SEED\n");
+		fprintf(stderr, "usage: gen_kernels [--defined] [--diverge] [--calls] [--data] [--tex] [--whole] SEED\n");
 		return 2;
 	}
 	uint64_t seed = strtoull(argv[argc - 1], NULL, 0);
@@ -810,6 +850,12 @@ int main(int argc, char **argv)
 	module_shared = chance(50);
 	if (module_shared)
 		out(".shared .align 16 .b8 msh[128];\n");
+	if (tex_enabled)
+		gen_module_tex();
+	if (data_enabled)
+		gen_module_data();
+	if (calls_enabled)
+		gen_functions();
 	int nk = 1 + (int)rnd(3);
 	for (int k = 0; k < nk; k++)
 		gen_kernel(k);

@@ -1,7 +1,8 @@
 /* What the random-kernel generator's files share (gen_kernels.c: the
  * generator, its value pools and statements; gen_loops.c: counted loops,
  * and the divergent ones of --diverge; gen_families.c: issue 17's
- * instruction families). */
+ * instruction families; gen_calls.c, gen_data.c, gen_tex.c: device
+ * functions and calls, module data and state spaces, textures). */
 #ifndef PTXSURF_GEN_KERNELS_H
 #define PTXSURF_GEN_KERNELS_H
 
@@ -33,7 +34,23 @@ extern bool defined_mode;       /* --defined */
 int gen_address(int size);
 void stmt_list(int n, int nest);
 void gen_loop(int nest);
+extern int loop_depth;           /* counted loops around the statement */
 void gen_fam(int nest);
 void gen_ints(void);
+
+/* --calls, --data, --tex (--whole: all three), each off by default so
+ * that the modules of the other options stay as they were */
+extern bool calls_enabled, data_enabled, tex_enabled;
+void gen_functions(void);           /* module: the .func definitions */
+void gen_call(void);                /* statement: a direct or indirect call */
+void gen_module_data(void);         /* module: .const, .global, .shared data */
+void gen_kernel_data_decl(void);    /* kernel: its .local array */
+void gen_kernel_data(void);         /* kernel: slot addresses, the array written */
+void gen_data_stmt(void);           /* statement: an access to the data */
+void data_read_in_function(int r);  /* a function's read of module data */
+void gen_module_tex(void);          /* module: the .texrefs */
+void gen_kernel_tex_param(int k);   /* kernel: its bindless handle parameter */
+void gen_kernel_tex(int k);         /* kernel: the handle loaded */
+void gen_tex_stmt(void);            /* statement: tex, tld4, txq */
 
 #endif

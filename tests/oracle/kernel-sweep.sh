@@ -1,6 +1,8 @@
 #!/bin/sh
-# Sweep of random kernels (gen_kernels.c) against NVIDIA's CUDA 11.8 tools:
-# the encoder meets shapes the goldens never showed it. For each seed:
+# Sweep of random kernels (gen_kernels.c; with --whole also device
+# functions and calls, module data in every state space and textures)
+# against NVIDIA's CUDA 11.8 tools: the encoder meets shapes the goldens
+# never showed it. For each seed:
 #  1. ptxas -arch=sm_50 accepts the module at -O3 and -O0 (else the
 #     generator left the subset: a failure of this test);
 #  2. ptxsurf-as assembles it, and --verify-sched proves it hazard-free;
@@ -9,15 +11,16 @@
 #     same opcode, modifiers, size, clamp, cache operator and surface slot;
 #  4. the .nv.info records ptxas and we both decide from the PTX (parameter
 #     bank, sizes and offsets, EXPLICIT_CACHING, BINDLESS_SURFACE_BANK,
-#     CTAIDZ_USED, MAXREG_COUNT) and the surface-slot relocations of
-#     .rel.nv.constant0 equal those of ptxas -O3;
+#     BINDLESS_TEXTURE_BANK, CTAIDZ_USED, MAXREG_COUNT) and the surface-
+#     and texture-slot relocations of .rel.nv.constant0 equal those of
+#     ptxas -O3;
 # then tests/oracle/encode-ptxas.sh runs on all of them: nvdisasm decodes
 # every word to our listing's text and cuobjdump -sass accepts every cubin
 # (its per-word STG/LDG comparison is only reported here: ptxas -O3 folds
 # address arithmetic into offsets, merges stores and unrolls loops).
 #
-# Usage: tests/oracle/kernel-sweep.sh            (seeds 1..40, about a minute)
-#        SWEEP_SEEDS=500 SWEEP_FIRST=1000 tests/oracle/kernel-sweep.sh
+# Usage: tests/oracle/kernel-sweep.sh            (seeds 1..40 and --whole 1..12)
+#        SWEEP_SEEDS=500 SWEEP_WHOLE_SEEDS=100 SWEEP_FIRST=1000 tests/oracle/kernel-sweep.sh
 # Environment: PROG, CC, PTXSURF_ORACLE_DIR, JOBS (parallel seeds, default
 # 2), SWEEP_KEEP=1 keeps the work directory (the generated .ptx files are
 # the reproducers: gen_kernels SEED).
@@ -41,11 +44,15 @@ if [ "${1:-}" != "--one" ]; then
 	else
 		trap 'rm -rf "$work"' EXIT
 	fi
-	${CC:-cc} -std=c11 -O1 -o "$work/gen" "$here/gen_kernels.c" "$here/gen_loops.c" "$here/gen_families.c" || exit 2
+	${CC:-cc} -std=c11 -O1 -o "$work/gen" "$here/gen_kernels.c" "$here/gen_loops.c" "$here/gen_families.c" \
+		"$here/gen_calls.c" "$here/gen_data.c" "$here/gen_tex.c" || exit 2
 fi
 
 first=${SWEEP_FIRST:-1}
 count=${SWEEP_SEEDS:-$((40 / ${STEP:-1}))}   # STEP > 1 (check-sanitize): fewer seeds
+# seeds of gen_kernels --whole (functions and calls, module data in every
+# state space, textures), from SWEEP_FIRST too
+whole=${SWEEP_WHOLE_SEEDS:-$((12 / ${STEP:-1}))}
 
 # Surface words of a listing (nvdisasm -hex or ours), masked as in
 # encode-ptxas.sh: "KERNEL<TAB>MASKEDHEX<TAB>TEXT", one per distinct word.
@@ -83,10 +90,11 @@ elf_facts() {
 	"$bin/cuobjdump" -elf "$1" | awk '
 	/^\.nv\.info\./ { k = $1; sub(/^\.nv\.info\./, "", k); next }
 	/^\.nv\.info$/ || /^\.(text|nv\.constant|nv\.rel|rel)/ { k = "" }
-	/^\.rel\.nv\.constant0\./ { r = $1; sub(/^\.rel\.nv\.constant0\./, "", r); inrel = 1; next }
+	# cuobjdump prints a relocation section as ".section .rel.NAME	REL"
+	/^\.section \.rel\.nv\.constant0\./ { r = $2; sub(/^\.rel\.nv\.constant0\./, "", r); inrel = 1; next }
 	/^\./ { inrel = 0 }
-	inrel && /R_CUDA_SURF_HEADER_INDEX/ { print r "\treloc\t" $0; next }
-	k != "" && /Attribute:/ { a = $2; keepit = a ~ /PARAM_CBANK|CBANK_PARAM_SIZE|KPARAM_INFO|EXPLICIT_CACHING|BINDLESS_SURFACE_BANK|CTAIDZ_USED|MAXREG_COUNT|MAX_THREADS|REQNTID/; if (keepit) print k "\t" a; next }
+	inrel && /R_CUDA_(SURF|TEX)_HEADER_INDEX/ { print r "\treloc\t" $0; next }
+	k != "" && /Attribute:/ { a = $2; keepit = a ~ /PARAM_CBANK|CBANK_PARAM_SIZE|KPARAM_INFO|EXPLICIT_CACHING|BINDLESS_SURFACE_BANK|BINDLESS_TEXTURE_BANK|CTAIDZ_USED|MAXREG_COUNT|MAX_THREADS|REQNTID/; if (keepit) print k "\t" a; next }
 	# PARAM_CBANK starts with the symbol index of .nv.constant0.<k>, which
 	# moves with symbols ptxas -O3 adds for its own constants
 	k != "" && keepit && /Value:|Pointee/ { v = $0; if (a ~ /PARAM_CBANK/) sub(/Value:[ \t]*0x[0-9a-f]+/, "Value: sym", v); print k "\t" a "\t" v }'
@@ -97,7 +105,10 @@ one_seed() {
 	s=$1
 	name=s$s
 	f="$work/$name.ptx"
-	"$work/gen" "$s" >"$f" || { echo "RESULT fail 0 0 0 0"; return; }
+	case $s in
+	w*) "$work/gen" --whole "${s#w}" ;;   # wN: gen_kernels --whole N
+	*) "$work/gen" "$s" ;;
+	esac >"$f" || { echo "RESULT fail 0 0 0 0"; return; }
 	ok=1 gen_bad=0 o0_only=0 nwords=0 dead=0
 	kernels=$(grep -c '^\.visible \.entry' "$f")
 	for o in 3 0; do
@@ -166,7 +177,7 @@ fi
 
 # The seeds in parallel (JOBS, default 2), each seed's lines together.
 export work bin prog
-seq "$first" $((first + count - 1)) | xargs -n 1 -P "${JOBS:-2}" sh -c \
+{ seq "$first" $((first + count - 1)); [ "$whole" -gt 0 ] && seq "$first" $((first + whole - 1)) | sed 's/^/w/'; } | xargs -n 1 -P "${JOBS:-2}" sh -c \
 	'sh "$0" --one "$1" >"$work/result.$1" 2>&1' "$here/kernel-sweep.sh"
 cat "$work"/result.* | grep -v '^RESULT'
 eval "$(cat "$work"/result.* | awk '$1 == "RESULT" {
@@ -186,7 +197,7 @@ if [ "$1" -eq 0 ] || [ "$2" -eq 0 ] || [ "$4" -ne 0 ] || [ "$5" -ne 0 ] || [ "$6
 	cat "$work"/encode.*.log | grep -E 'nvdisasm|differs|cuobjdump' | head -n 20
 	fail=$((fail + 1))
 fi
-echo "kernel-sweep: seeds $first..$((first + count - 1)): $kernels kernels, $su_words distinct surface words" \
+echo "kernel-sweep: seeds $first..$((first + count - 1)) and --whole $first..$((first + whole - 1)): $kernels kernels, $su_words distinct surface words" \
      "checked against ptxas ($o0_only matched by opcode at -O0 only: -O3 removed them;" \
      "$dead not checkable: ptxas -O0 removed them as dead code too)," \
      "$gen_bad ptxas rejections of generated kernels"

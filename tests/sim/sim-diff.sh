@@ -33,6 +33,8 @@
 # Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
 # SIM_SWEEP_SEEDS (random kernels, default 30), SIM_SWEEP_DIVERGE_SEEDS
 # (random kernels with divergent loops, gen_kernels --diverge, default 15),
+# SIM_SWEEP_WHOLE_SEEDS (random kernels with functions, calls, module data,
+# every state space and textures, gen_kernels --whole, default 10),
 # SIM_INPUT_SETS (input sets of a one-thread run, default 8), SIM_DIFF_KEEP=1,
 # SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
 # recorded outputs), STEP (every STEP-th file, for check-sanitize),
@@ -287,6 +289,18 @@ run_family() {
 	fi
 }
 
+# gen_files PREFIX COUNT FLAGS...: sweep-PREFIX1.ptx ... of gen_kernels
+# FLAGS 1..COUNT, their paths added to sweep_files
+gen_files() {
+	_p=$1 _c=$2 _n=0
+	shift 2
+	while [ $_n -lt "$_c" ]; do
+		_n=$((_n + 1))
+		"$work/gen" "$@" $_n >"$work/sweep-$_p$_n.ptx" || exit 2
+		sweep_files="$sweep_files $work/sweep-$_p$_n.ptx"
+	done
+}
+
 families=${*:-goldens kernels corpus sweep}
 for fam in $families; do
 	case $fam in
@@ -294,23 +308,19 @@ for fam in $families; do
 	kernels) run_family kernels "$here"/kernels/*.ptx ;;
 	corpus) run_family corpus "$root"/tests/corpus/*surface*.ptx "$root"/tests/corpus/*texsurf*.ptx ;;
 	sweep)
-		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" "$root/tests/oracle/gen_families.c" || exit 2
-		n=0
-		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do
-			n=$((n + 1))
-			"$work/gen" --defined $n >"$work/sweep-$n.ptx" || exit 2
-		done
-		set --
-		n=0
-		while [ $n -lt "${SIM_SWEEP_SEEDS:-30}" ]; do n=$((n + 1)); set -- "$@" "$work/sweep-$n.ptx"; done
+		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" \
+			"$root/tests/oracle/gen_families.c" "$root/tests/oracle/gen_calls.c" "$root/tests/oracle/gen_data.c" \
+			"$root/tests/oracle/gen_tex.c" || exit 2
+		sweep_files=
+		gen_files "" "${SIM_SWEEP_SEEDS:-30}" --defined
 		# divergent loops (trip counts and breaks from the thread index, a
 		# vote of the warp after each): wrong without reconvergence
-		n=0
-		while [ $n -lt "${SIM_SWEEP_DIVERGE_SEEDS:-15}" ]; do
-			n=$((n + 1))
-			"$work/gen" --defined --diverge $n >"$work/sweep-d$n.ptx" || exit 2
-			set -- "$@" "$work/sweep-d$n.ptx"
-		done
+		gen_files d "${SIM_SWEEP_DIVERGE_SEEDS:-15}" --defined --diverge
+		# device functions and calls, module data in every state space,
+		# textures
+		gen_files w "${SIM_SWEEP_WHOLE_SEEDS:-10}" --defined --whole
+		# shellcheck disable=SC2086
+		set -- $sweep_files
 		launches=$sweep_launches
 		run_family sweep "$@" ;;
 	*) echo "sim-diff: unknown family $fam" >&2; exit 2 ;;

@@ -197,9 +197,9 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
  * The source values -- array layer, coordinates, then a level -- fill Ra
  * and Rb one each up to two, Ra and Ra+1 then Rb from three on (sass_regs.c).
  * Levels read level 0 (the only one); TEXS CUBE takes its face as TEX
- * CUBE; TLDS .MS reads its sample index after the coordinates (sim5).
- * Depth compare, offsets and TLDS ARRAY_2D (its layer alone in Ra) stop
- * the run. */
+ * CUBE; TLDS .MS reads its sample index after the coordinates (sim5);
+ * TLDS ARRAY_2D has its layer alone in Ra, x and y in Rb, Rb+1. Depth
+ * compare and offsets stop the run. */
 static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
@@ -209,8 +209,8 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		                      (long long)sim_val(in, SR_TEXSTARGET, 0));
 	bool dc = tg ? tg->dc : sim_val(in, SR_DC, 0) != 0, aoffi = tg ? tg->aoffi : sim_val(in, SR_AOFFI, 0) != 0;
 	int geom = tg ? tg->geom : 2;
-	if (dc || aoffi || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6 || (op == SOP_TLDS && geom == 3))
-		return (void)sim_fail(m, in, "%s: depth compare, offsets and TLDS ARRAY_2D are not modelled",
+	if (dc || aoffi || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6)
+		return (void)sim_fail(m, in, "%s: depth compare and offsets are not modelled",
 		                      in->form->name);
 	SimRegion *s = sim_surface(m, in, sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0)));
 	if (m->failed || !s)
@@ -221,7 +221,7 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 	 * sample per texel) */
 	unsigned n = ncoords + arrayed + (tg && tg->lod == 3) + (tg && tg->ms);
 	int64_t src[4];
-	sim_texs_sources(in, n, src);
+	sim_texs_sources(in, n, op == SOP_TLDS && arrayed, src);
 	uint32_t v[4];
 	for (unsigned i = 0; i < 4; i++)
 		v[i] = i < n ? sim_reg(t, src[i]) : 0;

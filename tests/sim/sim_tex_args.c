@@ -31,13 +31,19 @@ void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], uns
 
 /* TEXS/TLDS/TLD4S: n source values fill Ra, then Rb, one each up to two;
  * from three on Ra and Ra+1, then Rb and Rb+1 (ptxas's TEXS.LL CUBE: x, y
- * in Ra, Ra+1, z and the level in Rb, Rb+1). */
-void sim_texs_sources(const SimInsn *in, unsigned n, int64_t src[4])
+ * in Ra, Ra+1, z and the level in Rb, Rb+1). TLDS ARRAY_2D is the
+ * exception (src/sm50/sass_regs.c): the layer alone in Ra, x and y in Rb,
+ * Rb+1 (ptxas's tex.a2d with integer coordinates on a bound texref). */
+void sim_texs_sources(const SimInsn *in, unsigned n, bool tlds_array, int64_t src[4])
 {
 	int64_t ra = sim_val(in, SR_RA, 255), rb = sim_val(in, SR_RB, 255);
 	src[0] = ra;
 	src[1] = rb;
 	src[2] = src[3] = 255;
+	if (tlds_array) {
+		src[2] = rb == 255 ? 255 : rb + 1;
+		return;
+	}
 	if (n >= 3) {
 		src[1] = ra == 255 ? 255 : ra + 1;
 		src[2] = rb;

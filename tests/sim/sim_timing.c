@@ -24,12 +24,14 @@ enum {
 	VARLAT_READ_SLACK = 4,
 	MARK_LOAD = 1 << 6,         /* pending without a barrier: joins the next load's */
 	MARK_CONV = 1 << 7,
+	MARK_SHARED = 1 << 8,
 	OP_RING = 64,
 };
 
 struct SimTiming {
 	int rem[NRES];              /* cycles until a fixed-latency result is ready */
-	uint8_t wmask[NRES], rmask[NRES];
+	uint16_t wmask[NRES];          /* barriers, or the marks of a pending write without one */
+	uint8_t rmask[NRES];
 	uint32_t wage[NRES], rage[NRES];  /* operations on the barrier when it was set */
 	bool unguarded[NRES];       /* late read with no barrier at all */
 	uint32_t writer[NRES], reader[NRES];   /* instruction addresses */
@@ -85,11 +87,16 @@ void sim_timing_warp_start(SimMachine *m)
 
 /* The unit of a variable-latency write without a barrier: a later write
  * of the same unit with a barrier carries it (in-order completion). */
-static uint8_t unit_mark(const SassForm *f)
+static uint16_t unit_mark(const SassForm *f)
 {
 	switch (f->op) {
 	case SOP_LDG: case SOP_TXQ: case SOP_TXQ_B: case SOP_SULD_D: case SOP_SULD_P: return MARK_LOAD;
-	case SOP_LDS: case SOP_LDL: case SOP_LD: return MARK_LOAD;
+	case SOP_LDL: case SOP_LD: return MARK_LOAD;
+	/* shared memory is a unit of its own: ptxas 11.8 -O3 leaves a TXQ
+	 * without a write barrier, sets SB0 on an LDS after it and SB5 on a
+	 * SULD after that, and reads the TXQ's result after waiting on SB5
+	 * only (random kernel gen_kernels --defined --whole 138) */
+	case SOP_LDS: return MARK_SHARED;
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: return MARK_LOAD;
 	/* I2I too: ptxas 11.8 -O3 leaves an F2I and an I2I without a write
@@ -105,7 +112,7 @@ static uint8_t unit_mark(const SassForm *f)
  * __cuda_sm20_div_u16 leaves an I2F without a write barrier and reads its
  * result after waiting on the barrier of a later MUFU.RCP). A MUFU without
  * a barrier stays untracked, as before. */
-static uint8_t carried_marks(const SassForm *f)
+static uint16_t carried_marks(const SassForm *f)
 {
 	return f->op == SOP_MUFU ? MARK_CONV : unit_mark(f);
 }
@@ -287,7 +294,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 	bool writes = false;
 	FOR_RES(u, write, r)
 		writes = true;
-	uint8_t mark = writes ? unit_mark(in->form) : 0, carried = writes ? carried_marks(in->form) : 0;
+	uint16_t mark = writes ? unit_mark(in->form) : 0, carried = writes ? carried_marks(in->form) : 0;
 	uint8_t pipe = pipe_of(in->form);
 	if (u->varlat) {
 		s->pipe_seq[pipe]++;
@@ -299,7 +306,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 		if (wbar && carried)
 			for (unsigned r = 0; r < NRES; r++)
 				if (s->wmask[r] & carried) {
-					s->wmask[r] = (uint8_t)((s->wmask[r] & ~carried) | (1u << c->wbar));
+					s->wmask[r] = (uint16_t)((s->wmask[r] & ~carried) | (1u << c->wbar));
 					s->wage[r] = s->ops[c->wbar];
 				}
 		if (rbar && (!wbar || c->rbar != c->wbar))
@@ -328,7 +335,7 @@ void sim_timing_retire(SimMachine *m, const SimInsn *in, SimThread *w, unsigned 
 			s->rem[r] = 0;
 			s->wlanes[r] = (s->wmask[r] ? s->wlanes[r] : 0) | ran;
 			s->wpipe[r] = pipe;
-			s->wmask[r] = wbar ? (uint8_t)(1u << c->wbar) : mark;
+			s->wmask[r] = wbar ? (uint16_t)(1u << c->wbar) : mark;
 			if (wbar)
 				s->wage[r] = s->ops[c->wbar];
 		} else {
