@@ -15,7 +15,9 @@
  * saves its callee-saved registers in the callee instead (STL [R1] after
  * IADD32I R1, R1, -8); the frame per call level is the same idea. The
  * function's results, which the call defines, are not saved. A predicate
- * live across such a call is not supported (ptxas computes it again). */
+ * live across such a call went through a general register around it
+ * before (pred_save_across_calls), which is saved here like the others;
+ * ptxas 11.8 computes such a predicate again after the call instead. */
 #include "lower/call_save.h"
 
 #include "lower/liveness.h"

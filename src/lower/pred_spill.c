@@ -229,8 +229,11 @@ long pred_spill(LKernel *k, const long *start, const long *end, size_t first_tem
  * register before the call and ISETP back right after it. The register is
  * live across the call, so the allocator keeps it in R16 and up, which
  * the callee preserves, as ptxas 11.8 keeps predicates across its JCALs
- * in saved general registers. */
-long pred_save_across_jcals(LKernel *k, const Liveness *lv)
+ * in saved general registers. The same pair goes around a CAL of a
+ * recursive function (save_live), whose invocations share the registers:
+ * call_save.c then saves the general register on the stack with the
+ * other values live across that call. */
+long pred_save_across_calls(LKernel *k, const Liveness *lv)
 {
 	size_t nv = k->nvregs;
 	long count = 0;
@@ -241,9 +244,14 @@ long pred_save_across_jcals(LKernel *k, const Liveness *lv)
 		newpos[i] = out.n;
 		LInsn in = k->insns[i];
 		unsigned n = 0;
-		if (in.form->op == SOP_JCAL)
+		/* a CAL's successor in the liveness is the callee's entry: what
+		 * lives across it is what lives into the instruction after it */
+		bool recursive = in.save_live && i + 1 < k->ninsns;
+		if (in.form->op == SOP_JCAL || recursive)
 			for (size_t v = 0; v < nv; v++)
-				if (k->vregs[v].cls == LRC_PRED && live_set_has(&lv->out[lv->first_part[v]], i))
+				if (k->vregs[v].cls == LRC_PRED &&
+				    (recursive ? live_set_has(&lv->in[lv->first_part[v]], i + 1)
+				               : live_set_has(&lv->out[lv->first_part[v]], i)))
 					across[n++] = (uint32_t)v;
 		for (unsigned s = 0; s < n; s++) {
 			word[s] = lkernel_new_vreg(k, LRC_GPR, 1, false);

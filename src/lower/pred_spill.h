@@ -23,10 +23,11 @@ void pred_word_load(LInsn *in, uint32_t p, uint32_t w);
 
 long pred_spill(LKernel *k, const long *start, const long *end, size_t first_temp);
 
-/* Before allocation: every predicate live across a JCAL (lv: the kernel's
- * liveness) goes through a new general register around the call (PSET
- * before, ISETP after), which the callee preserves. Returns how many
- * (liveness is then out of date). */
-long pred_save_across_jcals(LKernel *k, const Liveness *lv);
+/* Before allocation: every predicate live across a JCAL or a CAL of a
+ * recursive function (lv: the kernel's liveness) goes through a new
+ * general register around the call (PSET before, ISETP after), which the
+ * callee preserves or call_save.c saves. Returns how many (liveness is
+ * then out of date). */
+long pred_save_across_calls(LKernel *k, const Liveness *lv);
 
 #endif

@@ -583,7 +583,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		analysis_drop(&an);
 	}
 	analysis_update(k, &an);
-	if (pred_save_across_jcals(k, &an.lv) > 0)
+	if (pred_save_across_calls(k, &an.lv) > 0)
 		analysis_drop(&an);
 	int saved = call_save_live(k, err, errlen);
 	if (saved != 0)
@@ -627,7 +627,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 		long *busy = pred ? busy_pred : busy_gpr;
 		int top = pred ? REGALLOC_MAX_PRED : top_gpr;
 		unsigned w = pred ? 1 : v->width, al = pred ? 1 : alignment_of(w);
-		/* a predicate's interval may span a JCAL, but pred_save_across_jcals
+		/* a predicate's interval may span a JCAL, but pred_save_across_calls
 		 * left none live at one: its register is free to change there */
 		bool across = !pred && crosses_call(&fr, x);
 		int found = v->fixed ? v->phys : -1;
