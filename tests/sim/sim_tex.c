@@ -198,8 +198,8 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
  * and Rb one each up to two, Ra and Ra+1 then Rb from three on (sass_regs.c).
  * Levels read level 0 (the only one); TEXS CUBE takes its face as TEX
  * CUBE; TLDS .MS reads its sample index after the coordinates (sim5).
- * Depth compare, offsets and TLDS ARRAY_2D (its layer alone in Ra) stop
- * the run. */
+ * TLDS ARRAY_2D has its layer alone in Ra (sim_texs_sources). Depth
+ * compare and offsets stop the run. */
 static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
@@ -209,9 +209,8 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		                      (long long)sim_val(in, SR_TEXSTARGET, 0));
 	bool dc = tg ? tg->dc : sim_val(in, SR_DC, 0) != 0, aoffi = tg ? tg->aoffi : sim_val(in, SR_AOFFI, 0) != 0;
 	int geom = tg ? tg->geom : 2;
-	if (dc || aoffi || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6 || (op == SOP_TLDS && geom == 3))
-		return (void)sim_fail(m, in, "%s: depth compare, offsets and TLDS ARRAY_2D are not modelled",
-		                      in->form->name);
+	if (dc || aoffi || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6)
+		return (void)sim_fail(m, in, "%s: depth compare and offsets are not modelled", in->form->name);
 	SimRegion *s = sim_surface(m, in, sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0)));
 	if (m->failed || !s)
 		return;

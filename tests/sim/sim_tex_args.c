@@ -31,13 +31,20 @@ void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], uns
 
 /* TEXS/TLDS/TLD4S: n source values fill Ra, then Rb, one each up to two;
  * from three on Ra and Ra+1, then Rb and Rb+1 (ptxas's TEXS.LL CUBE: x, y
- * in Ra, Ra+1, z and the level in Rb, Rb+1). */
+ * in Ra, Ra+1, z and the level in Rb, Rb+1). TLDS ARRAY_2D (texs): the
+ * layer alone in Ra, x and y in Rb, Rb+1 (ptxas 11.8 and ours). */
 void sim_texs_sources(const SimInsn *in, unsigned n, int64_t src[4])
 {
 	int64_t ra = sim_val(in, SR_RA, 255), rb = sim_val(in, SR_RB, 255);
 	src[0] = ra;
 	src[1] = rb;
 	src[2] = src[3] = 255;
+	const SassTexsTarget *tg = in->form->op == SOP_TLDS ? sass_texs_target(SOP_TLDS, sim_val(in, SR_TEXSTARGET, 0))
+	                                                    : NULL;
+	if (tg && tg->geom == 3) {
+		src[2] = rb == 255 ? 255 : rb + 1;
+		return;
+	}
 	if (n >= 3) {
 		src[1] = ra == 255 ? 255 : ra + 1;
 		src[2] = rb;
