@@ -583,6 +583,8 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			break;
 		analysis_drop(&an);
 	}
+	if (tex_general(k))
+		analysis_drop(&an);
 	analysis_update(k, &an);
 	if (pred_save_across_jcals(k, &an.lv) > 0)
 		analysis_drop(&an);

@@ -10,5 +10,10 @@
  * consecutive destination registers, and every reference to them is
  * renumbered. Returns whether anything changed (lv is then out of date). */
 bool tex_narrow(LKernel *k, size_t i, const Liveness *lv);
+/* The compact forms tex_narrow found read in a set of components they
+ * cannot write (LInsn.tex_general), rewritten as TEX/TLD/TLD4 with that
+ * mask, as ptxas writes them; after the dead code is gone. Returns whether
+ * any was (the liveness is then out of date). */
+bool tex_general(LKernel *k);
 
 #endif
