@@ -85,6 +85,10 @@ typedef struct LInsn {
 	bool reads_cc, writes_cc;
 	bool keep;              /* never removed as dead code (volatile loads) */
 	uint8_t narrow_parts;   /* vector SULD: 32-bit parts per PTX element (0: keep its size) */
+	bool tex_result;        /* texs: a texture sample or fetch whose destination vregs hold
+	                         * only its components, narrowed to those read (tex_narrow.c) */
+	uint8_t tex_general;    /* a compact texture form whose read components (this mask) it
+	                         * cannot write: rewritten as TEX/TLD/TLD4 (tex_narrow.c) */
 	uint8_t reloc;          /* LReloc */
 	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
 	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */

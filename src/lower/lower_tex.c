@@ -37,7 +37,8 @@ static const TexGeom geoms[] = {
 enum { GEOM_3D = 4, GEOM_CUBE = 6, GEOM_ARRAY_CUBE = 7 };
 
 enum {
-	TEX_LOD_NONE = 0, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
+	TEX_LOD_NONE = 0, TEX_LOD_LZ = 1, TEX_LOD_LL = 3,   /* TEX level-of-detail modes */
+	TEXS_MASK_RGBA = 4,                 /* TEXS/TLDS mask code of four components (sass_texs_mask) */
 	TLD_LZ = 0, TLD_LL = 1,             /* TLD */
 	I2I_U16 = 2, I2I_U32 = 4,
 	MUFU_RCP = 4, PT = 7,
@@ -161,21 +162,27 @@ static bool texture_ref(LowerCtx *c, const Expr *t, const Expr *sampler, TexRef 
 	return true;
 }
 
-/* A cube map's direction, parts `at`..`at`+2 of group g, scaled as ptxas
- * 11.8 does before sampling: divided by its largest magnitude
- * (FMNMX |x|, |y|; FMNMX with |z|; MUFU.RCP; three FMULs), so that the
- * major axis is +-1 and the other two select the texel of that face. */
-static void cube_direction(LowerCtx *c, uint32_t g, unsigned at)
+/* Where one source value of a texture instruction goes: a part of a group. */
+typedef struct TexSlot {
+	uint32_t vreg;
+	unsigned sub;
+} TexSlot;
+
+/* A cube map's direction, in slots d[0..2], scaled as ptxas 11.8 does
+ * before sampling: divided by its largest magnitude (FMNMX |x|, |y|;
+ * FMNMX with |z|; MUFU.RCP; three FMULs), so that the major axis is +-1
+ * and the other two select the texel of that face. */
+static void cube_direction(LowerCtx *c, const TexSlot d[3])
 {
 	uint32_t t = lw_temp(c, 1);
 	for (unsigned i = 0; i < 2; i++) {
 		LInsn *mx = lw_emit(c, SF_FMNMX_R);
 		linsn_ref(mx, SR_RD, t, 0, 1, true);
 		if (i == 0)
-			linsn_ref(mx, SR_RA, g, at, 1, false);
+			linsn_ref(mx, SR_RA, d[0].vreg, d[0].sub, 1, false);
 		else
 			linsn_ref(mx, SR_RA, t, 0, 1, false);
-		linsn_ref(mx, SR_RB, g, at + 1 + i, 1, false);
+		linsn_ref(mx, SR_RB, d[1 + i].vreg, d[1 + i].sub, 1, false);
 		linsn_set(mx, SR_ABSA, i == 0);
 		linsn_set(mx, SR_ABSB, 1);
 		linsn_set(mx, SR_PC, PT);
@@ -187,49 +194,39 @@ static void cube_direction(LowerCtx *c, uint32_t g, unsigned at)
 	linsn_set(rcp, SR_MUFUOP, MUFU_RCP);
 	for (unsigned i = 0; i < 3; i++) {
 		LInsn *mul = lw_emit(c, SF_FMUL_R);
-		linsn_ref(mul, SR_RD, g, at + i, 1, true);
-		linsn_ref(mul, SR_RA, g, at + i, 1, false);
+		linsn_ref(mul, SR_RD, d[i].vreg, d[i].sub, 1, true);
+		linsn_ref(mul, SR_RA, d[i].vreg, d[i].sub, 1, false);
 		linsn_ref(mul, SR_RB, t, 0, 1, false);
 	}
 }
 
-/* The coordinate group Ra: array index (clamped to 16 bits), coordinates. */
-static bool coordinates(LowerCtx *c, const Expr *ce, const TexMods *m, uint32_t *ra, unsigned *nra)
+/* One source value into its slot: an immediate, the array index (clamped
+ * to 16 bits, I2I.U16.U32.SAT, as ptxas), or a copy. e NULL: 0 (the y of
+ * a 1D lookup ptxas samples as 2D). */
+static bool put_value(LowerCtx *c, const Expr *e, TexSlot s, bool layer)
 {
-	const Expr *const *elems = (const Expr *const *)&ce;
-	unsigned n = 1;
-	if (ce->kind == EX_VECTOR) {
-		elems = (const Expr *const *)ce->elems;
-		n = ce->nelems;
+	if (e == NULL) {
+		lw_mov32i(c, s.vreg, s.sub, 0);
+		return true;
 	}
-	unsigned need = m->geom->ncoords + m->geom->arrayed;
-	if (n < need + m->geom->ms)
-		return lw_unsupported(c, ce->loc, "a coordinate vector with %u elements", n);
-	elems += m->geom->ms;   /* a multisample texture's sample index: Rb */
-	*nra = need;
-	*ra = lw_temp(c, need == 3 ? 4 : need);
-	for (unsigned i = 0; i < need; i++) {
-		Opnd o;
-		memset(&o, 0, sizeof o);
-		if (!lw_opnd(c, elems[i], &o))
-			return false;
-		if (o.kind == OPND_REG && o.width != 1)
-			return lw_unsupported(c, elems[i]->loc, "a 64-bit texture coordinate");
-		if (o.kind == OPND_IMM) {
-			lw_mov32i(c, *ra, i, (uint32_t)o.imm);
-		} else if (i == 0 && m->geom->arrayed) {
-			LInsn *cv = lw_emit(c, SF_I2I_R);
-			linsn_ref(cv, SR_RD, *ra, 0, 1, true);
-			linsn_ref(cv, SR_RB, o.vreg, 0, 1, false);
-			linsn_set(cv, SR_DTYPE, I2I_U16);
-			linsn_set(cv, SR_STYPE, I2I_U32);
-			linsn_set(cv, SR_SAT, 1);
-		} else {
-			lw_mov(c, *ra, i, o.vreg, 0);
-		}
+	Opnd o;
+	memset(&o, 0, sizeof o);
+	if (!lw_opnd(c, e, &o))
+		return false;
+	if (o.kind == OPND_REG && o.width != 1)
+		return lw_unsupported(c, e->loc, "a 64-bit texture coordinate");
+	if (o.kind == OPND_IMM) {
+		lw_mov32i(c, s.vreg, s.sub, (uint32_t)o.imm);
+	} else if (layer) {
+		LInsn *cv = lw_emit(c, SF_I2I_R);
+		linsn_ref(cv, SR_RD, s.vreg, s.sub, 1, true);
+		linsn_ref(cv, SR_RB, o.vreg, 0, 1, false);
+		linsn_set(cv, SR_DTYPE, I2I_U16);
+		linsn_set(cv, SR_STYPE, I2I_U32);
+		linsn_set(cv, SR_SAT, 1);
+	} else {
+		lw_mov(c, s.vreg, s.sub, o.vreg, 0);
 	}
-	if (m->geom->sass >= GEOM_CUBE)
-		cube_direction(c, *ra, m->geom->arrayed);
 	return true;
 }
 
@@ -256,8 +253,10 @@ static void set_defaults(const LowerCtx *c, LInsn *in, const TexRef *r, int geom
 			linsn_set(in, zero[i], 0);
 	if (!r->bindless)
 		lw_set_handle_word(c, in, SR_SUIDX, r->idx);
-	linsn_set(in, SR_GEOM, geom);
-	linsn_set(in, SR_QMASK, 0xf);
+	if (sass_form_field(f, SR_GEOM)) {
+		linsn_set(in, SR_GEOM, geom);
+		linsn_set(in, SR_QMASK, 0xf);
+	}
 }
 
 /* tex.grad: TXD, Ra = (the bindless handle,) the coordinates; Rb = the
@@ -304,6 +303,49 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 	return true;
 }
 
+/* The compact form ptxas 11.8 -O3 writes instead of TEX/TLD/TLD4, or
+ * SF_COUNT: TEXS/TLDS when their target table (sass_texs_target) has the
+ * geometry and mode, TLD4S for a 2D gather; never for a bindless handle
+ * (they have no .B form) nor for TLD.LL, which ptxas marks .CL (clamp
+ * the level), a bit TLDS does not have. Measured over every geometry,
+ * mode and handle kind (docs/encoding.md). *target: the target code. */
+static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, const TexRef *r,
+                               int64_t *target)
+{
+	*target = 0;
+	if (r->bindless)
+		return SF_COUNT;
+	if (gather)
+		return geom == 2 ? SF_TLD4S : SF_COUNT;
+	if (fetch && lod == TEX_LOD_LL)
+		return SF_COUNT;
+	SassOp op = fetch ? SOP_TLDS : SOP_TEXS;
+	for (int64_t t = 0; t < 16; t++) {
+		const SassTexsTarget *tg = sass_texs_target(op, t);
+		if (tg && tg->geom == geom && tg->lod == lod && !tg->dc && !tg->aoffi && tg->ms == ms) {
+			*target = t;
+			return fetch ? SF_TLDS : SF_TEXS;
+		}
+	}
+	return SF_COUNT;
+}
+
+/* The slots of the n source values of a compact form (the array index,
+ * the coordinates, then the level or sample index), as ptxas lays them
+ * out: one each in Ra and Rb up to two; from three on the pair Ra, Ra+1
+ * then Rb (and Rb+1); TLDS ARRAY_2D has the layer alone in Ra and x, y in
+ * the pair Rb. nb 0: Rb is RZ. */
+static void compact_slots(LowerCtx *c, unsigned n, bool tlds_array, TexSlot *slot, uint32_t *ra, unsigned *na,
+                          uint32_t *rb, unsigned *nb)
+{
+	*na = tlds_array || n <= 2 ? 1 : 2;
+	*nb = n - *na;
+	*ra = lw_temp(c, *na);
+	*rb = *nb ? lw_temp(c, *nb) : 0;
+	for (unsigned i = 0; i < n; i++)
+		slot[i] = i < *na ? (TexSlot){ *ra, i } : (TexSlot){ *rb, i - *na };
+}
+
 /* tex and tld4 share everything but the form. */
 static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 {
@@ -318,62 +360,108 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	/* [texture, coordinates] or, texmode_independent, [texture, sampler, coordinates] */
 	const Expr *sampler = a->nelems == 3 ? a->elems[1] : NULL, *coords = a->elems[a->nelems - 1];
 	TexRef r;
-	uint32_t d[4], ra = 0;
-	unsigned nra = 0;
+	uint32_t d[4];
 	if (!texture_ref(c, a->elems[0], sampler, &r) || !destinations(c, in->ops[0], d))
 		return false;
 	if (m.grad)
 		return lower_grad(c, in, &m, &r, d, coords);
-	if (!coordinates(c, coords, &m, &ra, &nra))
-		return false;
-	/* Rb: the handle, then the level or the sample index */
-	unsigned nrb = r.bindless + m.level + m.geom->ms;
-	uint32_t rb = nrb ? lw_temp(c, nrb) : 0;
+	const Expr *const *elems = (const Expr *const *)&coords;
+	unsigned nelems = 1;
+	if (coords->kind == EX_VECTOR) {
+		elems = (const Expr *const *)coords->elems;
+		nelems = coords->nelems;
+	}
+	unsigned need = m.geom->ncoords + m.geom->arrayed;
+	if (nelems < need + m.geom->ms)
+		return lw_unsupported(c, coords->loc, "a coordinate vector with %u elements", nelems);
+	bool fetch = !gather && !m.ctype.is_float;
+	/* the source values in order: the array index, the coordinates (a
+	 * multisample texture's sample index comes first in PTX), the level,
+	 * the sample index; NULL is a 0. In unified texture mode ptxas samples
+	 * a 1D texture with float coordinates as 2D at y = 0 (in independent
+	 * mode as 1D), and it takes tex.level of an immediate 0 as .LZ */
+	const Expr *vals[6];
+	unsigned n = 0;
+	for (unsigned i = 0; i < need; i++)
+		vals[n++] = elems[m.geom->ms + i];
+	int geom = m.geom->sass;
+	if (geom == 0 && !fetch && !c->lm->texmode_independent) {
+		geom = 2;
+		vals[n++] = NULL;
+	}
+	unsigned ncoords = n - m.geom->arrayed;
+	int lod = fetch ? (m.level ? TEX_LOD_LL : TEX_LOD_LZ) : TEX_LOD_NONE;
+	if (m.level) {
+		Opnd lo;
+		memset(&lo, 0, sizeof lo);
+		if (!lw_opnd(c, in->ops[2], &lo))
+			return false;
+		lod = !fetch && lo.kind == OPND_IMM && lo.imm == 0 ? TEX_LOD_LZ : TEX_LOD_LL;
+		if (lod == TEX_LOD_LL)
+			vals[n++] = in->ops[2];
+	}
+	if (m.geom->ms)
+		vals[n++] = elems[0];
+	int64_t target;
+	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, &r, &target);
+	bool compact = form != SF_COUNT;
+	/* the slots: compact (compact_slots) or Ra = the array index and
+	 * coordinates (a group of four for three), Rb = the handle, the level,
+	 * the sample index */
+	TexSlot slot[6];
+	uint32_t ra, rb = 0;
+	unsigned na, nb;
+	if (compact) {
+		compact_slots(c, n, form == SF_TLDS && geom == 3, slot, &ra, &na, &rb, &nb);
+	} else {
+		na = m.geom->arrayed + ncoords;
+		nb = r.bindless + (n - na);
+		ra = lw_temp(c, na == 3 ? 4 : na);
+		rb = nb ? lw_temp(c, nb) : 0;
+		for (unsigned i = 0; i < n; i++)
+			slot[i] = i < na ? (TexSlot){ ra, i } : (TexSlot){ rb, r.bindless + i - na };
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
+			return false;
+	if (geom >= GEOM_CUBE)
+		cube_direction(c, &slot[m.geom->arrayed]);
 	if (r.bindless)
 		lw_mov(c, rb, 0, r.handle, 0);
-	if (m.geom->ms) {
-		Opnd smp;
-		memset(&smp, 0, sizeof smp);
-		const Expr *first = coords->kind == EX_VECTOR ? coords->elems[0] : coords;
-		if (!lw_opnd(c, first, &smp))
-			return false;
-		if (smp.kind == OPND_IMM)
-			lw_mov32i(c, rb, nrb - 1, (uint32_t)smp.imm);
-		else
-			lw_mov(c, rb, nrb - 1, smp.vreg, 0);
-	}
-	if (m.level) {
-		Opnd lod;
-		memset(&lod, 0, sizeof lod);
-		if (!lw_opnd(c, in->ops[2], &lod))
-			return false;
-		if (lod.kind == OPND_IMM)
-			lw_mov32i(c, rb, nrb - 1, (uint32_t)lod.imm);
-		else
-			lw_mov(c, rb, nrb - 1, lod.vreg, 0);
-	}
-	bool fetch = !gather && !m.ctype.is_float;
-	SassFormId form = gather ? (r.bindless ? SF_TLD4_B : SF_TLD4) :
-	                  fetch ? (r.bindless ? SF_TLD_B : SF_TLD) : (r.bindless ? SF_TEX_B : SF_TEX);
-	uint32_t res = lw_temp(c, 4);
+	if (!compact)
+		form = gather ? (r.bindless ? SF_TLD4_B : SF_TLD4) :
+		       fetch ? (r.bindless ? SF_TLD_B : SF_TLD) : (r.bindless ? SF_TEX_B : SF_TEX);
 	LInsn *t = lw_emit(c, form);
-	set_defaults(c, t, &r, m.geom->sass);
-	linsn_ref(t, SR_RA, ra, 0, nra, false);
-	if (nrb)
-		linsn_ref(t, SR_RB, rb, 0, nrb, false);
+	t->tex_result = true;
+	set_defaults(c, t, &r, geom);
+	linsn_ref(t, SR_RA, ra, 0, na, false);
+	if (nb)
+		linsn_ref(t, SR_RB, rb, 0, nb, false);
 	else
 		linsn_set(t, SR_RB, RZ);
-	linsn_ref(t, SR_RD, res, 0, 4, true);
+	/* the four components: a group of four, or (compact) two pairs */
+	uint32_t res = lw_temp(c, compact ? 2 : 4), res2 = compact ? lw_temp(c, 2) : 0;
+	linsn_ref(t, SR_RD, res, 0, compact ? 2 : 4, true);
+	if (compact) {
+		linsn_ref(t, SR_RD2, res2, 0, 2, true);
+		if (form != SF_TLD4S) {
+			linsn_set(t, SR_TEXSTARGET, target);
+			linsn_set(t, SR_TEXSMASK, TEXS_MASK_RGBA);
+		}
+	}
 	if (gather)
 		linsn_set(t, SR_GATHER, m.gather);
-	else if (fetch)
-		linsn_set(t, SR_TEXLOD, m.level ? TLD_LL : TLD_LZ);
-	else
-		linsn_set(t, SR_TEXLOD, m.level ? TEX_LOD_LL : TEX_LOD_NONE);
-	if (fetch && m.geom->ms)
+	else if (!compact && fetch)
+		linsn_set(t, SR_TEXLOD, lod == TEX_LOD_LL ? TLD_LL : TLD_LZ);
+	else if (!compact)
+		linsn_set(t, SR_TEXLOD, lod);
+	/* ptxas marks its TLD.LL .CL: the level clamped to the texture's */
+	if (!compact && fetch && lod == TEX_LOD_LL)
+		linsn_set(t, SR_CL, 1);
+	if (!compact && fetch && m.geom->ms)
 		linsn_set(t, SR_MS, 1);
 	for (unsigned i = 0; i < 4; i++)
-		lw_mov(c, d[i], 0, res, i);
+		lw_mov(c, d[i], 0, compact && i >= 2 ? res2 : res, compact ? i % 2 : i);
 	return true;
 }
 

@@ -8,6 +8,7 @@
 #include "lower/pred_spill.h"
 #include "lower/regalloc_exact.h"
 #include "lower/spill.h"
+#include "lower/tex_narrow.h"
 
 #include "base/xalloc.h"
 
@@ -88,7 +89,7 @@ static bool narrow_suld(LInsn *in, size_t i, const Liveness *lv)
 }
 
 /* Removes the instructions whose results lv (the kernel's liveness) shows
- * unread and narrows vector SULDs; returns whether anything changed (lv is
+ * unread and narrows vector SULDs and texture results; returns whether anything changed (lv is
  * then out of date). */
 static bool remove_dead(LKernel *k, const Liveness *lv)
 {
@@ -104,7 +105,7 @@ static bool remove_dead(LKernel *k, const Liveness *lv)
 				for (unsigned p = 0; p < in->refs[r].count; p++)
 					live |= live_out(lv, lv->first_part[in->refs[r].vreg] + in->refs[r].sub + p, i);
 		dead[i] = !live;
-		any |= dead[i] || (live && narrow_suld(&k->insns[i], i, lv));
+		any |= dead[i] || (live && (narrow_suld(&k->insns[i], i, lv) || tex_narrow(k, i, lv)));
 	}
 	if (any)
 		delete_marked(k, dead);
@@ -582,6 +583,8 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 			break;
 		analysis_drop(&an);
 	}
+	if (tex_general(k))
+		analysis_drop(&an);
 	analysis_update(k, &an);
 	if (pred_save_across_calls(k, &an.lv) > 0)
 		analysis_drop(&an);
