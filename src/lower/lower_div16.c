@@ -16,16 +16,6 @@
 enum { INT_U16 = 2, FLOAT_F32 = 2, INT_U32 = 4, RND_RZ = 3, RND_TRUNC = 3 };
 enum { LOP_XOR = 2, CMP_NE = 5, LUT_A_XOR_B_AND_C = 0x78 };
 
-static uint32_t alu_imm(LowerCtx *c, SassFormId form, uint32_t a, uint32_t imm)
-{
-	uint32_t d = lw_temp(c, 1);
-	LInsn *op = lw_emit(c, form);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_set(op, SR_IMM, imm);
-	return d;
-}
-
 /* d = [-]|a| in a new temporary */
 static uint32_t iabs(LowerCtx *c, uint32_t a, bool neg)
 {
@@ -99,7 +89,7 @@ bool lower_idiv16(LowerCtx *c, const Instr *in)
 	uint32_t ua = sg ? iabs(c, xa, false) : xa, ub = sg ? iabs(c, xb, false) : xb;
 	uint32_t fb = to_float(c, ub), fa = to_float(c, ua), r = lw_temp(c, 1);
 	lw_rcp_approx_f32(c, r, fb);
-	uint32_t up = alu_imm(c, SF_IADD32I, r, 2), fq = lw_temp(c, 1), q = lw_temp(c, 1);
+	uint32_t up = lw_alu_imm(c, SF_IADD32I, r, 2), fq = lw_temp(c, 1), q = lw_temp(c, 1);
 	LInsn *mul = lw_emit(c, SF_FMUL_R);
 	linsn_ref(mul, SR_RD, fq, 0, 1, true);
 	linsn_ref(mul, SR_RA, fa, 0, 1, false);
@@ -113,7 +103,7 @@ bool lower_idiv16(LowerCtx *c, const Instr *in)
 	linsn_set(tr, SR_RND, RND_TRUNC);
 	uint32_t res;
 	if (!rem && !sg) {
-		res = alu_imm(c, SF_LOP32I, q, 0xffff);
+		res = lw_alu_imm(c, SF_LOP32I, q, 0xffff);
 	} else if (!rem) {
 		uint32_t x = lw_temp(c, 1);
 		LInsn *op = lw_emit(c, SF_LOP_R);
@@ -121,14 +111,14 @@ bool lower_idiv16(LowerCtx *c, const Instr *in)
 		linsn_ref(op, SR_RA, xb, 0, 1, false);
 		linsn_ref(op, SR_RB, xa, 0, 1, false);
 		linsn_set(op, SR_LOPOP, LOP_XOR);
-		res = apply_sign(c, alu_imm(c, SF_SHR_I, x, 31), q, true);
+		res = apply_sign(c, lw_alu_imm(c, SF_SHR_I, x, 31), q, true);
 	} else {
-		uint32_t qm = alu_imm(c, SF_LOP32I, q, 0xffff), t0 = lw_temp(c, 1), r16 = lw_temp(c, 1);
+		uint32_t qm = lw_alu_imm(c, SF_LOP32I, q, 0xffff), t0 = lw_temp(c, 1), r16 = lw_temp(c, 1);
 		uint32_t m = sg ? iabs(c, xb, true) : iadd(c, qm, -1, true), f = sg ? qm : ub;
 		/* ptxas: the first XMAD reads q unmasked (its low half is the same) */
 		lw_xmad(c, t0, m, false, sg ? q : ub, false, (int)ua, 0);
 		lw_mul_lo32_tail(c, r16, 0, m, f, t0);
-		res = sg ? apply_sign(c, alu_imm(c, SF_SHR_I, xa, 31), r16, false) : r16;
+		res = sg ? apply_sign(c, lw_alu_imm(c, SF_SHR_I, xa, 31), r16, false) : r16;
 	}
 	uint32_t pz = lw_pred_temp(c);
 	LInsn *ne = lw_emit(c, SF_ISETP_R);

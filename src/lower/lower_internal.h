@@ -283,6 +283,8 @@ void lw_sign_extend_low(LowerCtx *c, uint32_t d, unsigned dsub, unsigned bits);
 void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg);
 /* IADD d, a, {-}b (d == LW_NO_DST: into a new temporary); returns d. */
 uint32_t lw_iadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool negb);
+/* a new temporary = form(a, imm): IADD32I, LOP32I, SHR/SHL with an immediate... */
+uint32_t lw_alu_imm(LowerCtx *c, SassFormId form, uint32_t a, int64_t imm);
 /* d.dsub = s.ssub >> amount (SHR, arithmetic when is_signed). */
 void lw_shr_imm(LowerCtx *c, uint32_t d, unsigned dsub, uint32_t s, unsigned ssub, unsigned amount,
                 bool is_signed);

@@ -208,6 +208,16 @@ uint32_t lw_iadd(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, bool negb)
 	return d;
 }
 
+uint32_t lw_alu_imm(LowerCtx *c, SassFormId form, uint32_t a, int64_t imm)
+{
+	uint32_t d = lw_temp(c, 1);
+	LInsn *op = lw_emit(c, form);
+	linsn_ref(op, SR_RD, d, 0, 1, true);
+	linsn_ref(op, SR_RA, a, 0, 1, false);
+	linsn_set(op, SR_IMM, imm);
+	return d;
+}
+
 void lw_iabs(LowerCtx *c, uint32_t d, uint32_t a, bool neg)
 {
 	enum { I2I_S32 = 5 };   /* the I2I type field's .S32 */

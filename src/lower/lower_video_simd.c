@@ -120,16 +120,6 @@ static uint32_t lane(LowerCtx *c, const SimdForm *f, uint32_t s, unsigned i, boo
 	return d;
 }
 
-static uint32_t iadd_imm(LowerCtx *c, uint32_t x, int64_t imm)
-{
-	uint32_t d = lw_temp(c, 1);
-	LInsn *op = lw_emit(c, SF_IADD32I);
-	linsn_ref(op, SR_RD, d, 0, 1, true);
-	linsn_ref(op, SR_RA, x, 0, 1, false);
-	linsn_set(op, SR_IMM, imm);
-	return d;
-}
-
 /* I2I.dtype.S32{.SAT} [|x|]. */
 static uint32_t i2i(LowerCtx *c, uint32_t x, int64_t dtype, bool sat, bool abs)
 {
@@ -147,7 +137,7 @@ static uint32_t i2i(LowerCtx *c, uint32_t x, int64_t dtype, bool sat, bool abs)
 /* (s + (s >= 0)) >> 1, the PTX rounding of vavrg. */
 static uint32_t average(LowerCtx *c, const SimdForm *f, uint32_t x, uint32_t y)
 {
-	uint32_t s = lw_iadd(c, LW_NO_DST, x, y, false), up = iadd_imm(c, s, 1);
+	uint32_t s = lw_iadd(c, LW_NO_DST, x, y, false), up = lw_alu_imm(c, SF_IADD32I, s, 1);
 	if (f->sa || f->sb) {
 		uint32_t p = lkernel_new_vreg(c->k, LRC_PRED, 1, true);
 		LInsn *cmp = lw_emit(c, SF_ISETP_R);
