@@ -23,7 +23,8 @@ enum { AGE_MAX = 255 };
  * texture-path load (LDG, TXQ, SULD) may go without a write barrier when a
  * later one sets one (ptxas waits for TXQs through a later LDG.E.CI). Such
  * a pending write carries MARK_LOAD until that later load issues, then
- * takes its barrier (and age). */
+ * takes its barrier (and age). The masks hold barriers 0-5 in their low
+ * bits and these unit marks above them. */
 enum { MARK_LOAD = 0x40 };
 
 /* The conversions I2F, F2I and I2I complete in issue order too: ptxas
@@ -33,16 +34,35 @@ enum { MARK_LOAD = 0x40 };
  * later I2I's or F2I's barrier. */
 enum { MARK_CONV = 0x80 };
 
-static uint8_t unit_mark(const SassForm *f)
+/* Shared memory is a unit of its own: ptxas 11.8 -O3 leaves a TXQ without
+ * a write barrier, sets SB0 on an LDS after it and SB5 on a SULD after
+ * that, and reads the TXQ's result after waiting on SB5 only (random
+ * kernel gen_kernels --defined --whole 138). Grouping LDS with the loads
+ * would call that wait too short; the simulator (tests/sim/sim_timing.c)
+ * runs the same units. */
+enum { MARK_SHARED = 0x100 };
+
+static uint16_t unit_mark(const SassForm *f)
 {
 	switch (f->op) {
 	case SOP_LDG: case SOP_TXQ: case SOP_TXQ_B: case SOP_SULD_D: case SOP_SULD_P: return MARK_LOAD;
 	case SOP_TEX: case SOP_TEX_B: case SOP_TLD: case SOP_TLD_B: case SOP_TLD4: case SOP_TLD4_B:
 	case SOP_TXD: case SOP_TXD_B: case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return MARK_LOAD;
-	case SOP_LDS: case SOP_LDL: case SOP_LD: return MARK_LOAD;
+	case SOP_LDL: case SOP_LD: return MARK_LOAD;
+	case SOP_LDS: return MARK_SHARED;
 	case SOP_I2F: case SOP_F2I: case SOP_I2I: return MARK_CONV;
 	default: return 0;
 	}
+}
+
+/* The units whose pending writes a write with a barrier carries: its own,
+ * and for MUFU the conversions' (they complete in order: ptxas 11.8 -O3's
+ * __cuda_sm20_div_u16 leaves an I2F without a write barrier and reads its
+ * result after waiting on the barrier of a later MUFU.RCP). A MUFU without
+ * a barrier must still set one (it has no unit of its own). */
+static uint16_t carried_marks(const SassForm *f)
+{
+	return f->op == SOP_MUFU ? MARK_CONV : unit_mark(f);
 }
 
 /* A variable-latency instruction reads its register sources a few cycles
@@ -56,8 +76,10 @@ enum { VARLAT_READ_SLACK = 4 };
  * the number of younger operations on that barrier (for DEPBAR.LE). */
 typedef struct VState {
 	int8_t rem[NRES];           /* cycles until a fixed-latency result is ready */
-	uint8_t wmask[NRES], wage[NRES];
-	uint8_t rmask[NRES], rage[NRES];
+	uint16_t wmask[NRES];
+	uint8_t wage[NRES];
+	uint16_t rmask[NRES];
+	uint8_t rage[NRES];
 	uint8_t unguarded[NRES];    /* late read without any barrier */
 	uint32_t writer[NRES];      /* instruction index of the last write, for messages */
 	uint32_t reader[NRES];      /* ... of the last late read */
@@ -268,7 +290,7 @@ static void clear_waited(VState *s, unsigned wait)
 /* DEPBAR.LE SBb, keep: all but the `keep` youngest operations on b are done. */
 static void depbar_le(VState *s, unsigned b, unsigned keep)
 {
-	uint8_t m = (uint8_t)(1u << b);
+	uint16_t m = (uint16_t)(1u << b);
 	for (unsigned r = 0; r < NRES; r++) {
 		if (s->wmask[r] == m && s->wage[r] >= keep)
 			s->wmask[r] = 0;
@@ -280,7 +302,7 @@ static void depbar_le(VState *s, unsigned b, unsigned keep)
 /* A new operation on barrier b: everything already on b gets older. */
 static void age_barrier(VState *s, unsigned b)
 {
-	uint8_t m = (uint8_t)(1u << b);
+	uint16_t m = (uint16_t)(1u << b);
 	for (unsigned r = 0; r < NRES; r++) {
 		if (s->wmask[r] == m && s->wage[r] < AGE_MAX)
 			s->wage[r]++;
@@ -340,14 +362,15 @@ static void step(Verifier *v, size_t i, VState *s, bool check)
 	if (check)
 		check_insn(v, i, s);
 	bool wbar = c->wbar < SCHED_NBARRIERS, rbar = c->rbar < SCHED_NBARRIERS;
-	uint8_t mark = x->nwrites > 0 ? unit_mark(x->form) : 0;
+	uint16_t mark = x->nwrites > 0 ? unit_mark(x->form) : 0;
+	uint16_t carried = x->nwrites > 0 ? carried_marks(x->form) : 0;
 	if (x->varlat) {
 		if (wbar)
 			age_barrier(s, c->wbar);
-		if (wbar && mark)
+		if (wbar && carried)
 			for (unsigned r = 0; r < NRES; r++)
-				if (s->wmask[r] & mark) {
-					s->wmask[r] = (uint8_t)((s->wmask[r] & ~mark) | (1u << c->wbar));
+				if (s->wmask[r] & carried) {
+					s->wmask[r] = (uint16_t)((s->wmask[r] & ~carried) | (1u << c->wbar));
 					s->wage[r] = 0;
 				}
 		if (rbar && (!wbar || c->rbar != c->wbar))
@@ -358,7 +381,7 @@ static void step(Verifier *v, size_t i, VState *s, bool check)
 			/* sources are read before the result is written: a producer's
 			 * write barrier also covers its own late reads */
 			if (rbar || (wbar && x->nwrites > 0)) {
-				s->rmask[r] = (uint8_t)(1u << (rbar ? c->rbar : c->wbar));
+				s->rmask[r] = (uint16_t)(1u << (rbar ? c->rbar : c->wbar));
 				s->rage[r] = 0;
 			} else {
 				s->unguarded[r] = 1;
@@ -372,7 +395,7 @@ static void step(Verifier *v, size_t i, VState *s, bool check)
 		s->rmask[r] = 0;
 		if (x->varlat) {
 			s->rem[r] = 0;
-			s->wmask[r] = wbar ? (uint8_t)(1u << c->wbar) : mark;
+			s->wmask[r] = wbar ? (uint16_t)(1u << c->wbar) : mark;
 			s->wage[r] = 0;
 		} else {
 			s->wmask[r] = 0;
@@ -401,7 +424,7 @@ static void step(Verifier *v, size_t i, VState *s, bool check)
 
 /* One pending access (mask, age, instruction) of `from` joins `into`:
  * the masks unite, the age is the younger count. True when into changed. */
-static bool merge_pending(uint8_t *mask, uint8_t *age, uint32_t *who, uint8_t fmask, uint8_t fage,
+static bool merge_pending(uint16_t *mask, uint8_t *age, uint32_t *who, uint16_t fmask, uint8_t fage,
                           uint32_t fwho)
 {
 	if (!fmask)
