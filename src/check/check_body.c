@@ -198,4 +198,5 @@ void check_module_items(CheckCtx *c)
 	for (const Item *it = c->m->items; it; it = it->next)
 		check_item(c, it);
 	check_loc_file(c);
+	check_undefined_funcs(c);
 }

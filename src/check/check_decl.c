@@ -463,6 +463,41 @@ static Formal *read_formals(CheckCtx *c, uint32_t n, const VarDecl *decls, uint3
 	return out;
 }
 
+typedef struct DeclaredFunc {
+	Symbol *sym;
+	struct DeclaredFunc *next;
+} DeclaredFunc;
+
+static bool func_is_extern(const Func *f)
+{
+	for (uint32_t i = 0; i < f->nspecs; i++)
+		if (strcmp(f->specs[i].word, ".extern") == 0)
+			return true;
+	return false;
+}
+
+/* A prototype without .extern promises the body in this module: ptxas
+ * 13 and 11.8 stop at it even when it is never called and even with -c. */
+static void remember_declared(CheckCtx *c, Symbol *sym)
+{
+	DeclaredFunc *d = ARENA_NEW(&c->arena, DeclaredFunc);
+	d->sym = sym;
+	d->next = NULL;
+	if (!c->declared_funcs_tail)
+		c->declared_funcs_tail = &c->declared_funcs;
+	*c->declared_funcs_tail = d;
+	c->declared_funcs_tail = &d->next;
+}
+
+void check_undefined_funcs(CheckCtx *c)
+{
+	for (const DeclaredFunc *d = c->declared_funcs; d; d = d->next)
+		if (!d->sym->has_body)
+			check_error(c, d->sym->loc, RULE_UNDEFINED_SYMBOL, "%s '%s' is declared but never defined in this "
+				"module (ptxas: Unresolved extern function): give its body, or declare it .extern if another "
+				"module defines it", d->sym->is_kernel ? "Kernel" : "Function", d->sym->name);
+}
+
 /* A function name in the module scope: a declaration may precede its
  * definition, once. */
 void check_func_decl(CheckCtx *c, const Func *f)
@@ -479,8 +514,11 @@ void check_func_decl(CheckCtx *c, const Func *f)
 	sym->is_kernel = f->is_entry;
 	sym->has_body = f->has_body;
 	Symbol *old = check_declare(c, c->module_scope, sym);
-	if (old == sym)
+	if (old == sym) {
+		if (!f->has_body && !func_is_extern(f))
+			remember_declared(c, sym);
 		return;
+	}
 	if (old->kind == SYM_FUNC && !(old->has_body && f->has_body)) {
 		old->has_body = old->has_body || f->has_body;
 		return;

@@ -83,6 +83,10 @@ typedef struct CheckCtx {
 	bool has_file, has_loc;
 	SrcLoc first_loc;
 
+	/* Functions declared without a body and without .extern, in order:
+	 * each must be defined later in the module (check_undefined_funcs). */
+	struct DeclaredFunc *declared_funcs, **declared_funcs_tail;
+
 	Scope *module_scope;
 	Scope *scope;           /* innermost scope while walking a body */
 	Scope *labels;          /* labels of the current function */
@@ -248,6 +252,9 @@ Symbol *check_label_decl(CheckCtx *c, const Stmt *s);
  * indirect calls that name its label (check_call.c). */
 const Formals *check_proto_formals(CheckCtx *c, const CallProto *p);
 void check_func_decl(CheckCtx *c, const Func *f);
+/* At the module's end: each function declared without .extern and never
+ * defined (ptxas: Unresolved extern function). */
+void check_undefined_funcs(CheckCtx *c);
 /* check_func_dirs.c: launch-bound directives on a .func, calling-convention
  * ones on an .entry. */
 void check_func_dirs(CheckCtx *c, const Func *f);

@@ -191,6 +191,7 @@ void check_stream_end(CheckStream *s, bool keep)
 	if (keep) {
 		s->c.sink = &s->items;
 		check_loc_file(&s->c);
+		check_undefined_funcs(&s->c);
 		run_header(&s->c, &s->header);
 		diag_append(s->sink, &s->header);
 		diag_append(s->sink, &s->gates);
