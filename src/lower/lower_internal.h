@@ -551,6 +551,9 @@ bool lw_video_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, const char **sel);
 /* A video operand's format: the part (bytes 0-3, halves 4-5, the word 6)
  * + 8 when signed; -1 for a selector that is not a part. */
 int64_t lw_video_format(const char *sel, bool is_signed);
+/* b as the 16-bit immediate of the video forms ptxas writes: a constant
+ * in 0..0xffff (unsigned b) or 0..0x7fff (signed); *imm gets it. */
+bool lw_video_imm(LowerCtx *c, const Expr *e, bool is_signed, int64_t *imm);
 /* The secondary operation's mode: .add ACC 4, .min 5, .max 6, none 7. */
 int64_t lw_video_mode(const Instr *in);
 /* The signedness of the instruction's `want` type words in order; false
@@ -566,8 +569,8 @@ bool lw_video_scalar(LowerCtx *c, const Instr *in);
 bool lw_video_simd(LowerCtx *c, const Instr *in);
 /* VABSDIFF{.SD} d, a, b, c (cv < 0: RZ) with formats fa/fb (the part +8
  * when signed) and mode (.ACC 4, .MIN 5, .MAX 6, none 7); sad shares it. */
-void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,
-                 unsigned csub, int64_t fa, int64_t fb, int64_t mode, bool sd);
+LInsn *lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,
+                   unsigned csub, int64_t fa, int64_t fb, int64_t mode, bool sd);
 /* integer division and remainder (lower_div.c). */
 bool lower_idiv(LowerCtx *c, const Instr *in);
 /* ---- issue 17: integer families (lower_ints.c) ---- */

@@ -11,9 +11,10 @@
  * (lower_video_scalar.c). The rest of the SIMD family (.sat, .add, masks,
  * selections, vavrg, vmin, vmax, vset, vabsdiff4 with a signed dtype)
  * goes lane by lane
- * as ptxas emulates it (lower_video_simd.c). Refused by name: vabsdiff
- * with .sat or a destination merge, which has no simulator model to check
- * it against. */
+ * as ptxas emulates it (lower_video_simd.c). vabsdiff's b is the 16-bit
+ * immediate when ptxas writes one (lw_video_imm). Refused by name: vabsdiff
+ * with a destination merge, which has no simulator model to check it
+ * against. */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -34,8 +35,8 @@ static bool video_types(const Instr *in, PtxTy t[3])
 	return n == 3;
 }
 
-void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,
-                 unsigned csub, int64_t fa, int64_t fb, int64_t mode, bool sd)
+LInsn *lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b, unsigned bsub, int cv,
+                   unsigned csub, int64_t fa, int64_t fb, int64_t mode, bool sd)
 {
 	LInsn *op = lw_emit(c, SF_VABSDIFF);
 	linsn_ref(op, SR_RD, d, 0, 1, true);
@@ -49,19 +50,21 @@ void lw_vabsdiff(LowerCtx *c, uint32_t d, uint32_t a, unsigned asub, uint32_t b,
 	linsn_set(op, SR_VFMT_B, fb);
 	linsn_set(op, SR_VMODE, mode);
 	linsn_set(op, SR_SD, sd);
+	return op;
 }
 
 static bool lower_vabsdiff(LowerCtx *c, const Instr *in)
 {
 	PtxTy t[3];
-	uint32_t d, a, b, cv = 255;
-	const char *dsel, *asel, *bsel, *csel = NULL;
+	uint32_t d, a, b = 0, cv = 255;
+	const char *dsel, *asel, *bsel = NULL, *csel = NULL;
 	if (!video_types(in, t))
 		return lw_unsupported(c, in->loc, "vabsdiff without its three types (dtype.atype.btype)");
-	if (lw_has_mod(in, ".sat"))
-		return lw_unsupported(c, in->loc, "vabsdiff with .sat (vabsdiff without .sat is supported)");
+	int64_t imm = 0;
+	bool is_imm = lw_video_imm(c, in->ops[2], t[2].is_signed, &imm);
 	if (!lw_video_reg(c, in->ops[0], &d, &dsel) || !lw_video_reg(c, in->ops[1], &a, &asel) ||
-	    !lw_video_reg(c, in->ops[2], &b, &bsel) || (in->nops == 4 && !lw_video_reg(c, in->ops[3], &cv, &csel)))
+	    (!is_imm && !lw_video_reg(c, in->ops[2], &b, &bsel)) ||
+	    (in->nops == 4 && !lw_video_reg(c, in->ops[3], &cv, &csel)))
 		return false;
 	if (dsel != NULL)
 		return lw_unsupported(c, in->ops[0]->loc, "vabsdiff with a destination selector ('%s': the merge "
@@ -71,7 +74,27 @@ static bool lower_vabsdiff(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->ops[fa < 0 ? 1 : 2]->loc, "the video selector '%s' (.b0-.b3, .h0, .h1 "
 		                      "are the scalar selectors)", fa < 0 ? asel : bsel);
 	int64_t mode = lw_video_mode(in);
-	lw_vabsdiff(c, d, a, 0, b, 0, mode != 7 && in->nops == 4 ? (int)cv : -1, 0, fa, fb, mode, t[0].is_signed);
+	/* ptxas passes c even without a secondary operation, which ignores it */
+	int cvreg = in->nops == 4 ? (int)cv : -1;
+	if (is_imm) {
+		/* VABSDIFF Rd, Ra, imm16, Rc: U16 or S16 by b's type */
+		LInsn *op = lw_emit(c, SF_VABSDIFF_I);
+		linsn_ref(op, SR_RD, d, 0, 1, true);
+		linsn_ref(op, SR_RA, a, 0, 1, false);
+		linsn_set(op, SR_IMM, imm);
+		if (cvreg >= 0)
+			linsn_ref(op, SR_RC, cv, 0, 1, false);
+		else
+			linsn_set(op, SR_RC, 255);
+		linsn_set(op, SR_VFMT_A, fa);
+		linsn_set(op, SR_VFMT_B, t[2].is_signed);      /* e_vimmfmt: U16 0, S16 1 */
+		linsn_set(op, SR_VMODE, mode);
+		linsn_set(op, SR_SD, t[0].is_signed);
+		linsn_set(op, SR_SAT, lw_has_mod(in, ".sat"));
+		return true;
+	}
+	LInsn *op = lw_vabsdiff(c, d, a, 0, b, 0, cvreg, 0, fa, fb, mode, t[0].is_signed);
+	linsn_set(op, SR_SAT, lw_has_mod(in, ".sat"));
 	return true;
 }
 

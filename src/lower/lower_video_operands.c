@@ -67,3 +67,14 @@ int64_t lw_video_cmp(const Instr *in)
 			return i;
 	return -1;
 }
+
+/* b as the 16-bit immediate ptxas writes: a constant in 0..0xffff
+ * (unsigned b) or 0..0x7fff (signed); *imm gets it. */
+bool lw_video_imm(LowerCtx *c, const Expr *e, bool is_signed, int64_t *imm)
+{
+	Opnd o;
+	if (e->kind == EX_NAME || !lw_opnd(c, e, &o) || o.kind != OPND_IMM)
+		return false;
+	*imm = o.imm;
+	return o.imm >= 0 && o.imm <= (is_signed ? 0x7fff : 0xffff);
+}

@@ -43,17 +43,6 @@ static bool video_source(LowerCtx *c, const Expr *e, uint32_t *vreg, const char 
 	return lw_video_reg(c, e, vreg, sel);
 }
 
-/* b as the 16-bit immediate ptxas writes: a constant in 0..0xffff
- * (unsigned b) or 0..0x7fff (signed); *imm gets it. */
-static bool video_imm(LowerCtx *c, const Expr *e, bool is_signed, int64_t *imm)
-{
-	Opnd o;
-	if (e->kind == EX_NAME || !lw_opnd(c, e, &o) || o.kind != OPND_IMM)
-		return false;
-	*imm = o.imm;
-	return o.imm >= 0 && o.imm <= (is_signed ? 0x7fff : 0xffff);
-}
-
 bool lw_video_scalar(LowerCtx *c, const Instr *in)
 {
 	const VideoOp *op = NULL;
@@ -76,7 +65,7 @@ bool lw_video_scalar(LowerCtx *c, const Instr *in)
 		                      "d, a, b%s without it is supported)", in->opcode, dsel, in->opcode,
 		                      vmad ? ", c" : "{, c}");
 	int64_t imm = 0;
-	bool is_imm = !vset && in->ops[2]->kind != EX_UNARY && video_imm(c, in->ops[2], bsigned, &imm);
+	bool is_imm = !vset && in->ops[2]->kind != EX_UNARY && lw_video_imm(c, in->ops[2], bsigned, &imm);
 	if (!is_imm && !video_source(c, in->ops[2], &b, &bsel, &neg_b))
 		return false;
 	int64_t mode = vmad ? 7 : lw_video_mode(in);

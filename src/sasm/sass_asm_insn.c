@@ -567,13 +567,12 @@ bool sasm_select(const SasmStmt *s, SasmInsn *out, DiagSink *d)
 		snprintf(tld4b, sizeof tld4b, "TLD4.B.%c%s", mn[5], mn + 8);
 		mn = tld4b;
 	}
-	/* sim4: nvdisasm leaves out VABSDIFF's formats when both are S32, video:
-	 * VABSDIFF4's when both are S8 */
+	/* video: nvdisasm leaves out VABSDIFF4's formats when both are S8 (the
+	 * scalar VABSDIFF's, per form: sasm_video_mods) */
 	char vabs[64];
-	size_t vlen = strncmp(mn, "VABSDIFF4", 9) == 0 ? 9 : strncmp(mn, "VABSDIFF", 8) == 0 ? 8 : 0;
-	if (vlen && (mn[vlen] == '.' || mn[vlen] == '\0') && !sasm_has_video_format(mn + vlen) &&
+	if (strncmp(mn, "VABSDIFF4", 9) == 0 && (mn[9] == '.' || mn[9] == '\0') && !sasm_has_video_format(mn + 9) &&
 	    strlen(mn) + 8 < sizeof vabs) {
-		snprintf(vabs, sizeof vabs, "%s%s", mn, vlen == 9 ? ".S8.S8" : ".S32.S32");
+		snprintf(vabs, sizeof vabs, "%s.S8.S8", mn);
 		mn = vabs;
 	}
 	for (size_t i = 0; i < sass_form_count; i++) {

@@ -135,14 +135,6 @@ static bool match_brx(SasmMatch *m)
 	return sasm_take_imm(m, SR_IMM, "offset");
 }
 
-/* sim4: VABSDIFF Rd[.CC], Ra{.part}, Rb{.part}, Rc (the operands' parts:
- * sasm_video_source, sass_asm_video.c). */
-static bool match_vabsdiff(SasmMatch *m)
-{
-	return sasm_take_rd_cc(m) && sasm_video_source(m, SR_RA, SR_VFMT_A, 0, "A") &&
-	       sasm_video_source(m, SR_RB, SR_VFMT_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
-}
-
 /* video: VABSDIFF4 Rd[.CC], Ra{.sel}, Rb{.sel}, Rc: a byte selection is
  * nvdisasm's digits after the register (R2.4321); none is the default. */
 static bool vabsdiff4_source(SasmMatch *m, SassRole r, SassRole sel_role, int reuse_bit, const char *what)
@@ -200,7 +192,6 @@ bool sasm_match_ptxas(SasmMatch *m)
 	case SOP_PSET: return match_pset(m);
 	case SOP_ISET: return match_iset(m);
 	case SOP_CSETP: case SOP_P2R: case SOP_R2P: return match_cc_forms(m);
-	case SOP_VABSDIFF: return match_vabsdiff(m);
 	case SOP_VABSDIFF4: return match_vabsdiff4(m);
 	case SOP_FCHK: return match_fchk(m);
 	case SOP_ISCADD32I: return match_iscadd32i(m);

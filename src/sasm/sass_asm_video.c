@@ -33,10 +33,12 @@ bool sasm_has_video_format(const char *mods)
 	return false;
 }
 
+/* VABSDIFF (sim4) has the scalar video layout and nvdisasm's rules for
+ * its formats and immediate B (signed when S16) */
 static bool is_scalar_video(SassOp op)
 {
 	return op == SOP_VADD || op == SOP_VMNMX || op == SOP_VSET || op == SOP_VSHL || op == SOP_VSHR ||
-	       op == SOP_VMAD;
+	       op == SOP_VMAD || op == SOP_VABSDIFF;
 }
 
 const char *sasm_video_mods(const SassForm *f, const char *mods, char *buf, size_t n)
@@ -109,10 +111,11 @@ static bool take_imm16(SasmMatch *m, bool *neg_b)
 	if (op->kind != SOK_IMM || op->nsuffix)
 		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected a 16-bit immediate as B",
 		                       sass_op_mnemonic(m->f->op));
-	bool signed_b = (m->f->op == SOP_VMNMX || m->f->op == SOP_VSET) && sass_values_get(&m->v, SR_VFMT_B, 0) == 1;
+	bool signed_imm = m->f->op == SOP_VMNMX || m->f->op == SOP_VSET || m->f->op == SOP_VABSDIFF;
+	bool signed_b = signed_imm && sass_values_get(&m->v, SR_VFMT_B, 0) == 1;
 	if (op->neg && !signed_b && m->f->op != SOP_VADD)
 		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: B takes no '-'%s", sass_op_mnemonic(m->f->op),
-		                       m->f->op == SOP_VMNMX || m->f->op == SOP_VSET ? " (an S16 immediate may be negative)" : "");
+		                       signed_imm ? " (an S16 immediate may be negative)" : "");
 	int64_t v = op->value;
 	if (op->neg && signed_b) {
 		if (v > 0x8000)

@@ -180,7 +180,9 @@ static void print_indirect(Text *t, const SassForm *f, const SassValues *v, uint
 	}
 }
 
-/* sim4: VABSDIFF; the formats are left out when both are S32 */
+/* sim4: VABSDIFF; the formats are left out when A is S32 and B the
+ * default, S32 (a register) or S16 (an immediate); an S16 immediate prints
+ * signed, a U16 one as its 16 bits (nvdisasm 11.8 on crafted words) */
 static void put_vpart(Text *t, int64_t fmt)
 {
 	static const char *const part[8] = { "", ".B1", ".B2", ".B3", "", ".H1", "", "" };
@@ -189,10 +191,11 @@ static void put_vpart(Text *t, int64_t fmt)
 
 static void print_vabsdiff(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
+	bool imm = f->bkind == SASS_B_IMM;
 	int64_t fa = get(v, SR_VFMT_A), fb = get(v, SR_VFMT_B);
 	put(t, "VABSDIFF");
 	put_flag(t, v, SR_SD, ".SD");
-	if (fa != 14 || fb != 14) {
+	if (fa != 14 || fb != (imm ? 1 : 14)) {
 		put_enum(t, f, v, SR_VFMT_A);
 		put_enum(t, f, v, SR_VFMT_B);
 	}
@@ -205,9 +208,15 @@ static void print_vabsdiff(Text *t, const SassForm *f, const SassValues *v, uint
 	put_vpart(t, fa);
 	put_reuse(t, slot, REUSE_A);
 	put(t, ", ");
-	put_reg(t, get(v, SR_RB));
-	put_vpart(t, fb);
-	put_reuse(t, slot, REUSE_B);
+	if (imm && fb == 1) {
+		put_signed_hex(t, (int16_t)(uint16_t)get(v, SR_IMM));
+	} else if (imm) {
+		put(t, "0x%x", (unsigned)get(v, SR_IMM));
+	} else {
+		put_reg(t, get(v, SR_RB));
+		put_vpart(t, fb);
+		put_reuse(t, slot, REUSE_B);
+	}
 	put(t, ", ");
 	put_reg(t, get(v, SR_RC));
 	put_reuse(t, slot, REUSE_C);

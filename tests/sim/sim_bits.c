@@ -1,6 +1,6 @@
 /* The integer bit operations of the simulator: POPC, FLO and PRMT, as
  * PTX's popc, bfind and prmt define them (docs/encoding.md has the
- * forms); VABSDIFF as PTX's vabsdiff (sim4), VABSDIFF4 as vabsdiff4 (video). */
+ * forms); VABSDIFF4 as vabsdiff4 (video; the scalar VABSDIFF is in sim_video.c). */
 #include "sim.h"
 
 /* FLO: the position of the most significant one (.S32: of the most
@@ -59,23 +59,6 @@ int64_t sim_video_part(uint32_t r, int64_t fmt)
 	return (int64_t)v;
 }
 
-/* VABSDIFF: |A - B| of the selected parts, then .ACC adds C (the low 32
- * bits: PTX vabsdiff's .add), .MIN/.MAX with C as signed (.SD) or unsigned
- * words, no second operation; the merges, .SAT and .CC stop the run. */
-static void exec_vabsdiff(SimMachine *m, const SimInsn *in, SimThread *t, int64_t rd)
-{
-	int64_t mode = sim_val(in, SR_VMODE, 7);
-	if (sim_val(in, SR_SAT, 0) || sim_val(in, SR_CC, 0) || mode < 4)
-		return (void)sim_fail(m, in, "VABSDIFF with .SAT, .CC or a merge is not modelled");
-	int64_t a = sim_video_part(sim_reg(t, sim_val(in, SR_RA, 255)), sim_val(in, SR_VFMT_A, 14));
-	int64_t b = sim_video_part(sim_reg(t, sim_val(in, SR_RB, 255)), sim_val(in, SR_VFMT_B, 14));
-	uint32_t d = (uint32_t)(a > b ? a - b : b - a), c = sim_reg(t, sim_val(in, SR_RC, 255));
-	bool sd = sim_val(in, SR_SD, 0) != 0;
-	bool less = sd ? (int32_t)d < (int32_t)c : d < c;
-	uint32_t r = mode == 4 ? d + c : mode == 5 ? (less ? d : c) : mode == 6 ? (less ? c : d) : d;
-	sim_set(t, rd, r);
-}
-
 /* video: VABSDIFF4: per byte lane |A.i - B.i| (zero- or sign-extended by
  * the formats); without .ACC the written lanes take the low byte, the
  * others C's byte; .ACC: C plus the sum of the written lanes' results.
@@ -106,7 +89,6 @@ bool sim_exec_bits(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	int64_t rd = sim_val(in, SR_RD, 255);
 	switch (in->form->op) {
-	case SOP_VABSDIFF: exec_vabsdiff(m, in, t, rd); return true;
 	case SOP_VABSDIFF4: exec_vabsdiff4(m, in, t, rd); return true;
 	case SOP_POPC: {
 		uint32_t b = sim_operand_b(m, in, t);

@@ -1,4 +1,5 @@
-/* The scalar video forms (video2: VADD, VMNMX, VSET, VSHL, VSHR, VMAD) as
+/* The scalar video forms (video2: VADD, VMNMX, VSET, VSHL, VSHR, VMAD;
+ * sim4: VABSDIFF, |A - B|) as
  * the PTX ISA's video instructions define them: the operands' parts are
  * sign- or zero-extended (sim_video_part; an immediate B is 16 bits, U16
  * or S16), the operation is exact (no 32-bit wrap), .SAT clamps to the
@@ -16,7 +17,7 @@ typedef __int128 Wide;
 static bool is_video(SassOp op)
 {
 	return op == SOP_VADD || op == SOP_VMNMX || op == SOP_VSET || op == SOP_VSHL || op == SOP_VSHR ||
-	       op == SOP_VMAD;
+	       op == SOP_VMAD || op == SOP_VABSDIFF;
 }
 
 static int64_t operand_b(const SimInsn *in, const SimThread *t)
@@ -100,6 +101,9 @@ bool sim_exec_video(SimMachine *m, const SimInsn *in, SimThread *t)
 		r = second(mode, saturate(max ? (a > b ? a : b) : (a < b ? a : b), sat, sd), c, sd);
 		break;
 	}
+	case SOP_VABSDIFF:
+		r = second(mode, saturate(a > b ? (Wide)a - b : (Wide)b - a, sat, sd), c, sd);
+		break;
 	case SOP_VSET:
 		r = second(mode, compare(sim_val(in, SR_CMP, 0), a, b), c, false);
 		break;

@@ -515,7 +515,7 @@ START_TEST(test_lower_unsupported_diagnosed)
 	LModule lm;
 	lower_str(PTX_HEAD ".visible .entry k()\n{\n .reg .f64 %f<3>;\n .reg .b32 %r<3>;\n"
 	          " bfind.shiftamt.u64 %r1, %f2;\n mov.u32 %r1, %tid.x;\n"
-	          " vabsdiff.u32.u32.u32.sat %r1, %r2, %r2, %r2;\n ret;\n}\n", &lm, 2);
+	          " vabsdiff.u32.u32.u32 %r1.h1, %r2, %r2, %r2;\n ret;\n}\n", &lm, 2);
 	size_t n;
 	Diag **ds = diag_sorted(&D, &n);
 	ck_assert_uint_eq(n, 2);
@@ -523,7 +523,7 @@ START_TEST(test_lower_unsupported_diagnosed)
 	ck_assert_int_eq(ds[0]->loc.first_line, 8);
 	ck_assert(strstr(ds[0]->msg, "not supported by the sm_50 encoder: bfind.shiftamt on 64-bit values") != NULL);
 	ck_assert_int_eq(ds[1]->loc.first_line, 10);
-	ck_assert(strstr(ds[1]->msg, "vabsdiff with .sat") != NULL);
+	ck_assert(strstr(ds[1]->msg, "vabsdiff with a destination selector") != NULL);
 	lower_module_free(&lm);
 	teardown();
 }
