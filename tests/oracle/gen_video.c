@@ -68,8 +68,13 @@ static void gen_scalar(void)
 	 * own nvdisasm misreads, and we take a register) or a register.
 	 * --defined: no constant 0x8000..0xffff for a signed b, which ptxas
 	 * 11.8 writes as the S16 immediate of that bit pattern: 0xffff
-	 * becomes -1 (we write the value, through a register) */
-	if (!vset && chance(20)) {
+	 * becomes -1 (we write the value, through a register); and none for
+	 * vabsdiff: ptxas writes VABSDIFF with an immediate B, a form the
+	 * table (and so the simulator) has no row for */
+	bool konst = !vset && chance(20);
+	if (defined_mode && strcmp(op, "vabsdiff") == 0)
+		konst = false;
+	if (konst) {
 		const char *k = PICK(imms);
 		if (shift)
 			snprintf(b, sizeof b, "%u", rnd(40));
