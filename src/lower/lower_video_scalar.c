@@ -14,7 +14,8 @@
  * the immediate form, as ptxas writes it; vset's is not: ptxas 11.8 writes
  * a word for it that its own nvdisasm reads as ST.E.S16, so it goes
  * through a register. Refused: a destination selector (the merge into c),
- * and negated operands where ptxas rejects them (vmad.po, the others). */
+ * and negated operands where ptxas rejects them (the others; vmad's -a or
+ * -b with -c; vmad.po's, but -a with -b). */
 #include "lower/lower_internal.h"
 
 #include <string.h>
@@ -77,9 +78,14 @@ bool lw_video_scalar(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->ops[fa < 0 ? 1 : 2]->loc, "the video selector '%s' (.b0-.b3, .h0, .h1 "
 		                      "are the scalar selectors)", fa < 0 ? asel : bsel);
 	bool po = lw_has_mod(in, ".po");
-	if (vmad && po && (neg_a || neg_b || neg_c))
+	/* ptxas 11.8's rules: a negated product and a negated c exclude each
+	 * other; .po allows -a with -b (they cancel) and nothing else */
+	if (vmad && neg_a != neg_b && neg_c)
+		return lw_unsupported(c, in->loc, "vmad with a negated product and a negated c (ptxas 11.8: \"Operand "
+		                      "negation limited to either (source A xor source B) or source C\")");
+	if (vmad && po && (neg_a != neg_b || neg_c))
 		return lw_unsupported(c, in->loc, "vmad.po with a negated operand (ptxas 11.8: \"Conflicting use of "
-		                      "'.po' modifier with operand negation\")");
+		                      "'.po' modifier with operand negation\"; -a with -b is the product itself)");
 	if (!vmad && (neg_a || neg_b || neg_c))
 		return lw_unsupported(c, in->loc, "%s with a negated operand (ptxas 11.8: \"Operand negation not allowed "
 		                      "for instruction '%s'\"; vmad negates)", in->opcode, in->opcode);

@@ -5,7 +5,7 @@
  * operations, guards, diamonds and counted loops), so the sweep meets code
  * the goldens never showed the encoder.
  *
- * Usage: gen_kernels [--defined] [--diverge] [--calls] [--data] [--tex] [--whole] SEED > FILE.ptx. The same seed always gives
+ * Usage: gen_kernels [--defined] [--diverge] [--calls] [--data] [--tex] [--whole] [--video] SEED > FILE.ptx. The same seed always gives
  * the same module (a private xorshift generator, no libc rand), so a failing
  * seed is a reproducible test case.
  *
@@ -22,7 +22,9 @@
  *
  * --calls adds device functions and calls (gen_calls.c), --data module
  * .const/.global/.shared data, a .local array and generic addresses
- * (gen_data.c), --tex textures (gen_tex.c); --whole all three. */
+ * (gen_data.c), --tex textures (gen_tex.c); --whole all three. --video
+ * adds the video instructions and fns (gen_video.c), alone or with the
+ * others. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -654,16 +656,20 @@ static void gen_warp(void)
 	}
 }
 
-/* One statement of --calls, --data or --tex, weighted among those on. */
+/* One statement of --calls, --data, --tex or --video, weighted among
+ * those on. */
 static void gen_whole(void)
 {
-	int w = (calls_enabled ? 4 : 0) + (data_enabled ? 4 : 0) + (tex_enabled ? 3 : 0), r = (int)rnd((uint32_t)w);
+	int w = (calls_enabled ? 4 : 0) + (data_enabled ? 4 : 0) + (tex_enabled ? 3 : 0) + (video_enabled ? 4 : 0);
+	int r = (int)rnd((uint32_t)w);
 	if (calls_enabled && (r -= 4) < 0)
 		gen_call();
 	else if (data_enabled && (r -= 4) < 0)
 		gen_data_stmt();
-	else
+	else if (tex_enabled && (r -= 3) < 0)
 		gen_tex_stmt();
+	else
+		gen_video_stmt();
 }
 
 void stmt_list(int n, int nest)
@@ -677,7 +683,7 @@ void stmt_list(int n, int nest)
 		 * address arithmetic run into the simulator's step limit of an
 		 * edge input set (2^16 issues per block), which ptxas -O3's
 		 * shorter code stays under */
-		if ((calls_enabled || data_enabled || tex_enabled) && loop_depth < 2 && chance(30)) {
+		if ((calls_enabled || data_enabled || tex_enabled || video_enabled) && loop_depth < 2 && chance(30)) {
 			gen_whole();
 			continue;
 		}
@@ -830,11 +836,13 @@ int main(int argc, char **argv)
 			tex_enabled = true;
 		else if (strcmp(argv[a], "--whole") == 0)
 			calls_enabled = data_enabled = tex_enabled = true;
+		else if (strcmp(argv[a], "--video") == 0)
+			video_enabled = true;
 		else
 			break;
 	}
 	if (a != argc - 1) {
-		fprintf(stderr, "usage: gen_kernels [--defined] [--diverge] [--calls] [--data] [--tex] [--whole] SEED\n");
+		fprintf(stderr, "usage: gen_kernels [--defined] [--diverge] [--calls] [--data] [--tex] [--whole] [--video] SEED\n");
 		return 2;
 	}
 	uint64_t seed = strtoull(argv[argc - 1], NULL, 0);

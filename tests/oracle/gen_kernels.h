@@ -2,7 +2,8 @@
  * generator, its value pools and statements; gen_loops.c: counted loops,
  * and the divergent ones of --diverge; gen_families.c: issue 17's
  * instruction families; gen_calls.c, gen_data.c, gen_tex.c: device
- * functions and calls, module data and state spaces, textures). */
+ * functions and calls, module data and state spaces, textures; gen_video.c:
+ * video instructions and fns). */
 #ifndef PTXSURF_GEN_KERNELS_H
 #define PTXSURF_GEN_KERNELS_H
 
@@ -52,5 +53,8 @@ void gen_module_tex(void);          /* module: the .texrefs */
 void gen_kernel_tex_param(int k);   /* kernel: its bindless handle parameter */
 void gen_kernel_tex(int k);         /* kernel: the handle loaded */
 void gen_tex_stmt(void);            /* statement: tex, tld4, txq */
+/* --video (not part of --whole: its modules stay as they were) */
+extern bool video_enabled;
+void gen_video_stmt(void);          /* statement: a video instruction or fns */
 
 #endif

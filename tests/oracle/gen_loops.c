@@ -47,11 +47,12 @@ void gen_loop(int nest)
 		out("\tsetp.lt.u32 %%p%d, %%r%d, %%r%d;\n", p, i, n);
 	else {
 		unsigned t = 2 + rnd(30);
-		/* --whole: an inner loop turns at most 7 times (the same draw):
-		 * up to 31 * 31 turns of a long body take ptxas -O0's code past
-		 * the simulator's step limit of an edge input set (2^16 issues
-		 * per block) where ours and -O3's finish (seeds 120, 154) */
-		if ((calls_enabled || data_enabled || tex_enabled) && loop_depth > 0)
+		/* --whole, --video: an inner loop turns at most 7 times (the
+		 * same draw): up to 31 * 31 turns of a long body take ptxas
+		 * -O0's code past the simulator's step limit of an edge input
+		 * set (2^16 issues per block) where ours and -O3's finish
+		 * (--whole seeds 120, 154; --video 31: 30 * 12 turns) */
+		if ((calls_enabled || data_enabled || tex_enabled || video_enabled) && loop_depth > 0)
 			t = 2 + t % 6;
 		out("\tsetp.lt.u32 %%p%d, %%r%d, %u;\n", p, i, t);
 	}

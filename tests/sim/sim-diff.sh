@@ -35,6 +35,8 @@
 # (random kernels with divergent loops, gen_kernels --diverge, default 15),
 # SIM_SWEEP_WHOLE_SEEDS (random kernels with functions, calls, module data,
 # every state space and textures, gen_kernels --whole, default 10),
+# SIM_SWEEP_VIDEO_SEEDS (random kernels with video instructions and fns,
+# gen_kernels --video, default 6),
 # SIM_INPUT_SETS (input sets of a one-thread run, default 8), SIM_DIFF_KEEP=1,
 # SIM_DIFF_RECORD=1, SIM_DIFF_PTXAS=none (ignore ptxas: compare with the
 # recorded outputs), STEP (every STEP-th file, for check-sanitize),
@@ -310,7 +312,7 @@ for fam in $families; do
 	sweep)
 		${CC:-cc} -std=c11 -O1 -o "$work/gen" "$root/tests/oracle/gen_kernels.c" "$root/tests/oracle/gen_loops.c" \
 			"$root/tests/oracle/gen_families.c" "$root/tests/oracle/gen_calls.c" "$root/tests/oracle/gen_data.c" \
-			"$root/tests/oracle/gen_tex.c" || exit 2
+			"$root/tests/oracle/gen_tex.c" "$root/tests/oracle/gen_video.c" || exit 2
 		sweep_files=
 		gen_files "" "${SIM_SWEEP_SEEDS:-30}" --defined
 		# divergent loops (trip counts and breaks from the thread index, a
@@ -319,6 +321,8 @@ for fam in $families; do
 		# device functions and calls, module data in every state space,
 		# textures
 		gen_files w "${SIM_SWEEP_WHOLE_SEEDS:-10}" --defined --whole
+		# video instructions (scalar and SIMD) and fns
+		gen_files v "${SIM_SWEEP_VIDEO_SEEDS:-6}" --defined --video
 		# shellcheck disable=SC2086
 		set -- $sweep_files
 		launches=$sweep_launches
