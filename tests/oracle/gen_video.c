@@ -9,8 +9,8 @@
  *   vset2/4 with .sat or .add, destination lane masks and source lane
  *   selections;
  *   fns.b32 with a constant or register mask, base and offset.
- * Left out are the forms ptxsurf-as refuses by name (vabsdiff with .sat,
- * a scalar destination selector: the merge into c) and those ptxas
+ * Left out are the forms ptxsurf-as refuses by name (a scalar
+ * destination selector: the merge into c) and those ptxas
  * rejects (a negated operand outside vmad; vmad's negated product with
  * -c, vmad.po's negations but -a with -b).
  *
@@ -68,12 +68,8 @@ static void gen_scalar(void)
 	 * own nvdisasm misreads, and we take a register) or a register.
 	 * --defined: no constant 0x8000..0xffff for a signed b, which ptxas
 	 * 11.8 writes as the S16 immediate of that bit pattern: 0xffff
-	 * becomes -1 (we write the value, through a register); and none for
-	 * vabsdiff: ptxas writes VABSDIFF with an immediate B, a form the
-	 * table (and so the simulator) has no row for */
+	 * becomes -1 (we write the value, through a register) */
 	bool konst = !vset && chance(20);
-	if (defined_mode && strcmp(op, "vabsdiff") == 0)
-		konst = false;
 	if (konst) {
 		const char *k = PICK(imms);
 		if (shift)
@@ -85,12 +81,12 @@ static void gen_scalar(void)
 	} else {
 		scalar_source(b, sizeof b);
 	}
-	/* in the PTX ISA's order: vmad's .po first, .sat (not vabsdiff's:
-	 * refused by name; vset has none), vshl/vshr's mode */
+	/* in the PTX ISA's order: vmad's .po first, .sat (vset has none),
+	 * vshl/vshr's mode */
 	bool po = vmad && chance(20);
 	if (po)
 		strcat(mods, ".po");
-	if (!vset && strcmp(op, "vabsdiff") != 0 && chance(35))
+	if (!vset && chance(35))
 		strcat(mods, ".sat");
 	if (shift)
 		strcat(mods, chance(50) ? ".clamp" : ".wrap");
