@@ -82,16 +82,28 @@ static inline bool reads_pool(const CubinKernel *k, bool table)
 	return false;
 }
 
+/* -c: k names a bound handle in a slot field (operand false) or a
+ * constant operand (true). */
+static inline bool reads_bindless(const CubinKernel *k, bool operand)
+{
+	for (size_t i = 0; i < k->nbindless_refs; i++)
+		if (k->bindless_refs[i].operand == operand)
+			return true;
+	return false;
+}
+
 /* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
 static inline bool has_rel_text(const CubinKernel *k)
 {
-	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || reads_pool(k, false);
+	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || reads_pool(k, false) ||
+	       reads_bindless(k, false);
 }
 
-/* -c: .rela.text.<k>, the jump tables' LDC offsets */
+/* -c: .rela.text.<k>, the jump tables' LDC offsets, the bound handles'
+ * constant operands */
 static inline bool has_rela_text(const CubinKernel *k)
 {
-	return reads_pool(k, true);
+	return reads_pool(k, true) || reads_bindless(k, true);
 }
 
 static inline bool has_const2(const CubinKernel *k)

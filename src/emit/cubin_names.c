@@ -92,6 +92,11 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		}
 		if (k->abi_func)
 			n->sh_info_k[p] = cubin_strtab_add_kernel_name(shstr, ".nv.info.", k->name);
+		/* -c: a bound handle's relocation names .rel/.rela.text.<k> before the pool */
+		if (reads_bindless(k, false))
+			n->sh_rel_text[p] = cubin_strtab_add_kernel_name(shstr, ".rel.text.", k->name);
+		if (reads_bindless(k, true))
+			n->sh_rela_text[p] = cubin_strtab_add_kernel_name(shstr, ".rela.text.", k->name);
 		if (has_const2(k))
 			n->sh_const2[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
 		if (has_rel_text(k))
@@ -135,6 +140,10 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 			n->st_desc_size[kinds[j]] = cubin_strtab_add(str, kinds[j] == CUBIN_DESC_TEXTURE
 			                                                      ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
 			                                                      : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+		if (reads_bindless(k, false))
+			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+		if (reads_bindless(k, true))
+			cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
 		const ConstOpts *co = &L->const_opts[p];
 		n->st_const_opt[p] = xcalloc(co->n + 1, sizeof **n->st_const_opt);
 		if (has_const2(k))

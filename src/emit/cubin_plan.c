@@ -259,10 +259,13 @@ void cubin_layout_init(Layout *L, const CubinModule *m)
 	bool *placed = xcalloc(L->ns ? L->ns : 1, sizeof *placed);
 	size_t n = 0;
 	if (L->nk) {
-		size_t nslots = kernel_at(L, 0)->nslots;
+		const CubinKernel *k0 = kernel_at(L, 0);
+		size_t nslots = k0->nslots + k0->nbound_slots;
 		CubinSurfaceSlot *used = xmalloc((nslots ? nslots : 1) * sizeof *used);
-		if (nslots)
-			memcpy(used, L->slots[0], nslots * sizeof *used);
+		if (k0->nslots)
+			memcpy(used, L->slots[0], k0->nslots * sizeof *used);
+		if (k0->nbound_slots)
+			memcpy(used + k0->nslots, k0->bound_slots, k0->nbound_slots * sizeof *used);
 		qsort(used, nslots, sizeof *used, compare_slot_first_use);
 		for (size_t i = 0; i < nslots; i++) {
 			ptrdiff_t decl = cubin_surfref_index(m, used[i].surfref);

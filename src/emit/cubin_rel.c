@@ -109,6 +109,13 @@ void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 		cubin_buf_u64(b, k->desc_size_offsets[i]);
 		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size[k->desc_size_kinds[i]] << 32) | CUBIN_R_CUDA_ABS32_20);
 	}
+	/* -c: the bound handles' slot fields, last first */
+	for (size_t i = k->nbindless_refs; i-- > 0;)
+		if (!k->bindless_refs[i].operand) {
+			cubin_buf_u64(b, k->bindless_refs[i].offset);
+			cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, k->bindless_refs[i].surfref) << 32) |
+			                 CUBIN_R_CUDA_BINDLESSOFF13_36);
+		}
 	/* module variable addresses: last instruction first, as ptxas lists them */
 	for (size_t i = k->ndata_fixups; i-- > 0;) {
 		const CubinDataFixup *f = &k->data_fixups[i];
@@ -139,4 +146,11 @@ void cubin_build_rela_text(const Layout *L, size_t p, ByteBuf *b)
 		                 CUBIN_R_CUDA_CONST_FIELD21_20);
 		cubin_buf_u64(b, (uint64_t)(int64_t)CUBIN_BRX_TABLE_ADDEND);
 	}
+	for (size_t i = k->nbindless_refs; i-- > 0;)   /* -c: the bound handles' constant operands */
+		if (k->bindless_refs[i].operand) {
+			cubin_buf_u64(b, k->bindless_refs[i].offset);
+			cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, k->bindless_refs[i].surfref) << 32) |
+			                 CUBIN_R_CUDA_CONST_FIELD19_20);
+			cubin_buf_u64(b, k->bindless_refs[i].addend);
+		}
 }

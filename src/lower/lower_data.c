@@ -11,7 +11,8 @@
  * - .global variables with an initialiser live in .nv.global.init (the
  *   rest in .nv.global, NOBITS), ordered as global_before says.
  * - .weak variables are STB_WEAK symbols, .visible and .common ones
- *   STB_GLOBAL; without -c an .extern variable is defined here as ptxas
+ *   STB_GLOBAL (-c: a .common one without initialiser SHN_COMMON, not
+ *   placed); without -c an .extern variable is defined here as ptxas
  *   does then (it warns "ignoring extern qualifier").
  * - code takes a .global variable's address with two MOV32I, relocated
  *   R_CUDA_ABS32_LO_32 / R_CUDA_ABS32_HI_32 against its symbol (the field
@@ -211,6 +212,7 @@ void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 		v->space = is_const ? LDATA_CONST : LDATA_GLOBAL;
 		v->bind = bind;
 		v->visible = has_word(d, ".visible");
+		v->common = has_word(d, ".common");
 		v->size = (uint32_t)n;
 		v->align = align ? align : elem * vec;
 		if (dc->init) {
@@ -276,7 +278,8 @@ void lw_module_data_finish(LowerCtx *c)
 		uint32_t size = 0;
 		for (size_t i = 0; i < n; i++) {
 			LDataVar *v = &lm->vars[order[i]];
-			if ((v->init != NULL) != (bool)with_init)
+			/* -c: a .common variable without initialiser is the linker's to place */
+			if ((v->init != NULL) != (bool)with_init || (lm->relocatable && v->common && !v->init))
 				continue;
 			v->offset = (size + v->align - 1) / v->align * v->align;
 			size = v->offset + v->size;

@@ -61,17 +61,22 @@ void sass_code_facts_free(SassCodeFacts *f)
 	memset(f, 0, sizeof *f);
 }
 
+void sass_code_unbind(uint8_t *code, uint32_t addr, SassRole role)
+{
+	uint8_t *at = code + addr;
+	SassValues v;
+	const SassForm *form = sass_decode(sass_load_word(at), &v);
+	uint64_t word;
+	if (role == SR_COFF)
+		sass_values_set(&v, SR_CBANK, 0);
+	sass_values_set(&v, role, 0);
+	if (form && sass_encode(form, &v, &word, NULL, 0) == 0)
+		sass_store_word(at, word);
+}
+
 void sass_code_unbind_const2(uint8_t *code, const SassCodeFacts *f)
 {
-	for (size_t i = 0; i < f->nconst2_reads + f->ntable_reads; i++) {
-		uint32_t addr = i < f->nconst2_reads ? f->const2_reads[i].addr : f->table_reads[i - f->nconst2_reads].addr;
-		uint8_t *at = code + addr;
-		SassValues v;
-		const SassForm *form = sass_decode(sass_load_word(at), &v);
-		uint64_t word;
-		sass_values_set(&v, SR_CBANK, 0);
-		sass_values_set(&v, SR_COFF, 0);
-		if (form && sass_encode(form, &v, &word, NULL, 0) == 0)
-			sass_store_word(at, word);
-	}
+	for (size_t i = 0; i < f->nconst2_reads + f->ntable_reads; i++)
+		sass_code_unbind(code, i < f->nconst2_reads ? f->const2_reads[i].addr
+		                                            : f->table_reads[i - f->nconst2_reads].addr, SR_COFF);
 }

@@ -54,6 +54,9 @@ bool sass_op_reads_f64_const(SassOp op);
  * Free the result with sass_code_facts_free. */
 void sass_code_facts(const uint8_t *code, size_t ninsns, SassCodeFacts *out);
 void sass_code_facts_free(SassCodeFacts *f);
+/* Rewrites the instruction at byte addr of code with field `role` 0
+ * (SR_COFF: c[0x0][0x0]), the word ptxas -c writes under a relocation. */
+void sass_code_unbind(uint8_t *code, uint32_t addr, SassRole role);
 /* Rewrites each of f's const2_reads and table_reads in code to read
  * c[0x0][0x0] (an LDC: c[0x0][Ri]), the word ptxas -c writes under the
  * relocation. */

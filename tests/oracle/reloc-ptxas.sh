@@ -8,6 +8,8 @@
 #    and types; a .nv.constant2.<k> pool aside, see below), the undefined symbols, the
 #    relocations (symbol and type, with their count), EIATTR_EXTERNS, the
 #    .nv.callgraph and .nv.prototype sections;
+#  - with the same COMMON symbols (a .common variable: value, size,
+#    type and binding, st_other);
 #  - with the same _param/_SREG symbol (value, size, st_other) in each
 #    kernel's .nv.constant0.<k>;
 #  - relocating every operand of a .nv.constant2 pool as ptxas -c does: an
@@ -21,6 +23,11 @@
 #    __ocg_const), among them the prototype strings of .nv.prototype
 #    ("#" + result + parameters, e.g. "#lil"); and ptxas's global symbols
 #    in its order (name, type and binding, st_other);
+#  - relocating each instruction naming a bound .texref/.surfref as
+#    ptxas -c does (R_CUDA_BINDLESSOFF13_36 on a slot field, and
+#    R_CUDA_CONST_FIELD19_20 against the handle's symbol on a descriptor
+#    lookup's read of its slot, compared with the other relocations above;
+#    an R_CUDA_CONST_FIELD19_20 against a .const variable is not compared);
 #  - relocating a brx.idx jump table's LDC as ptxas -c does
 #    (R_CUDA_CONST_FIELD21_20 against <k>.const_opt.<a>.<b>, compared with
 #    the other relocations above);
@@ -55,7 +62,9 @@ link_view() {
 	/^ *0x[0-9a-f]+ +0 +0 +0x12 +0 +0 / { print "undefined", $NF }
 	/^ *0x[0-9a-f]+ .* 0xd +0x81 / && ($NF == "_param" || $NF == "_SREG") { print "object", $NF, $2, $3 }
 	/^\.section \.rel/ { rel = 1; next }
-	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" { next }
+	/^ *0x[0-9a-f]+ +0x[0-9a-f]+ +0x[0-9a-f]+ +0x1[abc] / { handle[$NF] = 1 }
+	/^ *0x[0-9a-f]+ .* 0xfff2 +[^ ]+$/ { print "common", $NF, $2, $3, $4, $5 }
+	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" && !handle[$2] { next }
 	rel && /^0x/ { print "reloc", $2, $3; next }
 	rel && /^$/ { rel = 0 }
 	/externs:/ { sub(/.*externs:[ \t]*/, ""); gsub(/\(0x[0-9a-f]+\)/, ""); print "externs", $0 }
@@ -88,6 +97,7 @@ pool_check() {
 	/^\t\.section\t\.text\./ { f = $2; sub(/^\.text\./, "", f); sub(/,.*/, "", f) }
 	/c\[`\(/ { a = $0; sub(/^[^\/]*\/\*/, "", a); sub(/\*\/.*/, "", a)
 		s = $0; sub(/.*c\[`\(/, "", s); sub(/\)\].*/, "", s)
+		if (s !~ /\.const_opt\./) next   # a bound handle or a .const variable
 		printf "reloc %s 0x%x %s\n", f, hex(a), s }' >"$tmp/pool.dis"
 	grep -v '^reloc' "$tmp/pool.rel"
 	grep '^reloc' "$tmp/pool.rel" | sort | diff - "$(sort "$tmp/pool.dis" >"$tmp/pool.dis.s"; echo "$tmp/pool.dis.s")" | grep '^[<>]'
