@@ -248,6 +248,28 @@ static CubinBindlessRef *bindless_refs(const LKernel *k, const KernelCode *kc, u
 	return refs;
 }
 
+/* -c (as ptxas -c): each operand of a .const variable is relocated
+ * against it (its c[0x3] operand 0 in code). Returns the relocations,
+ * *nrefs of them. */
+static CubinConstVarRef *const_var_refs(const LModule *lm, const SassCodeFacts *facts, uint8_t *code,
+                                        size_t *nrefs)
+{
+	CubinConstVarRef *refs = xcalloc(facts->nconst3_reads + 1, sizeof *refs);
+	*nrefs = 0;
+	for (size_t i = 0; i < facts->nconst3_reads; i++) {
+		const SassConst3Read *r = &facts->const3_reads[i];
+		size_t v = 0;
+		while (v < lm->nvars && !(lm->vars[v].space == LDATA_CONST && r->offset >= lm->vars[v].offset &&
+		                          r->offset - lm->vars[v].offset < lm->vars[v].size))
+			v++;
+		if (v == lm->nvars)   /* a literal address past the variables */
+			continue;
+		sass_code_unbind(code, r->addr, SR_COFF);
+		refs[(*nrefs)++] = (CubinConstVarRef){ r->addr, (uint32_t)v, r->offset - lm->vars[v].offset, r->ldc };
+	}
+	return refs;
+}
+
 /* The CRS stack: 16 bytes per call level, 0x20 per nested SSY region, at
  * least SASS_CRS_LOOP_BYTES when a loop reconverges. */
 static uint32_t crs_bytes(const LKernel *k)
@@ -267,6 +289,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	CubinConst2Ref **pool_refs = xcalloc(lm->nkernels + 1, sizeof *pool_refs);
 	uint8_t **unbound = xcalloc(lm->nkernels + 1, sizeof *unbound);
 	CubinBindlessRef **bindless = xcalloc(lm->nkernels + 1, sizeof *bindless);
+	CubinConstVarRef **const_vars = xcalloc(lm->nkernels + 1, sizeof *const_vars);
 	CubinVar *vars = cubin_vars_of(lm);
 	ExternList ext = { xcalloc(lm->nexterns + 1, sizeof *ext.names), xcalloc(lm->nexterns + 1, sizeof *ext.is_entry),
 	                   lm->nexterns };
@@ -308,7 +331,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			memcpy(unbound[i], codes[i].code, codes[i].size);
 			sass_code_unbind_const2(unbound[i], facts);
 		}
-		size_t nslots = k->nslots, nbindless = 0;
+		size_t nslots = k->nslots, nbindless = 0, nconst_vars = 0;
+		const_vars[i] = lm->relocatable ? const_var_refs(lm, facts, unbound[i], &nconst_vars) : NULL;
 		bindless[i] = lm->relocatable ? bindless_refs(k, &codes[i], unbound[i], slots[i], &nslots, &nbindless)
 		                              : NULL;
 		handles[i] = xcalloc(k->nhandle_params + 1, sizeof **handles);
@@ -340,6 +364,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.extern_calls = calls[i], .nextern_calls = codes[i].nextern_calls,
 			.const2_refs = pool_refs[i], .nconst2_refs = npool,
 			.bindless_refs = bindless[i], .nbindless_refs = nbindless,
+			.const_var_refs = const_vars[i], .nconst_var_refs = nconst_vars,
 			.bound_slots = slots[i] + nslots, .nbound_slots = k->nslots - nslots,
 			.abi_func = k->abi_func,
 		};
@@ -372,10 +397,12 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		free(pool_refs[i]);
 		free(unbound[i]);
 		free(bindless[i]);
+		free(const_vars[i]);
 	}
 	free(pool_refs);
 	free(unbound);
 	free(bindless);
+	free(const_vars);
 	free(slots);
 	free(handles);
 	free(fixups);

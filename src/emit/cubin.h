@@ -228,6 +228,17 @@ typedef struct CubinBindlessRef {
 	uint32_t addend;         /* operand: where the slots would start (align4(0x140 + params)) */
 } CubinBindlessRef;
 
+/* -c: an operand of a module .const variable in .nv.constant3, as ptxas
+ * -c relocates it (the operand c[0x0][0x0] in code): R_CUDA_CONST_FIELD19_20
+ * (an ALU operand) or R_CUDA_CONST_FIELD21_20 (an LDC) against the
+ * variable, in .rel.text.<k> without an addend, else .rela.text.<k>. */
+typedef struct CubinConstVarRef {
+	uint32_t offset;         /* the instruction's, in .text */
+	uint32_t var;            /* index of CubinModule.vars (a .const one) */
+	uint32_t addend;         /* the operand's byte offset in the variable */
+	bool ldc;
+} CubinConstVarRef;
+
 typedef struct CubinKernel {
 	const char *name;
 	bool local_symbol;        /* .entry without .visible: an STB_LOCAL FUNC symbol */
@@ -302,6 +313,9 @@ typedef struct CubinKernel {
 	/* -c: the instructions naming a bound handle (code order) */
 	const CubinBindlessRef *bindless_refs;
 	size_t nbindless_refs;
+	/* -c: the operands of .const variables (code order) */
+	const CubinConstVarRef *const_var_refs;
+	size_t nconst_var_refs;
 	/* MOV32I of module variable addresses, relocated in .rel.text.<k> */
 	const CubinDataFixup *data_fixups;
 	size_t ndata_fixups;

@@ -36,9 +36,13 @@ static void number_sections(Layout *L)
 		L->s_proto = has_prototype(L->m) ? next++ : 0;
 	}
 	for (size_t p = 0; p < L->nk; p++) {
-		if (has_rel_text(kernel_at(L, p)))
+		const CubinKernel *k = kernel_at(L, p);
+		bool rela_first = cubin_rela_text_first(k);
+		if (has_rela_text(k) && rela_first)
+			L->s_rela_text[p] = next++;
+		if (has_rel_text(k))
 			L->s_rel_text[p] = next++;
-		if (has_rela_text(kernel_at(L, p)))
+		if (has_rela_text(k) && !rela_first)
 			L->s_rela_text[p] = next++;
 	}
 	if (cubin_has_init_relocs(L->m, false))
