@@ -260,11 +260,19 @@ static void set_defaults(const LowerCtx *c, LInsn *in, const TexRef *r, int geom
 }
 
 /* tex.grad: TXD, Ra = (the bindless handle,) the coordinates; Rb = the
- * derivatives dPdx then dPdy, one register per coordinate each. */
+ * derivatives, coordinate by coordinate: dPdx.x, dPdy.x, dPdx.y, dPdy.y
+ * (ptxas 11.8, measured with distinct values). In unified texture mode a
+ * 1D texture is sampled as 2D, as by tex: y, dPdx.y and dPdy.y are 0. */
 static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4],
                        const Expr *coords)
 {
-	unsigned n = m->geom->ncoords, nra = n + r->bindless;
+	unsigned n = m->geom->ncoords;
+	int geom = m->geom->sass;
+	if (geom == 0 && !c->lm->texmode_independent) {
+		geom = 2;
+		n = 2;
+	}
+	unsigned nra = n + r->bindless;
 	uint32_t ra = lw_temp(c, nra == 3 ? 4 : nra), rb = lw_temp(c, 2 * n);
 	if (r->bindless)
 		lw_mov(c, ra, 0, r->handle, 0);
@@ -277,24 +285,18 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 			elems = (const Expr *const *)e->elems;
 			ne = e->nelems;
 		}
-		if (ne < n)
+		if (ne < m->geom->ncoords)
 			return lw_unsupported(c, e->loc, "a vector with %u elements", ne);
 		for (unsigned i = 0; i < n; i++) {
-			Opnd o;
-			memset(&o, 0, sizeof o);
-			if (!lw_opnd(c, elems[i], &o))
+			TexSlot s = g == 0 ? (TexSlot){ ra, r->bindless + i } : (TexSlot){ rb, 2 * i + (g - 1) };
+			if (!put_value(c, i < m->geom->ncoords ? elems[i] : NULL, s, false))
 				return false;
-			uint32_t dst = g == 0 ? ra : rb;
-			unsigned sub = g == 0 ? r->bindless + i : (g - 1) * n + i;
-			if (o.kind == OPND_IMM)
-				lw_mov32i(c, dst, sub, (uint32_t)o.imm);
-			else
-				lw_mov(c, dst, sub, o.vreg, 0);
 		}
 	}
 	uint32_t res = lw_temp(c, 4);
 	LInsn *t = lw_emit(c, r->bindless ? SF_TXD_B : SF_TXD);
-	set_defaults(c, t, r, m->geom->sass);
+	t->tex_result = true;
+	set_defaults(c, t, r, geom);
 	linsn_ref(t, SR_RA, ra, 0, nra, false);
 	linsn_ref(t, SR_RB, rb, 0, 2 * n, false);
 	linsn_ref(t, SR_RD, res, 0, 4, true);
