@@ -56,9 +56,9 @@ whole=${SWEEP_WHOLE_SEEDS:-$((12 / ${STEP:-1}))}
 
 # Surface words of a listing (nvdisasm -hex or ours), masked as in
 # encode-ptxas.sh: "KERNEL<TAB>MASKEDHEX<TAB>TEXT", one per distinct word.
-# TXQ's .NODEP (bit 49) is masked too: ptxas sets it on some TXQs as part
-# of its texture scheduling (with no write barrier on them), which we do
-# not reproduce; a TXQ without it is always correct.
+# TXQ's .NODEP (bit 49) is masked too: ptxas -O3 sets it on a TXQ whose
+# result goes only into surface instructions (as we do: lower/tex_nodep.c),
+# -O0 never, and a word ptxas -O3 removed is matched against -O0's.
 su_words() {
 	sass_lines "$1" >"$1.tsv"
 	sass_masked "$1.tsv" | awk -F '\t' '

@@ -25,6 +25,8 @@
  *  - TLD.AOFFI: the offsets word after the level in Rb (sim_tex_args.c);
  *    TLD.CL (ptxas's tex.level with integer coordinates) clamps the level
  *    to the texture's levels: the one level, as every TLD.LL reads.
+ * .NODEP (ptxas -O3's mark of a texture whose results go only into
+ * surface instructions) changes no result: read and ignored.
  * Depth compare, other offsets, bias and derivative modes are not
  * modelled and fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
  * same texels. */
