@@ -311,7 +311,7 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
  * (they have no .B form) nor for TLD.LL, which ptxas marks .CL (clamp
  * the level), a bit TLDS does not have. Measured over every geometry,
  * mode and handle kind (docs/encoding.md). *target: the target code. */
-static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, const TexRef *r,
+static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, bool aoffi, const TexRef *r,
                                int64_t *target)
 {
 	*target = 0;
@@ -324,7 +324,7 @@ static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool 
 	SassOp op = fetch ? SOP_TLDS : SOP_TEXS;
 	for (int64_t t = 0; t < 16; t++) {
 		const SassTexsTarget *tg = sass_texs_target(op, t);
-		if (tg && tg->geom == geom && tg->lod == lod && !tg->dc && !tg->aoffi && tg->ms == ms) {
+		if (tg && tg->geom == geom && tg->lod == lod && !tg->dc && tg->aoffi == aoffi && tg->ms == ms) {
 			*target = t;
 			return fetch ? SF_TLDS : SF_TEXS;
 		}
@@ -387,6 +387,19 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	for (unsigned i = 0; i < need; i++)
 		vals[n++] = elems[m.geom->ms + i];
 	int geom = m.geom->sass;
+	/* ptxas -O3 folds a fetch coordinate base + imm (-8..7) into the
+	 * offsets word, 4 bits a coordinate (lower_tex_offsets.c): 2D,
+	 * ARRAY_2D and 3D fetches of a bound texture (measured; not 1D) */
+	uint32_t offsets = 0;
+	bool aoffi = false;
+	for (unsigned i = 0; fetch && !r.bindless && geom >= 2 && geom <= GEOM_3D && i < m.geom->ncoords; i++) {
+		const LTexFold *f = lw_tex_fold(c, in, m.geom->ms + m.geom->arrayed + i);
+		if (f) {
+			vals[m.geom->arrayed + i] = f->base;
+			offsets |= ((uint32_t)f->imm & 0xf) << (4 * i);
+			aoffi = true;
+		}
+	}
 	if (geom == 0 && !fetch && !c->lm->texmode_independent) {
 		geom = 2;
 		vals[n++] = NULL;
@@ -402,10 +415,13 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		if (lod == TEX_LOD_LL)
 			vals[n++] = in->ops[2];
 	}
+	unsigned offsets_at = aoffi ? n : 6;   /* the offsets word: after the level */
+	if (aoffi)
+		vals[n++] = NULL;
 	if (m.geom->ms)
 		vals[n++] = elems[0];
 	int64_t target;
-	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, &r, &target);
+	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, aoffi, &r, &target);
 	bool compact = form != SF_COUNT;
 	/* the slots: compact (compact_slots) or Ra = the array index and
 	 * coordinates (a group of four for three), Rb = the handle, the level,
@@ -424,7 +440,9 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 			slot[i] = i < na ? (TexSlot){ ra, i } : (TexSlot){ rb, r.bindless + i - na };
 	}
 	for (unsigned i = 0; i < n; i++)
-		if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
+		if (i == offsets_at)
+			lw_mov32i(c, slot[i].vreg, slot[i].sub, offsets);
+		else if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
 			return false;
 	if (geom >= GEOM_CUBE)
 		cube_direction(c, &slot[m.geom->arrayed]);
@@ -462,6 +480,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_CL, 1);
 	if (!compact && fetch && m.geom->ms)
 		linsn_set(t, SR_MS, 1);
+	if (!compact && aoffi)
+		linsn_set(t, SR_AOFFI, 1);
 	for (unsigned i = 0; i < 4; i++)
 		lw_mov(c, d[i], 0, compact && i >= 2 ? res2 : res, compact ? i % 2 : i);
 	return true;
