@@ -378,17 +378,6 @@ static void collect(LowerCtx *c, const Stmt *s)
 	}
 }
 
-bool lw_writes_first_operand(const Instr *in)
-{
-	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
-	                                        "bar", "barrier", "membar", "brx", "pmevent",
-	                                        "prefetch", "prefetchu" };
-	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
-		if (strcmp(in->opcode, no_dest[i]) == 0)
-			return false;
-	return in->nops > 0;
-}
-
 enum { DEF_COPY = -3 };   /* the one definition is a 64-bit register copy */
 
 /* `mov.b64 d, %q` (unguarded): the register copy find_param_values follows. */
