@@ -125,9 +125,12 @@ static CubinVar *cubin_vars_of(const LModule *lm)
 		for (size_t j = 0; j < v->nrelocs; j++)
 			r[j] = (CubinInitReloc){ v->relocs[j].offset, v->relocs[j].var, v->relocs[j].addend,
 			                         v->relocs[j].func };
-		vars[i] = (CubinVar){ .name = v->name, .is_const = v->space == LDATA_CONST, .visible = v->visible,
+		/* ptxas names a .common variable with the .visible ones */
+		vars[i] = (CubinVar){ .name = v->name, .is_const = v->space == LDATA_CONST,
+		                      .visible = v->visible || v->common,
 		                      .global = v->bind == LBIND_GLOBAL,
 		                      .weak = v->bind == LBIND_WEAK,
+		                      .common = lm->relocatable && v->common && !v->init,
 		                      .offset = v->offset, .size = v->size, .align = v->align, .init = v->init,
 		                      .relocs = r, .nrelocs = v->nrelocs };
 	}
@@ -202,6 +205,71 @@ _Static_assert((int)LPARAM_TEXREF == (int)CUBIN_HANDLE_TEXREF && (int)LPARAM_SAM
 _Static_assert((int)LDESC_SURFACE == (int)CUBIN_DESC_SURFACE && (int)LDESC_TEXTURE == (int)CUBIN_DESC_TEXTURE &&
                (int)LDESC_KINDS == (int)CUBIN_DESC_KINDS, "descriptor kinds");
 
+/* Whether slot s of k holds a bound module .texref/.surfref (not a handle
+ * parameter, nor a texture paired with a sampler). */
+static bool slot_is_bound(const LKernel *k, size_t s)
+{
+	if (k->slot_samplers[s])
+		return false;
+	for (size_t h = 0; h < k->nhandle_params; h++)
+		if (strcmp(k->handle_params[h].name, k->slot_surfrefs[s]) == 0)
+			return false;
+	return true;
+}
+
+/* -c (as ptxas -c): a bound handle has no c[0x0] slot; each instruction
+ * naming one is relocated (its field 0 in code) and the kernel's slots
+ * keep the others. Returns the relocations, *nrefs of them. */
+static CubinBindlessRef *bindless_refs(const LKernel *k, const KernelCode *kc, uint8_t *code,
+                                       CubinSurfaceSlot *slots, size_t *nslots, size_t *nrefs)
+{
+	CubinBindlessRef *refs = xcalloc(kc->nhandle_reads + 1, sizeof *refs);
+	*nrefs = 0;
+	for (size_t i = 0; i < kc->nhandle_reads; i++) {
+		const KernelHandleRead *r = &kc->handle_reads[i];
+		if (!slot_is_bound(k, r->slot))
+			continue;
+		sass_code_unbind(code, r->offset, r->operand ? SR_COFF : SR_SUIDX);
+		refs[(*nrefs)++] = (CubinBindlessRef){ r->offset, k->slot_surfrefs[r->slot], r->operand,
+		                                       k->first_slot_offset };
+	}
+	/* the kept slots first, the bound ones after them */
+	CubinSurfaceSlot *bound = xmalloc((k->nslots + 1) * sizeof *bound);
+	size_t n = 0, nbound = 0;
+	for (size_t s = 0; s < k->nslots; s++) {
+		if (slot_is_bound(k, s))
+			bound[nbound++] = slots[s];
+		else
+			slots[n++] = slots[s];
+	}
+	memcpy(slots + n, bound, nbound * sizeof *bound);
+	free(bound);
+	*nslots = n;
+	return refs;
+}
+
+/* -c (as ptxas -c): each operand of a .const variable is relocated
+ * against it (its c[0x3] operand 0 in code). Returns the relocations,
+ * *nrefs of them. */
+static CubinConstVarRef *const_var_refs(const LModule *lm, const SassCodeFacts *facts, uint8_t *code,
+                                        size_t *nrefs)
+{
+	CubinConstVarRef *refs = xcalloc(facts->nconst3_reads + 1, sizeof *refs);
+	*nrefs = 0;
+	for (size_t i = 0; i < facts->nconst3_reads; i++) {
+		const SassConst3Read *r = &facts->const3_reads[i];
+		size_t v = 0;
+		while (v < lm->nvars && !(lm->vars[v].space == LDATA_CONST && r->offset >= lm->vars[v].offset &&
+		                          r->offset - lm->vars[v].offset < lm->vars[v].size))
+			v++;
+		if (v == lm->nvars)   /* a literal address past the variables */
+			continue;
+		sass_code_unbind(code, r->addr, SR_COFF);
+		refs[(*nrefs)++] = (CubinConstVarRef){ r->addr, (uint32_t)v, r->offset - lm->vars[v].offset, r->ldc };
+	}
+	return refs;
+}
+
 /* The CRS stack: 16 bytes per call level, 0x20 per nested SSY region, at
  * least SASS_CRS_LOOP_BYTES when a loop reconverges. */
 static uint32_t crs_bytes(const LKernel *k)
@@ -220,6 +288,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	CubinDataFixup **calls = xcalloc(lm->nkernels + 1, sizeof *calls);
 	CubinConst2Ref **pool_refs = xcalloc(lm->nkernels + 1, sizeof *pool_refs);
 	uint8_t **unbound = xcalloc(lm->nkernels + 1, sizeof *unbound);
+	CubinBindlessRef **bindless = xcalloc(lm->nkernels + 1, sizeof *bindless);
+	CubinConstVarRef **const_vars = xcalloc(lm->nkernels + 1, sizeof *const_vars);
 	CubinVar *vars = cubin_vars_of(lm);
 	ExternList ext = { xcalloc(lm->nexterns + 1, sizeof *ext.names), xcalloc(lm->nexterns + 1, sizeof *ext.is_entry),
 	                   lm->nexterns };
@@ -251,15 +321,20 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,
 			                                  k->slot_samplers[s],
 			                                  k->slot_first_use ? k->slot_first_use[s] : (uint32_t)s };
-		/* -c: the pool operands become relocations over c[0x0][0x0] */
+		/* -c: the pool operands become relocations over c[0x0][0x0], the
+		 * bound handles' slots relocations of their instructions */
 		const SassCodeFacts *facts = &codes[i].facts;
 		size_t npool = lm->relocatable ? facts->nconst2_reads + facts->ntable_reads : 0;
 		pool_refs[i] = pool_operands(k, facts, npool);
-		if (npool) {
+		if (lm->relocatable) {
 			unbound[i] = xmalloc(codes[i].size);
 			memcpy(unbound[i], codes[i].code, codes[i].size);
 			sass_code_unbind_const2(unbound[i], facts);
 		}
+		size_t nslots = k->nslots, nbindless = 0, nconst_vars = 0;
+		const_vars[i] = lm->relocatable ? const_var_refs(lm, facts, unbound[i], &nconst_vars) : NULL;
+		bindless[i] = lm->relocatable ? bindless_refs(k, &codes[i], unbound[i], slots[i], &nslots, &nbindless)
+		                              : NULL;
 		handles[i] = xcalloc(k->nhandle_params + 1, sizeof **handles);
 		for (size_t h = 0; h < k->nhandle_params; h++)   /* LPARAM_* are the CUBIN_HANDLE_* spaces */
 			handles[i][h] = (CubinHandleParam){ k->handle_params[h].name, k->handle_params[h].ordinal,
@@ -267,7 +342,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		ks[i] = (CubinKernel){
 			.name = k->name, .local_symbol = k->local_symbol,
 			.code = unbound[i] ? unbound[i] : codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
-			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = k->nslots,
+			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = nslots,
 			.handle_params = handles[i], .nhandle_params = k->nhandle_params,
 			.exit_offsets = codes[i].facts.exits, .nexit_offsets = codes[i].facts.nexits,
 			.sync_targets = codes[i].sync_targets, .nsync_target_words = codes[i].nsync_target_words,
@@ -288,6 +363,9 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.data_fixups = fixups[i], .ndata_fixups = codes[i].ndata_fixups,
 			.extern_calls = calls[i], .nextern_calls = codes[i].nextern_calls,
 			.const2_refs = pool_refs[i], .nconst2_refs = npool,
+			.bindless_refs = bindless[i], .nbindless_refs = nbindless,
+			.const_var_refs = const_vars[i], .nconst_var_refs = nconst_vars,
+			.bound_slots = slots[i] + nslots, .nbound_slots = k->nslots - nslots,
 			.abi_func = k->abi_func,
 		};
 		memcpy(ks[i].desc_size_symbols, k->desc_size_symbols, sizeof ks[i].desc_size_symbols);
@@ -318,9 +396,13 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		free(calls[i]);
 		free(pool_refs[i]);
 		free(unbound[i]);
+		free(bindless[i]);
+		free(const_vars[i]);
 	}
 	free(pool_refs);
 	free(unbound);
+	free(bindless);
+	free(const_vars);
 	free(slots);
 	free(handles);
 	free(fixups);

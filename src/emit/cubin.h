@@ -90,6 +90,8 @@
 #define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
 #define CUBIN_R_CUDA_FUNC_DESC32_HI_32 49
 #define CUBIN_R_CUDA_CONST_FIELD19_20 50   /* -c: a c[0x2] operand's bank and offset (nvdisasm: c[`(sym)]) */
+#define CUBIN_SHN_COMMON 0xfff2      /* -c: a .common variable's symbol */
+#define CUBIN_R_CUDA_BINDLESSOFF13_36 51   /* -c: a bound handle's slot in a TEX/SULD/... field */
 #define CUBIN_R_CUDA_CONST_FIELD21_20 54   /* -c: an LDC's c[0x2] offset, a jump table's (RELA) */
 #define CUBIN_BRX_TABLE_ADDEND (-0x8000)   /* its addend, as ptxas -c writes it */
 /* The weak objects whose values the driver patches into the MOV32I of a
@@ -194,6 +196,9 @@ typedef struct CubinVar {
 	bool visible;            /* .visible: its symbols are created first */
 	bool global;             /* an STB_GLOBAL symbol (.visible, .extern, .common) */
 	bool weak;               /* an STB_WEAK symbol, listed among the locals as ptxas does */
+	/* -c: a .common variable without initialiser, as ptxas -c writes it:
+	 * SHN_COMMON, its value its alignment, no bytes of .nv.global */
+	bool common;
 	uint32_t offset, size, align;
 	const uint8_t *init;     /* NULL: none */
 	const CubinInitReloc *relocs;
@@ -210,6 +215,29 @@ typedef struct CubinConst2Ref {
 	 * R_CUDA_CONST_FIELD21_20, addend -0x8000, in .rela.text.<k> */
 	bool table;
 } CubinConst2Ref;
+
+/* -c: an instruction naming a bound .texref/.surfref, as ptxas -c
+ * relocates it instead of giving the handle a c[0x0] slot: the slot field
+ * of TEX/TLD/TLD4/TXQ/SULD/SUST/SURED (0) R_CUDA_BINDLESSOFF13_36 in
+ * .rel.text.<k>, a constant operand reading the slot (c[0x0][0x0])
+ * R_CUDA_CONST_FIELD19_20 with the addend `addend` in .rela.text.<k>. */
+typedef struct CubinBindlessRef {
+	uint32_t offset;         /* the instruction's, in .text */
+	const char *surfref;     /* one of CubinModule.surfrefs */
+	bool operand;            /* the constant operand, else the slot field */
+	uint32_t addend;         /* operand: where the slots would start (align4(0x140 + params)) */
+} CubinBindlessRef;
+
+/* -c: an operand of a module .const variable in .nv.constant3, as ptxas
+ * -c relocates it (the operand c[0x0][0x0] in code): R_CUDA_CONST_FIELD19_20
+ * (an ALU operand) or R_CUDA_CONST_FIELD21_20 (an LDC) against the
+ * variable, in .rel.text.<k> without an addend, else .rela.text.<k>. */
+typedef struct CubinConstVarRef {
+	uint32_t offset;         /* the instruction's, in .text */
+	uint32_t var;            /* index of CubinModule.vars (a .const one) */
+	uint32_t addend;         /* the operand's byte offset in the variable */
+	bool ldc;
+} CubinConstVarRef;
 
 typedef struct CubinKernel {
 	const char *name;
@@ -278,6 +306,16 @@ typedef struct CubinKernel {
 	 * R_CUDA_CONST_FIELD19_20 (0x32) against it in .rel.text.<k> */
 	const CubinConst2Ref *const2_refs;
 	size_t nconst2_refs;
+	/* -c: the slots bound handles would have had (first_use counts: it
+	 * orders the first processed kernel's handle symbols) */
+	const CubinSurfaceSlot *bound_slots;
+	size_t nbound_slots;
+	/* -c: the instructions naming a bound handle (code order) */
+	const CubinBindlessRef *bindless_refs;
+	size_t nbindless_refs;
+	/* -c: the operands of .const variables (code order) */
+	const CubinConstVarRef *const_var_refs;
+	size_t nconst_var_refs;
 	/* MOV32I of module variable addresses, relocated in .rel.text.<k> */
 	const CubinDataFixup *data_fixups;
 	size_t ndata_fixups;

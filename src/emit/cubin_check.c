@@ -126,6 +126,24 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 		    r->pool_offset / 4 + r->size / 4 > k->ndesc_fields)
 			return cubin_fail(err, errlen, "kernel %s: pool operand %zu outside .nv.constant2 or .text", k->name, i);
 	}
+	if (k->nbindless_refs && (!m->relocatable || !k->bindless_refs))
+		return cubin_fail(err, errlen, "kernel %s: bound handle relocations outside a relocatable object", k->name);
+	for (size_t i = 0; i < k->nbindless_refs; i++) {
+		const CubinBindlessRef *r = &k->bindless_refs[i];
+		if (!r->surfref || cubin_surfref_index(m, r->surfref) < 0 || r->offset % 8 || r->offset % 32 == 0 ||
+		    r->offset >= k->code_size)
+			return cubin_fail(err, errlen, "kernel %s: bound handle relocation %zu names no surfref or "
+			                  "no instruction", k->name, i);
+	}
+	if (k->nconst_var_refs && (!m->relocatable || !k->const_var_refs))
+		return cubin_fail(err, errlen, "kernel %s: .const operand relocations outside a relocatable object", k->name);
+	for (size_t i = 0; i < k->nconst_var_refs; i++) {
+		const CubinConstVarRef *r = &k->const_var_refs[i];
+		if (r->var >= m->nvars || !m->vars[r->var].is_const || r->addend >= m->vars[r->var].size ||
+		    r->offset % 8 || r->offset % 32 == 0 || r->offset >= k->code_size)
+			return cubin_fail(err, errlen, "kernel %s: .const operand relocation %zu names no .const "
+			                  "variable or no instruction", k->name, i);
+	}
 	if (check_offsets(k, k->desc_size_offsets, k->ndesc_size_offsets, "descriptor size",
 	                  err, errlen))
 		return -1;

@@ -15,7 +15,7 @@ bool cubin_var_in(const CubinVar *v, CubinDataSection s)
 	switch (s) {
 	case CUBIN_DATA_CONST3: return v->is_const;
 	case CUBIN_DATA_GLOBAL_INIT: return !v->is_const && v->init;
-	case CUBIN_DATA_GLOBAL: return !v->is_const && !v->init;
+	case CUBIN_DATA_GLOBAL: return !v->is_const && !v->init && !v->common;
 	}
 	return false;
 }

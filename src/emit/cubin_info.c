@@ -58,6 +58,8 @@ void cubin_build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 		cubin_info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
 	if (k->uses_textures)
 		cubin_info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_TEXTURE_BANK, 0);
+	if (k->uses_surfaces && L->m->relocatable)   /* ptxas -c records the surface bank twice */
+		cubin_info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
 	cubin_info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
 	cubin_info_u32_list(b, CUBIN_EIATTR_EXIT_INSTR_OFFSETS, k->exit_offsets, k->nexit_offsets);
 	cubin_info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, k->sync_targets,

@@ -82,16 +82,38 @@ static inline bool reads_pool(const CubinKernel *k, bool table)
 	return false;
 }
 
+/* -c: k names a bound handle in a slot field (operand false) or a
+ * constant operand (true). */
+static inline bool reads_bindless(const CubinKernel *k, bool operand)
+{
+	for (size_t i = 0; i < k->nbindless_refs; i++)
+		if (k->bindless_refs[i].operand == operand)
+			return true;
+	return false;
+}
+
+/* -c: k reads a .const variable's operand at its start (addend false)
+ * or inside it (true). */
+static inline bool reads_const_var(const CubinKernel *k, bool addend)
+{
+	for (size_t i = 0; i < k->nconst_var_refs; i++)
+		if ((k->const_var_refs[i].addend != 0) == addend)
+			return true;
+	return false;
+}
+
 /* .rel.text.<k>: the lookup's or module variable addresses' MOV32I. */
 static inline bool has_rel_text(const CubinKernel *k)
 {
-	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || reads_pool(k, false);
+	return has_desc(k) || k->ndata_fixups > 0 || k->nextern_calls > 0 || reads_pool(k, false) ||
+	       reads_bindless(k, false) || reads_const_var(k, false);
 }
 
-/* -c: .rela.text.<k>, the jump tables' LDC offsets */
+/* -c: .rela.text.<k>, the jump tables' LDC offsets, the bound handles'
+ * and .const variables' operands with an addend */
 static inline bool has_rela_text(const CubinKernel *k)
 {
-	return reads_pool(k, true);
+	return reads_pool(k, true) || reads_bindless(k, true) || reads_const_var(k, true);
 }
 
 static inline bool has_const2(const CubinKernel *k)
@@ -165,6 +187,8 @@ size_t cubin_desc_symbols(const CubinKernel *k, uint8_t kinds[CUBIN_DESC_KINDS])
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b);
 /* -c: kernel p's .rela.text.<k>, R_CUDA_CONST_FIELD21_20 of each jump-table read. */
 void cubin_build_rela_text(const Layout *L, size_t p, ByteBuf *b);
+/* Whether k's .rela.text.<k> comes before its .rel.text.<k> (both present). */
+bool cubin_rela_text_first(const CubinKernel *k);
 /* -c: the pool operand symbols of k (free with cubin_const_opts_free). */
 void cubin_const_opts(const CubinKernel *k, ConstOpts *o);
 void cubin_const_opts_free(ConstOpts *o);

@@ -92,8 +92,16 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		}
 		if (k->abi_func)
 			n->sh_info_k[p] = cubin_strtab_add_kernel_name(shstr, ".nv.info.", k->name);
+		/* -c: a bound handle's relocation names .rel/.rela.text.<k> before the pool */
+		if (reads_bindless(k, false))
+			n->sh_rel_text[p] = cubin_strtab_add_kernel_name(shstr, ".rel.text.", k->name);
+		if (reads_bindless(k, true))
+			n->sh_rela_text[p] = cubin_strtab_add_kernel_name(shstr, ".rela.text.", k->name);
 		if (has_const2(k))
 			n->sh_const2[p] = cubin_strtab_add_kernel_name(shstr, ".nv.constant2.", k->name);
+		bool rela_first = cubin_rela_text_first(k);
+		if (has_rela_text(k) && rela_first)
+			n->sh_rela_text[p] = cubin_strtab_add_kernel_name(shstr, ".rela.text.", k->name);
 		if (has_rel_text(k))
 			n->sh_rel_text[p] = cubin_strtab_add_kernel_name(shstr, ".rel.text.", k->name);
 		if (has_rela_text(k))
@@ -125,9 +133,14 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 						cubin_strtab_add(str, L->m->func_addrs[L->m->vars[v].relocs[r].var]);
 		if (k->abi_func)
 			cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
-		/* a data relocation creates .rel.text.<k> before the shared names */
-		if (k->ndata_fixups)
+		/* a data relocation creates .rel.text.<k> before the shared names,
+		 * a .const operand's also .rela.text.<k> (first in code first) */
+		if (k->nconst_var_refs && reads_const_var(k, true) && rela_first)
+			cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
+		if (k->ndata_fixups || reads_const_var(k, false))
 			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+		if (reads_const_var(k, true))
+			cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
 		for (size_t i = 0; i < k->nshared_strings; i++)
 			cubin_strtab_add(str, k->shared_strings[i]);
 		uint8_t kinds[CUBIN_DESC_KINDS];
@@ -135,6 +148,10 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 			n->st_desc_size[kinds[j]] = cubin_strtab_add(str, kinds[j] == CUBIN_DESC_TEXTURE
 			                                                      ? CUBIN_TEXREF_DESC_SIZE_SYMBOL
 			                                                      : CUBIN_SURFREF_DESC_SIZE_SYMBOL);
+		if (reads_bindless(k, false))
+			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+		if (reads_bindless(k, true))
+			cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
 		const ConstOpts *co = &L->const_opts[p];
 		n->st_const_opt[p] = xcalloc(co->n + 1, sizeof **n->st_const_opt);
 		if (has_const2(k))

@@ -36,9 +36,13 @@ static void number_sections(Layout *L)
 		L->s_proto = has_prototype(L->m) ? next++ : 0;
 	}
 	for (size_t p = 0; p < L->nk; p++) {
-		if (has_rel_text(kernel_at(L, p)))
+		const CubinKernel *k = kernel_at(L, p);
+		bool rela_first = cubin_rela_text_first(k);
+		if (has_rela_text(k) && rela_first)
+			L->s_rela_text[p] = next++;
+		if (has_rel_text(k))
 			L->s_rel_text[p] = next++;
-		if (has_rela_text(kernel_at(L, p)))
+		if (has_rela_text(k) && !rela_first)
 			L->s_rela_text[p] = next++;
 	}
 	if (cubin_has_init_relocs(L->m, false))
@@ -259,10 +263,13 @@ void cubin_layout_init(Layout *L, const CubinModule *m)
 	bool *placed = xcalloc(L->ns ? L->ns : 1, sizeof *placed);
 	size_t n = 0;
 	if (L->nk) {
-		size_t nslots = kernel_at(L, 0)->nslots;
+		const CubinKernel *k0 = kernel_at(L, 0);
+		size_t nslots = k0->nslots + k0->nbound_slots;
 		CubinSurfaceSlot *used = xmalloc((nslots ? nslots : 1) * sizeof *used);
-		if (nslots)
-			memcpy(used, L->slots[0], nslots * sizeof *used);
+		if (k0->nslots)
+			memcpy(used, L->slots[0], k0->nslots * sizeof *used);
+		if (k0->nbound_slots)
+			memcpy(used + k0->nslots, k0->bound_slots, k0->nbound_slots * sizeof *used);
 		qsort(used, nslots, sizeof *used, compare_slot_first_use);
 		for (size_t i = 0; i < nslots; i++) {
 			ptrdiff_t decl = cubin_surfref_index(m, used[i].surfref);

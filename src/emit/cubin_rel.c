@@ -92,6 +92,13 @@ void cubin_const_opts_free(ConstOpts *o)
 	free(o->ref_sym);
 }
 
+static void const_var_rel(const Layout *L, const CubinConstVarRef *r, ByteBuf *b)
+{
+	cubin_buf_u64(b, r->offset);
+	cubin_buf_u64(b, ((uint64_t)L->sym_var[r->var] << 32) |
+	                 (r->ldc ? CUBIN_R_CUDA_CONST_FIELD21_20 : CUBIN_R_CUDA_CONST_FIELD19_20));
+}
+
 /* .rel.text.<k>: -c's pool operands (last first, as ptxas lists them),
  * R_CUDA_ABS32_20 of a descriptor-size symbol on each MOV32I. */
 void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
@@ -109,6 +116,16 @@ void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 		cubin_buf_u64(b, k->desc_size_offsets[i]);
 		cubin_buf_u64(b, ((uint64_t)L->sym_desc_size[k->desc_size_kinds[i]] << 32) | CUBIN_R_CUDA_ABS32_20);
 	}
+	for (size_t i = k->nconst_var_refs; i-- > 0;)   /* -c: .const variables' operands, last first */
+		if (k->const_var_refs[i].addend == 0)
+			const_var_rel(L, &k->const_var_refs[i], b);
+	/* -c: the bound handles' slot fields, last first */
+	for (size_t i = k->nbindless_refs; i-- > 0;)
+		if (!k->bindless_refs[i].operand) {
+			cubin_buf_u64(b, k->bindless_refs[i].offset);
+			cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, k->bindless_refs[i].surfref) << 32) |
+			                 CUBIN_R_CUDA_BINDLESSOFF13_36);
+		}
 	/* module variable addresses: last instruction first, as ptxas lists them */
 	for (size_t i = k->ndata_fixups; i-- > 0;) {
 		const CubinDataFixup *f = &k->data_fixups[i];
@@ -139,4 +156,42 @@ void cubin_build_rela_text(const Layout *L, size_t p, ByteBuf *b)
 		                 CUBIN_R_CUDA_CONST_FIELD21_20);
 		cubin_buf_u64(b, (uint64_t)(int64_t)CUBIN_BRX_TABLE_ADDEND);
 	}
+	for (size_t i = k->nconst_var_refs; i-- > 0;)
+		if (k->const_var_refs[i].addend != 0) {
+			const_var_rel(L, &k->const_var_refs[i], b);
+			cubin_buf_u64(b, k->const_var_refs[i].addend);
+		}
+	for (size_t i = k->nbindless_refs; i-- > 0;)   /* -c: the bound handles' constant operands */
+		if (k->bindless_refs[i].operand) {
+			cubin_buf_u64(b, k->bindless_refs[i].offset);
+			cubin_buf_u64(b, ((uint64_t)sym_of_surfref(L, k->bindless_refs[i].surfref) << 32) |
+			                 CUBIN_R_CUDA_CONST_FIELD19_20);
+			cubin_buf_u64(b, k->bindless_refs[i].addend);
+		}
+}
+
+static void lower_to(uint32_t *min, uint32_t offset)
+{
+	if (offset < *min)
+		*min = offset;
+}
+
+/* ptxas creates .rel.text.<k> and .rela.text.<k> at their first
+ * relocations in code order: whichever comes first is numbered first. */
+bool cubin_rela_text_first(const CubinKernel *k)
+{
+	uint32_t rel = UINT32_MAX, rela = UINT32_MAX;
+	for (size_t i = 0; i < k->ndesc_size_offsets; i++)
+		lower_to(&rel, k->desc_size_offsets[i]);
+	for (size_t i = 0; i < k->ndata_fixups; i++)
+		lower_to(&rel, k->data_fixups[i].offset);
+	for (size_t i = 0; i < k->nextern_calls; i++)
+		lower_to(&rel, k->extern_calls[i].offset);
+	for (size_t i = 0; i < k->nconst2_refs; i++)
+		lower_to(k->const2_refs[i].table ? &rela : &rel, k->const2_refs[i].offset);
+	for (size_t i = 0; i < k->nbindless_refs; i++)
+		lower_to(k->bindless_refs[i].operand ? &rela : &rel, k->bindless_refs[i].offset);
+	for (size_t i = 0; i < k->nconst_var_refs; i++)
+		lower_to(k->const_var_refs[i].addend ? &rela : &rel, k->const_var_refs[i].offset);
+	return rela < rel && rel != UINT32_MAX;
 }

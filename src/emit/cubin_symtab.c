@@ -102,7 +102,8 @@ void cubin_build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 			              ST_INFO(L->syms[i].global ? STB_GLOBAL : v->weak ? STB_WEAK : STB_LOCAL,
 			                      rel ? CUBIN_STT_CUDA_OBJECT : STT_OBJECT),
 			              !rel ? 0 : v->is_const ? CUBIN_STO_CUDA_CONSTANT : CUBIN_STO_CUDA_GLOBAL,
-			              (uint16_t)L->s_data[var_section(v)], v->offset, v->size);
+			              v->common ? CUBIN_SHN_COMMON : (uint16_t)L->s_data[var_section(v)],
+			              v->common ? v->align : v->offset, v->size);
 			break;
 		}
 		}

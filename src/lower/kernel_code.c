@@ -88,6 +88,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->desc_reloc_kinds = xcalloc(body + 1, sizeof *out->desc_reloc_kinds);
 	out->data_fixups = xcalloc(body + 1, sizeof *out->data_fixups);
 	out->extern_calls = xcalloc(body + 1, sizeof *out->extern_calls);
+	out->handle_reads = xcalloc(body + 1, sizeof *out->handle_reads);
 	size_t nsync = 0;
 	for (size_t i = 0; i < body; i++) {
 		nsync += 4 * is_join(&k->insns[i]);
@@ -119,6 +120,9 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			if (in->reloc == LRELOC_FUNC_LO || in->reloc == LRELOC_FUNC_HI)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_FUNC_HI, false, false, true };
+			if (in->handle_slot)
+				out->handle_reads[out->nhandle_reads++] = (KernelHandleRead){
+					(uint32_t)addr, in->handle_slot - 1u, !sass_form_field(in->form, SR_SUIDX) };
 			if (is_join(in)) {
 				uint32_t *w = out->sync_targets + out->nsync_target_words;
 				w[0] = (uint32_t)addr;
@@ -150,6 +154,7 @@ void kernel_code_free(KernelCode *kc)
 	free(kc->desc_reloc_kinds);
 	free(kc->data_fixups);
 	free(kc->extern_calls);
+	free(kc->handle_reads);
 	free(kc->sync_targets);
 	memset(kc, 0, sizeof *kc);
 }

@@ -24,6 +24,15 @@ typedef struct KernelDataFixup {
 	bool fnaddr;            /* -c: a .func's address (var: of LModule.func_addrs) */
 } KernelDataFixup;
 
+/* An instruction that names a bound handle's c[0x0] slot (LInsn.handle_slot):
+ * a texture or surface instruction's slot field (SR_SUIDX) or a constant
+ * operand reading the slot (SR_COFF); -c relocates it instead. */
+typedef struct KernelHandleRead {
+	uint32_t offset;        /* byte offset in the code */
+	uint32_t slot;          /* index of LKernel.slot_surfrefs */
+	bool operand;           /* SR_COFF, else SR_SUIDX */
+} KernelHandleRead;
+
 typedef struct KernelCode {
 	uint8_t *code;
 	size_t size;
@@ -33,6 +42,8 @@ typedef struct KernelCode {
 	size_t ndesc_relocs;
 	KernelDataFixup *data_fixups;  /* MOV32I of module variable addresses */
 	size_t ndata_fixups;
+	KernelHandleRead *handle_reads;   /* in code order */
+	size_t nhandle_reads;
 	KernelDataFixup *extern_calls; /* JCAL of external functions (var: index of LModule.externs) */
 	size_t nextern_calls;
 	/* EIATTR_INDIRECT_BRANCH_TARGETS words: per SYNC {offset, 0, 1, its

@@ -378,17 +378,6 @@ static void collect(LowerCtx *c, const Stmt *s)
 	}
 }
 
-static bool writes_first_operand(const Instr *in)
-{
-	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
-	                                        "bar", "barrier", "membar", "brx", "pmevent",
-	                                        "prefetch", "prefetchu" };
-	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
-		if (strcmp(in->opcode, no_dest[i]) == 0)
-			return false;
-	return in->nops > 0;
-}
-
 enum { DEF_COPY = -3 };   /* the one definition is a 64-bit register copy */
 
 /* `mov.b64 d, %q` (unguarded): the register copy find_param_values follows. */
@@ -434,7 +423,7 @@ static void scan_defs(const Stmt *s, LMap *defs, const LowerCtx *c)
 	for (; s; s = s->next) {
 		if (s->kind == ST_BLOCK)
 			scan_defs(s->u.block, defs, c);
-		else if (s->kind == ST_INSTR && writes_first_operand(&s->u.instr))
+		else if (s->kind == ST_INSTR && lw_writes_first_operand(&s->u.instr))
 			count_def(defs, s->u.instr.ops[0], &s->u.instr, c);
 	}
 }
@@ -604,6 +593,7 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 	k->nlabels = c->labels.count;
 	k->label_pos = xcalloc(k->nlabels ? k->nlabels : 1, sizeof *k->label_pos);
 	find_param_values(c, f);
+	lw_find_tex_folds(c, f->body);
 	lower_body(c, f->body);
 
 	/* A kernel that runs off its end, or a label after the last
@@ -687,6 +677,9 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 
 static void ctx_end(LowerCtx *c)
 {
+	free(c->tex_folds);
+	c->tex_folds = NULL;
+	c->ntex_folds = c->tex_folds_cap = 0;
 	lmap_fini(&c->pregs);
 	free(c->preg_stored);
 	c->preg_stored = NULL;

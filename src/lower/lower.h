@@ -259,6 +259,7 @@ typedef struct LDataVar {
 	size_t nrelocs;
 	uint32_t offset;        /* in its section: .nv.constant3 (c[0x3]), .nv.global.init or .nv.global */
 	bool placed;            /* offset assigned */
+	bool common;            /* .common: -c leaves its place to the linker (SHN_COMMON) */
 } LDataVar;
 
 /* -c: a declared .func and ptxas -c's prototype string of it, the

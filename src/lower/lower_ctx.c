@@ -780,3 +780,14 @@ uint32_t lw_fold_offset(LowerCtx *c, uint32_t base, unsigned bw, int64_t *off, u
 	*off = 0;
 	return a2;
 }
+
+bool lw_writes_first_operand(const Instr *in)
+{
+	static const char *const no_dest[] = { "st", "sust", "sured", "bra", "ret", "exit", "red", "call",
+	                                        "bar", "barrier", "membar", "brx", "pmevent",
+	                                        "prefetch", "prefetchu" };
+	for (size_t i = 0; i < sizeof no_dest / sizeof no_dest[0]; i++)
+		if (strcmp(in->opcode, no_dest[i]) == 0)
+			return false;
+	return in->nops > 0;
+}

@@ -6,12 +6,14 @@
  * What ptxas 11.8 does, read from its sm_50 cubins:
  * - .const variables live in .nv.constant3 (c[0x3]), the .visible ones
  *   first, then the others, each group in declaration order at its
- *   alignment; code reads them as c[0x3][offset] with no relocation, and
- *   `mov.u64 %rd, cvar` is the bank offset.
+ *   alignment (-c: in .nv.global's order); code reads them as
+ *   c[0x3][offset] with no relocation (-c: relocated, driver/assemble.c),
+ *   and `mov.u64 %rd, cvar` is the bank offset.
  * - .global variables with an initialiser live in .nv.global.init (the
  *   rest in .nv.global, NOBITS), ordered as global_before says.
  * - .weak variables are STB_WEAK symbols, .visible and .common ones
- *   STB_GLOBAL; without -c an .extern variable is defined here as ptxas
+ *   STB_GLOBAL (-c: a .common one without initialiser SHN_COMMON, not
+ *   placed); without -c an .extern variable is defined here as ptxas
  *   does then (it warns "ignoring extern qualifier").
  * - code takes a .global variable's address with two MOV32I, relocated
  *   R_CUDA_ABS32_LO_32 / R_CUDA_ABS32_HI_32 against its symbol (the field
@@ -211,6 +213,7 @@ void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 		v->space = is_const ? LDATA_CONST : LDATA_GLOBAL;
 		v->bind = bind;
 		v->visible = has_word(d, ".visible");
+		v->common = has_word(d, ".common");
 		v->size = (uint32_t)n;
 		v->align = align ? align : elem * vec;
 		if (dc->init) {
@@ -231,17 +234,6 @@ static void place_const(LowerCtx *c, LDataVar *v)
 	v->placed = true;
 }
 
-void lw_module_data_freeze_const(LowerCtx *c)
-{
-	LModule *lm = c->lm;
-	for (int visible = 1; visible >= 0; visible--)
-		for (size_t i = 0; i < lm->nvars; i++) {
-			LDataVar *v = &lm->vars[i];
-			if (v->space == LDATA_CONST && v->visible == (bool)visible && !v->placed)
-				place_const(c, v);
-		}
-}
-
 /* ptxas 11.8's order within .nv.global.init and .nv.global: falling
  * alignment, then growing size, then .visible/.weak before file-local,
  * then the last declared first. */
@@ -257,14 +249,12 @@ static bool global_before(const LModule *lm, size_t a, size_t b)
 	return a > b;
 }
 
-void lw_module_data_finish(LowerCtx *c)
+/* The variables of `space` in order, sorted by global_before; returns how many. */
+static size_t sorted_vars(const LModule *lm, uint8_t space, size_t *order)
 {
-	LModule *lm = c->lm;
-	lw_module_data_freeze_const(c);
-	/* .nv.global.init, then .nv.global, each sorted (see global_before) */
-	size_t *order = xmalloc((lm->nvars ? lm->nvars : 1) * sizeof *order), n = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < lm->nvars; i++)
-		if (lm->vars[i].space == LDATA_GLOBAL)
+		if (lm->vars[i].space == space)
 			order[n++] = i;
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && global_before(lm, order[j], order[j - 1]); j--) {
@@ -272,11 +262,44 @@ void lw_module_data_finish(LowerCtx *c)
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
+	return n;
+}
+
+void lw_module_data_freeze_const(LowerCtx *c)
+{
+	LModule *lm = c->lm;
+	if (lm->relocatable) {
+		/* -c: ordered as .nv.global (ptxas -c, measured; the linker
+		 * relocates the operands) */
+		size_t *order = xmalloc((lm->nvars ? lm->nvars : 1) * sizeof *order);
+		size_t n = sorted_vars(lm, LDATA_CONST, order);
+		for (size_t i = 0; i < n; i++)
+			if (!lm->vars[order[i]].placed)
+				place_const(c, &lm->vars[order[i]]);
+		free(order);
+		return;
+	}
+	for (int visible = 1; visible >= 0; visible--)
+		for (size_t i = 0; i < lm->nvars; i++) {
+			LDataVar *v = &lm->vars[i];
+			if (v->space == LDATA_CONST && v->visible == (bool)visible && !v->placed)
+				place_const(c, v);
+		}
+}
+
+void lw_module_data_finish(LowerCtx *c)
+{
+	LModule *lm = c->lm;
+	lw_module_data_freeze_const(c);
+	/* .nv.global.init, then .nv.global, each sorted (see global_before) */
+	size_t *order = xmalloc((lm->nvars ? lm->nvars : 1) * sizeof *order);
+	size_t n = sorted_vars(lm, LDATA_GLOBAL, order);
 	for (int with_init = 1; with_init >= 0; with_init--) {
 		uint32_t size = 0;
 		for (size_t i = 0; i < n; i++) {
 			LDataVar *v = &lm->vars[order[i]];
-			if ((v->init != NULL) != (bool)with_init)
+			/* -c: a .common variable without initialiser is the linker's to place */
+			if ((v->init != NULL) != (bool)with_init || (lm->relocatable && v->common && !v->init))
 				continue;
 			v->offset = (size + v->align - 1) / v->align * v->align;
 			size = v->offset + v->size;

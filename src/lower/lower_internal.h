@@ -79,6 +79,16 @@ typedef struct LLocalVar {
 	uint32_t size, align;
 } LLocalVar;
 
+/* tex: a fetch coordinate (element elem of tex's coordinate vector)
+ * whose register is base + imm, foldable into the offsets word
+ * (lower_tex_offsets.c). */
+typedef struct LTexFold {
+	const Instr *tex;
+	unsigned elem;
+	const Expr *base;
+	int imm;
+} LTexFold;
+
 typedef struct LowerCtx {
 	DiagSink *sink;
 	LModule *lm;
@@ -97,6 +107,8 @@ typedef struct LowerCtx {
 	LMap module_surfrefs;
 	LMap ref_params;    /* .param .texref/.samplerref/.surfref -> LPARAM_*; extra = index of k->handle_params */
 	LMap tex_samplers;  /* texture parameter -> index of k->handle_params of its first sampler */
+	LTexFold *tex_folds;/* the kernel's foldable fetch coordinates (lower_tex_offsets.c) */
+	size_t ntex_folds, tex_folds_cap;
 	LMap vars;          /* variable of the kernel -> offset in its window; extra = LVAR_* */
 	LSharedVar *module_shared;    /* module .shared variables, declaration order */
 	size_t nmodule_shared, module_shared_cap;
@@ -183,6 +195,13 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 PtxTy ptx_type_of_word(const char *w);
 /* The last type word among the instruction's modifiers (bits 0 if none). */
 PtxTy lw_instr_type(const Instr *in);
+/* Whether the instruction writes its first operand (not st, bra, ...). */
+bool lw_writes_first_operand(const Instr *in);
+/* Finds the fetch coordinates of a kernel body that ptxas folds into
+ * the offsets word (lower_tex_offsets.c); lw_tex_fold: the one of
+ * element elem of tex's coordinates, or NULL. */
+void lw_find_tex_folds(LowerCtx *c, const Stmt *body);
+const LTexFold *lw_tex_fold(const LowerCtx *c, const Instr *tex, unsigned elem);
 bool lw_has_mod(const Instr *in, const char *mod);
 /* in with the state-space spelling .shared::cta written .shared (PTX 7.8
  * names the same window both ways; ptxas 11.8 writes the same code): in

@@ -260,11 +260,19 @@ static void set_defaults(const LowerCtx *c, LInsn *in, const TexRef *r, int geom
 }
 
 /* tex.grad: TXD, Ra = (the bindless handle,) the coordinates; Rb = the
- * derivatives dPdx then dPdy, one register per coordinate each. */
+ * derivatives, coordinate by coordinate: dPdx.x, dPdy.x, dPdx.y, dPdy.y
+ * (ptxas 11.8, measured with distinct values). In unified texture mode a
+ * 1D texture is sampled as 2D, as by tex: y, dPdx.y and dPdy.y are 0. */
 static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4],
                        const Expr *coords)
 {
-	unsigned n = m->geom->ncoords, nra = n + r->bindless;
+	unsigned n = m->geom->ncoords;
+	int geom = m->geom->sass;
+	if (geom == 0 && !c->lm->texmode_independent) {
+		geom = 2;
+		n = 2;
+	}
+	unsigned nra = n + r->bindless;
 	uint32_t ra = lw_temp(c, nra == 3 ? 4 : nra), rb = lw_temp(c, 2 * n);
 	if (r->bindless)
 		lw_mov(c, ra, 0, r->handle, 0);
@@ -277,24 +285,18 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 			elems = (const Expr *const *)e->elems;
 			ne = e->nelems;
 		}
-		if (ne < n)
+		if (ne < m->geom->ncoords)
 			return lw_unsupported(c, e->loc, "a vector with %u elements", ne);
 		for (unsigned i = 0; i < n; i++) {
-			Opnd o;
-			memset(&o, 0, sizeof o);
-			if (!lw_opnd(c, elems[i], &o))
+			TexSlot s = g == 0 ? (TexSlot){ ra, r->bindless + i } : (TexSlot){ rb, 2 * i + (g - 1) };
+			if (!put_value(c, i < m->geom->ncoords ? elems[i] : NULL, s, false))
 				return false;
-			uint32_t dst = g == 0 ? ra : rb;
-			unsigned sub = g == 0 ? r->bindless + i : (g - 1) * n + i;
-			if (o.kind == OPND_IMM)
-				lw_mov32i(c, dst, sub, (uint32_t)o.imm);
-			else
-				lw_mov(c, dst, sub, o.vreg, 0);
 		}
 	}
 	uint32_t res = lw_temp(c, 4);
 	LInsn *t = lw_emit(c, r->bindless ? SF_TXD_B : SF_TXD);
-	set_defaults(c, t, r, m->geom->sass);
+	t->tex_result = true;
+	set_defaults(c, t, r, geom);
 	linsn_ref(t, SR_RA, ra, 0, nra, false);
 	linsn_ref(t, SR_RB, rb, 0, 2 * n, false);
 	linsn_ref(t, SR_RD, res, 0, 4, true);
@@ -309,7 +311,7 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
  * (they have no .B form) nor for TLD.LL, which ptxas marks .CL (clamp
  * the level), a bit TLDS does not have. Measured over every geometry,
  * mode and handle kind (docs/encoding.md). *target: the target code. */
-static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, const TexRef *r,
+static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, bool aoffi, const TexRef *r,
                                int64_t *target)
 {
 	*target = 0;
@@ -322,7 +324,7 @@ static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool 
 	SassOp op = fetch ? SOP_TLDS : SOP_TEXS;
 	for (int64_t t = 0; t < 16; t++) {
 		const SassTexsTarget *tg = sass_texs_target(op, t);
-		if (tg && tg->geom == geom && tg->lod == lod && !tg->dc && !tg->aoffi && tg->ms == ms) {
+		if (tg && tg->geom == geom && tg->lod == lod && !tg->dc && tg->aoffi == aoffi && tg->ms == ms) {
 			*target = t;
 			return fetch ? SF_TLDS : SF_TEXS;
 		}
@@ -385,6 +387,19 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	for (unsigned i = 0; i < need; i++)
 		vals[n++] = elems[m.geom->ms + i];
 	int geom = m.geom->sass;
+	/* ptxas -O3 folds a fetch coordinate base + imm (-8..7) into the
+	 * offsets word, 4 bits a coordinate (lower_tex_offsets.c): 2D,
+	 * ARRAY_2D and 3D fetches of a bound texture (measured; not 1D) */
+	uint32_t offsets = 0;
+	bool aoffi = false;
+	for (unsigned i = 0; fetch && !r.bindless && geom >= 2 && geom <= GEOM_3D && i < m.geom->ncoords; i++) {
+		const LTexFold *f = lw_tex_fold(c, in, m.geom->ms + m.geom->arrayed + i);
+		if (f) {
+			vals[m.geom->arrayed + i] = f->base;
+			offsets |= ((uint32_t)f->imm & 0xf) << (4 * i);
+			aoffi = true;
+		}
+	}
 	if (geom == 0 && !fetch && !c->lm->texmode_independent) {
 		geom = 2;
 		vals[n++] = NULL;
@@ -400,10 +415,13 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		if (lod == TEX_LOD_LL)
 			vals[n++] = in->ops[2];
 	}
+	unsigned offsets_at = aoffi ? n : 6;   /* the offsets word: after the level */
+	if (aoffi)
+		vals[n++] = NULL;
 	if (m.geom->ms)
 		vals[n++] = elems[0];
 	int64_t target;
-	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, &r, &target);
+	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, aoffi, &r, &target);
 	bool compact = form != SF_COUNT;
 	/* the slots: compact (compact_slots) or Ra = the array index and
 	 * coordinates (a group of four for three), Rb = the handle, the level,
@@ -422,7 +440,9 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 			slot[i] = i < na ? (TexSlot){ ra, i } : (TexSlot){ rb, r.bindless + i - na };
 	}
 	for (unsigned i = 0; i < n; i++)
-		if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
+		if (i == offsets_at)
+			lw_mov32i(c, slot[i].vreg, slot[i].sub, offsets);
+		else if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
 			return false;
 	if (geom >= GEOM_CUBE)
 		cube_direction(c, &slot[m.geom->arrayed]);
@@ -460,6 +480,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_CL, 1);
 	if (!compact && fetch && m.geom->ms)
 		linsn_set(t, SR_MS, 1);
+	if (!compact && aoffi)
+		linsn_set(t, SR_AOFFI, 1);
 	for (unsigned i = 0; i < 4; i++)
 		lw_mov(c, d[i], 0, compact && i >= 2 ? res2 : res, compact ? i % 2 : i);
 	return true;

@@ -9,6 +9,7 @@
 #include "lower/regalloc_exact.h"
 #include "lower/spill.h"
 #include "lower/tex_narrow.h"
+#include "lower/tex_nodep.h"
 
 #include "base/xalloc.h"
 
@@ -585,6 +586,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 	}
 	if (tex_general(k))
 		analysis_drop(&an);
+	tex_nodep(k);
 	analysis_update(k, &an);
 	if (pred_save_across_calls(k, &an.lv) > 0)
 		analysis_drop(&an);

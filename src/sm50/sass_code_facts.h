@@ -32,6 +32,15 @@ typedef struct SassConst2Read {
  * addend is -bias). */
 enum { SASS_BRX_TABLE_BIAS = 0x8000 };
 
+/* -c: an operand read from .nv.constant3 (module .const variables) at a
+ * fixed byte offset: an ALU constant operand (ldc false) or an LDC of
+ * c[0x3][RZ+off] (an LDC through a register reads an address, no operand). */
+enum { SASS_CONST3_BANK = 3 };
+typedef struct SassConst3Read {
+	uint32_t addr, offset;
+	bool ldc;
+} SassConst3Read;
+
 typedef struct SassCodeFacts {
 	uint32_t *exits;        /* byte offsets of the EXIT instructions */
 	size_t nexits;
@@ -44,6 +53,8 @@ typedef struct SassCodeFacts {
 	 * byte offset as encoded (signed), size 4 */
 	SassConst2Read *table_reads;
 	size_t ntable_reads;
+	SassConst3Read *const3_reads;   /* in code order */
+	size_t nconst3_reads;
 } SassCodeFacts;
 
 /* Whether op's constant operand is an FP64 value: a pair of pool words. */
@@ -54,6 +65,9 @@ bool sass_op_reads_f64_const(SassOp op);
  * Free the result with sass_code_facts_free. */
 void sass_code_facts(const uint8_t *code, size_t ninsns, SassCodeFacts *out);
 void sass_code_facts_free(SassCodeFacts *f);
+/* Rewrites the instruction at byte addr of code with field `role` 0
+ * (SR_COFF: c[0x0][0x0]), the word ptxas -c writes under a relocation. */
+void sass_code_unbind(uint8_t *code, uint32_t addr, SassRole role);
 /* Rewrites each of f's const2_reads and table_reads in code to read
  * c[0x0][0x0] (an LDC: c[0x0][Ri]), the word ptxas -c writes under the
  * relocation. */

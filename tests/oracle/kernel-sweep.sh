@@ -62,10 +62,11 @@ video=${SWEEP_VIDEO_SEEDS:-$((8 / ${STEP:-1}))}
 # Surface and texture words of a listing (nvdisasm -hex or ours), masked
 # as in encode-ptxas.sh: "KERNEL<TAB>MASKEDHEX<TAB>TEXT", one per distinct
 # word. The .NODEP bit (49) of TXQ, TEX, TLD, TLD4, TEXS, TLDS and TLD4S is
-# masked too: ptxas -O3 sets it on some texture instructions as part of its
-# texture scheduling (with no write barrier on them; -O0 never does), which
-# we do not reproduce; a texture instruction without it is always correct.
-# TXD (tex.grad) is not compared: ptxas samples tex.grad.1d as TXD of 2D.
+# masked too: ptxas -O3 sets it where a texture result goes only into
+# surface instructions, as we do (lower/tex_nodep.c), but it also merges
+# identical txq queries into one TXQ, whose merged uses change the bit,
+# and -O0 never sets it; a texture instruction without it is always
+# correct. TXD (tex.grad) is compared by encode-ptxas on the goldens, not here.
 su_words() {
 	sass_lines "$1" >"$1.tsv"
 	sass_masked "$1.tsv" | awk -F '\t' '

@@ -5,9 +5,13 @@
 # -O3 and assembled by us with -c --verify-sched. Our object must be:
 #  - listed by cuobjdump -elf -sass and nvdisasm without error, as ET_REL;
 #  - the same as ptxas's in what a linker reads: the sections (names, order
-#    and types; a .nv.constant2.<k> pool aside, see below), the undefined symbols, the
+#    and types; a .nv.constant2.<k> pool aside, see below; the order of a
+#    kernel's .rel.text.<k> and .rela.text.<k> aside, which follows code
+#    order), the undefined symbols, the
 #    relocations (symbol and type, with their count), EIATTR_EXTERNS, the
 #    .nv.callgraph and .nv.prototype sections;
+#  - with the same COMMON symbols (a .common variable: value, size,
+#    type and binding, st_other);
 #  - with the same _param/_SREG symbol (value, size, st_other) in each
 #    kernel's .nv.constant0.<k>;
 #  - relocating every operand of a .nv.constant2 pool as ptxas -c does: an
@@ -21,6 +25,13 @@
 #    __ocg_const), among them the prototype strings of .nv.prototype
 #    ("#" + result + parameters, e.g. "#lil"); and ptxas's global symbols
 #    in its order (name, type and binding, st_other);
+#  - relocating each instruction naming a bound .texref/.surfref as
+#    ptxas -c does (R_CUDA_BINDLESSOFF13_36 on a slot field, and
+#    R_CUDA_CONST_FIELD19_20 against the handle's symbol on a descriptor
+#    lookup's read of its slot, compared with the other relocations above);
+#  - relocating each operand of a .const variable as ptxas -c does
+#    (R_CUDA_CONST_FIELD19_20, an LDC's R_CUDA_CONST_FIELD21_20, against
+#    the variable; compared with the other relocations above);
 #  - relocating a brx.idx jump table's LDC as ptxas -c does
 #    (R_CUDA_CONST_FIELD21_20 against <k>.const_opt.<a>.<b>, compared with
 #    the other relocations above);
@@ -50,12 +61,16 @@ link_view() {
 	/^64bit elf:/ { split($0, a, /type=/); split(a[2], t, /,/); print "type", t[1] }
 	/^Sections:/ { secs = 1; next }
 	secs && /^$/ { secs = 0; print "sections" order }
+	# .rel.text.<k> and .rela.text.<k>: ptxas numbers first the one whose
+	# first relocation comes first in its code (the choice of the code generator)
+	secs && $NF ~ /^\.rela?\.text\./ { print "section", $NF, $6; next }
 	secs && $NF ~ /^\./ && $NF !~ /^\.nv\.constant2\./ { order = order " " $NF ":" $6 }
 	$NF ~ /^\.nv\.(callgraph|prototype)$/ && $6 ~ /^CUDA_/ { print "section", $NF, $3 }
 	/^ *0x[0-9a-f]+ +0 +0 +0x12 +0 +0 / { print "undefined", $NF }
 	/^ *0x[0-9a-f]+ .* 0xd +0x81 / && ($NF == "_param" || $NF == "_SREG") { print "object", $NF, $2, $3 }
 	/^\.section \.rel/ { rel = 1; next }
-	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" { next }
+	/^ *0x[0-9a-f]+ .* 0xfff2 +[^ ]+$/ { print "common", $NF, $2, $3, $4, $5 }
+	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" && $2 ~ /\.const_opt\./ { next }
 	rel && /^0x/ { print "reloc", $2, $3; next }
 	rel && /^$/ { rel = 0 }
 	/externs:/ { sub(/.*externs:[ \t]*/, ""); gsub(/\(0x[0-9a-f]+\)/, ""); print "externs", $0 }
@@ -71,7 +86,7 @@ pool_check() {
 	sym && /^ *0x[0-9a-f]+ / && $4 == "0xd" { value[$NF] = hex($2); size[$NF] = hex($3); other[$NF] = $4 " " $5 }
 	/^\.section \.rel\.text\./ { rel = 1; sect = $2; sub(/^\.rel\.text\./, "", sect); next }
 	rel && /^$/ { rel = 0 }
-	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" { n++; at[n] = $1; name[n] = $2; owner[n] = sect }
+	rel && /^0x/ && $3 == "R_CUDA_CONST_FIELD19_20" && $2 ~ /\.const_opt\./ { n++; at[n] = $1; name[n] = $2; owner[n] = sect }
 	END {
 		for (i = 1; i <= n; i++) {
 			s = name[i]; f = owner[i]
@@ -88,6 +103,7 @@ pool_check() {
 	/^\t\.section\t\.text\./ { f = $2; sub(/^\.text\./, "", f); sub(/,.*/, "", f) }
 	/c\[`\(/ { a = $0; sub(/^[^\/]*\/\*/, "", a); sub(/\*\/.*/, "", a)
 		s = $0; sub(/.*c\[`\(/, "", s); sub(/\)\].*/, "", s)
+		if (s !~ /\.const_opt\./) next   # a bound handle or a .const variable
 		printf "reloc %s 0x%x %s\n", f, hex(a), s }' >"$tmp/pool.dis"
 	grep -v '^reloc' "$tmp/pool.rel"
 	grep '^reloc' "$tmp/pool.rel" | sort | diff - "$(sort "$tmp/pool.dis" >"$tmp/pool.dis.s"; echo "$tmp/pool.dis.s")" | grep '^[<>]'
@@ -95,6 +111,16 @@ pool_check() {
 
 # The string tables, a string a line (pool names left out), then the
 # global symbols in order: info (type and binding), st_other, name.
+# .rela.text.<k> named just before .rel.text.<k> (the order of their
+# first relocations in code, which the code generator chooses) put after it.
+rel_pairs_in_order() {
+	awk 'held && $0 == ".rel" substr(last, 6) { print; print last; held = 0; next }
+	held { print last; held = 0 }
+	/^\.rela\.text\./ { last = $0; held = 1; next }
+	{ print }
+	END { if (held) print last }'
+}
+
 names_view() {
 	obj=$1
 	"$bin/cuobjdump" -elf "$obj" >"$tmp/elf"
@@ -102,7 +128,8 @@ names_view() {
 		set -- $(awk -v s="$sec" '/^Sections:/ { on = 1; next } on && $NF == s { print $2, $3; exit }' "$tmp/elf")
 		echo "$sec"
 		dd if="$obj" bs=1 skip=$((0x$1)) count=$((0x$2)) 2>/dev/null | tr '\0' '\n' |
-			grep -v -e '^\.nv\.constant2\.' -e '^\.rel\.nv\.constant2\.' -e '\.const_opt\.' -e '^__ocg_const$'
+			grep -v -e '^\.nv\.constant2\.' -e '^\.rel\.nv\.constant2\.' -e '\.const_opt\.' -e '^__ocg_const$' |
+			rel_pairs_in_order
 	done
 	awk '/^\.section \.symtab/ { on = 1; next } on && /^$/ { on = 0 }
 	on && /^ *0x[0-9a-f]+ / && $4 ~ /^0x1[0-9a-f]$/ { print "global", $4, $5, $NF }' "$tmp/elf"

@@ -310,6 +310,9 @@ bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t);          /* s
 /* sim5 (sim_tex_args.c): TLD's .AOFFI texel offsets added to the integer
  * coordinates raw[0..ncoords); the compact forms' source registers. */
 void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], unsigned ncoords);
+/* The signed 4-bit texel offsets of word w (x 3:0, y 7:4, z 11:8) added to raw
+ * (TLD's and TLDS's .AOFFI). */
+void sim_tex_offset_word(uint32_t w, uint32_t raw[3], unsigned ncoords);
 void sim_texs_sources(const SimInsn *in, unsigned n, bool tlds_array, int64_t src[4]);
 /* ---- int64: I2I.CC, CSETP, P2R/R2P of the condition code (sim_int64.c) ---- */
 bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);

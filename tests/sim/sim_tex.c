@@ -25,6 +25,8 @@
  *  - TLD.AOFFI: the offsets word after the level in Rb (sim_tex_args.c);
  *    TLD.CL (ptxas's tex.level with integer coordinates) clamps the level
  *    to the texture's levels: the one level, as every TLD.LL reads.
+ * .NODEP (ptxas -O3's mark of a texture whose results go only into
+ * surface instructions) changes no result: read and ignored.
  * Depth compare, other offsets, bias and derivative modes are not
  * modelled and fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
  * same texels. */
@@ -198,8 +200,9 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
  * and Rb one each up to two, Ra and Ra+1 then Rb from three on (sass_regs.c).
  * Levels read level 0 (the only one); TEXS CUBE takes its face as TEX
  * CUBE; TLDS .MS reads its sample index after the coordinates (sim5);
- * TLDS ARRAY_2D has its layer alone in Ra, x and y in Rb, Rb+1. Depth
- * compare and offsets stop the run. */
+ * TLDS ARRAY_2D has its layer alone in Ra, x and y in Rb, Rb+1; TLDS
+ * .AOFFI's offsets word follows the coordinates and level (sim_tex_args.c).
+ * Depth compare and TEXS/TLD4S offsets stop the run. */
 static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
@@ -209,17 +212,17 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		                      (long long)sim_val(in, SR_TEXSTARGET, 0));
 	bool dc = tg ? tg->dc : sim_val(in, SR_DC, 0) != 0, aoffi = tg ? tg->aoffi : sim_val(in, SR_AOFFI, 0) != 0;
 	int geom = tg ? tg->geom : 2;
-	if (dc || aoffi || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6)
-		return (void)sim_fail(m, in, "%s: depth compare and offsets are not modelled",
+	if (dc || (aoffi && op != SOP_TLDS) || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6)
+		return (void)sim_fail(m, in, "%s: depth compare and offsets other than TLDS's are not modelled",
 		                      in->form->name);
 	SimRegion *s = sim_surface(m, in, sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0)));
 	if (m->failed || !s)
 		return;
 	bool arrayed = geom == 3;
 	unsigned ncoords = geom >= 4 ? 3 : geom >= 2 ? 2 : 1;
-	/* the level, then a multisample fetch's sample index (read: one
-	 * sample per texel) */
-	unsigned n = ncoords + arrayed + (tg && tg->lod == 3) + (tg && tg->ms);
+	/* the level, TLDS's offsets word, then a multisample fetch's sample
+	 * index (read: one sample per texel) */
+	unsigned lvl = tg && tg->lod == 3, n = ncoords + arrayed + lvl + aoffi + (tg && tg->ms);
 	int64_t src[4];
 	sim_texs_sources(in, n, op == SOP_TLDS && arrayed, src);
 	uint32_t v[4];
@@ -230,6 +233,8 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		raw[2] = 0;
 	if (ncoords < 2)
 		raw[1] = 0;
+	if (aoffi)
+		sim_tex_offset_word(v[arrayed + ncoords + lvl], raw, ncoords);
 	uint32_t comp[4];
 	sample(s, raw, arrayed ? (int64_t)v[0] : 0, ncoords, op == SOP_TLDS, geom == 6,
 	       op == SOP_TLD4S ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);

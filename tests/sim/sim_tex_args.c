@@ -8,13 +8,22 @@
  * TLD.LZ.AOFFI.MS with 0x2 in the offsets register and the sample index in
  * the next one: the offsets word packs one signed 4-bit texel offset per
  * coordinate, x in bits 3:0, y in 7:4, z in 11:8 (PTX's offsets range
- * -8..7), added to the integer coordinates before they are clamped. */
+ * -8..7), added to the integer coordinates before they are clamped.
+ * TLDS.LZ.AOFFI / TLDS.LL.AOFFI (2D; ptxas and we fold x + imm of a
+ * tex.2d fetch) have the same word as the source value after the
+ * coordinates and the level. */
 #include "sim.h"
 
 static int32_t nibble(uint32_t w, unsigned i)
 {
 	int32_t v = (int32_t)(w >> (4 * i) & 0xf);
 	return v >= 8 ? v - 16 : v;
+}
+
+void sim_tex_offset_word(uint32_t w, uint32_t raw[3], unsigned ncoords)
+{
+	for (unsigned i = 0; i < ncoords && i < 3; i++)
+		raw[i] = (uint32_t)((int32_t)raw[i] + nibble(w, i));
 }
 
 void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], unsigned ncoords)
@@ -24,9 +33,7 @@ void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], uns
 	SassOp op = in->form->op;
 	int64_t rb = sim_val(in, SR_RB, 255);
 	int64_t slot = (op == SOP_TLD_B) + (sim_val(in, SR_TEXLOD, 0) == 1);
-	uint32_t w = rb == 255 ? 0 : sim_reg(t, rb + slot);
-	for (unsigned i = 0; i < ncoords && i < 3; i++)
-		raw[i] = (uint32_t)((int32_t)raw[i] + nibble(w, i));
+	sim_tex_offset_word(rb == 255 ? 0 : sim_reg(t, rb + slot), raw, ncoords);
 }
 
 /* TEXS/TLDS/TLD4S: n source values fill Ra, then Rb, one each up to two;

@@ -72,7 +72,7 @@ sass_masked() {
 		n = split("SULD SUST SURED TXQ STG LDG LDS STS LDL STL LD ST PSETP FADD FADD32I FMUL FMUL32I FFMA FMNMX FSETP I2F F2I IMNMX " \
 		          "POPC FLO PRMT BFE BFI DADD DMUL DFMA DMNMX DSETP F2F BAR MEMBAR MUFU RRO " \
 		          "SHF IADD3 LDC ATOM ATOMS RED SHFL VOTE CS2R B2R ISET DSET FCMP VABSDIFF VABSDIFF4 " \
-		          "VADD VMNMX VSET VSHL VSHR VMAD CCTL CCTLL TEX TLD TLD4 TEXS TLDS TLD4S", f, " ")
+		          "VADD VMNMX VSET VSHL VSHR VMAD CCTL CCTLL TEX TLD TLD4 TEXS TLDS TLD4S TXD", f, " ")
 		for (i = 1; i <= n; i++) want[f[i]] = 1
 	}
 	{
@@ -131,7 +131,7 @@ sass_masked() {
 		# texs: register B (27:20) of the textures and the compact forms
 		# second destination pair (35:28), each kept when RZ (no operand;
 		# for the compact forms RZ in Rd2 changes what the mask code means)
-		if (fam ~ /^(TEX|TLD)/) {
+		if (fam ~ /^(TEX|TLD|TXD)/) {
 			if (substr(h, 10, 2) != "ff")
 				h = substr(h, 1, 9) "00" substr(h, 12)
 			if (fam ~ /S$/ && substr(h, 8, 2) != "ff")
