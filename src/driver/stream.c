@@ -109,6 +109,25 @@ static void on_block_end(void *ctx, SrcLoc block)
 }
 
 
+/* The fast parse with the checker thread behind it, which has finished
+ * when this returns, also when the parser runs out of memory (xdie): the
+ * thread uses the stream, which lives on this thread's stack. */
+static int parse_piped(Streaming *s, Module *m, DiagSink *d, char *buf, size_t len, const BodyFns *body)
+{
+	XdieTrap trap;
+	XdieTrap *prev = xdie_trap(NULL);
+	if (setjmp(trap.env)) {
+		xdie_trap(prev);
+		check_pipe_stop(s->pipe, true);
+		xdie("%s", trap.msg);
+	}
+	xdie_trap(&trap);
+	int parsed = ptx_parse_stream_arenas(m, d, buf, len, on_item, body, pipe_arena, s, true);
+	xdie_trap(prev);
+	check_pipe_stop(s->pipe, parsed == PARSE_AGAIN);
+	return parsed;
+}
+
 StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool fast, StreamJob *job)
 {
 	job->image = NULL;
@@ -128,9 +147,8 @@ StreamResult stream_module(Module *m, DiagSink *d, char *buf, size_t len, bool f
 	 * when nothing the checker says is kept: it stays on one thread. */
 	if (job->threads >= 2 && fast && !job->assemble)
 		s.pipe = check_pipe_start(check_one, &s);
-	int parsed = ptx_parse_stream_arenas(m, d, buf, len, on_item, body, s.pipe ? pipe_arena : NULL, &s, fast);
-	if (s.pipe)
-		check_pipe_stop(s.pipe, parsed == PARSE_AGAIN);
+	int parsed = s.pipe ? parse_piped(&s, m, d, buf, len, body)
+	                    : ptx_parse_stream_body(m, d, buf, len, on_item, body, &s, fast);
 	StreamResult r = parsed == PARSE_AGAIN ? STREAM_AGAIN : s.whole_module ? STREAM_WHOLE_MODULE : STREAM_DONE;
 	check_stream_end(s.cs, r == STREAM_DONE && diag_errors(d) == 0);
 	if (s.as) {
