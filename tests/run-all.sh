@@ -34,6 +34,7 @@ for t in forms-sweep surface-diff sass-forms kernel-sweep float-forms-sweep enco
 done
 suite cases sh tests/run-cases.sh
 suite jobs sh tests/jobs.sh
+suite check-pipe sh tests/check-pipe.sh
 for t in tests/oracle/*.sh; do
 	case $t in */fetch-*) continue ;; esac
 	n=$(basename "$t" .sh)

@@ -31,7 +31,14 @@ void check_module(Module *m, DiagSink *sink, const CheckOptions *opt);
  * names are kept (m->items holds copies of them); module symbols live in
  * the checker. */
 typedef struct CheckStream CheckStream;
+/* The stream reads `sink`'s settings (limit, policy) here and appends to
+ * it in check_stream_end; in between it never touches it, so the parser
+ * may report into it on another thread. */
 CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *opt);
+/* The errors the parser had reported when the item or statement of the
+ * next call was handed over (0 at the start): after a syntax error nothing
+ * more is checked, and the calls below say so by this count. */
+void check_stream_parse_errors(CheckStream *s, unsigned n);
 /* False when the module cannot be checked in stream order (a .version,
  * .target or .address_size after other items changes how the earlier ones
  * are judged): the caller must then check the whole module instead. */

@@ -17,7 +17,9 @@
 
 struct CheckStream {
 	CheckCtx c;
-	DiagSink *sink;
+	DiagSink *sink;         /* read when the stream begins, appended to at its end */
+	unsigned parse_errors;  /* check_stream_parse_errors */
+	Arena kept;             /* keep_item's copies, the module's at the end */
 	DiagSink header, gates, items;
 	bool started;           /* an item other than a header directive came */
 	BodyStream *body;       /* for functions whose statements come one by one */
@@ -33,6 +35,7 @@ CheckStream *check_stream_begin(Module *m, DiagSink *sink, const CheckOptions *o
 	c->address_bits = 64;
 	arena_init(&c->arena);
 	arena_init(&c->item_arena);
+	arena_init(&s->kept);
 	c->module_scope = scope_new(&c->arena, NULL);
 	c->scope = c->module_scope;
 	s->sink = sink;
@@ -48,11 +51,13 @@ static bool is_header(const Item *it)
 }
 
 /* What check_header reads of an item outlives the item: header directives
- * whole, sections by name (.target debug asks for a .debug_* section). */
+ * whole, sections by name (.target debug asks for a .debug_* section).
+ * The copies go to an arena of the stream's own, not the module's, where
+ * the parser, which may run on another thread, interns names. */
 static void keep_item(CheckStream *s, const Item *it)
 {
 	Module *m = s->c.m;
-	Arena *a = &m->arena;
+	Arena *a = &s->kept;
 	Item *k = ARENA_NEW(a, Item);
 	*k = *it;
 	k->next = NULL;
@@ -103,11 +108,16 @@ static void start(CheckStream *s)
 		/* The header's own diagnostics wait for the end (they depend on
 		 * sections still to come); the gates need its state now. */
 		DiagSink scratch;
-		diag_init_like(&scratch, s->sink);
+		diag_init_like(&scratch, &s->header);
 		run_header(c, &scratch);
 		diag_fini(&scratch);
 		s->started = true;
 	}
+}
+
+void check_stream_parse_errors(CheckStream *s, unsigned n)
+{
+	s->parse_errors = n;
 }
 
 bool check_stream_item(CheckStream *s, const Item *it)
@@ -115,7 +125,7 @@ bool check_stream_item(CheckStream *s, const Item *it)
 	CheckCtx *c = &s->c;
 	if (s->body && body_stream_open(s->body)) {
 		/* the function whose statements came one by one */
-		if (diag_errors(s->sink))
+		if (s->parse_errors)
 			body_stream_abandon(s->body);
 		else
 			body_stream_end(s->body);
@@ -123,7 +133,7 @@ bool check_stream_item(CheckStream *s, const Item *it)
 			return true;
 	}
 	/* After a syntax error nothing of the checker is shown. */
-	if (diag_errors(s->sink))
+	if (s->parse_errors)
 		return true;
 	if (is_header(it)) {
 		if (s->started)
@@ -143,7 +153,7 @@ bool check_stream_item(CheckStream *s, const Item *it)
 
 void check_stream_func_begin(CheckStream *s, const Item *it)
 {
-	if (diag_errors(s->sink))
+	if (s->parse_errors)
 		return;
 	start(s);
 	/* check_item's start (a function has no module-scope gates) */
@@ -158,7 +168,7 @@ void check_stream_func_begin(CheckStream *s, const Item *it)
  * an expression too deep to walk. */
 static bool body_open(const CheckStream *s)
 {
-	return s->body && body_stream_open(s->body) && !diag_errors(s->sink);
+	return s->body && body_stream_open(s->body) && !s->parse_errors;
 }
 
 void check_stream_stmt(CheckStream *s, const Stmt *st)
@@ -200,6 +210,8 @@ void check_stream_end(CheckStream *s, bool keep)
 	diag_fini(&s->header);
 	diag_fini(&s->gates);
 	diag_fini(&s->items);
+	/* the kept items are the module's (m->items) */
+	arena_adopt(&s->c.m->arena, &s->kept);
 	arena_free(&s->c.arena);
 	arena_free(&s->c.item_arena);
 	free(s);

@@ -51,6 +51,7 @@ typedef struct ApiRun {
 	unsigned limit;             /* errors kept (0: all) */
 	const AssembleOptions *assemble;
 	bool want_stats;            /* count entries, functions, variables, instructions */
+	int check_threads;          /* --check: 2 or more pipes the checker behind the parser (StreamJob.threads) */
 	PtxVersion ptx_version;     /* overrides: checked as if the header said so */
 	const TargetInfo *target;
 	const CudaRelease *cuda;

@@ -67,7 +67,8 @@ static void streamed_done(void *ctx, Module *m, DiagSink *d)
 
 static bool run_streaming(const ApiRun *run, ptxsurf_result *r, const char *name, char *buf, size_t len)
 {
-	Streamed st = { .r = r, .job = { .check = run->check, .assemble = run->assemble } };
+	Streamed st = { .r = r, .job = { .check = run->check, .assemble = run->assemble,
+	                                 .threads = run->check_threads > 0 ? (unsigned)run->check_threads : 1 } };
 	if (run->want_stats) {
 		st.job.observe = count_streamed;
 		st.job.restart = restart_count;

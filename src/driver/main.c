@@ -135,7 +135,8 @@ static ApiRun pipeline_run(const Options *o, AssembleOptions *ao)
 	                         .verify_sched = o->verify_sched, .relocatable = o->relocatable,
 	                         .kernel_threads = o->kernel_jobs };
 	return (ApiRun){ .check = &o->check, .policy = &o->policy, .limit = o->max_errors,
-	                 .assemble = o->mode == MODE_ASSEMBLE ? ao : NULL, .want_stats = o->verbose };
+	                 .assemble = o->mode == MODE_ASSEMBLE ? ao : NULL, .want_stats = o->verbose,
+	                 .check_threads = o->kernel_jobs };
 }
 
 /* --check and assembly: the pipeline's result (made here, or by a -j

@@ -41,8 +41,9 @@ typedef struct Options {
 	bool fix_version, fix_target;
 	const char *disassemble;    /* --disassemble FILE */
 	int jobs;                   /* -j N: files checked/assembled at once (>= 1) */
-	/* the threads that assemble the kernels of one file: main.c sets it to
-	 * `jobs` when the files themselves are not spread over threads, else 1 */
+	/* the threads inside one file (the kernels assembled, --check's
+	 * parser/checker pipeline): main.c sets it to `jobs` when the files
+	 * themselves are not spread over threads, else 1 */
 	int kernel_jobs;
 	const char **inputs;
 	int ninputs;

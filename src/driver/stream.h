@@ -29,6 +29,9 @@ typedef struct StreamJob {
 	/* --check only: a function body streams statement by statement once it
 	 * has this many statements (0: STREAM_BODY_MIN_STMTS; 1: every body) */
 	unsigned body_min_stmts;
+	/* --check only: 2 or more runs the checker on a thread of its own
+	 * behind the parser (check_pipe.h); the diagnostics are the same */
+	unsigned threads;
 	/* results, when assembling and the module came out clean (STREAM_DONE
 	 * and no errors): what assemble_module() returns */
 	uint8_t *image;

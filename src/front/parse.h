@@ -128,4 +128,16 @@ typedef struct BodyFns {
 int ptx_parse_stream_body(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, const BodyFns *body,
 	void *ctx, bool fast);
 
+/* ptx_parse_stream_body with the items' arenas from the caller, so that an
+ * item can outlive the call to fn (a checker on another thread takes it
+ * later): next_arena gives the arena for the first item, then one after
+ * each call to fn for the item that follows. The caller may reuse an item's
+ * arena only once fn has been called for the next item and that item is
+ * done with too: the token the parser read ahead when it reduced an item
+ * is in that item's arena and may belong to the next one. Streamed
+ * statements keep their two arenas of their own. */
+typedef Arena *ItemArenaFn(void *ctx);
+int ptx_parse_stream_arenas(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, const BodyFns *body,
+	ItemArenaFn *next_arena, void *ctx, bool fast);
+
 #endif

@@ -18,6 +18,8 @@ typedef struct ParseStream {
 	ItemFn *fn;
 	const BodyFns *body;    /* NULL: bodies are built whole */
 	void *ctx;
+	ItemArenaFn *next_arena;/* NULL: the two arenas below take turns */
+	Arena *item_arena;      /* where the current item's nodes go */
 	Arena arenas[2];        /* the current item's and the previous one's */
 	int cur;
 	Arena stmt_arenas[2];   /* the same for statements of a streamed body */
@@ -36,11 +38,17 @@ void parse_item_done(ParseState *ps)
 	if (!st || !it)
 		return;
 	st->fn(st->ctx, it);
-	/* The lookahead token may already sit in the current arena: keep it for
-	 * one more item and recycle the previous item's arena instead. */
-	st->cur ^= 1;
-	arena_reset(&st->arenas[st->cur]);
-	ps->arena = &st->arenas[st->cur];
+	if (st->next_arena) {
+		st->item_arena = st->next_arena(st->ctx);
+	} else {
+		/* The lookahead token may already sit in the current arena: keep
+		 * it for one more item and recycle the previous item's arena
+		 * instead. */
+		st->cur ^= 1;
+		arena_reset(&st->arenas[st->cur]);
+		st->item_arena = &st->arenas[st->cur];
+	}
+	ps->arena = st->item_arena;
 }
 
 void parse_body_begin(ParseState *ps, SpecVec *specs, const char *kw, ParamList *rets, const char *name,
@@ -64,7 +72,7 @@ void parse_body_end(ParseState *ps)
 		return;
 	ps->body_depth = 0;
 	ps->body_streaming = false;
-	ps->arena = &st->arenas[st->cur];
+	ps->arena = st->item_arena;
 }
 
 void parse_block_begin(ParseState *ps, SrcLoc open)
@@ -168,21 +176,28 @@ unsigned ptx_parse_buffer(Module *m, DiagSink *d, char *buf, size_t len)
 	return run(&ps, buf, len);
 }
 
-int ptx_parse_stream_body(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, const BodyFns *body,
-	void *ctx, bool fast)
+int ptx_parse_stream_arenas(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, const BodyFns *body,
+	ItemArenaFn *next_arena, void *ctx, bool fast)
 {
-	ParseStream st = { .fn = fn, .body = body, .ctx = ctx };
+	ParseStream st = { .fn = fn, .body = body, .ctx = ctx, .next_arena = next_arena };
 	for (int i = 0; i < 2; i++) {
 		arena_init(&st.arenas[i]);
 		arena_init(&st.stmt_arenas[i]);
 	}
-	ParseState ps = { .mod = m, .diag = d, .arena = &st.arenas[0], .stream = &st, .fast = fast };
+	st.item_arena = next_arena ? next_arena(ctx) : &st.arenas[0];
+	ParseState ps = { .mod = m, .diag = d, .arena = st.item_arena, .stream = &st, .fast = fast };
 	unsigned errors = run(&ps, buf, len);
 	for (int i = 0; i < 2; i++) {
 		arena_free(&st.arenas[i]);
 		arena_free(&st.stmt_arenas[i]);
 	}
 	return ps.syntax_error ? PARSE_AGAIN : (int)errors;
+}
+
+int ptx_parse_stream_body(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, const BodyFns *body,
+	void *ctx, bool fast)
+{
+	return ptx_parse_stream_arenas(m, d, buf, len, fn, body, NULL, ctx, fast);
 }
 
 int ptx_parse_stream(Module *m, DiagSink *d, char *buf, size_t len, ItemFn *fn, void *ctx, bool fast)

@@ -3,8 +3,9 @@
  * for a module that checks clean, assemble it (cubin and raw), read the
  * cubin back, disassemble every result, and print the module as PTX and
  * parse that text again. The streaming path (stream.h: one top-level item
- * at a time, the LAC-free parser first) must report exactly what the
- * whole-module path reports, and assemble exactly the same bytes. Any crash, leak or undefined behaviour on the
+ * at a time, the LAC-free parser first; for --check also with the checker
+ * on a second thread) must report exactly what the whole-module path
+ * reports, and assemble exactly the same bytes. Any crash, leak or undefined behaviour on the
  * way is a bug: every stage must cope with whatever the previous one
  * accepted. */
 #include "driver/assemble.h"
@@ -94,12 +95,15 @@ static char *diag_text(DiagSink *d)
 }
 
 /* A module as the driver streams it (stream.h: the fast parser, then the
- * exact one after a syntax error), checking and, with `ao`, assembling.
- * Returns the diagnostics text, or NULL when the module needs the
- * whole-module path (the driver then takes that path); the assembled
- * image, if any, is left in *job. */
-static char *run_streamed(const uint8_t *data, size_t size, RulesMode rules, const AssembleOptions *ao,
-                          StreamJob *job, bool fast)
+ * exact one after a syntax error), checking and, with `ao`, assembling;
+ * with `threads` 2, --check runs the checker on a thread of its own behind
+ * the parser (check_pipe.h), every body statement by statement or
+ * (`whole_bodies`) every item whole through the pipe. Returns the
+ * diagnostics text, or NULL when the module needs the whole-module path
+ * (the driver then takes that path); the assembled image, if any, is left
+ * in *job. */
+static char *run_streamed_on(const uint8_t *data, size_t size, RulesMode rules, const AssembleOptions *ao,
+                             StreamJob *job, bool fast, unsigned threads, bool whole_bodies)
 {
 	char *buf = scan_copy(data, size);
 	Module m;
@@ -108,21 +112,28 @@ static char *run_streamed(const uint8_t *data, size_t size, RulesMode rules, con
 	diag_init(&d, "fuzz.ptx", buf, size);
 	CheckOptions co = { .rules = rules };
 	/* every body statement by statement (the driver waits for long ones) */
-	*job = (StreamJob){ .check = &co, .assemble = ao, .body_min_stmts = 1 };
+	*job = (StreamJob){ .check = &co, .assemble = ao, .body_min_stmts = whole_bodies ? 1u << 30 : 1,
+	                    .threads = threads };
 	StreamResult r = stream_module(&m, &d, buf, size, fast, job);
 	char *text = r == STREAM_DONE ? diag_text(&d) : NULL;
 	diag_fini(&d);
 	module_fini(&m);
 	free(buf);
 	if (r == STREAM_AGAIN && fast)
-		return run_streamed(data, size, rules, ao, job, false);
+		return run_streamed_on(data, size, rules, ao, job, false, threads, whole_bodies);
 	return text;
 }
 
-static char *check_streamed(const uint8_t *data, size_t size, RulesMode rules)
+static char *run_streamed(const uint8_t *data, size_t size, RulesMode rules, const AssembleOptions *ao,
+                          StreamJob *job, bool fast)
+{
+	return run_streamed_on(data, size, rules, ao, job, fast, 1, false);
+}
+
+static char *check_streamed(const uint8_t *data, size_t size, RulesMode rules, unsigned threads, bool whole_bodies)
 {
 	StreamJob job;
-	return run_streamed(data, size, rules, NULL, &job, true);
+	return run_streamed_on(data, size, rules, NULL, &job, true, threads, whole_bodies);
 }
 
 /* Streaming assembly must write exactly what assemble_module() wrote for
@@ -186,19 +197,27 @@ static void assemble_and_read_back(const uint8_t *data, size_t size, const Modul
 }
 
 
+/* The streamed --check, on one thread and piped over two (bodies
+ * streamed statement by statement or whole), says what the whole-module
+ * check says. */
 static void compare_streamed(const uint8_t *data, size_t size, RulesMode rules, DiagSink *whole)
 {
-	char *streamed = check_streamed(data, size, rules);
-	if (!streamed)
-		return;
+	static const struct { unsigned threads; bool whole_bodies; const char *name; } ways[] = {
+		{ 1, false, "streaming --check" },
+		{ 2, false, "--check piped over two threads" },
+		{ 2, true, "--check piped over two threads, bodies whole," },
+	};
 	char *expected = diag_text(whole);
-	if (strcmp(streamed, expected) != 0) {
-		fprintf(stderr, "fuzz_pipeline: streaming --check differs from the whole-module check:\n"
-		        "--- whole module ---\n%s--- streamed ---\n%s", expected, streamed);
-		abort();
+	for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+		char *streamed = check_streamed(data, size, rules, ways[i].threads, ways[i].whole_bodies);
+		if (streamed && strcmp(streamed, expected) != 0) {
+			fprintf(stderr, "fuzz_pipeline: %s differs from the whole-module check:\n"
+			        "--- whole module ---\n%s--- streamed ---\n%s", ways[i].name, expected, streamed);
+			abort();
+		}
+		free(streamed);
 	}
 	free(expected);
-	free(streamed);
 }
 
 /* Parses and checks one buffer; returns whether it came out clean. */
