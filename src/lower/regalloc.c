@@ -40,7 +40,30 @@ static void delete_marked(LKernel *k, const bool *dead)
 	free(newpos);
 }
 
-static bool has_side_effects(const LKernel *k, size_t i)
+enum { REG_RZ = 255 };     /* the zero register, a fixed field value */
+
+/* Whether a later instruction may read the condition code instruction i
+ * writes: scanning its straight run of code, a reader comes before an
+ * unguarded writer, or the thread ends (EXIT). A label or another
+ * control-flow instruction ends the scan with yes (the code may go on
+ * elsewhere). The lowering places other
+ * instructions between a CC write and its reader (ISETP.X after operands
+ * moved into registers), so the next instruction alone does not decide. */
+static bool cc_read_later(const LKernel *k, size_t i, const bool *label_at)
+{
+	for (size_t j = i + 1; j < k->ninsns; j++) {
+		const LInsn *in = &k->insns[j];
+		if (in->form->op == SOP_EXIT && !linsn_is_guarded(in) && !label_at[j])
+			return false;
+		if (label_at[j] || in->form->cls == SASS_CLASS_FLOW || in->reads_cc)
+			return true;
+		if (in->writes_cc && !linsn_is_guarded(in))
+			return false;
+	}
+	return false;
+}
+
+static bool has_side_effects(const LKernel *k, size_t i, const bool *label_at)
 {
 	const LInsn *in = &k->insns[i];
 	switch (in->form->op) {
@@ -58,6 +81,10 @@ static bool has_side_effects(const LKernel *k, size_t i)
 	for (unsigned r = 0; r < in->nrefs; r++)
 		if (in->refs[r].def)
 			return false;
+	/* RZ.CC: only its condition code can be used (the IADD RZ.CC ending
+	 * an unused 64-bit mul.hi or compare is not) */
+	if (in->writes_cc && !in->stack_reg && sass_form_field(in->form, SR_RD) && linsn_get(in, SR_RD, 0) == REG_RZ)
+		return cc_read_later(k, i, label_at);
 	return true;    /* writes only fixed registers (MOV R1) */
 }
 
@@ -94,10 +121,13 @@ static bool narrow_suld(LInsn *in, size_t i, const Liveness *lv)
  * then out of date). */
 static bool remove_dead(LKernel *k, const Liveness *lv)
 {
-	bool *dead = xcalloc(k->ninsns + 1, sizeof *dead);
+	bool *dead = xcalloc(k->ninsns + 1, sizeof *dead), *label_at = xcalloc(k->ninsns + 1, sizeof *label_at);
+	for (size_t l = 0; l < k->nlabels; l++)
+		if (k->label_pos[l] <= k->ninsns)
+			label_at[k->label_pos[l]] = true;
 	bool any = false;
 	for (size_t i = 0; i < k->ninsns; i++) {
-		if (has_side_effects(k, i))
+		if (has_side_effects(k, i, label_at))
 			continue;
 		const LInsn *in = &k->insns[i];
 		bool live = false;
@@ -111,6 +141,7 @@ static bool remove_dead(LKernel *k, const Liveness *lv)
 	if (any)
 		delete_marked(k, dead);
 	free(dead);
+	free(label_at);
 	return any;
 }
 
