@@ -186,6 +186,8 @@ void check_item(CheckCtx *c, const Item *it)
 	check_forget_lookups(c);
 	if (it->kind == IT_DIRECTIVE && strcmp(it->u.dir.name, ".file") == 0)
 		c->has_file = true;
+	if (it->kind == IT_DIRECTIVE && strcmp(it->u.dir.name, ".alias") == 0)
+		check_alias_defines(c, &it->u.dir);
 	if (it->kind == IT_VAR)
 		check_var_decl(c, &it->u.var, DECL_MODULE, c->module_scope);
 	else if (it->kind == IT_FUNC)

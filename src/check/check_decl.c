@@ -489,6 +489,16 @@ static void remember_declared(CheckCtx *c, Symbol *sym)
 	c->declared_funcs_tail = &d->next;
 }
 
+/* `.alias a, b;` (PTX 6.3) defines the declared function a as b's body. */
+void check_alias_defines(CheckCtx *c, const Directive *d)
+{
+	if (d->nargs < 1 || d->args[0]->kind != EX_NAME)
+		return;
+	Symbol *s = scope_find_local(c->module_scope, d->args[0]->text);
+	if (s && s->kind == SYM_FUNC)
+		s->has_body = true;
+}
+
 void check_undefined_funcs(CheckCtx *c)
 {
 	for (const DeclaredFunc *d = c->declared_funcs; d; d = d->next)

@@ -255,6 +255,7 @@ void check_func_decl(CheckCtx *c, const Func *f);
 /* At the module's end: each function declared without .extern and never
  * defined (ptxas: Unresolved extern function). */
 void check_undefined_funcs(CheckCtx *c);
+void check_alias_defines(CheckCtx *c, const Directive *d);
 /* check_func_dirs.c: launch-bound directives on a .func, calling-convention
  * ones on an .entry. */
 void check_func_dirs(CheckCtx *c, const Func *f);

@@ -63,7 +63,7 @@ cat >"$tmp/f16.ptx" <<'PTX'
 .target sm_52
 .address_size 64
 .global .u32 g_arr[16];
-.func (.reg .b32 r) helper(.reg .b32 a);
+.extern .func (.reg .b32 r) helper(.reg .b32 a);
 .visible .entry k(.param .u64 p)
 {
 	.reg .pred %p<2>;
