@@ -103,22 +103,13 @@ done
 [ $(grep -c 'error' "$tmp/err") -gt 100 ] && ok || bad "huge-errors.ptx: too few errors to compare"
 
 # ThreadSanitizer build: the pipeline over the generated files.
-if [ "${CHECK_PIPE_TSAN:-1}" = 0 ]; then
-	echo "check-pipe: ThreadSanitizer part SKIPPED (CHECK_PIPE_TSAN=0)"
-elif ! echo 'int main(void) { return 0; }' >"$tmp/t.c" ||
-	! $CC -fsanitize=thread -o "$tmp/t" "$tmp/t.c" 2>/dev/null || ! "$tmp/t"; then
-	echo "check-pipe: ThreadSanitizer part SKIPPED: $CC cannot build and run -fsanitize=thread programs"
-else
-	TS=$B/tsan
-	if $MAKE -s B="$TS" PROG="$TS/ptxsurf-as" CFLAGS="-O1 -g -fsanitize=thread" \
-			LDFLAGS="-fsanitize=thread" "$TS/ptxsurf-as" >"$tmp/tsan-build.log" 2>&1; then
-		ok
-		gen_runs "$TS/ptxsurf-as"
-	else
-		tail -n 20 "$tmp/tsan-build.log"
-		bad "the ThreadSanitizer build failed"
-	fi
-fi
+. tests/tsan-build.sh
+tsan_build check-pipe "${CHECK_PIPE_TSAN:-1}" CHECK_PIPE_TSAN
+case $? in
+0) ok
+   gen_runs "$B/tsan/ptxsurf-as" ;;
+2) bad "the ThreadSanitizer build failed" ;;
+esac
 
 echo "check-pipe: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -125,22 +125,13 @@ done
 grep -q 'jobs=' docs/ptxsurf-as.1 && ok || bad "the man page does not describe --jobs"
 
 # ThreadSanitizer build: the worker pool and everything it runs.
-if [ "${JOBS_TSAN:-1}" = 0 ]; then
-	echo "jobs: ThreadSanitizer part SKIPPED (JOBS_TSAN=0)"
-elif ! echo 'int main(void) { return 0; }' >"$tmp/t.c" ||
-	! $CC -fsanitize=thread -o "$tmp/t" "$tmp/t.c" 2>/dev/null || ! "$tmp/t"; then
-	echo "jobs: ThreadSanitizer part SKIPPED: $CC cannot build and run -fsanitize=thread programs"
-else
-	TS=$B/tsan
-	if $MAKE -s B="$TS" PROG="$TS/ptxsurf-as" CFLAGS="-O1 -g -fsanitize=thread" \
-			LDFLAGS="-fsanitize=thread" "$TS/ptxsurf-as" >"$tmp/tsan-build.log" 2>&1; then
-		ok
-		runs "$TS/ptxsurf-as"
-	else
-		tail -n 20 "$tmp/tsan-build.log"
-		bad "the ThreadSanitizer build failed"
-	fi
-fi
+. tests/tsan-build.sh
+tsan_build jobs "${JOBS_TSAN:-1}" JOBS_TSAN
+case $? in
+0) ok
+   runs "$B/tsan/ptxsurf-as" ;;
+2) bad "the ThreadSanitizer build failed" ;;
+esac
 
 echo "jobs: $pass passed, $fail failed"
 [ $fail -eq 0 ]
