@@ -3,6 +3,7 @@
 
 #include "lower/regalloc.h"
 #include "sm50/sass_disasm.h"
+#include "sm50/sass_regs.h"
 #include "base/xalloc.h"
 
 #include <stdio.h>
@@ -19,7 +20,7 @@ typedef struct Access {
 
 static bool is_varlat(const LInsn *in)
 {
-	return in->form->cls == SASS_CLASS_VARLAT || in->form->cls == SASS_CLASS_VARLAT_ALU;
+	return sass_varlat(in->form, linsn_get(in, SR_VFMT_A, 0), linsn_get(in, SR_VFMT_B, 0));
 }
 
 static bool is_flow(const LInsn *in)

@@ -167,10 +167,17 @@ static bool compact_texture_regs(const SassForm *f, const SassValues *in, SassRe
 	return true;
 }
 
+bool sass_varlat(const SassForm *f, int64_t vfmt_a, int64_t vfmt_b)
+{
+	if (f->op == SOP_VMAD)
+		return (vfmt_a & 7) == 6 || (f->bkind == SASS_B_REG && (vfmt_b & 7) == 6);
+	return f->cls == SASS_CLASS_VARLAT || f->cls == SASS_CLASS_VARLAT_ALU;
+}
+
 void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 {
 	memset(u, 0, sizeof *u);
-	u->varlat = f->cls == SASS_CLASS_VARLAT || f->cls == SASS_CLASS_VARLAT_ALU;
+	u->varlat = sass_varlat(f, get(in, SR_VFMT_A), get(in, SR_VFMT_B));
 	add_pred(&u->pred_reads, get(in, SR_PG));
 	if (atomic_regs(f, in, u) || texture_regs(f, in, u) || compact_texture_regs(f, in, u))
 		return;

@@ -22,4 +22,13 @@ typedef struct SassRegUse {
  * address pair, surface coordinates by geometry, TXQ results by mask). */
 void sass_form_regs(const SassForm *f, const SassValues *v, SassRegUse *u);
 
+/* Whether an instruction is variable latency (its results need a write
+ * barrier): its form's class, and a VMAD with a 32-bit A or B, which runs
+ * on the multi-function unit as IMAD does (ptxas 11.8 sets a barrier on
+ * VMAD.U32.U32, .S32.S16, .U16.U32, .U8.U32 and .U32.U16 with an
+ * immediate B, none on VMAD.U16.U16 or .U8.U8). vfmt_a and vfmt_b are the
+ * SR_VFMT_A/SR_VFMT_B values (e_vfmt: U32 6, S32 14); other forms ignore
+ * them. */
+bool sass_varlat(const SassForm *f, int64_t vfmt_a, int64_t vfmt_b);
+
 #endif

@@ -205,11 +205,10 @@ void sim_timing_issue(SimMachine *m, const SimInsn *in, SimThread *w, unsigned n
 	char rn[8];
 	clear_waited(s, in->ctrl.wait, m->launch.pipe_order);
 	sass_form_regs(in->form, &in->v, u);
-	/* a VMAD with a write barrier runs as a variable-latency operation:
-	 * ptxas 11.8 sets one on a VMAD with a 32-bit operand, waits on it
-	 * before reading the result, and issues the VMAD 4 cycles after the
-	 * LOP32I that writes its B (gen_kernels --defined --video 49); our
-	 * VMADs have none and stay fixed-latency (docs/encoding.md) */
+	/* a VMAD with a 32-bit operand is variable latency (sass_varlat);
+	 * any other VMAD given a write barrier runs as one too, its sources
+	 * read late: ptxas 11.8 issues a VMAD 4 cycles after the LOP32I that
+	 * writes its B (gen_kernels --defined --video 49) */
 	if (in->form->op == SOP_VMAD && in->ctrl.wbar < NBARRIERS)
 		u->varlat = true;
 	/* the guard predicate is a source of every instruction */
