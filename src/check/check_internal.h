@@ -281,6 +281,8 @@ void check_loc_file(CheckCtx *c);
  * the destination, ld/ldu results, mov packing, ld.param in an .entry. */
 void check_guard_type(CheckCtx *c, const Instr *in);
 void check_special_operands(CheckCtx *c, const Instr *in);
+/* check_operators.c: '-', '!', '+' offsets and other operators on names */
+void check_operand_operators(CheckCtx *c, const Instr *in);
 void check_destination(CheckCtx *c, const Instr *in);
 void check_load_vector(CheckCtx *c, const Instr *in);
 void check_initializer_forms(CheckCtx *c, const Instr *in);

@@ -80,6 +80,9 @@ bool lw_video_scalar(LowerCtx *c, const Instr *in)
 	bool po = lw_has_mod(in, ".po");
 	/* ptxas 11.8's rules: a negated product and a negated c exclude each
 	 * other; .po allows -a with -b (they cancel) and nothing else */
+	if (neg_d)
+		return lw_unsupported(c, in->ops[0]->loc, "a negated destination (ptxas 11.8: \"Operand negation limited "
+		                      "to either (source A xor source B) or source C\")");
 	if (vmad && neg_a != neg_b && neg_c)
 		return lw_unsupported(c, in->loc, "vmad with a negated product and a negated c (ptxas 11.8: \"Operand "
 		                      "negation limited to either (source A xor source B) or source C\")");

@@ -1,0 +1,139 @@
+/* Rule operand-type: the operators an instruction operand may apply to a
+ * name (a register, variable, function or label), as ptxas 13 parses and
+ * checks them (probed one form at a time):
+ *   - a name takes constant offsets after '+' only: %r1+1, arr+8+4 and
+ *     arr+-8 are read, arr-8, 8+arr and %r1*2 are syntax errors;
+ *   - '-' negates only vmad's sources, in the combinations its hardware
+ *     has ("Operand negation limited to either (source A xor source B) or
+ *     source C"; with .po only -a with -b, which cancel); anywhere else a
+ *     negated register is "Operand negation not allowed for instruction"
+ *     and a negated variable "Illegal argument to unary minus";
+ *   - '!' negates predicates only ("Illegal argument to predicate
+ *     negation");
+ *   - no other operator applies to a name, and none applies to a name
+ *     inside another operator or a {...} vector (~%r1, -(%r1), --%r1,
+ *     -%r1+1, {-%r1, %r2} are ptxas syntax errors).
+ * Constant expressions (-1, ~0, -(1+2), WARP_SZ) are free; d|p result
+ * pairs are their signatures' (check_signature.c), and addresses
+ * ([%rd1-4]) have their own forms (check_address.c). */
+#include "check/check_internal.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* A name that stands for a value only known at run time or link time;
+ * unknown names are undefined-symbol's (check_body.c). */
+static bool is_runtime_name(CheckCtx *c, const Expr *e)
+{
+	if (e->kind != EX_NAME || check_is_sink(e))
+		return false;
+	const Symbol *s = check_lookup(c, e);
+	return s && !s->is_constant;
+}
+
+static bool has_runtime_name(CheckCtx *c, const Expr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case EX_NAME: return is_runtime_name(c, e);
+	case EX_UNARY: return has_runtime_name(c, e->lhs);
+	case EX_BINARY: return has_runtime_name(c, e->lhs) || has_runtime_name(c, e->rhs);
+	default: return false;
+	}
+}
+
+static bool is_register(CheckCtx *c, const Expr *e)
+{
+	const Symbol *s = check_lookup(c, e);
+	return s && s->kind == SYM_REG;
+}
+
+/* name, name + constant, (name + constant) + constant ... */
+static bool is_name_offset(CheckCtx *c, const Expr *e)
+{
+	if (e->kind == EX_NAME)
+		return true;
+	return e->kind == EX_BINARY && e->op == '+' && !has_runtime_name(c, e->rhs) && is_name_offset(c, e->lhs);
+}
+
+typedef struct VmadNegs {
+	bool neg[4];
+} VmadNegs;
+
+static void check_negation(CheckCtx *c, const Instr *in, const Expr *e, unsigned i, VmadNegs *vmad)
+{
+	const char *text = check_expr_text(c, e);
+	if (!is_register(c, e->lhs))
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal argument to unary minus ('%s': an address or a special "
+			"register cannot be negated; only vmad negates its register sources)", text);
+	else if (vmad && i == 0)
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Operand negation limited to either (source A xor source B) or "
+			"source C ('%s': vmad's destination cannot be negated)", text);
+	else if (vmad && i < 4)
+		vmad->neg[i] = true;
+	else if (vmad)
+		return;
+	else
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Operand negation not allowed for instruction '%s' ('%s': only "
+			"vmad negates its sources; negate with neg first)", in->opcode, text);
+}
+
+static void check_operand(CheckCtx *c, const Instr *in, const Expr *e, unsigned i, bool in_vector, VmadNegs *vmad)
+{
+	if (e->kind == EX_VECTOR) {
+		for (uint32_t k = 0; k < e->nelems; k++)
+			check_operand(c, in, e->elems[k], i, true, vmad);
+		return;
+	}
+	if ((e->kind != EX_UNARY && e->kind != EX_BINARY) || !has_runtime_name(c, e))
+		return;
+	/* d|p: the two results of setp, shfl, add.cc ... (their signatures) */
+	if (e->kind == EX_BINARY && e->op == '|' && e->lhs->kind == EX_NAME && e->rhs->kind == EX_NAME)
+		return;
+	const char *text = check_expr_text(c, e);
+	if (in_vector)
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Operator in a vector operand ('%s': the elements of {...} are "
+			"registers or constants; compute the value with an instruction first)", text);
+	else if (e->kind == EX_BINARY && !is_name_offset(c, e))
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal operand expression '%s' (a register or variable takes "
+			"constant offsets after '+' only: name+8 or name+-8; compute anything else with an instruction)", text);
+	else if (e->kind == EX_BINARY)
+		return;
+	else if (e->lhs->kind != EX_NAME)
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal operand expression '%s' (the operator '%c' applies "
+			"directly to a register, not to an expression holding one)", text, e->op);
+	else if (e->op == '-')
+		check_negation(c, in, e, i, vmad);
+	else if (e->op == '!') {
+		if (!is_register(c, e->lhs) || check_register_type(c, e->lhs) != TY_PRED)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal argument to predicate negation ('%s': '!' "
+				"negates a predicate register; use not for the bits of a register)", text);
+	} else
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal operand expression '%s' (the operator '%c' applies to "
+			"constants only; use not for the bits of a register)", text, e->op);
+}
+
+/* vmad's hardware negates the product (-a or -b: VMAD's -A) or c, or both
+ * operands of the product with .po, where the negations cancel. */
+static void check_vmad_negations(CheckCtx *c, const Instr *in, const VmadNegs *v)
+{
+	bool product = v->neg[1] != v->neg[2], po = false;
+	for (uint32_t k = 0; k < in->nmods; k++)
+		po |= strcmp(in->mods[k], ".po") == 0;
+	if (product && v->neg[3])
+		check_error(c, in->loc, RULE_OPERAND_TYPE, "Operand negation limited to either (source A xor source B) or "
+			"source C (vmad negates the product or c, not both)");
+	else if (po && (product || v->neg[3]))
+		check_error(c, in->loc, RULE_OPERAND_TYPE, "Conflicting use of '.po' modifier with operand negation "
+			"(vmad.po adds 1 to the product: negate both a and b or neither, and not c)");
+}
+
+void check_operand_operators(CheckCtx *c, const Instr *in)
+{
+	VmadNegs negs = { { false } }, *vmad = opcode_is(in, "vmad") ? &negs : NULL;
+	for (uint32_t i = 0; i < in->nops; i++)
+		check_operand(c, in, in->ops[i], i, false, vmad);
+	if (vmad)
+		check_vmad_negations(c, in, vmad);
+}
