@@ -85,6 +85,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_shape_run(c, clean, SHAPE_OPERAND_COUNT, check_operand_count, in);
 		check_special_operands(c, in);
 		check_operand_operators(c, in);
+		check_operand_components(c, in);
 		check_operand_signature(c, in, clean);
 		if (in->opcode[0] == 'v')
 			check_video_form(c, in);

@@ -283,6 +283,8 @@ void check_guard_type(CheckCtx *c, const Instr *in);
 void check_special_operands(CheckCtx *c, const Instr *in);
 /* check_operators.c: '-', '!', '+' offsets and other operators on names */
 void check_operand_operators(CheckCtx *c, const Instr *in);
+/* check_components.c: .x, .h0 ... after a name */
+void check_operand_components(CheckCtx *c, const Instr *in);
 void check_destination(CheckCtx *c, const Instr *in);
 void check_load_vector(CheckCtx *c, const Instr *in);
 void check_initializer_forms(CheckCtx *c, const Instr *in);
@@ -318,6 +320,8 @@ void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean);
 /* check_video.c (rule operand-type): selectors and secondary operations
  * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
 void check_video_form(CheckCtx *c, const Instr *in);
+/* one of the video instructions (scalar or SIMD), which take selectors */
+bool check_is_video(const Instr *in);
 /* check_address.c (rule operand-type): address forms and state spaces of
  * ld, ldu, atom, red and prefetch; address forms of every other
  * instruction but st and the surface ones. */

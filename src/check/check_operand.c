@@ -12,31 +12,33 @@
 /* Predefined identifiers. A `family` entry also names <prefix><digits>
  * (%envreg0 .. %envreg31, %pm0 .. %pm7). A `constant` is no register:
  * ptxas 13 substitutes its value, so it stands wherever an integer
- * immediate may (st data, add operands), but not for a float. */
+ * immediate may (st data, add operands), but not for a float. A .v4 one
+ * (vec 4) is read one component at a time (%tid.x) or whole by mov.v4. */
 typedef struct Special {
 	const char *name;
 	PtxType type;
 	bool family;
 	bool constant;
+	uint8_t vec;
 } Special;
 
 static const Special specials[] = {
-	{ "%tid", TY_U32, false, false }, { "%ntid", TY_U32, false, false }, { "%ctaid", TY_U32, false, false },
-	{ "%nctaid", TY_U32, false, false }, { "%laneid", TY_U32, false, false }, { "%warpid", TY_U32, false, false },
-	{ "%nwarpid", TY_U32, false, false }, { "%smid", TY_U32, false, false }, { "%nsmid", TY_U32, false, false },
-	{ "%gridid", TY_U64, false, false }, { "%lanemask_eq", TY_U32, false, false }, { "%lanemask_le", TY_U32, false, false },
-	{ "%lanemask_lt", TY_U32, false, false }, { "%lanemask_ge", TY_U32, false, false }, { "%lanemask_gt", TY_U32, false, false },
-	{ "%clock", TY_U32, false, false }, { "%clock_hi", TY_U32, false, false }, { "%clock64", TY_U64, false, false },
-	{ "%globaltimer", TY_U64, false, false }, { "%globaltimer_lo", TY_U32, false, false },
-	{ "%globaltimer_hi", TY_U32, false, false }, { "%total_smem_size", TY_U32, false, false },
-	{ "%dynamic_smem_size", TY_U32, false, false }, { "%aggr_smem_size", TY_U32, false, false },
-	{ "%reserved_smem_offset_begin", TY_B32, false, false }, { "%reserved_smem_offset_end", TY_B32, false, false },
-	{ "%reserved_smem_offset_cap", TY_B32, false, false }, { "%reserved_smem_offset_", TY_B32, true, false },
-	{ "%is_explicit_cluster", TY_PRED, false, false }, { "%clusterid", TY_U32, false, false },
-	{ "%nclusterid", TY_U32, false, false }, { "%cluster_ctaid", TY_U32, false, false },
-	{ "%cluster_nctaid", TY_U32, false, false }, { "%cluster_ctarank", TY_U32, false, false },
-	{ "%cluster_nctarank", TY_U32, false, false }, { "%current_graph_exec", TY_U64, false, false },
-	{ "%envreg", TY_B32, true, false }, { "%pm", TY_U32, true, false }, { "WARP_SZ", TY_U32, false, true },
+	{ "%tid", TY_U32, false, false, 4 }, { "%ntid", TY_U32, false, false, 4 }, { "%ctaid", TY_U32, false, false, 4 },
+	{ "%nctaid", TY_U32, false, false, 4 }, { "%laneid", TY_U32, false, false, 0 }, { "%warpid", TY_U32, false, false, 0 },
+	{ "%nwarpid", TY_U32, false, false, 0 }, { "%smid", TY_U32, false, false, 0 }, { "%nsmid", TY_U32, false, false, 0 },
+	{ "%gridid", TY_U64, false, false, 0 }, { "%lanemask_eq", TY_U32, false, false, 0 }, { "%lanemask_le", TY_U32, false, false, 0 },
+	{ "%lanemask_lt", TY_U32, false, false, 0 }, { "%lanemask_ge", TY_U32, false, false, 0 }, { "%lanemask_gt", TY_U32, false, false, 0 },
+	{ "%clock", TY_U32, false, false, 0 }, { "%clock_hi", TY_U32, false, false, 0 }, { "%clock64", TY_U64, false, false, 0 },
+	{ "%globaltimer", TY_U64, false, false, 0 }, { "%globaltimer_lo", TY_U32, false, false, 0 },
+	{ "%globaltimer_hi", TY_U32, false, false, 0 }, { "%total_smem_size", TY_U32, false, false, 0 },
+	{ "%dynamic_smem_size", TY_U32, false, false, 0 }, { "%aggr_smem_size", TY_U32, false, false, 0 },
+	{ "%reserved_smem_offset_begin", TY_B32, false, false, 0 }, { "%reserved_smem_offset_end", TY_B32, false, false, 0 },
+	{ "%reserved_smem_offset_cap", TY_B32, false, false, 0 }, { "%reserved_smem_offset_", TY_B32, true, false, 0 },
+	{ "%is_explicit_cluster", TY_PRED, false, false, 0 }, { "%clusterid", TY_U32, false, false, 4 },
+	{ "%nclusterid", TY_U32, false, false, 4 }, { "%cluster_ctaid", TY_U32, false, false, 4 },
+	{ "%cluster_nctaid", TY_U32, false, false, 4 }, { "%cluster_ctarank", TY_U32, false, false, 0 },
+	{ "%cluster_nctarank", TY_U32, false, false, 0 }, { "%current_graph_exec", TY_U64, false, false, 0 },
+	{ "%envreg", TY_B32, true, false, 0 }, { "%pm", TY_U32, true, false, 0 }, { "WARP_SZ", TY_U32, false, true, 0 },
 };
 
 /* Filled once and then only read: contexts on other threads share them. */
@@ -53,6 +55,7 @@ static void fill_special_symbols(void)
 		sym->type = specials[i].type;
 		sym->range = -1;
 		sym->is_constant = specials[i].constant;
+		sym->vec = specials[i].vec;
 	}
 }
 

@@ -26,6 +26,13 @@ static const char *selector_of(const Expr *e)
 	return e && e->kind == EX_NAME ? e->component : NULL;
 }
 
+/* .b0-.b3, .h0, .h1: the scalar forms' byte and half-word selectors */
+static bool is_scalar_selector(const char *sel)
+{
+	return sel[0] == '.' && ((sel[1] == 'b' && sel[2] >= '0' && sel[2] <= '3') ||
+	                         (sel[1] == 'h' && (sel[2] == '0' || sel[2] == '1'))) && !sel[3];
+}
+
 static int secondary_operation(const Instr *in)
 {
 	for (uint32_t i = 0; i < in->nmods; i++)
@@ -104,14 +111,24 @@ static void check_simd(CheckCtx *c, const Instr *in, unsigned lanes)
 	}
 }
 
+static const VideoRow *video_row(const Instr *in)
+{
+	if (in->opcode[0] != 'v')
+		return NULL;
+	for (size_t i = 0; i < sizeof video_rows / sizeof video_rows[0]; i++)
+		if (strcmp(video_rows[i].opcode, in->opcode) == 0)
+			return &video_rows[i];
+	return NULL;
+}
+
+bool check_is_video(const Instr *in)
+{
+	return video_row(in) != NULL;
+}
+
 void check_video_form(CheckCtx *c, const Instr *in)
 {
-	if (in->opcode[0] != 'v' || in->nops < 3)
-		return;
-	const VideoRow *row = NULL;
-	for (size_t i = 0; i < sizeof video_rows / sizeof video_rows[0] && !row; i++)
-		if (strcmp(video_rows[i].opcode, in->opcode) == 0)
-			row = &video_rows[i];
+	const VideoRow *row = in->nops < 3 ? NULL : video_row(in);
 	if (!row)
 		return;
 	if (row->shape == '2' || row->shape == '4')
@@ -134,6 +151,13 @@ void check_video_form(CheckCtx *c, const Instr *in)
 	if (in->nops >= 4 && selector_of(in->ops[3]))
 		check_error(c, in->ops[3]->loc, RULE_OPERAND_TYPE, "Video selector is not allowed on 'source C' operand of "
 			"instruction '%s' ('%s': c is read whole)", in->opcode, selector_of(in->ops[3]));
+	if (!simd)
+		for (uint32_t i = 0; i < 3; i++) {
+			const char *sel = selector_of(in->ops[i]);
+			if (sel && !is_scalar_selector(sel))
+				check_error(c, in->ops[i]->loc, RULE_OPERAND_TYPE, "Unknown video selector: '%s' (operand %u of "
+					"instruction '%s': write .b0-.b3, .h0 or .h1)", sel, i, in->opcode);
+		}
 	if (row->shape == 'H')
 		check_shift_type(c, in);
 }
