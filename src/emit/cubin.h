@@ -93,6 +93,9 @@
 #define CUBIN_SHN_COMMON 0xfff2      /* -c: a .common variable's symbol */
 #define CUBIN_R_CUDA_BINDLESSOFF13_36 51   /* -c: a bound handle's slot in a TEX/SULD/... field */
 #define CUBIN_R_CUDA_CONST_FIELD21_20 54   /* -c: an LDC's c[0x2] offset, a jump table's (RELA) */
+#define CUBIN_R_CUDA_ABS24_20      45    /* -c: a .shared variable's address in an LDS/STS/MOV32I */
+#define CUBIN_STO_CUDA_SHARED      0x40  /* -c: a .shared variable's symbol */
+#define CUBIN_SHT_CUDA_SHARED      0x7000000au   /* -c: .nv_debug.shared (no file bytes) */
 #define CUBIN_BRX_TABLE_ADDEND (-0x8000)   /* its addend, as ptxas -c writes it */
 /* The weak objects whose values the driver patches into the MOV32I of a
  * descriptor lookup: the byte size of one surface descriptor (suq) or
@@ -199,6 +202,11 @@ typedef struct CubinVar {
 	/* -c: a .common variable without initialiser, as ptxas -c writes it:
 	 * SHN_COMMON, its value its alignment, no bytes of .nv.global */
 	bool common;
+	/* -c: a module .shared variable, as ptxas -c leaves it to the linker:
+	 * in .nv_debug.shared (offset: the sum of the sizes before it), its
+	 * symbol's value its alignment, st_other STO_CUDA_SHARED; align 0 (an
+	 * .extern one without size): an undefined global symbol */
+	bool shared;
 	uint32_t offset, size, align;
 	const uint8_t *init;     /* NULL: none */
 	const CubinInitReloc *relocs;
@@ -237,6 +245,9 @@ typedef struct CubinConstVarRef {
 	uint32_t var;            /* index of CubinModule.vars (a .const one) */
 	uint32_t addend;         /* the operand's byte offset in the variable */
 	bool ldc;
+	/* -c: the variable is .shared: an LDS/STS offset or a MOV32I of its
+	 * address, R_CUDA_ABS24_20 */
+	bool shared;
 } CubinConstVarRef;
 
 typedef struct CubinKernel {

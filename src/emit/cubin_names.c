@@ -9,7 +9,8 @@
 
 #include "base/xalloc.h"
 
-static const char *const data_section_names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
+static const char *const data_section_names[CUBIN_DATA_SECTIONS] = { ".nv.constant3", ".nv.global.init",
+                                                                      ".nv.global", ".nv_debug.shared" };
 
 /* shstr NULL: the symbol names into str; else the section names into shstr. */
 typedef struct DataNamesArg {
@@ -67,7 +68,7 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
 	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
 	DataNamesArg sec_names = { L->m, shstr, str, n }, sym_names = { L->m, NULL, str, n };
-	bool sh_seen[3] = { false, false, false }, st_seen[3] = { false, false, false };
+	bool sh_seen[CUBIN_DATA_SECTIONS] = { false }, st_seen[CUBIN_DATA_SECTIONS] = { false };
 	if (L->nk == 0) {
 		cubin_walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
 		cubin_walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);

@@ -61,6 +61,8 @@ static void number_sections(Layout *L)
 	}
 	for (size_t p = 0; p < L->nk; p++)
 		L->s_text[p] = next++;
+	if (cubin_has_data(L->m, CUBIN_DATA_SHARED))    /* -c: the module .shared variables */
+		L->s_data[CUBIN_DATA_SHARED] = next++;
 	/* the first processed kernel's .nv.shared, the data, the other .nv.shared */
 	L->s_shared = xcalloc(nk, sizeof *L->s_shared);
 	for (size_t p = 0; p < L->nk; p++) {
@@ -89,7 +91,7 @@ static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which,
  * .common ones too), in declaration order, each after its section's symbol
  * when that is new (seen[] carries over from pass 1 to pass 0). f(var, -1)
  * is a variable, f(-1, section) a section symbol. */
-void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
+void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[CUBIN_DATA_SECTIONS],
                              void (*f)(void *, ptrdiff_t, int), void *arg)
 {
 	for (int visible = pass; visible == pass; visible = -1)
@@ -98,9 +100,11 @@ void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
 			if (v->visible != (bool)visible)
 				continue;
 			CubinDataSection d = var_section(v);
-			if (!seen[d])
+			if (!cubin_var_in(v, d))    /* -c: an .extern .shared one: undefined */
+				;
+			else if (!seen[d])
 				f(arg, -1, (int)d);
-			seen[d] = true;
+			seen[d] |= cubin_var_in(v, d);
 			f(arg, (ptrdiff_t)i, -1);
 		}
 }
@@ -129,7 +133,7 @@ static void plan_symbols(Layout *L)
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
-	bool seen[3] = { false, false, false };
+	bool seen[CUBIN_DATA_SECTIONS] = { false };
 	PlanArg pa = { L->m, created, &n };
 	bool *extern_done = xcalloc(L->m->nexterns + 1, sizeof *extern_done);
 	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);

@@ -96,7 +96,8 @@ static void const_var_rel(const Layout *L, const CubinConstVarRef *r, ByteBuf *b
 {
 	cubin_buf_u64(b, r->offset);
 	cubin_buf_u64(b, ((uint64_t)L->sym_var[r->var] << 32) |
-	                 (r->ldc ? CUBIN_R_CUDA_CONST_FIELD21_20 : CUBIN_R_CUDA_CONST_FIELD19_20));
+	                 (r->shared ? CUBIN_R_CUDA_ABS24_20 : r->ldc ? CUBIN_R_CUDA_CONST_FIELD21_20
+	                                                             : CUBIN_R_CUDA_CONST_FIELD19_20));
 }
 
 /* .rel.text.<k>: -c's pool operands (last first, as ptxas lists them),

@@ -94,7 +94,9 @@ typedef struct LInsn {
 	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */
 	uint16_t shared_sym;    /* varaddr: in a function's code, 1 + the index of the .shared
 	                         * variable (LowerCtx.module_shared) whose offset in the kernel
-	                         * linking it is added to SR_IMM (lower_shared_link.c); 0: none */
+	                         * linking it is added to SR_IMM (lower_shared_link.c); 0: none.
+	                         * -c: kept for a module variable (LModule.shared), whose
+	                         * address the linker writes (R_CUDA_ABS24_20, SR_IMM the addend) */
 	uint16_t handle_slot;   /* 1 + the index of the bound handle (LKernel.slot_surfrefs) whose
 	                         * c[0x0] word SR_SUIDX or SR_COFF names: moved when the kernel
 	                         * links a function that uses handles (lower_handles_link.c); 0: none */
@@ -271,6 +273,15 @@ typedef struct LFuncProto {
 	char *sig;            /* NULL: a kernel */
 } LFuncProto;
 
+/* -c: a module .shared variable (an index of it is LInsn.shared_sym - 1);
+ * align 0: dynamic (.extern, no size); body: declared in a function
+ * body (its label the name), laid out in each kernel as without -c. */
+typedef struct LModShared {
+	const char *name;        /* interned, or the label */
+	uint32_t size, align;
+	bool body;
+} LModShared;
+
 typedef struct LModule {
 	bool address64;
 	int target_sm;
@@ -296,6 +307,10 @@ typedef struct LModule {
 	size_t nfunc_addrs;
 	LFuncProto *protos;      /* every .func and .entry, declaration order (once each; a kernel's sig NULL) */
 	size_t nprotos;
+	/* -c: the module .shared variables (declaration order), which the code
+	 * names through relocations (LInsn.shared_sym) as ptxas -c does */
+	LModShared *shared;
+	size_t nshared;
 } LModule;
 
 /* Lowers every .entry of m. Constructs outside the supported subset get an

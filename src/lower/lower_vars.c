@@ -217,6 +217,12 @@ void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 		bool by_name = !v->label && lmap_find(&named, v->name) && !lmap_find(&c->vars, v->name);
 		if (!by_name && !callee[i])
 			continue;
+		if (c->lm->relocatable && !v->label) {
+			/* -c: the linker places it; the code names it (a relocation) */
+			if (by_name)
+				lmap_put(&c->vars, v->name, (int64_t)i, LVAR_SHARED_SYM);
+			continue;
+		}
 		if (v->align) {
 			uint32_t off = lw_shared_alloc(k, v->size, v->align);
 			if (by_name)
@@ -235,7 +241,7 @@ void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 		for (size_t i = 0; i < c->nmodule_shared; i++) {
 			const LSharedVar *v = &c->module_shared[i];
 			bool by_name = !v->label && lmap_find(&named, v->name) && !lmap_find(&c->vars, v->name);
-			if (v->align == 0 && (by_name || callee[i])) {
+			if (v->align == 0 && (by_name || callee[i]) && !(c->lm->relocatable && !v->label)) {
 				if (by_name)
 					lmap_put(&c->vars, v->name, k->shared_size, LVAR_SHARED);
 				place_sym(k, i, k->shared_size);
