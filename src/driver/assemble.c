@@ -122,15 +122,19 @@ static CubinVar *cubin_vars_of(const LModule *lm, uint32_t *shared_at, size_t *n
 {
 	CubinVar *vars = xcalloc(lm->nvars + lm->nshared + 1, sizeof *vars);
 	*nvars = lm->nvars;
-	uint32_t packed = 0;
+	uint32_t packed = 0, step = (uint32_t)lm->nshared + 1;
 	for (size_t i = 0; i < lm->nshared; i++) {
 		const LModShared *v = &lm->shared[i];
 		if (v->body)    /* a function body's: laid out in each kernel */
 			continue;
 		shared_at[i] = (uint32_t)*nvars;
+		/* declared among the .global/.const ones (a kernel body's: with its kernel) */
 		vars[(*nvars)++] = (CubinVar){ .name = v->name, .shared = true, .global = v->align == 0,
-		                               .offset = packed, .size = v->size, .align = v->align };
-		packed += v->size;
+		                               .kernel_body = v->kernel >= 0 ? (uint32_t)v->kernel + 1 : 0,
+		                               .decl = v->before_var * step + (uint32_t)i,
+		                               .offset = v->kernel >= 0 ? 0 : packed, .size = v->size, .align = v->align };
+		if (v->kernel < 0)
+			packed += v->size;
 	}
 	for (size_t i = 0; i < lm->nvars; i++) {
 		const LDataVar *v = &lm->vars[i];
@@ -145,7 +149,8 @@ static CubinVar *cubin_vars_of(const LModule *lm, uint32_t *shared_at, size_t *n
 		                      .weak = v->bind == LBIND_WEAK,
 		                      .common = lm->relocatable && v->common && !v->init,
 		                      .offset = v->offset, .size = v->size, .align = v->align, .init = v->init,
-		                      .relocs = r, .nrelocs = v->nrelocs };
+		                      .relocs = r, .nrelocs = v->nrelocs,
+		                      .decl = (uint32_t)i * ((uint32_t)lm->nshared + 1) + (uint32_t)lm->nshared };
 	}
 	return vars;
 }
@@ -306,6 +311,29 @@ static CubinConstVarRef *var_refs_with_shared(const KernelCode *kc, const uint32
 	return refs;
 }
 
+/* -c: kernel i's .nv.shared.<k> with its body's .shared variables, which
+ * the linker places (ptxas -c: the sum of their sizes, aligned as the
+ * most aligned of them and of the module's). */
+static void kernel_body_shared(const CubinVar *vars, size_t nvars, size_t i, uint32_t *size, uint32_t *align)
+{
+	uint32_t module_align = 0, body_align = 0, body = 0;
+	for (size_t v = 0; v < nvars; v++) {
+		if (!vars[v].shared)
+			continue;
+		if (!vars[v].kernel_body && vars[v].align > module_align)
+			module_align = vars[v].align;
+		if (vars[v].kernel_body == i + 1) {
+			body += vars[v].size;
+			body_align = vars[v].align > body_align ? vars[v].align : body_align;
+		}
+	}
+	if (!body_align)
+		return;
+	*size += body;
+	*align = *align > body_align ? *align : body_align;
+	*align = *align > module_align ? *align : module_align;
+}
+
 /* The CRS stack: 16 bytes per call level, 0x20 per nested SSY region, at
  * least SASS_CRS_LOOP_BYTES when a loop reconverges. */
 static uint32_t crs_bytes(const LKernel *k)
@@ -408,6 +436,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.bound_slots = slots[i] + nslots, .nbound_slots = k->nslots - nslots,
 			.abi_func = k->abi_func,
 		};
+		if (lm->relocatable)
+			kernel_body_shared(vars, nvars, i, &ks[i].shared_size, &ks[i].shared_align);
 		memcpy(ks[i].desc_size_symbols, k->desc_size_symbols, sizeof ks[i].desc_size_symbols);
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);

@@ -189,7 +189,8 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		            SEC_SYMTAB, (k->regcount << 24) | (uint32_t)L.sym_func[p], 32, 0,
 		            k->code, k->code_size);
 		if (k->shared_align)
-			set_section(&secs[L.s_shared[p]], names.sh_shared[p], SHT_NOBITS, SHF_WRITE | SHF_ALLOC,
+			set_section(&secs[L.s_shared[p]], names.sh_shared[p],
+			            m->relocatable ? CUBIN_SHT_CUDA_SHARED : SHT_NOBITS, SHF_WRITE | SHF_ALLOC,
 			            0, text, k->shared_align, 0, NULL, k->shared_size);
 	}
 

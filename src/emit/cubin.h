@@ -207,6 +207,12 @@ typedef struct CubinVar {
 	 * symbol's value its alignment, st_other STO_CUDA_SHARED; align 0 (an
 	 * .extern one without size): an undefined global symbol */
 	bool shared;
+	/* -c: a kernel body's .shared variable: 1 + the index of its kernel
+	 * (in .nv.shared.<k>, its symbol created with the kernel's); 0: none */
+	uint32_t kernel_body;
+	/* the order ptxas declares (creates the symbols of) the variables in,
+	 * an increasing key (all 0: the array's order) */
+	uint32_t decl;
 	uint32_t offset, size, align;
 	const uint8_t *init;     /* NULL: none */
 	const CubinInitReloc *relocs;

@@ -101,7 +101,9 @@ void cubin_build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 				put_symbol_at(b, n->st_var[w],
 				              ST_INFO(v->align ? STB_LOCAL : STB_GLOBAL, CUBIN_STT_CUDA_OBJECT),
 				              CUBIN_STO_CUDA_SHARED,
-				              v->align ? (uint16_t)L->s_data[CUBIN_DATA_SHARED] : 0, v->align, v->size);
+				              !v->align ? 0 : v->kernel_body ? (uint16_t)L->s_shared[L->nk - v->kernel_body]
+				                                             : (uint16_t)L->s_data[CUBIN_DATA_SHARED],
+				              v->align, v->size);
 				break;
 			}
 			bool rel = L->m->relocatable;

@@ -899,7 +899,7 @@ unsigned lower_stream_end(LowerStream *s)
 		for (size_t i = 0; i < c->nmodule_shared; i++) {
 			const LSharedVar *v = &c->module_shared[i];
 			c->lm->shared[i] = (LModShared){ v->label ? xstrdup(v->label) : v->name, v->size, v->align,
-			                                 v->label != NULL };
+			                                 v->label != NULL && v->kernel < 0, v->kernel, v->before_var };
 		}
 		c->lm->nshared = c->nmodule_shared;
 	}
@@ -930,7 +930,7 @@ unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 void lower_module_free(LModule *lm)
 {
 	for (size_t i = 0; i < lm->nshared; i++)
-		if (lm->shared[i].body)
+		if (lm->shared[i].body || lm->shared[i].kernel >= 0)
 			free((char *)lm->shared[i].name);
 	free(lm->shared);
 	lm->shared = NULL;

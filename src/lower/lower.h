@@ -273,13 +273,16 @@ typedef struct LFuncProto {
 	char *sig;            /* NULL: a kernel */
 } LFuncProto;
 
-/* -c: a module .shared variable (an index of it is LInsn.shared_sym - 1);
- * align 0: dynamic (.extern, no size); body: declared in a function
- * body (its label the name), laid out in each kernel as without -c. */
+/* -c: a .shared variable (an index of it is LInsn.shared_sym - 1) of the
+ * module or of a kernel body; align 0: dynamic (.extern, no size); body:
+ * declared in a function body (its label the name), laid out in each
+ * kernel as without -c. */
 typedef struct LModShared {
 	const char *name;        /* interned, or the label */
 	uint32_t size, align;
 	bool body;
+	int32_t kernel;          /* a kernel body's (named by its label): its index of kernels; -1: none */
+	uint32_t before_var;     /* module-scope: how many of vars were declared before it */
 } LModShared;
 
 typedef struct LModule {

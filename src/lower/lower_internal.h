@@ -66,6 +66,10 @@ typedef struct LSharedVar {
 	const char *name;
 	uint32_t size, align;
 	char *label;        /* owned; NULL for a module-scope variable */
+	/* -c: a kernel body's (as ptxas -c, relocated against its label):
+	 * the kernel's index of lm->kernels; -1: none */
+	int32_t kernel;
+	uint32_t before_var;   /* module-scope: lm->nvars when declared */
 } LSharedVar;
 
 /* The state space of a variable of LowerCtx.vars (its `extra`);

@@ -45,7 +45,7 @@ void lw_func_shared_body_add(LowerCtx *c, const VarDecl *d)
 		size_t n = strlen(dc->name) + 32;
 		char *label = xmalloc(n);
 		snprintf(label, n, "$__%s__%u", dc->name, (unsigned)dc->loc.first_line);
-		size_t at = lw_shared_var_append(c, (LSharedVar){ dc->name, size, align, label });
+		size_t at = lw_shared_var_append(c, (LSharedVar){ dc->name, size, align, label, -1, 0 });
 		/* hides a module variable of the same name */
 		LMapEntry *e = lmap_put(&c->vars, dc->name, (int64_t)at, LVAR_SHARED_SYM);
 		e->value = (int64_t)at;
@@ -133,7 +133,7 @@ void lw_shared_link(LowerCtx *c, LKernel *k, LInsn *in)
 
 bool lw_shared_relocated(const LowerCtx *c, uint32_t sym)
 {
-	return c->lm->relocatable && !c->module_shared[sym].label;
+	return c->lm->relocatable && (!c->module_shared[sym].label || c->module_shared[sym].kernel >= 0);
 }
 
 int lw_shared_atoms_base(LowerCtx *c, int base)

@@ -84,7 +84,7 @@ void lw_module_shared_add(LowerCtx *c, const VarDecl *d)
 		if (!is_dynamic(d, i) && !lw_var_layout(c, d, i, &size, &align))
 			continue;
 		/* names are interned: they outlive the item */
-		lw_shared_var_append(c, (LSharedVar){ d->decls[i].name, size, align, NULL });
+		lw_shared_var_append(c, (LSharedVar){ d->decls[i].name, size, align, NULL, -1, (uint32_t)c->lm->nvars });
 	}
 }
 
@@ -139,12 +139,25 @@ void lw_body_shared_add(LowerCtx *c, const VarDecl *d)
 {
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		uint32_t size, align;
-		if (lw_var_layout(c, d, i, &size, &align)) {
-			place(c, d->decls[i].name, size, align);
-			char line[24];
-			snprintf(line, sizeof line, "__%u", (unsigned)d->decls[i].loc.first_line);
-			record_string(c->k, "$__", d->decls[i].name, line, "");
+		if (!lw_var_layout(c, d, i, &size, &align))
+			continue;
+		char line[24];
+		snprintf(line, sizeof line, "__%u", (unsigned)d->decls[i].loc.first_line);
+		if (c->lm->relocatable) {
+			/* -c: the linker's to place in .nv.shared.<k>, named
+			 * `$__<name>__<line>` (ptxas -c's symbol) and relocated */
+			size_t n = strlen(d->decls[i].name) + sizeof line + 4;
+			char *label = xmalloc(n);
+			snprintf(label, n, "$__%s%s", d->decls[i].name, line);
+			size_t at = lw_shared_var_append(c, (LSharedVar){ d->decls[i].name, size, align, label,
+			                                                  (int32_t)(c->k - c->lm->kernels), 0 });
+			LMapEntry *e = lmap_put(&c->vars, d->decls[i].name, (int64_t)at, LVAR_SHARED_SYM);
+			e->value = (int64_t)at;
+			e->extra = LVAR_SHARED_SYM;
+			continue;
 		}
+		place(c, d->decls[i].name, size, align);
+		record_string(c->k, "$__", d->decls[i].name, line, "");
 	}
 }
 
