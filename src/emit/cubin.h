@@ -94,6 +94,7 @@
 #define CUBIN_R_CUDA_BINDLESSOFF13_36 51   /* -c: a bound handle's slot in a TEX/SULD/... field */
 #define CUBIN_R_CUDA_CONST_FIELD21_20 54   /* -c: an LDC's c[0x2] offset, a jump table's (RELA) */
 #define CUBIN_R_CUDA_ABS24_20      45    /* -c: a .shared variable's address in an LDS/STS/MOV32I */
+#define CUBIN_R_CUDA_ABS16_20      46    /* -c: a .const variable's bank offset in a MOV32I */
 #define CUBIN_STO_CUDA_SHARED      0x40  /* -c: a .shared variable's symbol */
 #define CUBIN_SHT_CUDA_SHARED      0x7000000au   /* -c: .nv_debug.shared (no file bytes) */
 #define CUBIN_BRX_TABLE_ADDEND (-0x8000)   /* its addend, as ptxas -c writes it */
@@ -173,7 +174,9 @@ typedef struct CubinHandleParam {
  * offset in .text and which half of the address it loads. */
 typedef struct CubinDataFixup {
 	uint32_t offset;
-	uint32_t var;            /* index of CubinModule.vars (func: of CubinModule.kernels) */
+	/* index of CubinModule.vars (func: of CubinModule.kernels); -c: a
+	 * .const one's bank offset, R_CUDA_ABS16_20 */
+	uint32_t var;
 	bool hi;                 /* R_CUDA_ABS32_HI_32, else R_CUDA_ABS32_LO_32 */
 	bool func;               /* fnptr: a kernel's address, R_CUDA_FUNC_DESC32_HI_32/LO_32 */
 	bool abs32;              /* the whole 32-bit address (.address_size 32): R_CUDA_ABS32_20 */

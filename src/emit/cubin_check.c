@@ -195,7 +195,8 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 			    : m->kernels[k].data_fixups[f].fnaddr ? m->kernels[k].data_fixups[f].var >= m->nfunc_addrs
 			    : m->kernels[k].data_fixups[f].func ? m->kernels[k].data_fixups[f].var >= m->nkernels
 			    : m->kernels[k].data_fixups[f].var >= m->nvars ||
-			      m->vars[m->kernels[k].data_fixups[f].var].is_const)
+			      m->vars[m->kernels[k].data_fixups[f].var].shared ||
+			      (m->vars[m->kernels[k].data_fixups[f].var].is_const && !m->relocatable))
 				return cubin_fail(err, errlen, "kernel %s: bad data relocation", m->kernels[k].name);
 	return 0;
 }

@@ -142,7 +142,8 @@ void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 			continue;
 		}
 		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
-		           (f->abs32 ? CUBIN_R_CUDA_ABS32_20 : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
+		           (L->m->vars[f->var].is_const ? CUBIN_R_CUDA_ABS16_20 : f->abs32 ? CUBIN_R_CUDA_ABS32_20
+		            : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
 	}
 }
 

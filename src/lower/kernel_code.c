@@ -112,6 +112,9 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			if (in->reloc == LRELOC_DATA_LO || in->reloc == LRELOC_DATA_HI)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI, false, false, false };
+			if (in->reloc == LRELOC_CONST_ADDR)    /* the writer knows it by the variable's space */
+				out->data_fixups[out->ndata_fixups++] =
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, false, false };
 			if (in->reloc == LRELOC_DATA_ABS32)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, true, false };

@@ -62,6 +62,7 @@ typedef enum LReloc {
 	/* ---- fnaddr: a .func's address under -c (lower_fnaddr.c) ---- */
 	LRELOC_FUNC_LO,         /* MOV32I, low word: R_CUDA_ABS32_LO_32 of the function's symbol */
 	LRELOC_FUNC_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
+	LRELOC_CONST_ADDR,      /* MOV32I of a .const variable's bank offset (-c): R_CUDA_ABS16_20 */
 } LReloc;
 
 /* The kind of a descriptor-table lookup (suq / txq queries): which size
@@ -100,7 +101,7 @@ typedef struct LInsn {
 	uint16_t handle_slot;   /* 1 + the index of the bound handle (LKernel.slot_surfrefs) whose
 	                         * c[0x0] word SR_SUIDX or SR_COFF names: moved when the kernel
 	                         * links a function that uses handles (lower_handles_link.c); 0: none */
-	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
+	uint16_t reloc_var;     /* LRELOC_DATA_*, LRELOC_CONST_ADDR: the variable, an index of LModule.vars;
 	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs;
 	                         * LRELOC_KERNEL_*: the kernel, an index of LModule.kernel_addrs;
 	                         * LRELOC_FUNC_*: the function, an index of LModule.func_addrs */
