@@ -34,6 +34,9 @@
  *    (after every .text, in processing order; size and alignment of its
  *    variables) with a SECTION symbol after SECTION .text.<k>, and the
  *    image gets a third LOAD segment (RW, no file bytes) spanning them.
+ *    Under -c (relocatable) the .shared variables are the linker's:
+ *    module ones in .nv_debug.shared, a kernel body's in .nv.shared.<k>
+ *    (both SHT_CUDA_SHARED), each a symbol (CubinVar.shared).
  *
  * Not supported (the assembler does not emit them): calls (the maximum
  * stack size is always 0), .const banks, textures and
