@@ -115,10 +115,27 @@ static int write_listing(const LModule *lm, const KernelCode *codes, DiagSink *s
 	return 0;
 }
 
-/* The module variables as the cubin writer takes them (issue 15). */
-static CubinVar *cubin_vars_of(const LModule *lm)
+/* The module variables as the cubin writer takes them (issue 15); under
+ * -c the module .shared ones follow (packed by size in .nv_debug.shared,
+ * as ptxas -c writes it): shared_at[i] is the index of lm->shared[i]. */
+static CubinVar *cubin_vars_of(const LModule *lm, uint32_t *shared_at, size_t *nvars)
 {
-	CubinVar *vars = xcalloc(lm->nvars + 1, sizeof *vars);
+	CubinVar *vars = xcalloc(lm->nvars + lm->nshared + 1, sizeof *vars);
+	*nvars = lm->nvars;
+	uint32_t packed = 0, step = (uint32_t)lm->nshared + 1;
+	for (size_t i = 0; i < lm->nshared; i++) {
+		const LModShared *v = &lm->shared[i];
+		if (v->body)    /* a function body's: laid out in each kernel */
+			continue;
+		shared_at[i] = (uint32_t)*nvars;
+		/* declared among the .global/.const ones (a kernel body's: with its kernel) */
+		vars[(*nvars)++] = (CubinVar){ .name = v->name, .shared = true, .global = v->align == 0,
+		                               .kernel_body = v->kernel >= 0 ? (uint32_t)v->kernel + 1 : 0,
+		                               .decl = v->before_var * step + (uint32_t)i,
+		                               .offset = v->kernel >= 0 ? 0 : packed, .size = v->size, .align = v->align };
+		if (v->kernel < 0)
+			packed += v->size;
+	}
 	for (size_t i = 0; i < lm->nvars; i++) {
 		const LDataVar *v = &lm->vars[i];
 		CubinInitReloc *r = xcalloc(v->nrelocs + 1, sizeof *r);
@@ -132,7 +149,8 @@ static CubinVar *cubin_vars_of(const LModule *lm)
 		                      .weak = v->bind == LBIND_WEAK,
 		                      .common = lm->relocatable && v->common && !v->init,
 		                      .offset = v->offset, .size = v->size, .align = v->align, .init = v->init,
-		                      .relocs = r, .nrelocs = v->nrelocs };
+		                      .relocs = r, .nrelocs = v->nrelocs,
+		                      .decl = (uint32_t)i * ((uint32_t)lm->nshared + 1) + (uint32_t)lm->nshared };
 	}
 	return vars;
 }
@@ -265,9 +283,55 @@ static CubinConstVarRef *const_var_refs(const LModule *lm, const SassCodeFacts *
 		if (v == lm->nvars)   /* a literal address past the variables */
 			continue;
 		sass_code_unbind(code, r->addr, SR_COFF);
-		refs[(*nrefs)++] = (CubinConstVarRef){ r->addr, (uint32_t)v, r->offset - lm->vars[v].offset, r->ldc };
+		refs[(*nrefs)++] = (CubinConstVarRef){ r->addr, (uint32_t)v, r->offset - lm->vars[v].offset, r->ldc, false };
 	}
 	return refs;
+}
+
+/* -c: the .const operands and the module .shared addresses of a kernel
+ * (KernelCode.shared_refs, their immediates zeroed in code) as the
+ * writer's relocations against vars, in code order. */
+static CubinConstVarRef *var_refs_with_shared(const KernelCode *kc, const uint32_t *shared_at, uint8_t *code,
+                                              CubinConstVarRef *consts, size_t *nrefs)
+{
+	CubinConstVarRef *refs = xcalloc(*nrefs + kc->nshared_refs + 1, sizeof *refs);
+	size_t n = 0, c = 0;
+	for (size_t s = 0; s <= kc->nshared_refs; s++) {
+		uint32_t at = s < kc->nshared_refs ? kc->shared_refs[s].offset : UINT32_MAX;
+		while (c < *nrefs && consts[c].offset < at)
+			refs[n++] = consts[c++];
+		if (s == kc->nshared_refs)
+			break;
+		sass_code_unbind(code, at, SR_IMM);
+		refs[n++] = (CubinConstVarRef){ at, shared_at[kc->shared_refs[s].var], (uint32_t)kc->shared_refs[s].addend,
+		                                .shared = true };
+	}
+	free(consts);
+	*nrefs = n;
+	return refs;
+}
+
+/* -c: kernel i's .nv.shared.<k> with its body's .shared variables, which
+ * the linker places (ptxas -c: the sum of their sizes, aligned as the
+ * most aligned of them and of the module's). */
+static void kernel_body_shared(const CubinVar *vars, size_t nvars, size_t i, uint32_t *size, uint32_t *align)
+{
+	uint32_t module_align = 0, body_align = 0, body = 0;
+	for (size_t v = 0; v < nvars; v++) {
+		if (!vars[v].shared)
+			continue;
+		if (!vars[v].kernel_body && vars[v].align > module_align)
+			module_align = vars[v].align;
+		if (vars[v].kernel_body == i + 1) {
+			body += vars[v].size;
+			body_align = vars[v].align > body_align ? vars[v].align : body_align;
+		}
+	}
+	if (!body_align)
+		return;
+	*size += body;
+	*align = *align > body_align ? *align : body_align;
+	*align = *align > module_align ? *align : module_align;
 }
 
 /* The CRS stack: 16 bytes per call level, 0x20 per nested SSY region, at
@@ -290,7 +354,9 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	uint8_t **unbound = xcalloc(lm->nkernels + 1, sizeof *unbound);
 	CubinBindlessRef **bindless = xcalloc(lm->nkernels + 1, sizeof *bindless);
 	CubinConstVarRef **const_vars = xcalloc(lm->nkernels + 1, sizeof *const_vars);
-	CubinVar *vars = cubin_vars_of(lm);
+	uint32_t *shared_at = xcalloc(lm->nshared + 1, sizeof *shared_at);
+	size_t nvars;
+	CubinVar *vars = cubin_vars_of(lm, shared_at, &nvars);
 	ExternList ext = { xcalloc(lm->nexterns + 1, sizeof *ext.names), xcalloc(lm->nexterns + 1, sizeof *ext.is_entry),
 	                   lm->nexterns };
 	for (size_t e = 0; e < lm->nexterns; e++)
@@ -333,6 +399,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		}
 		size_t nslots = k->nslots, nbindless = 0, nconst_vars = 0;
 		const_vars[i] = lm->relocatable ? const_var_refs(lm, facts, unbound[i], &nconst_vars) : NULL;
+		if (lm->relocatable)
+			const_vars[i] = var_refs_with_shared(&codes[i], shared_at, unbound[i], const_vars[i], &nconst_vars);
 		bindless[i] = lm->relocatable ? bindless_refs(k, &codes[i], unbound[i], slots[i], &nslots, &nbindless)
 		                              : NULL;
 		handles[i] = xcalloc(k->nhandle_params + 1, sizeof **handles);
@@ -368,6 +436,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			.bound_slots = slots[i] + nslots, .nbound_slots = k->nslots - nslots,
 			.abi_func = k->abi_func,
 		};
+		if (lm->relocatable)
+			kernel_body_shared(vars, nvars, i, &ks[i].shared_size, &ks[i].shared_align);
 		memcpy(ks[i].desc_size_symbols, k->desc_size_symbols, sizeof ks[i].desc_size_symbols);
 		memcpy(ks[i].max_threads, k->max_threads, sizeof k->max_threads);
 		memcpy(ks[i].req_ntid, k->req_ntid, sizeof k->req_ntid);
@@ -379,7 +449,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		.sm = 50, .ptx_target_sm = lm->target_sm, .address64 = lm->address64,
 		.texmode_independent = lm->texmode_independent, .kernels = ks, .nkernels = lm->nkernels,
 		.surfrefs = lm->surfrefs, .surfref_is_texture = lm->surfref_is_texture, .nsurfrefs = lm->nsurfrefs,
-		.vars = vars, .nvars = lm->nvars,
+		.vars = vars, .nvars = nvars,
 		.relocatable = lm->relocatable, .externs = ext.names, .nexterns = ext.n, .extern_is_entry = ext.is_entry,
 		.func_addrs = lm->func_addrs, .nfunc_addrs = lm->nfunc_addrs, .protos = protos, .nprotos = lm->nprotos,
 	};
@@ -411,7 +481,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 	free(ext.names);
 	free(ext.is_entry);
 	free(ks);
-	cubin_vars_free(vars, lm->nvars);
+	cubin_vars_free(vars, nvars);
+	free(shared_at);
 	return rc;
 }
 

@@ -49,7 +49,7 @@ static bool is_global_data(const Layout *L, size_t i)
 /* NOBITS, or -c's SHT_CUDA_GLOBAL (.nv.global, uninitialised as NOBITS) */
 static bool takes_no_bytes(const Section *s)
 {
-	return s->type == SHT_NOBITS || s->type == CUBIN_SHT_CUDA_GLOBAL;
+	return s->type == SHT_NOBITS || s->type == CUBIN_SHT_CUDA_GLOBAL || s->type == CUBIN_SHT_CUDA_SHARED;
 }
 
 static void emit_image(const Layout *L, Section *secs, size_t nsec, ByteBuf *out)
@@ -189,20 +189,23 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		            SEC_SYMTAB, (k->regcount << 24) | (uint32_t)L.sym_func[p], 32, 0,
 		            k->code, k->code_size);
 		if (k->shared_align)
-			set_section(&secs[L.s_shared[p]], names.sh_shared[p], SHT_NOBITS, SHF_WRITE | SHF_ALLOC,
+			set_section(&secs[L.s_shared[p]], names.sh_shared[p],
+			            m->relocatable ? CUBIN_SHT_CUDA_SHARED : SHT_NOBITS, SHF_WRITE | SHF_ALLOC,
 			            0, text, k->shared_align, 0, NULL, k->shared_size);
 	}
 
-	uint8_t *data_bytes[3] = { NULL, NULL, NULL }, *ginit_rel[2] = { NULL, NULL };
-	for (int d = 0; d < 3; d++) {
+	uint8_t *data_bytes[CUBIN_DATA_SECTIONS] = { NULL }, *ginit_rel[2] = { NULL, NULL };
+	for (int d = 0; d < CUBIN_DATA_SECTIONS; d++) {
 		if (!L.s_data[d])
 			continue;
 		uint64_t size, align;
 		cubin_data_extent(m, (CubinDataSection)d, &size, &align);
-		data_bytes[d] = d == CUBIN_DATA_GLOBAL ? NULL : cubin_data_bytes(m, (CubinDataSection)d, size);
-		/* -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL, as ptxas -c */
-		static const uint32_t reloc_type[3] = { CUBIN_SHT_CUDA_CONSTANT3, CUBIN_SHT_CUDA_GLOBAL_INIT,
-		                                        CUBIN_SHT_CUDA_GLOBAL };
+		bool no_bytes = d == CUBIN_DATA_GLOBAL || d == CUBIN_DATA_SHARED;
+		data_bytes[d] = no_bytes ? NULL : cubin_data_bytes(m, (CubinDataSection)d, size);
+		/* -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL,
+		 * SHT_CUDA_SHARED (.nv_debug.shared, only under -c), as ptxas -c */
+		static const uint32_t reloc_type[CUBIN_DATA_SECTIONS] = {
+			CUBIN_SHT_CUDA_CONSTANT3, CUBIN_SHT_CUDA_GLOBAL_INIT, CUBIN_SHT_CUDA_GLOBAL, CUBIN_SHT_CUDA_SHARED };
 		set_section(&secs[L.s_data[d]], names.sh_data[d],
 		            m->relocatable ? reloc_type[d] : d == CUBIN_DATA_GLOBAL ? SHT_NOBITS : SHT_PROGBITS,
 		            d == CUBIN_DATA_CONST3 ? SHF_ALLOC : SHF_WRITE | SHF_ALLOC, 0, 0, align, 0,
@@ -232,7 +235,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	emit_image(&L, secs, nsec, &image);
 	free(graph.data);
 	free(proto.data);
-	for (int d = 0; d < 3; d++)
+	for (int d = 0; d < CUBIN_DATA_SECTIONS; d++)
 		free(data_bytes[d]);
 	free(ginit_rel[0]);
 	free(ginit_rel[1]);

@@ -34,6 +34,9 @@
  *    (after every .text, in processing order; size and alignment of its
  *    variables) with a SECTION symbol after SECTION .text.<k>, and the
  *    image gets a third LOAD segment (RW, no file bytes) spanning them.
+ *    Under -c (relocatable) the .shared variables are the linker's:
+ *    module ones in .nv_debug.shared, a kernel body's in .nv.shared.<k>
+ *    (both SHT_CUDA_SHARED), each a symbol (CubinVar.shared).
  *
  * Not supported (the assembler does not emit them): calls (the maximum
  * stack size is always 0), .const banks, textures and
@@ -93,6 +96,10 @@
 #define CUBIN_SHN_COMMON 0xfff2      /* -c: a .common variable's symbol */
 #define CUBIN_R_CUDA_BINDLESSOFF13_36 51   /* -c: a bound handle's slot in a TEX/SULD/... field */
 #define CUBIN_R_CUDA_CONST_FIELD21_20 54   /* -c: an LDC's c[0x2] offset, a jump table's (RELA) */
+#define CUBIN_R_CUDA_ABS24_20      45    /* -c: a .shared variable's address in an LDS/STS/MOV32I */
+#define CUBIN_R_CUDA_ABS16_20      46    /* -c: a .const variable's bank offset in a MOV32I */
+#define CUBIN_STO_CUDA_SHARED      0x40  /* -c: a .shared variable's symbol */
+#define CUBIN_SHT_CUDA_SHARED      0x7000000au   /* -c: .nv_debug.shared (no file bytes) */
 #define CUBIN_BRX_TABLE_ADDEND (-0x8000)   /* its addend, as ptxas -c writes it */
 /* The weak objects whose values the driver patches into the MOV32I of a
  * descriptor lookup: the byte size of one surface descriptor (suq) or
@@ -170,7 +177,9 @@ typedef struct CubinHandleParam {
  * offset in .text and which half of the address it loads. */
 typedef struct CubinDataFixup {
 	uint32_t offset;
-	uint32_t var;            /* index of CubinModule.vars (func: of CubinModule.kernels) */
+	/* index of CubinModule.vars (func: of CubinModule.kernels); -c: a
+	 * .const one's bank offset, R_CUDA_ABS16_20 */
+	uint32_t var;
 	bool hi;                 /* R_CUDA_ABS32_HI_32, else R_CUDA_ABS32_LO_32 */
 	bool func;               /* fnptr: a kernel's address, R_CUDA_FUNC_DESC32_HI_32/LO_32 */
 	bool abs32;              /* the whole 32-bit address (.address_size 32): R_CUDA_ABS32_20 */
@@ -199,6 +208,17 @@ typedef struct CubinVar {
 	/* -c: a .common variable without initialiser, as ptxas -c writes it:
 	 * SHN_COMMON, its value its alignment, no bytes of .nv.global */
 	bool common;
+	/* -c: a module .shared variable, as ptxas -c leaves it to the linker:
+	 * in .nv_debug.shared (offset: the sum of the sizes before it), its
+	 * symbol's value its alignment, st_other STO_CUDA_SHARED; align 0 (an
+	 * .extern one without size): an undefined global symbol */
+	bool shared;
+	/* -c: a kernel body's .shared variable: 1 + the index of its kernel
+	 * (in .nv.shared.<k>, its symbol created with the kernel's); 0: none */
+	uint32_t kernel_body;
+	/* the order ptxas declares (creates the symbols of) the variables in,
+	 * an increasing key (all 0: the array's order) */
+	uint32_t decl;
 	uint32_t offset, size, align;
 	const uint8_t *init;     /* NULL: none */
 	const CubinInitReloc *relocs;
@@ -237,6 +257,9 @@ typedef struct CubinConstVarRef {
 	uint32_t var;            /* index of CubinModule.vars (a .const one) */
 	uint32_t addend;         /* the operand's byte offset in the variable */
 	bool ldc;
+	/* -c: the variable is .shared: an LDS/STS offset or a MOV32I of its
+	 * address, R_CUDA_ABS24_20 */
+	bool shared;
 } CubinConstVarRef;
 
 typedef struct CubinKernel {

@@ -139,10 +139,12 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 		return cubin_fail(err, errlen, "kernel %s: .const operand relocations outside a relocatable object", k->name);
 	for (size_t i = 0; i < k->nconst_var_refs; i++) {
 		const CubinConstVarRef *r = &k->const_var_refs[i];
-		if (r->var >= m->nvars || !m->vars[r->var].is_const || r->addend >= m->vars[r->var].size ||
+		const CubinVar *v = r->var < m->nvars ? &m->vars[r->var] : NULL;
+		/* a .shared address may point past its variable (ptxas takes it) */
+		if (v == NULL || (r->shared ? !v->shared : !v->is_const || r->addend >= v->size) ||
 		    r->offset % 8 || r->offset % 32 == 0 || r->offset >= k->code_size)
-			return cubin_fail(err, errlen, "kernel %s: .const operand relocation %zu names no .const "
-			                  "variable or no instruction", k->name, i);
+			return cubin_fail(err, errlen, "kernel %s: .const or .shared operand relocation %zu names no "
+			                  "such variable or no instruction", k->name, i);
 	}
 	if (check_offsets(k, k->desc_size_offsets, k->ndesc_size_offsets, "descriptor size",
 	                  err, errlen))
@@ -170,10 +172,14 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 	if (m->nvars && !m->vars)
 		return cubin_fail(err, errlen, "variable array is NULL");
 	for (size_t i = 0; i < m->nvars; i++) {
+		if (m->vars[i].shared && !m->relocatable)
+			return cubin_fail(err, errlen, ".shared variable %s outside a relocatable object", m->vars[i].name);
 		const CubinVar *v = &m->vars[i];
 		if (!v->name || !v->name[0])
 			return cubin_fail(err, errlen, "variable %zu has no name", i);
-		if (v->align == 0 || (v->align & (v->align - 1)) || v->offset % v->align)
+		/* a .shared one packed by size (-c), or dynamic (align 0) */
+		if ((v->align == 0 && !v->shared) || (v->align & (v->align - 1)) ||
+		    (!v->shared && v->offset % v->align))
 			return cubin_fail(err, errlen, "variable %s: bad alignment", v->name);
 		for (size_t r = 0; r < v->nrelocs; r++)
 			/* a 32-bit module's address words are 4 bytes (still R_CUDA_G64) */
@@ -189,7 +195,8 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 			    : m->kernels[k].data_fixups[f].fnaddr ? m->kernels[k].data_fixups[f].var >= m->nfunc_addrs
 			    : m->kernels[k].data_fixups[f].func ? m->kernels[k].data_fixups[f].var >= m->nkernels
 			    : m->kernels[k].data_fixups[f].var >= m->nvars ||
-			      m->vars[m->kernels[k].data_fixups[f].var].is_const)
+			      m->vars[m->kernels[k].data_fixups[f].var].shared ||
+			      (m->vars[m->kernels[k].data_fixups[f].var].is_const && !m->relocatable))
 				return cubin_fail(err, errlen, "kernel %s: bad data relocation", m->kernels[k].name);
 	return 0;
 }

@@ -15,7 +15,9 @@ bool cubin_var_in(const CubinVar *v, CubinDataSection s)
 	switch (s) {
 	case CUBIN_DATA_CONST3: return v->is_const;
 	case CUBIN_DATA_GLOBAL_INIT: return !v->is_const && v->init;
-	case CUBIN_DATA_GLOBAL: return !v->is_const && !v->init && !v->common;
+	case CUBIN_DATA_GLOBAL: return !v->is_const && !v->init && !v->common && !v->shared;
+	case CUBIN_DATA_SHARED: return v->shared && v->align && !v->kernel_body;
+	case CUBIN_DATA_SECTIONS: break;
 	}
 	return false;
 }

@@ -47,7 +47,9 @@ void cubin_info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size_
 
 /* ---- cubin_data.c: module .global/.const data sections ---- */
 typedef enum CubinDataSection {
-	CUBIN_DATA_CONST3, CUBIN_DATA_GLOBAL_INIT, CUBIN_DATA_GLOBAL
+	CUBIN_DATA_CONST3, CUBIN_DATA_GLOBAL_INIT, CUBIN_DATA_GLOBAL,
+	CUBIN_DATA_SHARED,      /* -c: .nv_debug.shared */
+	CUBIN_DATA_SECTIONS
 } CubinDataSection;
 bool cubin_var_in(const CubinVar *v, CubinDataSection s);
 bool cubin_has_data(const CubinModule *m, CubinDataSection s);

@@ -53,8 +53,8 @@ typedef struct Layout {
 	size_t *s_rel_text, *s_rela_text, *s_rel_const0, *s_const2, *s_const0, *s_text, *s_shared;
 	size_t nsec;
 	/* module data (issue 15): sections (0 = none) and symbols */
-	size_t s_data[3], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
-	size_t *sym_var, sym_data_sec[3];
+	size_t s_data[CUBIN_DATA_SECTIONS], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
+	size_t *sym_var, sym_data_sec[CUBIN_DATA_SECTIONS];
 	size_t *sym_extern, s_callgraph, s_proto;   /* -c (cubin_extern.c) */
 	size_t *sym_fnaddr;                         /* -c: per m->func_addrs */
 	ConstOpts *const_opts;                      /* -c: per processed kernel */
@@ -127,7 +127,8 @@ static inline size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]
 
 static inline CubinDataSection var_section(const CubinVar *v)
 {
-	return v->is_const ? CUBIN_DATA_CONST3 : v->init ? CUBIN_DATA_GLOBAL_INIT : CUBIN_DATA_GLOBAL;
+	return v->shared ? CUBIN_DATA_SHARED : v->is_const ? CUBIN_DATA_CONST3
+	     : v->init ? CUBIN_DATA_GLOBAL_INIT : CUBIN_DATA_GLOBAL;
 }
 
 /* Whether declaration i of m->surfrefs is a .texref. */
@@ -143,7 +144,7 @@ void cubin_layout_free(Layout *L);
  * 1; the surfrefs follow them), then the others (pass 0), each after its
  * section's symbol when that is new (seen[] carries over from pass 1 to
  * pass 0). f(var, -1) is a variable, f(-1, section) a section symbol. */
-void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
+void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[CUBIN_DATA_SECTIONS],
                              void (*f)(void *, ptrdiff_t, int), void *arg);
 /* The bytes of kernel p's .nv.constant0.<k>: parameters and slots. */
 uint32_t cubin_const0_size(const Layout *L, size_t p);
@@ -160,7 +161,7 @@ typedef struct Names {
 	uint32_t *st_surf;                                    /* per symbol-order surfref */
 	uint32_t **st_handle;                                 /* per processed kernel, per handle parameter */
 	uint32_t **st_const_opt, st_param, st_sreg;           /* -c: per processed kernel, per pool operand */
-	uint32_t *st_var, st_data_sec[3], sh_data[3];         /* module data */
+	uint32_t *st_var, st_data_sec[CUBIN_DATA_SECTIONS], sh_data[CUBIN_DATA_SECTIONS];         /* module data */
 	uint32_t sh_rel_ginit, sh_rela_ginit;
 	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto;   /* -c */
 	uint32_t *st_proto_of;   /* -c: the prototype string per m->externs, then per m->func_addrs */

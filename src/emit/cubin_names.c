@@ -9,7 +9,8 @@
 
 #include "base/xalloc.h"
 
-static const char *const data_section_names[3] = { ".nv.constant3", ".nv.global.init", ".nv.global" };
+static const char *const data_section_names[CUBIN_DATA_SECTIONS] = { ".nv.constant3", ".nv.global.init",
+                                                                      ".nv.global", ".nv_debug.shared" };
 
 /* shstr NULL: the symbol names into str; else the section names into shstr. */
 typedef struct DataNamesArg {
@@ -27,6 +28,38 @@ static void data_names(void *arg, ptrdiff_t var, int sec)
 		a->n->st_var[var] = cubin_strtab_add(a->str, a->m->vars[var].name);
 	else if (!a->shstr)
 		a->n->st_data_sec[sec] = cubin_strtab_add(a->str, data_section_names[sec]);
+}
+
+/* -c: whether processed kernel p's body declares .shared variables. */
+static bool has_body_shared(const Layout *L, size_t p)
+{
+	for (size_t v = 0; v < L->m->nvars; v++)
+		if (L->m->vars[v].kernel_body == L->nk - p)
+			return true;
+	return false;
+}
+
+/* -c, a kernel with .shared variables of its body: ptxas 11.8 -c names
+ * its relocation sections and those variables as its code relocates
+ * them, in code order (a variable before the section of its first
+ * relocation); the variables no instruction names last. */
+static void relocation_names_in_code_order(const Layout *L, size_t p, ByteBuf *str, Names *n)
+{
+	const CubinKernel *k = kernel_at(L, p);
+	for (size_t f = 0, v = 0; f < k->ndata_fixups || v < k->nconst_var_refs;) {
+		if (f < k->ndata_fixups && (v == k->nconst_var_refs || k->data_fixups[f].offset < k->const_var_refs[v].offset)) {
+			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+			f++;
+			continue;
+		}
+		const CubinConstVarRef *r = &k->const_var_refs[v++];
+		if (L->m->vars[r->var].kernel_body)
+			n->st_var[r->var] = cubin_strtab_add(str, L->m->vars[r->var].name);
+		cubin_strtab_add_kernel_name(str, r->addend ? ".rela.text." : ".rel.text.", k->name);
+	}
+	for (size_t v = 0; v < L->m->nvars; v++)
+		if (L->m->vars[v].kernel_body == L->nk - p)
+			n->st_var[v] = cubin_strtab_add(str, L->m->vars[v].name);
 }
 
 void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
@@ -67,7 +100,7 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
 	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
 	DataNamesArg sec_names = { L->m, shstr, str, n }, sym_names = { L->m, NULL, str, n };
-	bool sh_seen[3] = { false, false, false }, st_seen[3] = { false, false, false };
+	bool sh_seen[CUBIN_DATA_SECTIONS] = { false }, st_seen[CUBIN_DATA_SECTIONS] = { false };
 	if (L->nk == 0) {
 		cubin_walk_data_symbols(L->m, 1, sh_seen, data_names, &sec_names);
 		cubin_walk_data_symbols(L->m, 0, sh_seen, data_names, &sec_names);
@@ -134,13 +167,18 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		if (k->abi_func)
 			cubin_strtab_add_kernel_name(str, ".nv.info.", k->name);
 		/* a data relocation creates .rel.text.<k> before the shared names,
-		 * a .const operand's also .rela.text.<k> (first in code first) */
-		if (k->nconst_var_refs && reads_const_var(k, true) && rela_first)
-			cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
-		if (k->ndata_fixups || reads_const_var(k, false))
-			cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
-		if (reads_const_var(k, true))
-			cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
+		 * a .const (or module .shared) operand's also .rela.text.<k> (first
+		 * in code first); a kernel body's .shared variable's after them */
+		if (!has_body_shared(L, p)) {
+			if (k->nconst_var_refs && reads_const_var(k, true) && rela_first)
+				cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
+			if (k->ndata_fixups || reads_const_var(k, false))
+				cubin_strtab_add_kernel_name(str, ".rel.text.", k->name);
+			if (reads_const_var(k, true))
+				cubin_strtab_add_kernel_name(str, ".rela.text.", k->name);
+		} else {
+			relocation_names_in_code_order(L, p, str, n);
+		}
 		for (size_t i = 0; i < k->nshared_strings; i++)
 			cubin_strtab_add(str, k->shared_strings[i]);
 		uint8_t kinds[CUBIN_DESC_KINDS];

@@ -16,6 +16,60 @@ static bool has_prototype(const CubinModule *m)
 	return m->nexterns > 0 || m->nfunc_addrs > 0;
 }
 
+typedef struct DataOrder {
+	int sec[CUBIN_DATA_SECTIONS];
+	size_t n;
+} DataOrder;
+
+static void data_section_created(void *arg, ptrdiff_t var, int sec)
+{
+	DataOrder *o = arg;
+	if (var < 0 && sec != CUBIN_DATA_CONST3)
+		o->sec[o->n++] = sec;
+}
+
+/* -c, as ptxas 11.8 -c numbers them: the first processed kernel's
+ * .nv.shared.<k> and the writable data sections in the order their
+ * symbols are created (.nv.global, .nv.global.init, .nv_debug.shared),
+ * by falling alignment (stable), then the other kernels' .nv.shared.<k>.
+ * Returns the next section number. */
+static size_t number_relocatable_data(Layout *L, size_t next)
+{
+	DataOrder o = { .n = 0 };
+	bool seen[CUBIN_DATA_SECTIONS] = { false };
+	cubin_walk_data_symbols(L->m, 1, seen, data_section_created, &o);
+	cubin_walk_data_symbols(L->m, 0, seen, data_section_created, &o);
+	/* -1: the first processed kernel's .nv.shared */
+	int sec[CUBIN_DATA_SECTIONS + 1];
+	uint64_t align[CUBIN_DATA_SECTIONS + 1];
+	size_t n = 0;
+	if (L->nk && kernel_at(L, 0)->shared_align) {
+		sec[n] = -1;
+		align[n++] = kernel_at(L, 0)->shared_align;
+	}
+	for (size_t i = 0; i < o.n; i++) {
+		uint64_t size, a;
+		cubin_data_extent(L->m, (CubinDataSection)o.sec[i], &size, &a);
+		size_t j = n++;
+		for (; j > 0 && align[j - 1] < a; j--) {
+			sec[j] = sec[j - 1];
+			align[j] = align[j - 1];
+		}
+		sec[j] = o.sec[i];
+		align[j] = a;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (sec[i] < 0)
+			L->s_shared[0] = next++;
+		else
+			L->s_data[sec[i]] = next++;
+	}
+	for (size_t p = 1; p < L->nk; p++)
+		if (kernel_at(L, p)->shared_align)
+			L->s_shared[p] = next++;
+	return next;
+}
+
 /* After .nv.rel.action: .rel.text.<k> of the kernels with a descriptor
  * lookup, .rel.nv.constant0.<k> of the kernels with surface slots, then
  * per kernel .nv.constant2.<k> (constant pool only) and .nv.constant0.<k>, then
@@ -63,6 +117,11 @@ static void number_sections(Layout *L)
 		L->s_text[p] = next++;
 	/* the first processed kernel's .nv.shared, the data, the other .nv.shared */
 	L->s_shared = xcalloc(nk, sizeof *L->s_shared);
+	if (L->m->relocatable) {
+		next = number_relocatable_data(L, next);
+		L->nsec = next;
+		return;
+	}
 	for (size_t p = 0; p < L->nk; p++) {
 		if (kernel_at(L, p)->shared_align)
 			L->s_shared[p] = next++;
@@ -89,20 +148,32 @@ static void plan_symbol(SymPlan *created, size_t *n, SymKind kind, size_t which,
  * .common ones too), in declaration order, each after its section's symbol
  * when that is new (seen[] carries over from pass 1 to pass 0). f(var, -1)
  * is a variable, f(-1, section) a section symbol. */
-void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[3],
+void cubin_walk_data_symbols(const CubinModule *m, int pass, bool seen[CUBIN_DATA_SECTIONS],
                              void (*f)(void *, ptrdiff_t, int), void *arg)
 {
+	/* declaration order: by decl, stable */
+	size_t *order = xmalloc((m->nvars + 1) * sizeof *order);
+	for (size_t i = 0; i < m->nvars; i++) {
+		size_t j = i;
+		for (; j > 0 && m->vars[order[j - 1]].decl > m->vars[i].decl; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
 	for (int visible = pass; visible == pass; visible = -1)
-		for (size_t i = 0; i < m->nvars; i++) {
+		for (size_t o = 0; o < m->nvars; o++) {
+			size_t i = order[o];
 			const CubinVar *v = &m->vars[i];
-			if (v->visible != (bool)visible)
+			if (v->visible != (bool)visible || v->kernel_body)   /* those with their kernel */
 				continue;
 			CubinDataSection d = var_section(v);
-			if (!seen[d])
+			if (!cubin_var_in(v, d))    /* -c: an .extern .shared one: undefined */
+				;
+			else if (!seen[d])
 				f(arg, -1, (int)d);
-			seen[d] = true;
+			seen[d] |= cubin_var_in(v, d);
 			f(arg, (ptrdiff_t)i, -1);
 		}
+	free(order);
 }
 
 typedef struct PlanArg {
@@ -129,7 +200,7 @@ static void plan_symbols(Layout *L)
 	SymPlan *created = xmalloc(total * sizeof *created);
 	size_t n = 0;
 	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
-	bool seen[3] = { false, false, false };
+	bool seen[CUBIN_DATA_SECTIONS] = { false };
 	PlanArg pa = { L->m, created, &n };
 	bool *extern_done = xcalloc(L->m->nexterns + 1, sizeof *extern_done);
 	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
@@ -146,6 +217,9 @@ static void plan_symbols(Layout *L)
 				plan_symbol(created, &n, SYM_SURFREF, j, true);
 			cubin_walk_data_symbols(L->m, 0, seen, plan_data_symbol, &pa);
 		}
+		for (size_t v = 0; v < L->m->nvars; v++)   /* -c: the kernel body's .shared variables */
+			if (L->m->vars[v].kernel_body == L->nk - p)
+				plan_symbol(created, &n, SYM_VAR, v, false);
 		for (size_t j = 0, ne = cubin_kernel_externs(L->m, kernel_at(L, p), extern_done, externs); j < ne; j++)
 			plan_symbol(created, &n, SYM_EXTERN, externs[j], true);
 		uint8_t kinds[CUBIN_DESC_KINDS];

@@ -96,7 +96,8 @@ static void const_var_rel(const Layout *L, const CubinConstVarRef *r, ByteBuf *b
 {
 	cubin_buf_u64(b, r->offset);
 	cubin_buf_u64(b, ((uint64_t)L->sym_var[r->var] << 32) |
-	                 (r->ldc ? CUBIN_R_CUDA_CONST_FIELD21_20 : CUBIN_R_CUDA_CONST_FIELD19_20));
+	                 (r->shared ? CUBIN_R_CUDA_ABS24_20 : r->ldc ? CUBIN_R_CUDA_CONST_FIELD21_20
+	                                                             : CUBIN_R_CUDA_CONST_FIELD19_20));
 }
 
 /* .rel.text.<k>: -c's pool operands (last first, as ptxas lists them),
@@ -141,7 +142,8 @@ void cubin_build_rel_text(const Layout *L, size_t p, ByteBuf *b)
 			continue;
 		}
 		cubin_buf_u64(b, ((uint64_t)L->sym_var[f->var] << 32) |
-		           (f->abs32 ? CUBIN_R_CUDA_ABS32_20 : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
+		           (L->m->vars[f->var].is_const ? CUBIN_R_CUDA_ABS16_20 : f->abs32 ? CUBIN_R_CUDA_ABS32_20
+		            : f->hi ? CUBIN_R_CUDA_ABS32_HI_32 : CUBIN_R_CUDA_ABS32_LO_32));
 	}
 }
 

@@ -97,6 +97,15 @@ void cubin_build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		case SYM_VAR: {
 			/* -c: an STT_CUDA_OBJECT of its space, as ptxas -c marks it for the linker */
 			const CubinVar *v = &L->m->vars[w];
+			if (v->shared) {    /* -c: value its alignment; .extern: undefined */
+				put_symbol_at(b, n->st_var[w],
+				              ST_INFO(v->align ? STB_LOCAL : STB_GLOBAL, CUBIN_STT_CUDA_OBJECT),
+				              CUBIN_STO_CUDA_SHARED,
+				              !v->align ? 0 : v->kernel_body ? (uint16_t)L->s_shared[L->nk - v->kernel_body]
+				                                             : (uint16_t)L->s_data[CUBIN_DATA_SHARED],
+				              v->align, v->size);
+				break;
+			}
 			bool rel = L->m->relocatable;
 			put_symbol_at(b, n->st_var[w],
 			              ST_INFO(L->syms[i].global ? STB_GLOBAL : v->weak ? STB_WEAK : STB_LOCAL,

@@ -89,6 +89,7 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 	out->data_fixups = xcalloc(body + 1, sizeof *out->data_fixups);
 	out->extern_calls = xcalloc(body + 1, sizeof *out->extern_calls);
 	out->handle_reads = xcalloc(body + 1, sizeof *out->handle_reads);
+	out->shared_refs = xcalloc(body + 1, sizeof *out->shared_refs);
 	size_t nsync = 0;
 	for (size_t i = 0; i < body; i++) {
 		nsync += 4 * is_join(&k->insns[i]);
@@ -111,6 +112,9 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			if (in->reloc == LRELOC_DATA_LO || in->reloc == LRELOC_DATA_HI)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, in->reloc == LRELOC_DATA_HI, false, false, false };
+			if (in->reloc == LRELOC_CONST_ADDR)    /* the writer knows it by the variable's space */
+				out->data_fixups[out->ndata_fixups++] =
+					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, false, false };
 			if (in->reloc == LRELOC_DATA_ABS32)
 				out->data_fixups[out->ndata_fixups++] =
 					(KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, true, false };
@@ -133,6 +137,11 @@ int kernel_code_build(const LKernel *k, const SassCtrl *ctrl, KernelCode *out, c
 			}
 			if (in->form->op == SOP_BRX)
 				brx_table_fill(k, in, (uint32_t)addr, out);
+			if (in->shared_sym)    /* -c: a module .shared variable, the linker's */
+				out->shared_refs[out->nshared_refs++] = (KernelSharedRef){
+					(uint32_t)addr, in->shared_sym - 1u,
+					in->form->op == SOP_MOV32I ? (int64_t)(int32_t)linsn_get(in, SR_IMM, 0)
+					                           : linsn_get(in, SR_IMM, 0) };
 			if (in->reloc == LRELOC_EXTERN_CALL)
 				out->extern_calls[out->nextern_calls++] = (KernelDataFixup){ (uint32_t)addr, in->reloc_var, false, false, false, false };
 		} else {
@@ -155,6 +164,7 @@ void kernel_code_free(KernelCode *kc)
 	free(kc->data_fixups);
 	free(kc->extern_calls);
 	free(kc->handle_reads);
+	free(kc->shared_refs);
 	free(kc->sync_targets);
 	memset(kc, 0, sizeof *kc);
 }

@@ -33,6 +33,14 @@ typedef struct KernelHandleRead {
 	bool operand;           /* SR_COFF, else SR_SUIDX */
 } KernelHandleRead;
 
+/* -c: an instruction addressing a module .shared variable (its SR_IMM
+ * the offset in it), relocated R_CUDA_ABS24_20 as ptxas -c does. */
+typedef struct KernelSharedRef {
+	uint32_t offset;        /* byte offset in the code */
+	uint32_t var;           /* index of LModule.shared */
+	int64_t addend;
+} KernelSharedRef;
+
 typedef struct KernelCode {
 	uint8_t *code;
 	size_t size;
@@ -46,6 +54,8 @@ typedef struct KernelCode {
 	size_t nhandle_reads;
 	KernelDataFixup *extern_calls; /* JCAL of external functions (var: index of LModule.externs) */
 	size_t nextern_calls;
+	KernelSharedRef *shared_refs;  /* -c: LDS/STS/MOV32I naming a module .shared variable */
+	size_t nshared_refs;
 	/* EIATTR_INDIRECT_BRANCH_TARGETS words: per SYNC {offset, 0, 1, its
 	 * SSY's join}, which nvdisasm needs to list a SYNC, as ptxas writes;
 	 * per BRX of brx.idx {offset, 0, count, its table's targets} */

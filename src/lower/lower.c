@@ -894,6 +894,15 @@ unsigned lower_stream_end(LowerStream *s)
 	}
 	lmap_fini(&c->module_surfrefs);
 	lw_module_data_finish(c);
+	if (c->lm->relocatable) {    /* -c: the variables the relocations name */
+		c->lm->shared = xcalloc(c->nmodule_shared + 1, sizeof *c->lm->shared);
+		for (size_t i = 0; i < c->nmodule_shared; i++) {
+			const LSharedVar *v = &c->module_shared[i];
+			c->lm->shared[i] = (LModShared){ v->label ? xstrdup(v->label) : v->name, v->size, v->align,
+			                                 v->label != NULL && v->kernel < 0, v->kernel, v->before_var };
+		}
+		c->lm->nshared = c->nmodule_shared;
+	}
 	for (size_t i = 0; i < c->nmodule_shared; i++)
 		free(c->module_shared[i].label);
 	free(c->module_shared);
@@ -920,6 +929,12 @@ unsigned lower_module(const Module *m, DiagSink *sink, LModule *out)
 
 void lower_module_free(LModule *lm)
 {
+	for (size_t i = 0; i < lm->nshared; i++)
+		if (lm->shared[i].body || lm->shared[i].kernel >= 0)
+			free((char *)lm->shared[i].name);
+	free(lm->shared);
+	lm->shared = NULL;
+	lm->nshared = 0;
 	free(lm->externs);
 	free(lm->kernel_addrs);
 	free(lm->func_addrs);

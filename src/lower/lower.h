@@ -62,6 +62,7 @@ typedef enum LReloc {
 	/* ---- fnaddr: a .func's address under -c (lower_fnaddr.c) ---- */
 	LRELOC_FUNC_LO,         /* MOV32I, low word: R_CUDA_ABS32_LO_32 of the function's symbol */
 	LRELOC_FUNC_HI,         /* its high word: R_CUDA_ABS32_HI_32 */
+	LRELOC_CONST_ADDR,      /* MOV32I of a .const variable's bank offset (-c): R_CUDA_ABS16_20 */
 } LReloc;
 
 /* The kind of a descriptor-table lookup (suq / txq queries): which size
@@ -94,11 +95,13 @@ typedef struct LInsn {
 	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */
 	uint16_t shared_sym;    /* varaddr: in a function's code, 1 + the index of the .shared
 	                         * variable (LowerCtx.module_shared) whose offset in the kernel
-	                         * linking it is added to SR_IMM (lower_shared_link.c); 0: none */
+	                         * linking it is added to SR_IMM (lower_shared_link.c); 0: none.
+	                         * -c: kept for a module variable (LModule.shared), whose
+	                         * address the linker writes (R_CUDA_ABS24_20, SR_IMM the addend) */
 	uint16_t handle_slot;   /* 1 + the index of the bound handle (LKernel.slot_surfrefs) whose
 	                         * c[0x0] word SR_SUIDX or SR_COFF names: moved when the kernel
 	                         * links a function that uses handles (lower_handles_link.c); 0: none */
-	uint16_t reloc_var;     /* LRELOC_DATA_*: the variable, an index of LModule.vars;
+	uint16_t reloc_var;     /* LRELOC_DATA_*, LRELOC_CONST_ADDR: the variable, an index of LModule.vars;
 	                         * LRELOC_EXTERN_CALL: the function, an index of LModule.externs;
 	                         * LRELOC_KERNEL_*: the kernel, an index of LModule.kernel_addrs;
 	                         * LRELOC_FUNC_*: the function, an index of LModule.func_addrs */
@@ -271,6 +274,18 @@ typedef struct LFuncProto {
 	char *sig;            /* NULL: a kernel */
 } LFuncProto;
 
+/* -c: a .shared variable (an index of it is LInsn.shared_sym - 1) of the
+ * module or of a kernel body; align 0: dynamic (.extern, no size); body:
+ * declared in a function body (its label the name), laid out in each
+ * kernel as without -c. */
+typedef struct LModShared {
+	const char *name;        /* interned, or the label */
+	uint32_t size, align;
+	bool body;
+	int32_t kernel;          /* a kernel body's (named by its label): its index of kernels; -1: none */
+	uint32_t before_var;     /* module-scope: how many of vars were declared before it */
+} LModShared;
+
 typedef struct LModule {
 	bool address64;
 	int target_sm;
@@ -296,6 +311,10 @@ typedef struct LModule {
 	size_t nfunc_addrs;
 	LFuncProto *protos;      /* every .func and .entry, declaration order (once each; a kernel's sig NULL) */
 	size_t nprotos;
+	/* -c: the module .shared variables (declaration order), which the code
+	 * names through relocations (LInsn.shared_sym) as ptxas -c does */
+	LModShared *shared;
+	size_t nshared;
 } LModule;
 
 /* Lowers every .entry of m. Constructs outside the supported subset get an

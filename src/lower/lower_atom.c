@@ -123,6 +123,7 @@ static LInsn *emit_shared(LowerCtx *c, const Expr *addr, const AtomShape *s, boo
 		lw_unsupported(c, addr->loc, "a shared atomic offset that is not a multiple of 4");
 		return NULL;
 	}
+	base = lw_shared_atoms_base(c, base);
 	LInsn *op = lw_emit(c, s->op == AOP_CAS ? SF_ATOMS_CAS : SF_ATOMS);
 	lw_window_base(c, op, base, &off);
 	linsn_set(op, SR_WOFF, off / 4);
@@ -257,7 +258,7 @@ static bool lower_atomic(LowerCtx *c, const Instr *in, bool red)
 		if (off % (4 * s.parts) != 0)
 			return lw_unsupported(c, in->ops[addr_op]->loc, "a shared atomic offset that is not a "
 			                      "multiple of %u", 4 * s.parts);
-		lw_atom_cas_loop(c, &s, base, off, data, red ? LW_NO_DST : dst);
+		lw_atom_cas_loop(c, &s, lw_shared_atoms_base(c, base), off, data, red ? LW_NO_DST : dst);
 		return true;
 	}
 	bool ok;

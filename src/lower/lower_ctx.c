@@ -683,9 +683,41 @@ int lw_data_global(LowerCtx *c, const Expr *e, uint32_t *base, int64_t *add)
 	return 1;
 }
 
+/* -c: a .const variable's bank offset is the linker's, as ptxas -c
+ * writes it: a MOV32I relocated R_CUDA_ABS16_20 (the high word 0), an
+ * offset in it added after. */
+static void const_address(LowerCtx *c, const LDataVar *v, int64_t add, Opnd *o)
+{
+	o->kind = OPND_REG;
+	o->width = c->lm->address64 ? 2 : 1;
+	o->imm = 0;
+	o->vreg = lw_temp(c, o->width);
+	LInsn *mov = lw_emit(c, SF_MOV32I);
+	linsn_ref(mov, SR_RD, o->vreg, 0, 1, true);
+	linsn_set(mov, SR_IMM, 0);
+	mov->reloc = LRELOC_CONST_ADDR;
+	mov->reloc_var = (uint16_t)(v - c->lm->vars);
+	if (add) {
+		LInsn *a = lw_emit(c, SF_IADD32I);
+		linsn_ref(a, SR_RD, o->vreg, 0, 1, true);
+		linsn_ref(a, SR_RA, o->vreg, 0, 1, false);
+		linsn_set(a, SR_IMM, (uint32_t)add);
+	}
+	if (o->width == 2) {
+		LInsn *hi = lw_emit(c, SF_MOV32I);
+		linsn_ref(hi, SR_RD, o->vreg, 1, 1, true);
+		linsn_set(hi, SR_IMM, 0);
+	}
+}
+
 int lw_data_operand(LowerCtx *c, const Expr *e, Opnd *o)
 {
 	int64_t add;
+	const LDataVar *cv = data_name(c, e, &add);
+	if (c->lm->relocatable && cv && cv->space == LDATA_CONST) {
+		const_address(c, cv, add, o);
+		return 1;
+	}
 	if (lw_data_const(c, e, &add)) {
 		o->kind = OPND_IMM;
 		o->imm = add;

@@ -66,6 +66,10 @@ typedef struct LSharedVar {
 	const char *name;
 	uint32_t size, align;
 	char *label;        /* owned; NULL for a module-scope variable */
+	/* -c: a kernel body's (as ptxas -c, relocated against its label):
+	 * the kernel's index of lm->kernels; -1: none */
+	int32_t kernel;
+	uint32_t before_var;   /* module-scope: lm->nvars when declared */
 } LSharedVar;
 
 /* The state space of a variable of LowerCtx.vars (its `extra`);
@@ -398,6 +402,11 @@ size_t lw_shared_var_append(LowerCtx *c, LSharedVar v);
  * there (placed now when the kernel did not place it) added to SR_IMM
  * (SR_WOFF in words). */
 void lw_shared_link(LowerCtx *c, LKernel *k, LInsn *in);
+/* -c: whether module_shared[sym] is relocated (a module-scope one). */
+bool lw_shared_relocated(const LowerCtx *c, uint32_t sym);
+/* An ATOMS's base: under -c a relocated variable's address in a register
+ * (MOV32I), as ptxas -c writes it; else base. */
+int lw_shared_atoms_base(LowerCtx *c, int base);
 /* A register holding module_shared[sym]'s offset plus add: MOV32I,
  * completed when linked. */
 uint32_t lw_shared_sym_reg(LowerCtx *c, uint32_t sym, int64_t add);

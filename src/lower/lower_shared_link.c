@@ -13,7 +13,13 @@
  *
  * A kernel lowered before a function it links (its body later in the
  * module) has not laid that function's variables out: linking places
- * them after the kernel's own. */
+ * them after the kernel's own.
+ *
+ * Under -c a module-scope variable is the linker's to place, as ptxas -c
+ * leaves it: kernels name it as functions do, and the instruction keeps
+ * shared_sym to the end, its immediate the addend of an R_CUDA_ABS24_20
+ * relocation (driver/assemble.c). ptxas relocates no ATOMS: a shared
+ * atomic's address is a relocated MOV32I into a register first. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -39,7 +45,7 @@ void lw_func_shared_body_add(LowerCtx *c, const VarDecl *d)
 		size_t n = strlen(dc->name) + 32;
 		char *label = xmalloc(n);
 		snprintf(label, n, "$__%s__%u", dc->name, (unsigned)dc->loc.first_line);
-		size_t at = lw_shared_var_append(c, (LSharedVar){ dc->name, size, align, label });
+		size_t at = lw_shared_var_append(c, (LSharedVar){ dc->name, size, align, label, -1, 0 });
 		/* hides a module variable of the same name */
 		LMapEntry *e = lmap_put(&c->vars, dc->name, (int64_t)at, LVAR_SHARED_SYM);
 		e->value = (int64_t)at;
@@ -109,6 +115,8 @@ static uint32_t kernel_offset(LowerCtx *c, LKernel *k, uint32_t sym, SrcLoc loc)
 
 void lw_shared_link(LowerCtx *c, LKernel *k, LInsn *in)
 {
+	if (lw_shared_relocated(c, in->shared_sym - 1u))
+		return;     /* -c: the linker's, relocated in the kernel's code */
 	uint32_t off = kernel_offset(c, k, in->shared_sym - 1u, in->loc);
 	in->shared_sym = 0;
 	if (sass_form_field_index(in->form, SR_WOFF) >= 0) {
@@ -121,6 +129,18 @@ void lw_shared_link(LowerCtx *c, LKernel *k, LInsn *in)
 	}
 	int64_t v = linsn_get(in, SR_IMM, 0) + off;
 	linsn_set(in, SR_IMM, in->form->op == SOP_MOV32I ? (int64_t)(uint32_t)v : v);
+}
+
+bool lw_shared_relocated(const LowerCtx *c, uint32_t sym)
+{
+	return c->lm->relocatable && (!c->module_shared[sym].label || c->module_shared[sym].kernel >= 0);
+}
+
+int lw_shared_atoms_base(LowerCtx *c, int base)
+{
+	if (!LW_BASE_IS_SHARED_SYM(base) || !lw_shared_relocated(c, (uint32_t)(BASE_SHARED_SYM0 - base)))
+		return base;
+	return (int)lw_shared_sym_reg(c, (uint32_t)(BASE_SHARED_SYM0 - base), 0);
 }
 
 uint32_t lw_shared_sym_reg(LowerCtx *c, uint32_t sym, int64_t add)

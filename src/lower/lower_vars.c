@@ -84,7 +84,7 @@ void lw_module_shared_add(LowerCtx *c, const VarDecl *d)
 		if (!is_dynamic(d, i) && !lw_var_layout(c, d, i, &size, &align))
 			continue;
 		/* names are interned: they outlive the item */
-		lw_shared_var_append(c, (LSharedVar){ d->decls[i].name, size, align, NULL });
+		lw_shared_var_append(c, (LSharedVar){ d->decls[i].name, size, align, NULL, -1, (uint32_t)c->lm->nvars });
 	}
 }
 
@@ -139,12 +139,25 @@ void lw_body_shared_add(LowerCtx *c, const VarDecl *d)
 {
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		uint32_t size, align;
-		if (lw_var_layout(c, d, i, &size, &align)) {
-			place(c, d->decls[i].name, size, align);
-			char line[24];
-			snprintf(line, sizeof line, "__%u", (unsigned)d->decls[i].loc.first_line);
-			record_string(c->k, "$__", d->decls[i].name, line, "");
+		if (!lw_var_layout(c, d, i, &size, &align))
+			continue;
+		char line[24];
+		snprintf(line, sizeof line, "__%u", (unsigned)d->decls[i].loc.first_line);
+		if (c->lm->relocatable) {
+			/* -c: the linker's to place in .nv.shared.<k>, named
+			 * `$__<name>__<line>` (ptxas -c's symbol) and relocated */
+			size_t n = strlen(d->decls[i].name) + sizeof line + 4;
+			char *label = xmalloc(n);
+			snprintf(label, n, "$__%s%s", d->decls[i].name, line);
+			size_t at = lw_shared_var_append(c, (LSharedVar){ d->decls[i].name, size, align, label,
+			                                                  (int32_t)(c->k - c->lm->kernels), 0 });
+			LMapEntry *e = lmap_put(&c->vars, d->decls[i].name, (int64_t)at, LVAR_SHARED_SYM);
+			e->value = (int64_t)at;
+			e->extra = LVAR_SHARED_SYM;
+			continue;
 		}
+		place(c, d->decls[i].name, size, align);
+		record_string(c->k, "$__", d->decls[i].name, line, "");
 	}
 }
 
@@ -217,6 +230,12 @@ void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 		bool by_name = !v->label && lmap_find(&named, v->name) && !lmap_find(&c->vars, v->name);
 		if (!by_name && !callee[i])
 			continue;
+		if (c->lm->relocatable && !v->label) {
+			/* -c: the linker places it; the code names it (a relocation) */
+			if (by_name)
+				lmap_put(&c->vars, v->name, (int64_t)i, LVAR_SHARED_SYM);
+			continue;
+		}
 		if (v->align) {
 			uint32_t off = lw_shared_alloc(k, v->size, v->align);
 			if (by_name)
@@ -235,7 +254,7 @@ void lw_module_shared_place(LowerCtx *c, const Stmt *body)
 		for (size_t i = 0; i < c->nmodule_shared; i++) {
 			const LSharedVar *v = &c->module_shared[i];
 			bool by_name = !v->label && lmap_find(&named, v->name) && !lmap_find(&c->vars, v->name);
-			if (v->align == 0 && (by_name || callee[i])) {
+			if (v->align == 0 && (by_name || callee[i]) && !(c->lm->relocatable && !v->label)) {
 				if (by_name)
 					lmap_put(&c->vars, v->name, k->shared_size, LVAR_SHARED);
 				place_sym(k, i, k->shared_size);

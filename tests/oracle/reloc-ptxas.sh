@@ -32,6 +32,13 @@
 #  - relocating each operand of a .const variable as ptxas -c does
 #    (R_CUDA_CONST_FIELD19_20, an LDC's R_CUDA_CONST_FIELD21_20, against
 #    the variable; compared with the other relocations above);
+#  - relocating each address of a .shared variable (module or kernel
+#    body) as ptxas -c
+#    does (R_CUDA_ABS24_20 on an LDS/STS offset or a MOV32I, against its
+#    symbol in .nv_debug.shared or .nv.shared.<k>; compared with the other
+#    relocations above);
+#  - relocating the MOV32I of a .const variable's address as ptxas -c
+#    does (R_CUDA_ABS16_20; compared with the other relocations above);
 #  - relocating a brx.idx jump table's LDC as ptxas -c does
 #    (R_CUDA_CONST_FIELD21_20 against <k>.const_opt.<a>.<b>, compared with
 #    the other relocations above);
