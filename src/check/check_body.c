@@ -63,6 +63,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_shape_run(c, clean, SHAPE_ISA_ROWS, check_isa_instr, in);
 	check_isa_instr_sregs(c, in);
 	check_shape_run(c, clean, SHAPE_SYNC, check_sync_required, in);
+	check_barrier_operands(c, in);
 	check_param_read(c, in);
 	check_param_guard(c, in);
 	check_destination(c, in);

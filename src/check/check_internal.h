@@ -271,6 +271,7 @@ void check_txq_attributes(CheckCtx *c, const Instr *in);
 void check_st_instr(CheckCtx *c, const Instr *in);
 /* check_sync.c: vote and shfl without .sync on a new .version and .target. */
 void check_sync_required(CheckCtx *c, const Instr *in);
+void check_barrier_operands(CheckCtx *c, const Instr *in);
 /* check_call.c (rule call-arguments): a direct call's return values and
  * arguments against the callee's declaration. */
 void check_call_arguments(CheckCtx *c, const Instr *in);

@@ -2,7 +2,8 @@
  * forms for sm_70 and later (independent thread scheduling leaves no
  * implicit warp), and ptxas 13 rejects them when both the .version and
  * the .target are that new; older files only get its warning (rule
- * sync-deprecated). Also bar/barrier without their operation, and .loc
+ * sync-deprecated). Also bar/barrier without their operation or with a
+ * barrier number or thread count ptxas refuses (rule operand-type), .loc
  * without .file (ptxas 13 warns: line information may be incomplete), and
  * in strict mode integer literals ptxas truncates to 64 bits silently. */
 #include "check/check_internal.h"
@@ -28,6 +29,40 @@ static void check_barrier_modifier(CheckCtx *c, const Instr *in)
 		return;
 	check_error(c, in->opcode_loc, RULE_BARRIER_MODIFIER, "Barrier modifier required for instruction '%s' (write "
 		"%s.sync, %s.arrive or %s.red)", in->opcode, in->opcode, in->opcode, in->opcode);
+}
+
+/* The barrier number (an immediate 0-15) and the thread count (an
+ * immediate multiple of the warp size), each a 32-bit register otherwise,
+ * as ptxas 13 checks them ("Barrier number '16' out of range", "Number of
+ * threads participating in barrier must be in multiple of warp size",
+ * "Arguments mismatch"). bar.red d, a{, b}, {!}c names them after d.
+ * It reads operands, so check_body.c runs it on every instruction, not
+ * once per shape as check_sync_required. */
+void check_barrier_operands(CheckCtx *c, const Instr *in)
+{
+	/* bar.warp.sync takes a member mask, barrier.cluster no number */
+	if (in->opcode[0] != 'b' || (!opcode_is(in, "bar") && !opcode_is(in, "barrier")) || has_word(in, ".warp") ||
+	    has_word(in, ".cluster"))
+		return;
+	bool red = has_word(in, ".red");
+	uint32_t id = red ? 1 : 0, count = red ? (in->nops == 4 ? 2 : 0) : 1;
+	for (uint32_t i = id; i < in->nops && (i == id || i == count); i++) {
+		const Expr *e = in->ops[i];
+		int64_t v;
+		if (check_is_immediate(e) && expr_const_int(e, &v)) {
+			if (i == id && (v < 0 || v > 15))
+				check_error(c, e->loc, RULE_OPERAND_TYPE, "Barrier number '%s' out of range, expected to be in "
+					"range [0..15]", check_expr_text(c, e));
+			else if (i == count && v % 32 != 0)
+				check_error(c, e->loc, RULE_OPERAND_TYPE, "Number of threads participating in barrier must be "
+					"in multiple of warp size ('%s': write a multiple of 32)", check_expr_text(c, e));
+		} else if (e->kind == EX_NAME && !e->component && check_lookup(c, e) && check_lookup(c, e)->kind == SYM_REG &&
+		           type_info(check_register_type(c, e))->bits != 32) {
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; the "
+				"barrier number and thread count are 32-bit)", in->opcode, e->text,
+				type_info(check_register_type(c, e))->word);
+		}
+	}
 }
 
 void check_sync_required(CheckCtx *c, const Instr *in)
