@@ -8,13 +8,14 @@
 
 /* Every name an instruction uses must be declared. The walk also notes
  * whether a name could be a kernel's or an opaque variable's (such a
- * symbol, or the sink `_`, which it does not look up): without one, the
- * kernel-address walk and check_opaque_operands after the other checks,
+ * symbol, or the sink `_`, which it does not look up), or another
+ * variable's: without one, the kernel-address walk, check_variable_sources
+ * and check_opaque_operands after the other checks,
  * which look the same names up in the same scopes, have nothing to
  * find. */
 typedef struct NameWalk {
 	CheckCtx *c;
-	bool kernel_named, opaque_named;
+	bool kernel_named, opaque_named, var_named;
 } NameWalk;
 
 static void resolve_name(void *arg, const Expr *e)
@@ -31,6 +32,8 @@ static void resolve_name(void *arg, const Expr *e)
 		w->kernel_named = true;
 	else if (sym->kind == SYM_VAR && type_is_opaque(sym->type))
 		w->opaque_named = true;
+	else if (sym->kind == SYM_VAR)
+		w->var_named = true;
 }
 
 /* Naming an .entry as a value (mov.u64 %rd, kernel) takes its address,
@@ -55,7 +58,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	/* a stream's header rules are judged at its end (check_stream_end) */
 	if (c->assembling && !c->builtin_routine)
 		c->builtin_routine = check_builtin_routine(in);
-	NameWalk names = { c, false, false };
+	NameWalk names = { c, false, false, false };
 	for (uint32_t i = 0; i < in->nops; i++)
 		expr_for_each_name(in->ops[i], resolve_name, &names);
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
@@ -67,6 +70,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_param_read(c, in);
 	check_param_guard(c, in);
 	check_destination(c, in);
+	if (names.var_named)
+		check_variable_sources(c, in);
 	check_initializer_forms(c, in);
 	check_load_vector(c, in);
 	check_vector_sizes(c, in);

@@ -279,7 +279,7 @@ void check_call_arguments(CheckCtx *c, const Instr *in);
  * literal-truncated ones, once the module is read. */
 void check_loc_file(CheckCtx *c);
 /* check_operand_type.c (rule operand-type): the guard, special registers,
- * the destination, ld/ldu results, mov packing, ld.param in an .entry. */
+ * the destination, variables as sources, ld/ldu results, mov packing, ld.param in an .entry. */
 void check_guard_type(CheckCtx *c, const Instr *in);
 void check_special_operands(CheckCtx *c, const Instr *in);
 /* check_operators.c: '-', '!', '+' offsets and other operators on names */
@@ -287,6 +287,7 @@ void check_operand_operators(CheckCtx *c, const Instr *in);
 /* check_components.c: .x, .h0 ... after a name */
 void check_operand_components(CheckCtx *c, const Instr *in);
 void check_destination(CheckCtx *c, const Instr *in);
+void check_variable_sources(CheckCtx *c, const Instr *in);
 void check_load_vector(CheckCtx *c, const Instr *in);
 void check_initializer_forms(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);

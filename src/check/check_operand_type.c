@@ -119,6 +119,35 @@ void check_destination(CheckCtx *c, const Instr *in)
 			"a %s variable)", in->opcode, sym->name, sym->space == SP_PARAM ? ".param" : "memory");
 }
 
+/* A bare variable name as a source: its address is an operand of mov and
+ * cvta (to generic) only; ptxas 13 and 11.8 refuse it anywhere else
+ * ("Argument 1 of instruction 'add': must be register"), while an address
+ * expression (g+4) is an immediate they take. Opaque variables have
+ * their own rule (check_opaque_operands), st its own (st-operand), and
+ * operand 0 is the destination's. */
+void check_variable_sources(CheckCtx *c, const Instr *in)
+{
+	if (opcode_is(in, "mov") || opcode_is(in, "st"))
+		return;
+	if (opcode_is(in, "cvta")) {
+		bool to = false;
+		for (uint32_t m = 0; m < in->nmods; m++)
+			to |= strcmp(in->mods[m], ".to") == 0;
+		if (!to)
+			return;
+	}
+	for (uint32_t i = 1; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		if (e->kind != EX_NAME || e->component)
+			continue;
+		const Symbol *sym = check_lookup(c, e);
+		if (sym && sym->kind == SYM_VAR && !type_is_opaque(sym->type))
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Argument %u of instruction '%s': must be register ('%s' is "
+				"a %s variable: take its address with mov or cvta first)", i, in->opcode, sym->name,
+				sym->space == SP_PARAM ? ".param" : "memory");
+	}
+}
+
 /* ---- initializer forms ---- */
 /* generic(x) and mask() (0xFF(x)) exist only in initializers: in an
  * instruction operand ptxas 13's grammar has no place for them. */

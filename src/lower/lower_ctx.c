@@ -448,6 +448,12 @@ static const SpecialReg special_regs[] = {
 	{ "%nctaid", ".x", -1, 0x14, 0, 0, false, 0 },
 	{ "%nctaid", ".y", -1, 0x18, 0, 0, false, 0 },
 	{ "%nctaid", ".z", -1, 0x1c, 0, 0, false, 0 },
+	/* the vectors' .w (llvm.nvvm.read.ptx.sreg.tid.w and kin): ptxas
+	 * 11.8 reads 0 for each */
+	{ "%tid", ".w", -1, -1, 0, 0, true, 0 },
+	{ "%ctaid", ".w", -1, -1, 0, 0, true, 0 },
+	{ "%ntid", ".w", -1, -1, 0, 0, true, 0 },
+	{ "%nctaid", ".w", -1, -1, 0, 0, true, 0 },
 	{ "%laneid", NULL, 0x00, -1, 0, 0, false, 0 },
 	{ "%clock", NULL, 0x50, -1, 0, 0, false, 0 },
 	{ "%clock_hi", NULL, 0x51, -1, 0, 0, false, 0 },
