@@ -401,10 +401,11 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	int geom = m.geom->sass;
 	/* ptxas -O3 folds a fetch coordinate base + imm (-8..7) into the
 	 * offsets word, 4 bits a coordinate (lower_tex_offsets.c): 2D,
-	 * ARRAY_2D and 3D fetches of a bound texture (measured; not 1D) */
+	 * ARRAY_2D and 3D fetches, bound or bindless (measured; not 1D); not
+	 * beside PTX's explicit offsets */
 	uint32_t offsets = 0;
 	bool aoffi = false;
-	for (unsigned i = 0; !offs && fetch && !r.bindless && geom >= 2 && geom <= GEOM_3D && i < m.geom->ncoords; i++) {
+	for (unsigned i = 0; !offs && fetch && geom >= 2 && geom <= GEOM_3D && i < m.geom->ncoords; i++) {
 		const LTexFold *f = lw_tex_fold(c, in, m.geom->ms + m.geom->arrayed + i);
 		if (f) {
 			vals[m.geom->arrayed + i] = f->base;
