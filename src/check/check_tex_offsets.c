@@ -10,8 +10,10 @@
  *    vector's do ({%f1, %f2} is refused, {%r1, %f2} is .b32 and taken).
  *    Immediates of any value are taken (the hardware reads the low 4 bits,
  *    6 for tld4).
- * Only a braced e is checked: a lone scalar after the fixed operands may
- * be the depth reference f. */
+ * A lone scalar after the fixed operands is the depth reference f (ptxas
+ * 11.8 writes TEXS.DC for tex.1d/.2d ..., %r1 as for ..., %f1); a 3D or
+ * multisample texture has none: "Illegal modifier '.3d'" (also after an
+ * offsets vector). */
 #include "check/check_internal.h"
 
 #include <string.h>
@@ -24,17 +26,19 @@ static bool has_mod(const Instr *in, const char *w)
 	return false;
 }
 
-/* The geometry word and the fewest offsets it takes (0: none allowed). */
-static const char *geometry(const Instr *in, unsigned *need)
+/* The geometry word, the fewest offsets it takes (0: none allowed) and
+ * whether it has a depth reference. */
+static const char *geometry(const Instr *in, unsigned *need, bool *depth)
 {
-	static const struct { const char *word; unsigned need; } geoms[] = {
-		{ ".1d", 1 }, { ".a1d", 1 }, { ".2d", 2 }, { ".a2d", 2 }, { ".2dms", 2 }, { ".a2dms", 2 },
-		{ ".3d", 4 }, { ".cube", 0 }, { ".acube", 0 },
+	static const struct { const char *word; unsigned need; bool depth; } geoms[] = {
+		{ ".1d", 1, true }, { ".a1d", 1, true }, { ".2d", 2, true }, { ".a2d", 2, true }, { ".2dms", 2, false },
+		{ ".a2dms", 2, false }, { ".3d", 4, false }, { ".cube", 0, true }, { ".acube", 0, true },
 	};
 	for (uint32_t i = 0; i < in->nmods; i++)
 		for (size_t g = 0; g < sizeof geoms / sizeof geoms[0]; g++)
 			if (strcmp(in->mods[i], geoms[g].word) == 0) {
 				*need = geoms[g].need;
+				*depth = geoms[g].depth;
 				return geoms[g].word;
 			}
 	return NULL;
@@ -87,13 +91,24 @@ static void check_elements(CheckCtx *c, const Instr *in, const Expr *e)
 void check_texture_offsets(CheckCtx *c, const Instr *in)
 {
 	unsigned fixed = 2 + has_mod(in, ".level") + 2 * has_mod(in, ".grad");
-	if (in->nops <= fixed || in->ops[fixed]->kind != EX_VECTOR)
+	if (in->nops <= fixed)
 		return;
-	const Expr *e = in->ops[fixed];
 	unsigned need = 1;
-	const char *gw = geometry(in, &need);
+	bool depth = true;
+	const char *gw = geometry(in, &need, &depth);
 	if (gw == NULL)
 		return;
+	bool has_e = in->ops[fixed]->kind == EX_VECTOR;
+	if (!depth && in->nops > fixed + has_e) {
+		const Expr *f = in->ops[fixed + has_e];
+		check_error(c, f->loc, RULE_OPERAND_TYPE, "Illegal modifier '%s' for instruction '%s' (%s takes no "
+			"depth reference: '%s' after the %s)", gw, in->opcode, gw, check_expr_text(c, f),
+			has_e ? "offsets" : "coordinates");
+		return;
+	}
+	if (!has_e)
+		return;
+	const Expr *e = in->ops[fixed];
 	if (need == 0) {
 		check_error(c, e->loc, RULE_OPERAND_TYPE, "Illegal modifier '%s' for instruction '%s' (a cube map takes "
 			"no texel offsets)", gw, in->opcode);

@@ -364,8 +364,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	unsigned nfixed = 2u + m.level + 2u * m.grad;
 	const Expr *offs = in->nops == nfixed + 1 ? in->ops[nfixed] : NULL;
 	if (in->nops > nfixed + 1 || (offs && offs->kind != EX_VECTOR))
-		return lw_unsupported(c, in->ops[nfixed]->loc, "%s with a depth reference operand or a scalar offset "
-		                      "(texel offsets are supported as a vector: {x})", in->opcode);
+		return lw_unsupported(c, in->ops[nfixed]->loc, "%s with a depth reference operand (a scalar after the "
+		                      "coordinates is one, as for ptxas: TEXS.DC)", in->opcode);
 	if (offs && (m.geom->sass >= GEOM_CUBE))
 		return lw_unsupported(c, offs->loc, "texture offsets of a cube map");
 	const Expr *a = in->ops[1];
