@@ -294,6 +294,10 @@ void check_vector_sizes(CheckCtx *c, const Instr *in);
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
 void check_param_guard(CheckCtx *c, const Instr *in);
+/* check_tex_offsets.c (rule operand-type): the texel offsets vector e of
+ * tex/tld4 (..., e{, f}): its size per geometry, none on a cube map, 32-bit
+ * integer elements, as ptxas 13 takes them. */
+void check_texture_offsets(CheckCtx *c, const Instr *in);
 void check_param_read_error(CheckCtx *c, const char *name, SrcLoc loc);
 /* A direct call's return list (call (r), f, (a)), else NULL. */
 const Expr *check_call_returns(const Instr *in);

@@ -293,6 +293,8 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 	}
 	if ((opcode_is(in, "tex") || opcode_is(in, "tld4")) && in->nops && in->ops[0]->kind == EX_VECTOR)
 		check_texture_result(c, in, in->ops[0]);
+	if (opcode_is(in, "tex") || opcode_is(in, "tld4"))
+		check_texture_offsets(c, in);
 	bool matrix = opcode_is(in, "mma") || opcode_is(in, "wmma") || opcode_is(in, "ldmatrix") ||
 		opcode_is(in, "stmatrix") || opcode_is(in, "movmatrix");
 	for (uint32_t i = 0; i < in->nops; i++) {

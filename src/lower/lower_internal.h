@@ -206,6 +206,12 @@ bool lw_writes_first_operand(const Instr *in);
  * element elem of tex's coordinates, or NULL. */
 void lw_find_tex_folds(LowerCtx *c, const Stmt *body);
 const LTexFold *lw_tex_fold(const LowerCtx *c, const Instr *tex, unsigned elem);
+/* PTX's explicit offsets operand e of tex/tld4 packed into part sub of
+ * vreg as ptxas 11.8 packs it (lower_tex_offsets.c): ncomp fields of
+ * `bits` bits (4 for TEX/TLD/TXD, 6 a byte apart for TLD4); shift16: the
+ * packed 12 bits moved to bit 16 (TXD's word). */
+bool lw_tex_offset_word(LowerCtx *c, const Expr *e, unsigned ncomp, unsigned bits, bool shift16, uint32_t vreg,
+                        unsigned sub);
 bool lw_has_mod(const Instr *in, const char *mod);
 /* in with the state-space spelling .shared::cta written .shared (PTX 7.8
  * names the same window both ways; ptxas 11.8 writes the same code): in

@@ -264,7 +264,7 @@ static void set_defaults(const LowerCtx *c, LInsn *in, const TexRef *r, int geom
  * (ptxas 11.8, measured with distinct values). In unified texture mode a
  * 1D texture is sampled as 2D, as by tex: y, dPdx.y and dPdy.y are 0. */
 static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const TexRef *r, const uint32_t d[4],
-                       const Expr *coords)
+                       const Expr *coords, const Expr *offs)
 {
 	unsigned n = m->geom->ncoords;
 	int geom = m->geom->sass;
@@ -272,7 +272,7 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 		geom = 2;
 		n = 2;
 	}
-	unsigned nra = n + r->bindless;
+	unsigned nra = n + r->bindless + (offs != NULL);
 	uint32_t ra = lw_temp(c, nra == 3 ? 4 : nra), rb = lw_temp(c, 2 * n);
 	if (r->bindless)
 		lw_mov(c, ra, 0, r->handle, 0);
@@ -293,10 +293,15 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 				return false;
 		}
 	}
+	/* the offsets word after the coordinates in Ra, its fields at bit 16 */
+	if (offs && !lw_tex_offset_word(c, offs, m->geom->ncoords, 4, true, ra, r->bindless + n))
+		return false;
 	uint32_t res = lw_temp(c, 4);
 	LInsn *t = lw_emit(c, r->bindless ? SF_TXD_B : SF_TXD);
 	t->tex_result = true;
 	set_defaults(c, t, r, geom);
+	if (offs)
+		linsn_set(t, SR_AOFFI, 1);
 	linsn_ref(t, SR_RA, ra, 0, nra, false);
 	linsn_ref(t, SR_RB, rb, 0, 2 * n, false);
 	linsn_ref(t, SR_RD, res, 0, 4, true);
@@ -354,8 +359,15 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	TexMods m;
 	if (!parse_mods(c, in, &m))
 		return false;
-	if (in->nops != 2u + m.level + 2u * m.grad)
-		return lw_unsupported(c, in->loc, "%s with %u operands", in->opcode, in->nops);
+	/* after the fixed operands PTX allows the offsets e (a vector) and
+	 * the depth reference f */
+	unsigned nfixed = 2u + m.level + 2u * m.grad;
+	const Expr *offs = in->nops == nfixed + 1 ? in->ops[nfixed] : NULL;
+	if (in->nops > nfixed + 1 || (offs && offs->kind != EX_VECTOR))
+		return lw_unsupported(c, in->ops[nfixed]->loc, "%s with a depth reference operand (a scalar after the "
+		                      "coordinates is one, as for ptxas: TEXS.DC)", in->opcode);
+	if (offs && (m.geom->sass >= GEOM_CUBE))
+		return lw_unsupported(c, offs->loc, "texture offsets of a cube map");
 	const Expr *a = in->ops[1];
 	if (a->kind != EX_ADDRESS || (a->nelems != 2 && a->nelems != 3))
 		return lw_unsupported(c, a->loc, "this texture address");
@@ -366,7 +378,7 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	if (!texture_ref(c, a->elems[0], sampler, &r) || !destinations(c, in->ops[0], d))
 		return false;
 	if (m.grad)
-		return lower_grad(c, in, &m, &r, d, coords);
+		return lower_grad(c, in, &m, &r, d, coords, offs);
 	const Expr *const *elems = (const Expr *const *)&coords;
 	unsigned nelems = 1;
 	if (coords->kind == EX_VECTOR) {
@@ -389,10 +401,11 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	int geom = m.geom->sass;
 	/* ptxas -O3 folds a fetch coordinate base + imm (-8..7) into the
 	 * offsets word, 4 bits a coordinate (lower_tex_offsets.c): 2D,
-	 * ARRAY_2D and 3D fetches of a bound texture (measured; not 1D) */
+	 * ARRAY_2D and 3D fetches, bound or bindless (measured; not 1D); not
+	 * beside PTX's explicit offsets */
 	uint32_t offsets = 0;
 	bool aoffi = false;
-	for (unsigned i = 0; fetch && !r.bindless && geom >= 2 && geom <= GEOM_3D && i < m.geom->ncoords; i++) {
+	for (unsigned i = 0; !offs && fetch && geom >= 2 && geom <= GEOM_3D && i < m.geom->ncoords; i++) {
 		const LTexFold *f = lw_tex_fold(c, in, m.geom->ms + m.geom->arrayed + i);
 		if (f) {
 			vals[m.geom->arrayed + i] = f->base;
@@ -415,6 +428,7 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		if (lod == TEX_LOD_LL)
 			vals[n++] = in->ops[2];
 	}
+	aoffi |= offs != NULL;
 	unsigned offsets_at = aoffi ? n : 6;   /* the offsets word: after the level */
 	if (aoffi)
 		vals[n++] = NULL;
@@ -440,7 +454,10 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 			slot[i] = i < na ? (TexSlot){ ra, i } : (TexSlot){ rb, r.bindless + i - na };
 	}
 	for (unsigned i = 0; i < n; i++)
-		if (i == offsets_at)
+		if (i == offsets_at && offs) {
+			if (!lw_tex_offset_word(c, offs, m.geom->ncoords, gather ? 6 : 4, false, slot[i].vreg, slot[i].sub))
+				return false;
+		} else if (i == offsets_at)
 			lw_mov32i(c, slot[i].vreg, slot[i].sub, offsets);
 		else if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
 			return false;
@@ -480,7 +497,7 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_CL, 1);
 	if (!compact && fetch && m.geom->ms)
 		linsn_set(t, SR_MS, 1);
-	if (!compact && aoffi)
+	if ((!compact || form == SF_TLD4S) && aoffi)
 		linsn_set(t, SR_AOFFI, 1);
 	for (unsigned i = 0; i < 4; i++)
 		lw_mov(c, d[i], 0, compact && i >= 2 ? res2 : res, compact ? i % 2 : i);

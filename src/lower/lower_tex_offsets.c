@@ -13,6 +13,7 @@
 #include "base/xalloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Every register name of e into m (value += 1). */
 static void count_names(LMap *m, const Expr *e)
@@ -192,4 +193,84 @@ const LTexFold *lw_tex_fold(const LowerCtx *c, const Instr *tex, unsigned elem)
 		if (c->tex_folds[i].tex == tex && c->tex_folds[i].elem == elem)
 			return &c->tex_folds[i];
 	return NULL;
+}
+
+/* ---- PTX's explicit offsets operand (tex/tld4 ..., e) ----
+ * ptxas 11.8 (-O0 and -O3) packs e = {x, y, z} into one word: x whole,
+ * then BFI inserts y's low field at 4 (0x404) and z's at 8 (0x408); tld4's
+ * fields are 6 bits a byte apart (0x608). Immediates fold to one MOV32I of
+ * the same value (-O3: {-1, 2} is 0xffffff2f, x's high bits kept). TXD
+ * takes the word's 12 bits at bit 16 (BFI t, w, 0xc10, RZ). Only the
+ * geometry's components are read (3D's fourth element is not). */
+enum { RZ_REG = 255 };
+
+static uint32_t bfi(uint32_t into, uint32_t v, unsigned pos, unsigned len)
+{
+	uint32_t mask = ((1u << len) - 1) << pos;
+	return (into & ~mask) | (v << pos & mask);
+}
+
+static void emit_bfi(LowerCtx *c, uint32_t dv, unsigned ds, uint32_t av, unsigned as, unsigned pos, unsigned len,
+                     bool rc_zero, uint32_t cv, unsigned cs)
+{
+	LInsn *b = lw_emit(c, SF_BFI_I);
+	linsn_set(b, SR_CC, 0);
+	linsn_ref(b, SR_RA, av, as, 1, false);
+	linsn_set(b, SR_IMM, len << 8 | pos);
+	if (rc_zero)
+		linsn_set(b, SR_RC, RZ_REG);
+	else
+		linsn_ref(b, SR_RC, cv, cs, 1, false);
+	linsn_ref(b, SR_RD, dv, ds, 1, true);
+}
+
+bool lw_tex_offset_word(LowerCtx *c, const Expr *e, unsigned ncomp, unsigned bits, bool shift16, uint32_t vreg,
+                        unsigned sub)
+{
+	const Expr *const *elems = (const Expr *const *)&e;
+	unsigned n = 1;
+	if (e->kind == EX_VECTOR) {
+		elems = (const Expr *const *)e->elems;
+		n = e->nelems;
+	}
+	if (n < ncomp)
+		return lw_unsupported(c, e->loc, "an offsets vector of %u elements (this geometry takes %u)", n, ncomp);
+	unsigned stride = bits == 6 ? 8 : 4;
+	Opnd o[3];
+	memset(o, 0, sizeof o);
+	bool all_imm = true;
+	for (unsigned i = 0; i < ncomp && i < 3; i++) {
+		if (!lw_opnd(c, elems[i], &o[i]))
+			return false;
+		if (o[i].kind == OPND_REG && o[i].width != 1)
+			return lw_unsupported(c, elems[i]->loc, "a 64-bit texture offset");
+		if (o[i].kind != OPND_IMM && o[i].kind != OPND_REG)
+			return lw_unsupported(c, elems[i]->loc, "this texture offset");
+		all_imm &= o[i].kind == OPND_IMM;
+	}
+	if (all_imm) {
+		uint32_t w = (uint32_t)o[0].imm;
+		for (unsigned i = 1; i < ncomp; i++)
+			w = bfi(w, (uint32_t)o[i].imm, stride * i, bits);
+		lw_mov32i(c, vreg, sub, shift16 ? (w & 0xfff) << 16 : w);
+		return true;
+	}
+	/* registers: x into the word, then each further field inserted */
+	uint32_t wv = shift16 ? lw_temp(c, 1) : vreg;
+	unsigned ws = shift16 ? 0 : sub;
+	if (o[0].kind == OPND_IMM)
+		lw_mov32i(c, wv, ws, (uint32_t)o[0].imm);
+	else
+		lw_mov(c, wv, ws, o[0].vreg, 0);
+	for (unsigned i = 1; i < ncomp; i++) {
+		uint32_t fv = o[i].vreg;
+		if (o[i].kind == OPND_IMM) {
+			fv = lw_temp(c, 1);
+			lw_mov32i(c, fv, 0, (uint32_t)o[i].imm);
+		}
+		emit_bfi(c, wv, ws, fv, 0, stride * i, bits, false, wv, ws);
+	}
+	if (shift16)
+		emit_bfi(c, vreg, sub, wv, ws, 16, 12, true, 0, 0);
+	return true;
 }

@@ -114,10 +114,11 @@ static bool texture_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 {
 	static const unsigned coords[] = { 1, 2, 2, 3, 3, 4, 3, 4 };
 	if (f->op == SOP_TXD || f->op == SOP_TXD_B) {
-		/* Ra: (.B: the handle,) the coordinates; Rb: two derivatives each */
+		/* Ra: (.B: the handle,) the coordinates, (.AOFFI:) the offsets
+		 * word (ptxas 11.8's TXD.AOFFI); Rb: two derivatives each */
 		unsigned n = coords[get(in, SR_GEOM) & 7];
-		add_regs(u->reads, get(in, SR_RA), n + (f->op == SOP_TXD_B));
-		add_regs(u->reads, get(in, SR_RB), 2 * n + (get(in, SR_AOFFI) == 1));
+		add_regs(u->reads, get(in, SR_RA), n + (f->op == SOP_TXD_B) + (get(in, SR_AOFFI) == 1));
+		add_regs(u->reads, get(in, SR_RB), 2 * n);
 		add_regs(u->writes, get(in, SR_RD), popcount4(get(in, SR_QMASK)));
 		return true;
 	}

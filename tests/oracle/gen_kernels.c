@@ -47,6 +47,19 @@ uint32_t rnd(uint32_t n)
 
 bool chance(uint32_t percent) { return rnd(100) < percent; }
 
+/* A second stream for choices added after the sweep's seeds were fixed
+ * (texel offsets): drawing from it leaves every rnd() choice, and so the
+ * kernels make check sweeps, as they were. */
+static uint64_t side_state;
+
+uint32_t rnd_side(uint32_t n)
+{
+	side_state ^= side_state << 13;
+	side_state ^= side_state >> 7;
+	side_state ^= side_state << 17;
+	return n ? (uint32_t)((side_state >> 11) % n) : 0;
+}
+
 
 void out(const char *fmt, ...)
 {
@@ -847,6 +860,7 @@ int main(int argc, char **argv)
 	}
 	uint64_t seed = strtoull(argv[argc - 1], NULL, 0);
 	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+	side_state = seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
 	for (int i = 0; i < 4; i++)
 		rnd(1);
 	const char *version = PICK(ptx_versions);

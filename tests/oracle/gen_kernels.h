@@ -12,6 +12,7 @@
 
 uint32_t rnd(uint32_t n);
 bool chance(uint32_t percent);
+uint32_t rnd_side(uint32_t n);   /* the second stream (gen_kernels.c) */
 void out(const char *fmt, ...);
 #define PICK(a) ((a)[rnd(sizeof(a) / sizeof((a)[0]))])
 

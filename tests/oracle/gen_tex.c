@@ -1,6 +1,7 @@
 /* The random-kernel generator's texture instructions (--tex, issue 17):
  * tex (1d, 2d, 3d, a1d, a2d; .s32/.u32/.f32 results, .s32/.f32
- * coordinates), tex.level, tex.grad, tld4 and txq, through the module's
+ * coordinates), tex.level, tex.grad, tld4 and txq, some with PTX's texel
+ * offsets operand (immediates in range or %r values), through the module's
  * bound .texrefs (unified texture mode) and a bindless .u64 handle, a
  * kernel parameter of its own.
  *
@@ -90,6 +91,32 @@ static void results(char *buf, size_t size, bool fl, int f[4])
 	}
 }
 
+/* ", {dx, ...}" of n texel offsets (3d: four, the last repeated), each an
+ * immediate in the field's range (4 bits; tld4: 6) or a %r value of the
+ * pool; "" for none (seven lookups in ten). Drawn from the second stream
+ * (rnd_side), so the other choices of a seed stay as they were. */
+static void offsets(char *buf, size_t size, int n, bool gather)
+{
+	buf[0] = '\0';
+	if (rnd_side(100) >= 30 || depth[C_R] == 0)
+		return;
+	int slots = n == 3 ? 4 : n, span = gather ? 64 : 16;
+	size_t len = (size_t)snprintf(buf, size, ", {");
+	char last[24] = "";
+	for (int i = 0; i < slots; i++) {
+		char c[24];
+		if (i >= n)
+			snprintf(c, sizeof c, "%s", last);
+		else if (rnd_side(2))
+			snprintf(c, sizeof c, "%d", (int)rnd_side((uint32_t)span) - span / 2);
+		else
+			snprintf(c, sizeof c, "%%r%d", pool[C_R][rnd_side((uint32_t)depth[C_R])]);
+		snprintf(last, sizeof last, "%s", c);
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", c);
+	}
+	snprintf(buf + len, size - len, "}");
+}
+
 static void float_results_to_pool(bool fl, const int f[4])
 {
 	for (int i = 0; fl && i < 4; i++)
@@ -101,7 +128,7 @@ void gen_tex_stmt(void)
 {
 	static const char *const geoms[] = { "1d", "2d", "3d", "a1d", "a2d" };
 	static const char *const dtypes[] = { "s32", "u32", "f32" };
-	char h[24], c[96], d[96];
+	char h[24], c[96], d[96], o[96];
 	int f[4];
 	ensure(C_R);
 	handle(h, sizeof h);
@@ -113,8 +140,9 @@ void gen_tex_stmt(void)
 		int n = g[0] == 'a' ? (g[1] == '1' ? 1 : 2) : g[0] - '0';
 		bool fc = chance(60);
 		coords(c, sizeof c, n, fc, g[0] == 'a');
+		offsets(o, sizeof o, n, false);
 		results(d, sizeof d, fl, f);
-		out("\ttex.%s.v4.%s.%s %s, [%s, %s];\n", g, dt, fc ? "f32" : "s32", d, h, c);
+		out("\ttex.%s.v4.%s.%s %s, [%s, %s]%s;\n", g, dt, fc ? "f32" : "s32", d, h, c, o);
 	} else if (kind == 4) {
 		int n = 1 + (int)rnd(2);
 		bool fc = chance(60);
@@ -124,22 +152,25 @@ void gen_tex_stmt(void)
 			snprintf(lv, sizeof lv, "%s", chance(50) ? "0f00000000" : "0f3f800000");
 		else
 			src(lv, sizeof lv, C_R, true);
+		offsets(o, sizeof o, n, false);
 		results(d, sizeof d, fl, f);
-		out("\ttex.level.%dd.v4.%s.%s %s, [%s, %s], %s;\n", n, dt, fc ? "f32" : "s32", d, h, c, lv);
+		out("\ttex.level.%dd.v4.%s.%s %s, [%s, %s], %s%s;\n", n, dt, fc ? "f32" : "s32", d, h, c, lv, o);
 	} else if (kind == 5) {
 		int n = 1 + (int)rnd(2);
 		char gx[48], gy[48];
 		coords(c, sizeof c, n, true, false);
 		coords(gx, sizeof gx, n, true, false);
 		coords(gy, sizeof gy, n, true, false);
+		offsets(o, sizeof o, n, false);
 		fl = true;
 		results(d, sizeof d, fl, f);
-		out("\ttex.grad.%dd.v4.f32.f32 %s, [%s, %s], %s, %s;\n", n, d, h, c, gx, gy);
+		out("\ttex.grad.%dd.v4.f32.f32 %s, [%s, %s], %s, %s%s;\n", n, d, h, c, gx, gy, o);
 	} else if (kind == 6) {
 		static const char *const comps[] = { "r", "g", "b", "a" };
 		coords(c, sizeof c, 2, true, false);
+		offsets(o, sizeof o, 2, true);
 		results(d, sizeof d, fl, f);
-		out("\ttld4.%s.2d.v4.%s.f32 %s, [%s, %s];\n", PICK(comps), dt, d, h, c);
+		out("\ttld4.%s.2d.v4.%s.f32 %s, [%s, %s]%s;\n", PICK(comps), dt, d, h, c, o);
 	} else {
 		static const char *const q[] = { "width", "height", "depth" };
 		out("\ttxq.%s.b32 %%r%d, [%s];\n", PICK(q), fresh(C_R), h);

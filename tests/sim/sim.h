@@ -307,12 +307,13 @@ void sim_set_cc(SimThread *t, uint32_t a, uint32_t b, uint64_t sum, bool extende
 void sim_set_cc_result(SimThread *t, uint32_t r);
 void sim_set_test_preds(SimThread *t, const SimInsn *in, bool r);
 bool sim_exec_tex(SimMachine *m, const SimInsn *in, SimThread *t);          /* sim_tex.c */
-/* sim5 (sim_tex_args.c): TLD's .AOFFI texel offsets added to the integer
- * coordinates raw[0..ncoords); the compact forms' source registers. */
-void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], unsigned ncoords);
-/* The signed 4-bit texel offsets of word w (x 3:0, y 7:4, z 11:8) added to raw
- * (TLD's and TLDS's .AOFFI). */
-void sim_tex_offset_word(uint32_t w, uint32_t raw[3], unsigned ncoords);
+/* sim5 (sim_tex_args.c): the .AOFFI texel offsets of TEX/TLD/TLD4/TXD
+ * (off[0..ncoords), 0 without .AOFFI), read from the register the form
+ * keeps them in; the compact forms' source registers. */
+void sim_tex_offsets(const SimInsn *in, const SimThread *t, int32_t off[3], unsigned ncoords);
+/* The signed texel offsets of word w: fields of `bits` bits (4: x 3:0,
+ * y 7:4, z 11:8; 6 (TLD4): x 5:0, y 13:8). */
+void sim_tex_offset_word(uint32_t w, unsigned bits, int32_t off[3], unsigned ncoords);
 void sim_texs_sources(const SimInsn *in, unsigned n, bool tlds_array, int64_t src[4]);
 /* ---- int64: I2I.CC, CSETP, P2R/R2P of the condition code (sim_int64.c) ---- */
 bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);

@@ -22,12 +22,13 @@
  *    the region (clamped to its depth).
  *  - TLD.MS (multisample, the sample index last in Rb): a region has one
  *    sample per texel, so the index is read and every sample is that texel.
- *  - TLD.AOFFI: the offsets word after the level in Rb (sim_tex_args.c);
+ *  - .AOFFI: the texel offsets word after the handle and level in Rb
+ *    (TXD: after the coordinates in Ra), added to the texel (sim_tex_args.c);
  *    TLD.CL (ptxas's tex.level with integer coordinates) clamps the level
  *    to the texture's levels: the one level, as every TLD.LL reads.
  * .NODEP (ptxas -O3's mark of a texture whose results go only into
  * surface instructions) changes no result: read and ignored.
- * Depth compare, other offsets, bias and derivative modes are not
+ * Depth compare, per-pixel offsets (.PTP), bias and derivative modes are not
  * modelled and fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
  * same texels. */
 #include "sim.h"
@@ -87,13 +88,14 @@ static bool unmodelled(SimMachine *m, const SimInsn *in)
 	SassOp op = in->form->op;
 	int64_t lod = sim_val(in, SR_TEXLOD, 0);
 	bool tld = op == SOP_TLD || op == SOP_TLD_B;
-	/* TLD's offsets and .CL are modelled (sim_tex_args.c; .CL clamps the
-	 * level to the texture's levels: the one level, which TLD reads) */
-	if (sim_val(in, SR_DC, 0) || (!tld && (sim_val(in, SR_AOFFI, 0) || sim_val(in, SR_CL, 0))) ||
-	    (!tld && lod != 0 && lod != 1 && lod != 3))
-		return sim_fail(m, in, "%s: depth compare, offsets and bias are not modelled",
-		                in->form->name), true;
+	/* offsets (.AOFFI, not TLD4's per-pixel .PTP) and TLD's .CL are
+	 * modelled (sim_tex_args.c; .CL clamps the level to the texture's
+	 * levels: the one level, which TLD reads) */
 	int64_t geom = sim_val(in, SR_GEOM, 0);
+	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) > 1 || (sim_val(in, SR_AOFFI, 0) && geom >= 6) ||
+	    (!tld && sim_val(in, SR_CL, 0)) || (!tld && lod != 0 && lod != 1 && lod != 3))
+		return sim_fail(m, in, "%s: depth compare, per-pixel or cube offsets and bias are not modelled",
+		                in->form->name), true;
 	if (geom == 5 || (geom >= 6 && (op == SOP_TLD || op == SOP_TLD_B || op == SOP_TXD || op == SOP_TXD_B)))
 		return sim_fail(m, in, "%s: this geometry is not modelled", in->form->name), true;
 	return false;
@@ -135,12 +137,12 @@ static int64_t cube_face(const SimRegion *s, uint32_t raw[3], int64_t layer)
 /* The components of texel (c[0], c[1], z) -- a gather's four texels'
  * component k when gather >= 0 -- for float or (fetch) integer
  * coordinates raw[]; a cube map's direction picks its face first. */
-static void sample(const SimRegion *s, uint32_t raw[3], int64_t layer, unsigned ncoords, bool fetch, bool cube,
-                   int gather, uint32_t comp[4])
+static void sample(const SimRegion *s, uint32_t raw[3], const int32_t off[3], int64_t layer, unsigned ncoords,
+                   bool fetch, bool cube, int gather, uint32_t comp[4])
 {
 	int64_t c[3] = { 0, 0, 0 };
 	for (unsigned i = 0; i < ncoords; i++)
-		c[i] = fetch ? (int32_t)raw[i] : texel_of_float(raw[i]);
+		c[i] = (fetch ? (int32_t)raw[i] : texel_of_float(raw[i])) + off[i];
 	int64_t z = ncoords == 3 ? c[2] : layer;
 	if (cube) {
 		z = cube_face(s, raw, layer);
@@ -148,8 +150,8 @@ static void sample(const SimRegion *s, uint32_t raw[3], int64_t layer, unsigned 
 		c[1] = texel_of_float(raw[1]);
 	}
 	if (gather >= 0) {
-		int64_t x0 = texel_of_float(float_bits(as_float(raw[0]) - 0.5f));
-		int64_t y0 = texel_of_float(float_bits(as_float(raw[1]) - 0.5f));
+		int64_t x0 = texel_of_float(float_bits(as_float(raw[0]) - 0.5f)) + off[0];
+		int64_t y0 = texel_of_float(float_bits(as_float(raw[1]) - 0.5f)) + off[1];
 		unsigned k = (unsigned)gather;
 		comp[0] = texel_word(s, x0, y0 + 1, z, k);
 		comp[1] = texel_word(s, x0 + 1, y0 + 1, z, k);
@@ -184,10 +186,10 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 		raw[i] = sim_reg(t, r);
 		r = r == 255 ? 255 : r + 1;
 	}
-	if (fetch)
-		sim_tex_offsets(in, t, raw, ncoords);
+	int32_t off[3];
+	sim_tex_offsets(in, t, off, ncoords);
 	uint32_t comp[4];
-	sample(s, raw, layer, ncoords, fetch, geom >= 6, gather ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
+	sample(s, raw, off, layer, ncoords, fetch, geom >= 6, gather ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
 	uint32_t mask = (uint32_t)sim_val(in, SR_QMASK, 0xf);
 	int64_t rd = sim_val(in, SR_RD, 255);
 	for (uint32_t k = 0, n = 0; k < 4; k++)
@@ -201,8 +203,8 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
  * Levels read level 0 (the only one); TEXS CUBE takes its face as TEX
  * CUBE; TLDS .MS reads its sample index after the coordinates (sim5);
  * TLDS ARRAY_2D has its layer alone in Ra, x and y in Rb, Rb+1; TLDS
- * .AOFFI's offsets word follows the coordinates and level (sim_tex_args.c).
- * Depth compare and TEXS/TLD4S offsets stop the run. */
+ * and TLD4S .AOFFI's offsets word follows the coordinates and level
+ * (sim_tex_args.c). Depth compare and TEXS offsets stop the run. */
 static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
@@ -212,8 +214,8 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		                      (long long)sim_val(in, SR_TEXSTARGET, 0));
 	bool dc = tg ? tg->dc : sim_val(in, SR_DC, 0) != 0, aoffi = tg ? tg->aoffi : sim_val(in, SR_AOFFI, 0) != 0;
 	int geom = tg ? tg->geom : 2;
-	if (dc || (aoffi && op != SOP_TLDS) || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6)
-		return (void)sim_fail(m, in, "%s: depth compare and offsets other than TLDS's are not modelled",
+	if (dc || (aoffi && op == SOP_TEXS) || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6)
+		return (void)sim_fail(m, in, "%s: depth compare and TEXS offsets are not modelled",
 		                      in->form->name);
 	SimRegion *s = sim_surface(m, in, sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0)));
 	if (m->failed || !s)
@@ -233,10 +235,11 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		raw[2] = 0;
 	if (ncoords < 2)
 		raw[1] = 0;
+	int32_t off[3] = { 0, 0, 0 };
 	if (aoffi)
-		sim_tex_offset_word(v[arrayed + ncoords + lvl], raw, ncoords);
+		sim_tex_offset_word(v[arrayed + ncoords + lvl], op == SOP_TLD4S ? 6 : 4, off, ncoords);
 	uint32_t comp[4];
-	sample(s, raw, arrayed ? (int64_t)v[0] : 0, ncoords, op == SOP_TLDS, geom == 6,
+	sample(s, raw, off, arrayed ? (int64_t)v[0] : 0, ncoords, op == SOP_TLDS, geom == 6,
 	       op == SOP_TLD4S ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
 	int64_t rd = sim_val(in, SR_RD, 255), rd2 = sim_val(in, SR_RD2, 255);
 	unsigned mask = op == SOP_TLD4S ? (rd2 != 255 ? 0xf : 0x3) : sass_texs_mask(sim_val(in, SR_TEXSMASK, 0), rd2 != 255);

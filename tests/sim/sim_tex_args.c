@@ -1,6 +1,6 @@
 /* sim5: the texture operands beyond coordinates that ptxas 11.8's code
- * uses (goldens tex-bound, tex-multisample): TLD's texel offsets (.AOFFI)
- * and the compact forms' source registers.
+ * uses (goldens tex-bound, tex-multisample, tex-offset-*): the texel
+ * offsets (.AOFFI) and the compact forms' source registers.
  *
  * Rb of TEX/TLD/TLD4 holds, as each is present, the bindless handle, the
  * level, the offsets, the depth reference and the sample index
@@ -8,32 +8,48 @@
  * TLD.LZ.AOFFI.MS with 0x2 in the offsets register and the sample index in
  * the next one: the offsets word packs one signed 4-bit texel offset per
  * coordinate, x in bits 3:0, y in 7:4, z in 11:8 (PTX's offsets range
- * -8..7), added to the integer coordinates before they are clamped.
+ * -8..7), added to the integer texel coordinates before they are clamped
+ * (of a float sample: to the texel it selects; of a gather: to its 2x2
+ * footprint, TLD4's fields 6 bits a byte apart).
  * TLDS.LZ.AOFFI / TLDS.LL.AOFFI (2D; ptxas and we fold x + imm of a
  * tex.2d fetch) have the same word as the source value after the
  * coordinates and the level. */
 #include "sim.h"
 
-static int32_t nibble(uint32_t w, unsigned i)
+static int32_t field(uint32_t w, unsigned pos, unsigned bits)
 {
-	int32_t v = (int32_t)(w >> (4 * i) & 0xf);
-	return v >= 8 ? v - 16 : v;
+	int32_t v = (int32_t)(w >> pos & ((1u << bits) - 1));
+	return v >= 1 << (bits - 1) ? v - (1 << bits) : v;
 }
 
-void sim_tex_offset_word(uint32_t w, uint32_t raw[3], unsigned ncoords)
+void sim_tex_offset_word(uint32_t w, unsigned bits, int32_t off[3], unsigned ncoords)
 {
-	for (unsigned i = 0; i < ncoords && i < 3; i++)
-		raw[i] = (uint32_t)((int32_t)raw[i] + nibble(w, i));
+	unsigned stride = bits == 6 ? 8 : 4;
+	for (unsigned i = 0; i < 3; i++)
+		off[i] = i < ncoords ? field(w, stride * i, bits) : 0;
 }
 
-void sim_tex_offsets(const SimInsn *in, const SimThread *t, uint32_t raw[3], unsigned ncoords)
+/* TEX/TLD/TLD4: the word in Rb after the bindless handle and the level
+ * (TEX .LB/.LL/.LBA/.LLA, TLD .LL); TXD: in Ra after the handle and the
+ * coordinates, its 12 bits at bit 16 (ptxas 11.8's tex.grad with offsets:
+ * BFI t, w, 0xc10, RZ); TLD4's fields are 6 bits a byte apart. */
+void sim_tex_offsets(const SimInsn *in, const SimThread *t, int32_t off[3], unsigned ncoords)
 {
-	if (sim_val(in, SR_AOFFI, 0) == 0)
+	off[0] = off[1] = off[2] = 0;
+	if (sim_val(in, SR_AOFFI, 0) != 1)
 		return;
 	SassOp op = in->form->op;
-	int64_t rb = sim_val(in, SR_RB, 255);
-	int64_t slot = (op == SOP_TLD_B) + (sim_val(in, SR_TEXLOD, 0) == 1);
-	sim_tex_offset_word(rb == 255 ? 0 : sim_reg(t, rb + slot), raw, ncoords);
+	if (op == SOP_TXD || op == SOP_TXD_B) {
+		int64_t ra = sim_val(in, SR_RA, 255);
+		unsigned slot = (op == SOP_TXD_B) + ncoords;
+		sim_tex_offset_word(ra == 255 ? 0 : sim_reg(t, ra + slot) >> 16, 4, off, ncoords);
+		return;
+	}
+	bool tld = op == SOP_TLD || op == SOP_TLD_B;
+	int64_t lod = sim_val(in, SR_TEXLOD, 0), rb = sim_val(in, SR_RB, 255);
+	unsigned slot = (op == SOP_TEX_B || op == SOP_TLD_B || op == SOP_TLD4_B) + (tld ? lod == 1 : lod >= 2);
+	bool gather = op == SOP_TLD4 || op == SOP_TLD4_B;
+	sim_tex_offset_word(rb == 255 ? 0 : sim_reg(t, rb + slot), gather ? 6 : 4, off, ncoords);
 }
 
 /* TEXS/TLDS/TLD4S: n source values fill Ra, then Rb, one each up to two;
