@@ -209,6 +209,40 @@ static void check_results(CheckCtx *c, const Instr *in, const OpSig *sig)
 	}
 }
 
+/* The operand kinds the letters state whatever the types: an address
+ * where a says one, a label where L does, and no address where any other
+ * letter judges a source (a result's is check_results's). A name not yet
+ * declared may be a label further down (a streamed body's forward
+ * branch): undefined-symbol decides about it at the function's end. */
+static void check_kinds(CheckCtx *c, const Instr *in, const OpSig *sig)
+{
+	for (uint32_t i = 0; i < in->nops && sig->roles[i]; i++) {
+		char role = sig->roles[i];
+		const Expr *e = in->ops[i];
+		if (role == '-' || is_written(role))
+			continue;
+		if (role == 'a') {
+			if (e->kind != EX_ADDRESS)
+				check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is no "
+					"address: write [%s])", in->opcode, check_expr_text(c, e), check_expr_text(c, e));
+			continue;
+		}
+		if (role == 'L') {
+			const Symbol *s = e->kind == EX_NAME && !e->component ? check_lookup(c, e) : NULL;
+			if (e->kind != EX_NAME || e->component || (s && s->kind != SYM_LABEL))
+				check_error(c, e->loc, RULE_OPERAND_TYPE, "Label expected for argument %u of instruction '%s' ('%s' "
+					"is %s; branch through a register with brx.idx, call a function with call)", i, in->opcode,
+					check_expr_text(c, e), s && s->kind == SYM_REG ? "a register" :
+					s && s->kind == SYM_FUNC ? "a function" : s ? "no label" : "no label name");
+			continue;
+		}
+		if (e->kind == EX_ADDRESS)
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is an address; "
+				"operand %u is a register or an immediate: load it with ld first)", in->opcode,
+				check_expr_text(c, e), i + 1);
+	}
+}
+
 /* One operand against its role letter; t is the type it is judged by. */
 static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t at, char role, PtxType t)
 {
@@ -687,6 +721,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean)
 	const OpSig *sig = sig_of(in);
 	if (sig) {
 		check_results(c, in, sig);
+		check_kinds(c, in, sig);
 		SigTypes st = sig_types(in, sig);
 		bool judge_operands;
 		if (known) {
@@ -700,7 +735,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean)
 			char role = sig->roles[i];
 			PtxType ty = st.last;
 			switch (role) {
-			case '-': continue;
+			case '-': case 'a': case 'L': continue;
 			case 'c': ty = st.first; break;
 			case 'W': case 'w': ty = type_of_width(st.last, type_info(st.last)->bits * 2); break;
 			case 'u': case 'U': case 'r': ty = TY_U32; break;

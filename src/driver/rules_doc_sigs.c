@@ -78,6 +78,8 @@ static const char *role_word(char role)
 	case 'r': return "32-bit int register";
 	case 'P': return "pred result";
 	case 'p': return "pred";
+	case 'a': return "address";
+	case 'L': return "label";
 	case 'c': return "result (first type)";
 	case 'C': return "source (last type)";
 	case 'l': return "loaded value";
@@ -120,7 +122,9 @@ void rules_doc_operand_sigs(FILE *out)
 	      ".bN), a source may be an immediate of the type's kind; *2x*: twice the type's\n"
 	      "width (mul.wide); *32-bit int*: a 32-bit integer or .b32 register or an integer\n"
 	      "immediate (*32-bit int register*: no immediate); *pred*: a .pred register; *first/last type*, *loaded value*: a register\n"
-	      "that holds the type (wider integer and .bN registers too); *-*: not judged here.\n"
+	      "that holds the type (wider integer and .bN registers too); *address*: a memory\n"
+	      "address [...], *label*: a label (both whatever the types); *-*: not judged here.\n"
+	      "No judged source is an address [...].\n"
 	      "*Rounding* and *.sat* say which rounding modifiers and which types with `.sat` the\n"
 	      "form takes. tests/sig-cases.sh derives a pass and fail case from every row.\n\n"
 	      "| opcode | form | operands | rounding | .sat |\n"

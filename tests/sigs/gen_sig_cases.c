@@ -2,7 +2,9 @@
  * for each OPSIG row the valid example of the same instruction form in
  * src/isa/operand_counts.def is the pass case, and each operand the row's
  * role letters judge, swapped for a register of the wrong width or kind
- * (or, when written, an immediate), is a fail case; for each OPTYPES row
+ * (or, when written, an immediate; a judged source for an address [%rd9];
+ * an address for a register, a label for a register), is a fail case;
+ * for each OPTYPES row
  * the example with a type the row does not list is a fail case. One file
  * per case in DIR, starting with
  *   "// case: <row> <opcode> [<form>] <what changed> (table: accept|reject)"
@@ -174,7 +176,7 @@ static int write_case(const char *dir, const char *target, const char *desc, int
 	fprintf(f, "%s", head);
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%s %s", i ? "," : "", i == at ? with : ops[i]);
-	fprintf(f, ";\nret;\n}\n");
+	fprintf(f, ";\nL0:\nret;\n}\n");   /* L0: bra's example's target */
 	return fclose(f) != 0;
 }
 
@@ -192,6 +194,26 @@ static int sig_cases(const char *dir, int sig)
 	for (int i = 0; i < n && s->roles[i]; i++) {
 		char role = s->roles[i];
 		const char *cls = reg_class(ops[i]);
+		if (role == 'a' && ops[i][0] == '[') {
+			/* an address letter: the address's register without [] */
+			snprintf(desc, sizeof desc, "sig%03d %s [%s] operand %d 'a': %%rd9 for %s", sig, s->opcode, s->form, i + 1,
+				ops[i]);
+			bad |= write_case(dir, examples[ex].target, desc, 0, head, ops, n, i, "%rd9");
+			continue;
+		}
+		if (role == 'L') {
+			/* a label letter: a register in its place */
+			snprintf(desc, sizeof desc, "sig%03d %s [%s] operand %d 'L': %%r9 for %s", sig, s->opcode, s->form, i + 1,
+				ops[i]);
+			bad |= write_case(dir, examples[ex].target, desc, 0, head, ops, n, i, "%r9");
+			continue;
+		}
+		if (role != '-' && !written(role) && cls) {
+			/* no judged source is an address */
+			snprintf(desc, sizeof desc, "sig%03d %s [%s] operand %d '%c': [%%rd9] for %s", sig, s->opcode, s->form,
+				i + 1, role, ops[i]);
+			bad |= write_case(dir, examples[ex].target, desc, 0, head, ops, n, i, "[%rd9]");
+		}
 		if (role == '-' || !cls)
 			continue;
 		const char *reg = wrong_register(role, cls);
