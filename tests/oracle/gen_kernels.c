@@ -35,15 +35,18 @@
 
 #include "gen_kernels.h"
 
+/* xorshift64: one step of a stream, a number below n (0 if n is 0) */
+static uint32_t xorshift(uint64_t *state, uint32_t n)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return n ? (uint32_t)((*state >> 11) % n) : 0;
+}
+
 static uint64_t rng_state;
 
-uint32_t rnd(uint32_t n)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return n ? (uint32_t)((rng_state >> 11) % n) : 0;
-}
+uint32_t rnd(uint32_t n) { return xorshift(&rng_state, n); }
 
 bool chance(uint32_t percent) { return rnd(100) < percent; }
 
@@ -52,13 +55,7 @@ bool chance(uint32_t percent) { return rnd(100) < percent; }
  * kernels make check sweeps, as they were. */
 static uint64_t side_state;
 
-uint32_t rnd_side(uint32_t n)
-{
-	side_state ^= side_state << 13;
-	side_state ^= side_state >> 7;
-	side_state ^= side_state << 17;
-	return n ? (uint32_t)((side_state >> 11) % n) : 0;
-}
+uint32_t rnd_side(uint32_t n) { return xorshift(&side_state, n); }
 
 
 void out(const char *fmt, ...)
