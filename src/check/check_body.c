@@ -9,13 +9,15 @@
 /* Every name an instruction uses must be declared. The walk also notes
  * whether a name could be a kernel's or an opaque variable's (such a
  * symbol, or the sink `_`, which it does not look up), or another
- * variable's: without one, the kernel-address walk, check_variable_sources
- * and check_opaque_operands after the other checks,
+ * variable's, or a component (%r1.x) or a .v4 special register: without
+ * one, the kernel-address walk, check_variable_sources,
+ * check_operand_components and check_opaque_operands after the other checks,
  * which look the same names up in the same scopes, have nothing to
  * find. */
 typedef struct NameWalk {
 	CheckCtx *c;
 	bool kernel_named, opaque_named, var_named;
+	bool component_named;   /* a name with a component, or a .v4 special register */
 } NameWalk;
 
 static void resolve_name(void *arg, const Expr *e)
@@ -26,6 +28,7 @@ static void resolve_name(void *arg, const Expr *e)
 		return;
 	}
 	const Symbol *sym = check_lookup(w->c, e);
+	w->component_named |= e->component || (sym && sym->kind == SYM_SPECIAL && sym->vec);
 	if (!sym)
 		check_error(w->c, e->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s'", e->text);
 	else if (sym->kind == SYM_FUNC && sym->is_kernel)
@@ -58,7 +61,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	/* a stream's header rules are judged at its end (check_stream_end) */
 	if (c->assembling && !c->builtin_routine)
 		c->builtin_routine = check_builtin_routine(in);
-	NameWalk names = { c, false, false, false };
+	NameWalk names = { c, false, false, false, false };
 	for (uint32_t i = 0; i < in->nops; i++)
 		expr_for_each_name(in->ops[i], resolve_name, &names);
 	/* Version/target gates of the whole ISA (isa_gates.def); surfaces and
@@ -91,7 +94,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_shape_run(c, clean, SHAPE_OPERAND_COUNT, check_operand_count, in);
 		check_special_operands(c, in);
 		check_operand_operators(c, in);
-		check_operand_components(c, in);
+		if (names.component_named)
+			check_operand_components(c, in);
 		check_operand_signature(c, in, clean);
 		if (in->opcode[0] == 'v')
 			check_video_form(c, in);
