@@ -54,7 +54,7 @@ same() {
 		# the inputs named, at their paths in the tree (outputs land next to them)
 		for a in "$@"; do
 			case $a in -*) ;; *) [ -f "$a" ] && echo "$a" ;; esac
-		done | xargs cp --parents -t "$d/"
+		done | sort -u | xargs cp --parents -t "$d/"
 		(cd "$d" && TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0" \
 			timeout "${JOBS_TIMEOUT:-300}" "$prog" -j $j "$@" >"$tmp/out-$j" 2>"$tmp/err-$j"; echo $? >"$tmp/rc-$j")
 		(cd "$d" && find . -type f | sort | xargs cksum) >"$tmp/files-$j"
