@@ -17,6 +17,7 @@
  * pairs are their signatures' (check_signature.c), and addresses
  * ([%rd1-4]) have their own forms (check_address.c). */
 #include "check/check_internal.h"
+#include "isa/vmad_negation.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -114,19 +115,19 @@ static void check_operand(CheckCtx *c, const Instr *in, const Expr *e, unsigned 
 			"constants only; use not for the bits of a register)", text, e->op);
 }
 
-/* vmad's hardware negates the product (-a or -b: VMAD's -A) or c, or both
- * operands of the product with .po, where the negations cancel. */
+/* vmad's hardware negates the product or c (isa/vmad_negation.c). */
 static void check_vmad_negations(CheckCtx *c, const Instr *in, const VmadNegs *v)
 {
-	bool product = v->neg[1] != v->neg[2], po = false;
+	bool po = false;
 	for (uint32_t k = 0; k < in->nmods; k++)
 		po |= strcmp(in->mods[k], ".po") == 0;
-	if (product && v->neg[3])
-		check_error(c, in->loc, RULE_OPERAND_TYPE, "Operand negation limited to either (source A xor source B) or "
-			"source C (vmad negates the product or c, not both)");
-	else if (po && (product || v->neg[3]))
-		check_error(c, in->loc, RULE_OPERAND_TYPE, "Conflicting use of '.po' modifier with operand negation "
-			"(vmad.po adds 1 to the product: negate both a and b or neither, and not c)");
+	VmadNegation fault = vmad_negation(po, v->neg[1], v->neg[2], v->neg[3]);
+	if (fault == VMAD_NEG_PRODUCT_AND_C)
+		check_error(c, in->loc, RULE_OPERAND_TYPE, "%s (vmad negates the product or c, not both)",
+			vmad_negation_ptxas_message(fault));
+	else if (fault == VMAD_NEG_WITH_PO)
+		check_error(c, in->loc, RULE_OPERAND_TYPE, "%s (vmad.po adds 1 to the product: negate both a and b or "
+			"neither, and not c)", vmad_negation_ptxas_message(fault));
 }
 
 void check_operand_operators(CheckCtx *c, const Instr *in)

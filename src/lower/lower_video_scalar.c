@@ -17,6 +17,7 @@
  * and negated operands where ptxas rejects them (the others; vmad's -a or
  * -b with -c; vmad.po's, but -a with -b). */
 #include "lower/lower_internal.h"
+#include "isa/vmad_negation.h"
 
 #include <string.h>
 
@@ -78,17 +79,16 @@ bool lw_video_scalar(LowerCtx *c, const Instr *in)
 		return lw_unsupported(c, in->ops[fa < 0 ? 1 : 2]->loc, "the video selector '%s' (.b0-.b3, .h0, .h1 "
 		                      "are the scalar selectors)", fa < 0 ? asel : bsel);
 	bool po = lw_has_mod(in, ".po");
-	/* ptxas 11.8's rules: a negated product and a negated c exclude each
-	 * other; .po allows -a with -b (they cancel) and nothing else */
 	if (neg_d)
 		return lw_unsupported(c, in->ops[0]->loc, "a negated destination (ptxas 11.8: \"Operand negation limited "
 		                      "to either (source A xor source B) or source C\")");
-	if (vmad && neg_a != neg_b && neg_c)
-		return lw_unsupported(c, in->loc, "vmad with a negated product and a negated c (ptxas 11.8: \"Operand "
-		                      "negation limited to either (source A xor source B) or source C\")");
-	if (vmad && po && (neg_a != neg_b || neg_c))
-		return lw_unsupported(c, in->loc, "vmad.po with a negated operand (ptxas 11.8: \"Conflicting use of "
-		                      "'.po' modifier with operand negation\"; -a with -b is the product itself)");
+	VmadNegation fault = vmad ? vmad_negation(po, neg_a, neg_b, neg_c) : VMAD_NEG_FITS;
+	if (fault == VMAD_NEG_PRODUCT_AND_C)
+		return lw_unsupported(c, in->loc, "vmad with a negated product and a negated c (ptxas 11.8: \"%s\")",
+		                      vmad_negation_ptxas_message(fault));
+	if (fault == VMAD_NEG_WITH_PO)
+		return lw_unsupported(c, in->loc, "vmad.po with a negated operand (ptxas 11.8: \"%s\"; -a with -b is the "
+		                      "product itself)", vmad_negation_ptxas_message(fault));
 	if (!vmad && (neg_a || neg_b || neg_c))
 		return lw_unsupported(c, in->loc, "%s with a negated operand (ptxas 11.8: \"Operand negation not allowed "
 		                      "for instruction '%s'\"; vmad negates)", in->opcode, in->opcode);
