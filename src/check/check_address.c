@@ -38,7 +38,7 @@ static bool has_float(const Expr *e)
 
 /* The instruction's state space: SP_NONE for generic, SP_TEX for a
  * qualified word this rule does not judge (.shared::cluster, .param::func...). */
-static StateSpace instr_space(const Instr *in)
+StateSpace check_instr_space(const Instr *in)
 {
 	static const struct { const char *word; StateSpace sp; } spaces[] = {
 		{ ".global", SP_GLOBAL }, { ".shared", SP_SHARED }, { ".shared::cta", SP_SHARED }, { ".local", SP_LOCAL },
@@ -55,7 +55,7 @@ static StateSpace instr_space(const Instr *in)
 	return SP_NONE;
 }
 
-static const char *space_word(StateSpace sp)
+const char *check_space_word(StateSpace sp)
 {
 	switch (sp) {
 	case SP_GLOBAL: return ".global";
@@ -80,7 +80,7 @@ static void check_space(CheckCtx *c, const Instr *in, const Expr *base, StateSpa
 	if (bad)
 		check_error(c, base->loc, RULE_OPERAND_TYPE, "State space mismatch between instruction and address in "
 			"instruction '%s' ('%s' is a %s variable, the instruction %s: write %s.%s)", in->opcode, sym->name,
-			space_word(vs), sp == SP_NONE ? "generic" : space_word(sp), in->opcode, space_word(vs) + 1);
+			check_space_word(vs), sp == SP_NONE ? "generic" : check_space_word(sp), in->opcode, check_space_word(vs) + 1);
 }
 
 /* The form of one address's first element e (the whole address of ld,
@@ -112,7 +112,7 @@ static const Expr *address_form(CheckCtx *c, const Instr *in, const Expr *e, Sta
 				"or variable comes first: [x+imm])", op);
 		else if (sp != SP_LOCAL && sp != SP_TEX)
 			check_error(c, e->loc, RULE_OPERAND_TYPE, "Immediate addresses allowed only for .local state space "
-				"('%s.%s' with an immediate address)", op, sp == SP_NONE ? "generic" : space_word(sp) + 1);
+				"('%s.%s' with an immediate address)", op, sp == SP_NONE ? "generic" : check_space_word(sp) + 1);
 		return NULL;
 	}
 	if (base->kind != EX_NAME) {
@@ -189,7 +189,7 @@ void check_memory_address(CheckCtx *c, const Instr *in)
 	uint32_t at = ld || opcode_is(in, "atom") ? 1 : 0;
 	if (in->nops <= at || in->ops[at]->kind != EX_ADDRESS || in->ops[at]->nelems != 1)
 		return;
-	StateSpace sp = instr_space(in);
+	StateSpace sp = check_instr_space(in);
 	const Expr *base = address_form(c, in, in->ops[at]->elems[0], sp);
 	if (!base || base->component)
 		return;

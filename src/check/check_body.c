@@ -75,6 +75,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_destination(c, in);
 	if (names.var_named)
 		check_variable_sources(c, in);
+	if (in->opcode[0] == 'c' || (names.var_named && in->opcode[0] == 'm'))
+		check_address_conversion(c, in, names.var_named);
 	check_initializer_forms(c, in);
 	check_load_vector(c, in);
 	check_vector_sizes(c, in);

@@ -340,6 +340,16 @@ static void check_tex_var(CheckCtx *c, const VarDecl *d, const DeclInfo *info)
 			name);
 }
 
+/* Under the ABI (calls through a stack in local memory) each thread's
+ * local memory holds the functions' frames, and a module-scope .local
+ * variable has no frame to live in. ptxas 11.8 and 13 hold PTX from ISA
+ * 3.0 on to the ABI (probed: .version 2.0-2.3 modules with one compile,
+ * from 3.0 on they are refused, whatever the target). */
+static bool module_local_needs_abi(const CheckCtx *c)
+{
+	return !c->has_version || c->version >= PTX_VERSION_OF(3, 0);
+}
+
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 {
 	DeclInfo info;
@@ -359,6 +369,10 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_error(c, d->loc, RULE_DECLARATION, "No variable storage specified");
 	else if (place == DECL_MODULE && info.space == SP_PARAM)
 		check_error(c, info.space_loc, RULE_DECLARATION, "Parameter variables may not be declared at module scope");
+	else if (place == DECL_MODULE && info.space == SP_LOCAL && module_local_needs_abi(c))
+		check_error(c, info.space_loc, RULE_DECLARATION, "Module-scoped variables in .local state space are not "
+			"allowed with ABI (PTX ISA 3.0 and later: declare the variable inside the function that uses it, or "
+			"in .global)");
 	else if (info.space == SP_TEX)
 		check_tex_var(c, d, &info);
 

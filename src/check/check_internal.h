@@ -190,6 +190,12 @@ Symbol *check_declare(CheckCtx *c, Scope *s, Symbol *sym);
 PtxType check_register_type(CheckCtx *c, const Expr *e);
 /* The .bN type of a width in bits (TY_NONE if there is none). */
 PtxType check_bit_type(int bits);
+/* check_address.c: an instruction's state space from its modifiers
+ * (SP_NONE: generic; SP_TEX: a qualified word such as .shared::cluster
+ * that the space rules do not judge), and a space's word (".global",
+ * "generic") */
+StateSpace check_instr_space(const Instr *in);
+const char *check_space_word(StateSpace sp);
 bool check_is_sink(const Expr *e);
 bool check_is_immediate(const Expr *e);
 /* May this immediate stand for a value of type t? Integers always may;
@@ -288,6 +294,8 @@ void check_operand_operators(CheckCtx *c, const Instr *in);
 void check_operand_components(CheckCtx *c, const Instr *in);
 void check_destination(CheckCtx *c, const Instr *in);
 void check_variable_sources(CheckCtx *c, const Instr *in);
+/* check_cvta.c: the space and width of the addresses cvta and mov take */
+void check_address_conversion(CheckCtx *c, const Instr *in, bool var_named);
 void check_load_vector(CheckCtx *c, const Instr *in);
 void check_initializer_forms(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);

@@ -223,9 +223,10 @@ const char *check_expr_text(CheckCtx *c, const Expr *e)
 		snprintf(buf, sizeof buf, "%s%c%s", check_expr_text(c, e->lhs), e->op, check_expr_text(c, e->rhs));
 		return arena_strdup(&c->item_arena, buf);
 	case EX_ADDRESS:
+	case EX_LIST:
 		if (e->nelems != 1)
 			return "expression";
-		snprintf(buf, sizeof buf, "[%s]", check_expr_text(c, e->elems[0]));
+		snprintf(buf, sizeof buf, e->kind == EX_LIST ? "(%s)" : "[%s]", check_expr_text(c, e->elems[0]));
 		return arena_strdup(&c->item_arena, buf);
 	default:
 		return "expression";

@@ -12,7 +12,10 @@
  *     negation");
  *   - no other operator applies to a name, and none applies to a name
  *     inside another operator or a {...} vector (~%r1, -(%r1), --%r1,
- *     -%r1+1, {-%r1, %r2} are ptxas syntax errors).
+ *     -%r1+1, {-%r1, %r2} are ptxas syntax errors);
+ *   - parentheses hold constant expressions only: (%r1), (gv+4) and
+ *     {(%r1), %r2} are ptxas syntax errors (call's argument lists are
+ *     lists, not parentheses).
  * Constant expressions (-1, ~0, -(1+2), WARP_SZ) are free; d|p result
  * pairs are their signatures' (check_signature.c), and addresses
  * ([%rd1-4]) have their own forms (check_address.c). */
@@ -40,7 +43,33 @@ static bool has_runtime_name(CheckCtx *c, const Expr *e)
 	case EX_NAME: return is_runtime_name(c, e);
 	case EX_UNARY: return has_runtime_name(c, e->lhs);
 	case EX_BINARY: return has_runtime_name(c, e->lhs) || has_runtime_name(c, e->rhs);
+	case EX_LIST:
+		for (uint32_t i = 0; i < e->nelems; i++)
+			if (has_runtime_name(c, e->elems[i]))
+				return true;
+		return false;
 	default: return false;
+	}
+}
+
+/* The first parentheses around a run-time name in e, or NULL. */
+static const Expr *parenthesized_name(CheckCtx *c, const Expr *e)
+{
+	switch (e->kind) {
+	case EX_LIST: return has_runtime_name(c, e) ? e : NULL;
+	case EX_UNARY: return parenthesized_name(c, e->lhs);
+	case EX_BINARY: {
+		const Expr *l = parenthesized_name(c, e->lhs);
+		return l ? l : parenthesized_name(c, e->rhs);
+	}
+	case EX_VECTOR:
+		for (uint32_t i = 0; i < e->nelems; i++) {
+			const Expr *p = parenthesized_name(c, e->elems[i]);
+			if (p)
+				return p;
+		}
+		return NULL;
+	default: return NULL;
 	}
 }
 
@@ -133,8 +162,17 @@ static void check_vmad_negations(CheckCtx *c, const Instr *in, const VmadNegs *v
 void check_operand_operators(CheckCtx *c, const Instr *in)
 {
 	VmadNegs negs = { { false } }, *vmad = opcode_is(in, "vmad") ? &negs : NULL;
-	for (uint32_t i = 0; i < in->nops; i++)
-		check_operand(c, in, in->ops[i], i, false, vmad);
+	bool call = in->opcode[0] == 'c' && opcode_is(in, "call");
+	for (uint32_t i = 0; i < in->nops; i++) {
+		const Expr *e = in->ops[i];
+		const Expr *paren = call && e->kind == EX_LIST ? NULL : parenthesized_name(c, e);
+		if (paren)
+			check_error(c, paren->loc, RULE_OPERAND_TYPE, "Illegal operand expression '%s' (ptxas: syntax error; "
+				"parentheses hold constant expressions only: write the register or variable without them)",
+				check_expr_text(c, paren));
+		else
+			check_operand(c, in, e, i, false, vmad);
+	}
 	if (vmad)
 		check_vmad_negations(c, in, vmad);
 }

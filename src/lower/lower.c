@@ -257,7 +257,7 @@ static bool selects(LowerSel sel, const Instr *in)
 
 static void lower_instr(LowerCtx *c, const Instr *in)
 {
-	in = lw_space_alias_instr(c, lw_vecreg_instr(c, in));
+	in = lw_offsets_folded_instr(c, lw_space_alias_instr(c, lw_vecreg_instr(c, in)));
 	c->cur = in;
 	c->guard_vreg = -1;
 	c->guard_neg = false;

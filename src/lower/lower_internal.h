@@ -217,6 +217,8 @@ bool lw_has_mod(const Instr *in, const char *mod);
  * names the same window both ways; ptxas 11.8 writes the same code): in
  * itself when it has none, else a copy the kernel owns. */
 const Instr *lw_space_alias_instr(LowerCtx *c, const Instr *in);
+/* lower_offsets.c: name+c1+c2 operands and addresses as name+(c1+c2) */
+const Instr *lw_offsets_folded_instr(LowerCtx *c, const Instr *in);
 /* in with each modifier `from` written `to`: in itself when it has none,
  * else a copy the kernel owns. */
 const Instr *lw_instr_mod_replaced(LowerCtx *c, const Instr *in, const char *from, const char *to);
