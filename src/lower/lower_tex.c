@@ -316,8 +316,8 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
  * (they have no .B form) nor for TLD.LL, which ptxas marks .CL (clamp
  * the level), a bit TLDS does not have. Measured over every geometry,
  * mode and handle kind (docs/encoding.md). *target: the target code. */
-static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, bool aoffi, const TexRef *r,
-                               int64_t *target)
+static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, bool aoffi, bool dc,
+                               const TexRef *r, int64_t *target)
 {
 	*target = 0;
 	if (r->bindless)
@@ -329,7 +329,7 @@ static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool 
 	SassOp op = fetch ? SOP_TLDS : SOP_TEXS;
 	for (int64_t t = 0; t < 16; t++) {
 		const SassTexsTarget *tg = sass_texs_target(op, t);
-		if (tg && tg->geom == geom && tg->lod == lod && !tg->dc && tg->aoffi == aoffi && tg->ms == ms) {
+		if (tg && tg->geom == geom && tg->lod == lod && tg->dc == dc && tg->aoffi == aoffi && tg->ms == ms) {
 			*target = t;
 			return fetch ? SF_TLDS : SF_TEXS;
 		}
@@ -360,12 +360,28 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	if (!parse_mods(c, in, &m))
 		return false;
 	/* after the fixed operands PTX allows the offsets e (a vector) and
-	 * the depth reference f */
+	 * the depth reference f; a lone scalar is f (ptxas: TEXS.DC) */
 	unsigned nfixed = 2u + m.level + 2u * m.grad;
-	const Expr *offs = in->nops == nfixed + 1 ? in->ops[nfixed] : NULL;
-	if (in->nops > nfixed + 1 || (offs && offs->kind != EX_VECTOR))
-		return lw_unsupported(c, in->ops[nfixed]->loc, "%s with a depth reference operand (a scalar after the "
-		                      "coordinates is one, as for ptxas: TEXS.DC)", in->opcode);
+	const Expr *offs = NULL, *dref = NULL;
+	if (in->nops > nfixed + 2)
+		return lw_unsupported(c, in->ops[nfixed + 2]->loc, "%s operand after the offsets and the depth "
+		                      "reference", in->opcode);
+	if (in->nops > nfixed) {
+		const Expr *e = in->ops[nfixed];
+		if (e->kind == EX_VECTOR)
+			offs = e;
+		else if (in->nops == nfixed + 1)
+			dref = e;
+		else
+			return lw_unsupported(c, e->loc, "%s offsets that are not a vector", in->opcode);
+		if (in->nops == nfixed + 2)
+			dref = in->ops[nfixed + 1];
+	}
+	if (dref && dref->kind == EX_VECTOR)
+		return lw_unsupported(c, dref->loc, "a depth reference that is a vector (expected one .f32 value)");
+	if (dref && (m.grad || m.geom->ms || !m.ctype.is_float))
+		return lw_unsupported(c, dref->loc, "a depth reference of %s", m.grad ? "tex.grad" :
+		                      m.geom->ms ? "a multisample texture" : "a texel fetch (integer coordinates)");
 	if (offs && (m.geom->sass >= GEOM_CUBE))
 		return lw_unsupported(c, offs->loc, "texture offsets of a cube map");
 	const Expr *a = in->ops[1];
@@ -432,10 +448,12 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	unsigned offsets_at = aoffi ? n : 6;   /* the offsets word: after the level */
 	if (aoffi)
 		vals[n++] = NULL;
+	if (dref)                              /* the depth reference: after the offsets */
+		vals[n++] = dref;
 	if (m.geom->ms)
 		vals[n++] = elems[0];
 	int64_t target;
-	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, aoffi, &r, &target);
+	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, aoffi, dref != NULL, &r, &target);
 	bool compact = form != SF_COUNT;
 	/* the slots: compact (compact_slots) or Ra = the array index and
 	 * coordinates (a group of four for three), Rb = the handle, the level,
@@ -499,6 +517,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_MS, 1);
 	if ((!compact || form == SF_TLD4S) && aoffi)
 		linsn_set(t, SR_AOFFI, 1);
+	if (dref && sass_form_field(t->form, SR_DC))   /* TEXS: the target names .DC */
+		linsn_set(t, SR_DC, 1);
 	for (unsigned i = 0; i < 4; i++)
 		lw_mov(c, d[i], 0, compact && i >= 2 ? res2 : res, compact ? i % 2 : i);
 	return true;
