@@ -201,9 +201,12 @@ static void cube_direction(LowerCtx *c, const TexSlot d[3])
 }
 
 /* One source value into its slot: an immediate, the array index (clamped
- * to 16 bits, I2I.U16.U32.SAT, as ptxas), or a copy. e NULL: 0 (the y of
- * a 1D lookup ptxas samples as 2D). */
-static bool put_value(LowerCtx *c, const Expr *e, TexSlot s, bool layer)
+ * to 16 bits, I2I.U16.U32.SAT, as ptxas), or a copy; to_float: an
+ * integer coordinate converted (I2F.F32.S32) to be sampled. e NULL: 0 (the
+ * y of a 1D lookup ptxas samples as 2D). */
+enum { I2F_F32 = 2, I2F_S32 = 5 };
+
+static bool put_value(LowerCtx *c, const Expr *e, TexSlot s, bool layer, bool to_float)
 {
 	if (e == NULL) {
 		lw_mov32i(c, s.vreg, s.sub, 0);
@@ -215,8 +218,19 @@ static bool put_value(LowerCtx *c, const Expr *e, TexSlot s, bool layer)
 		return false;
 	if (o.kind == OPND_REG && o.width != 1)
 		return lw_unsupported(c, e->loc, "a 64-bit texture coordinate");
-	if (o.kind == OPND_IMM) {
+	if (o.kind == OPND_IMM && to_float) {
+		float f = (float)(int32_t)o.imm;
+		uint32_t bits;
+		memcpy(&bits, &f, 4);
+		lw_mov32i(c, s.vreg, s.sub, bits);
+	} else if (o.kind == OPND_IMM) {
 		lw_mov32i(c, s.vreg, s.sub, (uint32_t)o.imm);
+	} else if (to_float) {
+		LInsn *cv = lw_emit(c, SF_I2F_R);
+		linsn_ref(cv, SR_RD, s.vreg, s.sub, 1, true);
+		linsn_ref(cv, SR_RB, o.vreg, 0, 1, false);
+		linsn_set(cv, SR_DTYPE, I2F_F32);
+		linsn_set(cv, SR_STYPE, I2F_S32);
 	} else if (layer) {
 		LInsn *cv = lw_emit(c, SF_I2I_R);
 		linsn_ref(cv, SR_RD, s.vreg, s.sub, 1, true);
@@ -289,7 +303,7 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 			return lw_unsupported(c, e->loc, "a vector with %u elements", ne);
 		for (unsigned i = 0; i < n; i++) {
 			TexSlot s = g == 0 ? (TexSlot){ ra, r->bindless + i } : (TexSlot){ rb, 2 * i + (g - 1) };
-			if (!put_value(c, i < m->geom->ncoords ? elems[i] : NULL, s, false))
+			if (!put_value(c, i < m->geom->ncoords ? elems[i] : NULL, s, false, false))
 				return false;
 		}
 	}
@@ -404,7 +418,12 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	unsigned need = m.geom->ncoords + m.geom->arrayed;
 	if (nelems < need + m.geom->ms)
 		return lw_unsupported(c, coords->loc, "a coordinate vector with %u elements", nelems);
-	bool fetch = !gather && !m.ctype.is_float;
+	/* texmode independent: the sampler applies to integer coordinates
+	 * too; ptxas 11.8 (-O0, -O3) converts them (I2F.F32.S32) and samples
+	 * level 0 (TEXS.LZ, TEX.LZ ARRAY_1D, TEX.LZ.AOFFI), but fetches 1D
+	 * (TLDS.LZ) and tex.level (TLD.LL.CL) */
+	bool to_float = !gather && !m.ctype.is_float && sampler && m.geom->sass != 0 && !m.level && !m.geom->ms;
+	bool fetch = !gather && !m.ctype.is_float && !to_float;
 	/* the source values in order: the array index, the coordinates (a
 	 * multisample texture's sample index comes first in PTX), the level,
 	 * the sample index; NULL is a 0. In unified texture mode ptxas samples
@@ -434,7 +453,7 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		vals[n++] = NULL;
 	}
 	unsigned ncoords = n - m.geom->arrayed;
-	int lod = fetch ? (m.level ? TEX_LOD_LL : TEX_LOD_LZ) : TEX_LOD_NONE;
+	int lod = fetch ? (m.level ? TEX_LOD_LL : TEX_LOD_LZ) : to_float ? TEX_LOD_LZ : TEX_LOD_NONE;
 	if (m.level) {
 		Opnd lo;
 		memset(&lo, 0, sizeof lo);
@@ -477,7 +496,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 				return false;
 		} else if (i == offsets_at)
 			lw_mov32i(c, slot[i].vreg, slot[i].sub, offsets);
-		else if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
+		else if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed,
+		                    to_float && i >= m.geom->arrayed && i < m.geom->arrayed + ncoords))
 			return false;
 	if (geom >= GEOM_CUBE)
 		cube_direction(c, &slot[m.geom->arrayed]);
