@@ -10,7 +10,10 @@
  *    coordinates; Rb: handle, then the level of tex.level (.LL), RZ when
  *    there is neither;
  *  - float coordinates sample (TEX, TLD4), integer coordinates fetch texels
- *    (TLD.LZ, TLD.LL with a level);
+ *    (TLD.LZ, TLD.LL with a level) -- with an independent-mode sampler they
+ *    are converted and sampled, as ptxas does;
+ *  - Rb after the level: the offsets word e, then the depth reference f
+ *    (.DC);
  *  - the four components land in a group of four (write mask 0xf) and are
  *    copied to the destination vector.
  * txq.width/.height/.depth are TXQ queries of the level-0 dimensions, the

@@ -11,6 +11,8 @@
  * -8..7), added to the integer texel coordinates before they are clamped
  * (of a float sample: to the texel it selects; of a gather: to its 2x2
  * footprint, TLD4's fields 6 bits a byte apart).
+ * .DC: the depth reference after the offsets word, compared with each
+ * result component (sim_tex_depth_compare).
  * TLDS.LZ.AOFFI / TLDS.LL.AOFFI (2D; ptxas and we fold x + imm of a
  * tex.2d fetch) have the same word as the source value after the
  * coordinates and the level. */
