@@ -124,7 +124,7 @@ static const struct { const char *opcode; LowerSel sel; LowerFn fn; uint8_t min_
 	{ "sust", SEL_ANY, lower_sust, 2, 2 }, { "sured", SEL_ANY, lower_sured, 2, 2 },
 	{ "suq", SEL_ANY, lower_suq, 2, 2 },
 	/* ---- issue 17: textures ---- */
-	{ "tex", SEL_ANY, lower_tex, 2, 5 }, { "tld4", SEL_ANY, lower_tld4, 2, 3 },
+	{ "tex", SEL_ANY, lower_tex, 2, 5 }, { "tld4", SEL_ANY, lower_tld4, 2, 4 },
 	{ "txq", SEL_ANY, lower_txq, 2, 2 },
 	/* ---- integer bit operations (lower_bits.c) ---- */
 	{ "popc", SEL_ANY, lower_popc, 2, 2 }, { "clz", SEL_ANY, lower_clz, 2, 2 },

@@ -10,7 +10,10 @@
  *    coordinates; Rb: handle, then the level of tex.level (.LL), RZ when
  *    there is neither;
  *  - float coordinates sample (TEX, TLD4), integer coordinates fetch texels
- *    (TLD.LZ, TLD.LL with a level);
+ *    (TLD.LZ, TLD.LL with a level) -- with an independent-mode sampler they
+ *    are converted and sampled, as ptxas does;
+ *  - Rb after the level: the offsets word e, then the depth reference f
+ *    (.DC);
  *  - the four components land in a group of four (write mask 0xf) and are
  *    copied to the destination vector.
  * txq.width/.height/.depth are TXQ queries of the level-0 dimensions, the
@@ -201,9 +204,12 @@ static void cube_direction(LowerCtx *c, const TexSlot d[3])
 }
 
 /* One source value into its slot: an immediate, the array index (clamped
- * to 16 bits, I2I.U16.U32.SAT, as ptxas), or a copy. e NULL: 0 (the y of
- * a 1D lookup ptxas samples as 2D). */
-static bool put_value(LowerCtx *c, const Expr *e, TexSlot s, bool layer)
+ * to 16 bits, I2I.U16.U32.SAT, as ptxas), or a copy; to_float: an
+ * integer coordinate converted (I2F.F32.S32) to be sampled. e NULL: 0 (the
+ * y of a 1D lookup ptxas samples as 2D). */
+enum { I2F_F32 = 2, I2F_S32 = 5 };
+
+static bool put_value(LowerCtx *c, const Expr *e, TexSlot s, bool layer, bool to_float)
 {
 	if (e == NULL) {
 		lw_mov32i(c, s.vreg, s.sub, 0);
@@ -215,8 +221,19 @@ static bool put_value(LowerCtx *c, const Expr *e, TexSlot s, bool layer)
 		return false;
 	if (o.kind == OPND_REG && o.width != 1)
 		return lw_unsupported(c, e->loc, "a 64-bit texture coordinate");
-	if (o.kind == OPND_IMM) {
+	if (o.kind == OPND_IMM && to_float) {
+		float f = (float)(int32_t)o.imm;
+		uint32_t bits;
+		memcpy(&bits, &f, 4);
+		lw_mov32i(c, s.vreg, s.sub, bits);
+	} else if (o.kind == OPND_IMM) {
 		lw_mov32i(c, s.vreg, s.sub, (uint32_t)o.imm);
+	} else if (to_float) {
+		LInsn *cv = lw_emit(c, SF_I2F_R);
+		linsn_ref(cv, SR_RD, s.vreg, s.sub, 1, true);
+		linsn_ref(cv, SR_RB, o.vreg, 0, 1, false);
+		linsn_set(cv, SR_DTYPE, I2F_F32);
+		linsn_set(cv, SR_STYPE, I2F_S32);
 	} else if (layer) {
 		LInsn *cv = lw_emit(c, SF_I2I_R);
 		linsn_ref(cv, SR_RD, s.vreg, s.sub, 1, true);
@@ -289,7 +306,7 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
 			return lw_unsupported(c, e->loc, "a vector with %u elements", ne);
 		for (unsigned i = 0; i < n; i++) {
 			TexSlot s = g == 0 ? (TexSlot){ ra, r->bindless + i } : (TexSlot){ rb, 2 * i + (g - 1) };
-			if (!put_value(c, i < m->geom->ncoords ? elems[i] : NULL, s, false))
+			if (!put_value(c, i < m->geom->ncoords ? elems[i] : NULL, s, false, false))
 				return false;
 		}
 	}
@@ -316,8 +333,8 @@ static bool lower_grad(LowerCtx *c, const Instr *in, const TexMods *m, const Tex
  * (they have no .B form) nor for TLD.LL, which ptxas marks .CL (clamp
  * the level), a bit TLDS does not have. Measured over every geometry,
  * mode and handle kind (docs/encoding.md). *target: the target code. */
-static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, bool aoffi, const TexRef *r,
-                               int64_t *target)
+static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool ms, bool aoffi, bool dc,
+                               const TexRef *r, int64_t *target)
 {
 	*target = 0;
 	if (r->bindless)
@@ -329,7 +346,7 @@ static SassFormId compact_form(bool gather, bool fetch, int geom, int lod, bool 
 	SassOp op = fetch ? SOP_TLDS : SOP_TEXS;
 	for (int64_t t = 0; t < 16; t++) {
 		const SassTexsTarget *tg = sass_texs_target(op, t);
-		if (tg && tg->geom == geom && tg->lod == lod && !tg->dc && tg->aoffi == aoffi && tg->ms == ms) {
+		if (tg && tg->geom == geom && tg->lod == lod && tg->dc == dc && tg->aoffi == aoffi && tg->ms == ms) {
 			*target = t;
 			return fetch ? SF_TLDS : SF_TEXS;
 		}
@@ -360,12 +377,28 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	if (!parse_mods(c, in, &m))
 		return false;
 	/* after the fixed operands PTX allows the offsets e (a vector) and
-	 * the depth reference f */
+	 * the depth reference f; a lone scalar is f (ptxas: TEXS.DC) */
 	unsigned nfixed = 2u + m.level + 2u * m.grad;
-	const Expr *offs = in->nops == nfixed + 1 ? in->ops[nfixed] : NULL;
-	if (in->nops > nfixed + 1 || (offs && offs->kind != EX_VECTOR))
-		return lw_unsupported(c, in->ops[nfixed]->loc, "%s with a depth reference operand (a scalar after the "
-		                      "coordinates is one, as for ptxas: TEXS.DC)", in->opcode);
+	const Expr *offs = NULL, *dref = NULL;
+	if (in->nops > nfixed + 2)
+		return lw_unsupported(c, in->ops[nfixed + 2]->loc, "%s operand after the offsets and the depth "
+		                      "reference", in->opcode);
+	if (in->nops > nfixed) {
+		const Expr *e = in->ops[nfixed];
+		if (e->kind == EX_VECTOR)
+			offs = e;
+		else if (in->nops == nfixed + 1)
+			dref = e;
+		else
+			return lw_unsupported(c, e->loc, "%s offsets that are not a vector", in->opcode);
+		if (in->nops == nfixed + 2)
+			dref = in->ops[nfixed + 1];
+	}
+	if (dref && dref->kind == EX_VECTOR)
+		return lw_unsupported(c, dref->loc, "a depth reference that is a vector (expected one .f32 value)");
+	if (dref && (m.grad || m.geom->ms || !m.ctype.is_float))
+		return lw_unsupported(c, dref->loc, "a depth reference of %s", m.grad ? "tex.grad" :
+		                      m.geom->ms ? "a multisample texture" : "a texel fetch (integer coordinates)");
 	if (offs && (m.geom->sass >= GEOM_CUBE))
 		return lw_unsupported(c, offs->loc, "texture offsets of a cube map");
 	const Expr *a = in->ops[1];
@@ -388,7 +421,12 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	unsigned need = m.geom->ncoords + m.geom->arrayed;
 	if (nelems < need + m.geom->ms)
 		return lw_unsupported(c, coords->loc, "a coordinate vector with %u elements", nelems);
-	bool fetch = !gather && !m.ctype.is_float;
+	/* texmode independent: the sampler applies to integer coordinates
+	 * too; ptxas 11.8 (-O0, -O3) converts them (I2F.F32.S32) and samples
+	 * level 0 (TEXS.LZ, TEX.LZ ARRAY_1D, TEX.LZ.AOFFI), but fetches 1D
+	 * (TLDS.LZ) and tex.level (TLD.LL.CL) */
+	bool to_float = !gather && !m.ctype.is_float && sampler && m.geom->sass != 0 && !m.level && !m.geom->ms;
+	bool fetch = !gather && !m.ctype.is_float && !to_float;
 	/* the source values in order: the array index, the coordinates (a
 	 * multisample texture's sample index comes first in PTX), the level,
 	 * the sample index; NULL is a 0. In unified texture mode ptxas samples
@@ -418,7 +456,7 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		vals[n++] = NULL;
 	}
 	unsigned ncoords = n - m.geom->arrayed;
-	int lod = fetch ? (m.level ? TEX_LOD_LL : TEX_LOD_LZ) : TEX_LOD_NONE;
+	int lod = fetch ? (m.level ? TEX_LOD_LL : TEX_LOD_LZ) : to_float ? TEX_LOD_LZ : TEX_LOD_NONE;
 	if (m.level) {
 		Opnd lo;
 		memset(&lo, 0, sizeof lo);
@@ -432,10 +470,12 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	unsigned offsets_at = aoffi ? n : 6;   /* the offsets word: after the level */
 	if (aoffi)
 		vals[n++] = NULL;
+	if (dref)                              /* the depth reference: after the offsets */
+		vals[n++] = dref;
 	if (m.geom->ms)
 		vals[n++] = elems[0];
 	int64_t target;
-	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, aoffi, &r, &target);
+	SassFormId form = compact_form(gather, fetch, geom, lod, m.geom->ms, aoffi, dref != NULL, &r, &target);
 	bool compact = form != SF_COUNT;
 	/* the slots: compact (compact_slots) or Ra = the array index and
 	 * coordinates (a group of four for three), Rb = the handle, the level,
@@ -459,7 +499,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 				return false;
 		} else if (i == offsets_at)
 			lw_mov32i(c, slot[i].vreg, slot[i].sub, offsets);
-		else if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed))
+		else if (!put_value(c, vals[i], slot[i], i == 0 && m.geom->arrayed,
+		                    to_float && i >= m.geom->arrayed && i < m.geom->arrayed + ncoords))
 			return false;
 	if (geom >= GEOM_CUBE)
 		cube_direction(c, &slot[m.geom->arrayed]);
@@ -499,6 +540,8 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		linsn_set(t, SR_MS, 1);
 	if ((!compact || form == SF_TLD4S) && aoffi)
 		linsn_set(t, SR_AOFFI, 1);
+	if (dref && sass_form_field(t->form, SR_DC))   /* TEXS: the target names .DC */
+		linsn_set(t, SR_DC, 1);
 	for (unsigned i = 0; i < 4; i++)
 		lw_mov(c, d[i], 0, compact && i >= 2 ? res2 : res, compact ? i % 2 : i);
 	return true;

@@ -210,6 +210,8 @@ static void to_general(LKernel *k, size_t i)
 		linsn_set(&g, SR_MS, 1);
 	if (tg && tg->aoffi)
 		linsn_set(&g, SR_AOFFI, 1);   /* the offsets word stays after the coordinates */
+	if (tg && tg->dc)
+		linsn_set(&g, SR_DC, 1);      /* the reference stays after the offsets */
 	linsn_ref(&g, SR_RA, ra, 0, na, false);
 	if (nb)
 		linsn_ref(&g, SR_RB, rb, 0, nb, false);

@@ -315,6 +315,11 @@ void sim_tex_offsets(const SimInsn *in, const SimThread *t, int32_t off[3], unsi
  * y 7:4, z 11:8; 6 (TLD4): x 5:0, y 13:8). */
 void sim_tex_offset_word(uint32_t w, unsigned bits, int32_t off[3], unsigned ncoords);
 void sim_texs_sources(const SimInsn *in, unsigned n, bool tlds_array, int64_t src[4]);
+/* Depth compare (.DC): TEX/TLD4's reference in Rb after the handle, the
+ * level and the offsets word; each result component becomes 1.0f when the
+ * reference is <= that texel word (as a float), else 0.0f. */
+uint32_t sim_tex_depth_ref(const SimInsn *in, const SimThread *t);
+void sim_tex_depth_compare(uint32_t ref, uint32_t comp[4]);
 /* ---- int64: I2I.CC, CSETP, P2R/R2P of the condition code (sim_int64.c) ---- */
 bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t);
 /* A condition-code test of BRA/CSETP (e_cond's numbering) on the integer

@@ -28,8 +28,10 @@
  *    to the texture's levels: the one level, as every TLD.LL reads.
  * .NODEP (ptxas -O3's mark of a texture whose results go only into
  * surface instructions) changes no result: read and ignored.
- * Depth compare, per-pixel offsets (.PTP), bias and derivative modes are not
- * modelled and fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
+ * .DC (TEX, TLD4, TEXS, TLD4S): each component compared with the depth
+ * reference (sim_tex_args.c: 1.0f when reference <= texel word, else 0).
+ * Depth compare of TLD/TXD, per-pixel offsets (.PTP), bias and derivative
+ * modes are not modelled and fail the run. ptxas's compact forms TEXS/TLDS/TLD4S (sim4) read the
  * same texels. */
 #include "sim.h"
 
@@ -92,10 +94,12 @@ static bool unmodelled(SimMachine *m, const SimInsn *in)
 	 * modelled (sim_tex_args.c; .CL clamps the level to the texture's
 	 * levels: the one level, which TLD reads) */
 	int64_t geom = sim_val(in, SR_GEOM, 0);
-	if (sim_val(in, SR_DC, 0) || sim_val(in, SR_AOFFI, 0) > 1 || (sim_val(in, SR_AOFFI, 0) && geom >= 6) ||
-	    (!tld && sim_val(in, SR_CL, 0)) || (!tld && lod != 0 && lod != 1 && lod != 3))
-		return sim_fail(m, in, "%s: depth compare, per-pixel or cube offsets and bias are not modelled",
-		                in->form->name), true;
+	bool txd = op == SOP_TXD || op == SOP_TXD_B;
+	if ((sim_val(in, SR_DC, 0) && (tld || txd)) || sim_val(in, SR_AOFFI, 0) > 1 ||
+	    (sim_val(in, SR_AOFFI, 0) && geom >= 6) || (!tld && sim_val(in, SR_CL, 0)) ||
+	    (!tld && lod != 0 && lod != 1 && lod != 3))
+		return sim_fail(m, in, "%s: depth compare of a fetch or TXD, per-pixel or cube offsets and bias "
+		                "are not modelled", in->form->name), true;
 	if (geom == 5 || (geom >= 6 && (op == SOP_TLD || op == SOP_TLD_B || op == SOP_TXD || op == SOP_TXD_B)))
 		return sim_fail(m, in, "%s: this geometry is not modelled", in->form->name), true;
 	return false;
@@ -190,6 +194,8 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
 	sim_tex_offsets(in, t, off, ncoords);
 	uint32_t comp[4];
 	sample(s, raw, off, layer, ncoords, fetch, geom >= 6, gather ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
+	if (sim_val(in, SR_DC, 0))
+		sim_tex_depth_compare(sim_tex_depth_ref(in, t), comp);
 	uint32_t mask = (uint32_t)sim_val(in, SR_QMASK, 0xf);
 	int64_t rd = sim_val(in, SR_RD, 255);
 	for (uint32_t k = 0, n = 0; k < 4; k++)
@@ -204,7 +210,8 @@ static void exec_texture(SimMachine *m, const SimInsn *in, SimThread *t)
  * CUBE; TLDS .MS reads its sample index after the coordinates (sim5);
  * TLDS ARRAY_2D has its layer alone in Ra, x and y in Rb, Rb+1; TLDS
  * and TLD4S .AOFFI's offsets word follows the coordinates and level
- * (sim_tex_args.c). Depth compare and TEXS offsets stop the run. */
+ * (sim_tex_args.c); .DC's reference comes after them. TLDS depth compare
+ * and TEXS offsets stop the run. */
 static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 {
 	SassOp op = in->form->op;
@@ -214,8 +221,9 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 		                      (long long)sim_val(in, SR_TEXSTARGET, 0));
 	bool dc = tg ? tg->dc : sim_val(in, SR_DC, 0) != 0, aoffi = tg ? tg->aoffi : sim_val(in, SR_AOFFI, 0) != 0;
 	int geom = tg ? tg->geom : 2;
-	if (dc || (aoffi && op == SOP_TEXS) || (geom == 6 && op != SOP_TEXS) || geom == 5 || geom > 6)
-		return (void)sim_fail(m, in, "%s: depth compare and TEXS offsets are not modelled",
+	if ((dc && op == SOP_TLDS) || (aoffi && op == SOP_TEXS) || (geom == 6 && op != SOP_TEXS) || geom == 5 ||
+	    geom > 6)
+		return (void)sim_fail(m, in, "%s: depth compare of a fetch and TEXS offsets are not modelled",
 		                      in->form->name);
 	SimRegion *s = sim_surface(m, in, sim_cword(m, in, 0, 4 * sim_val(in, SR_SUIDX, 0)));
 	if (m->failed || !s)
@@ -224,7 +232,7 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 	unsigned ncoords = geom >= 4 ? 3 : geom >= 2 ? 2 : 1;
 	/* the level, TLDS's offsets word, then a multisample fetch's sample
 	 * index (read: one sample per texel) */
-	unsigned lvl = tg && tg->lod == 3, n = ncoords + arrayed + lvl + aoffi + (tg && tg->ms);
+	unsigned lvl = tg && tg->lod == 3, n = ncoords + arrayed + lvl + aoffi + dc + (tg && tg->ms);
 	int64_t src[4];
 	sim_texs_sources(in, n, op == SOP_TLDS && arrayed, src);
 	uint32_t v[4];
@@ -241,6 +249,8 @@ static void exec_compact(SimMachine *m, const SimInsn *in, SimThread *t)
 	uint32_t comp[4];
 	sample(s, raw, off, arrayed ? (int64_t)v[0] : 0, ncoords, op == SOP_TLDS, geom == 6,
 	       op == SOP_TLD4S ? (int)sim_val(in, SR_GATHER, 0) : -1, comp);
+	if (dc)   /* the reference after the coordinates, level and offsets */
+		sim_tex_depth_compare(v[arrayed + ncoords + lvl + aoffi], comp);
 	int64_t rd = sim_val(in, SR_RD, 255), rd2 = sim_val(in, SR_RD2, 255);
 	unsigned mask = op == SOP_TLD4S ? (rd2 != 255 ? 0xf : 0x3) : sass_texs_mask(sim_val(in, SR_TEXSMASK, 0), rd2 != 255);
 	if (mask == 0)

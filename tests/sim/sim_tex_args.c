@@ -11,10 +11,14 @@
  * -8..7), added to the integer texel coordinates before they are clamped
  * (of a float sample: to the texel it selects; of a gather: to its 2x2
  * footprint, TLD4's fields 6 bits a byte apart).
+ * .DC: the depth reference after the offsets word, compared with each
+ * result component (sim_tex_depth_compare).
  * TLDS.LZ.AOFFI / TLDS.LL.AOFFI (2D; ptxas and we fold x + imm of a
  * tex.2d fetch) have the same word as the source value after the
  * coordinates and the level. */
 #include "sim.h"
+
+#include <string.h>
 
 static int32_t field(uint32_t w, unsigned pos, unsigned bits)
 {
@@ -50,6 +54,32 @@ void sim_tex_offsets(const SimInsn *in, const SimThread *t, int32_t off[3], unsi
 	unsigned slot = (op == SOP_TEX_B || op == SOP_TLD_B || op == SOP_TLD4_B) + (tld ? lod == 1 : lod >= 2);
 	bool gather = op == SOP_TLD4 || op == SOP_TLD4_B;
 	sim_tex_offset_word(rb == 255 ? 0 : sim_reg(t, rb + slot), gather ? 6 : 4, off, ncoords);
+}
+
+/* The depth reference of TEX/TLD4 .DC: in Rb after the bindless handle,
+ * the level and the offsets word (ptxas 11.8: TEX.AOFFI.DC R8, R6, R8 has
+ * the offsets in R8, the reference in R9). */
+uint32_t sim_tex_depth_ref(const SimInsn *in, const SimThread *t)
+{
+	SassOp op = in->form->op;
+	int64_t lod = sim_val(in, SR_TEXLOD, 0), rb = sim_val(in, SR_RB, 255);
+	unsigned slot = (op == SOP_TEX_B || op == SOP_TLD4_B) + (lod >= 2) + (sim_val(in, SR_AOFFI, 0) == 1);
+	return rb == 255 ? 0 : sim_reg(t, rb + slot);
+}
+
+/* The sampler's compare: the CUDA driver's texture and sampler
+ * descriptions (CUDA_TEXTURE_DESC, a texref's flags, OpenCL samplers) have
+ * no compare function, so the model takes one that reads both operands,
+ * "less or equal" (OpenGL's default TEXTURE_COMPARE_FUNC), per component:
+ * a misplaced reference or component changes results. NaN compares false. */
+void sim_tex_depth_compare(uint32_t ref, uint32_t comp[4])
+{
+	float r, v;
+	memcpy(&r, &ref, 4);
+	for (unsigned k = 0; k < 4; k++) {
+		memcpy(&v, &comp[k], 4);
+		comp[k] = r <= v ? 0x3f800000u : 0;
+	}
 }
 
 /* TEXS/TLDS/TLD4S: n source values fill Ra, then Rb, one each up to two;
