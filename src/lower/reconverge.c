@@ -184,51 +184,65 @@ static LInsn made(SassFormId form, SrcLoc loc, int target)
 	return in;
 }
 
-/* What the pass puts before instruction i: a SYNC/BRK ending the previous
- * block's fall-through (before i's labels), a loop's entry (its own label,
- * then SSY/PBK, still before i's labels: the back edges jump past it), and
- * the SSY of a branch at the end of i's block (after i's labels). -1: none. */
+/* What the pass puts into block b: a SYNC/BRK ending the previous
+ * block's fall-through (before b's labels), a loop's entry (its own label,
+ * then SSY/PBK, still before b's labels: the back edges jump past it), and
+ * the SSY of a branch at b's end (before its last instruction). -1: none. */
 typedef struct Seam {
 	int sync, entry, entry_target, ssy;
 	bool sync_brk, entry_pbk;
 } Seam;
 
-/* Rebuilds k->insns with the seams' instructions. Moves the labels (an
- * entry label to its SSY/PBK) and the call sites' instruction indices. */
-static void rebuild(LKernel *k, const Seam *seam, size_t nold_labels)
+/* Where instruction i of block b goes once the seams are in (at: where
+ * b's first instruction goes). */
+static size_t moved_to(const Cfg *g, const Seam *seam, const size_t *at, size_t b, size_t i)
 {
-	size_t extra = 0;
-	for (size_t i = 0; i <= k->ninsns; i++)
-		extra += (seam[i].sync >= 0) + (seam[i].entry >= 0) + (seam[i].ssy >= 0);
-	LInsn *out = xcalloc(k->ninsns + extra + 1, sizeof *out);
-	size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos), *newinsn = xcalloc(k->ninsns + 1, sizeof *newinsn);
-	size_t j = 0;
-	for (size_t i = 0; i <= k->ninsns; i++) {
-		SrcLoc loc = i < k->ninsns ? k->insns[i].loc : k->loc;
-		if (seam[i].sync >= 0)
-			out[j++] = made(seam[i].sync_brk ? SF_BRK : SF_SYNC, i > 0 ? k->insns[i - 1].loc : loc,
-			                seam[i].sync);
-		if (seam[i].entry >= 0) {
-			k->label_pos[seam[i].entry] = SIZE_MAX - j;     /* placed below */
-			out[j++] = made(seam[i].entry_pbk ? SF_PBK : SF_SSY, loc, seam[i].entry_target);
-		}
-		newpos[i] = j;
-		if (seam[i].ssy >= 0)
-			out[j++] = made(SF_SSY, loc, seam[i].ssy);
-		newinsn[i] = j;
-		if (i < k->ninsns)
-			out[j++] = k->insns[i];
+	return at[b] + (i - g->start[b]) + (i + 1 == g->start[b + 1] && seam[b].ssy >= 0);
+}
+
+/* Rebuilds k->insns with the seams' instructions. Moves the labels (an
+ * entry label to its SSY/PBK) and the call sites' instruction indices.
+ * In place, from the end: an instruction only moves down, so the array
+ * grows once instead of being copied (the IR is the largest structure of
+ * a big kernel). */
+static void rebuild(LKernel *k, const Cfg *g, const Seam *seam, size_t nold_labels)
+{
+	size_t nb = g->nblocks, j = 0, *at = xcalloc(nb + 1, sizeof *at);
+	for (size_t b = 0; b <= nb; b++) {      /* nb: the kernel's end */
+		j += seam[b].sync >= 0;
+		if (seam[b].entry >= 0)
+			k->label_pos[seam[b].entry] = SIZE_MAX - j++;     /* placed below */
+		at[b] = j;
+		if (b < nb)
+			j += g->start[b + 1] - g->start[b] + (seam[b].ssy >= 0);
 	}
-	for (size_t l = 0; l < k->nlabels; l++)
-		k->label_pos[l] = l < nold_labels ? newpos[k->label_pos[l]] : SIZE_MAX - k->label_pos[l];
-	for (size_t c = 0; c < k->ncalls; c++)
-		k->calls[c].insn = newinsn[k->calls[c].insn];
-	free(k->insns);
-	k->insns = out;
-	k->cap = k->ninsns + extra + 1;     /* what out holds */
+	k->insns = xrealloc(k->insns, (j + 1) * sizeof *k->insns);
+	memset(&k->insns[j], 0, sizeof *k->insns);
+	for (size_t b = nb + 1; b-- > 0;) {
+		size_t first = g->start[b], end = b < nb ? g->start[b + 1] : first;
+		SrcLoc loc_first = b < nb ? k->insns[first].loc : k->loc, loc_last = loc_first;
+		if (b < nb)
+			loc_last = k->insns[end - 1].loc;
+		for (size_t i = end; i-- > first;)
+			k->insns[moved_to(g, seam, at, b, i)] = k->insns[i];
+		if (b < nb && seam[b].ssy >= 0)
+			k->insns[at[b] + (end - 1 - first)] = made(SF_SSY, loc_last, seam[b].ssy);
+		size_t p = at[b];
+		if (seam[b].entry >= 0)
+			k->insns[--p] = made(seam[b].entry_pbk ? SF_PBK : SF_SSY, loc_first, seam[b].entry_target);
+		if (seam[b].sync >= 0)      /* the previous block's last instruction has not moved yet */
+			k->insns[--p] = made(seam[b].sync_brk ? SF_BRK : SF_SYNC, first > 0 ? k->insns[first - 1].loc : loc_first,
+			                     seam[b].sync);
+	}
+	for (size_t l = 0; l < k->nlabels; l++)     /* labels name blocks' first instructions */
+		k->label_pos[l] = l < nold_labels ? at[g->block_of[k->label_pos[l]]] : SIZE_MAX - k->label_pos[l];
+	for (size_t c = 0; c < k->ncalls; c++) {
+		size_t i = k->calls[c].insn;
+		k->calls[c].insn = moved_to(g, seam, at, g->block_of[i], i);
+	}
+	k->cap = j + 1;             /* what k->insns holds */
 	k->ninsns = j;
-	free(newpos);
-	free(newinsn);
+	free(at);
 }
 
 /* Where an edge of block b into s goes: the region whose join s is and
@@ -377,13 +391,13 @@ static void rewrite(LKernel *k, const Cfg *g, const Regions *R)
 {
 	const Region *rs = R->rs;
 	size_t nr = R->nr;
-	Seam *seam = xcalloc(k->ninsns + 1, sizeof *seam);
+	Seam *seam = xcalloc(g->nblocks + 1, sizeof *seam);
 	int *join_label = xcalloc(nr + 1, sizeof *join_label), *entry_label = xcalloc(nr + 1, sizeof *entry_label);
 	int *first_label = xcalloc(k->ninsns + 1, sizeof *first_label);
-	for (size_t i = 0; i <= k->ninsns; i++) {
-		seam[i] = (Seam){ .sync = -1, .entry = -1, .entry_target = -1, .ssy = -1 };
+	for (size_t b = 0; b <= g->nblocks; b++)
+		seam[b] = (Seam){ .sync = -1, .entry = -1, .entry_target = -1, .ssy = -1 };
+	for (size_t i = 0; i <= k->ninsns; i++)
 		first_label[i] = -1;
-	}
 	for (size_t l = k->nlabels; l-- > 0;)
 		if (k->label_pos[l] <= k->ninsns)
 			first_label[k->label_pos[l]] = (int)l;
@@ -403,10 +417,10 @@ static void rewrite(LKernel *k, const Cfg *g, const Regions *R)
 	}
 	for (size_t q = 0; q < nr; q++) {
 		if (!rs[q].loop) {
-			seam[g->start[rs[q].head + 1] - 1].ssy = join_label[q];
+			seam[rs[q].head].ssy = join_label[q];
 			continue;
 		}
-		Seam *e = &seam[g->start[rs[q].head]];
+		Seam *e = &seam[rs[q].head];
 		e->entry = entry_label[q];
 		e->entry_target = join_label[q];
 		e->entry_pbk = rs[q].brk;
@@ -442,11 +456,11 @@ static void rewrite(LKernel *k, const Cfg *g, const Regions *R)
 			continue;
 		long r = edge_region(R, b, g->block_of[last + 1], &brk);
 		if (r >= 0) {
-			seam[last + 1].sync = join_label[r];
-			seam[last + 1].sync_brk = brk;
+			seam[b + 1].sync = join_label[r];
+			seam[b + 1].sync_brk = brk;
 		}
 	}
-	rebuild(k, seam, nold);
+	rebuild(k, g, seam, nold);
 	free(seam);
 	free(join_label);
 	free(entry_label);
@@ -593,6 +607,10 @@ bool lw_reconverge(LowerCtx *c, LKernel *k)
 {
 	if (k->ninsns == 0)
 		return true;
+	/* the IR's growth room goes before the graph is built: a big kernel's
+	 * peak memory is here (the syntax tree is still held) */
+	k->insns = xrealloc(k->insns, (k->ninsns + 1) * sizeof *k->insns);
+	k->cap = k->ninsns + 1;
 	Cfg g;
 	memset(&g, 0, sizeof g);
 	cfg_build(k, &g);
