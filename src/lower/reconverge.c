@@ -474,41 +474,58 @@ static bool joins_at_exit(const LKernel *k, const Cfg *g, size_t join)
 	return first->form->op == SOP_EXIT && linsn_is_unconditional_jump(first);
 }
 
-/* Scratch of the loop regions: per block a generation mark (and a level
- * in the post-dominator tree), reused without clearing. */
+/* Scratch of the loop regions: per block a generation mark, reused
+ * without clearing, and its depth in the post-dominator forest. */
 typedef struct Scratch {
-	size_t *mark, *level, gen;
+	size_t *mark, gen;
+	size_t *depth;
 	size_t *list;
 } Scratch;
 
 static size_t ipdom_up(const Cfg *g, size_t x)
 {
-	return g->ipdom[x] == x ? SIZE_MAX : g->ipdom[x];
+	return g->ipdom[x] == x || g->ipdom[x] == SIZE_MAX ? SIZE_MAX : g->ipdom[x];
+}
+
+/* Depths in the post-dominator forest (the exit and the blocks that never
+ * reach it are roots), each found once (path: room for every block). */
+static void ipdom_depths(const Cfg *g, size_t *depth, size_t *path)
+{
+	size_t n = g->nblocks + 1;
+	for (size_t b = 0; b < n; b++)
+		depth[b] = SIZE_MAX;
+	for (size_t b = 0; b < n; b++) {
+		size_t np = 0, x = b;
+		while (x != SIZE_MAX && depth[x] == SIZE_MAX) {
+			path[np++] = x;
+			x = ipdom_up(g, x);
+		}
+		size_t d = x == SIZE_MAX ? 0 : depth[x] + 1;
+		while (np > 0)
+			depth[path[--np]] = d++;
+	}
 }
 
 /* The nearest block that post-dominates every block of set (SIZE_MAX:
- * none): the first block's chain to the exit is marked with levels; each
- * other block climbs to that chain, and the highest point met is the
- * answer. */
-static size_t common_ipdom(const Cfg *g, const size_t *set, size_t n, Scratch *s)
+ * none, they lie in different trees): pairwise nearest common ancestors,
+ * each climbing from the deeper block. */
+static size_t common_ipdom(const Cfg *g, const size_t *set, size_t n, const Scratch *s)
 {
 	if (n == 0)
 		return SIZE_MAX;
-	size_t gen = ++s->gen, j = set[0], top = 0, lv = 0;
-	for (size_t x = j; x != SIZE_MAX; x = ipdom_up(g, x)) {
-		s->mark[x] = gen;
-		s->level[x] = lv++;
-	}
-	for (size_t i = 1; i < n; i++) {
+	size_t j = set[0];
+	for (size_t i = 1; i < n && j != SIZE_MAX; i++) {
 		size_t x = set[i];
-		while (x != SIZE_MAX && s->mark[x] != gen)
+		while (x != SIZE_MAX && s->depth[x] > s->depth[j])
 			x = ipdom_up(g, x);
-		if (x == SIZE_MAX)
-			return SIZE_MAX;
-		if (s->level[x] > top) {
-			top = s->level[x];
-			j = x;
+		while (x != SIZE_MAX && s->depth[j] > s->depth[x])
+			j = ipdom_up(g, j);
+		while (x != SIZE_MAX && j != SIZE_MAX && x != j) {
+			x = ipdom_up(g, x);
+			j = ipdom_up(g, j);
 		}
+		if (x != j)
+			j = SIZE_MAX;
 	}
 	return j;
 }
@@ -567,8 +584,9 @@ static bool loop_region(const Cfg *g, const bool *varying, size_t l, Regions *R,
 static void regions_find(const LKernel *k, const Cfg *g, const bool *varying, Regions *R)
 {
 	size_t n = g->nblocks + 1, *order = xcalloc(n, sizeof *order);
-	Scratch sc = { .mark = xcalloc(n, sizeof *sc.mark), .level = xcalloc(n, sizeof *sc.level),
+	Scratch sc = { .mark = xcalloc(n, sizeof *sc.mark), .depth = xcalloc(n, sizeof *sc.depth),
 	               .list = xcalloc(n, sizeof *sc.list) };
+	ipdom_depths(g, sc.depth, sc.list);
 	for (size_t b = 0; b < n; b++)
 		order[b] = SIZE_MAX;
 	for (size_t b = 0; b < g->nblocks; b++)
@@ -599,7 +617,7 @@ static void regions_find(const LKernel *k, const Cfg *g, const bool *varying, Re
 	}
 	free(order);
 	free(sc.mark);
-	free(sc.level);
+	free(sc.depth);
 	free(sc.list);
 }
 

@@ -250,12 +250,12 @@ static bool dominates(const Cfg *g, size_t h, size_t b)
 }
 
 /* The body of loop l: h and every block reaching one of its back edges'
- * sources without passing h (mark: per block, l + 1 once it is in). */
-static void loop_body(Cfg *g, size_t l, const size_t *src, size_t nsrc, size_t *mark)
+ * sources without passing h (mark: per block, l + 1 once it is in; work:
+ * room for every block, shared by the loops). */
+static void loop_body(Cfg *g, size_t l, const size_t *src, size_t nsrc, size_t *mark, size_t *work)
 {
 	CfgLoop *lp = &g->loops[l];
-	size_t *work = xcalloc(g->nblocks + 1, sizeof *work), nw = 0;
-	lp->blocks = work;          /* the work list is the body: each block enters it once */
+	size_t nw = 0;              /* the work list is the body: each block enters it once */
 	mark[lp->header] = l + 1;
 	work[nw++] = lp->header;
 	for (size_t i = 0; i < nsrc; i++)
@@ -274,7 +274,8 @@ static void loop_body(Cfg *g, size_t l, const size_t *src, size_t nsrc, size_t *
 		}
 	}
 	lp->size = nw;
-	lp->blocks = xrealloc(work, (nw + 1) * sizeof *work);
+	lp->blocks = xcalloc(nw, sizeof *lp->blocks);
+	memcpy(lp->blocks, work, nw * sizeof *work);
 }
 
 typedef struct LoopKey {
@@ -355,15 +356,17 @@ bool cfg_loops(Cfg *g)
 	for (size_t l = 0; l < g->nloops; l++)
 		off[l + 1] += off[l];
 	size_t *fill = xcalloc(g->nloops + 1, sizeof *fill), *mark = xcalloc(n, sizeof *mark);
+	size_t *work = xcalloc(n, sizeof *work);
 	for (size_t e = 0; e < nedges; e++)
 		src[off[edge_loop[e]] + fill[edge_loop[e]]++] = edge_src[e];
 	for (size_t l = 0; l < g->nloops; l++)
-		loop_body(g, l, src + off[l], off[l + 1] - off[l], mark);
+		loop_body(g, l, src + off[l], off[l + 1] - off[l], mark, work);
 	loop_tree(g);
 	free(off);
 	free(src);
 	free(fill);
 	free(mark);
+	free(work);
 	free(edge_src);
 	free(edge_loop);
 	return true;
