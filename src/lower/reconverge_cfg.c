@@ -249,42 +249,86 @@ static bool dominates(const Cfg *g, size_t h, size_t b)
 	return b == h;
 }
 
-/* Adds h's loop through the back edge u -> h. */
-static void loop_add(Cfg *g, size_t h, size_t u)
+/* The body of loop l: h and every block reaching one of its back edges'
+ * sources without passing h (mark: per block, l + 1 once it is in; work:
+ * room for every block, shared by the loops). */
+static void loop_body(Cfg *g, size_t l, const size_t *src, size_t nsrc, size_t *mark, size_t *work)
 {
-	CfgLoop *l = NULL;
-	for (size_t i = 0; i < g->nloops && !l; i++)
-		if (g->loops[i].header == h)
-			l = &g->loops[i];
-	if (!l) {
-		l = &g->loops[g->nloops++];
-		*l = (CfgLoop){ .header = h, .in = xcalloc(g->nblocks + 1, sizeof *l->in), .size = 1 };
-		l->in[h] = true;
-	}
-	size_t *work = xcalloc(g->nblocks + 1, sizeof *work), nw = 0;
-	if (!l->in[u]) {
-		l->in[u] = true;
-		l->size++;
-		work[nw++] = u;
-	}
-	while (nw > 0) {
-		size_t b = work[--nw];
+	CfgLoop *lp = &g->loops[l];
+	size_t nw = 0;              /* the work list is the body: each block enters it once */
+	mark[lp->header] = l + 1;
+	work[nw++] = lp->header;
+	for (size_t i = 0; i < nsrc; i++)
+		if (mark[src[i]] != l + 1) {
+			mark[src[i]] = l + 1;
+			work[nw++] = src[i];
+		}
+	for (size_t at = 1; at < nw; at++) {
+		size_t b = work[at];
 		for (size_t e = g->pred_off[b]; e < g->pred_off[b + 1]; e++) {
 			size_t p = g->pred[e];
-			if (l->in[p] || g->rank[p] == SIZE_MAX)
+			if (mark[p] == l + 1 || g->rank[p] == SIZE_MAX)
 				continue;
-			l->in[p] = true;
-			l->size++;
+			mark[p] = l + 1;
 			work[nw++] = p;
 		}
 	}
-	free(work);
+	lp->size = nw;
+	lp->blocks = xcalloc(nw, sizeof *lp->blocks);
+	memcpy(lp->blocks, work, nw * sizeof *work);
 }
 
+typedef struct LoopKey {
+	size_t size, loop;
+} LoopKey;
+
+static int loop_larger_first(const void *a, const void *b)
+{
+	const LoopKey *x = a, *y = b;
+	if (x->size != y->size)
+		return (x->size < y->size) - (x->size > y->size);
+	return (x->loop > y->loop) - (x->loop < y->loop);
+}
+
+/* Parents and innermost loops: larger loops first, so a loop's parent is
+ * the innermost one seen so far around its header (natural loops with
+ * different headers nest or are disjoint). */
+static void loop_tree(Cfg *g)
+{
+	LoopKey *order = xcalloc(g->nloops + 1, sizeof *order);
+	for (size_t l = 0; l < g->nloops; l++)
+		order[l] = (LoopKey){ .size = g->loops[l].size, .loop = l };
+	qsort(order, g->nloops, sizeof *order, loop_larger_first);
+	for (size_t i = 0; i < g->nloops; i++) {
+		CfgLoop *lp = &g->loops[order[i].loop];
+		lp->parent = g->loop_of[lp->header];
+		for (size_t j = 0; j < lp->size; j++)
+			g->loop_of[lp->blocks[j]] = order[i].loop;
+	}
+	free(order);
+}
+
+bool cfg_in_loop(const Cfg *g, size_t l, size_t b)
+{
+	for (size_t x = g->loop_of[b]; x != SIZE_MAX; x = g->loops[x].parent)
+		if (x == l)
+			return true;
+	return false;
+}
+
+/* A loop per header of a back edge u -> h (one whose target dominates its
+ * source), numbered in the order of the blocks' first back edges. */
 bool cfg_loops(Cfg *g)
 {
-	g->loops = xcalloc(g->nblocks + 1, sizeof *g->loops);
+	size_t n = g->nblocks + 1, nedges = 0;
+	g->loops = xcalloc(n, sizeof *g->loops);
 	g->nloops = 0;
+	g->loop_of = xcalloc(n, sizeof *g->loop_of);
+	g->loop_at = xcalloc(n, sizeof *g->loop_at);
+	for (size_t b = 0; b < n; b++)
+		g->loop_of[b] = g->loop_at[b] = SIZE_MAX;
+	size_t *edge_src = xcalloc(g->pred_off[n] + 1, sizeof *edge_src);
+	size_t *edge_loop = xcalloc(g->pred_off[n] + 1, sizeof *edge_loop);
 	for (size_t u = 0; u < g->nblocks; u++) {
 		if (g->rank[u] == SIZE_MAX)
 			continue;
@@ -292,11 +336,39 @@ bool cfg_loops(Cfg *g)
 			size_t h = g->succ[u][s];
 			if (h == g->nblocks || g->rank[h] > g->rank[u])
 				continue;
-			if (!dominates(g, h, u))
+			if (!dominates(g, h, u)) {
+				free(edge_src);
+				free(edge_loop);
 				return false;       /* a retreating edge into the middle of a cycle */
-			loop_add(g, h, u);
+			}
+			if (g->loop_at[h] == SIZE_MAX) {
+				g->loop_at[h] = g->nloops;
+				g->loops[g->nloops++] = (CfgLoop){ .header = h, .parent = SIZE_MAX };
+			}
+			edge_src[nedges] = u;
+			edge_loop[nedges++] = g->loop_at[h];
 		}
 	}
+	/* the back edges grouped by loop, in their order */
+	size_t *off = xcalloc(g->nloops + 2, sizeof *off), *src = xcalloc(nedges + 1, sizeof *src);
+	for (size_t e = 0; e < nedges; e++)
+		off[edge_loop[e] + 1]++;
+	for (size_t l = 0; l < g->nloops; l++)
+		off[l + 1] += off[l];
+	size_t *fill = xcalloc(g->nloops + 1, sizeof *fill), *mark = xcalloc(n, sizeof *mark);
+	size_t *work = xcalloc(n, sizeof *work);
+	for (size_t e = 0; e < nedges; e++)
+		src[off[edge_loop[e]] + fill[edge_loop[e]]++] = edge_src[e];
+	for (size_t l = 0; l < g->nloops; l++)
+		loop_body(g, l, src + off[l], off[l + 1] - off[l], mark, work);
+	loop_tree(g);
+	free(off);
+	free(src);
+	free(fill);
+	free(mark);
+	free(work);
+	free(edge_src);
+	free(edge_loop);
 	return true;
 }
 
@@ -313,6 +385,8 @@ void cfg_free(Cfg *g)
 	free(g->idom);
 	free(g->ipdom);
 	for (size_t i = 0; i < g->nloops; i++)
-		free(g->loops[i].in);
+		free(g->loops[i].blocks);
 	free(g->loops);
+	free(g->loop_of);
+	free(g->loop_at);
 }

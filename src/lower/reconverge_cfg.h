@@ -13,8 +13,9 @@
 
 typedef struct CfgLoop {
 	size_t header;
-	bool *in;                   /* per block: the natural loop's body, the header too */
+	size_t *blocks;             /* the natural loop's body, the header too */
 	size_t size;
+	size_t parent;              /* the innermost loop around it (SIZE_MAX: none) */
 } CfgLoop;
 
 typedef struct Cfg {
@@ -28,8 +29,10 @@ typedef struct Cfg {
 	size_t *rank;               /* reverse post-order from the entry (SIZE_MAX: unreachable) */
 	size_t *idom;               /* immediate dominators (SIZE_MAX: unreachable) */
 	size_t *ipdom;              /* immediate post-dominators (SIZE_MAX: never reaches the exit) */
-	CfgLoop *loops;
+	CfgLoop *loops;             /* natural loops nest (the graph is reducible) */
 	size_t nloops;
+	size_t *loop_of;            /* per block: the innermost loop holding it (SIZE_MAX: none) */
+	size_t *loop_at;            /* per block: the loop it heads (SIZE_MAX: none) */
 } Cfg;
 
 void cfg_build(const LKernel *k, Cfg *g);
@@ -37,6 +40,9 @@ void cfg_build(const LKernel *k, Cfg *g);
 bool cfg_analyse(Cfg *g);
 /* The natural loops, one per header; false for an irreducible graph. */
 bool cfg_loops(Cfg *g);
+/* Block b (the virtual exit too) is in loop l: l is loop_of[b] or one
+ * around it. */
+bool cfg_in_loop(const Cfg *g, size_t l, size_t b);
 void cfg_free(Cfg *g);
 /* Per block: its conditional branch may split a warp (reconverge_uniform.c;
  * the caller frees it). */

@@ -50,28 +50,32 @@ static bool is_pure(const LInsn *in)
 	}
 }
 
+/* Per block, the last walk of mark_influence that met it (b + 1: the walk
+ * from branch b; each branch walks once), and that walk's work list. */
+typedef struct Walk {
+	size_t *seen, *work;
+} Walk;
+
 /* Marks the blocks between block b and its post-dominator (b's branch
  * decides whether they run). */
-static bool mark_influence(const Cfg *g, size_t b, bool *divergent)
+static bool mark_influence(const Cfg *g, size_t b, bool *divergent, Walk *w)
 {
-	size_t join = g->ipdom[b], *work = xcalloc(g->nblocks + 1, sizeof *work), nw = 0;
-	bool *seen = xcalloc(g->nblocks + 1, sizeof *seen), changed = false;
+	size_t join = g->ipdom[b], nw = 0, *work = w->work;
+	bool changed = false;
 	work[nw++] = b;
-	seen[b] = true;
+	w->seen[b] = b + 1;
 	while (nw > 0) {
 		size_t x = work[--nw];
 		for (unsigned s = 0; s < g->nsucc[x]; s++) {
 			size_t q = g->succ[x][s];
-			if (q == join || q == g->nblocks || seen[q])
+			if (q == join || q == g->nblocks || w->seen[q] == b + 1)
 				continue;
-			seen[q] = true;
+			w->seen[q] = b + 1;
 			changed |= !divergent[q];
 			divergent[q] = true;
 			work[nw++] = q;
 		}
 	}
-	free(work);
-	free(seen);
 	return changed;
 }
 
@@ -80,6 +84,7 @@ bool *cfg_varying_branches(const LKernel *k, const Cfg *g)
 	bool *varying = xcalloc(k->nvregs + 1, sizeof *varying), cc = false;
 	bool *divergent = xcalloc(g->nblocks + 1, sizeof *divergent);      /* runs under a split warp */
 	bool *branch = xcalloc(g->nblocks + 1, sizeof *branch);
+	Walk w = { .seen = xcalloc(g->nblocks + 1, sizeof *w.seen), .work = xcalloc(g->nblocks + 1, sizeof *w.work) };
 	/* a register read but never written here is a function's parameter
 	 * or a call's result (linking renames them): varying */
 	for (size_t v = 0; v < k->nvregs; v++)
@@ -109,7 +114,7 @@ bool *cfg_varying_branches(const LKernel *k, const Cfg *g)
 				/* brx: a jump table may send each thread elsewhere; ptxas
 				 * 11.8 wraps every BRX in SSY/SYNC, and so do we */
 				branch[b] = true;
-				changed |= mark_influence(g, b, divergent) || true;
+				changed |= mark_influence(g, b, divergent, &w) || true;
 				continue;
 			}
 			if (branch[b] || in->form->op != SOP_BRA || linsn_is_unconditional_jump(in) || g->nsucc[b] < 2)
@@ -119,11 +124,13 @@ bool *cfg_varying_branches(const LKernel *k, const Cfg *g)
 				v = in->refs[r].vreg < k->nvregs && varying[in->refs[r].vreg];
 			if (v) {
 				branch[b] = true;
-				changed |= mark_influence(g, b, divergent) || true;
+				changed |= mark_influence(g, b, divergent, &w) || true;
 			}
 		}
 	}
 	free(varying);
 	free(divergent);
+	free(w.seen);
+	free(w.work);
 	return branch;
 }
