@@ -63,6 +63,14 @@ size_t cubin_kernel_externs(const CubinModule *m, const CubinKernel *k, bool *do
 	return n;
 }
 
+bool cubin_calls_externs(const CubinModule *m)
+{
+	for (size_t q = 0; q < m->nkernels; q++)
+		if (m->kernels[q].nextern_calls > 0)
+			return true;
+	return false;
+}
+
 bool cubin_has_prototype(const CubinModule *m, const char *name)
 {
 	for (size_t i = 0; i < m->nfunc_addrs; i++)

@@ -120,5 +120,8 @@ size_t cubin_kernel_externs(const CubinModule *m, const CubinKernel *k, bool *do
 /* -c: whether name has an entry of .nv.prototype or .nv.callgraph (a
  * called external function, an address-taken function). */
 bool cubin_has_prototype(const CubinModule *m, const char *name);
+/* -c: whether a kernel or function calls an external function (then
+ * .nv.prototype is written, with an entry per called one). */
+bool cubin_calls_externs(const CubinModule *m);
 
 #endif

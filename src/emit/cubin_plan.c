@@ -9,11 +9,12 @@
 #include "base/xalloc.h"
 
 /* -c: ptxas 11.8 -c writes no .nv.rel.action; .nv.callgraph takes its
- * place, then .nv.prototype when a function is called or addressed
- * through one (an external function, an address-taken .func). */
+ * place, then .nv.prototype when an external function is called (the
+ * section's only entries: an address taken, of a .func, an external
+ * function or a kernel, writes no .nv.prototype, not even an empty one). */
 static bool has_prototype(const CubinModule *m)
 {
-	return m->nexterns > 0 || m->nfunc_addrs > 0;
+	return cubin_calls_externs(m);
 }
 
 typedef struct DataOrder {
