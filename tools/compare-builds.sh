@@ -14,7 +14,8 @@ new=${2:?usage: compare-builds.sh OLD_PROG NEW_PROG [SEEDS]}
 seeds=${3:-200}
 work=$(mktemp -d "${TMPDIR:-/tmp}/compare-builds.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
-${CC:-cc} -std=c11 -O1 -o "$work/gen" tests/oracle/gen_kernels.c tests/oracle/gen_loops.c tests/oracle/gen_families.c || exit 2
+${CC:-cc} -std=c11 -O1 -o "$work/gen" tests/oracle/gen_kernels.c tests/oracle/gen_loops.c tests/oracle/gen_families.c \
+	tests/oracle/gen_calls.c tests/oracle/gen_data.c tests/oracle/gen_tex.c tests/oracle/gen_video.c || exit 2
 mkdir -p "$work/gen-ptx"
 i=1
 while [ "$i" -le "$seeds" ]; do
