@@ -661,6 +661,7 @@ typedef struct LFunc {
 	uint32_t *params, nparams;
 	uint32_t *rets, nrets;
 	bool visible;           /* .visible/.extern/.weak: a GLOBAL symbol (fnaddr, -c) */
+	bool weak;              /* .weak: a WEAK one instead (-c) */
 	uint32_t *shared_syms;      /* module_shared indices it and its callees name */
 	size_t nshared_syms;
 } LFunc;
