@@ -881,8 +881,14 @@ unsigned lower_stream_end(LowerStream *s)
 	}
 	/* -c: each function with a body, compiled as a function of its own
 	 * after the kernels, in definition order (as ptxas 11.8 -c compiles
-	 * every .func, called or not) */
+	 * every .func, called or not; lw_func_own: one naming bound handles
+	 * is linked into its callers, and diagnosed when its address is taken) */
 	for (size_t j = 0; c->lm->relocatable && j < c->nfuncs; j++) {
+		bool addressed = false;
+		for (size_t i = 0; i < c->lm->nfunc_addrs; i++)
+			addressed |= strcmp(c->lm->func_addrs[i], c->funcs[j].name) == 0;
+		if (!addressed && !lw_func_own(c, &c->funcs[j]))
+			continue;
 		LKernel *k = new_kernel(s);
 		if (lw_fnaddr_function(c, &c->funcs[j], k) && s->done && c->errors == 0)
 			s->done(k, s->arg);

@@ -767,6 +767,12 @@ uint32_t lw_fnaddr_load(LKernel *k, LModule *lm, SrcLoc loc, const char *name, u
 /* Compiles f as a function of its own (LKernel.abi_func) into k; false
  * when diagnosed. */
 bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k);
+/* -c: whether f is compiled as a function of its own, called with JCAL
+ * (as ptxas -c compiles every .func); one naming bound textures or
+ * surfaces, or calling one that does, is linked into its callers instead
+ * (their slots are the kernel's; ptxas relocates the header index into
+ * the function's code). */
+bool lw_func_own(LowerCtx *c, const LFunc *f);
 /* The address-taken functions without a body become undefined symbols. */
 void lw_fnaddr_externs(LowerCtx *c);
 /* The index of an external function in LModule.externs, appended at its first use. */
