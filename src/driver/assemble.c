@@ -408,7 +408,8 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 			handles[i][h] = (CubinHandleParam){ k->handle_params[h].name, k->handle_params[h].ordinal,
 			                                    k->handle_params[h].space };
 		ks[i] = (CubinKernel){
-			.name = k->name, .local_symbol = k->local_symbol,
+			.name = k->name, .local_symbol = k->local_symbol, .weak_symbol = k->weak_symbol,
+			.source_line = (uint32_t)k->loc.first_line,
 			.code = unbound[i] ? unbound[i] : codes[i].code, .code_size = codes[i].size, .regcount = k->regcount,
 			.params = k->params, .nparams = k->nparams, .slots = slots[i], .nslots = nslots,
 			.handle_params = handles[i], .nhandle_params = k->nhandle_params,

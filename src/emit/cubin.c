@@ -125,6 +125,10 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		return cubin_fail(err, errlen, "no module");
 	if (cubin_check_module(m, err, errlen))
 		return -1;
+	CubinModule ordered;     /* -c: kernels and functions in ptxas's order */
+	bool reordered = cubin_order_functions(m, &ordered);
+	if (reordered)
+		m = &ordered;
 
 	Layout L;
 	cubin_layout_init(&L, m);
@@ -261,6 +265,8 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	free(nv_info.data);
 	cubin_names_free(&names, L.nk ? L.nk : 1);
 	cubin_layout_free(&L);
+	if (reordered)
+		cubin_order_free(&ordered);
 
 	*out = image.data;
 	*outlen = image.len;

@@ -265,6 +265,8 @@ typedef struct CubinConstVarRef {
 typedef struct CubinKernel {
 	const char *name;
 	bool local_symbol;        /* .entry without .visible: an STB_LOCAL FUNC symbol */
+	bool weak_symbol;         /* -c: a .weak function: STB_WEAK, among the local symbols, as ptxas orders it */
+	uint32_t source_line;     /* -c: where it is defined (the order of kernels and functions, cubin_order.c) */
 	const uint8_t *code;      /* finished .text: control words + instructions */
 	size_t code_size;         /* a nonzero multiple of 32 (ptxas pads to 64) */
 	uint32_t regcount;        /* registers per thread, 0..255 */

@@ -33,9 +33,37 @@ static bool calls_extern(const CubinKernel *k, size_t e)
 	return false;
 }
 
-/* Whether k calls external function e or takes its address (fnaddr). */
+ptrdiff_t cubin_extern_definition(const CubinModule *m, size_t e)
+{
+	for (size_t q = 0; q < m->nkernels; q++)
+		if (m->kernels[q].abi_func && strcmp(m->kernels[q].name, m->externs[e]) == 0)
+			return (ptrdiff_t)q;
+	return -1;
+}
+
+/* Whether a call of e has no .nv.prototype entry: e is a LOCAL function
+ * of the module (ptxas -c writes one for a .visible or .weak one, which
+ * another module may define instead). */
+static bool local_definition(const CubinModule *m, size_t e)
+{
+	ptrdiff_t q = cubin_extern_definition(m, e);
+	return q >= 0 && m->kernels[q].local_symbol;
+}
+
+bool *cubin_externs_defined(const CubinModule *m)
+{
+	bool *defined = xcalloc(m->nexterns + 1, sizeof *defined);
+	for (size_t e = 0; e < m->nexterns; e++)
+		defined[e] = cubin_extern_definition(m, e) >= 0;
+	return defined;
+}
+
+/* Whether k calls external function e or takes its address (fnaddr); a
+ * function the module defines is no external one (EIATTR_EXTERNS). */
 static bool uses_extern(const CubinModule *m, const CubinKernel *k, size_t e)
 {
+	if (cubin_extern_definition(m, e) >= 0)
+		return false;
 	for (size_t i = 0; i < k->ndata_fixups; i++)
 		if ((k->data_fixups[i].fnaddr && strcmp(m->func_addrs[k->data_fixups[i].var], m->externs[e]) == 0) ||
 		    (k->data_fixups[i].extern_entry && k->data_fixups[i].var == e))
@@ -63,14 +91,37 @@ size_t cubin_kernel_externs(const CubinModule *m, const CubinKernel *k, bool *do
 	return n;
 }
 
+/* Whether kernel q is a .visible or .weak function of its own: ptxas -c
+ * writes its prototype, called or not (another module may call it). */
+static bool global_function(const CubinModule *m, size_t q)
+{
+	return m->kernels[q].abi_func && !m->kernels[q].local_symbol;
+}
+
+bool cubin_writes_prototypes(const CubinModule *m)
+{
+	for (size_t q = 0; q < m->nkernels; q++)
+		if (global_function(m, q))
+			return true;
+	for (size_t q = 0; q < m->nkernels; q++)
+		for (size_t i = 0; i < m->kernels[q].nextern_calls; i++)
+			if (!local_definition(m, m->kernels[q].extern_calls[i].var))
+				return true;
+	return false;
+}
+
 bool cubin_has_prototype(const CubinModule *m, const char *name)
 {
+	for (size_t q = 0; q < m->nkernels; q++)
+		if (global_function(m, q) && strcmp(m->kernels[q].name, name) == 0)
+			return true;
 	for (size_t i = 0; i < m->nfunc_addrs; i++)
 		if (strcmp(m->func_addrs[i], name) == 0)
 			return true;
 	for (size_t e = 0; e < m->nexterns; e++)
 		for (size_t q = 0; q < m->nkernels; q++)
-			if (strcmp(m->externs[e], name) == 0 && calls_extern(&m->kernels[q], e))
+			if (strcmp(m->externs[e], name) == 0 && calls_extern(&m->kernels[q], e) &&
+			    !local_definition(m, e))
 				return true;
 	return false;
 }
@@ -141,11 +192,26 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 	free(entry_listed);
 	pair(graph, 0, (uint32_t)-3);
 	for (size_t e = 0; e < m->nexterns; e++) {
-		bool called = false;     /* an address only needs no prototype */
+		/* an address only needs no prototype, nor a call of a LOCAL
+		 * function of the module */
+		bool called = false;
+		if (local_definition(m, e))
+			continue;
 		for (size_t q = 0; q < nk && !called; q++)
 			called = calls_extern(&m->kernels[q], e);
 		if (called)
 			pair(proto, (uint32_t)sym_extern[e], proto_name[e]);
+	}
+	/* a .visible/.weak function of its own nothing here calls */
+	for (size_t p = 0; p < nk; p++) {
+		size_t q = nk - 1 - p;
+		bool called = false;
+		for (size_t e = 0; e < m->nexterns && !called; e++)
+			if (cubin_extern_definition(m, e) == (ptrdiff_t)q)
+				for (size_t c = 0; c < nk && !called; c++)
+					called = calls_extern(&m->kernels[c], e);
+		if (global_function(m, q) && !called)
+			pair(proto, (uint32_t)sym_func[p], proto_name[m->nexterns + m->nfunc_addrs + q]);
 	}
 }
 

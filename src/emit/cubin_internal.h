@@ -120,5 +120,19 @@ size_t cubin_kernel_externs(const CubinModule *m, const CubinKernel *k, bool *do
 /* -c: whether name has an entry of .nv.prototype or .nv.callgraph (a
  * called external function, an address-taken function). */
 bool cubin_has_prototype(const CubinModule *m, const char *name);
+/* -c: the kernel (a function of its own, abi_func) that defines
+ * m->externs[e], a called .func with a body (its JCALs are relocated
+ * against its FUNC symbol), else -1 (an undefined symbol). */
+ptrdiff_t cubin_extern_definition(const CubinModule *m, size_t e);
+/* A new array: per m->externs, whether the module defines it. */
+bool *cubin_externs_defined(const CubinModule *m);
+/* -c with functions of their own: a copy of m in the order ptxas 11.8
+ * -c processes them (cubin_order.c), true; else false (out unset). */
+bool cubin_order_functions(const CubinModule *m, CubinModule *out);
+void cubin_order_free(CubinModule *ordered);
+/* -c: whether .nv.prototype is written: a kernel or function calls an
+ * external function or a .visible/.weak .func of the module, or the
+ * module defines a .visible/.weak .func (an entry per such function). */
+bool cubin_writes_prototypes(const CubinModule *m);
 
 #endif

@@ -164,7 +164,8 @@ typedef struct Names {
 	uint32_t *st_var, st_data_sec[CUBIN_DATA_SECTIONS], sh_data[CUBIN_DATA_SECTIONS];         /* module data */
 	uint32_t sh_rel_ginit, sh_rela_ginit;
 	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto;   /* -c */
-	uint32_t *st_proto_of;   /* -c: the prototype string per m->externs, then per m->func_addrs */
+	uint32_t *st_proto_of;   /* -c: the prototype string per m->externs, then per m->func_addrs, then per
+	                          * m->kernels (a .visible/.weak function of its own) */
 } Names;
 void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n);
 void cubin_names_free(Names *n, size_t nk);

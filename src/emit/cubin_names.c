@@ -96,7 +96,7 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 	n->sh_symtab = cubin_strtab_add(shstr, ".symtab");
 	n->sh_nv_info = cubin_strtab_add(shstr, ".nv.info");
 
-	bool *extern_done = xcalloc(L->m->nexterns + 1, sizeof *extern_done);
+	bool *extern_done = cubin_externs_defined(L->m);   /* a defined one: no name of its own */
 	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
 	n->st_extern = xcalloc(L->m->nexterns + 1, sizeof *n->st_extern);
 	DataNamesArg sec_names = { L->m, shstr, str, n }, sym_names = { L->m, NULL, str, n };
@@ -224,7 +224,7 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		}
 	}
 	/* -c: the prototype strings, last declared first */
-	n->st_proto_of = xcalloc(L->m->nexterns + L->m->nfunc_addrs + 1, sizeof *n->st_proto_of);
+	n->st_proto_of = xcalloc(L->m->nexterns + L->m->nfunc_addrs + L->m->nkernels + 1, sizeof *n->st_proto_of);
 	for (size_t i = L->m->nprotos; L->m->relocatable && i-- > 0;) {
 		if (!L->m->protos[i].sig || !cubin_has_prototype(L->m, L->m->protos[i].name))
 			continue;
@@ -235,6 +235,9 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		for (size_t f = 0; f < L->m->nfunc_addrs; f++)
 			if (strcmp(L->m->func_addrs[f], L->m->protos[i].name) == 0)
 				n->st_proto_of[L->m->nexterns + f] = sig;
+		for (size_t q = 0; q < L->m->nkernels; q++)
+			if (L->m->kernels[q].abi_func && strcmp(L->m->kernels[q].name, L->m->protos[i].name) == 0)
+				n->st_proto_of[L->m->nexterns + L->m->nfunc_addrs + q] = sig;
 	}
 	if (L->s_rel_ginit) {
 		n->sh_rel_ginit = cubin_strtab_add(shstr, ".rel.nv.global.init");

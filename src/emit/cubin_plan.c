@@ -9,11 +9,13 @@
 #include "base/xalloc.h"
 
 /* -c: ptxas 11.8 -c writes no .nv.rel.action; .nv.callgraph takes its
- * place, then .nv.prototype when a function is called or addressed
- * through one (an external function, an address-taken .func). */
+ * place, then .nv.prototype when it has an entry: a called external
+ * function, a .visible/.weak .func of the module (an address taken, of a
+ * LOCAL .func, an external function or a kernel, writes no .nv.prototype,
+ * not even an empty one). */
 static bool has_prototype(const CubinModule *m)
 {
-	return m->nexterns > 0 || m->nfunc_addrs > 0;
+	return cubin_writes_prototypes(m);
 }
 
 typedef struct DataOrder {
@@ -202,10 +204,10 @@ static void plan_symbols(Layout *L)
 	bool desc_size_planned[CUBIN_DESC_KINDS] = { false, false };
 	bool seen[CUBIN_DATA_SECTIONS] = { false };
 	PlanArg pa = { L->m, created, &n };
-	bool *extern_done = xcalloc(L->m->nexterns + 1, sizeof *extern_done);
+	bool *extern_done = cubin_externs_defined(L->m);   /* a defined one: no name of its own */
 	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
 	for (size_t p = 0; p < L->nk; p++) {
-		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol);
+		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol && !kernel_at(L, p)->weak_symbol);
 		plan_symbol(created, &n, SYM_TEXT, p, false);
 		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
 			plan_symbol(created, &n, SYM_SHARED, p, false);
@@ -292,6 +294,11 @@ static void plan_symbols(Layout *L)
 			L->sym_surf[L->syms[i].which] = i;
 		else if (L->syms[i].kind == SYM_DESC_SIZE)
 			L->sym_desc_size[L->syms[i].which] = i;
+	}
+	for (size_t e = 0; e < L->m->nexterns; e++) {    /* -c: a called .func of the module */
+		ptrdiff_t q = cubin_extern_definition(L->m, e);
+		if (q >= 0)
+			L->sym_extern[e] = L->sym_func[L->nk - 1 - (size_t)q];   /* processed last to first */
 	}
 	L->sym_fnaddr = cubin_fnaddr_symbols(L->m, L->sym_func, L->nk, L->sym_extern);
 }

@@ -32,7 +32,8 @@ void cubin_build_symtab(const Layout *L, const Names *n, ByteBuf *b)
 		switch (L->syms[i].kind) {
 		case SYM_FUNC:
 			put_symbol(b, n->st_func[w],
-			           ST_INFO(L->syms[i].global ? STB_GLOBAL : STB_LOCAL, STT_FUNC),
+			           ST_INFO(L->syms[i].global ? STB_GLOBAL : kernel_at(L, w)->weak_symbol ? STB_WEAK : STB_LOCAL,
+			                   STT_FUNC),
 			           kernel_at(L, w)->abi_func ? 0 : CUBIN_STO_CUDA_ENTRY, (uint16_t)sec_text(L, w),
 			           kernel_at(L, w)->code_size);
 			break;

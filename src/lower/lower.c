@@ -634,6 +634,8 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	out->name = f->name;
 	out->loc = f->name_loc;
 	out->visible = func_visible(f);
+	for (uint32_t i = 0; i < f->nspecs; i++)
+		out->weak |= strcmp(f->specs[i].word, ".weak") == 0;
 	LKernel *k = &out->frag;
 	ctx_begin(c, f, k);
 	c->in_func = true;
@@ -877,15 +879,20 @@ unsigned lower_stream_end(LowerStream *s)
 		if (s->done && c->errors == 0)
 			s->done(k, s->arg);
 	}
-	/* fnaddr (-c): each address-taken function with a body, compiled as a
-	 * function of its own after the kernels */
-	for (size_t i = 0; c->lm->relocatable && i < c->lm->nfunc_addrs; i++)
-		for (size_t j = 0; j < c->nfuncs; j++)
-			if (strcmp(c->funcs[j].name, c->lm->func_addrs[i]) == 0) {
-				LKernel *k = new_kernel(s);
-				if (lw_fnaddr_function(c, &c->funcs[j], k) && s->done && c->errors == 0)
-					s->done(k, s->arg);
-			}
+	/* -c: each function with a body, compiled as a function of its own
+	 * after the kernels, in definition order (as ptxas 11.8 -c compiles
+	 * every .func, called or not; lw_func_own: one naming bound handles
+	 * is linked into its callers, and diagnosed when its address is taken) */
+	for (size_t j = 0; c->lm->relocatable && j < c->nfuncs; j++) {
+		bool addressed = false;
+		for (size_t i = 0; i < c->lm->nfunc_addrs; i++)
+			addressed |= strcmp(c->lm->func_addrs[i], c->funcs[j].name) == 0;
+		if (!addressed && !lw_func_own(c, &c->funcs[j]))
+			continue;
+		LKernel *k = new_kernel(s);
+		if (lw_fnaddr_function(c, &c->funcs[j], k) && s->done && c->errors == 0)
+			s->done(k, s->arg);
+	}
 	if (c->lm->relocatable)
 		lw_fnaddr_externs(c);
 	if (c->lm->target_sm > 50) {

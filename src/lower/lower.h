@@ -154,6 +154,7 @@ typedef struct LBrxTable {
 typedef struct LKernel {
 	const char *name;
 	bool local_symbol;
+	bool weak_symbol;       /* -c: a .weak function of its own, an STB_WEAK FUNC symbol */
 	SrcLoc loc;
 	LInsn *insns;
 	size_t ninsns, cap;

@@ -465,12 +465,34 @@ static LFunc *find_func(LowerCtx *c, const char *name)
 	return NULL;
 }
 
+/* Whether f or a function it calls directly names bound textures or
+ * surfaces (depth bounds the walk, as in reaches()). */
+static bool names_handles(LowerCtx *c, const LFunc *f, size_t depth)
+{
+	if (f->frag.nslots)
+		return true;
+	for (size_t i = 0; i < f->frag.ncalls && depth <= c->nfuncs; i++) {
+		const LFunc *g = find_func(c, f->frag.calls[i].callee);
+		if (g && names_handles(c, g, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool lw_func_own(LowerCtx *c, const LFunc *f)
+{
+	return c->lm->relocatable && !names_handles(c, f, 0);
+}
+
 /* The i-th function f may call: its direct callees (NULL for one without
- * a body), then the candidates of its calls through a register (fnptr). */
+ * a body, or a JCAL under -c), then the candidates of its calls through a
+ * register (fnptr). */
 static const LFunc *callee_at(LowerCtx *c, const LFunc *f, size_t i)
 {
-	if (i < f->frag.ncalls)
-		return find_func(c, f->frag.calls[i].callee);
+	if (i < f->frag.ncalls) {
+		const LFunc *g = find_func(c, f->frag.calls[i].callee);
+		return g && lw_func_own(c, g) ? NULL : g;
+	}
 	return lw_indirect_may_call(c, &f->frag, &c->funcs[i - f->frag.ncalls]) ? &c->funcs[i - f->frag.ncalls]
 	                                                                       : NULL;
 }
@@ -644,6 +666,16 @@ static bool bodies_known(LowerCtx *c, const LCallSite *calls, size_t ncalls, uns
 	return true;
 }
 
+/* The function call site i of k links into k, or NULL when it is a JCAL:
+ * under -c every call of a function of its own is one (lower.c), but the
+ * CAL of a function of its own's body from its entry (lower_fnaddr.c: the
+ * first call site) links it. */
+static LFunc *linked_callee(LowerCtx *c, const LKernel *k, size_t i)
+{
+	LFunc *f = find_func(c, k->calls[i].callee);
+	return f && lw_func_own(c, f) && !(k->abi_func && i == 0) ? NULL : f;
+}
+
 bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 {
 	/* calls through a register: every function whose address the module
@@ -667,7 +699,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			return false;
 	}
 	for (size_t i = 0; i < k->ncalls; i++) {
-		const LFunc *f = find_func(c, k->calls[i].callee);
+		const LFunc *f = linked_callee(c, k, i);
 		/* a JCAL of an external function is not counted (its callee's
 		 * depth is the linker's to add, as ptxas -c leaves it) */
 		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : f || !(c->lm->relocatable || lw_is_system_call(k->calls[i].callee)) ? 1 : 0;
@@ -679,7 +711,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	size_t nrename = 0;
 	for (size_t i = 0; i < k->ncalls; i++) {
 		LCallSite cs = k->calls[i];
-		LFunc *f = find_func(c, cs.callee);
+		LFunc *f = linked_callee(c, k, i);
 		if (!f && (c->lm->relocatable || lw_is_system_call(cs.callee))) {
 			lw_extern_call(c, k, &cs);
 			continue;

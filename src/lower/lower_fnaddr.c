@@ -1,5 +1,6 @@
-/* A .func's address in a relocatable object (-c, issue 15), as ptxas 11.8
- * writes it:
+/* A .func called or whose address is taken in a relocatable object (-c,
+ * issue 15), as ptxas 11.8 writes it: every call a JCAL of the function's
+ * symbol (lower_call.c), its address
  *
  *   mov.u64 %rd, f             MOV32I Rlo, 32@lo(f)   R_CUDA_ABS32_LO_32 (0x2b)
  *                              MOV32I Rhi, 32@hi(f)   R_CUDA_ABS32_HI_32 (0x2c)
@@ -21,9 +22,11 @@
  *
  *   IADD32I R1, R1, -frame ; ... CAL body ... ; IADD32I R1, R1, frame ; RET
  *
- * A call through a register compares the pointer with these relocated
- * addresses (lower_fnptr.c) and calls the kernel's own linked copy of the
- * function it names; ptxas calls the pointer with PRET + JMX instead. */
+ * Its body's calls are JCALs again (a recursive call too: ptxas calls its
+ * own entry with a relative CAL instead). A call through a register
+ * compares the pointer with these relocated addresses (lower_fnptr.c) and
+ * JCALs the function it names; ptxas calls the pointer with PRET + JMX
+ * instead. */
 #include "lower/lower_internal.h"
 #include "lower/regalloc.h"
 
@@ -80,6 +83,7 @@ bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
 	k->name = f->name;
 	k->loc = f->loc;
 	k->local_symbol = !f->visible;
+	k->weak_symbol = f->weak;
 	k->abi_func = true;
 	k->label_pos = xcalloc(1, sizeof *k->label_pos);
 	uint32_t nargs = f->nparams / 2, nrets = f->nrets / 2;
@@ -99,9 +103,6 @@ bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
 	LCallSite site = { entry, f->name, f->loc, abi, nargs, nrets };
 	bool ok = lw_abi_entry(c, k, &site, ret) && lw_link_calls(c, k, true);
 	free(abi);
-	if (ok && k->recursive)
-		ok = lw_unsupported(c, f->loc, "the address of function '%s' in a relocatable object: it calls "
-		                    "a recursive function", f->name);
 	/* ptxas -c relocates the header index into such a function's TEX/SULD
 	 * words; ours are c[0x0] slots of a kernel, which it has none of */
 	if (ok && k->nslots)

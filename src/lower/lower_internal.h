@@ -663,6 +663,7 @@ typedef struct LFunc {
 	uint32_t *params, nparams;
 	uint32_t *rets, nrets;
 	bool visible;           /* .visible/.extern/.weak: a GLOBAL symbol (fnaddr, -c) */
+	bool weak;              /* .weak: a WEAK one instead (-c) */
 	uint32_t *shared_syms;      /* module_shared indices it and its callees name */
 	size_t nshared_syms;
 } LFunc;
@@ -768,6 +769,12 @@ uint32_t lw_fnaddr_load(LKernel *k, LModule *lm, SrcLoc loc, const char *name, u
 /* Compiles f as a function of its own (LKernel.abi_func) into k; false
  * when diagnosed. */
 bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k);
+/* -c: whether f is compiled as a function of its own, called with JCAL
+ * (as ptxas -c compiles every .func); one naming bound textures or
+ * surfaces, or calling one that does, is linked into its callers instead
+ * (their slots are the kernel's; ptxas relocates the header index into
+ * the function's code). */
+bool lw_func_own(LowerCtx *c, const LFunc *f);
 /* The address-taken functions without a body become undefined symbols. */
 void lw_fnaddr_externs(LowerCtx *c);
 /* The index of an external function in LModule.externs, appended at its first use. */
