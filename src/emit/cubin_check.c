@@ -159,8 +159,17 @@ static int check_kernel(const CubinModule *m, size_t ki, char *err, size_t errle
 	for (size_t i = 0; i < k->ndesc_size_symbols; i++)
 		if (k->desc_size_symbols[i] >= CUBIN_DESC_KINDS)
 			return cubin_fail(err, errlen, "kernel %s: bad descriptor kind %u", k->name, k->desc_size_symbols[i]);
-	if ((k->nsync_target_words && !k->sync_targets) || k->nsync_target_words > 0xffff / 4)
+	if (k->nsync_target_words && !k->sync_targets)
 		return cubin_fail(err, errlen, "kernel %s: bad SYNC target list", k->name);
+	/* entries {offset, 0, n, n targets}, each within one record */
+	for (size_t i = 0; i < k->nsync_target_words; i += 3 + k->sync_targets[i + 2])
+		if (i + 3 > k->nsync_target_words || k->sync_targets[i + 2] > CUBIN_INFO_MAX_WORDS - 3 ||
+		    i + 3 + k->sync_targets[i + 2] > k->nsync_target_words)
+			return cubin_fail(err, errlen, "kernel %s: bad SYNC target list", k->name);
+	/* the other lists are one record each */
+	if (k->nexit_offsets > CUBIN_INFO_MAX_WORDS || k->nctaid_offsets > CUBIN_INFO_MAX_WORDS)
+		return cubin_fail(err, errlen, "kernel %s: more than %d EXIT or S2R SR_CTAID instructions", k->name,
+		                  CUBIN_INFO_MAX_WORDS);
 	if (k->maxreg_count > 255)
 		return cubin_fail(err, errlen, "kernel %s: .maxnreg %u exceeds 255", k->name, k->maxreg_count);
 	return 0;

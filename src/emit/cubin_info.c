@@ -1,6 +1,9 @@
 /* The writer's .nv.info (per-function resources), .nv.info.<k> (each
  * kernel's attributes) and .nv.constant2.<k> (its constant pool). */
 #include "emit/cubin_layout.h"
+#include "base/xalloc.h"
+
+#include <stdlib.h>
 
 /* .nv.info lists the per-function resource records in source order. */
 void cubin_build_nv_info(const Layout *L, ByteBuf *b)
@@ -24,6 +27,28 @@ void cubin_build_nv_info(const Layout *L, ByteBuf *b)
 			         : k->frame_size);
 		}
 	}
+}
+
+/* EIATTR_INDIRECT_BRANCH_TARGETS, entries {offset, 0, n, n targets}: a
+ * record's size is 16 bits, so a long list is cut between entries into
+ * pieces of at most 0xffff bytes, and ptxas 11.8 writes the last piece
+ * first (probed on a 1 MB kernel with 8,472 one-target entries: records
+ * of 282, 4,095 and 4,095 entries, the first holding the highest
+ * offsets). cubin_check has made sure every entry fits a record. */
+static void branch_target_records(ByteBuf *b, const uint32_t *w, size_t n)
+{
+	size_t npieces = 0, *start = xmalloc((n / 4 + 2) * sizeof *start);
+	for (size_t i = 0; i < n;) {
+		size_t at = i;
+		do
+			i += 3 + w[i + 2];
+		while (i < n && i + 3 + w[i + 2] - at <= CUBIN_INFO_MAX_WORDS);
+		start[npieces++] = at;
+	}
+	start[npieces] = n;
+	for (size_t p = npieces; p-- > 0;)
+		cubin_info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, w + start[p], start[p + 1] - start[p]);
+	free(start);
 }
 
 /* Record order observed in ptxas 11.8 output. */
@@ -62,8 +87,7 @@ void cubin_build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 		cubin_info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
 	cubin_info_u32_list(b, CUBIN_EIATTR_S2RCTAID_INSTR_OFFSETS, k->ctaid_offsets, k->nctaid_offsets);
 	cubin_info_u32_list(b, CUBIN_EIATTR_EXIT_INSTR_OFFSETS, k->exit_offsets, k->nexit_offsets);
-	cubin_info_u32_list(b, CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS, k->sync_targets,
-	              k->nsync_target_words);
+	branch_target_records(b, k->sync_targets, k->nsync_target_words);
 	if (k->uses_ctaid_z)
 		cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_CTAIDZ_USED, 0);
 	if (k->max_threads[0] || k->max_threads[1] || k->max_threads[2])

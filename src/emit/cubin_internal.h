@@ -43,6 +43,8 @@ uint32_t cubin_strtab_add_kernel_name(ByteBuf *t, const char *prefix, const char
 /* An .nv.info record header (format, attribute, value or size); an SVAL
  * record of n u32 values (nothing when n is 0). */
 void cubin_info_record(ByteBuf *b, uint8_t format, uint8_t attr, uint16_t value);
+/* A record's payload size is 16 bits: at most this many words. */
+#define CUBIN_INFO_MAX_WORDS (0xffff / 4)
 void cubin_info_u32_list(ByteBuf *b, uint8_t attr, const uint32_t *values, size_t n);
 
 /* ---- cubin_data.c: module .global/.const data sections ---- */

@@ -214,6 +214,23 @@ static const uint32_t *take_words(InfoSink *sink, const InfoRecord *rec, size_t 
 	return start;
 }
 
+static void reverse_words(uint32_t *w, size_t n)
+{
+	for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+		uint32_t t = w[i];
+		w[i] = w[j - 1];
+		w[j - 1] = t;
+	}
+}
+
+/* w holds a words, then b more: the b go first, the a after them. */
+static void rotate_words(uint32_t *w, size_t a, size_t b)
+{
+	reverse_words(w, a);
+	reverse_words(w + a, b);
+	reverse_words(w, a + b);
+}
+
 static void apply_record(InfoSink *sink, const InfoRecord *rec)
 {
 	CubinKernel *k = sink->k;
@@ -243,8 +260,18 @@ static void apply_record(InfoSink *sink, const InfoRecord *rec)
 			k->ctaid_offsets = take_words(sink, rec, &k->nctaid_offsets);
 		break;
 	case CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS:
-		if (sval)
+		/* a long list comes in several records, one after another, the
+		 * last piece first (cubin_info.c): each record's entries go
+		 * before those read so far */
+		if (sval && k->sync_targets && k->sync_targets + k->nsync_target_words == sink->words + sink->nwords) {
+			size_t more;
+			take_words(sink, rec, &more);
+			uint32_t *w = (uint32_t *)k->sync_targets;
+			rotate_words(w, k->nsync_target_words, more);
+			k->nsync_target_words += more;
+		} else if (sval) {
 			k->sync_targets = take_words(sink, rec, &k->nsync_target_words);
+		}
 		break;
 	case CUBIN_EIATTR_MAX_THREADS:
 	case CUBIN_EIATTR_REQNTID:

@@ -574,6 +574,60 @@ START_TEST(read_write_is_identity)
 }
 END_TEST
 
+/* A SYNC target list longer than one record's 0xffff bytes goes in
+ * several records, cut between entries, the last piece first (as ptxas
+ * 11.8 writes a 1 MB kernel's 8,472 entries: 282, 4,095, 4,095), and
+ * reads back as the one list. */
+START_TEST(long_branch_target_lists_split)
+{
+	enum { ENTRIES = 8472, PIECE = 4095 };
+	static uint8_t code[8 * 2 * ENTRIES + 64];
+	static uint32_t targets[4 * ENTRIES];
+	for (uint32_t i = 0; i < ENTRIES; i++) {
+		targets[4 * i] = 16 * i + 8;            /* the SYNC */
+		targets[4 * i + 1] = 0;
+		targets[4 * i + 2] = 1;
+		targets[4 * i + 3] = 16 * i + 16;       /* its join */
+	}
+	CubinKernel k = { .name = "k", .code = code, .code_size = sizeof code, .regcount = 2,
+	                  .sync_targets = targets, .nsync_target_words = 4 * ENTRIES };
+	CubinModule m = module_of(&k, 1, NULL, 0);
+	Image im = write_ok(&m);
+	size_t sec = section_named(&im, ".nv.info.k");
+	ck_assert_uint_ne(sec, 0);
+	const uint8_t *p = sh_data(&im, sec), *end = p + sh_size(&im, sec);
+	static const uint32_t want_first[] = { 2 * PIECE, PIECE, 0 };
+	static const uint32_t want_entries[] = { ENTRIES - 2 * PIECE, PIECE, PIECE };
+	size_t n = 0;
+	while (p < end) {
+		uint16_t size = p[0] == 0x04 ? rd16(p + 2) : 0;
+		if (p[1] == CUBIN_EIATTR_INDIRECT_BRANCH_TARGETS) {
+			ck_assert_uint_lt(n, 3);
+			ck_assert_uint_eq(size, 16 * want_entries[n]);
+			ck_assert_uint_eq(rd32(p + 4), targets[4 * want_first[n]]);
+			n++;
+		}
+		p += 4 + size;
+	}
+	ck_assert_uint_eq(n, 3);
+
+	CubinImage img;
+	char err[200] = "";
+	ck_assert_msg(cubin_read(im.data, im.len, &img, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(img.kernels[0].k.nsync_target_words, 4 * ENTRIES);
+	ck_assert_mem_eq(img.kernels[0].k.sync_targets, targets, sizeof targets);
+	CubinKernel again[1];
+	CubinModule m2;
+	cubin_image_module(&img, &m2, again);
+	Image im2 = write_ok(&m2);
+	ck_assert_uint_eq(im2.len, im.len);
+	ck_assert_mem_eq(im2.data, im.data, im.len);
+	cubin_image_free(&img);
+	free(im.data);
+	free(im2.data);
+}
+END_TEST
+
 static void assert_read_fails(const uint8_t *buf, size_t len, const char *what)
 {
 	CubinImage img;
@@ -781,6 +835,7 @@ static Suite *cubin_suite(void)
 	tcase_set_timeout(r, 60);
 	tcase_add_test(r, read_back_single_kernel);
 	tcase_add_test(r, read_write_is_identity);
+	tcase_add_test(r, long_branch_target_lists_split);
 	tcase_add_test(r, reader_rejects_non_cubins);
 	tcase_add_test(r, reader_rejects_bad_offsets);
 	tcase_add_test(r, reader_survives_truncation);
