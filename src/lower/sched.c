@@ -65,7 +65,7 @@ static void accesses(const LKernel *k, const LInsn *in, Access *a)
  * operations were put on barrier b, the first done[b] of them are known
  * complete (a wait drains b; DEPBAR.LE SBb, k leaves the k youngest). */
 typedef struct HState {
-	int32_t now;            /* cycles since the block started */
+	int32_t now;            /* cycles so far (only differences are read) */
 	int32_t ready[NRES];    /* cycle a fixed-latency result is ready */
 	int32_t last_ready;     /* the latest of them */
 	uint8_t pw[NRES];       /* barrier of an outstanding variable-latency write */
@@ -332,6 +332,27 @@ static void place_inserted(LKernel *k, const Out *o)
 	k->ninsns = total;
 }
 
+/* The state at a block's start: nothing in flight. What a clear of the
+ * whole HState (36 KB: a tenth of a big kernel's scheduling when blocks
+ * are short) would give, touching only what the block before set: the
+ * pending resources' barrier bits (pw/pr are zero elsewhere, and wseq and
+ * rseq are read only under them), the barrier counters, and the clock
+ * moved past every fixed-latency result (only now - ready is read). */
+static void block_reset(HState *s)
+{
+	for (unsigned w = 0; w < sizeof s->pending / sizeof s->pending[0]; w++)
+		for (uint64_t bits = s->pending[w]; bits; bits &= bits - 1) {
+			unsigned r = 64 * w + (unsigned)__builtin_ctzll(bits);
+			s->pw[r] = s->pr[r] = 0;
+		}
+	memset(s->pending, 0, sizeof s->pending);
+	memset(s->issued, 0, sizeof s->issued);
+	memset(s->done, 0, sizeof s->done);
+	memset(s->kinds, 0, sizeof s->kinds);
+	if (s->last_ready > s->now)
+		s->now = s->last_ready;
+}
+
 /* What instruction a must wait for: per barrier, the youngest operation
  * number it needs complete, or -1. */
 static void needed_ops(const HState *s, const Access *a, int64_t need[SCHED_NBARRIERS])
@@ -368,7 +389,7 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 		if (start[j]) {
 			/* predecessors drained fixed latencies; wait for every barrier */
 			c.wait = (1u << SCHED_NBARRIERS) - 1;
-			memset(s, 0, sizeof *s);
+			block_reset(s);
 		}
 		int64_t need[SCHED_NBARRIERS];
 		needed_ops(s, &a, need);
