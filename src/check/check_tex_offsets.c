@@ -10,10 +10,25 @@
  *    vector's do ({%f1, %f2} is refused, {%r1, %f2} is .b32 and taken).
  *    Immediates of any value are taken (the hardware reads the low 4 bits,
  *    6 for tld4).
- * A lone scalar after the fixed operands is the depth reference f (ptxas
- * 11.8 writes TEXS.DC for tex.1d/.2d ..., %r1 as for ..., %f1); a 3D or
- * multisample texture has none: "Illegal modifier '.3d'" (also after an
- * offsets vector). */
+ * A 3D or multisample texture has no depth reference f: "Illegal
+ * modifier '.3d'" (also after an offsets vector).
+ * Scalars after the fixed operands, as ptxas 13 judges them and ptxas 11.8
+ * compiles them (measured on every pairing of .f32, .b32, .s32, .b16 and
+ * .b64 registers and integer and float constants, float and integer
+ * coordinates; docs/rules-strict-vs-ptxas.md):
+ *  - alone, with float coordinates: an .f32 or .b32 register or a float
+ *    constant is f (TEXS.DC); an .s32/.u32 register or an integer constant
+ *    is taken and ignored; with integer coordinates (a texel fetch, which
+ *    has no compare) an integer or .b32 one is taken and ignored, a float
+ *    one refused;
+ *  - after a vector e or a scalar: f must be .f32, .b32 or a float
+ *    constant, and the coordinates floats; a scalar before it must be an
+ *    integer or .b32 register or an integer constant (ptxas 11.8 then
+ *    compares against a .b32 scalar and ignores f, and ignores both after
+ *    an integer one);
+ *  - any other width: "Arguments mismatch".
+ * The PTX ISA has e only as a vector and f only as .f32, so what ptxas
+ * takes and ignores is refused in strict mode. */
 #include "check/check_internal.h"
 
 #include <string.h>
@@ -88,6 +103,90 @@ static void check_elements(CheckCtx *c, const Instr *in, const Expr *e)
 			"'%s' is .f32; texel offsets are .s32)", in->opcode, first_float->text);
 }
 
+/* What a scalar operand after the coordinates is to ptxas: a float one
+ * (an .f32 register, a 0f/decimal constant), a .b32 register (either), an
+ * integer one (.s32/.u32 register, an integer constant), another width,
+ * or not known here (a vector, an undeclared name: judged elsewhere). */
+typedef enum TrailKind { TRAIL_FLOAT, TRAIL_BITS, TRAIL_INT, TRAIL_OTHER, TRAIL_UNKNOWN } TrailKind;
+
+static TrailKind trail_kind(CheckCtx *c, const Expr *x)
+{
+	const Expr *v = x->kind == EX_UNARY && x->lhs ? x->lhs : x;
+	if (v->kind == EX_FLOAT)
+		return v->text[0] == '0' && (v->text[1] == 'd' || v->text[1] == 'D') ? TRAIL_OTHER : TRAIL_FLOAT;
+	if (check_is_immediate(x))
+		return TRAIL_INT;
+	if (x->kind != EX_NAME || x->component)
+		return TRAIL_UNKNOWN;
+	const Symbol *sym = check_lookup(c, x);
+	if (!sym || sym->kind != SYM_REG || sym->vec)
+		return TRAIL_UNKNOWN;
+	const TypeInfo *ti = type_info(sym->type);
+	if (ti->bits != 32)
+		return TRAIL_OTHER;
+	return ti->cls == TC_FLOAT ? TRAIL_FLOAT : ti->cls == TC_BIT ? TRAIL_BITS : TRAIL_INT;
+}
+
+static bool float_coordinates(const Instr *in)
+{
+	/* the last type word is the coordinates' (tex.2d.v4.f32.s32) */
+	for (uint32_t i = in->nmods; i-- > 0;) {
+		const TypeInfo *ti = type_info(type_from_word(in->mods[i]));
+		if (ti->cls != TC_NONE)
+			return ti->cls == TC_FLOAT;
+	}
+	return true;
+}
+
+static void mismatch(CheckCtx *c, const Instr *in, const Expr *x, const char *why)
+{
+	check_error(c, x->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' %s)", in->opcode,
+		check_expr_text(c, x), why);
+}
+
+/* The depth reference f after a vector or a scalar e. */
+static bool check_depth_after(CheckCtx *c, const Instr *in, const Expr *f, bool fl)
+{
+	TrailKind k = f->kind == EX_VECTOR ? TRAIL_OTHER : trail_kind(c, f);
+	if (k == TRAIL_UNKNOWN)
+		return true;
+	if (k != TRAIL_FLOAT && k != TRAIL_BITS) {
+		mismatch(c, in, f, "after the offsets is no depth reference: it is one .f32 value");
+		return false;
+	}
+	if (!fl) {
+		mismatch(c, in, f, "is a depth reference: a texel fetch (integer coordinates) has none");
+		return false;
+	}
+	return true;
+}
+
+/* Scalars where ptxas reads e or f (header comment); false when refused. */
+static bool check_trailing_scalars(CheckCtx *c, const Instr *in, unsigned fixed)
+{
+	const Expr *x = in->ops[fixed];
+	bool fl = float_coordinates(in), two = in->nops > fixed + 1;
+	if (x->kind == EX_VECTOR)
+		return !two || check_depth_after(c, in, in->ops[fixed + 1], fl);
+	TrailKind k = trail_kind(c, x);
+	if (k == TRAIL_UNKNOWN)
+		return true;
+	if (k == TRAIL_OTHER || (k == TRAIL_FLOAT && (two || !fl))) {
+		mismatch(c, in, x, k == TRAIL_OTHER ? "is neither texel offsets nor a depth reference (32 bits)"
+			: two ? "before the depth reference is no texel offsets: they are .s32"
+			: "is a depth reference: a texel fetch (integer coordinates) has none");
+		return false;
+	}
+	if (two && !check_depth_after(c, in, in->ops[fixed + 1], fl))
+		return false;
+	if (two || k == TRAIL_INT || !fl)
+		check_strict(c, x->loc, RULE_OPERAND_TYPE, "PTX ISA: tex/tld4 texel offsets e are a vector of .s32, the "
+			"depth reference f one .f32 value", "'%s' after the coordinates is neither: ptxas takes it and %s",
+			check_expr_text(c, x), two ? (k == TRAIL_BITS ? "compares against it, ignoring the operand after it"
+			: "ignores it and the operand after it") : "ignores it");
+	return true;
+}
+
 void check_texture_offsets(CheckCtx *c, const Instr *in)
 {
 	unsigned fixed = 2 + has_mod(in, ".level") + 2 * has_mod(in, ".grad");
@@ -106,7 +205,7 @@ void check_texture_offsets(CheckCtx *c, const Instr *in)
 			has_e ? "offsets" : "coordinates");
 		return;
 	}
-	if (!has_e)
+	if (!check_trailing_scalars(c, in, fixed) || !has_e)
 		return;
 	const Expr *e = in->ops[fixed];
 	if (need == 0) {

@@ -288,7 +288,7 @@ static void lower_instr(LowerCtx *c, const Instr *in)
 
 static PtxTy decl_type(const VarDecl *d)
 {
-	PtxTy t = { 0, false, false };
+	PtxTy t = { 0 };
 	for (uint32_t i = 0; i < d->nspecs; i++) {
 		PtxTy u = ptx_type_of_word(d->specs[i].word);
 		if (u.bits)
@@ -319,7 +319,7 @@ static void declare_regs(LowerCtx *c, const VarDecl *d)
 		               "integer or float registers are supported)");
 		return;
 	}
-	int64_t packed = t.bits | (t.is_signed << 8) | (t.is_float << 9);
+	int64_t packed = t.bits | (t.is_signed << 8) | (t.is_float << 9) | ((int64_t)t.is_bits << 10);
 	/* a nested block's registers are its own (name@B), also where they
 	 * hide an outer register of the same name */
 	uint32_t block = c->nscope ? c->scope[c->nscope - 1] : 0;

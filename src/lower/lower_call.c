@@ -28,7 +28,7 @@
 
 static PtxTy param_type(const VarDecl *d, bool *vec, bool *opaque)
 {
-	PtxTy t = { 0, false, false };
+	PtxTy t = { 0 };
 	*vec = *opaque = false;
 	for (uint32_t i = 0; i < d->nspecs; i++) {
 		const char *w = d->specs[i].word;

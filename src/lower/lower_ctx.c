@@ -27,7 +27,7 @@ bool lw_unsupported(LowerCtx *c, SrcLoc loc, const char *fmt, ...)
 
 PtxTy ptx_type_of_word(const char *w)
 {
-	PtxTy t = { 0, false, false };
+	PtxTy t = { 0 };
 	const TypeInfo *ti = type_info(type_from_word(w));
 	switch (ti->cls) {
 	case TC_PRED:
@@ -39,6 +39,7 @@ PtxTy ptx_type_of_word(const char *w)
 		if (ti->bits <= 64) {
 			t.bits = (unsigned)ti->bits;
 			t.is_signed = ti->cls == TC_SIGNED;
+			t.is_bits = ti->cls == TC_BIT;
 		}
 		break;
 	case TC_FLOAT:
@@ -56,7 +57,7 @@ PtxTy ptx_type_of_word(const char *w)
 
 PtxTy lw_instr_type(const Instr *in)
 {
-	PtxTy t = { 0, false, false };
+	PtxTy t = { 0 };
 	for (uint32_t i = 0; i < in->nmods; i++) {
 		PtxTy u = ptx_type_of_word(in->mods[i]);
 		if (u.bits)
@@ -203,6 +204,7 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 	ty->bits = (unsigned)(d->value & 0xff);
 	ty->is_signed = (d->value >> 8) & 1;
 	ty->is_float = (d->value >> 9) & 1;
+	ty->is_bits = (d->value >> 10) & 1;
 	if (have == NULL) {
 		uint32_t v = ty->bits == 1
 			? lkernel_new_vreg(c->k, LRC_PRED, 1, false)
@@ -217,6 +219,12 @@ static bool lookup_reg(LowerCtx *c, const Expr *e, PtxTy *ty, uint32_t *vreg)
 	}
 	*vreg = (uint32_t)have->value;
 	return true;
+}
+
+bool lw_reg_type(LowerCtx *c, const Expr *e, PtxTy *ty)
+{
+	uint32_t v;
+	return lookup_reg(c, e, ty, &v);
 }
 
 unsigned lw_reg_bits(LowerCtx *c, const Expr *e)

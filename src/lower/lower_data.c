@@ -180,7 +180,7 @@ void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 	uint8_t bind = has_word(d, ".weak") ? LBIND_WEAK
 	             : has_word(d, ".visible") || has_word(d, ".extern") || has_word(d, ".common") ? LBIND_GLOBAL
 	             : LBIND_LOCAL;
-	PtxTy ty = { 0, false, false };
+	PtxTy ty = { 0 };
 	unsigned elem = elem_bytes(d, &ty);
 	unsigned vec = has_word(d, ".v4") ? 4 : has_word(d, ".v2") ? 2 : 1;
 	uint32_t align = 0;

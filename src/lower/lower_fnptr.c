@@ -75,7 +75,7 @@ static uint8_t param_align_words(const VarDecl *d)
 /* One .param's letters in a prototype string (see LFuncProto). */
 static void prototype_param(const VarDecl *d, char *out, size_t cap)
 {
-	PtxTy t = { 32, false, false };
+	PtxTy t = { .bits = 32 };
 	for (uint32_t s = 0; s < d->nspecs; s++)
 		if (ptx_type_of_word(d->specs[s].word).bits)
 			t = ptx_type_of_word(d->specs[s].word);

@@ -26,6 +26,7 @@ typedef struct PtxTy {
 	unsigned bits;      /* 8, 16, 32, 64; 1 for .pred; 0 = not a type word */
 	bool is_signed;
 	bool is_float;
+	bool is_bits;       /* .b8 ... .b64: neither signed, unsigned nor float */
 } PtxTy;
 
 /* The kind of a module handle in LowerCtx.module_surfrefs (its extra). */
@@ -232,6 +233,8 @@ unsigned lw_vec_width(const Instr *in);
 bool lw_reg(LowerCtx *c, const Expr *e, uint32_t *vreg, unsigned *width);
 /* The declared width in bits of the register e names (0: not a register). */
 unsigned lw_reg_bits(LowerCtx *c, const Expr *e);
+/* The declared PTX type of register operand e; false if e names none. */
+bool lw_reg_type(LowerCtx *c, const Expr *e, PtxTy *ty);
 /* Whether the name e (EX_NAME) is a register: written with '%' (special
  * registers included), or declared by .reg without one (hand-written PTX
  * names registers as it likes: `.reg .u64 in_addr;`). */

@@ -370,6 +370,23 @@ static void compact_slots(LowerCtx *c, unsigned n, bool tlds_array, TexSlot *slo
 		slot[i] = i < *na ? (TexSlot){ *ra, i } : (TexSlot){ *rb, i - *na };
 }
 
+/* Whether a scalar right after the coordinates is the depth reference.
+ * ptxas 11.8 (measured; check_tex_offsets.c has the checker's side):
+ * an .f32 or .b32 register or a float constant is, with float
+ * coordinates; an integer register or constant, and anything with integer
+ * coordinates, is taken and ignored, and so is any operand after such a
+ * scalar (strict mode refuses all of these). */
+static bool scalar_is_depth(LowerCtx *c, const Expr *x, bool float_coords)
+{
+	const Expr *v = x->kind == EX_UNARY && x->lhs ? x->lhs : x;
+	if (!float_coords)
+		return false;
+	if (v->kind == EX_FLOAT)
+		return true;
+	PtxTy ty;
+	return x->kind == EX_NAME && lw_reg_type(c, x, &ty) && (ty.is_float || ty.is_bits);
+}
+
 /* tex and tld4 share everything but the form. */
 static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 {
@@ -377,7 +394,7 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 	if (!parse_mods(c, in, &m))
 		return false;
 	/* after the fixed operands PTX allows the offsets e (a vector) and
-	 * the depth reference f; a lone scalar is f (ptxas: TEXS.DC) */
+	 * the depth reference f */
 	unsigned nfixed = 2u + m.level + 2u * m.grad;
 	const Expr *offs = NULL, *dref = NULL;
 	if (in->nops > nfixed + 2)
@@ -385,14 +402,13 @@ static bool lower_sample(LowerCtx *c, const Instr *in, bool gather)
 		                      "reference", in->opcode);
 	if (in->nops > nfixed) {
 		const Expr *e = in->ops[nfixed];
-		if (e->kind == EX_VECTOR)
+		if (e->kind == EX_VECTOR) {
 			offs = e;
-		else if (in->nops == nfixed + 1)
+			if (in->nops == nfixed + 2)
+				dref = in->ops[nfixed + 1];
+		} else if (scalar_is_depth(c, e, m.ctype.is_float)) {
 			dref = e;
-		else
-			return lw_unsupported(c, e->loc, "%s offsets that are not a vector", in->opcode);
-		if (in->nops == nfixed + 2)
-			dref = in->ops[nfixed + 1];
+		}
 	}
 	if (dref && dref->kind == EX_VECTOR)
 		return lw_unsupported(c, dref->loc, "a depth reference that is a vector (expected one .f32 value)");

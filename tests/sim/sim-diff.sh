@@ -27,7 +27,9 @@
 #
 # A golden with the line `// SIM-DIFF: -c` is assembled with -c on both
 # sides (a relocatable object; the simulator applies its relocations of
-# the module's own functions, sim_link.c).
+# the module's own functions, sim_link.c); one with `// SIM-DIFF:
+# --rules=ptxas` is assembled by us under ptxas's rules (forms ptxas takes
+# and strict mode refuses).
 #
 # Usage: tests/sim/sim-diff.sh [FAMILY...]   (goldens kernels corpus sweep)
 # Environment: PROG, SIM (default $B/tests/ptxsurf-sim), B, CC,
@@ -222,9 +224,10 @@ compare_file() {
 	# a golden marked `// SIM-DIFF: -c` is a relocatable object (issue 15):
 	# ours and ptxas's are assembled with -c, and the simulator links the
 	# module's code sections as the driver would (sim_link.c)
-	reloc=
+	reloc= rules=
 	grep -q '^// SIM-DIFF: -c$' "$f" && reloc=-c
-	"$prog" --color=never $reloc -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>"$d/ours.err" || return 0
+	grep -q '^// SIM-DIFF: --rules=ptxas$' "$f" && rules=--rules=ptxas
+	"$prog" --color=never $reloc $rules -S -o "$d/ours.cubin" "$f" >"$d/ours.lst" 2>"$d/ours.err" || return 0
 	kernels=$(sed -n 's/.*Function : //p' "$d/ours.lst")
 	if [ -n "$reloc" ]; then
 		# the .entry kernels only: an address-taken .func has a section of its own
