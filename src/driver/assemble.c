@@ -335,10 +335,15 @@ static void kernel_body_shared(const CubinVar *vars, size_t nvars, size_t i, uin
 }
 
 /* The CRS stack: 16 bytes per call level, 0x20 per nested SSY region, at
- * least SASS_CRS_LOOP_BYTES when a loop reconverges. */
+ * least SASS_CRS_LOOP_BYTES when a loop reconverges, and at least
+ * SASS_CRS_DIVERGENT_CALL_BYTES (and 0x10 per region) when some threads of
+ * a warp may call a function not linked in. */
 static uint32_t crs_bytes(const LKernel *k)
 {
 	uint32_t n = SASS_CRS_CALL_BYTES * k->call_depth + SASS_CRS_SSY_BYTES * k->crs_nesting;
+	uint32_t divergent_call = SASS_CRS_DIVERGENT_CALL_BYTES + SASS_CRS_DIVERGENT_CALL_SSY_BYTES * k->crs_nesting;
+	if (k->crs_divergent_jcal && n < divergent_call)
+		n = divergent_call;
 	return k->crs_loop && n < SASS_CRS_LOOP_BYTES ? SASS_CRS_LOOP_BYTES : n;
 }
 

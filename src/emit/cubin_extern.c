@@ -2,7 +2,9 @@
  * as ptxas 11.8 -c writes it: R_CUDA_ABS32_20 on each JCAL, EIATTR_EXTERNS
  * per kernel, and the call graph (.nv.callgraph: {0,-1}, then a
  * {caller, callee} pair per kernel and external function it calls, then
- * {0,-2} and {0,-3}) with a prototype per external function
+ * {0,-2}, a {kernel, 0} pair per kernel whose address is taken and a
+ * {function, prototype} pair per function whose address is taken, then
+ * {0,-3}) with a prototype per external function
  * (.nv.prototype: {symbol, .strtab offset of its prototype string, e.g.
  * "#lil"}). Also the symbols of the functions whose address is relocated
  * (fnaddr), and which external functions each kernel creates the symbols
@@ -126,24 +128,43 @@ bool cubin_has_prototype(const CubinModule *m, const char *name)
 	return false;
 }
 
-void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, ByteBuf *b)
+/* -c: whether k takes the address of kernel q of the module (a device-side
+ * launch: ptxas 11.8 -c lists it with the external functions and puts a
+ * {kernel, 0} pair in the call graph, as for an undefined kernel). */
+bool cubin_takes_kernel(const CubinModule *m, const CubinKernel *k, size_t q)
 {
-	size_t n = 0;
+	if (!m->relocatable || m->kernels[q].abi_func)
+		return false;
+	for (size_t i = 0; i < k->ndata_fixups; i++)
+		if (k->data_fixups[i].func && k->data_fixups[i].var == q)
+			return true;
+	return false;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, const size_t *sym_func,
+                       size_t nk, ByteBuf *b)
+{
+	size_t *syms = xcalloc(m->nexterns + m->nkernels + 1, sizeof *syms), n = 0;
 	for (size_t e = 0; e < m->nexterns; e++)
-		n += uses_extern(m, k, e);
-	if (n == 0)
-		return;
-	cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_EXTERNS, (uint16_t)(4 * n));
-	/* in symbol order, as ptxas lists them */
-	size_t last = 0;
-	for (size_t j = 0; j < n; j++) {
-		size_t next = SIZE_MAX;
-		for (size_t e = 0; e < m->nexterns; e++)
-			if (uses_extern(m, k, e) && sym_extern[e] > last && sym_extern[e] < next)
-				next = sym_extern[e];
-		cubin_buf_u32(b, (uint32_t)next);
-		last = next;
+		if (uses_extern(m, k, e))
+			syms[n++] = sym_extern[e];
+	for (size_t q = 0; q < m->nkernels; q++)
+		if (cubin_takes_kernel(m, k, q))
+			syms[n++] = sym_func[nk - 1 - q];     /* processed last to first */
+	if (n > 0) {
+		/* in symbol order, as ptxas lists them */
+		qsort(syms, n, sizeof *syms, by_value);
+		cubin_info_record(b, CUBIN_EIFMT_SVAL, CUBIN_EIATTR_EXTERNS, (uint16_t)(4 * n));
+		for (size_t j = 0; j < n; j++)
+			cubin_buf_u32(b, (uint32_t)syms[j]);
 	}
+	free(syms);
 }
 
 static void pair(ByteBuf *b, uint32_t x, uint32_t y)
@@ -166,6 +187,7 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 	 * first) */
 	bool *listed = xcalloc(m->nfunc_addrs + 1, sizeof *listed);
 	bool *entry_listed = xcalloc(m->nexterns + 1, sizeof *entry_listed);
+	bool *kernel_listed = xcalloc(m->nkernels + 1, sizeof *kernel_listed);
 	for (size_t q = 0; q < nk; q++)
 		for (size_t i = 0; i < m->kernels[q].ndata_fixups; i++) {
 			const CubinDataFixup *f = &m->kernels[q].data_fixups[i];
@@ -173,6 +195,10 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 				pair(graph, (uint32_t)sym_extern[f->var], 0);
 			if (f->extern_entry)
 				entry_listed[f->var] = true;
+			if (f->func && cubin_takes_kernel(m, &m->kernels[q], f->var) && !kernel_listed[f->var]) {
+				pair(graph, (uint32_t)sym_func[nk - 1 - f->var], 0);
+				kernel_listed[f->var] = true;
+			}
 			if (!f->fnaddr)    /* var names a data variable or an undefined kernel then */
 				continue;
 			if (!listed[f->var])
@@ -190,6 +216,7 @@ void cubin_extern_callgraph(const CubinModule *m, const size_t *sym_func, size_t
 		}
 	free(listed);
 	free(entry_listed);
+	free(kernel_listed);
 	pair(graph, 0, (uint32_t)-3);
 	for (size_t e = 0; e < m->nexterns; e++) {
 		/* an address only needs no prototype, nor a call of a LOCAL

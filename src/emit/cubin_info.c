@@ -62,7 +62,7 @@ void cubin_build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW2393858_WAR, 0);
 	cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_SW1850030_WAR, 0);
 	if (k->abi_func) {     /* fnaddr: the externals its body calls, as ptxas -c lists them */
-		cubin_extern_info(L->m, k, L->sym_extern, b);
+		cubin_extern_info(L->m, k, L->sym_extern, L->sym_func, L->nk, b);
 		return;
 	}
 	if (k->nparams || k->nhandle_params) {
@@ -78,7 +78,7 @@ void cubin_build_nv_info_kernel(const Layout *L, size_t p, ByteBuf *b)
 		cubin_info_record(b, CUBIN_EIFMT_NVAL, CUBIN_EIATTR_EXPLICIT_CACHING, 0);
 	cubin_info_record(b, CUBIN_EIFMT_HVAL, CUBIN_EIATTR_MAXREG_COUNT,
 	            (uint16_t)(k->maxreg_count ? k->maxreg_count : 0xff));
-	cubin_extern_info(L->m, k, L->sym_extern, b);
+	cubin_extern_info(L->m, k, L->sym_extern, L->sym_func, L->nk, b);
 	if (k->uses_surfaces)
 		cubin_info_record(b, CUBIN_EIFMT_BVAL, CUBIN_EIATTR_BINDLESS_SURFACE_BANK, 0);
 	if (k->uses_textures)

@@ -98,8 +98,12 @@ void cubin_put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_
 /* ---- -c: calls of external functions (cubin_extern.c) ---- */
 /* R_CUDA_ABS32_20 of each JCAL in .rel.text.<k>, sym_extern[i] the symbol of m->externs[i]. */
 void cubin_extern_rel_text(const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
-/* EIATTR_EXTERNS: the symbols of the external functions k calls, in symbol order. */
-void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
+/* -c: k takes the address of kernel q of the module (a device-side launch). */
+bool cubin_takes_kernel(const CubinModule *m, const CubinKernel *k, size_t q);
+/* EIATTR_EXTERNS: the symbols of the external functions k calls and of the
+ * kernels whose address it takes, in symbol order. */
+void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, const size_t *sym_func,
+                       size_t nk, ByteBuf *b);
 /* .nv.callgraph and .nv.prototype of a relocatable object. */
 /* -c: the symbol of each of m->func_addrs: its function's FUNC symbol
  * (sym_func per processed kernel, nk kernels), else its undefined one. */

@@ -159,6 +159,9 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		}
 		for (size_t j = 0, ne = cubin_kernel_externs(L->m, k, extern_done, externs); j < ne; j++)
 			n->st_extern[externs[j]] = cubin_strtab_add(str, L->m->externs[externs[j]]);
+		for (size_t q = 0; q < L->m->nkernels; q++)    /* ...and the kernels it launches */
+			if (cubin_takes_kernel(L->m, k, q))
+				cubin_strtab_add(str, L->m->kernels[q].name);
 		if (p == 0)   /* the data creates the functions its initialisers name */
 			for (size_t v = 0; v < L->m->nvars; v++)
 				for (size_t r = 0; r < L->m->vars[v].nrelocs; r++)

@@ -206,8 +206,11 @@ static void plan_symbols(Layout *L)
 	PlanArg pa = { L->m, created, &n };
 	bool *extern_done = cubin_externs_defined(L->m);   /* a defined one: no name of its own */
 	size_t *externs = xcalloc(L->m->nexterns + 1, sizeof *externs);
+	bool *func_planned = xcalloc(L->nk + 1, sizeof *func_planned);
 	for (size_t p = 0; p < L->nk; p++) {
-		plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol && !kernel_at(L, p)->weak_symbol);
+		if (!func_planned[p])
+			plan_symbol(created, &n, SYM_FUNC, p, !kernel_at(L, p)->local_symbol && !kernel_at(L, p)->weak_symbol);
+		func_planned[p] = true;
 		plan_symbol(created, &n, SYM_TEXT, p, false);
 		if (kernel_at(L, p)->shared_size)   /* an empty one has none */
 			plan_symbol(created, &n, SYM_SHARED, p, false);
@@ -224,6 +227,16 @@ static void plan_symbols(Layout *L)
 				plan_symbol(created, &n, SYM_VAR, v, false);
 		for (size_t j = 0, ne = cubin_kernel_externs(L->m, kernel_at(L, p), extern_done, externs); j < ne; j++)
 			plan_symbol(created, &n, SYM_EXTERN, externs[j], true);
+		/* -c: a kernel it launches gets its symbol here, as ptxas -c
+		 * creates it (in source order) */
+		for (size_t q = 0; q < L->nk; q++) {
+			size_t pq = L->nk - 1 - q;      /* processed last to first */
+			if (cubin_takes_kernel(L->m, kernel_at(L, p), q) && !func_planned[pq]) {
+				plan_symbol(created, &n, SYM_FUNC, pq, !kernel_at(L, pq)->local_symbol &&
+				            !kernel_at(L, pq)->weak_symbol);
+				func_planned[pq] = true;
+			}
+		}
 		uint8_t kinds[CUBIN_DESC_KINDS];
 		for (size_t j = 0, nkinds = cubin_desc_symbols(kernel_at(L, p), kinds); j < nkinds; j++) {
 			if (!desc_size_planned[kinds[j]])
@@ -256,6 +269,7 @@ static void plan_symbols(Layout *L)
 			plan_symbol(created, &n, SYM_EXTERN, e, true);
 	free(extern_done);
 	free(externs);
+	free(func_planned);
 
 	L->syms = xmalloc(total * sizeof *L->syms);
 	L->nsyms = 1;   /* index 0 is the null symbol */

@@ -127,6 +127,7 @@ typedef struct LCallSite {
 	SrcLoc loc;
 	uint32_t *vregs;        /* {first vreg, words} of nargs argument placeholders, then nrets result ones */
 	uint32_t nargs, nrets;
+	bool divergent;         /* only some threads of a warp may make it (reconverge.c) */
 } LCallSite;
 
 /* A .param .texref/.samplerref/.surfref kernel parameter (texmode
@@ -216,6 +217,9 @@ typedef struct LKernel {
 	                               * every linked function: an upper bound */
 	bool crs_loop;                /* a loop reconverges (reconverge.c): ptxas 11.8 then records
 	                               * at least SASS_CRS_LOOP_BYTES of CRS stack */
+	bool crs_divergent_jcal;      /* a JCAL (a callee not linked in: external, system, -c)
+	                               * that only some threads of a warp may make, also in a
+	                               * linked function: SASS_CRS_DIVERGENT_CALL_BYTES */
 	/* ---- brx: the jump tables of brx.idx (lower_brx.c); a BRX's target
 	 * is its table's index here, the LDC reading it has the index as its
 	 * c[0x2] offset until lkernel_compact_const2 ---- */

@@ -399,7 +399,7 @@ static bool call_unguarded(LowerCtx *c, const Instr *in)
 			k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
 			k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
 		}
-		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets };
+		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets, false };
 		for (uint32_t i = 0; i < nrets; i++)
 			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
 				result_copy(c, from[nargs + i], reg[nargs + i], q, v[2 * (nargs + i)] + q);
@@ -603,7 +603,8 @@ static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 			k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
 			k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
 		}
-		k->calls[k->ncalls++] = (LCallSite){ cs->insn + ibase, cs->callee, cs->loc, v, cs->nargs, cs->nrets };
+		k->calls[k->ncalls++] = (LCallSite){ cs->insn + ibase, cs->callee, cs->loc, v, cs->nargs, cs->nrets,
+		                                       cs->divergent };
 	}
 	free(map);
 	k->uses_ctaid_z |= fr->uses_ctaid_z;
@@ -676,6 +677,19 @@ static LFunc *linked_callee(LowerCtx *c, const LKernel *k, size_t i)
 	return f && lw_func_own(c, f) && !(k->abi_func && i == 0) ? NULL : f;
 }
 
+/* Whether only some threads of a warp may make a JCAL of k's code or of a
+ * function it links (split: k's code itself runs so); bound as call_depth. */
+static bool divergent_jcal(LowerCtx *c, const LKernel *k, bool split, size_t bound)
+{
+	for (size_t i = 0; i < k->ncalls && bound <= c->nfuncs; i++) {
+		const LFunc *g = linked_callee(c, k, i);
+		bool s = split || k->calls[i].divergent;
+		if (g ? divergent_jcal(c, &g->frag, s, bound + 1) : s)
+			return true;
+	}
+	return false;
+}
+
 bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 {
 	/* calls through a register: every function whose address the module
@@ -705,6 +719,7 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : f || !(c->lm->relocatable || lw_is_system_call(k->calls[i].callee)) ? 1 : 0;
 		k->call_depth = d > k->call_depth ? d : k->call_depth;
 	}
+	k->crs_divergent_jcal = divergent_jcal(c, k, false, 0);
 	Placed *placed = NULL;
 	size_t nplaced = 0;
 	uint32_t *rename = NULL;

@@ -339,7 +339,7 @@ static void call_candidate(LKernel *k, const LIndirectCall *s, const char *name)
 		k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
 		k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
 	}
-	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, name, s->loc, v, s->nargs, s->nrets };
+	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, name, s->loc, v, s->nargs, s->nrets, false };
 	for (uint32_t j = s->nargs; j < n; j++)
 		for (uint32_t q = 0; q < s->v[2 * j + 1]; q++)
 			mov(k, s->loc, s->v[2 * j] + q, v[2 * j] + q);

@@ -640,7 +640,13 @@ bool lw_reconverge(LowerCtx *c, LKernel *k)
 		              .inner = xcalloc(n, sizeof *R.inner), .inner_loop = xcalloc(n, sizeof *R.inner_loop) };
 		for (size_t b = 0; b < n; b++)
 			R.inner[b] = R.inner_loop[b] = -1;
-		bool *varying = cfg_varying_branches(k, &g);
+		bool *divergent = NULL;
+		bool *varying = cfg_varying_branches(k, &g, k->ncalls ? &divergent : NULL);
+		/* a call only some of a warp's threads make (ptxas reserves CRS
+		 * stack for it when the callee is not linked in: lower_call.c) */
+		for (size_t i = 0; i < k->ncalls; i++)
+			k->calls[i].divergent = divergent[g.block_of[k->calls[i].insn]];
+		free(divergent);
 		regions_find(k, &g, varying, &R);
 		free(varying);
 		regions_index(&g, &R);

@@ -45,7 +45,9 @@ bool cfg_loops(Cfg *g);
 bool cfg_in_loop(const Cfg *g, size_t l, size_t b);
 void cfg_free(Cfg *g);
 /* Per block: its conditional branch may split a warp (reconverge_uniform.c;
- * the caller frees it). */
-bool *cfg_varying_branches(const LKernel *k, const Cfg *g);
+ * the caller frees it). With divergent non-NULL, also per block whether it
+ * may run with only some of a warp's threads (a varying branch decides
+ * whether it runs; the caller frees that too). */
+bool *cfg_varying_branches(const LKernel *k, const Cfg *g, bool **divergent);
 
 #endif

@@ -79,7 +79,7 @@ static bool mark_influence(const Cfg *g, size_t b, bool *divergent, Walk *w)
 	return changed;
 }
 
-bool *cfg_varying_branches(const LKernel *k, const Cfg *g)
+bool *cfg_varying_branches(const LKernel *k, const Cfg *g, bool **divergent_out)
 {
 	bool *varying = xcalloc(k->nvregs + 1, sizeof *varying), cc = false;
 	bool *divergent = xcalloc(g->nblocks + 1, sizeof *divergent);      /* runs under a split warp */
@@ -129,7 +129,10 @@ bool *cfg_varying_branches(const LKernel *k, const Cfg *g)
 		}
 	}
 	free(varying);
-	free(divergent);
+	if (divergent_out)
+		*divergent_out = divergent;
+	else
+		free(divergent);
 	free(w.seen);
 	free(w.work);
 	return branch;

@@ -33,6 +33,14 @@
  * a loop under SSY/PBK, whatever the nesting: a divergent back edge can
  * push a DIV token per iteration, up to one per lane */
 #define SASS_CRS_LOOP_BYTES 0x210u
+/* ptxas 11.8 (-c or not) records 0x200 bytes (32 tokens of 16, one per
+ * lane) and 0x10 per SSY region around it for a kernel in which only some
+ * threads of a warp may call a function it does not link in (`if (tid ==
+ * 0) printf(...)`, a device-side launch, an external function): measured
+ * 0x200, 0x210, 0x220 for zero, one and two regions; none when every
+ * thread calls */
+#define SASS_CRS_DIVERGENT_CALL_BYTES 0x200u
+#define SASS_CRS_DIVERGENT_CALL_SSY_BYTES 0x10u
 /* ...and, for a kernel calling a recursive function (depth unknown), the
  * CRS stack ptxas 11.8 records: 0x600 bytes (96 levels). */
 #define SASS_CRS_RECURSIVE_BYTES 0x600u

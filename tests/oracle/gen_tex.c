@@ -1,7 +1,9 @@
 /* The random-kernel generator's texture instructions (--tex, issue 17):
  * tex (1d, 2d, 3d, a1d, a2d; .s32/.u32/.f32 results, .s32/.f32
  * coordinates), tex.level, tex.grad, tld4 and txq, some with PTX's texel
- * offsets operand (immediates in range or %r values), through the module's
+ * offsets operand (immediates in range or %r values), some with a depth
+ * reference (tex of float coordinates but 3d, tex.level, tld4: the .DC
+ * forms), through the module's
  * bound .texrefs (unified texture mode) and a bindless .u64 handle, a
  * kernel parameter of its own.
  *
@@ -53,10 +55,11 @@ static int float_of_int(void)
 }
 
 /* "{c, ...}" of n coordinates (float or int), the array layer (an int)
- * first when layered, the last repeated to fill a 4-vector. */
-static void coords(char *buf, size_t size, int n, bool fl, bool layered)
+ * first when layered, the last repeated to fill a 4-vector; `last` gets
+ * the last coordinate (the depth reference's candidate). */
+static void coords(char *buf, size_t size, int n, bool fl, bool layered, char last[24])
 {
-	char last[24] = "";
+	last[0] = '\0';
 	size_t len = (size_t)snprintf(buf, size, "{");
 	int total = n + layered, slots = total == 3 ? 4 : total;
 	for (int i = 0; i < slots; i++) {
@@ -70,7 +73,7 @@ static void coords(char *buf, size_t size, int n, bool fl, bool layered)
 		else
 			src(c, sizeof c, C_R, false);
 		if (!(layered && i == 0))
-			snprintf(last, sizeof last, "%s", c);
+			snprintf(last, 24, "%s", c);
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", c);
 	}
 	snprintf(buf + len, size - len, "}");
@@ -117,6 +120,17 @@ static void offsets(char *buf, size_t size, int n, bool gather)
 	snprintf(buf + len, size - len, "}");
 }
 
+/* ", f": the depth reference of a float lookup (one in four), a float
+ * coordinate's register: the simulator's compare (reference <= texel)
+ * then sees values on both sides of the texels. Drawn from the second
+ * stream, as the offsets. */
+static void depth_ref(char *buf, size_t size, const char *last)
+{
+	buf[0] = '\0';
+	if (rnd_side(100) < 25)
+		snprintf(buf, size, ", %s", last);
+}
+
 static void float_results_to_pool(bool fl, const int f[4])
 {
 	for (int i = 0; fl && i < 4; i++)
@@ -128,7 +142,7 @@ void gen_tex_stmt(void)
 {
 	static const char *const geoms[] = { "1d", "2d", "3d", "a1d", "a2d" };
 	static const char *const dtypes[] = { "s32", "u32", "f32" };
-	char h[24], c[96], d[96], o[96];
+	char h[24], c[96], d[96], o[96], last[24], dc[32] = "";
 	int f[4];
 	ensure(C_R);
 	handle(h, sizeof h);
@@ -139,38 +153,43 @@ void gen_tex_stmt(void)
 		const char *g = PICK(geoms);
 		int n = g[0] == 'a' ? (g[1] == '1' ? 1 : 2) : g[0] - '0';
 		bool fc = chance(60);
-		coords(c, sizeof c, n, fc, g[0] == 'a');
+		coords(c, sizeof c, n, fc, g[0] == 'a', last);
 		offsets(o, sizeof o, n, false);
+		if (fc && n != 3)
+			depth_ref(dc, sizeof dc, last);
 		results(d, sizeof d, fl, f);
-		out("\ttex.%s.v4.%s.%s %s, [%s, %s]%s;\n", g, dt, fc ? "f32" : "s32", d, h, c, o);
+		out("\ttex.%s.v4.%s.%s %s, [%s, %s]%s%s;\n", g, dt, fc ? "f32" : "s32", d, h, c, o, dc);
 	} else if (kind == 4) {
 		int n = 1 + (int)rnd(2);
 		bool fc = chance(60);
 		char lv[24];
-		coords(c, sizeof c, n, fc, false);
+		coords(c, sizeof c, n, fc, false, last);
 		if (fc)
 			snprintf(lv, sizeof lv, "%s", chance(50) ? "0f00000000" : "0f3f800000");
 		else
 			src(lv, sizeof lv, C_R, true);
 		offsets(o, sizeof o, n, false);
+		if (fc)
+			depth_ref(dc, sizeof dc, last);
 		results(d, sizeof d, fl, f);
-		out("\ttex.level.%dd.v4.%s.%s %s, [%s, %s], %s%s;\n", n, dt, fc ? "f32" : "s32", d, h, c, lv, o);
+		out("\ttex.level.%dd.v4.%s.%s %s, [%s, %s], %s%s%s;\n", n, dt, fc ? "f32" : "s32", d, h, c, lv, o, dc);
 	} else if (kind == 5) {
 		int n = 1 + (int)rnd(2);
 		char gx[48], gy[48];
-		coords(c, sizeof c, n, true, false);
-		coords(gx, sizeof gx, n, true, false);
-		coords(gy, sizeof gy, n, true, false);
+		coords(c, sizeof c, n, true, false, last);
+		coords(gx, sizeof gx, n, true, false, last);
+		coords(gy, sizeof gy, n, true, false, last);
 		offsets(o, sizeof o, n, false);
 		fl = true;
 		results(d, sizeof d, fl, f);
 		out("\ttex.grad.%dd.v4.f32.f32 %s, [%s, %s], %s, %s%s;\n", n, d, h, c, gx, gy, o);
 	} else if (kind == 6) {
 		static const char *const comps[] = { "r", "g", "b", "a" };
-		coords(c, sizeof c, 2, true, false);
+		coords(c, sizeof c, 2, true, false, last);
 		offsets(o, sizeof o, 2, true);
+		depth_ref(dc, sizeof dc, last);
 		results(d, sizeof d, fl, f);
-		out("\ttld4.%s.2d.v4.%s.f32 %s, [%s, %s]%s;\n", PICK(comps), dt, d, h, c, o);
+		out("\ttld4.%s.2d.v4.%s.f32 %s, [%s, %s]%s%s;\n", PICK(comps), dt, d, h, c, o, dc);
 	} else {
 		static const char *const q[] = { "width", "height", "depth" };
 		out("\ttxq.%s.b32 %%r%d, [%s];\n", PICK(q), fresh(C_R), h);

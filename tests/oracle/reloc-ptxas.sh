@@ -8,7 +8,9 @@
 #    and types; a .nv.constant2.<k> pool aside, see below; the order of a
 #    kernel's .rel.text.<k> and .rela.text.<k> aside, which follows code
 #    order), the undefined symbols, the
-#    relocations (symbol and type, with their count), EIATTR_EXTERNS, the
+#    relocations (symbol and type, with their count), EIATTR_EXTERNS and
+#    EIATTR_CRS_STACK_SIZE (0x200 more when only some threads of a warp
+#    may call a function not linked in: assert, printf, launches), the
 #    .nv.callgraph and .nv.prototype sections;
 #  - with the same COMMON symbols (a .common variable: value, size,
 #    type and binding, st_other);
@@ -81,6 +83,9 @@ link_view() {
 	rel && /^0x/ { print "reloc", $2, $3; next }
 	rel && /^$/ { rel = 0 }
 	/externs:/ { sub(/.*externs:[ \t]*/, ""); gsub(/\(0x[0-9a-f]+\)/, ""); print "externs", $0 }
+	/^\.nv\.info\./ { info = $1 }
+	/Attribute:[ \t]*EIATTR_CRS_STACK_SIZE/ { crs = 1; next }
+	crs && /Value:/ { print "crs", info, $2; crs = 0 }
 	' | sort
 }
 
