@@ -657,6 +657,11 @@ struct AsmStream {
 	LModule lm;
 	LowerStream *lower;
 	DiagSink item_sink;     /* the lowering's messages for one item */
+	/* the last item's lowering is finished (lower_stream_settle) at the
+	 * next item or the end, when the parser has freed its syntax tree;
+	 * item_sink stays its own until then */
+	bool item_open;
+	size_t item_jobs_before; /* jobs handed over before that item */
 };
 
 /* The lowering's messages of an item come after the back end's of the
@@ -682,17 +687,28 @@ AsmStream *asm_stream_begin(DiagSink *sink, const AssembleOptions *o)
 	return a;
 }
 
+/* The rest of the last item's lowering, its messages after it. */
+static void settle_item(AsmStream *a)
+{
+	if (!a->item_open)
+		return;
+	lower_stream_settle(a->lower);
+	append_item_sink(a, a->item_jobs_before);
+	a->item_open = false;
+}
+
 void asm_stream_item(AsmStream *a, const Item *it)
 {
-	/* without workers, the previous kernel's back end runs now: one
-	 * kernel's IR in memory at a time, and for the last kernel only after
-	 * the parser has freed the syntax tree */
+	/* without workers, the previous kernel's reconvergence and back end
+	 * run now: one kernel's IR in memory at a time, and for the last
+	 * kernel only after the parser has freed the syntax tree */
+	settle_item(a);
 	if (!a->e.pool)
 		finish_jobs(&a->e);
-	size_t before = a->e.njobs;
+	a->item_jobs_before = a->e.njobs;
 	diag_init_like(&a->item_sink, a->e.sink);
 	lower_stream_item(a->lower, it);
-	append_item_sink(a, before);
+	a->item_open = true;
 }
 
 int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, char **listing)
@@ -704,6 +720,7 @@ int asm_stream_end(AsmStream *a, bool emit, uint8_t **image, size_t *image_len, 
 	Encoder *e = &a->e;
 	const AssembleOptions *o = e->o;
 	LModule *lm = &a->lm;
+	settle_item(a);
 	/* the lowering's end hands over the kernels that waited for a
 	 * function defined after them: their jobs join the others */
 	diag_init_like(&a->item_sink, e->sink);

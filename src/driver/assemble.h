@@ -32,10 +32,11 @@ int assemble_module(const Module *m, DiagSink *sink, const AssembleOptions *o,
                     uint8_t **image, size_t *image_len, char **listing);
 
 /* The same one top-level item at a time, in module order: an item may be
- * freed once asm_stream_item() returns. Each kernel's back end runs after
- * it is lowered: on a worker thread (kernel_threads > 1), or before the
- * next item is lowered (for the last kernel, in asm_stream_end(), when the
- * parser has freed the syntax tree). asm_stream_end() with emit = false only releases the stream
+ * freed once asm_stream_item() returns. What of a kernel's lowering no
+ * longer reads its syntax tree (reconvergence, linking) waits for the next
+ * asm_stream_item() or asm_stream_end(), and so does its back end (or it
+ * runs on a worker thread, kernel_threads > 1): for the last kernel of a
+ * file, after the parser has freed the syntax tree. asm_stream_end() with emit = false only releases the stream
  * (the module turned out to have errors); otherwise it finishes as
  * assemble_module() does, with the same return value and outputs. */
 typedef struct AsmStream AsmStream;

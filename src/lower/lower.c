@@ -575,9 +575,9 @@ static bool ends_in(const LKernel *k, SassOp op)
 
 static void ctx_end(LowerCtx *c);
 
-/* Returns whether the kernel's calls are linked (else its callees' bodies
- * follow in the module: lower_stream_end links it). */
-static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
+/* The part of a kernel's lowering that reads its syntax tree; the rest
+ * (reconvergence, linking) is kernel_settle's. */
+static void lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 {
 	ctx_begin(c, f, k);
 	c->in_func = false;
@@ -603,9 +603,7 @@ static bool lower_kernel(LowerCtx *c, const Func *f, LKernel *k)
 		c->guard_vreg = -1;
 		lw_emit(c, SF_EXIT);
 	}
-	lw_reconverge(c, k);
 	ctx_end(c);
-	return lw_link_calls(c, k, false);
 }
 
 /* A function's .reg parameter or result: its register, bound to the
@@ -627,7 +625,8 @@ static void reg_param_declare(LowerCtx *c, const VarDecl *d, bool result, uint32
  * its .shared variables get their offsets in each kernel it is linked
  * into (lower_shared_link.c), its bound surfaces and textures their
  * c[0x0] slots (lower_handles_link.c); its .nv.constant2 words are adopted
- * by each kernel it is linked into (lower_call.c). */
+ * by each kernel it is linked into (lower_call.c). As for a kernel, the
+ * part after its syntax tree is function_settle's. */
 static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 {
 	memset(out, 0, sizeof *out);
@@ -671,8 +670,6 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	free(c->reg_params);
 	c->reg_params = NULL;
 	c->nreg_params = 0;
-	lw_reconverge(c, k);
-	lw_func_shared_finish(c, out);
 	c->in_func = false;
 	ctx_end(c);
 }
@@ -745,6 +742,10 @@ struct LowerStream {
 	 * placed its callees a second time, empty: sim5, found by the
 	 * simulator on a corpus file) */
 	bool *linked;
+	/* the last item's kernel or function waits here for the rest of its
+	 * lowering, which no longer reads the syntax tree: it runs once the
+	 * parser has freed the item (lower_stream_settle) */
+	enum { PENDING_NONE, PENDING_KERNEL, PENDING_FUNC } pending;
 };
 
 LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, void *arg)
@@ -813,10 +814,21 @@ static LKernel *new_kernel(LowerStream *s)
 static void add_kernel(LowerStream *s, const Func *f)
 {
 	LowerCtx *c = &s->c;
-	LModule *lm = c->lm;
 	LKernel *k = new_kernel(s);
 	lw_module_data_freeze_const(c);
-	bool linked = lower_kernel(c, f, k);
+	lower_kernel(c, f, k);
+	s->pending = PENDING_KERNEL;
+}
+
+/* The last kernel: its reconvergence, its calls linked unless a callee's
+ * body follows (then lower_stream_end links it), and handed over. */
+static void kernel_settle(LowerStream *s)
+{
+	LowerCtx *c = &s->c;
+	LModule *lm = c->lm;
+	LKernel *k = &lm->kernels[lm->nkernels - 1];
+	lw_reconverge(c, k);
+	bool linked = lw_link_calls(c, k, false);
 	s->linked[lm->nkernels - 1] = linked;
 	if (!linked && !s->deferring) {
 		s->deferring = true;
@@ -826,9 +838,29 @@ static void add_kernel(LowerStream *s, const Func *f)
 		s->done(k, s->arg);
 }
 
+/* The last function: its reconvergence and the .shared variables it and
+ * its callees name. */
+static void function_settle(LowerStream *s)
+{
+	LowerCtx *c = &s->c;
+	LFunc *f = &c->funcs[c->nfuncs - 1];
+	lw_reconverge(c, &f->frag);
+	lw_func_shared_finish(c, f);
+}
+
+void lower_stream_settle(LowerStream *s)
+{
+	if (s->pending == PENDING_KERNEL)
+		kernel_settle(s);
+	else if (s->pending == PENDING_FUNC)
+		function_settle(s);
+	s->pending = PENDING_NONE;
+}
+
 void lower_stream_item(LowerStream *s, const Item *it)
 {
 	LowerCtx *c = &s->c;
+	lower_stream_settle(s);
 	switch (it->kind) {
 	case IT_ADDRESS_SIZE:
 		c->lm->address64 = it->u.address_size.bits == 64;
@@ -860,6 +892,7 @@ void lower_stream_item(LowerStream *s, const Item *it)
 			}
 			lw_module_data_freeze_const(c);   /* c[0x3] offsets are final in code */
 			lower_function(c, &it->u.func, &c->funcs[c->nfuncs++]);
+			s->pending = PENDING_FUNC;
 			break;
 		}
 		add_kernel(s, &it->u.func);
@@ -872,6 +905,7 @@ void lower_stream_item(LowerStream *s, const Item *it)
 unsigned lower_stream_end(LowerStream *s)
 {
 	LowerCtx *c = &s->c;
+	lower_stream_settle(s);
 	for (size_t i = s->first_deferred; s->deferring && i < c->lm->nkernels; i++) {
 		LKernel *k = &c->lm->kernels[i];
 		if (!s->linked[i])

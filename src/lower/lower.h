@@ -343,6 +343,12 @@ LowerStream *lower_stream_begin(DiagSink *sink, LModule *out, LKernelDone done, 
 /* -c: calls of functions without a body are calls of external functions. */
 void lower_stream_relocatable(LowerStream *s);
 void lower_stream_item(LowerStream *s, const Item *it);
+/* The rest of the last item's lowering, which reads nothing of the item
+ * (a kernel's or function's reconvergence and linking, and a kernel's
+ * done()): a caller that frees the item calls it after that, so the
+ * syntax tree and the grown code are not held together. The next
+ * lower_stream_item() and lower_stream_end() call it first. */
+void lower_stream_settle(LowerStream *s);
 unsigned lower_stream_end(LowerStream *s);
 
 /* ---- helpers shared by the lowering files and the later passes ---- */

@@ -235,6 +235,13 @@ long pred_spill(LKernel *k, const long *start, const long *end, size_t first_tem
  * other values live across that call. */
 long pred_save_across_calls(LKernel *k, const Liveness *lv)
 {
+	/* without such a call nothing changes: no copy of the code (a big
+	 * kernel's peak memory was here) */
+	bool calls = false;
+	for (size_t i = 0; i < k->ninsns && !calls; i++)
+		calls = k->insns[i].form->op == SOP_JCAL || (k->insns[i].save_live && i + 1 < k->ninsns);
+	if (!calls)
+		return 0;
 	size_t nv = k->nvregs;
 	long count = 0;
 	Code out = { NULL, 0, 0 };

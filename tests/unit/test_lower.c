@@ -615,6 +615,57 @@ START_TEST(test_assemble_cubin_nobits_last)
 }
 END_TEST
 
+/* The streamed lowering stops after the walk of an item's syntax tree:
+ * the kernel's reconvergence (an SSY before the divergent branch) and its
+ * hand-over wait for lower_stream_settle, which the next item or the end
+ * run first, so a caller can free the item before them (issue 18). */
+static void count_done(LKernel *k, void *arg)
+{
+	(void)k;
+	++*(unsigned *)arg;
+}
+
+static bool has_ssy(const LKernel *k)
+{
+	for (size_t i = 0; i < k->ninsns; i++)
+		if (k->insns[i].form->op == SOP_SSY)
+			return true;
+	return false;
+}
+
+START_TEST(test_lower_stream_settles_after_item)
+{
+	ck_assert_uint_eq(parse_str(PTX_HEAD ".visible .entry k(.param .u64 a)\n{\n .reg .pred %p<2>;\n"
+	                            " .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n"
+	                            " mov.u32 %r1, %tid.x;\n setp.eq.u32 %p1, %r1, 0;\n @%p1 bra L;\n"
+	                            " add.u32 %r1, %r1, 1;\nL:\n st.global.u32 [%rd1], %r1;\n ret;\n}\n"
+	                            ".visible .entry k2()\n{\n ret;\n}\n"), 0);
+	LModule lm;
+	unsigned done = 0;
+	LowerStream *s = lower_stream_begin(&D, &lm, count_done, &done);
+	const Item *it = M.items;
+	while (!(it->kind == IT_FUNC && it->u.func.is_entry))
+		lower_stream_item(s, it), it = it->next;
+	lower_stream_item(s, it);
+	ck_assert_uint_eq(lm.nkernels, 1);
+	ck_assert_uint_eq(done, 0);
+	ck_assert(!has_ssy(&lm.kernels[0]));
+	lower_stream_settle(s);
+	ck_assert_uint_eq(done, 1);
+	ck_assert(has_ssy(&lm.kernels[0]));
+	lower_stream_settle(s);      /* nothing left to settle */
+	ck_assert_uint_eq(done, 1);
+	/* the next item settles the one before it first; the end the last */
+	lower_stream_item(s, it->next);
+	ck_assert_uint_eq(done, 1);
+	ck_assert_uint_eq(lower_stream_end(s), 0);
+	ck_assert_uint_eq(done, 2);
+	ck_assert_uint_eq(lm.nkernels, 2);
+	lower_module_free(&lm);
+	teardown();
+}
+END_TEST
+
 static Suite *lower_suite(void)
 {
 	Suite *s = suite_create("lower");
@@ -638,6 +689,7 @@ static Suite *lower_suite(void)
 	tcase_add_test(tc, test_lower_surface_array_index_last);
 	tcase_add_test(tc, test_lower_param_handle_folded);
 	tcase_add_test(tc, test_lower_unsupported_diagnosed);
+	tcase_add_test(tc, test_lower_stream_settles_after_item);
 	tcase_add_test(tc, test_assemble_raw_layout);
 	tcase_add_test(tc, test_assemble_cubin);
 	tcase_add_test(tc, test_assemble_cubin_nobits_last);
