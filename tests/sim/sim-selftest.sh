@@ -465,6 +465,29 @@ else
 	bad "ptxsurf-as rejects the divergent loop: $(head -n 1 "$work/err")"
 fi
 
+# 12. IADD3's 20-bit immediate is sign-extended (ptxas 11.8 -O3 adds -1
+# to a high word as IADD3.X ..., 0xfffff): 5 + 0xfffff is 4, 5 + 0x7ffff
+# is 0x80004 (one bit lower: no sign).
+cat >"$work/iadd3.sass" <<'SASS'
+.kernel k
+.param 8
+        MOV R2, c[0x0][0x140];
+        MOV R3, c[0x0][0x144];
+        MOV32I R4, 0x5;
+        IADD3 R5, R4, 0xfffff, RZ;
+        IADD3 R6, R4, 0x7ffff, RZ;
+        STG.E [R2], R5;
+        STG.E [R2+0x4], R6;
+        EXIT;
+SASS
+if "$prog" --input=sass --schedule=auto -o "$work/iadd3.cubin" "$work/iadd3.sass" 2>"$work/err"; then
+	got=$("$sim" --dump "$work/iadd3.cubin" 2>&1 | sed -n 's/^  param0.buffer+0000: \(.. .. .. .. .. .. .. ..\).*/\1/p')
+	[ "$got" = '04 00 00 00 04 00 08 00' ] && ok ||
+		bad "IADD3 with 0xfffff and 0x7ffff on 5 writes '$got', not '04 00 00 00 04 00 08 00'"
+else
+	bad "ptxsurf-as rejects iadd3.sass: $(head -n 1 "$work/err")"
+fi
+
 # 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"
 "$sim" "$work/junk.cubin" >"$work/out" 2>&1

@@ -445,7 +445,17 @@ bool sim_exec_int(SimMachine *m, const SimInsn *in, SimThread *t)
 	case SOP_SEL: sim_set(t, rd, pc ? a : sim_operand_b(m, in, t)); return true;
 	case SOP_SHF_L: case SOP_SHF_R: exec_shf(m, in, t, a, sim_operand_b(m, in, t)); return true;
 	case SOP_LEA: case SOP_LEA_HI: exec_lea(m, in, t, a, sim_operand_b(m, in, t)); return true;
-	case SOP_IADD3: exec_iadd3(m, in, t, a, sim_operand_b(m, in, t)); return true;
+	case SOP_IADD3: {
+		/* the 20-bit immediate is sign-extended: ptxas 11.8 -O3 adds -2 and
+		 * -1 to a 64-bit value as IADD3.CC ..., 0xffffe and IADD3.X ...,
+		 * 0xfffff (golden int64-shift-setp); nvdisasm, and the table, print
+		 * its 20 bits unsigned */
+		uint32_t b = sim_operand_b(m, in, t);
+		if (in->form->bkind == SASS_B_IMM && (b & 0x80000))
+			b |= 0xfff00000u;
+		exec_iadd3(m, in, t, a, b);
+		return true;
+	}
 	case SOP_I2I: exec_i2i(m, in, t, sim_operand_b(m, in, t)); return true;
 	default: return false;
 	}
