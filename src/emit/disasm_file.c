@@ -244,13 +244,21 @@ static int sync_target(Listing *l, const Section *s, Insn *in)
 
 /* brx: a BRX with an EIATTR_INDIRECT_BRANCH_TARGETS entry (brx.idx's jump
  * table) lists its targets as nvdisasm does, (*"BRANCH_TARGETS l1,l2"*);
- * one without (ptxas's call through a register) is listed as it is. */
-static int brx_targets(const Section *s, Insn *in)
+ * one without (ptxas's call through a register) is listed as it is. A
+ * target outside the section is a malformed cubin. */
+static int brx_targets(Listing *l, const Section *s, Insn *in)
 {
 	const CubinKernel *k = &s->kernel->k;
 	for (size_t i = 0; i + 3 <= k->nsync_target_words; i += 3 + k->sync_targets[i + 2])
 		if (k->sync_targets[i] == in->addr && i + 3 + k->sync_targets[i + 2] <= k->nsync_target_words &&
 		    k->sync_targets[i + 2] > 0) {
+			for (uint32_t j = 0; j < k->sync_targets[i + 2]; j++) {
+				uint32_t a = k->sync_targets[i + 3 + j];
+				if (a % 8 || a > s->size)
+					return fail(&l->err, "%s: the BRX at 0x%08" PRIx64 " has a target 0x%08x outside "
+					            "its section in EIATTR_INDIRECT_BRANCH_TARGETS", s->name, in->addr,
+					            (unsigned)a);
+			}
 			in->brx_entry = &k->sync_targets[i];
 			in->sync_annotation = true;
 		}
@@ -305,7 +313,7 @@ static int decode_insn(Listing *l, const Section *s, uint64_t addr, Insn *in)
 	if (f->op == SOP_SYNC || f->op == SOP_BRK)
 		return sync_target(l, s, in);
 	if (f->op == SOP_BRX)
-		return brx_targets(s, in);
+		return brx_targets(l, s, in);
 	if (f->op != SOP_BRA && f->op != SOP_CAL && f->op != SOP_SSY && f->op != SOP_PBK &&
 	    f->op != SOP_PRET)
 		return 0;

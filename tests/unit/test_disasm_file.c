@@ -275,6 +275,39 @@ START_TEST(mutated_cubins_never_crash)
 }
 END_TEST
 
+/* A BRX whose EIATTR_INDIRECT_BRANCH_TARGETS entry names a target outside
+ * its section (found by fuzz_disasm: the label lookup read past the
+ * section's tables) is a malformed cubin: refused with a message. */
+static int brx_listing(uint32_t target, char **text, char *err, size_t errlen)
+{
+	static const uint64_t code[] = {
+		0x001ffc00fd8007ef, 0xe2500fffeb07050f, 0x50b0000000070f00, 0xe30000000007000f,
+	};
+	static uint8_t bytes[sizeof code];
+	store_words(bytes, code, sizeof code / 8);
+	uint32_t targets[4] = { 0x08, 0, 1, target };
+	CubinKernel k = { .name = "k", .code = bytes, .code_size = sizeof bytes, .regcount = 6,
+	                  .sync_targets = targets, .nsync_target_words = 4 };
+	CubinModule m = { .sm = 50, .ptx_target_sm = 50, .address64 = true, .kernels = &k, .nkernels = 1 };
+	Buffer b = { NULL, 0 };
+	ck_assert_msg(cubin_write(&m, &b.data, &b.len, err, errlen) == 0, "%s", err);
+	int rc = run(b.data, b.len, text, err, errlen);
+	free(b.data);
+	return rc;
+}
+
+START_TEST(brx_targets_outside_the_section_are_refused)
+{
+	char *text, err[256];
+	ck_assert_int_eq(brx_listing(0x18, &text, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(text, "BRANCH_TARGETS"));
+	free(text);
+	ck_assert_int_eq(brx_listing(0xdc01c0, &text, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "outside its section"));
+	free(text);
+}
+END_TEST
+
 START_TEST(random_bytes_never_crash)
 {
 	uint64_t state = 0x9e3779b97f4a7c15u;
@@ -313,6 +346,7 @@ static Suite *disasm_file_suite(void)
 	tcase_set_timeout(robust, 120);
 	tcase_add_test(robust, truncated_cubins_fail_cleanly);
 	tcase_add_test(robust, mutated_cubins_never_crash);
+	tcase_add_test(robust, brx_targets_outside_the_section_are_refused);
 	tcase_add_test(robust, random_bytes_never_crash);
 	suite_add_tcase(s, robust);
 	return s;
