@@ -289,6 +289,15 @@ static SassCtrl *out_push(Out *o)
 	return &o->ctrl[o->n++];
 }
 
+/* The most operations DEPBAR.LE can leave running: its count field's
+ * largest value. A barrier with more younger loads outstanding waits for
+ * some of them too (hadamard's clang -O2 kernels: 119 and 123). */
+static uint32_t depbar_keep_max(void)
+{
+	const SassField *f = sass_form_field(&sass_forms[SF_DEPBAR], SR_CNT);
+	return (UINT32_C(1) << (f->width + f->hi_width)) - 1;
+}
+
 /* DEPBAR.LE SBb, keep before instruction `at` (index j): waits until at
  * most `keep` operations on b are outstanding (ptxas: stall 3). */
 static void emit_depbar(Out *o, const LInsn *at, size_t j, unsigned b, unsigned keep)
@@ -402,6 +411,8 @@ void sched_kernel(LKernel *k, SassCtrl **ctrl_out)
 			if (keep == 0 || s->kinds[b] != KIND_LOAD) {
 				c.wait |= 1u << b;
 			} else {
+				if (keep > depbar_keep_max())
+					keep = depbar_keep_max();
 				emit_depbar(&o, in, j, b, keep);
 				s->done[b] = s->issued[b] - keep;
 				retire(s);
