@@ -639,6 +639,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	ctx_begin(c, f, k);
 	c->in_func = true;
 	k->params = xcalloc(1, sizeof *k->params);
+	c->declaring = c->lm->relocatable ? NULL : out;     /* -c: every function is kept */
 	for (uint32_t i = 0; i < f->nparams; i++)
 		if (decl_has(&f->params[i], ".reg"))
 			reg_param_declare(c, &f->params[i], false, &out->params, &out->nparams);
@@ -649,6 +650,7 @@ static void lower_function(LowerCtx *c, const Func *f, LFunc *out)
 			reg_param_declare(c, &f->rets[i], true, &out->rets, &out->nrets);
 		else
 			lw_param_regs_declare(c, &f->rets[i], 0, &out->rets, &out->nrets);
+	c->declaring = NULL;
 	c->nscope = 0;
 	c->nblocks = 0;
 	lw_func_shared_begin(c);

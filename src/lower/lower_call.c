@@ -69,7 +69,13 @@ void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32
 		 * unsized array (`.param .b32 a[]`) has no words: a call
 		 * passing anything to it, or an access, is diagnosed */
 		bytes = (bytes + 3) / 4 * 4;
-		if (vec || opaque || t.bits == 1 || (bytes == 0 && !unsized) || bytes > 4 * LPARAM_MAX_WORDS) {
+		bool wide = bytes > 4 * LPARAM_MAX_WORDS;
+		if (wide && !vec && !opaque && t.bits != 1 && c->declaring) {
+			if (!c->declaring->wide_param) {           /* refused if a kernel links it */
+				c->declaring->wide_param = dc->name;
+				c->declaring->wide_param_loc = dc->loc;
+			}
+		} else if (vec || opaque || t.bits == 1 || (bytes == 0 && !unsized) || wide) {
 			lw_unsupported(c, dc->loc, ".param '%s' of this type in a call (scalars and arrays of up to "
 			               "%d bytes are supported)", dc->name, 4 * LPARAM_MAX_WORDS);
 			bytes = 4;
@@ -713,7 +719,15 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			return false;
 	}
 	for (size_t i = 0; i < k->ncalls; i++) {
-		const LFunc *f = linked_callee(c, k, i);
+		LFunc *f = linked_callee(c, k, i);
+		if (f && f->wide_param) {     /* said once, at the parameter */
+			if (!f->wide_param_told)
+				lw_unsupported(c, f->wide_param_loc, ".param '%s' of this type in a call (scalars and "
+				               "arrays of up to %d bytes are supported)", f->wide_param, 4 * LPARAM_MAX_WORDS);
+			f->wide_param_told = true;
+			c->errors++;
+			return false;
+		}
 		/* a JCAL of an external function is not counted (its callee's
 		 * depth is the linker's to add, as ptxas -c leaves it) */
 		uint32_t d = f && !reaches(c, f, f, 0) ? call_depth(c, f, 0) : f || !(c->lm->relocatable || lw_is_system_call(k->calls[i].callee)) ? 1 : 0;

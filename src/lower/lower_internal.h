@@ -136,6 +136,7 @@ typedef struct LowerCtx {
 	 * far, each a fragment linked into the kernels that call it. */
 	LMap pregs;
 	bool in_func;
+	struct LFunc *declaring;  /* the function whose signature is being declared (else NULL) */
 	/* varaddr: the function's .reg parameters and results (lower_call.c) */
 	struct LRegParam *reg_params;
 	size_t nreg_params;
@@ -669,6 +670,12 @@ typedef struct LFunc {
 	bool weak;              /* .weak: a WEAK one instead (-c) */
 	uint32_t *shared_syms;      /* module_shared indices it and its callees name */
 	size_t nshared_syms;
+	/* a parameter wider than a call can pass (LPARAM_MAX_WORDS): refused
+	 * when a kernel links the function; without -c ptxas drops a function
+	 * no kernel calls, and so its parameters with it (name NULL: none) */
+	const char *wide_param;
+	SrcLoc wide_param_loc;
+	bool wide_param_told;
 } LFunc;
 
 /* A .param declaration held in registers (a function's parameters and
