@@ -80,6 +80,7 @@ void check_instr(CheckCtx *c, const Instr *in)
 	check_initializer_forms(c, in);
 	check_load_vector(c, in);
 	check_vector_sizes(c, in);
+	check_packed_operands(c, in);
 	check_shape_run(c, clean, SHAPE_LOAD_WIDTH, check_load_width, in);
 	check_shape_run(c, clean, SHAPE_ORDER, check_memory_order, in);
 	check_shape_run(c, clean, SHAPE_MOD_CLASSES, check_modifier_classes, in);

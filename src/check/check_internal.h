@@ -306,6 +306,12 @@ void check_param_guard(CheckCtx *c, const Instr *in);
  * tex/tld4 (..., e{, f}): its size per geometry, none on a cube map, 32-bit
  * integer elements, as ptxas 13 takes them. */
 void check_texture_offsets(CheckCtx *c, const Instr *in);
+/* check_tex_types.c: tex/tld4 vector width, the registers of the {...}
+ * result and coordinates, tex.level's level of detail */
+void check_texture_types(CheckCtx *c, const Instr *in);
+/* check_packed.c: operands of .f16x2/.bf16x2/.f32x2 arithmetic are
+ * registers of the packed type or .bN of its width */
+void check_packed_operands(CheckCtx *c, const Instr *in);
 void check_param_read_error(CheckCtx *c, const char *name, SrcLoc loc);
 /* A direct call's return list (call (r), f, (a)), else NULL. */
 const Expr *check_call_returns(const Instr *in);

@@ -122,7 +122,7 @@ void check_destination(CheckCtx *c, const Instr *in)
 /* A bare variable name as a source: its address is an operand of mov and
  * cvta (to generic) only; ptxas 13 and 11.8 refuse it anywhere else
  * ("Argument 1 of instruction 'add': must be register"), while an address
- * expression (g+4) is an immediate they take. Opaque variables have
+ * expression (g+4) is an immediate they take; mapa takes a .shared one. Opaque variables have
  * their own rule (check_opaque_operands), st its own (st-operand), and
  * operand 0 is the destination's. */
 void check_variable_sources(CheckCtx *c, const Instr *in)
@@ -141,6 +141,15 @@ void check_variable_sources(CheckCtx *c, const Instr *in)
 		if (e->kind != EX_NAME || e->component)
 			continue;
 		const Symbol *sym = check_lookup(c, e);
+		/* mapa maps a .shared variable's address to another CTA's;
+		 * a variable of another space is ptxas 13's "State space
+		 * mismatch" */
+		if (sym && sym->kind == SYM_VAR && i == 1 && opcode_is(in, "mapa")) {
+			if (sym->space != SP_SHARED)
+				check_error(c, e->loc, RULE_OPERAND_TYPE, "State space mismatch between instruction and address in "
+					"instruction 'mapa' ('%s' is not a .shared variable)", sym->name);
+			continue;
+		}
 		if (sym && sym->kind == SYM_VAR && !type_is_opaque(sym->type))
 			check_error(c, e->loc, RULE_OPERAND_TYPE, "Argument %u of instruction '%s': must be register ('%s' is "
 				"a %s variable: take its address with mov or cvta first)", i, in->opcode, sym->name,
@@ -244,38 +253,6 @@ static void check_matrix_elements(CheckCtx *c, const Expr *e)
 	}
 }
 
-/* The {...} result of tex and tld4: 32-bit registers, of an integer or
- * .bN kind for an integer result type (ptxas 13: Incompatible elements of
- * vector expression, Arguments mismatch). */
-static void check_texture_result(CheckCtx *c, const Instr *in, const Expr *v)
-{
-	PtxType dtype = TY_NONE;
-	for (uint32_t i = 0; i < in->nmods && dtype == TY_NONE; i++)
-		dtype = type_from_word(in->mods[i]);
-	const TypeInfo *dt = type_info(dtype);
-	if (dtype == TY_NONE || dt->bits != 32 || (dt->cls != TC_FLOAT && dt->cls != TC_SIGNED && dt->cls != TC_UNSIGNED))
-		return;
-	for (uint32_t i = 0; i < v->nelems; i++) {
-		const Expr *el = v->elems[i];
-		if (el->kind != EX_NAME || el->component || check_is_sink(el))
-			continue;
-		const Symbol *sym = check_lookup(c, el);
-		if (!sym || sym->kind != SYM_REG || sym->vec)
-			continue;
-		const TypeInfo *ti = type_info(sym->type);
-		if (ti->bits != 32) {
-			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s; %s "
-				"returns 32-bit values)", el->text, ti->word, in->opcode);
-			return;
-		}
-		if (dt->cls != TC_FLOAT && ti->cls == TC_FLOAT) {
-			check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; a %s "
-				"result goes to integer or .b32 registers)", in->opcode, el->text, ti->word, dt->word);
-			return;
-		}
-	}
-}
-
 /* Braced operands of 5, 6 or 7 elements: no instruction takes one, nor
  * one of 3 a matrix instruction (ptxas 13: Illegal vector size). mov's
  * packing words its own message. */
@@ -291,8 +268,7 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 			check_error(c, in->ops[0]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for instruction '%s' "
 				"({...} has %u elements, %s takes %d)", in->opcode, in->ops[0]->nelems, in->mods[vec_at], n);
 	}
-	if ((opcode_is(in, "tex") || opcode_is(in, "tld4")) && in->nops && in->ops[0]->kind == EX_VECTOR)
-		check_texture_result(c, in, in->ops[0]);
+	check_texture_types(c, in);
 	if (opcode_is(in, "tex") || opcode_is(in, "tld4"))
 		check_texture_offsets(c, in);
 	bool matrix = opcode_is(in, "mma") || opcode_is(in, "wmma") || opcode_is(in, "ldmatrix") ||

@@ -288,6 +288,11 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 	if (!s || s->kind != SYM_REG || s->vec)
 		return;
 	bool fits = relaxed ? type_register_fits(t, s->type, FIT_RELAXED) : exact_fit(t, s->type);
+	/* a shift amount, bit position, count or stride is no packed value
+	 * (ptxas 13 refuses shl.b32's %h of .f16x2; the video instructions
+	 * take it) */
+	if ((role == 'u' || role == 'U') && type_info(s->type)->cls == TC_PACKED && !check_is_video(in))
+		fits = false;
 	if (fits)
 		return;
 	check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is %s; operand %u "
