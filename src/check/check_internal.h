@@ -198,6 +198,10 @@ StateSpace check_instr_space(const Instr *in);
 const char *check_space_word(StateSpace sp);
 bool check_is_sink(const Expr *e);
 bool check_is_immediate(const Expr *e);
+/* The type of the plain scalar register e names (NULL for immediates,
+ * sinks, components, vectors and names that are no register: other rules
+ * judge those). */
+const TypeInfo *check_scalar_register(CheckCtx *c, const Expr *e);
 /* May this immediate stand for a value of type t? Integers always may;
  * float literals only for float types, or for a bit type of exactly the
  * literal's width (0f: 32 bits; 0d and decimal: 64 bits), as ptxas 13 does. */

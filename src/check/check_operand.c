@@ -169,6 +169,16 @@ bool check_is_sink(const Expr *e)
 	return e && e->kind == EX_NAME && e->text[0] == '_' && e->text[1] == 0;
 }
 
+const TypeInfo *check_scalar_register(CheckCtx *c, const Expr *e)
+{
+	if (e->kind != EX_NAME || e->component || check_is_sink(e))
+		return NULL;
+	const Symbol *sym = check_lookup(c, e);
+	if (!sym || sym->kind != SYM_REG || sym->vec)
+		return NULL;
+	return type_info(sym->type);
+}
+
 bool check_is_immediate(const Expr *e)
 {
 	if (!e)

@@ -203,12 +203,9 @@ static bool check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
 	const TypeInfo *first = NULL;
 	for (uint32_t i = 0; i < d->nelems; i++) {
 		const Expr *el = d->elems[i];
-		if (el->kind != EX_NAME || el->component || check_is_sink(el))
+		const TypeInfo *ti = check_scalar_register(c, el);
+		if (!ti)
 			continue;
-		const Symbol *sym = check_lookup(c, el);
-		if (!sym || sym->kind != SYM_REG || sym->vec)
-			continue;
-		const TypeInfo *ti = type_info(sym->type);
 		if (!first) {
 			first = ti;
 			continue;

@@ -53,12 +53,9 @@ void check_packed_operands(CheckCtx *c, const Instr *in)
 				"%s operands are registers)", in->opcode, check_expr_text(c, e), word);
 			return;
 		}
-		if (e->kind != EX_NAME || e->component)
+		const TypeInfo *ti = check_scalar_register(c, e);
+		if (!ti)
 			continue;
-		const Symbol *sym = check_lookup(c, e);
-		if (!sym || sym->kind != SYM_REG || sym->vec)
-			continue;
-		const TypeInfo *ti = type_info(sym->type);
 		bool fits = strcmp(ti->word, word) == 0 || (ti->cls == TC_BIT && ti->bits == bits);
 		if (!fits) {
 			check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is %s; %s "

@@ -81,10 +81,9 @@ static void check_elements(CheckCtx *c, const Instr *in, const Expr *e)
 		}
 		if (el->kind != EX_NAME || el->component)
 			continue;
-		const Symbol *sym = check_lookup(c, el);
-		if (!sym || sym->kind != SYM_REG || sym->vec)
+		const TypeInfo *ti = check_scalar_register(c, el);
+		if (!ti)
 			return;
-		const TypeInfo *ti = type_info(sym->type);
 		if (ti->bits != 32) {
 			check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' (offset '%s' is "
 				"%s; texel offsets are 32-bit)", in->opcode, el->text, ti->word);
@@ -116,12 +115,9 @@ static TrailKind trail_kind(CheckCtx *c, const Expr *x)
 		return v->text[0] == '0' && (v->text[1] == 'd' || v->text[1] == 'D') ? TRAIL_OTHER : TRAIL_FLOAT;
 	if (check_is_immediate(x))
 		return TRAIL_INT;
-	if (x->kind != EX_NAME || x->component)
+	const TypeInfo *ti = check_scalar_register(c, x);
+	if (!ti)
 		return TRAIL_UNKNOWN;
-	const Symbol *sym = check_lookup(c, x);
-	if (!sym || sym->kind != SYM_REG || sym->vec)
-		return TRAIL_UNKNOWN;
-	const TypeInfo *ti = type_info(sym->type);
 	if (ti->bits != 32)
 		return TRAIL_OTHER;
 	return ti->cls == TC_FLOAT ? TRAIL_FLOAT : ti->cls == TC_BIT ? TRAIL_BITS : TRAIL_INT;

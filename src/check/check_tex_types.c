@@ -29,18 +29,6 @@
 
 #include <string.h>
 
-/* The register of a braced element (NULL for immediates, sinks, names
- * that are no plain register: other rules judge those). */
-static const TypeInfo *element_register(CheckCtx *c, const Expr *el)
-{
-	if (el->kind != EX_NAME || el->component || check_is_sink(el))
-		return NULL;
-	const Symbol *sym = check_lookup(c, el);
-	if (!sym || sym->kind != SYM_REG || sym->vec)
-		return NULL;
-	return type_info(sym->type);
-}
-
 static bool is_int_class(TypeClass cls)
 {
 	return cls == TC_SIGNED || cls == TC_UNSIGNED;
@@ -82,7 +70,7 @@ static bool judge_elements(CheckCtx *c, const Instr *in, const Expr *v, uint32_t
 	bool any_bit = false, any_int = false;
 	for (uint32_t i = from; i < v->nelems; i++) {
 		const Expr *el = v->elems[i];
-		const TypeInfo *ti = element_register(c, el);
+		const TypeInfo *ti = check_scalar_register(c, el);
 		if (!ti)
 			continue;
 		if ((ti->cls == TC_FLOAT && prev && is_int_class(prev->cls)) ||
@@ -110,7 +98,7 @@ static bool judge_elements(CheckCtx *c, const Instr *in, const Expr *v, uint32_t
 static void check_result(CheckCtx *c, const Instr *in, const Expr *v, PtxType dtype)
 {
 	for (uint32_t i = 0; i < v->nelems; i++) {
-		const TypeInfo *ti = element_register(c, v->elems[i]);
+		const TypeInfo *ti = check_scalar_register(c, v->elems[i]);
 		if (ti && ti->bits != 32) {
 			check_error(c, v->elems[i]->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' "
 				"is %s; %s returns 32-bit values)", v->elems[i]->text, ti->word, in->opcode);
@@ -124,7 +112,7 @@ static void check_coordinates(CheckCtx *c, const Instr *in, const Expr *v, PtxTy
 {
 	int bits = 0;
 	for (uint32_t i = 0; i < v->nelems; i++) {
-		const TypeInfo *ti = element_register(c, v->elems[i]);
+		const TypeInfo *ti = check_scalar_register(c, v->elems[i]);
 		if (!ti)
 			continue;
 		if (bits && ti->bits != bits) {
@@ -141,7 +129,7 @@ static void check_coordinates(CheckCtx *c, const Instr *in, const Expr *v, PtxTy
 	}
 	bool array = is_array_geometry(in);
 	if (array && v->nelems) {
-		const TypeInfo *ti = element_register(c, v->elems[0]);
+		const TypeInfo *ti = check_scalar_register(c, v->elems[0]);
 		if (ti && ti->cls == TC_FLOAT) {
 			check_error(c, v->elems[0]->loc, RULE_OPERAND_TYPE, "Array index in the '%s' instruction has unexpected "
 				"type. Expecting type .u32 ('%s' is %s)", in->opcode, v->elems[0]->text, ti->word);
@@ -175,7 +163,7 @@ static void check_level_of_detail(CheckCtx *c, const Instr *in, PtxType ctype)
 	if (in->nops < 3)
 		return;
 	const Expr *lod = in->ops[2];
-	const TypeInfo *ti = element_register(c, lod);
+	const TypeInfo *ti = check_scalar_register(c, lod);
 	bool float_coords = type_info(ctype)->cls == TC_FLOAT;
 	bool float_constant = lod->kind == EX_FLOAT || (lod->kind == EX_UNARY && lod->lhs && lod->lhs->kind == EX_FLOAT);
 	bool constant_kind_wrong = check_is_immediate(lod) && float_constant != float_coords;
