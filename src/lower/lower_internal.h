@@ -678,6 +678,13 @@ typedef struct LFunc {
 	bool wide_param_told;
 } LFunc;
 
+/* lower.c: one kernel's or function's body lowered (the rest of the item,
+ * from reconvergence on, is lower_stream.c's settling), and whether a
+ * declaration carries a word (".global", ".shared", ...). */
+void lw_lower_kernel(LowerCtx *c, const Func *f, LKernel *k);
+void lw_lower_function(LowerCtx *c, const Func *f, LFunc *out);
+bool lw_decl_has(const VarDecl *d, const char *word);
+
 /* A .param declaration held in registers (a function's parameters and
  * results, a call's argument block) in the given block (0: the function). */
 void lw_param_regs_declare(LowerCtx *c, const VarDecl *d, uint32_t block, uint32_t **order, uint32_t *n);
