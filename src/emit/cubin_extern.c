@@ -131,6 +131,16 @@ bool cubin_has_prototype(const CubinModule *m, const char *name)
 /* -c: whether k takes the address of kernel q of the module (a device-side
  * launch: ptxas 11.8 -c lists it with the external functions and puts a
  * {kernel, 0} pair in the call graph, as for an undefined kernel). */
+bool cubin_takes_kernels(const CubinModule *m, const CubinKernel *k)
+{
+	if (!m->relocatable)
+		return false;
+	for (size_t i = 0; i < k->ndata_fixups; i++)
+		if (k->data_fixups[i].func)
+			return true;
+	return false;
+}
+
 bool cubin_takes_kernel(const CubinModule *m, const CubinKernel *k, size_t q)
 {
 	if (!m->relocatable || m->kernels[q].abi_func)
@@ -154,7 +164,7 @@ void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t 
 	for (size_t e = 0; e < m->nexterns; e++)
 		if (uses_extern(m, k, e))
 			syms[n++] = sym_extern[e];
-	for (size_t q = 0; q < m->nkernels; q++)
+	for (size_t q = 0; q < m->nkernels && cubin_takes_kernels(m, k); q++)
 		if (cubin_takes_kernel(m, k, q))
 			syms[n++] = sym_func[nk - 1 - q];     /* processed last to first */
 	if (n > 0) {

@@ -100,6 +100,9 @@ void cubin_put_program_header(ByteBuf *b, uint32_t type, uint32_t flags, uint64_
 void cubin_extern_rel_text(const CubinKernel *k, const size_t *sym_extern, ByteBuf *b);
 /* -c: k takes the address of kernel q of the module (a device-side launch). */
 bool cubin_takes_kernel(const CubinModule *m, const CubinKernel *k, size_t q);
+/* ...any kernel at all: the cheap test before a loop over the kernels
+ * (without it a module of n kernels pays n * n calls). */
+bool cubin_takes_kernels(const CubinModule *m, const CubinKernel *k);
 /* EIATTR_EXTERNS: the symbols of the external functions k calls and of the
  * kernels whose address it takes, in symbol order. */
 void cubin_extern_info(const CubinModule *m, const CubinKernel *k, const size_t *sym_extern, const size_t *sym_func,

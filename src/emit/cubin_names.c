@@ -159,7 +159,7 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 		}
 		for (size_t j = 0, ne = cubin_kernel_externs(L->m, k, extern_done, externs); j < ne; j++)
 			n->st_extern[externs[j]] = cubin_strtab_add(str, L->m->externs[externs[j]]);
-		for (size_t q = 0; q < L->m->nkernels; q++)    /* ...and the kernels it launches */
+		for (size_t q = 0; q < L->m->nkernels && cubin_takes_kernels(L->m, k); q++)    /* ...and the kernels it launches */
 			if (cubin_takes_kernel(L->m, k, q))
 				cubin_strtab_add(str, L->m->kernels[q].name);
 		if (p == 0)   /* the data creates the functions its initialisers name */

@@ -229,7 +229,7 @@ static void plan_symbols(Layout *L)
 			plan_symbol(created, &n, SYM_EXTERN, externs[j], true);
 		/* -c: a kernel it launches gets its symbol here, as ptxas -c
 		 * creates it (in source order) */
-		for (size_t q = 0; q < L->nk; q++) {
+		for (size_t q = 0; q < L->nk && cubin_takes_kernels(L->m, kernel_at(L, p)); q++) {
 			size_t pq = L->nk - 1 - q;      /* processed last to first */
 			if (cubin_takes_kernel(L->m, kernel_at(L, p), q) && !func_planned[pq]) {
 				plan_symbol(created, &n, SYM_FUNC, pq, !kernel_at(L, pq)->local_symbol &&
