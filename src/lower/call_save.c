@@ -53,6 +53,7 @@ static LInsn stack_adjust(const LInsn *at, int32_t delta)
 	linsn_set(&in, SR_RA, REGALLOC_STACK_REG);
 	linsn_set(&in, SR_IMM, (uint32_t)delta);
 	in.stack_reg = LSTACK_READ | LSTACK_WRITE;
+	in.call_frame = true;
 	return in;
 }
 
@@ -68,6 +69,7 @@ static LInsn stack_access(const LInsn *at, bool load, SavedPart p, uint32_t offs
 	linsn_set(&in, SR_SIZE, SIZE_32);
 	linsn_set(&in, SR_IMM, offset);
 	in.stack_reg = LSTACK_READ;
+	in.call_frame = true;
 	return in;
 }
 
@@ -124,6 +126,7 @@ int call_save_live(LKernel *k, char *err, size_t errlen)
 	size_t old = k->ninsns;
 	if (rc > 0) {
 		uint32_t fsave = align16(k->frame_size);
+		k->call_save_base = fsave;
 		LInsn *ins = xcalloc(k->ninsns + extra + 1, sizeof *ins);
 		size_t *newpos = xcalloc(k->ninsns + 1, sizeof *newpos), n = 0;
 		for (size_t i = 0; i < k->ninsns; i++) {
@@ -157,4 +160,39 @@ int call_save_live(LKernel *k, char *err, size_t errlen)
 	free(saved);
 	free(nsaved);
 	return rc;
+}
+
+/* Spill slots added after call_save_live grew the .local frame: every
+ * call's frame (pushed by S, its save area at F + 4j) moves down by the
+ * growth, so that each invocation of the recursive function has the
+ * kernel's whole frame, its spill slots included, above its save area
+ * (ptxas 11.8 spills inside its recursive functions' own frames too). A
+ * spill slot's access between a call's push and pop (a saved value
+ * reloaded from its slot to be saved, or stored back after) reaches the
+ * caller's frame, S above the pushed R1. */
+void call_save_shift(LKernel *k)
+{
+	uint32_t base = align16(k->frame_size);
+	if (base <= k->call_save_base)
+		return;
+	uint32_t grow = base - k->call_save_base;
+	int32_t pushed = 0;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		LInsn *in = &k->insns[i];
+		int32_t imm = (int32_t)linsn_get(in, SR_IMM, 0);
+		if (!in->call_frame) {
+			if (pushed && in->stack_reg == LSTACK_READ &&
+			    (in->form == &sass_forms[SF_LDL] || in->form == &sass_forms[SF_STL]))
+				linsn_set(in, SR_IMM, (uint32_t)(imm + pushed));
+			continue;
+		}
+		if (in->form == &sass_forms[SF_IADD32I]) {
+			imm += imm < 0 ? -(int32_t)grow : (int32_t)grow;
+			pushed = imm < 0 ? -imm : 0;
+		} else {
+			imm += (int32_t)grow;
+		}
+		linsn_set(in, SR_IMM, (uint32_t)imm);
+	}
+	k->call_save_base = base;
 }

@@ -12,4 +12,8 @@
  * reason in err when a predicate lives across one. */
 int call_save_live(LKernel *k, char *err, size_t errlen);
 
+/* After spilling grew k's frame: moves every call's frame and save area
+ * down by the growth (the slots of each invocation lie above them). */
+void call_save_shift(LKernel *k);
+
 #endif

@@ -30,6 +30,8 @@ typedef struct LVReg {
 	int phys;           /* after allocation: first register / predicate */
 	bool fixed;         /* phys is fixed before allocation (the calling convention's registers) */
 	bool call_result;   /* a function's result: a call defines it, nothing saves it across the call */
+	bool call_param;    /* a recursive function's parameter word: its caller writes it, its
+	                     * entry copies it (lower_call.c copy_params) */
 } LVReg;
 
 /* One register operand: parts [sub, sub+count) of vreg, placed in the field
@@ -93,6 +95,8 @@ typedef struct LInsn {
 	uint8_t reloc;          /* LReloc */
 	uint8_t stack_reg;      /* LSTACK_*: reads / writes the stack pointer R1 (a fixed field) */
 	bool save_live;         /* CAL of a recursive function: save what lives across it (call_save.c) */
+	bool call_frame;        /* call_save.c's frame push/pop or save-area access around such a
+	                         * CAL: moved down when spill slots grow the frame (call_save_shift) */
 	uint16_t shared_sym;    /* varaddr: in a function's code, 1 + the index of the .shared
 	                         * variable (LowerCtx.module_shared) whose offset in the kernel
 	                         * linking it is added to SR_IMM (lower_shared_link.c); 0: none.
@@ -208,6 +212,8 @@ typedef struct LKernel {
 	size_t ncalls, calls_cap;
 	uint32_t call_depth;          /* the longest chain of nested calls (CRS stack entries) */
 	bool recursive;               /* calls a recursive function: the stack depth is unknown */
+	uint32_t call_save_base;      /* where call_save.c's save areas start in a call's frame
+	                               * (the .local frame rounded up to 16 bytes when it ran) */
 	/* ---- fnptr: calls through a register (lower_fnptr.c), expanded
 	 * into a dispatch over the module's address-taken functions when the
 	 * kernel is linked ---- */

@@ -537,6 +537,7 @@ static size_t copy_params(LKernel *k, const LFunc *f, uint32_t vbase, uint32_t *
 		for (uint32_t q = 0; q < f->params[j + 1]; q++, n++) {
 			uint32_t pv = vbase + f->params[j] + q, nv = lkernel_new_vreg(k, LRC_GPR, 1, false);
 			map[f->params[j] + q] = nv;
+			k->vregs[pv].call_param = true;
 			LInsn *mov = lkernel_append(k, SF_MOV_R, f->loc);
 			linsn_ref(mov, SR_RD, nv, 0, 1, true);
 			linsn_ref(mov, SR_RB, pv, 0, 1, false);

@@ -12,7 +12,7 @@ uint32_t lkernel_new_vreg(LKernel *k, LRegClass cls, unsigned width, bool temp)
 		k->vcap = k->vcap ? 2 * k->vcap : 64;
 		k->vregs = xrealloc(k->vregs, k->vcap * sizeof *k->vregs);
 	}
-	k->vregs[k->nvregs] = (LVReg){ cls, (uint8_t)width, temp, -1, false, false };
+	k->vregs[k->nvregs] = (LVReg){ .cls = cls, .width = (uint8_t)width, .temp = temp, .phys = -1 };
 	return (uint32_t)k->nvregs++;
 }
 

@@ -221,6 +221,12 @@ static bool is_copy(const LKernel *k, const LInsn *in)
 	return k->vregs[d->vreg].cls == LRC_GPR && k->vregs[s->vreg].cls == LRC_GPR;
 }
 
+/* A recursive function's parameter or result word (lower_call.c). */
+static bool frame_word(const LKernel *k, uint32_t v)
+{
+	return k->vregs[v].call_param || k->vregs[v].call_result;
+}
+
 /* The parts a copy writes (a) and reads (b). */
 static void copy_parts(const Liveness *lv, const LInsn *in, size_t *a, size_t *b)
 {
@@ -415,8 +421,12 @@ static bool coalesce_round(LKernel *k, Liveness *lv, Interval *span)
 		uint32_t d = in->refs[0].vreg, s = in->refs[1].vreg;
 		int off = (int)in->refs[0].sub - (int)in->refs[1].sub;
 		unsigned sw = k->vregs[s].width;
-		/* the calling convention's registers keep their own short ranges */
-		if (k->vregs[d].fixed || k->vregs[s].fixed)
+		/* the calling convention's registers keep their own short ranges,
+		 * and so do a recursive function's parameter and result words: they
+		 * pass between frames R1 apart and must never spill
+		 * (regalloc_exact.c), so what lives longer on either side does not
+		 * become one of them */
+		if (k->vregs[d].fixed || k->vregs[s].fixed || (k->recursive && (frame_word(k, d) || frame_word(k, s))))
 			continue;
 		if (d == s || off < 0 || (unsigned)off + sw > k->vregs[d].width ||
 		    off % (int)alignment_of(sw) != 0)
@@ -451,6 +461,26 @@ static bool coalesce_round(LKernel *k, Liveness *lv, Interval *span)
 	delete_marked(k, dead);
 	free(dead);
 	return true;
+}
+
+/* After allocation: a copy whose source got its destination's register
+ * (a recursive function's parameter or result word and the value on the
+ * other side, which are not coalesced) does nothing. */
+static void drop_self_copies(LKernel *k)
+{
+	bool *dead = NULL;
+	for (size_t i = 0; i < k->ninsns; i++) {
+		const LInsn *in = &k->insns[i];
+		if (in->form != copy_form() || linsn_is_guarded(in) ||
+		    linsn_get(in, SR_RD, REG_RZ) != linsn_get(in, SR_RB, REG_RZ))
+			continue;
+		if (!dead)
+			dead = xcalloc(k->ninsns + 1, sizeof *dead);
+		dead[i] = true;
+	}
+	if (dead)
+		delete_marked(k, dead);
+	free(dead);
 }
 
 /* ---- allocation ----------------------------------------------------------- */
@@ -576,8 +606,9 @@ static int cannot_fit(const LKernel *k, int top, const char *why, char *err, siz
 /* When the linear scan finds no general register in R0..R<top>:
  * allocation by exact live sets over the scoped liveness of calls
  * (regalloc_exact.c), keeping the values it names in local memory
- * (spill.c) while even that does not fit. A kernel that calls a recursive
- * function does not spill (its call frames lie where the slots would). */
+ * (spill.c) while even that does not fit. In a kernel that calls a
+ * recursive function the calls' frames then move down past the slots
+ * (call_save_shift), so every invocation has slots of its own. */
 static int allocate_exact(LKernel *k, int top, char *err, size_t errlen)
 {
 	uint32_t floor = (uint32_t)k->nvregs;
@@ -589,15 +620,20 @@ static int allocate_exact(LKernel *k, int top, char *err, size_t errlen)
 			 * (356 bytes of spill stores: a 360-byte frame) */
 			k->frame_size = (k->frame_size + 7) / 8 * 8;
 			lkernel_frame_adjust(k);
+			if (k->recursive)
+				call_save_shift(k);
 		}
-		if (rc == 0)
+		if (rc == 0) {
 			regalloc_apply(k, res.max_gpr);
-		if (rc == 1 && res.stuck)
+			drop_self_copies(k);
+		}
+		if (rc == 1 && res.stuck_frame_words)
+			rc = cannot_fit(k, top, "the argument and result words of a call of a recursive function, "
+			                "passed in registers between call frames, need more at once than that leaves",
+			                err, errlen);
+		else if (rc == 1 && res.stuck)
 			rc = cannot_fit(k, top, "one instruction needs more at once than that leaves, even with every "
 			                "other value in local memory", err, errlen);
-		else if (rc == 1 && k->recursive)
-			rc = cannot_fit(k, top, "it calls a recursive function, whose call frames leave no place to "
-			                "spill to", err, errlen);
 		if (rc == 1)
 			spill_vregs(k, res.victims, res.nvictims);
 		free(res.victims);
@@ -702,6 +738,7 @@ int regalloc_kernel(LKernel *k, char *err, size_t errlen)
 	free(fr.calls);
 	free(iv);
 	regalloc_apply(k, max_gpr);
+	drop_self_copies(k);
 	if (k->abi_func)
 		abi_save_kept(k, kept_used);
 	return 0;

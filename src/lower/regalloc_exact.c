@@ -137,7 +137,7 @@ static bool crosses_jcal(const LKernel *k, const Liveness *lv, const LiveSet *oc
  * everywhere (a base address) stays in its register. */
 static uint32_t choose_victim(const LKernel *k, const Liveness *lv, const LiveSet *occ, const Order *ord,
                               size_t n, uint32_t at, uint32_t spill_floor, const bool *chosen,
-                              const uint32_t *nrefs)
+                              const uint32_t *nrefs, bool *frame_words)
 {
 	uint32_t best = UINT32_MAX;
 	uint64_t best_len = 0, best_refs = 1;
@@ -146,6 +146,15 @@ static uint32_t choose_victim(const LKernel *k, const Liveness *lv, const LiveSe
 		const LVReg *r = &k->vregs[v];
 		if (v >= spill_floor || r->fixed || r->cls != LRC_GPR || ord[x].end <= at || chosen[v])
 			continue;
+		/* an argument or result of a recursive function: the caller and
+		 * the callee run in different frames (call_save.c), R1 apart by the
+		 * caller's push, so a spill slot one stores is not the one the other
+		 * loads; it keeps its register (a value that merely lives across
+		 * the call is stored and loaded by the caller alone, and spills) */
+		if (k->recursive && (r->call_result || r->call_param)) {
+			*frame_words = true;
+			continue;
+		}
 		bool live = false;
 		for (size_t b = lv->first_part[v]; b < lv->first_part[v + 1] && !live; b++)
 			live = live_set_has(&occ[b], at);
@@ -366,7 +375,7 @@ int regalloc_exact(LKernel *k, uint32_t spill_floor, int top_gpr, ExactResult *r
 	Order *ord = xmalloc((k->nvregs + 1) * sizeof *ord);
 	size_t n = order_vregs(k, &lv, occ, ord);
 	live_set_append(&pl.gpr[REGALLOC_STACK_REG], 0, UINT32_MAX);
-	*res = (ExactResult){ REGALLOC_STACK_REG, NULL, 0, false };
+	*res = (ExactResult){ .max_gpr = REGALLOC_STACK_REG };
 	bool *chosen = xcalloc(k->nvregs + 1, sizeof *chosen);
 	uint32_t *nrefs = xcalloc(k->nvregs + 1, sizeof *nrefs);
 	for (size_t i = 0; i < k->ninsns; i++)
@@ -405,9 +414,12 @@ int regalloc_exact(LKernel *k, uint32_t spill_floor, int top_gpr, ExactResult *r
 			/* no register: spill the value live here that lives longest
 			 * (perhaps v itself), freeing its registers, until v fits */
 			while (found < 0 && !is_pred && !res->stuck) {
-				uint32_t victim = choose_victim(k, &lv, occ, ord, n, ord[x].start, spill_floor, chosen, nrefs);
+				bool frame_words = false;
+				uint32_t victim = choose_victim(k, &lv, occ, ord, n, ord[x].start, spill_floor, chosen, nrefs,
+				                                &frame_words);
 				rc = 1;
 				res->stuck = victim == UINT32_MAX;
+				res->stuck_frame_words = res->stuck && frame_words;
 				if (res->stuck)
 					break;
 				chosen[victim] = true;

@@ -20,6 +20,8 @@ typedef struct ExactResult {
 	                         * no register (the caller frees the array) */
 	size_t nvictims;
 	bool stuck;             /* a general vreg found no register and nothing to spill instead */
+	bool stuck_frame_words; /* ...where only a recursive function's argument or result words,
+	                         * which never spill, were live besides */
 } ExactResult;
 
 /* Assigns every vreg's phys, general ones in R0..R<top_gpr>. A general vreg that finds no register names a
