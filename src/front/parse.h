@@ -45,6 +45,7 @@ typedef struct ParseState {
 	SrcLoc cur_tok;         /* the token the scanner returned last */
 	const char *tok_text;   /* its text, in the input buffer (not NUL-terminated) */
 	size_t tok_len;
+	bool tok_in_arena;      /* its value lives in ps->arena (a string literal's text) */
 	SrcLoc comment_start;   /* for an unterminated comment diagnostic */
 	WordVec mods_scratch;   /* modifiers of the instruction being parsed */
 	Item *last_item;        /* the top-level item being built */

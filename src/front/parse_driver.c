@@ -40,6 +40,12 @@ void parse_item_done(ParseState *ps)
 	st->fn(st->ctx, it);
 	if (st->next_arena) {
 		st->item_arena = st->next_arena(st->ctx);
+	} else if (!ps->tok_in_arena) {
+		/* No token read ahead lives in the current arena (only a string
+		 * literal's text goes there): the item's nodes are free at once, so
+		 * a huge kernel's tree is not held while the next item is parsed
+		 * and the kernel's back end runs in that item's turn. */
+		arena_reset(st->item_arena);
 	} else {
 		/* The lookahead token may already sit in the current arena: keep
 		 * it for one more item and recycle the previous item's arena
