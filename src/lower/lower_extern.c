@@ -179,16 +179,52 @@ static bool place_call(LowerCtx *c, const LCallSite *cs, Placement *pl)
 
 /* Each word of the list first..first+n placed on the stack: a store (load)
  * next to instruction at, from (to) R1 + offset, or base + offset. */
+/* written: NULL, or which vregs some instruction of k defines; a stored
+ * word no instruction writes (a part of a .param array the caller left
+ * undefined) is not stored, as ptxas stores only what st.param wrote, so
+ * that it takes no register from the kernel's start to the call. */
 static void stack_words(LKernel *k, const LCallSite *cs, const Placement *pl, uint32_t first, uint32_t n,
-                        size_t at, bool after, bool load, uint32_t base, uint32_t minus, uint8_t flags)
+                        size_t at, bool after, bool load, uint32_t base, uint32_t minus, uint8_t flags,
+                        const bool *written)
 {
 	for (uint32_t j = first; j < first + n; j++) {
 		if (!(pl->slot[j] & ON_STACK))
 			continue;
-		for (uint32_t q = 0; q < cs->vregs[2 * j + 1]; q++)
-			lw_stack_word(k, at, after, load, cs->vregs[2 * j] + q, base,
-			              (pl->slot[j] & ~ON_STACK) + 4 * q - minus, flags, cs->loc);
+		for (uint32_t q = 0; q < cs->vregs[2 * j + 1]; q++) {
+			uint32_t v = cs->vregs[2 * j] + q;
+			if (!load && written && !written[v])
+				continue;
+			lw_stack_word(k, at, after, load, v, base, (pl->slot[j] & ~ON_STACK) + 4 * q - minus, flags,
+			              cs->loc);
+		}
 	}
+}
+
+/* Whether instruction in is a plain copy d <- s of whole 32-bit words. */
+static bool word_copy(const LInsn *in)
+{
+	return in->form == &sass_forms[SF_MOV_R] && in->nrefs == 2 && in->refs[0].def && !in->refs[1].def;
+}
+
+/* Which vregs of k hold a value some instruction computes: defined by
+ * anything but a copy, or copied from such a vreg (the call's argument
+ * words are copies of the .param words st.param wrote, and of the others). */
+static bool *written_vregs(const LKernel *k)
+{
+	bool *w = xcalloc(k->nvregs + 1, sizeof *w);
+	for (size_t i = 0; i < k->ninsns; i++)
+		for (unsigned r = 0; r < k->insns[i].nrefs && !word_copy(&k->insns[i]); r++)
+			if (k->insns[i].refs[r].def)
+				w[k->insns[i].refs[r].vreg] = true;
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t i = 0; i < k->ninsns; i++) {
+			const LInsn *in = &k->insns[i];
+			if (word_copy(in) && w[in->refs[1].vreg] && !w[in->refs[0].vreg])
+				grew = w[in->refs[0].vreg] = true;
+		}
+	}
+	return w;
 }
 
 bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
@@ -208,11 +244,13 @@ bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
 		jcal->reloc_var = lw_extern_index(c->lm, cs->callee);
 		uint32_t hidden = NO_STACK;
 		uint8_t out = LSTACK_READ | LSTACK_OUT;
-		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, false, false, NO_STACK, 0, out);
+		bool *written = written_vregs(k);
+		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, false, false, NO_STACK, 0, out, written);
+		free(written);
 		if (pl.memory_result) {
 			hidden = lkernel_new_vreg(k, LRC_GPR, 1, false);
 			lw_stack_address(k, cs->insn, hidden, pl.result_at, cs->loc);
-			stack_words(k, cs, &pl, cs->nargs, cs->nrets, cs->insn, true, true, NO_STACK, 0, out);
+			stack_words(k, cs, &pl, cs->nargs, cs->nrets, cs->insn, true, true, NO_STACK, 0, out, NULL);
 		}
 		if (pl.area > k->call_area)
 			k->call_area = pl.area;
@@ -235,14 +273,14 @@ bool lw_abi_entry(LowerCtx *c, LKernel *k, const LCallSite *cs, size_t ret)
 	if (ok) {
 		/* the arguments on the stack: loads after the entry from the
 		 * caller's R1 (lkernel_incoming_offsets adds the prologue's frames) */
-		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, true, true, NO_STACK, 0, LSTACK_READ | LSTACK_IN);
+		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, true, true, NO_STACK, 0, LSTACK_READ | LSTACK_IN, NULL);
 		if (pl.memory_result) {
 			/* the result pointer leaves R4 at once; the results are
 			 * stored through it before the RET */
 			hidden = lkernel_new_vreg(k, LRC_GPR, 1, false);
 			uint32_t base = lkernel_new_vreg(k, LRC_GPR, 1, false);
 			lw_stack_copy(k, cs->insn, base, hidden, cs->loc);
-			stack_words(k, cs, &pl, cs->nargs, cs->nrets, ret, false, false, base, pl.result_at, 0);
+			stack_words(k, cs, &pl, cs->nargs, cs->nrets, ret, false, false, base, pl.result_at, 0, NULL);
 		}
 	}
 	ok = ok && bind_windows(c, k, cs, 0, cs->nargs, pl.slot, pl.arg_used, true, hidden) &&

@@ -652,10 +652,13 @@ bool lw_mov_vector(LowerCtx *c, const Instr *in, unsigned n);
 
 /* ---- issue 15: device functions and calls (lower_call.c) ---- */
 
-/* The largest .param held in registers, in 32-bit words. A function's
+/* The largest .param a call passes, in 32-bit words (64 KiB): each word is
+ * a value of its own, in a register or a spill slot (an external
+ * function's convention puts the wide ones on the stack); ptxas has no such
+ * limit, the bound keeps a malformed size from costing memory. A function's
  * frame starts at a multiple of LFRAME_ALIGN in the kernel's (the widest
  * local access, LDL.128, needs 16). */
-enum { LPARAM_MAX_WORDS = 64, LFRAME_ALIGN = 16 };
+enum { LPARAM_MAX_WORDS = 16384, LFRAME_ALIGN = 16 };
 
 /* A device function lowered once: its code as a kernel fragment, its
  * parameters and results in declaration order as {first vreg, words}
