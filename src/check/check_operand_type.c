@@ -366,14 +366,18 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 
 /* ---- mov packing ---- */
 /* mov that packs scalars into one register or unpacks one ({a, b}):
- * ptxas 13 takes it only with a bit type (.b16, .b32, .b64, .b128), two or
- * four elements, and registers that together are exactly the type's width
- * (immediates fit any element). A .vN mov copies vectors instead. */
+ * ptxas 13 takes it only with a bit type (.b16, .b32, .b64, .b128), one,
+ * two or four elements, and registers that together are exactly the type's
+ * width (immediates fit any element). A .vN mov copies
+ * vectors instead. */
 static void check_pack(CheckCtx *c, const Expr *v, PtxType type)
 {
 	const TypeInfo *ti = type_info(type);
-	if (v->nelems != 2 && v->nelems != 4) {
-		check_error(c, v->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (mov packs 2 or 4 elements)", v->nelems);
+	/* ptxas 13 takes {x} as x itself: an immediate or a register of the
+	 * type's full width (mov.b32 a, {0} in nvcc's inline half code) */
+	if (v->nelems != 1 && v->nelems != 2 && v->nelems != 4) {
+		check_error(c, v->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (mov packs 2 or 4 elements, or "
+			"takes one of the full width)", v->nelems);
 		return;
 	}
 	if (ti->cls != TC_BIT) {
