@@ -12,6 +12,7 @@
 #include "check/check_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A guard must name a predicate register (an unknown name is
@@ -403,8 +404,16 @@ void check_mov_pack(CheckCtx *c, const Instr *in)
 {
 	PtxType type = TY_NONE;
 	for (uint32_t i = 0; i < in->nmods; i++) {
-		if (in->mods[i][1] == 'v' && in->mods[i][2] >= '0' && in->mods[i][2] <= '9')
+		/* mov.vN copies {...} of N elements (ptxas 13: Argument vector
+		 * size mismatch for mov.v2.u16 {a, b}, {c, d, e, f}) */
+		if (in->mods[i][1] == 'v' && in->mods[i][2] >= '0' && in->mods[i][2] <= '9') {
+			uint32_t n = (uint32_t)atoi(in->mods[i] + 2);
+			for (uint32_t k = 0; k < in->nops; k++)
+				if (in->ops[k]->kind == EX_VECTOR && in->ops[k]->nelems != n)
+					check_error(c, in->ops[k]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for "
+						"instruction 'mov' ({...} has %u elements, %s copies %u)", in->ops[k]->nelems, in->mods[i], n);
 			return;
+		}
 		PtxType t = type_from_word(in->mods[i]);
 		if (t != TY_NONE)
 			type = t;
