@@ -135,7 +135,8 @@ static void check_texture_handle(CheckCtx *c, const Instr *in, const Expr *e, co
 /* Every other instruction's [...] operands (tex, tld4, txq, cp.async,
  * mbarrier, ldmatrix...): ptxas 13's one address grammar, first element
  * only (the rest are samplers and coordinate vectors); spaces and
- * immediate addresses are left to the instruction's own rules. */
+ * immediate addresses are left to the instruction's own rules, but for
+ * wmma, which has no .local form. */
 static void check_other_addresses(CheckCtx *c, const Instr *in)
 {
 	bool texture = opcode_is(in, "tex") || opcode_is(in, "tld4") || opcode_is(in, "txq");
@@ -143,7 +144,8 @@ static void check_other_addresses(CheckCtx *c, const Instr *in)
 		const Expr *a = in->ops[i];
 		if (a->kind != EX_ADDRESS || a->nelems < 1 || a->elems[0]->kind == EX_VECTOR)
 			continue;
-		const Expr *base = address_form(c, in, a->elems[0], SP_TEX);
+		/* wmma has no .local form: ptxas 13 refuses its [imm] */
+		const Expr *base = address_form(c, in, a->elems[0], opcode_is(in, "wmma") ? check_instr_space(in) : SP_TEX);
 		if (texture && !has_name(a->elems[0]) && !has_float(a->elems[0])) {
 			check_error(c, a->elems[0]->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' (an "
 				"immediate is no texture handle: name a .texref or a .b64 register)", in->opcode);

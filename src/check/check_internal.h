@@ -341,6 +341,16 @@ void body_stream_abandon(BodyStream *b);
  * isa/operand_sigs.def. Its rules on the words alone are skipped when
  * *clean has SHAPE_SIGNATURE, which it sets (clean may be NULL). */
 void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean);
+/* Type words the type table does not hold but matrix and packed forms
+ * name (.tf32, .b1, .s4, .e4m3...): check_signature.c */
+bool check_is_other_type_word(const char *w);
+/* Where word ends in a space-separated list (at ' ', ':' or the end),
+ * NULL if the list lacks it: check_mods.c */
+const char *check_word_in_list(const char *list, const char *word);
+/* check_carry.c (rule operand-type): the types .cc takes (CARRY rows) */
+void check_carry(CheckCtx *c, const Instr *in);
+/* check_wmma.c (rule operand-type): wmma.load/.store fragments (WMMAFRAG rows) */
+void check_wmma_fragment(CheckCtx *c, const Instr *in);
 /* check_video.c (rule operand-type): selectors and secondary operations
  * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
 void check_video_form(CheckCtx *c, const Instr *in);

@@ -161,6 +161,17 @@ static uint32_t class_bit(const OpcodeClasses *oc, const char *noun, const char 
 	return 0;
 }
 
+/* Where word ends in the space-separated list (at ' ', ':' before a
+ * row's count, or the end), NULL if the list lacks it. */
+const char *check_word_in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == ':' || !p[n]))
+			return p + n;
+	return NULL;
+}
+
 int modifier_of_class(const Instr *in, const char *noun)
 {
 	const OpcodeClasses *oc = classes_of(in);

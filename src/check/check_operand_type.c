@@ -12,6 +12,7 @@
 #include "check/check_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A guard must name a predicate register (an unknown name is
@@ -280,6 +281,8 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 		else if (matrix)
 			check_matrix_elements(c, e);
 	}
+	if (in->opcode[0] == 'w' && opcode_is(in, "wmma"))
+		check_wmma_fragment(c, in);
 }
 
 /* Element types judged as the scalar result is (check_signature.c):
@@ -364,14 +367,18 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 
 /* ---- mov packing ---- */
 /* mov that packs scalars into one register or unpacks one ({a, b}):
- * ptxas 13 takes it only with a bit type (.b16, .b32, .b64, .b128), two or
- * four elements, and registers that together are exactly the type's width
- * (immediates fit any element). A .vN mov copies vectors instead. */
+ * ptxas 13 takes it only with a bit type (.b16, .b32, .b64, .b128), one,
+ * two or four elements, and registers that together are exactly the type's
+ * width (immediates fit any element). A .vN mov copies
+ * vectors instead. */
 static void check_pack(CheckCtx *c, const Expr *v, PtxType type)
 {
 	const TypeInfo *ti = type_info(type);
-	if (v->nelems != 2 && v->nelems != 4) {
-		check_error(c, v->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (mov packs 2 or 4 elements)", v->nelems);
+	/* ptxas 13 takes {x} as x itself: an immediate or a register of the
+	 * type's full width (mov.b32 a, {0} in nvcc's inline half code) */
+	if (v->nelems != 1 && v->nelems != 2 && v->nelems != 4) {
+		check_error(c, v->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (mov packs 2 or 4 elements, or "
+			"takes one of the full width)", v->nelems);
 		return;
 	}
 	if (ti->cls != TC_BIT) {
@@ -397,8 +404,16 @@ void check_mov_pack(CheckCtx *c, const Instr *in)
 {
 	PtxType type = TY_NONE;
 	for (uint32_t i = 0; i < in->nmods; i++) {
-		if (in->mods[i][1] == 'v' && in->mods[i][2] >= '0' && in->mods[i][2] <= '9')
+		/* mov.vN copies {...} of N elements (ptxas 13: Argument vector
+		 * size mismatch for mov.v2.u16 {a, b}, {c, d, e, f}) */
+		if (in->mods[i][1] == 'v' && in->mods[i][2] >= '0' && in->mods[i][2] <= '9') {
+			uint32_t n = (uint32_t)atoi(in->mods[i] + 2);
+			for (uint32_t k = 0; k < in->nops; k++)
+				if (in->ops[k]->kind == EX_VECTOR && in->ops[k]->nelems != n)
+					check_error(c, in->ops[k]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for "
+						"instruction 'mov' ({...} has %u elements, %s copies %u)", in->ops[k]->nelems, in->mods[i], n);
 			return;
+		}
 		PtxType t = type_from_word(in->mods[i]);
 		if (t != TY_NONE)
 			type = t;

@@ -254,6 +254,14 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 	if (!judged_type(t))
 		return;
 	const TypeInfo *ti = type_info(t);
+	if (role == 'i') {
+		int64_t lut;
+		if (!expr_const_int(e, &lut))
+			check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s' ('%s' is not an "
+				"integer constant; operand %u is the lookup table: write an integer literal, 0x96)", in->opcode,
+				check_expr_text(c, e), at + 1);
+		return;
+	}
 	if (role == 'r' && (is_int_literal(e) || is_float_literal(e))) {
 		check_error(c, e->loc, RULE_OPERAND_TYPE, "Incorrect video selector for operand %u of instruction '%s' ('%s' "
 			"is an immediate; the SIMD video instructions read registers: name a .u32, .s32 or .b32 register)",
@@ -487,7 +495,7 @@ static void check_saturation(CheckCtx *c, const Instr *in, const OpSig *sig, int
 				"carries out of the full range; drop one)", in->opcode);
 		else
 			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction '%s%s' (only %s%s "
-				"with a float type, or add/sub/mad.hi .s32, saturate)", in->opcode, sig->form, in->opcode,
+				"with a float type, or add/sub/mad.hi/addc/subc/madc.hi .s32, saturate)", in->opcode, sig->form, in->opcode,
 				sig->form[0] ? " without it" : "");
 		return;
 	case 'A':
@@ -511,14 +519,9 @@ static void check_saturation(CheckCtx *c, const Instr *in, const OpSig *sig, int
 	}
 }
 
-/* True if word is one of the space-separated words of list. */
 static bool in_word_list(const char *list, const char *word)
 {
-	size_t n = strlen(word);
-	for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return true;
-	return false;
+	return check_word_in_list(list, word) != NULL;
 }
 
 /* HALF rows: roundings, .sat and .ftz of a 16-bit float type. True if
@@ -592,7 +595,7 @@ static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
 
 /* Type words the type table does not hold but matrix and packed forms
  * name (wmma.load.b1, mma ... .tf32): they count as types too. */
-static bool is_other_type_word(const char *w)
+bool check_is_other_type_word(const char *w)
 {
 	static const char *const words[] = { ".tf32", ".b1", ".u4", ".s4", ".e4m3", ".e5m2", ".e2m1", ".e2m3", ".e3m2",
 		".ue8m0", ".ue4m3", ".u16x2", ".s16x2", ".f32x2", ".e4m3x2", ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2",
@@ -615,7 +618,7 @@ static void check_type_count(CheckCtx *c, const Instr *in)
 			continue;
 		int n = 0;
 		for (uint32_t i = 0; i < in->nmods; i++)
-			n += type_from_word(in->mods[i]) != TY_NONE || is_other_type_word(in->mods[i]);
+			n += type_from_word(in->mods[i]) != TY_NONE || check_is_other_type_word(in->mods[i]);
 		if (n != row->count)
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' (%d "
 				"type%s; %s%s names %d)", in->opcode, n, n == 1 ? "" : "s", in->opcode, row->form, row->count);
@@ -635,7 +638,7 @@ static void check_mma_shape(CheckCtx *c, const Instr *in)
 			return;
 		if (w[1] == 'm' && w[2] >= '0' && w[2] <= '9')
 			shape = (int)i;
-		else if ((type_from_word(w) != TY_NONE || is_other_type_word(w)) && ++ntypes == 2)
+		else if ((type_from_word(w) != TY_NONE || check_is_other_type_word(w)) && ++ntypes == 2)
 			atype = w;
 	}
 	if (shape < 0 || !atype)
@@ -706,7 +709,7 @@ static bool check_sig_words(CheckCtx *c, const Instr *in, const OpSig *sig, cons
 }
 
 /* The parts that read only the instruction's words (type count, mma
- * shape, check_sig_words) run while *clean lacks SHAPE_SIGNATURE, and
+ * shape, the carry's types, check_sig_words) run while *clean lacks SHAPE_SIGNATURE, and
  * set it when none of them tried to say anything (check_shape.c); the
  * parts that read operands (predicate output, results, roles) always run,
  * in the same order. A skipped part said nothing before, so it would not
@@ -721,6 +724,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean)
 		check_type_count(c, in);
 		if (in->opcode[0] == 'm' && opcode_is(in, "mma"))
 			check_mma_shape(c, in);
+		check_carry(c, in);
 		said += c->sink->tried - t;
 	}
 	const OpSig *sig = sig_of(in);

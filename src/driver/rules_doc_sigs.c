@@ -75,6 +75,7 @@ static const char *role_word(char role)
 	case 'w': return "source (2x)";
 	case 'u': return "32-bit int";
 	case 'U': return "32-bit int result";
+	case 'i': return "integer immediate";
 	case 'r': return "32-bit int register";
 	case 'P': return "pred result";
 	case 'p': return "pred";

@@ -82,6 +82,11 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	if (t.bits == 0 || in->nops != 2)
 		return lw_unsupported(c, in->loc, "mov of this type (integer and float register moves are supported)");
 	const Expr *dst = in->ops[0], *src = in->ops[1];
+	/* {x} is x itself (ptxas takes mov.b32 a, {0}: nvcc's inline half code) */
+	if (dst->kind == EX_VECTOR && dst->nelems == 1)
+		dst = dst->elems[0];
+	if (src->kind == EX_VECTOR && src->nelems == 1)
+		src = src->elems[0];
 	uint32_t d;
 	unsigned dw;
 	if (lw_vec_width(in) > 1)

@@ -20,7 +20,11 @@
 #
 # make check runs the defaults, a sample of about 280 ptxas runs; a big
 # sweep is e.g. FILES_EVERY=1 PER_CLASS=300 SEED=7.
-# Environment: PROG, PTXAS, JOBS (default 2), FILES_EVERY=N uses every Nth
+# Environment: PROG, PTXAS, JOBS (default 2), CORPUS=DIR sweeps the *.ptx
+# found under DIR recursively, in sorted order (default tests/corpus; e.g.
+# real PTX kept outside the repository), MAX_BYTES=N leaves out files of N
+# bytes or more (each ptxas run on a multi-megabyte file takes seconds, and
+# such files would hold most of the candidate edits), FILES_EVERY=N uses every Nth
 # corpus file (default 8), PER_CLASS=N edits per class (default 20),
 # SEED (default 16), KEEP=DIR keeps the edits and both tools' output,
 # MSGS=1 prints both tools' first error for each disagreement.
@@ -75,14 +79,18 @@ fi
 mkdir -p "$work/bases" "$work/cases"
 jobs=${JOBS:-2}
 
-# The bases: the corpus files both ptxas and ptxsurf-as accept unchanged.
-ls "$root"/tests/corpus/*.ptx | awk -v n="${FILES_EVERY:-8}" '(NR - 1) % n == 0' >"$work/base-list"
+# The bases: the corpus files both ptxas and ptxsurf-as accept unchanged,
+# each copied under its path below the corpus with / made __ (files in
+# different directories may share a name).
+corpus=$(cd "${CORPUS:-$root/tests/corpus}" && pwd) || exit 1
+(cd "$corpus" && find . -name '*.ptx' -type f ${MAX_BYTES:+-size -"$MAX_BYTES"c} | sed 's|^\./||' | LC_ALL=C sort) |
+	awk -v n="${FILES_EVERY:-8}" '(NR - 1) % n == 0' >"$work/base-list"
 xargs -P "$jobs" -n 1 sh -c '
 	. "$0/lib/ptxas-probe.sh"
-	b=$1; copy="'"$work"'/bases/$(basename "$b")"; cp "$b" "$copy"
+	b="'"$corpus"'/$1"; copy="'"$work"'/bases/$(echo "$1" | sed "s|/|__|g")"; cp "$b" "$copy"
 	[ "$PROG" ] || exit 0
 	if "$PTXAS" $(grep -q "^[ 	]*\.extern[ 	]*\.func" "$copy" && echo -c) -arch=sm_$(sed -n "s/^\.target[ 	]*sm_\([0-9]*\).*/\1/p" "$copy" | head -n 1 | awk "{print (\$1 > 75) ? \$1 : 75}")$(sed -n "s/^\.target[ 	]*sm_[0-9]*\([af]\{0,1\}\).*/\1/p" "$copy" | head -n 1) "$copy" -o /dev/null >/dev/null 2>&1 &&
-	   "$PROG" --check --rules=ptxas "$copy" >/dev/null 2>&1; then :; else echo "$(basename "$b")" >>"'"$work"'/bases-skipped"; rm -f "$copy"; fi
+	   "$PROG" --check --rules=ptxas "$copy" >/dev/null 2>&1; then :; else echo "$1" >>"'"$work"'/bases-skipped"; rm -f "$copy"; fi
 ' "$(dirname "$0")" <"$work/base-list"
 nbases=$(ls "$work"/bases | wc -l)
 
