@@ -82,11 +82,23 @@ bool lower_mov(LowerCtx *c, const Instr *in)
 	if (t.bits == 0 || in->nops != 2)
 		return lw_unsupported(c, in->loc, "mov of this type (integer and float register moves are supported)");
 	const Expr *dst = in->ops[0], *src = in->ops[1];
-	/* {x} is x itself (ptxas takes mov.b32 a, {0}: nvcc's inline half code) */
+	/* {k} of a constant is k itself (ptxas takes mov.b32 a, {0}: nvcc's
+	 * inline half code). ptxas 11.8 compiles a one-element brace around a
+	 * register to code that keeps only part of it (mov.b32 a, {%r}: its low
+	 * 16 bits; mov.b32 {a}, %r: its low byte; mov.b64 a, {%rd}: 16-bit
+	 * pieces), which no one means: refused, rather than guessed. */
 	if (dst->kind == EX_VECTOR && dst->nelems == 1)
-		dst = dst->elems[0];
-	if (src->kind == EX_VECTOR && src->nelems == 1)
+		return lw_unsupported(c, dst->loc, "mov into a one-element {...} (ptxas 11.8 keeps only part of the "
+		                      "value there); write the register without braces");
+	if (src->kind == EX_VECTOR && src->nelems == 1) {
+		if (src->elems[0]->kind != EX_INT && src->elems[0]->kind != EX_FLOAT)
+			return lw_unsupported(c, src->loc, "mov from a one-element {...} of a register (ptxas 11.8 "
+			                      "keeps only part of it); write the register without braces");
+		if (t.bits > 32)    /* mov.b64 a, {0x100000000}: 0 in ptxas 11.8's code */
+			return lw_unsupported(c, src->loc, "mov.b64 from a one-element {...} (ptxas 11.8 keeps only "
+			                      "part of the constant); write the constant without braces");
 		src = src->elems[0];
+	}
 	uint32_t d;
 	unsigned dw;
 	if (lw_vec_width(in) > 1)
