@@ -561,15 +561,19 @@ static void carry64(LowerCtx *c, uint32_t d, const Opnd o[2], bool sub, bool car
 
 /* add.cc, addc[.cc], sub.cc, subc[.cc] on 32-bit values: IADD.CC (an
  * immediate: IADD32I.CC), IADD.X; sub.cc negates b, subc adds ~b
- * (LOP.PASS_B) with the carry, as ptxas does. */
+ * (LOP.PASS_B) with the carry, as ptxas does. addc/subc .u16/.s16 (ptxas
+ * takes them, without .cc) are the same 32-bit sum: the upper half of a
+ * 16-bit register is undefined, and the low 16 bits of the sum do not
+ * depend on it. */
 bool lower_carry(LowerCtx *c, const Instr *in)
 {
 	PtxTy t = lw_instr_type(in);
-	if ((t.bits != 32 && t.bits != 64) || t.is_float)
-		return lw_unsupported(c, in->loc, "%s on %u-bit values (.u32/.s32/.u64/.s64 are supported)",
-		                      in->opcode, t.bits);
 	bool sub = in->opcode[0] == 's', carry_in = in->opcode[3] == 'c';
 	bool carry_out = lw_has_mod(in, ".cc");
+	bool half = t.bits == 16 && carry_in && !carry_out;
+	if ((t.bits != 32 && t.bits != 64 && !half) || t.is_float)
+		return lw_unsupported(c, in->loc, "%s on %u-bit values (.u32/.s32/.u64/.s64, and .u16/.s16 without "
+		                      ".cc for addc and subc, are supported)", in->opcode, t.bits);
 	uint32_t d;
 	unsigned dw;
 	Opnd o[2];

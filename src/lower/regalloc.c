@@ -45,18 +45,22 @@ enum { REG_RZ = 255 };     /* the zero register, a fixed field value */
 /* Whether a later instruction may read the condition code instruction i
  * writes: scanning its straight run of code, a reader comes before an
  * unguarded writer, or the thread ends (EXIT). A label or another
- * control-flow instruction ends the scan with yes (the code may go on
- * elsewhere). The lowering places other
- * instructions between a CC write and its reader (ISETP.X after operands
- * moved into registers), so the next instruction alone does not decide. */
-static bool cc_read_later(const LKernel *k, size_t i, const bool *label_at)
+ * control-flow instruction ends the scan with `beyond` (the code may go on
+ * elsewhere: yes for an RZ.CC, whose flag is all it computes; no for a
+ * dead sum, as a carry chain does not cross a branch). The lowering places
+ * other instructions between a CC write and its reader (ISETP.X after
+ * operands moved into registers, subc's LOP ~b after a sub.cc), so the
+ * next instruction alone does not decide. */
+static bool cc_read_later(const LKernel *k, size_t i, const bool *label_at, bool beyond)
 {
 	for (size_t j = i + 1; j < k->ninsns; j++) {
 		const LInsn *in = &k->insns[j];
 		if (in->form->op == SOP_EXIT && !linsn_is_guarded(in) && !label_at[j])
 			return false;
-		if (label_at[j] || in->form->cls == SASS_CLASS_FLOW || in->reads_cc)
+		if (in->reads_cc && !label_at[j])
 			return true;
+		if (label_at[j] || in->form->cls == SASS_CLASS_FLOW)
+			return beyond;
 		if (in->writes_cc && !linsn_is_guarded(in))
 			return false;
 	}
@@ -76,7 +80,11 @@ static bool has_side_effects(const LKernel *k, size_t i, const bool *label_at)
 	default:
 		break;
 	}
-	if (in->keep || (in->writes_cc && i + 1 < k->ninsns && k->insns[i + 1].reads_cc))
+	/* a carry a later instruction of the run reads keeps its writer,
+	 * however dead the sum (sub.cc whose difference is unused, before
+	 * subc's LOP ~b) */
+	if (in->keep || (in->writes_cc && ((i + 1 < k->ninsns && k->insns[i + 1].reads_cc) ||
+	                                   cc_read_later(k, i, label_at, false))))
 		return true;
 	for (unsigned r = 0; r < in->nrefs; r++)
 		if (in->refs[r].def)
@@ -84,7 +92,7 @@ static bool has_side_effects(const LKernel *k, size_t i, const bool *label_at)
 	/* RZ.CC: only its condition code can be used (the IADD RZ.CC ending
 	 * an unused 64-bit mul.hi or compare is not) */
 	if (in->writes_cc && !in->stack_reg && sass_form_field(in->form, SR_RD) && linsn_get(in, SR_RD, 0) == REG_RZ)
-		return cc_read_later(k, i, label_at);
+		return cc_read_later(k, i, label_at, true);
 	return true;    /* writes only fixed registers (MOV R1) */
 }
 
