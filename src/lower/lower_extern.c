@@ -178,9 +178,9 @@ static bool place_call(LowerCtx *c, const LCallSite *cs, Placement *pl)
 }
 
 /* Each word of the list first..first+n placed on the stack: a store (load)
- * next to instruction at, from (to) R1 + offset, or base + offset. */
-/* written: NULL, or which vregs some instruction of k defines; a stored
- * word no instruction writes (a part of a .param array the caller left
+ * next to instruction at, from (to) R1 + offset, or base + offset.
+ * written: NULL (store every word), or which vregs hold a computed value;
+ * a word no instruction computes (a part of a .param array the caller left
  * undefined) is not stored, as ptxas stores only what st.param wrote, so
  * that it takes no register from the kernel's start to the call. */
 static void stack_words(LKernel *k, const LCallSite *cs, const Placement *pl, uint32_t first, uint32_t n,
@@ -244,7 +244,12 @@ bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
 		jcal->reloc_var = lw_extern_index(c->lm, cs->callee);
 		uint32_t hidden = NO_STACK;
 		uint8_t out = LSTACK_READ | LSTACK_OUT;
-		bool *written = written_vregs(k);
+		/* which words were written: asked only when some go on the stack
+		 * (a scan of the kernel; printf's two arguments never do) */
+		bool on_stack = false;
+		for (uint32_t j = 0; j < cs->nargs && !on_stack; j++)
+			on_stack = pl.slot[j] & ON_STACK;
+		bool *written = on_stack ? written_vregs(k) : NULL;
 		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, false, false, NO_STACK, 0, out, written);
 		free(written);
 		if (pl.memory_result) {
