@@ -163,12 +163,11 @@ static bool match_vabsdiff4(SasmMatch *m)
 	       vabsdiff4_source(m, SR_RB, SR_VSEL_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
 }
 
-/* divrn: FCHK.mode Pd, Ra, Rb. */
+/* divrn: FCHK.mode Pd, Ra, B (a register, constant or float immediate). */
 static bool match_fchk(SasmMatch *m)
 {
-	bool mod;
 	return sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination") &&
-	       sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_b(m, false, false, 0, 0, &mod, NULL);
+	       sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_float_b(m);
 }
 
 /* divrn: ISCADD32I Rd[.CC], Ra, imm32, shift. */

@@ -491,13 +491,6 @@ static void print_i2i(Text *t, const SassForm *f, const SassValues *v)
 
 /* ---- single-precision float ------------------------------------------------ */
 
-static void put_float(Text *t, uint32_t bits)
-{
-	char tmp[48];
-	sass_float_text(bits, tmp, sizeof tmp);
-	put(t, "%s", tmp);
-}
-
 /* A float source: -|Rx| around a register or constant; an immediate keeps
  * its own sign in the value and shows the modifiers as .NEG/.ABS suffixes. */
 static void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,

@@ -262,7 +262,7 @@ static void print_iscadd32i(Text *t, const SassValues *v, uint32_t slot)
 	put(t, ", 0x%x", (unsigned)get(v, SR_SHIFT));
 }
 
-/* divrn: FCHK.mode Pd, Ra, Rb */
+/* divrn: FCHK.mode Pd, Ra, B (an immediate B is a float's top 20 bits) */
 static void print_fchk(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	put(t, "FCHK");
@@ -270,7 +270,12 @@ static void print_fchk(Text *t, const SassForm *f, const SassValues *v, uint32_t
 	put(t, " ");
 	put_pred(t, get(v, SR_PD), false);
 	put_ra(t, v, slot, ", ");
-	put_b_plain(t, f, v, slot);
+	if (f->bkind == SASS_B_IMM) {
+		put(t, ", ");
+		put_float(t, sass_fimm20_bits(get(v, SR_IMM)));
+	} else {
+		put_b_plain(t, f, v, slot);
+	}
 }
 
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)

@@ -8,6 +8,7 @@
 
 #include "sm50/sass_ctrl.h"
 #include "sm50/sass_encode.h"
+#include "sm50/sass_float.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -75,6 +76,14 @@ static inline void put_flag(Text *t, const SassValues *v, SassRole r, const char
 {
 	if (get(v, r))
 		put(t, "%s", text);
+}
+
+/* an f32 as nvdisasm spells it (255, 0.5, +INF, 1.0000001e-05...) */
+static inline void put_float(Text *t, uint32_t bits)
+{
+	char tmp[48];
+	sass_float_text(bits, tmp, sizeof tmp);
+	put(t, "%s", tmp);
 }
 
 static inline void put_reg(Text *t, int64_t reg)

@@ -120,7 +120,9 @@ bool sim_exec_fchk(SimMachine *m, const SimInsn *in, SimThread *t)
 		if (sim_val(in, SR_CHKMODE, 0) != 0)
 			return sim_fail(m, in, "FCHK check mode %lld is not modelled",
 			                (long long)sim_val(in, SR_CHKMODE, 0)), true;
-		p = fchk_divide(a, sim_operand_b(m, in, t));
+		/* FCHK_I: the divisor is a float's top 20 bits */
+		p = fchk_divide(a, in->form->bkind == SASS_B_IMM ? (uint32_t)sim_val(in, SR_IMM, 0) << 12
+		                                                 : sim_operand_b(m, in, t));
 	} else {
 		uint32_t r = lop3_minterms(a, sim_operand_b(m, in, t), sim_reg(t, sim_val(in, SR_RC, 255)),
 		                           (unsigned)sim_val(in, SR_LUT, 0));

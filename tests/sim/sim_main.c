@@ -154,7 +154,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: ptxsurf-sim [--kernel NAME] [--grid X,Y,Z] [--block X,Y,Z] [--seed N]\n"
 	                "                   [--no-timing] [--no-pipe-order] [--allow-races] [--dump]\n"
-	                "                   [--trace] [--thread N] [--inputs N] FILE.cubin\n");
+	                "                   [--trace] [--thread N] [--inputs N] [--max-steps N] FILE.cubin\n");
 	return 2;
 }
 
@@ -371,7 +371,8 @@ static int run_set(const CubinImage *img, const char *path, const char *kernel, 
 	char prefix[32] = "";
 	if (in->set) {
 		snprintf(prefix, sizeof prefix, "input set %u: ", in->set);
-		l.max_steps = EDGE_SET_MAX_STEPS;
+		if (!l.max_steps || l.max_steps > EDGE_SET_MAX_STEPS)
+			l.max_steps = EDGE_SET_MAX_STEPS;
 	}
 	int rc = 1;
 	if (sim_load(m, img, kernel) == 0) {
@@ -406,6 +407,7 @@ int main(int argc, char **argv)
 	                .timing = true, .pipe_order = true, .only_thread = -1 };
 	uint64_t seed = 1;
 	unsigned nsets = 1;
+	unsigned long long max_steps = 0;
 	bool dump = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -420,11 +422,15 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--trace")) l.trace = true;
 		else if (!strcmp(a, "--thread") && i + 1 < argc) l.only_thread = strtoll(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--inputs") && i + 1 < argc) nsets = (unsigned)strtoul(argv[++i], NULL, 0);
+		/* a lower step limit (at most the default) for real code whose
+		 * loop bounds come from random parameters (sim-diff's files) */
+		else if (!strcmp(a, "--max-steps") && i + 1 < argc) max_steps = strtoull(argv[++i], NULL, 0);
 		else if (a[0] == '-' || path) return usage();
 		else path = a;
 	}
 	if (!path || nsets < 1 || nsets > 64)
 		return usage();
+	l.max_steps = max_steps;
 	size_t len;
 	uint8_t *buf = read_file(path, &len);
 	if (!buf) {

@@ -98,9 +98,13 @@ size_t sim_code_index(uint32_t addr)
 int sim_cc_test(const SimThread *t, int64_t cond)
 {
 	bool z = t->cc.z, lt = t->cc.s != t->cc.o, c = t->cc.c;
-	/* sim4: the sign flag alone (SFF, SFT) and zero hold after any writer */
+	/* sim4: the sign flag alone (SFF, SFT) and zero hold after any writer.
+	 * EQU and NEU are EQ and NE with an unordered float compare counted
+	 * in; an integer result is never unordered, and ptxas -O3 branches on
+	 * CC.NEU after ISET.CC to mean "the result is not zero" (HeCBench
+	 * bitpacking's loop test). */
 	switch (cond) {
-	case 0x0: case 0x2: case 0x5: case 0xf: case 0x12: case 0x15: break;
+	case 0x0: case 0x2: case 0x5: case 0xa: case 0xd: case 0xf: case 0x12: case 0x15: break;
 	default: if (t->cc.co_unknown) return -1;
 	}
 	switch (cond) {
@@ -111,6 +115,8 @@ int sim_cc_test(const SimThread *t, int64_t cond)
 	case 0x4: return !lt && !z;     /* GT */
 	case 0x5: return !z;            /* NE */
 	case 0x6: return !lt;           /* GE */
+	case 0xa: return z;             /* EQU */
+	case 0xd: return !z;            /* NEU */
 	case 0xf: return 1;             /* T */
 	case 0x11: return !c;           /* LO */
 	case 0x12: return !t->cc.s;     /* SFF */
