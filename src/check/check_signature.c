@@ -293,6 +293,13 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 	}
 	if (e->component)
 		return;
+	/* a .v2/.v4 register is an operand of mov, ld/ldu and st only
+	 * (their own rules: check_mov.c, check_load_vector, check_st.c) */
+	if (s && s->kind == SYM_REG && s->vec && role != 'l' && !opcode_is(in, "mov")) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Vector operand is not allowed for instruction '%s' ('%s' is a .v%d "
+			"register: name one element, %s.x)", in->opcode, e->text, s->vec, e->text);
+		return;
+	}
 	if (!s || s->kind != SYM_REG || s->vec)
 		return;
 	bool fits = relaxed ? type_register_fits(t, s->type, FIT_RELAXED) : exact_fit(t, s->type);
