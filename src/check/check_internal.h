@@ -353,6 +353,7 @@ const char *check_word_in_list(const char *list, const char *word);
 void check_carry(CheckCtx *c, const Instr *in);
 /* check_wmma.c (rule operand-type): wmma.load/.store fragments (WMMAFRAG rows) */
 void check_wmma_fragment(CheckCtx *c, const Instr *in);
+void check_wmma_mma(CheckCtx *c, const Instr *in);
 /* check_video.c (rule operand-type): selectors and secondary operations
  * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
 void check_video_form(CheckCtx *c, const Instr *in);

@@ -281,8 +281,10 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 		else if (matrix)
 			check_matrix_elements(c, e);
 	}
-	if (in->opcode[0] == 'w' && opcode_is(in, "wmma"))
+	if (in->opcode[0] == 'w' && opcode_is(in, "wmma")) {
 		check_wmma_fragment(c, in);
+		check_wmma_mma(c, in);
+	}
 }
 
 /* Element types judged as the scalar result is (check_signature.c):
