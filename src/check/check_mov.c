@@ -36,6 +36,12 @@ static void check_pack(CheckCtx *c, const Expr *v, PtxType type)
 			".bN type, not %s)", ti->word);
 		return;
 	}
+	/* {%r}: ptxas 13 takes a register as itself; the PTX ISA's mov packs
+	 * two or four elements */
+	if (v->nelems == 1 && v->elems[0]->kind == EX_NAME && check_register_type(c, v->elems[0]) != TY_NONE)
+		check_strict(c, v->loc, RULE_OPERAND_TYPE, "PTX ISA 9.7.9.1 mov: a vector operand packs {a, b} or "
+			"{a, b, c, d}", "Register '%s' in braces of one element: write it without the braces",
+			check_expr_text(c, v->elems[0]));
 	for (uint32_t i = 0; i < v->nelems; i++) {
 		const Expr *el = v->elems[i];
 		if (el->kind != EX_NAME || check_is_sink(el))
