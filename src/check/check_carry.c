@@ -1,7 +1,9 @@
 /* Rule operand-type, the carry flag: the types with which an instruction
  * takes .cc, by the CARRY rows of isa/operand_sigs.def, as ptxas 13 judges
  * them ("Modifier '.cc' applies only to add integer types" for add.cc.u16,
- * "Illegal modifier '.cc' for instruction 'add'" for add.cc.f32). */
+ * "Illegal modifier '.cc' for instruction 'add'" for add.cc.f32); and in
+ * strict mode the addc/subc/madc forms ptxas 13 takes but the PTX ISA
+ * does not give (.u16/.s16, .sat). */
 #include "check/check_internal.h"
 
 #include <stdint.h>
@@ -25,8 +27,28 @@ static int mod_index(const Instr *in, const char *word)
 	return -1;
 }
 
+/* PTX ISA 9.7.2.2/9.7.2.4/9.7.2.6: addc, subc and madc have .type =
+ * { .u32, .s32, .u64, .s64 } and no .sat; ptxas 13 takes .u16/.s16 and
+ * .sat (on .s32) too. */
+static void check_carry_documented(CheckCtx *c, const Instr *in)
+{
+	static const char doc[] = "PTX ISA 9.7.2 extended-precision arithmetic: addc, subc and madc take .u32, .s32, "
+		".u64 or .s64, and no .sat";
+	for (uint32_t i = 0; i < in->nmods; i++) {
+		const char *m = in->mods[i];
+		if (strcmp(m, ".u16") == 0 || strcmp(m, ".s16") == 0)
+			check_strict(c, check_mod_loc(in, (int)i), RULE_OPERAND_TYPE, doc, "Type %s on %s: extended-precision "
+				"arithmetic is 32 or 64 bits wide", m, in->opcode);
+		else if (strcmp(m, ".sat") == 0)
+			check_strict(c, check_mod_loc(in, (int)i), RULE_OPERAND_TYPE, doc, "Modifier .sat on %s: the carry "
+				"chain does not saturate", in->opcode);
+	}
+}
+
 void check_carry(CheckCtx *c, const Instr *in)
 {
+	if (opcode_is(in, "addc") || opcode_is(in, "subc") || opcode_is(in, "madc"))
+		check_carry_documented(c, in);
 	int cc = mod_index(in, ".cc"), type = -1;
 	if (cc < 0)
 		return;

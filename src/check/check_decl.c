@@ -407,7 +407,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 				old->is_extern = old->is_extern && info.is_extern;
 			} else {
 				Diag *dg = check_error(c, dc->loc, RULE_DUPLICATE_SYMBOL, "Duplicate definition of %s '%s'",
-					sym->kind == SYM_REG ? "register" : "variable", dc->name);
+					sym->kind == SYM_REG ? "register" : "variable", old->range >= 0 ? dc->name : old->name);
 				diag_note(c->sink, dg, old->loc, "previous definition of '%s' is here", old->name);
 			}
 		}

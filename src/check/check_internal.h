@@ -303,6 +303,8 @@ void check_address_conversion(CheckCtx *c, const Instr *in, bool var_named);
 void check_load_vector(CheckCtx *c, const Instr *in);
 void check_initializer_forms(CheckCtx *c, const Instr *in);
 void check_vector_sizes(CheckCtx *c, const Instr *in);
+bool check_vector_elements(CheckCtx *c, const Instr *in, const Expr *d, const char *what);
+/* check_mov.c: mov's {...} and .v2/.v4 registers, packing and .vN copies */
 void check_mov_pack(CheckCtx *c, const Instr *in);
 void check_param_read(CheckCtx *c, const Instr *in);
 void check_param_guard(CheckCtx *c, const Instr *in);
@@ -351,6 +353,7 @@ const char *check_word_in_list(const char *list, const char *word);
 void check_carry(CheckCtx *c, const Instr *in);
 /* check_wmma.c (rule operand-type): wmma.load/.store fragments (WMMAFRAG rows) */
 void check_wmma_fragment(CheckCtx *c, const Instr *in);
+void check_wmma_mma(CheckCtx *c, const Instr *in);
 /* check_video.c (rule operand-type): selectors and secondary operations
  * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
 void check_video_form(CheckCtx *c, const Instr *in);

@@ -5,13 +5,13 @@
  *                   an address only of a scalar ld/ldu
  *   destination     a register, not a variable, where the result goes
  *   ld/ldu result   a .vN register or {...} as wide as the .vN
- *   mov packing     {a, b} into or out of a .bN register
  *   ld.param        an .entry body's .param that no call returns into
  *   guarded param   no guard on ld/st.param of a body's .param
  * check_body.c calls each at its place in check_instr. */
 #include "check/check_internal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,10 +196,11 @@ void check_initializer_forms(CheckCtx *c, const Instr *in)
 }
 
 /* ---- ld/ldu result ---- */
-/* The registers of a {...} result are one width (ptxas 13: Incompatible
- * elements of vector expression) and not both integer and float (Vector
- * with elements of different types); .bN mixes with either. */
-static bool check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
+/* The registers of a {...} result (and of mov.vN's {...}: check_mov.c)
+ * are one width (ptxas 13: Incompatible elements of vector expression)
+ * and not both integer and float (Vector with elements of different
+ * types); .bN mixes with either. `what` names the {...} in the message. */
+bool check_vector_elements(CheckCtx *c, const Instr *in, const Expr *d, const char *what)
 {
 	const TypeInfo *first = NULL;
 	for (uint32_t i = 0; i < d->nelems; i++) {
@@ -213,8 +214,7 @@ static bool check_load_elements(CheckCtx *c, const Instr *in, const Expr *d)
 		}
 		if (ti->bits != first->bits) {
 			check_error(c, el->loc, RULE_OPERAND_TYPE, "Incompatible elements of vector expression ('%s' is %s, an "
-				"earlier element %s: every element of %s's result is one width)", el->text, ti->word, first->word,
-				in->opcode);
+				"earlier element %s: every element of %s is one width)", el->text, ti->word, first->word, what);
 			return false;
 		}
 		bool fi = first->cls == TC_FLOAT, ff = ti->cls == TC_FLOAT;
@@ -281,8 +281,10 @@ void check_vector_sizes(CheckCtx *c, const Instr *in)
 		else if (matrix)
 			check_matrix_elements(c, e);
 	}
-	if (in->opcode[0] == 'w' && opcode_is(in, "wmma"))
+	if (in->opcode[0] == 'w' && opcode_is(in, "wmma")) {
 		check_wmma_fragment(c, in);
+		check_wmma_mma(c, in);
+	}
 }
 
 /* Element types judged as the scalar result is (check_signature.c):
@@ -329,7 +331,9 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 				n ? in->mods[vec_at] : "", n ? n : 1);
 			return;
 		}
-		bool one_kind = check_load_elements(c, in, d);
+		char what[24];
+		snprintf(what, sizeof what, "%s's result", in->opcode);
+		bool one_kind = check_vector_elements(c, in, d, what);
 		/* ptxas 13 joins the elements' types first: one .bN element makes
 		 * the whole {...} a .bN value ({%fd1, %b64} for .u64 is accepted;
 		 * {%h1, %h2} for .u32 still is too narrow). */
@@ -363,66 +367,6 @@ void check_load_vector(CheckCtx *c, const Instr *in)
 	if (sym && sym->kind == SYM_REG)
 		check_error(c, d->loc, RULE_OPERAND_TYPE, "Result vector expected for '%s.v%d' ('%s' is one register)",
 			in->opcode, n, check_expr_text(c, d));
-}
-
-/* ---- mov packing ---- */
-/* mov that packs scalars into one register or unpacks one ({a, b}):
- * ptxas 13 takes it only with a bit type (.b16, .b32, .b64, .b128), one,
- * two or four elements, and registers that together are exactly the type's
- * width (immediates fit any element). A .vN mov copies
- * vectors instead. */
-static void check_pack(CheckCtx *c, const Expr *v, PtxType type)
-{
-	const TypeInfo *ti = type_info(type);
-	/* ptxas 13 takes {x} as x itself: an immediate or a register of the
-	 * type's full width (mov.b32 a, {0} in nvcc's inline half code) */
-	if (v->nelems != 1 && v->nelems != 2 && v->nelems != 4) {
-		check_error(c, v->loc, RULE_OPERAND_TYPE, "Illegal vector size: %u (mov packs 2 or 4 elements, or "
-			"takes one of the full width)", v->nelems);
-		return;
-	}
-	if (ti->cls != TC_BIT) {
-		check_error(c, v->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction 'mov' (packing {...} needs a "
-			".bN type, not %s)", ti->word);
-		return;
-	}
-	for (uint32_t i = 0; i < v->nelems; i++) {
-		const Expr *el = v->elems[i];
-		if (el->kind != EX_NAME || check_is_sink(el))
-			continue;
-		PtxType t = check_register_type(c, el);
-		if (t == TY_NONE || type_info(t)->bits * (int)v->nelems == ti->bits)
-			continue;
-		check_error(c, el->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction 'mov' ('%s' is %s: %u "
-			"elements of %s make %d bits, not %d)", check_expr_text(c, el), type_info(t)->word, v->nelems,
-			type_info(t)->word, type_info(t)->bits * (int)v->nelems, ti->bits);
-		return;
-	}
-}
-
-void check_mov_pack(CheckCtx *c, const Instr *in)
-{
-	PtxType type = TY_NONE;
-	for (uint32_t i = 0; i < in->nmods; i++) {
-		/* mov.vN copies {...} of N elements (ptxas 13: Argument vector
-		 * size mismatch for mov.v2.u16 {a, b}, {c, d, e, f}) */
-		if (in->mods[i][1] == 'v' && in->mods[i][2] >= '0' && in->mods[i][2] <= '9') {
-			uint32_t n = (uint32_t)atoi(in->mods[i] + 2);
-			for (uint32_t k = 0; k < in->nops; k++)
-				if (in->ops[k]->kind == EX_VECTOR && in->ops[k]->nelems != n)
-					check_error(c, in->ops[k]->loc, RULE_OPERAND_TYPE, "Argument vector size mismatch for "
-						"instruction 'mov' ({...} has %u elements, %s copies %u)", in->ops[k]->nelems, in->mods[i], n);
-			return;
-		}
-		PtxType t = type_from_word(in->mods[i]);
-		if (t != TY_NONE)
-			type = t;
-	}
-	if (type == TY_NONE || in->nops != 2)
-		return;
-	for (uint32_t i = 0; i < 2; i++)
-		if (in->ops[i]->kind == EX_VECTOR)
-			check_pack(c, in->ops[i], type);
 }
 
 /* ---- ld.param ---- */

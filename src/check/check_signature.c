@@ -181,7 +181,7 @@ static bool is_float_literal(const Expr *e)
 
 static bool is_written(char role)
 {
-	return role == 'd' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
+	return role == 'd' || role == 'D' || role == 'W' || role == 'U' || role == 'P' || role == 'c' || role == 'l';
 }
 
 /* The operand a role judges: for a written d|p (shfl, setp...) the
@@ -293,6 +293,13 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 	}
 	if (e->component)
 		return;
+	/* a .v2/.v4 register is an operand of mov, ld/ldu and st only
+	 * (their own rules: check_mov.c, check_load_vector, check_st.c) */
+	if (s && s->kind == SYM_REG && s->vec && role != 'l' && !opcode_is(in, "mov")) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Vector operand is not allowed for instruction '%s' ('%s' is a .v%d "
+			"register: name one element, %s.x)", in->opcode, e->text, s->vec, e->text);
+		return;
+	}
 	if (!s || s->kind != SYM_REG || s->vec)
 		return;
 	bool fits = relaxed ? type_register_fits(t, s->type, FIT_RELAXED) : exact_fit(t, s->type);
@@ -345,11 +352,20 @@ static int cvt_rounding(const TypeInfo *dst, const TypeInfo *src)
 /* mad.f32 without a rounding word (the old mad of sm_1x): ptxas 13
  * takes it for an sm_1x target at any .version and for any target up to
  * .version 3.1; not mad.f64 nor fma.f32 (measured: .version 1.4-8.0 with
- * sm_10, sm_13, sm_20, sm_30, sm_35, sm_50; .ftz and .sat alike). */
+ * sm_10, sm_13, sm_20, sm_30, sm_35, sm_50; .ftz and .sat alike). With an
+ * sm_1x target it is the only mad.f32: a rounding word there is "Illegal
+ * rounding modifier for instruction 'mad'" (.version 1.4-3.0, sm_10 to
+ * sm_13, .rn/.rz/.rm/.rp with or without .ftz/.sat; sm_20 takes them). */
+enum { LAST_SM1X = 13 };
+
+static bool target_is_sm1x(const CheckCtx *c)
+{
+	return c->target && c->target->sm <= LAST_SM1X;
+}
+
 static bool mad_f32_unrounded(const CheckCtx *c)
 {
-	enum { LAST_SM1X = 13 };
-	if (c->target && c->target->sm <= LAST_SM1X)
+	if (target_is_sm1x(c))
 		return true;
 	return c->has_version && c->version <= PTX_VERSION_OF(3, 1);
 }
@@ -378,6 +394,12 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 	if (rule_kind == 'F' || rule_kind == 'N') {
 		if (at < 0 && dst == TY_F32 && opcode_is(in, "mad") && mad_f32_unrounded(c))
 			return;
+		if (at >= 0 && dst == TY_F32 && rule_kind == 'N' && target_is_sm1x(c)) {
+			check_error(c, check_mod_loc(in, at), RULE_OPERAND_TYPE, "Illegal rounding modifier for instruction 'mad' "
+				"(mad.f32 on an %s target is the unfused mad and takes no rounding; %s needs .target sm_20 or "
+				"later)", c->target->name, in->mods[at]);
+			return;
+		}
 		if (at < 0 && (dst == TY_F32 || dst == TY_F64 || dst == TY_F16))
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Rounding modifier required for instruction '%s' "
 				"(%s%s needs .rn, .rz, .rm or .rp)", in->opcode, in->opcode, type_info(dst)->word);
@@ -745,7 +767,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean)
 			PtxType ty = st.last;
 			switch (role) {
 			case '-': case 'a': case 'L': continue;
-			case 'c': ty = st.first; break;
+			case 'c': case 'D': ty = st.first; break;
 			case 'W': case 'w': ty = type_of_width(st.last, type_info(st.last)->bits * 2); break;
 			case 'u': case 'U': case 'r': ty = TY_U32; break;
 			case 'P': case 'p': ty = TY_PRED; break;

@@ -2,6 +2,7 @@
 #include "base/hash.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 Scope *scope_new(Arena *a, Scope *parent)
@@ -105,12 +106,41 @@ static void insert(Scope *s, Symbol *sym)
 	s->count++;
 }
 
+/* A plain name of this scope that the range base<N> also declares: %f2
+ * before .reg .f32 %f<4> is one register twice (ptxas 13: Duplicate
+ * definition). The cheaper of trying each index and reading each slot. */
+static Symbol *plain_in_range(const Scope *s, const char *base, int64_t range)
+{
+	size_t len = strlen(base);
+	char name[64];
+	if (range < (int64_t)s->cap && len < 40) {
+		for (int64_t i = 0; i < range; i++) {
+			int n = snprintf(name, sizeof name, "%s%lld", base, (long long)i);
+			Symbol *old = find_exact(s, name, (size_t)n, hash_name(name, (size_t)n), false);
+			if (old)
+				return old;
+		}
+		return NULL;
+	}
+	for (uint32_t i = 0; i < s->cap; i++) {
+		Symbol *old = s->slots[i];
+		if (!old || old->range >= 0 || strncmp(old->name, base, len) != 0)
+			continue;
+		NameKey k = name_key(old->name);
+		if (k.index >= 0 && k.base == len && k.index < range)
+			return old;
+	}
+	return NULL;
+}
+
 Symbol *scope_add(Scope *s, Symbol *sym)
 {
 	size_t len = strlen(sym->name);
 	Symbol *old = find_exact(s, sym->name, len, hash_name(sym->name, len), sym->range >= 0);
 	if (!old && sym->range < 0)
 		old = scope_find_local(s, sym->name);
+	if (!old && sym->range > 0 && s->count)
+		old = plain_in_range(s, sym->name, sym->range);
 	if (old)
 		return old;
 	if ((s->count + 1) * 4 > s->cap * 3) {

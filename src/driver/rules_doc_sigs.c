@@ -82,6 +82,7 @@ static const char *role_word(char role)
 	case 'a': return "address";
 	case 'L': return "label";
 	case 'c': return "result (first type)";
+	case 'D': return "result (first type, exact)";
 	case 'C': return "source (last type)";
 	case 'l': return "loaded value";
 	default: return "-";
@@ -124,7 +125,8 @@ void rules_doc_operand_sigs(FILE *out)
 	      "width (mul.wide); *32-bit int*: a 32-bit integer or .b32 register or an integer\n"
 	      "immediate (*32-bit int register*: no immediate); *pred*: a .pred register; *first/last type*, *loaded value*: a register\n"
 	      "that holds the type (wider integer and .bN registers too); *address*: a memory\n"
-	      "address [...], *label*: a label (both whatever the types); *-*: not judged here.\n"
+	      "address [...], *label*: a label (both whatever the types); *-*: not judged here;\n"
+	      "*first type, exact*: a result of the first type by the *result* rule (set.dtype.stype).\n"
 	      "No judged source is an address [...].\n"
 	      "*Rounding* and *.sat* say which rounding modifiers and which types with `.sat` the\n"
 	      "form takes. tests/sig-cases.sh derives a pass and fail case from every row.\n\n"

@@ -37,12 +37,7 @@ if [ "${1:-}" = "--one" ]; then
 fi
 
 oracle_setup literal-width
-work=${KEEP:-}
-if [ -z "$work" ]; then
-	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
-fi
-mkdir -p "$work/cases"
+oracle_workdir
 awk -v every="${EVERY:-12}" -v dir="$work/cases" 'BEGIN {
 	split("hex dec oct bin", forms, " ")
 	pre["hex"] = "0x"; hi["hex"] = "F"; pre["dec"] = ""; hi["dec"] = "9"

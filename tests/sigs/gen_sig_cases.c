@@ -153,7 +153,7 @@ static const char *wrong_register(char role, const char *cls)
 
 static int written(char role)
 {
-	return strchr("dWUPcl", role) != NULL;
+	return strchr("dDWUPcl", role) != NULL;
 }
 
 static int ncases;

@@ -52,17 +52,23 @@ oracle_msgs() {
 	[ "${MSGS:-}" = 1 ] && echo " | ptxas: $(grep -m1 -E 'error|fatal' "$1.ptxas") | ours: $(grep -m1 error "$1.ours")"
 }
 
-# oracle_generate GENERATOR.c: builds the probe generator (with src/ on the
-# include path, for the .def tables) and writes its probes into
-# $work/cases; work is KEEP when set (kept), else a temporary directory.
-oracle_generate() {
-	_root=$(cd "$(dirname "$0")/../.." && pwd)
+# oracle_workdir: work is KEEP when set (kept), else a temporary
+# directory removed at exit; $work/cases exists.
+oracle_workdir() {
 	work=${KEEP:-}
 	if [ -z "$work" ]; then
 		work=$(mktemp -d)
 		trap 'rm -rf "$work"' EXIT
 	fi
 	mkdir -p "$work/cases"
+}
+
+# oracle_generate GENERATOR.c: builds the probe generator (with src/ on the
+# include path, for the .def tables) and writes its probes into
+# $work/cases (oracle_workdir).
+oracle_generate() {
+	_root=$(cd "$(dirname "$0")/../.." && pwd)
+	oracle_workdir
 	${CC:-cc} -std=c11 -O1 -iquote "$_root/src" -o "$work/gen" "$1" || exit 2
 	"$work/gen" "$work/cases" >/dev/null || exit 2
 }
