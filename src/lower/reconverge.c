@@ -185,11 +185,16 @@ static LInsn made(SassFormId form, SrcLoc loc, int target)
 }
 
 /* What the pass puts into block b: a SYNC/BRK ending the previous
- * block's fall-through (before b's labels), a loop's entry (its own label,
- * then SSY/PBK, still before b's labels: the back edges jump past it), and
- * the SSY of a branch at b's end (before its last instruction). -1: none. */
+ * block's fall-through (before b's labels), a BRA to b's own label when
+ * that fall-through is a back edge of the loop b heads (a rotated loop,
+ * `bra cond; body: ...; cond: ...; @p bra body`, whose body falls into its
+ * header: without it every trip would run the entry's SSY/PBK again and
+ * push one more token, overflowing the warp's CRS stack), a loop's entry
+ * (its own label, then SSY/PBK, still before b's labels: the back edges
+ * jump past it), and the SSY of a branch at b's end (before its last
+ * instruction). -1: none. */
 typedef struct Seam {
-	int sync, entry, entry_target, ssy;
+	int sync, skip, entry, entry_target, ssy;
 	bool sync_brk, entry_pbk;
 } Seam;
 
@@ -210,6 +215,7 @@ static void rebuild(LKernel *k, const Cfg *g, const Seam *seam, size_t nold_labe
 	size_t nb = g->nblocks, j = 0, *at = xcalloc(nb + 1, sizeof *at);
 	for (size_t b = 0; b <= nb; b++) {      /* nb: the kernel's end */
 		j += seam[b].sync >= 0;
+		j += seam[b].skip >= 0;
 		if (seam[b].entry >= 0)
 			k->label_pos[seam[b].entry] = SIZE_MAX - j++;     /* placed below */
 		at[b] = j;
@@ -230,6 +236,8 @@ static void rebuild(LKernel *k, const Cfg *g, const Seam *seam, size_t nold_labe
 		size_t p = at[b];
 		if (seam[b].entry >= 0)
 			k->insns[--p] = made(seam[b].entry_pbk ? SF_PBK : SF_SSY, loc_first, seam[b].entry_target);
+		if (seam[b].skip >= 0)      /* the previous block's last instruction has not moved yet */
+			k->insns[--p] = made(SF_BRA, first > 0 ? k->insns[first - 1].loc : loc_first, seam[b].skip);
 		if (seam[b].sync >= 0)      /* the previous block's last instruction has not moved yet */
 			k->insns[--p] = made(seam[b].sync_brk ? SF_BRK : SF_SYNC, first > 0 ? k->insns[first - 1].loc : loc_first,
 			                     seam[b].sync);
@@ -395,7 +403,7 @@ static void rewrite(LKernel *k, const Cfg *g, const Regions *R)
 	int *join_label = xcalloc(nr + 1, sizeof *join_label), *entry_label = xcalloc(nr + 1, sizeof *entry_label);
 	int *first_label = xcalloc(k->ninsns + 1, sizeof *first_label);
 	for (size_t b = 0; b <= g->nblocks; b++)
-		seam[b] = (Seam){ .sync = -1, .entry = -1, .entry_target = -1, .ssy = -1 };
+		seam[b] = (Seam){ .sync = -1, .skip = -1, .entry = -1, .entry_target = -1, .ssy = -1 };
 	for (size_t i = 0; i <= k->ninsns; i++)
 		first_label[i] = -1;
 	for (size_t l = k->nlabels; l-- > 0;)
@@ -403,6 +411,12 @@ static void rewrite(LKernel *k, const Cfg *g, const Regions *R)
 			first_label[k->label_pos[l]] = (int)l;
 	for (size_t r = 0; r < nr; r++)
 		join_label[r] = label_at(k, first_label, g->start[rs[r].join]);
+	for (size_t r = 0; r < nr; r++) {
+		size_t h = rs[r].head;
+		if (rs[r].loop && h > 0 && region_has(R, r, h - 1) &&
+		    !linsn_is_unconditional_jump(&k->insns[g->start[h] - 1]))
+			seam[h].skip = label_at(k, first_label, g->start[h]);
+	}
 	free(first_label);
 	size_t nold = k->nlabels;
 	for (size_t r = 0; r < nr; r++)
