@@ -84,6 +84,11 @@ static const ModSpec video_mods[] = {
 	FLAG_MOD("W", SR_W), ENUM_MOD(SR_VSCALE), FLAG_MOD("SAT", SR_SAT), ENUM_MOD(SR_VMODE), END_MODS,
 };
 static const ModSpec csetp_mods[] = { ENUM_MOD(SR_COND), ENUM_MOD(SR_BOP), END_MODS };
+/* r2p14: P2R's byte of Rd (P2R of PR only: the CC row has no byte field) */
+static const ModSpec p2r_mods[] = {
+	VALUE_MOD("B1", SR_BYTESEL, 1, 0), VALUE_MOD("B2", SR_BYTESEL, 2, 0), VALUE_MOD("B3", SR_BYTESEL, 3, 0),
+	END_MODS,
+};
 static const ModSpec global_mods[] = { FLAG_MOD("E", SR_E), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec window_mods[] = { FLAG_MOD("U", SR_U), ENUM_MOD(SR_COP), ENUM_MOD(SR_SIZE), END_MODS };
 static const ModSpec ldc_mods[] = { ENUM_MOD(SR_SIZE), ENUM_MOD(SR_LDCMODE), END_MODS };
@@ -235,6 +240,7 @@ static const ModSpec *family_mods(SassOp op)
 	case SOP_ISET: return iset_mods;
 	case SOP_TEXS: case SOP_TLDS: case SOP_TLD4S: return texs_mods;
 	case SOP_CSETP: return csetp_mods;
+	case SOP_P2R: return p2r_mods;
 	case SOP_VABSDIFF: return vabsdiff_mods;
 	case SOP_VABSDIFF4: return vabsdiff4_mods;
 	case SOP_VADD: case SOP_VMNMX: case SOP_VSET: case SOP_VSHL: case SOP_VSHR: case SOP_VMAD: return video_mods;

@@ -99,19 +99,45 @@ static bool match_iset(SasmMatch *m)
 	       sasm_take_b(m, false, false, 0, 0, &mod, NULL) && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 }
 
-/* ---- int64: the condition code as an operand ("CC") ---- */
-static bool take_cc(SasmMatch *m)
+/* ---- int64: the condition code as an operand ("CC"); r2p14: the
+ * predicate register ("PR") ---- */
+static bool take_flags(SasmMatch *m, const char *name)
 {
-	const SasmOperand *op = sasm_take_next(m, "CC");
+	const SasmOperand *op = sasm_take_next(m, name);
 	if (op == NULL)
 		return false;
-	if (op->kind != SOK_NAME || strcmp(op->name, "CC") != 0 || op->nsuffix || op->neg || op->inv || op->not_ ||
-	    op->abs)
-		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected CC", sass_op_mnemonic(m->f->op));
+	if (op->kind != SOK_NAME || strcmp(op->name, name) != 0 || op->nsuffix || op->neg || op->inv || op->not_ ||
+	    op->abs) {
+		/* P2R/R2P move either; name the other unless it was written */
+		bool either = m->f->op != SOP_CSETP && !(op->kind == SOK_NAME && (!strcmp(op->name, "PR") || !strcmp(op->name, "CC")));
+		return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "%s: expected %s", sass_op_mnemonic(m->f->op),
+		                       either ? "PR or CC" : name);
+	}
 	return true;
 }
 
-/* CSETP.test.bop Pd, Pq, CC, Pc; P2R Rd, CC, Ra, mask; R2P CC, Ra, mask. */
+static bool take_cc(SasmMatch *m)
+{
+	return take_flags(m, "CC");
+}
+
+/* R2P's source Ra{.B1-.B3} (the byte of Ra whose bits become P0-P6); .H1,
+ * which the byte suffixes of I2I also accept, is not one. */
+static bool take_r2p_source(SasmMatch *m)
+{
+	Suffixes sfx;
+	if (!sasm_take_reg(m, SR_RA, 0, SUF_BYTE, &sfx, "A"))
+		return false;
+	const SasmOperand *op = &m->s->ops[m->next - 1];
+	for (unsigned i = 0; i < op->nsuffix; i++)
+		if (strcmp(op->suffix[i], ".H1") == 0)
+			return sasm_match_fail(m, op->loc, RULE_SASS_SYNTAX, "R2P: the byte of A is .B1, .B2 or .B3, not .H1");
+	sass_values_set(&m->v, SR_BYTESEL, sfx.bytesel);
+	return true;
+}
+
+/* CSETP.test.bop Pd, Pq, CC, Pc; P2R Rd, CC, Ra, mask; R2P CC, Ra, mask;
+ * P2R{.B1-.B3} Rd, PR, Ra, mask; R2P PR, Ra{.B1-.B3}, mask. */
 static bool match_cc_forms(SasmMatch *m)
 {
 	if (m->f->op == SOP_CSETP)
@@ -119,7 +145,12 @@ static bool match_cc_forms(SasmMatch *m)
 		       take_cc(m) && sasm_take_pred(m, SR_PC, SR_PC_NOT, "C");
 	if (m->f->op == SOP_P2R && !sasm_take_reg(m, SR_RD, -1, 0, NULL, "destination"))
 		return false;
-	return take_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_imm(m, SR_IMM, "mask");
+	if (!sass_moves_pr(m->f))
+		return take_cc(m) && sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_imm(m, SR_IMM, "mask");
+	if (!take_flags(m, "PR"))
+		return false;
+	bool source = m->f->op == SOP_P2R ? sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") : take_r2p_source(m);
+	return source && sasm_take_imm(m, SR_IMM, "mask");
 }
 
 /* fnptr: BRX [CC.cond, ]Ra[ offset] (nvdisasm writes the offset after the

@@ -134,7 +134,8 @@ static void print_iset(Text *t, const SassForm *f, const SassValues *v, uint32_t
 }
 
 /* ---- int64: CSETP.test.bop Pd, Pq, CC, Pc; P2R Rd, CC, Ra, mask;
- * R2P CC, Ra, mask ---- */
+ * R2P CC, Ra, mask; r2p14: P2R{.B1-.B3} Rd, PR, Ra, mask and
+ * R2P PR, Ra{.B1-.B3}, mask (the byte on the opcode in P2R, on Ra in R2P) ---- */
 static void print_cc_forms(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	put(t, "%s", sass_op_mnemonic(f->op));
@@ -149,14 +150,21 @@ static void print_cc_forms(Text *t, const SassForm *f, const SassValues *v, uint
 		put_pred(t, get(v, SR_PC), get(v, SR_PC_NOT) != 0);
 		return;
 	}
-	put(t, " ");
+	static const char *const bytes[4] = { "", ".B1", ".B2", ".B3" };
+	bool pr = sass_moves_pr(f);
+	const char *byte = pr ? bytes[get(v, SR_BYTESEL) & 3] : "";
+	const char *flags = pr ? "PR" : "CC";
 	if (f->op == SOP_P2R) {
+		put(t, "%s ", byte);
 		put_reg(t, get(v, SR_RD));
-		put(t, ", CC");
+		put(t, ", %s, ", flags);
+		put_reg(t, get(v, SR_RA));
 	} else {
-		put(t, "CC");
+		put(t, " %s, ", flags);
+		put_reg(t, get(v, SR_RA));
+		put(t, "%s", byte);
 	}
-	put_ra(t, v, slot, ", ");
+	put_reuse(t, slot, REUSE_A);
 	put(t, ", 0x%x", (unsigned)get(v, SR_IMM));
 }
 

@@ -210,7 +210,15 @@ void sass_form_regs(const SassForm *f, const SassValues *in, SassRegUse *u)
 	add_pred(&u->pred_reads, get(in, SR_PC));
 	add_pred(&u->pred_reads, get(in, SR_PA));
 	add_pred(&u->pred_reads, get(in, SR_PB));
-	u->cc_write = get(in, SR_CC) == 1 || f->op == SOP_R2P;
+	/* P2R/R2P move the flags of the condition code or, r2p14, the
+	 * predicates of the mask (P0-P6: mask bits 0-6) */
+	bool pr = sass_moves_pr(f);
+	uint8_t mask_preds = (uint8_t)(get(in, SR_IMM) & 0x7f);
+	if (pr && f->op == SOP_R2P)
+		u->pred_writes |= mask_preds;
+	if (pr && f->op == SOP_P2R)
+		u->pred_reads |= mask_preds;
+	u->cc_write = get(in, SR_CC) == 1 || (f->op == SOP_R2P && !pr);
 	u->cc_read = get(in, SR_X) == 1 || (f->op == SOP_BRA && get(in, SR_COND) != 0xf) || f->op == SOP_CSETP ||
-	             f->op == SOP_P2R;
+	             (f->op == SOP_P2R && !pr);
 }

@@ -320,6 +320,13 @@ typedef enum SassFormId {
 extern const SassForm sass_forms[SF_COUNT];
 extern const size_t sass_form_count;
 
+/* Whether a P2R/R2P form moves the predicates P0-P6 (PR) rather than the
+ * condition code (r2p14: bit 40 of the word). */
+static inline bool sass_moves_pr(const SassForm *f)
+{
+	return f == &sass_forms[SF_P2R_PR] || f == &sass_forms[SF_R2P_PR];
+}
+
 /* The register, constant-bank and immediate forms of an ALU family whose
  * operand B takes all three (lw_alu picks one by the operand). */
 typedef struct SassAluForms {

@@ -6,7 +6,8 @@
 # threads writing one byte (also in shared memory between two barriers),
 # a branch into nowhere, a shared access past the block; and issue 14's
 # shared/local/generic memory, atomics and votes compute what PTX says, and
-# a divergent loop reconverges before a vote and a shuffle (section 11).
+# a divergent loop reconverges before a vote and a shuffle (section 11);
+# R2P/P2R of the predicates move the bits of the bytes they name (13).
 # Usage: tests/sim/sim-selftest.sh   (PROG, SIM, MUTATE as in sim-diff.sh)
 # Prints "sim-selftest: N passed, M failed".
 set -u
@@ -468,11 +469,12 @@ fi
 # 12. IADD3's 20-bit immediate is sign-extended (ptxas 11.8 -O3 adds -1
 # to a high word as IADD3.X ..., 0xfffff): 5 + 0xfffff is 4, 5 + 0x7ffff
 # is 0x80004 (one bit lower: no sign).
-cat >"$work/iadd3.sass" <<'SASS'
-.kernel k
+# (kernels of one 64-bit buffer parameter, its address in R2, R3)
+buffer_head='.kernel k
 .param 8
         MOV R2, c[0x0][0x140];
-        MOV R3, c[0x0][0x144];
+        MOV R3, c[0x0][0x144];'
+{ echo "$buffer_head"; cat <<'SASS'; } >"$work/iadd3.sass"
         MOV32I R4, 0x5;
         IADD3 R5, R4, 0xfffff, RZ;
         IADD3 R6, R4, 0x7ffff, RZ;
@@ -480,13 +482,36 @@ cat >"$work/iadd3.sass" <<'SASS'
         STG.E [R2+0x4], R6;
         EXIT;
 SASS
-if "$prog" --input=sass --schedule=auto -o "$work/iadd3.cubin" "$work/iadd3.sass" 2>"$work/err"; then
-	got=$("$sim" --dump "$work/iadd3.cubin" 2>&1 | sed -n 's/^  param0.buffer+0000: \(.. .. .. .. .. .. .. ..\).*/\1/p')
-	[ "$got" = '04 00 00 00 04 00 08 00' ] && ok ||
-		bad "IADD3 with 0xfffff and 0x7ffff on 5 writes '$got', not '04 00 00 00 04 00 08 00'"
-else
-	bad "ptxsurf-as rejects iadd3.sass: $(head -n 1 "$work/err")"
-fi
+# The first 8 bytes $work/NAME.sass writes must be WANT: NAME WANT WHAT
+first_words() {
+	if "$prog" --input=sass --schedule=auto -o "$work/$1.cubin" "$work/$1.sass" 2>"$work/err"; then
+		got=$("$sim" --dump "$work/$1.cubin" 2>&1 |
+			sed -n 's/^  param0.buffer+0000: \(.. .. .. .. .. .. .. ..\).*/\1/p')
+		[ "$got" = "$2" ] && ok || bad "$3 writes '$got', not '$2'"
+	else
+		bad "ptxsurf-as rejects $1.sass: $(head -n 1 "$work/err")"
+	fi
+}
+first_words iadd3 '04 00 00 00 04 00 08 00' "IADD3 with 0xfffff and 0x7ffff on 5"
+
+# 13. r2p14: R2P PR takes bit i of Ra's byte as Pi for the mask's bits
+# (ptxas 11.8 -O3's order: `and` 1, 2, 8 + setp.ne -> R2P PR, Ra, 0xb),
+# P2R PR merges the mask's predicates into that byte of Ra. Byte 1 of
+# 0xa50500 is 0x05: P0 = 1, P1 = 0, P2 = 1; byte 2 is 0xa5: P4 = 0,
+# P5 = 1. P2R.B2 of P0-P2 into all ones: 0xfffdffff; P2R of P0-P2, P4,
+# P5 into zero: 0x25.
+{ echo "$buffer_head"; cat <<'SASS'; } >"$work/r2p.sass"
+        MOV32I R4, 0xa50500;
+        MOV32I R6, 0xffffffff;
+        R2P PR, R4.B1, 0x7;
+        P2R.B2 R7, PR, R6, 0x7;
+        R2P PR, R4.B2, 0x30;
+        P2R R8, PR, RZ, 0x37;
+        STG.E [R2], R7;
+        STG.E [R2+0x4], R8;
+        EXIT;
+SASS
+first_words r2p 'ff ff fd ff 25 00 00 00' "R2P PR / P2R PR of bytes 1 and 2"
 
 # 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"

@@ -8,14 +8,8 @@
  * result, and B2R.RESULT Rd, Pd reads it: Rd the number of threads whose
  * Pc held, Pd .AND: all of them, .OR: any (the .POPC reduction leaves Pd
  * as .OR would; ptxas writes PT there). A barrier of a thread count is
- * not modelled, as for BAR.SYNC.
- *
- * P2R Rd, CC, RZ, mask and R2P CC, Ra, mask are ptxas -O0's save and
- * restore of the condition code around other code: the simulator packs
- * the flags as bits 0-3 = zero, sign, carry, overflow (only the round trip
- * is observable in the code ptxas writes; the second carry bit of IADD3.CC
- * is not kept). A P2R that merges into a register other than RZ is not
- * modelled. */
+ * not modelled, as for BAR.SYNC. (P2R/R2P, of the condition code and of
+ * the predicates, are sim_int64.c's.) */
 #include "sim.h"
 
 enum { RED_POPC = 0, RED_AND = 1, RED_OR = 2 };

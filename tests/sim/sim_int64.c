@@ -3,9 +3,19 @@
  * carry or overflow), CSETP.test.bop Pd, Pq, CC, Pc (BRA's tests on the
  * flags), and the -O0 save and restore of the flags, P2R Rd, CC, Ra, mask
  * and R2P CC, Ra, mask. The flags' bit order in the register (zero, sign,
- * carry, overflow from bit 0) is the simulator's choice: ptxas uses the
- * two only as a pair, so any order round-trips. Other I2I forms are
- * sim_int.c's. */
+ * carry, overflow from bit 0; the second carry bit of IADD3.CC is not
+ * kept) is the one yuzu's Maxwell recompiler reads; ptxas uses the two only
+ * as a pair, so no order shows in its code. Other I2I forms are
+ * sim_int.c's.
+ *
+ * r2p14: P2R and R2P of the predicate register (bit 40 clear): mask bit i
+ * stands for Pi (i < 7), the byte selector for the byte of the register
+ * that holds them. R2P PR, Ra.Bb, mask sets Pi to bit 8b + i of Ra for
+ * each mask bit; P2R.Bb Rd, PR, Ra, mask writes Ra with bits 8b + i of the
+ * mask replaced by Pi. ptxas 11.8 -O3 writes R2P PR for predicates that
+ * test bits of one register, which pins the bit order (bit i -> Pi); the
+ * merge of P2R follows the same layout (yuzu's Maxwell recompiler reads
+ * both so). Mask bit 7 (PT, which cannot be written) is not modelled. */
 #include "sim.h"
 
 enum { CC_Z = 1, CC_S = 2, CC_C = 4, CC_O = 8 };
@@ -54,8 +64,33 @@ static uint32_t cc_bits(const SimThread *t)
 	return (t->cc.z ? CC_Z : 0u) | (t->cc.s ? CC_S : 0u) | (t->cc.c ? CC_C : 0u) | (t->cc.o ? CC_O : 0u);
 }
 
+/* P2R/R2P of P0-P6 (r2p14); false when the form moves the flags */
+static bool exec_pr_move(SimMachine *m, const SimInsn *in, SimThread *t)
+{
+	if (!sass_moves_pr(in->form))
+		return false;
+	uint32_t mask = (uint32_t)sim_val(in, SR_IMM, 0);
+	unsigned shift = 8 * (unsigned)sim_val(in, SR_BYTESEL, 0);
+	if (mask >> SIM_NPREDS)
+		return no(m, in, "P2R/R2P of mask bit 7 (PT)");
+	uint32_t a = sim_reg(t, sim_val(in, SR_RA, 255));
+	if (in->form->op == SOP_R2P) {
+		for (unsigned i = 0; i < SIM_NPREDS; i++)
+			if ((mask >> i) & 1)
+				t->p[i] = (a >> (shift + i)) & 1;
+		return true;
+	}
+	uint32_t preds = 0;
+	for (unsigned i = 0; i < SIM_NPREDS; i++)
+		preds |= (uint32_t)t->p[i] << i;
+	sim_set(t, sim_val(in, SR_RD, 255), (a & ~(mask << shift)) | ((preds & mask) << shift));
+	return true;
+}
+
 bool sim_exec_int64(SimMachine *m, const SimInsn *in, SimThread *t)
 {
+	if ((in->form->op == SOP_P2R || in->form->op == SOP_R2P) && exec_pr_move(m, in, t))
+		return true;
 	switch (in->form->op) {
 	case SOP_I2I:
 		if (!sim_val(in, SR_CC, 0))

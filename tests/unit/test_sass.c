@@ -196,6 +196,14 @@ static const Example extra_examples[] = {
 	{ 0x5be003bc809708ff, "LOP3_P_R", "LOP3.LUT.NZ P0, RZ, R8, R9, R7, 0xc8" },
 	{ 0x5be103bf805708ff, "LOP3_P_R", "LOP3.LUT.NZ P1, RZ, R8, R5, R7, 0xf8" },
 	{ 0x16ec080000070e09, "ISCADD32I", "ISCADD32I R9, R14, -0x3f800000, 0x17" },
+	/* r2p14: R2P of the predicates, from ptxas 11.8 -O3 cubins (r2p-predicate-bits,
+	 * predicate-bits); P2R of them as nvdisasm 11.8 prints the word */
+	{ 0x38f0000000b70000, "R2P_PR", "R2P PR, R0, 0xb" },
+	{ 0x38f0020000670400, "R2P_PR", "R2P PR, R4.B1, 0x6" },
+	{ 0x38f0040000370400, "R2P_PR", "R2P PR, R4.B2, 0x3" },
+	{ 0x38f0000007f70400, "R2P_PR", "R2P PR, R4, 0x7f" },
+	{ 0x38e8060000370203, "P2R_PR", "P2R.B3 R3, PR, R2, 0x3" },
+	{ 0x38e8010000f7ff23, "P2R_CC", "P2R R35, CC, RZ, 0xf" },
 };
 
 /* A slot without reuse flags, barriers or anything that changes the text. */
