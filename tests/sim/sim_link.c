@@ -111,7 +111,7 @@ static int link_section_pool(SimMachine *m, uint32_t base, const CubinKernel *k)
 	if (k->nconst2_refs == 0)
 		return 0;
 	uint32_t at = (m->cbank_size[2] + 7) & ~7u;
-	if (at + 4 * k->ndesc_fields > SIM_CBANK_BYTES)
+	if (at + 4 * k->ndesc_fields > SIM_CBANK2_BYTES)
 		return fail(m, "the code sections' .nv.constant2 pools do not fit c[0x2]", base);
 	memcpy(m->cbank[2] + at, k->desc_fields, 4 * k->ndesc_fields);
 	m->cbank_size[2] = at + 4 * (uint32_t)k->ndesc_fields;

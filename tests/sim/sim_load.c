@@ -114,7 +114,7 @@ int sim_load(SimMachine *m, const CubinImage *img, const char *kernel)
 			return -1;
 	/* c[0x2]: ptxas's constant pool (.nv.constant2.<kernel>), before the
 	 * linked sections' pools (sim_link_sections) */
-	if (k->ndesc_fields * 4 > SIM_CBANK_BYTES) {
+	if (k->ndesc_fields * 4 > SIM_CBANK2_BYTES) {
 		snprintf(m->error, sizeof m->error, ".nv.constant2 has %zu words: too many", k->ndesc_fields);
 		m->failed = true;
 		return -1;
