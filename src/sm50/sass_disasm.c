@@ -619,6 +619,13 @@ static void print_i2f_f2i(Text *t, const SassForm *f, const SassValues *v)
 	put_enum(t, f, v, SR_RND);
 	put(t, " ");
 	put_rd_cc(t, v);
+	if (f->bkind == SASS_B_IMM) {      /* I2F_I: as I2I's immediate */
+		put(t, ", ");
+		put_signed_hex(t, get(v, SR_IMM));
+		put(t, "%s%s", neg ? ".NEG" : "", abs ? ".ABS" : "");
+		put_i2i_bytesel(t, v);
+		return;
+	}
 	put(t, ", %s%s", neg ? "-" : "", abs ? "|" : "");
 	if (f->bkind == SASS_B_CONST)
 		put_const(t, v, " ");

@@ -513,6 +513,45 @@ first_words iadd3 '04 00 00 00 04 00 08 00' "IADD3 with 0xfffff and 0x7ffff on 5
 SASS
 first_words r2p 'ff ff fd ff 25 00 00 00' "R2P PR / P2R PR of bytes 1 and 2"
 
+# 14. I2F of an integer immediate (I2F_I, ptxas -O3's word in rodinia
+# backprop): 4 -> 4.0f (0x40800000), -7 -> -7.0f (0xc0e00000).
+{ echo "$buffer_head"; cat <<'SASS'; } >"$work/i2f-imm.sass"
+        I2F.F32.U32.RP R7, 0x4;
+        I2F.F32.S32 R8, -0x7;
+        STG.E [R2], R7;
+        STG.E [R2+0x4], R8;
+        EXIT;
+SASS
+first_words i2f-imm '00 00 80 40 00 00 e0 c0' "I2F.F32.U32.RP of 0x4 and I2F.F32.S32 of -0x7"
+
+# 15. A .global variable larger than one 1 MiB slot takes as many slots as
+# it needs (rodinia binomialOptions has one of 16 MiB), and the variable
+# after it gets its own: the word stored at big[2500000] and the one in
+# after[0] are both written out.
+cat >"$work/big-global.ptx" <<'PTX'
+.version 6.0
+.target sm_50
+.address_size 64
+.global .align 4 .b8 big[3000000];
+.global .align 4 .u32 zafter;
+.visible .entry k()
+{
+	.reg .b32 %r<2>;
+	mov.u32 %r1, 0x5a5a;
+	st.global.u32 [big+2500000], %r1;
+	st.global.u32 [zafter], %r1;
+	ret;
+}
+PTX
+if "$prog" -o "$work/big-global.cubin" "$work/big-global.ptx" 2>"$work/err"; then
+	"$sim" --dump "$work/big-global.cubin" >"$work/out" 2>&1
+	grep -q '^  global big+2625a0: 5a 5a 00 00' "$work/out" &&
+		grep -q '^  global zafter+0000: 5a 5a 00 00' "$work/out" && ok ||
+		bad "a 3 MB .global variable: $(grep -v '^  ' "$work/out" | head -n 3)"
+else
+	bad "ptxsurf-as rejects big-global.ptx: $(head -n 1 "$work/err")"
+fi
+
 # 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"
 "$sim" "$work/junk.cubin" >"$work/out" 2>&1

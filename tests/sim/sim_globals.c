@@ -2,10 +2,11 @@
  * .nv.global and .nv.global.init with the module and relocates the code
  * that addresses them).
  *
- * Each variable is a global buffer of its own, named "global NAME", at
- * SIM_GLOBALS_BASE + SIM_GLOBAL_STRIDE * (its rank among the variables by
- * name): ptxas's cubin and ours may order and align the variables
- * differently, and the runs compare by name. A variable holds its
+ * Each variable is a global buffer of its own, named "global NAME", in
+ * slots of SIM_GLOBAL_STRIDE from SIM_GLOBALS_BASE in the order of their
+ * names (a variable takes as many whole slots as its size needs: rodinia's
+ * binomialOptions has one of 16 MiB): ptxas's cubin and ours may order
+ * and align the variables differently, and the runs compare by name. A variable holds its
  * initialiser (zero without one); an R_CUDA_G64 initialiser word the
  * generic address of its target plus the addend; the MOV32I pair of a
  * mov of a variable's address (R_CUDA_ABS32_LO_32/HI_32, addend in the
@@ -21,7 +22,10 @@
 #include <string.h>
 
 #define SIM_GLOBALS_BASE 0x70000000ull
-enum { SIM_GLOBAL_STRIDE = 0x100000 };
+enum {
+	SIM_GLOBAL_STRIDE = 0x100000,
+	SIM_GLOBAL_SLOTS = 240,         /* up to the descriptor table at 0x7f000000 */
+};
 
 static int by_var_name(const void *a, const void *b)
 {
@@ -29,15 +33,22 @@ static int by_var_name(const void *a, const void *b)
 	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
 }
 
-/* The address the simulated driver gives vars[v]: by rank of name. */
+/* The whole slots a variable of `size` bytes takes (at least one). */
+static uint64_t var_slots(uint64_t size)
+{
+	return size ? (size + SIM_GLOBAL_STRIDE - 1) / SIM_GLOBAL_STRIDE : 1;
+}
+
+/* The address the simulated driver gives vars[v]: after the slots of the
+ * variables whose names sort before its name. */
 static uint64_t var_address(const CubinImage *img, uint32_t v)
 {
-	size_t rank = 0;
+	uint64_t slots = 0;
 	for (size_t i = 0; i < img->nvars; i++)
 		if (!img->vars[i].is_const && by_var_name(&(const CubinVar *){ &img->vars[i] },
 		                                          &(const CubinVar *){ &img->vars[v] }) < 0)
-			rank++;
-	return SIM_GLOBALS_BASE + (uint64_t)rank * SIM_GLOBAL_STRIDE;
+			slots += var_slots(img->vars[i].size);
+	return SIM_GLOBALS_BASE + slots * SIM_GLOBAL_STRIDE;
 }
 
 static int fail(SimMachine *m, const char *fmt, const char *name)
@@ -67,8 +78,8 @@ static int patch_address(SimMachine *m, const CubinImage *img, const CubinDataFi
 }
 
 /* An R_CUDA_32 word of .nv.global.init: the function's section offset. */
-static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar *const *sorted, size_t n,
-                           const CubinDataFixup *f)
+static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar *const *sorted,
+                           const uint64_t *bases, size_t n, const CubinDataFixup *f)
 {
 	for (size_t j = 0; j < n; j++) {
 		const CubinVar *v = sorted[j];
@@ -76,7 +87,7 @@ static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar 
 			continue;
 		SimRegion *r = NULL;
 		for (size_t q = 0; q < m->nregions && !r; q++)
-			if (m->regions[q].base == SIM_GLOBALS_BASE + j * SIM_GLOBAL_STRIDE)
+			if (m->regions[q].base == bases[j])
 				r = &m->regions[q];
 		if (!r || !m->section_base || f->var >= img->nkernels)
 			break;
@@ -90,23 +101,30 @@ static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar 
 int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 {
 	const CubinVar **sorted = calloc(img->nvars + 1, sizeof *sorted);
-	if (!sorted)
+	uint64_t *bases = calloc(img->nvars + 1, sizeof *bases);
+	if (!sorted || !bases) {
+		free(sorted);
+		free(bases);
 		return fail(m, "out of memory%s", "");
+	}
 	size_t n = 0;
 	for (size_t i = 0; i < img->nvars; i++)
 		if (!img->vars[i].is_const)
 			sorted[n++] = &img->vars[i];
 	qsort(sorted, n, sizeof *sorted, by_var_name);
 	int rc = 0;
+	uint64_t slots = 0;
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		const CubinVar *v = sorted[j];
 		char name[48];
 		snprintf(name, sizeof name, "global %s", v->name ? v->name : "?");
-		if (v->size > SIM_GLOBAL_STRIDE) {
-			rc = fail(m, "variable %s is larger than the simulator's 1 MiB", v->name);
+		bases[j] = SIM_GLOBALS_BASE + slots * SIM_GLOBAL_STRIDE;
+		slots += var_slots(v->size);
+		if (slots > SIM_GLOBAL_SLOTS) {
+			rc = fail(m, "the variables up to %s take more than the simulator's 240 MiB", v->name);
 			break;
 		}
-		SimRegion *r = sim_add_region(m, SIM_BUFFER, name, SIM_GLOBALS_BASE + j * SIM_GLOBAL_STRIDE, v->size);
+		SimRegion *r = sim_add_region(m, SIM_BUFFER, name, bases[j], v->size);
 		if (!r) {
 			rc = -1;
 			break;
@@ -125,8 +143,9 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 		}
 	}
 	for (size_t i = 0; i < img->nfunc_inits && rc == 0; i++)
-		rc = patch_func_init(m, img, sorted, n, &img->func_inits[i]);
+		rc = patch_func_init(m, img, sorted, bases, n, &img->func_inits[i]);
 	free(sorted);
+	free(bases);
 	for (size_t i = 0; i < k->ndata_fixups && rc == 0; i++)
 		rc = patch_address(m, img, &k->data_fixups[i]);
 	return rc;

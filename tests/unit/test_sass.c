@@ -190,6 +190,8 @@ static const Example extra_examples[] = {
 	{ 0x5c88000000670400, "FCHK_R", "FCHK.DIVIDE P0, R4, R6" },
 	{ 0x4c88000005571c00, "FCHK_C", "FCHK.DIVIDE P0, R28, c[0x0][0x154]" },
 	{ 0x388800437f071c00, "FCHK_I", "FCHK.DIVIDE P0, R28, 255" },
+	/* an integer immediate converted (rodinia backprop, ptxas 11.8 -O3) */
+	{ 0x38b8010000470a0b, "I2F_I", "I2F.F32.U32.RP R11, 0x4" },
 	{ 0x30cc03ff80070409, "FSET_I", "FSET.GTU.FTZ.AND R9, |R4|, +INF , PT" },
 	{ 0x30cd83ff800705ff, "FSET_I", "FSET.NEU.FTZ.AND RZ.CC, |R5|, +INF , PT" },
 	{ 0x588d038000870908, "FSET_R", "FSET.NEU.FTZ.AND R8, R9, R8, PT" },
