@@ -8,24 +8,11 @@
  *   4. signed: negate by the sign of a ^ b (quotient) or of a (remainder);
  *      b == 0 gives ~b (all ones, what the hardware-free sequence yields
  *      elsewhere too). */
-#include "lower/lower_internal.h"
-
-enum { CMP_GT = 4, CMP_EQ = 2, CMP_GE = 6 };
-enum { NEG_B = 1, NEG_A = 2 };
+#include "lower/lower_f32seq.h"
 
 static void isetp(LowerCtx *c, uint32_t p, unsigned cmp, bool is_signed, uint32_t a, int b)
 {
-	LInsn *op = lw_emit(c, SF_ISETP_R);
-	linsn_ref(op, SR_PD, p, 0, 1, true);
-	linsn_set(op, SR_PQ, 7);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	if (b < 0)
-		linsn_set(op, SR_RB, 255);
-	else
-		linsn_ref(op, SR_RB, (uint32_t)b, 0, 1, false);
-	linsn_set(op, SR_CMP, cmp);
-	linsn_set(op, SR_SIGNED, is_signed);
-	linsn_set(op, SR_PC, 7);
+	fseq_isetp_r(c, p, a, b, cmp, is_signed, BOP_AND, -1);
 }
 
 /* d = a + neg-modified b (IADD with its NEG field; b < 0 is RZ) */

@@ -135,6 +135,20 @@ void fseq_isetp_imm(LowerCtx *c, uint32_t p, int a, unsigned cmp, bool is_signed
 	lw_op_pred(op, SR_PC, q, false);
 }
 
+/* ISETP.cmp[.U32].bop p, PT, a, b, q (b < 0: RZ; q < 0: PT) */
+void fseq_isetp_r(LowerCtx *c, uint32_t p, uint32_t a, int b, unsigned cmp, bool is_signed, unsigned bop, int q)
+{
+	LInsn *op = lw_emit(c, SF_ISETP_R);
+	lw_op_pred(op, SR_PD, (int)p, true);
+	linsn_set(op, SR_PQ, PT);
+	lw_op_use(op, SR_RA, (int)a);
+	lw_op_use(op, SR_RB, b);
+	linsn_set(op, SR_CMP, cmp);
+	linsn_set(op, SR_SIGNED, is_signed);
+	linsn_set(op, SR_BOP, bop);
+	lw_op_pred(op, SR_PC, q, false);
+}
+
 /* ISETP.cmp.AND p, PT, a, RZ, [q] */
 void fseq_isetp_rz(LowerCtx *c, uint32_t p, uint32_t a, unsigned cmp, int q)
 {

@@ -54,6 +54,7 @@ void fseq_lop32i(LowerCtx *c, uint32_t d, uint32_t a, uint32_t imm, unsigned lop
 void fseq_ffma_2p64(LowerCtx *c, uint32_t d, uint32_t a);
 void fseq_mufu(LowerCtx *c, unsigned fn, uint32_t d, uint32_t a);
 void fseq_isetp_imm(LowerCtx *c, uint32_t p, int a, unsigned cmp, bool is_signed, int32_t imm, unsigned bop, int q);
+void fseq_isetp_r(LowerCtx *c, uint32_t p, uint32_t a, int b, unsigned cmp, bool is_signed, unsigned bop, int q);
 void fseq_isetp_rz(LowerCtx *c, uint32_t p, uint32_t a, unsigned cmp, int q);
 void fseq_fset_abs_inf(LowerCtx *c, uint32_t d, uint32_t a, unsigned cmp);
 void fseq_fsetp_finite(LowerCtx *c, uint32_t p, uint32_t a);

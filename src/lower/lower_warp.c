@@ -11,7 +11,6 @@
  * ballot, and .all/.uni compare it with the ballot of the active lanes in
  * the mask (a lane outside the mask votes in neither). */
 #include "lower/lower_f32seq.h"
-#include "lower/lower_internal.h"
 
 #include <string.h>
 
@@ -89,64 +88,31 @@ static void vote_any(LowerCtx *c, uint32_t d, int p, bool neg)
 	linsn_set(op, SR_PD, 7);
 }
 
-/* LOP.AND d, a, b, or LOP.AND.NZ pd, RZ, a, b when pd >= 0 */
-static void and_words(LowerCtx *c, uint32_t d, uint32_t a, uint32_t b, int pd)
-{
-	LInsn *op = lw_emit(c, pd >= 0 ? SF_LOP_P_R : SF_LOP_R);
-	if (pd >= 0) {
-		linsn_ref(op, SR_PD, (uint32_t)pd, 0, 1, true);
-		linsn_set(op, SR_RD, 255);
-		linsn_set(op, SR_LOPTEST, 1);
-	} else {
-		linsn_ref(op, SR_RD, d, 0, 1, true);
-	}
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	linsn_ref(op, SR_RB, b, 0, 1, false);
-	linsn_set(op, SR_LOPOP, LOP_AND);
-}
-
-/* ISETP.EQ.U32.bop pd, PT, a, b (b -1: RZ), pc */
-static void isetp_eq(LowerCtx *c, uint32_t pd, uint32_t a, int b, bool or, int pc)
-{
-	LInsn *op = lw_emit(c, SF_ISETP_R);
-	linsn_ref(op, SR_PD, pd, 0, 1, true);
-	linsn_set(op, SR_PQ, 7);
-	linsn_ref(op, SR_RA, a, 0, 1, false);
-	if (b < 0)
-		linsn_set(op, SR_RB, 255);
-	else
-		linsn_ref(op, SR_RB, (uint32_t)b, 0, 1, false);
-	linsn_set(op, SR_CMP, CMP_EQ);
-	linsn_set(op, SR_SIGNED, 0);
-	linsn_set(op, SR_BOP, or ? 1 : 0);
-	lw_op_pred(op, SR_PC, pc, false);
-}
-
 /* vote.sync with member mask m (a register): see the file comment. */
 static void vote_masked(LowerCtx *c, int mode, uint32_t d, int pa, bool neg, uint32_t m)
 {
 	if (mode == 3) {                                    /* ballot & m */
 		vote_any(c, d, pa, neg);
-		and_words(c, d, d, m, -1);
+		fseq_lop(c, d, d, m, LOP_AND);
 		return;
 	}
 	uint32_t b = lw_temp(c, 1);
 	vote_any(c, b, pa, neg);
 	if (mode == VOTE_ANY) {                             /* (ballot & m) != 0 */
-		and_words(c, 0, b, m, (int)d);
+		fseq_lop_nz(c, d, b, m, LOP_AND, false);
 		return;
 	}
 	uint32_t a = lw_temp(c, 1);
 	vote_any(c, a, -1, false);                          /* the active lanes */
-	and_words(c, a, a, m, -1);
-	and_words(c, b, b, a, -1);
+	fseq_lop(c, a, a, m, LOP_AND);
+	fseq_lop(c, b, b, a, LOP_AND);
 	if (mode == VOTE_ALL) {                             /* every member votes p */
-		isetp_eq(c, d, b, (int)a, false, -1);
+		fseq_isetp_r(c, d, b, (int)a, CMP_EQ, false, BOP_AND, -1);
 		return;
 	}
 	uint32_t same = lw_pred_temp(c);                    /* .uni: all or none */
-	isetp_eq(c, same, b, (int)a, false, -1);
-	isetp_eq(c, d, b, -1, true, (int)same);
+	fseq_isetp_r(c, same, b, (int)a, CMP_EQ, false, BOP_AND, -1);
+	fseq_isetp_r(c, d, b, -1, CMP_EQ, false, BOP_OR, (int)same);
 }
 
 /* vote.mode.pred d, [!]a and vote.ballot.b32 d, [!]a {, membermask} */
