@@ -28,7 +28,7 @@ enum {
 	SIM_NPREDS = 7,             /* P0..P6; 7 is PT */
 	SIM_CALL_DEPTH = 32,        /* issue 15: CAL nesting a thread may reach */
 	SIM_CBANKS = 4,             /* c[0x0] .. c[0x3] */
-	SIM_CBANK_BYTES = 0x1000,   /* c[0x0] as the tests fill it */
+	SIM_CBANK_BYTES = 0x10000,  /* c[0x0]: the 64 KiB bank (4 KiB of parameters from 0x140, then bound slots) */
 	SIM_CBANK2_BYTES = 0x10000, /* c[0x2]: ptxas's constant pools, up to the 64 KiB bank (real code: 1,629 words) */
 	SIM_CBANK3_BYTES = 0x10000, /* c[0x3]: a module's .const data, up to the whole 64 KiB bank */
 	SIM_SYNC_DEPTH = 64,        /* SSY/PBK entries a thread may have pending */
