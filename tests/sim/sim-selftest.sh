@@ -552,6 +552,23 @@ else
 	bad "ptxsurf-as rejects big-global.ptx: $(head -n 1 "$work/err")"
 fi
 
+# 16. A module of 100 .global variables (a region each; gpuocelot's
+# unstructured complex has 83): a store into the last one is written out.
+{
+	printf '.version 6.0\n.target sm_50\n.address_size 64\n'
+	i=0
+	while [ $i -lt 100 ]; do printf '.global .align 4 .u32 g%03d;\n' $i; i=$((i + 1)); done
+	printf '.visible .entry k()\n{\n\t.reg .b32 %%r<2>;\n\tmov.u32 %%r1, 0x77;\n'
+	printf '\tst.global.u32 [g099], %%r1;\n\tret;\n}\n'
+} >"$work/many-globals.ptx"
+if "$prog" -o "$work/many-globals.cubin" "$work/many-globals.ptx" 2>"$work/err"; then
+	"$sim" --dump "$work/many-globals.cubin" >"$work/out" 2>&1
+	grep -q '^  global g099+0000: 77 00 00 00' "$work/out" && ok ||
+		bad "100 .global variables: $(grep -v '^  ' "$work/out" | head -n 2)"
+else
+	bad "ptxsurf-as rejects many-globals.ptx: $(head -n 1 "$work/err")"
+fi
+
 # 8. Bad input gets a message, not a crash.
 printf 'not an ELF' >"$work/junk.cubin"
 "$sim" "$work/junk.cubin" >"$work/out" 2>&1

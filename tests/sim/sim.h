@@ -23,7 +23,7 @@
 enum {
 	SIM_WARP = 32,
 	SIM_MAX_BLOCK_THREADS = 1024,
-	SIM_MAX_REGIONS = 48,
+	SIM_MAX_REGIONS = 320,      /* a region per .global variable: gpuocelot's unstructured complex has 83 */
 	SIM_NREGS = 255,            /* R0..R254; R255 is RZ */
 	SIM_NPREDS = 7,             /* P0..P6; 7 is PT */
 	SIM_CALL_DEPTH = 32,        /* issue 15: CAL nesting a thread may reach */
