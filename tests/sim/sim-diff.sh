@@ -122,6 +122,18 @@ fault_key() {
 	if [ "$fam" = files ]; then fault "$1" | sed 's/0x[0-9a-f]*/ADDR/g'; else fault "$1"; fi
 }
 
+# same_output A B: two runs wrote the same bytes; in the files family an
+# edge input set's stop may differ in its addresses, as fault_key allows
+# (HeCBench kalman, clang -O3 -g: both frames overrun, at other offsets)
+same_output() {
+	if [ "$fam" = files ]; then
+		[ "$(stop_masked "$1")" = "$(stop_masked "$2")" ]
+	else
+		cmp -s "$1" "$2"
+	fi
+}
+stop_masked() { sed '/^input set [0-9]*: stopped: /s/0x[0-9a-f]*/ADDR/g' "$1"; }
+
 # outcome OUT: "ok", "race" or "fail"
 outcome() {
 	if grep -q '^ptxsurf-sim: .*data race' "$1"; then echo race
@@ -225,7 +237,7 @@ compare_once() {
 			ok=0
 			continue
 		fi
-		if ! cmp -s "$d/ours.out" "$d/$o.out"; then
+		if ! same_output "$d/ours.out" "$d/$o.out"; then
 			echo "FAIL: $fam/$id [$model]: ours and ptxas -$o write different bytes:"
 			run_sim "$d/ours.cubin" "$k" "$g" "$b" "$s" "$d/ours.dump" --dump $th_opt
 			run_sim "$d/$o.cubin" "$k" "$g" "$b" "$s" "$d/$o.dump" --dump $th_opt
