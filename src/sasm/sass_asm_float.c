@@ -146,11 +146,11 @@ static bool match_ffma_c(SasmMatch *m)
 	return want_const ? sasm_set_const(m, op) : sasm_set_value(m, SR_RC, op->reg, op->loc, "register C");
 }
 
-/* B of a form whose immediate is a float's top 20 bits and that has no
- * B modifiers (divrn's FCHK.DIVIDE Pd, Ra, B). */
-bool sasm_take_float_b(SasmMatch *m)
+/* A float source as FADD's, for forms outside this family (divrn's
+ * FCHK.DIVIDE Pd, [-][|]Ra[|], [-][|]B[|]); SR_COUNT: no such modifier. */
+bool sasm_take_float_src(SasmMatch *m, bool is_a, SassRole neg, SassRole abs)
 {
-	return float_src(m, false, SR_COUNT, SR_COUNT);
+	return float_src(m, is_a, neg, abs);
 }
 
 bool sasm_match_float(SasmMatch *m)

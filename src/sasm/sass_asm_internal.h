@@ -107,7 +107,7 @@ bool sasm_take_cond(SasmMatch *m, size_t after);
 bool sasm_take_target(SasmMatch *m);
 /* Operands of the float families (sass_asm_float.c). */
 bool sasm_match_float(SasmMatch *m);
-bool sasm_take_float_b(SasmMatch *m);
+bool sasm_take_float_src(SasmMatch *m, bool is_a, SassRole neg, SassRole abs);
 /* Operands of the instruction families beyond the surface slice (sass_asm_fam.c). */
 bool sasm_match_fam(SasmMatch *m);
 /* Operands of the atomics and warp operations (sass_asm_warp.c). */

@@ -194,11 +194,12 @@ static bool match_vabsdiff4(SasmMatch *m)
 	       vabsdiff4_source(m, SR_RB, SR_VSEL_B, 1, "B") && sasm_take_reg(m, SR_RC, 2, 0, NULL, "C");
 }
 
-/* divrn: FCHK.mode Pd, Ra, B (a register, constant or float immediate). */
+/* divrn: FCHK.mode Pd, A, B (B a register, constant or float immediate),
+ * each source negated or absolute as FADD's. */
 static bool match_fchk(SasmMatch *m)
 {
 	return sasm_take_pred(m, SR_PD, SR_COUNT, "predicate destination") &&
-	       sasm_take_reg(m, SR_RA, 0, 0, NULL, "A") && sasm_take_float_b(m);
+	       sasm_take_float_src(m, true, SR_NEGA, SR_ABSA) && sasm_take_float_src(m, false, SR_NEGB, SR_ABSB);
 }
 
 /* divrn: ISCADD32I Rd[.CC], Ra, imm32, shift. */

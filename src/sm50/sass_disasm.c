@@ -491,30 +491,6 @@ static void print_i2i(Text *t, const SassForm *f, const SassValues *v)
 
 /* ---- single-precision float ------------------------------------------------ */
 
-/* A float source: -|Rx| around a register or constant; an immediate keeps
- * its own sign in the value and shows the modifiers as .NEG/.ABS suffixes. */
-static void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
-                     bool neg, bool abs)
-{
-	put(t, ", ");
-	if (!is_a && (f->bkind == SASS_B_IMM || f->bkind == SASS_B_NONE)) {
-		put_float(t, f->bkind == SASS_B_IMM ? sass_fimm20_bits(get(v, SR_IMM)) : (uint32_t)get(v, SR_IMM));
-		put(t, "%s%s", neg ? ".NEG" : "", abs ? ".ABS" : "");
-		return;
-	}
-	put(t, "%s%s", neg ? "-" : "", abs ? "|" : "");
-	if (!is_a && f->bkind == SASS_B_CONST) {
-		put_const(t, v, "");
-		put(t, "%s", abs ? "|" : "");
-		return;
-	}
-	put_reg(t, get(v, is_a ? SR_RA : SR_RB));
-	put(t, "%s", abs ? "|" : "");
-	/* FADD's B register is reused through the third operand's flag
-	 * (nvdisasm 11.8 agrees; FMUL, FMNMX and FSETP use the second) */
-	put_reuse(t, slot, is_a ? REUSE_A : f->op == SOP_FADD ? REUSE_C : REUSE_B);
-}
-
 static void print_fadd(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	put(t, f->op == SOP_FADD32I ? "FADD32I" : "FADD");

@@ -270,20 +270,16 @@ static void print_iscadd32i(Text *t, const SassValues *v, uint32_t slot)
 	put(t, ", 0x%x", (unsigned)get(v, SR_SHIFT));
 }
 
-/* divrn: FCHK.mode Pd, Ra, B (an immediate B is a float's top 20 bits) */
+/* divrn: FCHK.mode Pd, [-][|]Ra[|], [-][|]B[|] (an immediate B is a
+ * float's top 20 bits), the sources as FADD's */
 static void print_fchk(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)
 {
 	put(t, "FCHK");
 	put_enum(t, f, v, SR_CHKMODE);
 	put(t, " ");
 	put_pred(t, get(v, SR_PD), false);
-	put_ra(t, v, slot, ", ");
-	if (f->bkind == SASS_B_IMM) {
-		put(t, ", ");
-		put_float(t, sass_fimm20_bits(get(v, SR_IMM)));
-	} else {
-		put_b_plain(t, f, v, slot);
-	}
+	put_fsrc(t, f, v, slot, true, get(v, SR_NEGA) != 0, get(v, SR_ABSA) != 0);
+	put_fsrc(t, f, v, slot, false, get(v, SR_NEGB) != 0, get(v, SR_ABSB) != 0);
 }
 
 bool sass_format_ptxas(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, uint64_t addr)

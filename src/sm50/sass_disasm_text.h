@@ -170,6 +170,30 @@ static inline void put_ra(Text *t, const SassValues *v, uint32_t slot, const cha
 	put_reuse(t, slot, REUSE_A);
 }
 
+/* A float source: -|Rx| around a register or constant; an immediate keeps
+ * its own sign in the value and shows the modifiers as .NEG/.ABS suffixes. */
+static inline void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
+                                   bool neg, bool abs)
+{
+	put(t, ", ");
+	if (!is_a && (f->bkind == SASS_B_IMM || f->bkind == SASS_B_NONE)) {
+		put_float(t, f->bkind == SASS_B_IMM ? sass_fimm20_bits(get(v, SR_IMM)) : (uint32_t)get(v, SR_IMM));
+		put(t, "%s%s", neg ? ".NEG" : "", abs ? ".ABS" : "");
+		return;
+	}
+	put(t, "%s%s", neg ? "-" : "", abs ? "|" : "");
+	if (!is_a && f->bkind == SASS_B_CONST) {
+		put_const(t, v, "");
+		put(t, "%s", abs ? "|" : "");
+		return;
+	}
+	put_reg(t, get(v, is_a ? SR_RA : SR_RB));
+	put(t, "%s", abs ? "|" : "");
+	/* FADD's B register is reused through the third operand's flag
+	 * (nvdisasm 11.8 agrees; FMUL, FMNMX and FSETP use the second) */
+	put_reuse(t, slot, is_a ? REUSE_A : f->op == SOP_FADD ? REUSE_C : REUSE_B);
+}
+
 /* C operand of the forms with a third source: Rc, or the constant of the
  * "RC" layouts. */
 static inline void put_c(Text *t, const SassForm *f, const SassValues *v, uint32_t slot)

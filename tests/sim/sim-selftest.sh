@@ -524,6 +524,19 @@ first_words r2p 'ff ff fd ff 25 00 00 00' "R2P PR / P2R PR of bytes 1 and 2"
 SASS
 first_words i2f-imm '00 00 80 40 00 00 e0 c0' "I2F.F32.U32.RP of 0x4 and I2F.F32.S32 of -0x7"
 
+# 14b. FMUL's result scale (ptxas -O3's x * y * 0.5 in HeCBench projectile):
+# 3.0 * 5.0 .D2 -> 7.5 (0x40f00000), .M4 -> 60.0 (0x42700000).
+{ echo "$buffer_head"; cat <<'SASS'; } >"$work/fmul-scale.sass"
+        MOV32I R4, 0x40400000;
+        MOV32I R5, 0x40a00000;
+        FMUL.D2 R7, R4, R5;
+        FMUL.M4 R8, R4, R5;
+        STG.E [R2], R7;
+        STG.E [R2+0x4], R8;
+        EXIT;
+SASS
+first_words fmul-scale '00 00 f0 40 00 00 70 42' "FMUL.D2 and FMUL.M4 of 3.0 and 5.0"
+
 # 15. A .global variable larger than one 1 MiB slot takes as many slots as
 # it needs (rodinia binomialOptions has one of 16 MiB), and the variable
 # after it gets its own: the word stored at big[2500000] and the one in
