@@ -37,28 +37,11 @@ static void print_prmt(Text *t, const SassForm *f, const SassValues *v, uint32_t
 
 /* ---- double precision and F2F ---- */
 
-/* A double source: -|Rx| around a register or constant; an immediate keeps
- * its own sign in the value and shows the modifiers as .NEG/.ABS. */
+/* A double source: put_fp_src's, with a double's immediate. */
 static void put_dsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
                      bool neg, bool abs)
 {
-	put(t, ", ");
-	if (!is_a && f->bkind == SASS_B_IMM) {
-		char tmp[48];
-		sass_double_text(sass_dimm20_bits(get(v, SR_IMM)), tmp, sizeof tmp);
-		put(t, "%s%s%s", tmp, neg ? ".NEG" : "", abs ? ".ABS" : "");
-		return;
-	}
-	put(t, "%s%s", neg ? "-" : "", abs ? "|" : "");
-	if (!is_a && f->bkind == SASS_B_CONST) {
-		put_const(t, v, "");
-		put(t, "%s", abs ? "|" : "");
-		return;
-	}
-	put_reg(t, get(v, is_a ? SR_RA : SR_RB));
-	put(t, "%s", abs ? "|" : "");
-	/* like FADD, DADD's B is reused through the third flag */
-	put_reuse(t, slot, is_a ? REUSE_A : f->op == SOP_DADD ? REUSE_C : REUSE_B);
+	put_fp_src(t, f, v, slot, is_a, neg, abs, true);
 }
 
 /* nvdisasm prints no reuse flags on DMNMX (nor on DSETP) */

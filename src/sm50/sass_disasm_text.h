@@ -170,14 +170,21 @@ static inline void put_ra(Text *t, const SassValues *v, uint32_t slot, const cha
 	put_reuse(t, slot, REUSE_A);
 }
 
-/* A float source: -|Rx| around a register or constant; an immediate keeps
- * its own sign in the value and shows the modifiers as .NEG/.ABS suffixes. */
-static inline void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
-                                   bool neg, bool abs)
+/* A float or double source (dbl): -|Rx| around a register or constant;
+ * an immediate keeps its own sign in the value and shows the modifiers as
+ * .NEG/.ABS suffixes. */
+static inline void put_fp_src(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
+                              bool neg, bool abs, bool dbl)
 {
 	put(t, ", ");
 	if (!is_a && (f->bkind == SASS_B_IMM || f->bkind == SASS_B_NONE)) {
-		put_float(t, f->bkind == SASS_B_IMM ? sass_fimm20_bits(get(v, SR_IMM)) : (uint32_t)get(v, SR_IMM));
+		if (dbl) {
+			char tmp[48];
+			sass_double_text(sass_dimm20_bits(get(v, SR_IMM)), tmp, sizeof tmp);
+			put(t, "%s", tmp);
+		} else {
+			put_float(t, f->bkind == SASS_B_IMM ? sass_fimm20_bits(get(v, SR_IMM)) : (uint32_t)get(v, SR_IMM));
+		}
 		put(t, "%s%s", neg ? ".NEG" : "", abs ? ".ABS" : "");
 		return;
 	}
@@ -189,9 +196,15 @@ static inline void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uin
 	}
 	put_reg(t, get(v, is_a ? SR_RA : SR_RB));
 	put(t, "%s", abs ? "|" : "");
-	/* FADD's B register is reused through the third operand's flag
-	 * (nvdisasm 11.8 agrees; FMUL, FMNMX and FSETP use the second) */
-	put_reuse(t, slot, is_a ? REUSE_A : f->op == SOP_FADD ? REUSE_C : REUSE_B);
+	/* FADD's and DADD's B register is reused through the third operand's
+	 * flag (nvdisasm 11.8 agrees; FMUL, FMNMX and FSETP use the second) */
+	put_reuse(t, slot, is_a ? REUSE_A : f->op == SOP_FADD || f->op == SOP_DADD ? REUSE_C : REUSE_B);
+}
+
+static inline void put_fsrc(Text *t, const SassForm *f, const SassValues *v, uint32_t slot, bool is_a,
+                            bool neg, bool abs)
+{
+	put_fp_src(t, f, v, slot, is_a, neg, abs, false);
 }
 
 /* C operand of the forms with a third source: Rc, or the constant of the
