@@ -351,6 +351,9 @@ bool check_is_other_type_word(const char *w);
 const char *check_word_in_list(const char *list, const char *word);
 /* check_carry.c (rule operand-type): the types .cc takes (CARRY rows) */
 void check_carry(CheckCtx *c, const Instr *in);
+/* check_compare.c (rule operand-type): set's type pairs (SETTYPES rows),
+ * set/setp's comparison operators and .ftz by source type (CMPOPS rows) */
+void check_compare(CheckCtx *c, const Instr *in);
 /* check_wmma.c (rule operand-type): wmma.load/.store fragments (WMMAFRAG rows) */
 void check_wmma_fragment(CheckCtx *c, const Instr *in);
 void check_wmma_mma(CheckCtx *c, const Instr *in);

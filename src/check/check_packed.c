@@ -24,7 +24,8 @@ static int packed_width(const Instr *in, const char **word)
 	return 0;
 }
 
-/* The first operand judged: setp's are its predicates' sources. */
+/* The first operand judged: setp's are its predicates' sources, a and b
+ * (its c, after a boolean operation, is a predicate). */
 static int first_packed_operand(const Instr *in)
 {
 	static const char *const all[] = { "add", "sub", "mul", "fma", "neg", "abs", "min", "max", "ex2", "tanh" };
@@ -43,7 +44,8 @@ void check_packed_operands(CheckCtx *c, const Instr *in)
 	int from = bits ? first_packed_operand(in) : -1;
 	if (from < 0)
 		return;
-	for (uint32_t i = (uint32_t)from; i < in->nops; i++) {
+	uint32_t end = strcmp(in->opcode, "setp") == 0 && in->nops > 3 ? 3 : in->nops;
+	for (uint32_t i = (uint32_t)from; i < end; i++) {
 		const Expr *e = in->ops[i];
 		if (check_is_sink(e))
 			continue;

@@ -731,7 +731,7 @@ static bool check_sig_words(CheckCtx *c, const Instr *in, const OpSig *sig, cons
 }
 
 /* The parts that read only the instruction's words (type count, mma
- * shape, the carry's types, check_sig_words) run while *clean lacks SHAPE_SIGNATURE, and
+ * shape, the carry's types, set/setp's types and comparison, check_sig_words) run while *clean lacks SHAPE_SIGNATURE, and
  * set it when none of them tried to say anything (check_shape.c); the
  * parts that read operands (predicate output, results, roles) always run,
  * in the same order. A skipped part said nothing before, so it would not
@@ -747,6 +747,7 @@ void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean)
 		if (in->opcode[0] == 'm' && opcode_is(in, "mma"))
 			check_mma_shape(c, in);
 		check_carry(c, in);
+		check_compare(c, in);
 		said += c->sink->tried - t;
 	}
 	const OpSig *sig = sig_of(in);
