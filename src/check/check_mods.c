@@ -17,16 +17,20 @@ typedef struct ClassRow {
 	const char *opcode, *noun, *words;
 	int needed;             /* EXACTLY_ONE: a word of the class is required (1);
 	                         * DOC_ONE: by the PTX ISA document alone (2) */
+	int from;               /* EXACTLY_ONE_FROM: required from this PTX version */
 } ClassRow;
 
 static const ClassRow rows[] = {
-#define ONE_OF(op, noun, words, target, example) { op, noun, words, 0 },
-#define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, 1 },
-#define DOC_ONE(op, noun, words, target, example) { op, noun, words, 2 },
+#define ONE_OF(op, noun, words, target, example) { op, noun, words, 0, 0 },
+#define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, 1, 0 },
+#define DOC_ONE(op, noun, words, target, example) { op, noun, words, 2, 0 },
+#define EXACTLY_ONE_FROM(op, noun, words, target, example, major, minor) \
+	{ op, noun, words, 1, PTX_VERSION_OF(major, minor) },
 #include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
 #undef DOC_ONE
+#undef EXACTLY_ONE_FROM
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -226,7 +230,12 @@ void check_modifier_classes(CheckCtx *c, const Instr *in)
 	}
 	for (uint32_t k = 0; k < oc->nrows; k++) {
 		const ClassRow *r = &rows[oc->row[k]];
-		if (r->needed == 1 && !(seen & (1u << k)))
+		if (r->needed == 1 && !(seen & (1u << k)) && r->from && (!c->has_version || c->version < r->from))
+			continue;
+		if (r->needed == 1 && !(seen & (1u << k)) && r->from)
+			check_error(c, in->opcode_loc, RULE_MODIFIER_CLASS, "Missing %s modifier for instruction '%s': PTX "
+				"ISA %d.%d and later require %s", r->noun, in->opcode, r->from / 10, r->from % 10, r->words);
+		else if (r->needed == 1 && !(seen & (1u << k)))
 			check_error(c, in->opcode_loc, RULE_MODIFIER_CLASS, "Missing %s modifier for instruction '%s' (it "
 				"takes one of %s)", r->noun, in->opcode, r->words);
 		else if (r->needed == 2 && !(seen & (1u << k)) && c->rules == RULES_STRICT)

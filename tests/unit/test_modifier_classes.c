@@ -21,10 +21,12 @@ static const Row rows[] = {
 #define ONE_OF(op, noun, words, target, example) { op, noun, words, target, example },
 #define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, target, example },
 #define DOC_ONE(op, noun, words, target, example) { op, noun, words, target, example },
+#define EXACTLY_ONE_FROM(op, noun, words, target, example, major, minor) { op, noun, words, target, example },
 #include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
 #undef DOC_ONE
+#undef EXACTLY_ONE_FROM
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 

@@ -22,10 +22,13 @@ static const Row rows[] = {
 #define ONE_OF(op, noun, words, target, example) { op, noun, words, target, example, 0 },
 #define EXACTLY_ONE(op, noun, words, target, example) { op, noun, words, target, example, 1 },
 #define DOC_ONE(op, noun, words, target, example) { op, noun, words, target, example, 0 },  /* ptxas: ONE_OF */
+#define EXACTLY_ONE_FROM(op, noun, words, target, example, major, minor) \
+	{ op, noun, words, target, example, 1 },  /* probes are .version 9.0 */
 #include "isa/modifier_classes.def"
 #undef ONE_OF
 #undef EXACTLY_ONE
 #undef DOC_ONE
+#undef EXACTLY_ONE_FROM
 };
 
 static int n;
