@@ -476,11 +476,16 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 	return 0;
 }
 
-/* EIATTR_FRAME_SIZE of the function whose symbol lives in section text,
- * from the module-wide .nv.info (the CUDA_INFO section with sh_info 0);
- * 0 when there is none. Malformed records end the search. */
-static uint32_t read_frame_size(const Reader *r, size_t text)
+/* EIATTR_FRAME_SIZE of the function `name` whose symbol lives in section
+ * text, from the module-wide .nv.info (the CUDA_INFO section with sh_info
+ * 0); 0 when there is none. ptxas also records the local functions it
+ * places in a kernel's section ("$kernel$__cuda_sm20_rem_u64", frame 0),
+ * possibly before the kernel: a record of another symbol of the section
+ * counts only when the kernel has none. Malformed records end the search. */
+static uint32_t read_frame_size(const Reader *r, size_t text, const char *name)
 {
+	bool found = false;
+	uint32_t first = 0;
 	for (size_t sec = 1; sec < r->shnum; sec++) {
 		if (r->sh[sec].type != CUBIN_SHT_CUDA_INFO || r->sh[sec].info != 0)
 			continue;
@@ -494,13 +499,18 @@ static uint32_t read_frame_size(const Reader *r, size_t text)
 				break;
 			if (attr == CUBIN_EIATTR_FRAME_SIZE && payload == 8) {
 				uint32_t sym = rd32(d + pos + 4);
-				if (r->symtab && sym > 0 && sym < r->nsyms && rd16(symbol(r, sym) + 6) == text)
-					return rd32(d + pos + 8);
+				if (r->symtab && sym > 0 && sym < r->nsyms && rd16(symbol(r, sym) + 6) == text) {
+					if (name && strcmp(symbol_name(r, sym), name) == 0)
+						return rd32(d + pos + 8);
+					if (!found)
+						first = rd32(d + pos + 8);
+					found = true;
+				}
 			}
 			pos += 4 + payload;
 		}
 	}
-	return 0;
+	return first;
 }
 
 /* The names ptxas records in .strtab after ".nv.shared.<name>" for the
@@ -611,7 +621,7 @@ static int read_kernels(Reader *r, CubinImage *img)
 		used_desc_kinds += k->ndesc_size_offsets;
 		k->ndesc_size_symbols = r->ndesc_kinds_of[i];
 		memcpy(k->desc_size_symbols, r->desc_kinds_of[i], sizeof k->desc_size_symbols);
-		k->frame_size = read_frame_size(r, i);
+		k->frame_size = read_frame_size(r, i, k->name);
 		if (r->shared_of[i] && img->string_store) {
 			k->shared_strings = img->string_store + used_strings;
 			k->nshared_strings = read_shared_strings(r, k->name, img->string_store + used_strings);
