@@ -91,13 +91,13 @@ static void vote_any(LowerCtx *c, uint32_t d, int p, bool neg)
 /* vote.sync with member mask m (a register): see the file comment. */
 static void vote_masked(LowerCtx *c, int mode, uint32_t d, int pa, bool neg, uint32_t m)
 {
-	if (mode == 3) {                                    /* ballot & m */
-		vote_any(c, d, pa, neg);
-		fseq_lop(c, d, d, m, LOP_AND);
-		return;
-	}
+	/* the ballot goes to a temporary: d may be the mask's own register */
 	uint32_t b = lw_temp(c, 1);
 	vote_any(c, b, pa, neg);
+	if (mode == 3) {                                    /* .ballot: ballot & m */
+		fseq_lop(c, d, b, m, LOP_AND);
+		return;
+	}
 	if (mode == VOTE_ANY) {                             /* (ballot & m) != 0 */
 		fseq_lop_nz(c, d, b, m, LOP_AND, false);
 		return;
