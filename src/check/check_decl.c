@@ -264,53 +264,36 @@ static void check_param_shape(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 		}
 }
 
-/* The value of an integer literal's text (0x, 0b, leading-0 octal or
- * decimal, an optional U suffix); false if it does not fit 64 bits. */
-static bool mask_literal_value(const char *t, int64_t *out)
-{
-	unsigned base = 10;
-	if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
-		base = 16, t += 2;
-	else if (t[0] == '0' && (t[1] == 'b' || t[1] == 'B'))
-		base = 2, t += 2;
-	else if (t[0] == '0' && t[1])
-		base = 8, t += 1;
-	uint64_t v = 0;
-	for (; *t && *t != 'U' && *t != 'u'; t++) {
-		unsigned d = *t >= '0' && *t <= '9' ? (unsigned)(*t - '0') : (unsigned)((*t | 0x20) - 'a' + 10);
-		if (d >= base || v > (UINT64_MAX - d) / base)
-			return false;
-		v = v * base + d;
-	}
-	*out = (int64_t)v;
-	return true;
-}
-
 /* mask() in an initializer, 0xFF00(sym): the mask selects one byte of
  * the address (0xFF shifted by whole bytes), as ptxas 13 requires
- * ("Invalid mask value '0x12' used in initializer"). */
-static void check_mask_values(CheckCtx *c, const Expr *e)
+ * ("Invalid mask value '0x12' used in initializer"), and the variable is
+ * .u8, .u32 or .u64 (ptxas 13 and 11.8 refuse every other type, .b8 and
+ * .s8 too: "Initial value type mismatch"). */
+static void check_mask_values(CheckCtx *c, const Expr *e, PtxType type)
 {
 	if (!e)
 		return;
-	if (e->kind == EX_CALL && e->text && strcmp(e->text, "generic") != 0 && (e->text[0] >= '0' && e->text[0] <= '9')) {
-		int64_t v = 0;
+	if (expr_is_mask_call(e)) {
+		uint64_t v = 0;
 		bool ok = false;
-		if (mask_literal_value(e->text, &v))
+		if (int_literal_value(e->text, &v))
 			for (int shift = 0; shift < 64 && !ok; shift += 8)
-				ok = (uint64_t)v == (uint64_t)0xFF << shift;
+				ok = v == (uint64_t)0xFF << shift;
 		if (!ok)
 			check_error(c, e->loc, RULE_INITIALIZER, "Invalid mask value '%s' used in initializer (a mask selects "
 				"one byte of the address: 0xFF, 0xFF00, 0xFF0000, ...)", e->text);
+		else if (type != TY_U8 && type != TY_U32 && type != TY_U64)
+			check_error(c, e->loc, RULE_INITIALIZER, "Initial value type mismatch: a mask() term initializes a "
+				"%s variable (it needs .u8, .u32 or .u64)", type_info(type)->word);
 	}
 	if (e->kind == EX_UNARY)
-		check_mask_values(c, e->lhs);
+		check_mask_values(c, e->lhs, type);
 	else if (e->kind == EX_BINARY) {
-		check_mask_values(c, e->lhs);
-		check_mask_values(c, e->rhs);
+		check_mask_values(c, e->lhs, type);
+		check_mask_values(c, e->rhs, type);
 	} else if (e->kind == EX_VECTOR || e->kind == EX_LIST || e->kind == EX_CALL)
 		for (uint32_t i = 0; i < e->nelems; i++)
-			check_mask_values(c, e->elems[i]);
+			check_mask_values(c, e->elems[i], type);
 }
 
 /* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
@@ -380,7 +363,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		const Declarator *dc = &d->decls[i];
 		check_unsized(c, dc, &info, place);
 		if (dc->init && !opaque)
-			check_mask_values(c, dc->init);
+			check_mask_values(c, dc->init, info.type);
 		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;

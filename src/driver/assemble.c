@@ -141,7 +141,7 @@ static CubinVar *cubin_vars_of(const LModule *lm, uint32_t *shared_at, size_t *n
 		CubinInitReloc *r = xcalloc(v->nrelocs + 1, sizeof *r);
 		for (size_t j = 0; j < v->nrelocs; j++)
 			r[j] = (CubinInitReloc){ v->relocs[j].offset, v->relocs[j].var, v->relocs[j].addend,
-			                         v->relocs[j].func };
+			                         v->relocs[j].func, v->relocs[j].byte };
 		/* ptxas names a .common variable with the .visible ones */
 		vars[i] = (CubinVar){ .name = v->name, .is_const = v->space == LDATA_CONST,
 		                      .visible = v->visible || v->common,

@@ -87,6 +87,7 @@
 #define CUBIN_R_CUDA_TEX_HEADER_INDEX 6
 #define CUBIN_R_CUDA_ABS32_20      42
 #define CUBIN_R_CUDA_G64           4
+#define CUBIN_R_CUDA_G8_0          84    /* mask(): byte k of a generic address, R_CUDA_G8_0 + k */
 #define CUBIN_R_CUDA_32            1     /* fnaddr (-c): a .func's address in an initialiser word */
 #define CUBIN_R_CUDA_ABS32_LO_32   43
 #define CUBIN_R_CUDA_ABS32_HI_32   44
@@ -195,6 +196,7 @@ typedef struct CubinInitReloc {
 	uint32_t var;
 	int64_t addend;
 	bool func;               /* -c: var is of CubinModule.func_addrs, R_CUDA_32 of its symbol */
+	uint8_t byte;            /* mask(): 1 + k, byte k of the address (R_CUDA_G8_<8k>); 0: all */
 } CubinInitReloc;
 
 /* A module .global or .const variable: .nv.constant3, or .nv.global.init

@@ -191,9 +191,11 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 		    (!v->shared && v->offset % v->align))
 			return cubin_fail(err, errlen, "variable %s: bad alignment", v->name);
 		for (size_t r = 0; r < v->nrelocs; r++)
-			/* a 32-bit module's address words are 4 bytes (still R_CUDA_G64) */
+			/* a 32-bit module's address words are 4 bytes (still R_CUDA_G64); a
+			 * mask() one is 1 byte, of at most 8 */
 			if (v->relocs[r].var >= (v->relocs[r].func ? m->nfunc_addrs : m->nvars) ||
-			    (uint64_t)v->relocs[r].offset + (m->address64 ? 8 : 4) > v->size)
+			    v->relocs[r].byte > 8 || (v->relocs[r].byte && v->relocs[r].func) ||
+			    (uint64_t)v->relocs[r].offset + (v->relocs[r].byte ? 1 : m->address64 ? 8 : 4) > v->size)
 				return cubin_fail(err, errlen, "variable %s: bad initialiser relocation", v->name);
 	}
 	for (size_t k = 0; k < m->nkernels; k++)

@@ -8,6 +8,8 @@
 
 #include "base/xalloc.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 
 bool cubin_var_in(const CubinVar *v, CubinDataSection s)
@@ -54,6 +56,17 @@ static void put_u64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* ptxas 11.8 lists a section's initialiser relocations last word first */
+static int by_offset_down(const void *a, const void *b)
+{
+	uint64_t x = 0, y = 0;
+	for (int i = 7; i >= 0; i--) {
+		x = x << 8 | ((const uint8_t *)a)[i];
+		y = y << 8 | ((const uint8_t *)b)[i];
+	}
+	return (x < y) - (x > y);
+}
+
 uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, const size_t *sym_of_fnaddr, bool rela,
                            size_t *len)
 {
@@ -71,11 +84,13 @@ uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, const
 				continue;
 			uint8_t *e = b + ent * k++;
 			put_u64(e, (uint64_t)m->vars[i].offset + x->offset);
+			uint32_t type = x->byte ? CUBIN_R_CUDA_G8_0 + x->byte - 1u : CUBIN_R_CUDA_G64;
 			put_u64(e + 8, x->func ? ((uint64_t)sym_of_fnaddr[x->var] << 32) | CUBIN_R_CUDA_32
-			                       : ((uint64_t)sym_of_var[x->var] << 32) | CUBIN_R_CUDA_G64);
+			                       : ((uint64_t)sym_of_var[x->var] << 32) | type);
 			if (rela)
 				put_u64(e + 16, (uint64_t)x->addend);
 		}
+	qsort(b, n, ent, by_offset_down);
 	return b;
 }
 

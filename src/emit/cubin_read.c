@@ -436,8 +436,9 @@ static int read_surface_slots(Reader *r, size_t rel, CubinKernel *k, CubinSurfac
 }
 
 /* The suq/txq descriptor lookups: .nv.constant2.<name> words and the
- * R_CUDA_ABS32_20 relocations of .rel.text.<name> (in file order), each
- * with the kind of its symbol (a variable's: as a surface's, as before). */
+ * R_CUDA_ABS32_20 relocations of .rel.text.<name> (in file order) but
+ * those of functions and of the module's own variables, each with the kind
+ * of its symbol (another's: as a surface's, as before). */
 static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k, uint32_t *store,
                             uint8_t *kinds)
 {
@@ -460,7 +461,8 @@ static int read_desc_lookup(Reader *r, size_t const2, size_t rel, CubinKernel *k
 		size_t first = n;
 		for (uint64_t pos = 0; pos < s->size; pos += REL_SIZE) {
 			uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
-			if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20 || is_func(r, info >> 32))
+			if ((uint32_t)info != CUBIN_R_CUDA_ABS32_20 || is_func(r, info >> 32) ||
+			    is_defined_object(r, info >> 32))
 				continue;
 			if (offset > UINT32_MAX)
 				return cubin_read_fail(r, "bad cubin: relocation offset 0x%llx out of range",

@@ -133,6 +133,15 @@ static inline bool is_func(const Reader *r, uint64_t sym)
 	return r->symtab && sym > 0 && sym < r->nsyms && (symbol(r, (size_t)sym)[4] & 0xf) == 2;
 }
 
+/* A data object defined in a section of the module: a 32-bit module's
+ * variable, whose address a MOV32I takes through R_CUDA_ABS32_20 too
+ * (cubin_read_vars), where a descriptor size's symbol is undefined. */
+static inline bool is_defined_object(const Reader *r, uint64_t sym)
+{
+	return r->symtab && sym > 0 && sym < r->nsyms && (symbol(r, (size_t)sym)[4] & 0xf) == 1 &&
+	       rd16(symbol(r, (size_t)sym) + 6) != 0;
+}
+
 static inline bool is_extern_func(const Reader *r, uint64_t sym)
 {
 	return is_func(r, sym) && rd16(symbol(r, (size_t)sym) + 6) == 0;

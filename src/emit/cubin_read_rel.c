@@ -44,10 +44,13 @@ static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, 
 		ptrdiff_t target = var_of_symbol(var_sym, img->nvars, info >> 32);
 		if ((uint32_t)info == CUBIN_R_CUDA_32 && is_func(r, info >> 32))
 			continue;     /* a .func's address (-c): read_extern_calls */
-		if ((uint32_t)info != CUBIN_R_CUDA_G64 || target < 0)
+		uint32_t type = (uint32_t)info;
+		bool byte = type >= CUBIN_R_CUDA_G8_0 && type < CUBIN_R_CUDA_G8_0 + 8;
+		if ((type != CUBIN_R_CUDA_G64 && !byte) || target < 0)
 			return cubin_read_fail(r, "bad cubin: unknown initialiser relocation in section %zu", rel);
 		out[(*n)++] = (CubinInitReloc){ (uint32_t)(offset - var->offset), (uint32_t)target,
-		                                ent == RELA_SIZE ? (int64_t)rd64(d + pos + 16) : 0, false };
+		                                ent == RELA_SIZE ? (int64_t)rd64(d + pos + 16) : 0, false,
+		                                byte ? (uint8_t)(type - CUBIN_R_CUDA_G8_0 + 1) : 0 };
 	}
 	return 0;
 }

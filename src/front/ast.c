@@ -86,6 +86,33 @@ void expr_for_each_name(const Expr *e, void (*fn)(void *ctx, const Expr *name), 
 
 /* Arithmetic is done in uint64_t so overflow wraps (as in ptxas) instead of
  * being undefined behaviour. */
+/* The value of an integer literal's text (0x, 0b, leading-0 octal or
+ * decimal, an optional U suffix); false if it does not fit 64 bits. */
+bool int_literal_value(const char *t, uint64_t *out)
+{
+	unsigned base = 10;
+	if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+		base = 16, t += 2;
+	else if (t[0] == '0' && (t[1] == 'b' || t[1] == 'B'))
+		base = 2, t += 2;
+	else if (t[0] == '0' && t[1])
+		base = 8, t += 1;
+	uint64_t v = 0;
+	for (; *t && *t != 'U' && *t != 'u'; t++) {
+		unsigned d = *t >= '0' && *t <= '9' ? (unsigned)(*t - '0') : (unsigned)((*t | 0x20) - 'a' + 10);
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+bool expr_is_mask_call(const Expr *e)
+{
+	return e && e->kind == EX_CALL && e->text && e->text[0] >= '0' && e->text[0] <= '9' && e->nelems == 1;
+}
+
 bool expr_const_int(const Expr *e, int64_t *out)
 {
 	int64_t a, b;

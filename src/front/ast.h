@@ -230,4 +230,12 @@ void expr_for_each_name(const Expr *e, void (*fn)(void *ctx, const Expr *name), 
 /* Evaluate an integer constant expression; false if not constant. */
 bool expr_const_int(const Expr *e, int64_t *out);
 
+/* The value of an integer literal's text (0x, 0b, leading-0 octal or
+ * decimal, an optional U suffix); false if it does not fit 64 bits. */
+bool int_literal_value(const char *text, uint64_t *out);
+
+/* A mask() term of an initializer, `0xFF00(sym)`: a call whose name is an
+ * integer literal, with one argument. */
+bool expr_is_mask_call(const Expr *e);
+
 #endif

@@ -21,7 +21,11 @@
  *   into the LDG/STG offset).
  * - an initialiser word `sym`, `generic(sym)` or `generic(sym)+off` is 0
  *   in the section and relocated R_CUDA_G64: in .rel.nv.global.init when
- *   there is no addend, else in .rela.nv.global.init. */
+ *   there is no addend, else in .rela.nv.global.init.
+ * - a mask() byte `0xFF00(sym)` (any of the above, the mask 0xFF << 8k;
+ *   llc writes pointers in packed aggregates so) is 0 and relocated
+ *   R_CUDA_G8_<8k> (types 84 + k) at its element's start (.u8, .u32 or
+ *   .u64), the same way. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -67,8 +71,21 @@ static void put_le(uint8_t *p, uint64_t value, unsigned bytes)
 		p[i] = (uint8_t)(value >> (8 * i));
 }
 
-/* `sym`, `generic(sym)`, either + or - a constant. */
-static bool address_init(InitWriter *w, const Expr *e)
+/* mask(): 1 + k when e is `M(...)` with M = 0xFF << 8k, else 0. */
+static uint8_t mask_byte(const Expr *e)
+{
+	uint64_t m;
+	if (!expr_is_mask_call(e) || !int_literal_value(e->text, &m))
+		return 0;
+	for (unsigned k = 0; k < 8; k++)
+		if (m == 0xFFull << (8 * k))
+			return (uint8_t)(k + 1);
+	return 0;
+}
+
+/* `sym`, `generic(sym)`, either + or - a constant; `byte`: inside a
+ * mask(), byte - 1 of that address (a 1-byte element). */
+static bool address_init(InitWriter *w, const Expr *e, uint8_t byte)
 {
 	int64_t add = 0;
 	if (e->kind == EX_BINARY && (e->op == '+' || e->op == '-') && expr_const_int(e->rhs, &add)) {
@@ -80,12 +97,37 @@ static bool address_init(InitWriter *w, const Expr *e)
 		e = e->elems[0];
 	if (e->kind != EX_NAME || e->component)
 		return false;
+	if (byte) {
+		/* a function's address is its id (lower_fnptr.c): its byte, a constant */
+		int64_t id;
+		uint32_t fa;
+		if (w->c->lm->relocatable && add == 0 && lw_fnaddr_init(w->c, e, &fa))
+			return lw_unsupported(w->c, e->loc, "a mask() byte of the address of function '%s' with -c "
+			                      "(without -c it is supported)", e->text);
+		int fn = add == 0 ? lw_fnptr_address(w->c, e, &id) : 0;
+		if (fn > 0)
+			w->v->init[w->pos] = (uint8_t)((uint64_t)id >> (8 * (byte - 1)));
+		if (fn)
+			return fn > 0;
+		const LMapEntry *t = lmap_find(&w->c->data_vars, e->text);
+		if (!t)
+			return lw_unsupported(w->c, e->loc, "a mask() initialiser naming '%s' (a byte of the "
+			                      "address of a module .global or .const variable is supported)", e->text);
+		/* .u32/.u64 elements: the byte is relocated at the element's start */
+		if (w->elem != 1 && w->elem != 4 && w->elem != 8)
+			return lw_unsupported(w->c, e->loc, "a mask() initialiser in a %u-byte element (1-, 4- and "
+			                      "8-byte elements are supported)", w->elem);
+		LDataVar *v = w->v;
+		v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
+		v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add, false, byte };
+		return true;
+	}
 	/* -c: a function's address is relocated R_CUDA_32 (lower_fnaddr.c) */
 	uint32_t fa;
 	if (add == 0 && lw_fnaddr_init(w->c, e, &fa)) {
 		LDataVar *v = w->v;
 		v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
-		v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, fa, 0, true };
+		v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, fa, 0, true, 0 };
 		return true;
 	}
 	/* else a function's address is its id, a constant (lower_fnptr.c) */
@@ -107,7 +149,7 @@ static bool address_init(InitWriter *w, const Expr *e)
 		                      w->c->lm->address64 ? 8 : 4, w->c->lm->address64 ? 64 : 32);
 	LDataVar *v = w->v;
 	v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
-	v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add, false };
+	v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add, false, 0 };
 	return true;
 }
 
@@ -136,10 +178,10 @@ static bool scalar_init(InitWriter *w, const Expr *e)
 		}
 	} else if (expr_const_int(e, &iv)) {
 		put_le(p, (uint64_t)iv, w->elem);
-	} else if (!address_init(w, e)) {
+	} else if (mask_byte(e) ? !address_init(w, e->elems[0], mask_byte(e)) : !address_init(w, e, 0)) {
 		return w->c->errors ? false
-		     : lw_unsupported(w->c, e->loc, "this initialiser (constants, `sym`, `generic(sym)` and "
-		                      "those plus an offset are supported)");
+		     : lw_unsupported(w->c, e->loc, "this initialiser (constants, `sym`, `generic(sym)`, "
+		                      "those plus an offset and their bytes through mask() are supported)");
 	}
 	w->pos += w->elem;
 	return true;

@@ -8,7 +8,9 @@
  * binomialOptions has one of 16 MiB): ptxas's cubin and ours may order
  * and align the variables differently, and the runs compare by name. A variable holds its
  * initialiser (zero without one); an R_CUDA_G64 initialiser word the
- * generic address of its target plus the addend; the MOV32I pair of a
+ * generic address of its target plus the addend (4 bytes of it in a
+ * 32-bit module: the variables lie below 4 GiB; one byte, the k-th, for
+ * a mask() one, R_CUDA_G8_<8k>); the MOV32I pair of a
  * mov of a variable's address (R_CUDA_ABS32_LO_32/HI_32, addend in the
  * word) the low and high word of that address plus the addend. A
  * variable is output only when the run writes it: an initialiser may hold
@@ -132,14 +134,21 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 		r->output_if_written = true;
 		if (v->init)
 			memcpy(r->bytes, v->init, v->size);
+		/* a 32-bit module's address word is 4 bytes (ptxas 11.8 still
+		 * relocates it R_CUDA_G64); the loader fills the word, whose
+		 * neighbours are other data of the variable */
+		size_t word = img->address64 ? 8 : 4;
 		for (size_t e = 0; e < v->nrelocs; e++) {
 			const CubinInitReloc *ir = &v->relocs[e];
-			if (ir->var >= img->nvars || img->vars[ir->var].is_const || (uint64_t)ir->offset + 8 > v->size) {
+			size_t n = ir->byte ? 1 : word;
+			if (ir->var >= img->nvars || img->vars[ir->var].is_const || (uint64_t)ir->offset + n > v->size) {
 				rc = fail(m, "an initialiser relocation of %s is not modelled", v->name);
 				break;
 			}
 			uint64_t a = var_address(img, ir->var) + (uint64_t)ir->addend;
-			memcpy(r->bytes + ir->offset, &a, 8);
+			if (ir->byte)       /* mask(): R_CUDA_G8_<8k>, byte k of the address */
+				a >>= 8 * (ir->byte - 1);
+			memcpy(r->bytes + ir->offset, &a, n);   /* little-endian: the low bytes first */
 		}
 	}
 	for (size_t i = 0; i < img->nfunc_inits && rc == 0; i++)
