@@ -198,7 +198,7 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 			            0, text, k->shared_align, 0, NULL, k->shared_size);
 	}
 
-	uint8_t *data_bytes[CUBIN_DATA_SECTIONS] = { NULL }, *ginit_rel[2] = { NULL, NULL };
+	uint8_t *data_bytes[CUBIN_DATA_SECTIONS] = { NULL }, *init_rel[4] = { NULL, NULL, NULL, NULL };
 	for (int d = 0; d < CUBIN_DATA_SECTIONS; d++) {
 		if (!L.s_data[d])
 			continue;
@@ -215,14 +215,18 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		            d == CUBIN_DATA_CONST3 ? SHF_ALLOC : SHF_WRITE | SHF_ALLOC, 0, 0, align, 0,
 		            data_bytes[d], size);
 	}
-	for (int rela = 0; rela <= 1; rela++) {
-		size_t sec = rela ? L.s_rela_ginit : L.s_rel_ginit, len;
+	/* address initialisers: .rel/.rela of .nv.global.init, then of .nv.constant3 */
+	for (int q = 0; q < 4; q++) {
+		bool rela = q & 1, cst = q >= 2;
+		CubinDataSection d = cst ? CUBIN_DATA_CONST3 : CUBIN_DATA_GLOBAL_INIT;
+		size_t sec = *cubin_init_rel_section(&L, q), len;
 		if (!sec)
 			continue;
-		ginit_rel[rela] = cubin_init_relocs(m, L.sym_var, L.sym_fnaddr, rela, &len);
-		set_section(&secs[sec], rela ? names.sh_rela_ginit : names.sh_rel_ginit, rela ? SHT_RELA : SHT_REL,
-		            0, SEC_SYMTAB, (uint32_t)L.s_data[CUBIN_DATA_GLOBAL_INIT], 8, rela ? 24 : 16,
-		            ginit_rel[rela], len);
+		uint32_t name = cst ? (rela ? names.sh_rela_const3 : names.sh_rel_const3)
+		                    : (rela ? names.sh_rela_ginit : names.sh_rel_ginit);
+		init_rel[q] = cubin_init_relocs(m, d, L.sym_var, L.sym_fnaddr, rela, &len);
+		set_section(&secs[sec], name, rela ? SHT_RELA : SHT_REL, 0, SEC_SYMTAB, (uint32_t)L.s_data[d], 8,
+		            rela ? 24 : 16, init_rel[q], len);
 	}
 
 	ByteBuf graph = { 0 }, proto = { 0 };
@@ -241,8 +245,8 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 	free(proto.data);
 	for (int d = 0; d < CUBIN_DATA_SECTIONS; d++)
 		free(data_bytes[d]);
-	free(ginit_rel[0]);
-	free(ginit_rel[1]);
+	for (int q = 0; q < 4; q++)
+		free(init_rel[q]);
 
 	for (size_t p = 0; p < L.nk; p++) {
 		free(info_k[p].data);

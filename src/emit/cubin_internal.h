@@ -59,10 +59,16 @@ bool cubin_has_data(const CubinModule *m, CubinDataSection s);
 void cubin_data_extent(const CubinModule *m, CubinDataSection s, uint64_t *size, uint64_t *align);
 /* Its bytes (malloc'd): the initialisers at their offsets, zeros elsewhere. */
 uint8_t *cubin_data_bytes(const CubinModule *m, CubinDataSection s, uint64_t size);
-/* The entries of .rel.nv.global.init (rela false) or .rela.nv.global.init. */
-uint8_t *cubin_init_relocs(const CubinModule *m, const size_t *sym_of_var, const size_t *sym_of_fnaddr, bool rela,
-                           size_t *len);
-bool cubin_has_init_relocs(const CubinModule *m, bool rela);
+/* The entries of .rel.<s> (rela false) or .rela.<s>, s .nv.global.init or
+ * .nv.constant3: its variables' address initialisers. */
+uint8_t *cubin_init_relocs(const CubinModule *m, CubinDataSection s, const size_t *sym_of_var,
+                           const size_t *sym_of_fnaddr, bool rela, size_t *len);
+bool cubin_has_init_relocs(const CubinModule *m, CubinDataSection s, bool rela);
+/* The order ptxas 11.8 creates those relocation sections in (and names
+ * them): walking the variables last declared first, each one's first
+ * word's kind, then its other; kinds q = 2 (.nv.constant3) + 1 (rela).
+ * Returns how many there are. */
+size_t cubin_init_reloc_order(const CubinModule *m, int order[4]);
 
 /* ---- cubin_rel_action.c: the bytes of .nv.rel.action ---- */
 enum { CUBIN_NV_REL_ACTION_SIZE = 0xe0 };

@@ -54,6 +54,7 @@ typedef struct Layout {
 	size_t nsec;
 	/* module data (issue 15): sections (0 = none) and symbols */
 	size_t s_data[CUBIN_DATA_SECTIONS], s_rel_ginit, s_rela_ginit;   /* s_data by CubinDataSection */
+	size_t s_rel_const3, s_rela_const3;   /* .const address initialisers */
 	size_t *sym_var, sym_data_sec[CUBIN_DATA_SECTIONS];
 	size_t *sym_extern, s_callgraph, s_proto;   /* -c (cubin_extern.c) */
 	size_t *sym_fnaddr;                         /* -c: per m->func_addrs */
@@ -123,6 +124,12 @@ static inline bool has_const2(const CubinKernel *k)
 
 static inline size_t sec_rel_action(const Layout *L) { return L->nk ? 5 + L->nk : 4; }
 static inline size_t sec_const0(const Layout *L, size_t p) { return L->s_const0[p]; }
+/* The address-initialiser relocation section of kind q (cubin_init_reloc_order) */
+static inline size_t *cubin_init_rel_section(Layout *L, int q)
+{
+	size_t *s[4] = { &L->s_rel_ginit, &L->s_rela_ginit, &L->s_rel_const3, &L->s_rela_const3 };
+	return s[q];
+}
 static inline size_t sec_text(const Layout *L, size_t p)   { return L->s_text[p]; }
 
 static inline CubinDataSection var_section(const CubinVar *v)
@@ -162,7 +169,7 @@ typedef struct Names {
 	uint32_t **st_handle;                                 /* per processed kernel, per handle parameter */
 	uint32_t **st_const_opt, st_param, st_sreg;           /* -c: per processed kernel, per pool operand */
 	uint32_t *st_var, st_data_sec[CUBIN_DATA_SECTIONS], sh_data[CUBIN_DATA_SECTIONS];         /* module data */
-	uint32_t sh_rel_ginit, sh_rela_ginit;
+	uint32_t sh_rel_ginit, sh_rela_ginit, sh_rel_const3, sh_rela_const3;
 	uint32_t *st_extern, sh_callgraph, sh_proto, st_callgraph, st_proto;   /* -c */
 	uint32_t *st_proto_of;   /* -c: the prototype string per m->externs, then per m->func_addrs, then per
 	                          * m->kernels (a .visible/.weak function of its own) */

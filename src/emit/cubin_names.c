@@ -242,13 +242,13 @@ void cubin_build_names(const Layout *L, ByteBuf *shstr, ByteBuf *str, Names *n)
 			if (L->m->kernels[q].abi_func && strcmp(L->m->kernels[q].name, L->m->protos[i].name) == 0)
 				n->st_proto_of[L->m->nexterns + L->m->nfunc_addrs + q] = sig;
 	}
-	if (L->s_rel_ginit) {
-		n->sh_rel_ginit = cubin_strtab_add(shstr, ".rel.nv.global.init");
-		cubin_strtab_add(str, ".rel.nv.global.init");
-	}
-	if (L->s_rela_ginit) {
-		n->sh_rela_ginit = cubin_strtab_add(shstr, ".rela.nv.global.init");
-		cubin_strtab_add(str, ".rela.nv.global.init");
+	static const char *const init_rel_names[4] = { ".rel.nv.global.init", ".rela.nv.global.init",
+	                                               ".rel.nv.constant3", ".rela.nv.constant3" };
+	uint32_t *init_rel_sh[4] = { &n->sh_rel_ginit, &n->sh_rela_ginit, &n->sh_rel_const3, &n->sh_rela_const3 };
+	int order[4];
+	for (size_t i = 0, k = cubin_init_reloc_order(L->m, order); i < k; i++) {
+		*init_rel_sh[order[i]] = cubin_strtab_add(shstr, init_rel_names[order[i]]);
+		cubin_strtab_add(str, init_rel_names[order[i]]);
 	}
 	for (size_t p = 0; p < L->nk; p++) {
 		const CubinKernel *k = kernel_at(L, p);

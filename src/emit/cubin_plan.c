@@ -101,10 +101,9 @@ static void number_sections(Layout *L)
 		if (has_rela_text(k) && !rela_first)
 			L->s_rela_text[p] = next++;
 	}
-	if (cubin_has_init_relocs(L->m, false))
-		L->s_rel_ginit = next++;
-	if (cubin_has_init_relocs(L->m, true))
-		L->s_rela_ginit = next++;
+	int order[4];
+	for (size_t i = 0, n = cubin_init_reloc_order(L->m, order); i < n; i++)
+		*cubin_init_rel_section(L, order[i]) = next++;
 	for (size_t p = 0; p < L->nk; p++)
 		if (kernel_at(L, p)->nslots)
 			L->s_rel_const0[p] = next++;

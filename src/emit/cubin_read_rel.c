@@ -26,7 +26,8 @@ static ptrdiff_t var_of_symbol(const size_t *var_sym, size_t nvars, uint64_t sym
 }
 
 /* The relocations of section rel (entry size ent) that fall in variable v
- * of the .nv.global.init section, appended to *out. */
+ * of the .nv.global.init section (of .nv.constant3 for a .const one),
+ * appended to *out. */
 static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, const size_t *var_sym,
                             size_t v, CubinInitReloc *out, size_t *n)
 {
@@ -35,7 +36,7 @@ static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, 
 		return cubin_read_fail(r, "bad cubin: relocation section %zu has a partial entry", rel);
 	const uint8_t *d = section_data(r, rel);
 	CubinVar *var = &img->vars[v];
-	if (var->is_const || !var->init)
+	if (!var->init)
 		return 0;
 	for (uint64_t pos = 0; pos < s->size; pos += ent) {
 		uint64_t offset = rd64(d + pos), info = rd64(d + pos + 8);
@@ -117,19 +118,24 @@ int cubin_read_vars(Reader *r, CubinImage *img)
 				.weak = (sym[4] >> 4) == STB_WEAK, .offset = (uint32_t)value, .size = (uint32_t)size,
 				.align = (uint32_t)align, .init = d != 2 ? section_data(r, shndx) + value : NULL };
 		}
-	size_t rel = section_named(r, ".rel.nv.global.init", SHT_REL);
-	size_t rela = section_named(r, ".rela.nv.global.init", SHT_RELA);
-	size_t cap = (rel ? r->sh[rel].size / REL_SIZE : 0) + (rela ? r->sh[rela].size / RELA_SIZE : 0);
+	/* [0] .nv.global.init's, [1] .nv.constant3's */
+	size_t rel[2] = { section_named(r, ".rel.nv.global.init", SHT_REL), section_named(r, ".rel.nv.constant3", SHT_REL) };
+	size_t rela[2] = { section_named(r, ".rela.nv.global.init", SHT_RELA),
+	                   section_named(r, ".rela.nv.constant3", SHT_RELA) };
+	size_t cap = 0;
+	for (int q = 0; q < 2; q++)
+		cap += (rel[q] ? r->sh[rel[q]].size / REL_SIZE : 0) + (rela[q] ? r->sh[rela[q]].size / RELA_SIZE : 0);
 	img->init_reloc_store = xcalloc(cap + 1, sizeof *img->init_reloc_store);
 	size_t n = 0;
 	int rc = 0;
 	for (size_t v = 0; v < img->nvars && rc == 0; v++) {
 		CubinInitReloc *first = img->init_reloc_store + n;
 		size_t before = n;
-		if (rel)
-			rc = read_init_relocs(r, rel, REL_SIZE, img, var_sym, v, img->init_reloc_store, &n);
-		if (rela && rc == 0)
-			rc = read_init_relocs(r, rela, RELA_SIZE, img, var_sym, v, img->init_reloc_store, &n);
+		int q = img->vars[v].is_const;
+		if (rel[q])
+			rc = read_init_relocs(r, rel[q], REL_SIZE, img, var_sym, v, img->init_reloc_store, &n);
+		if (rela[q] && rc == 0)
+			rc = read_init_relocs(r, rela[q], RELA_SIZE, img, var_sym, v, img->init_reloc_store, &n);
 		img->vars[v].relocs = first;
 		img->vars[v].nrelocs = n - before;
 	}

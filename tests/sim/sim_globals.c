@@ -10,7 +10,8 @@
  * initialiser (zero without one); an R_CUDA_G64 initialiser word the
  * generic address of its target plus the addend (4 bytes of it in a
  * 32-bit module: the variables lie below 4 GiB; one byte, the k-th, for
- * a mask() one, R_CUDA_G8_<8k>); the MOV32I pair of a
+ * a mask() one, R_CUDA_G8_<8k>); a .const variable's such words are
+ * patched into c[0x3] the same way; the MOV32I pair of a
  * mov of a variable's address (R_CUDA_ABS32_LO_32/HI_32, addend in the
  * word) the low and high word of that address plus the addend. A
  * variable is output only when the run writes it: an initialiser may hold
@@ -149,6 +150,22 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 			if (ir->byte)       /* mask(): R_CUDA_G8_<8k>, byte k of the address */
 				a >>= 8 * (ir->byte - 1);
 			memcpy(r->bytes + ir->offset, &a, n);   /* little-endian: the low bytes first */
+		}
+	}
+	/* a .const variable's address words, in c[0x3] (.rel.nv.constant3) */
+	for (size_t i = 0; i < img->nvars && rc == 0; i++) {
+		const CubinVar *v = &img->vars[i];
+		size_t word = img->address64 ? 8 : 4;
+		for (size_t e = 0; v->is_const && e < v->nrelocs && rc == 0; e++) {
+			const CubinInitReloc *ir = &v->relocs[e];
+			size_t nb = ir->byte ? 1 : word;
+			if (ir->var >= img->nvars || img->vars[ir->var].is_const || ir->func ||
+			    (uint64_t)v->offset + ir->offset + nb > m->cbank_size[3]) {
+				rc = fail(m, "an initialiser relocation of .const %s is not modelled", v->name);
+				break;
+			}
+			uint64_t a = (var_address(img, ir->var) + (uint64_t)ir->addend) >> (ir->byte ? 8 * (ir->byte - 1) : 0);
+			memcpy(m->cbank[3] + v->offset + ir->offset, &a, nb);
 		}
 	}
 	for (size_t i = 0; i < img->nfunc_inits && rc == 0; i++)
