@@ -298,14 +298,22 @@ static void check_mask_values(CheckCtx *c, const Expr *e, PtxType type)
 
 /* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
  * .visible, .weak or .common inside a function body as a syntax error. */
+/* Whether word is one of words[0..n). */
+static bool word_in(const char *word, const char *const *words, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(word, words[k]) == 0)
+			return true;
+	return false;
+}
+
 static void check_body_linkage(CheckCtx *c, const VarDecl *d)
 {
 	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
 	for (uint32_t i = 0; i < d->nspecs; i++)
-		for (size_t k = 0; k < sizeof linkage / sizeof linkage[0]; k++)
-			if (strcmp(d->specs[i].word, linkage[k]) == 0)
-				check_error(c, d->specs[i].loc, RULE_DECLARATION, "Linkage directive '%s' is not allowed inside a "
-					"function body (declare the variable at module scope)", linkage[k]);
+		if (word_in(d->specs[i].word, linkage, sizeof linkage / sizeof linkage[0]))
+			check_error(c, d->specs[i].loc, RULE_DECLARATION, "Linkage directive '%s' is not allowed inside a "
+				"function body (declare the variable at module scope)", d->specs[i].word);
 }
 
 /* The texture reference of PTX 1.x: `.tex .u32 t;` or `.tex .u64 t;`
@@ -333,6 +341,38 @@ static bool module_local_needs_abi(const CheckCtx *c)
 	return !c->has_version || c->version >= PTX_VERSION_OF(3, 0);
 }
 
+/* Types ptxas 13 takes only on instructions: .bf16/.bf16x2 and the
+ * narrow float and integer formats are no variable types, in any state
+ * space and at any PTX version (probed 7.8-9.0: "Parsing error", or for
+ * .e4m3/.e5m2 and their x2 forms "may only be used as an instruction
+ * type"). */
+static void check_instruction_only_types(CheckCtx *c, const VarDecl *d)
+{
+	static const char *const words[] = {
+		".bf16", ".bf16x2", ".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", ".e2m1", ".e2m1x2", ".e3m2", ".e3m2x2",
+		".e2m3", ".e2m3x2", ".ue8m0", ".ue8m0x2", ".tf32", ".s4", ".u4", ".b1", ".s2", ".u2",
+	};
+	for (uint32_t i = 0; i < d->nspecs; i++)
+		if (word_in(d->specs[i].word, words, sizeof words / sizeof words[0]))
+			check_error(c, d->specs[i].loc, RULE_DECLARATION, "Type %s may only be used as an instruction type "
+				"(declare the variable .b8/.b16/.b32 of the same size)", d->specs[i].word);
+}
+
+/* A .pred variable lives in registers (ptxas 13: "Predicate variable 'p'
+ * must be in register state space"), and .shared and .local variables
+ * have no initializer ("No initial value is allowed for 'x' in this state
+ * space": the memory is not loaded with the module). */
+static void check_space_of_decl(CheckCtx *c, const Declarator *dc, const DeclInfo *info)
+{
+	if (info->type == TY_PRED && info->space != SP_REG && info->space != SP_PARAM && info->space != SP_NONE)
+		check_error(c, dc->loc, RULE_DECLARATION, "Predicate variable '%s' must be in register state space "
+			"(.reg .pred)", dc->name);
+	if (dc->init && (info->space == SP_SHARED || info->space == SP_LOCAL))
+		check_error(c, dc->init->loc, RULE_DECLARATION, "No initial value is allowed for '%s' in this state "
+			"space (%s memory is not initialized: store the values, or declare it .global or .const)",
+			dc->name, info->space_word ? info->space_word : "this");
+}
+
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 {
 	DeclInfo info;
@@ -343,6 +383,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_gate(c, REQ_TYPE_F16X2, info.type_loc, NULL);
 	check_spec_order(c, d, info.space);
 	check_param_shape(c, d, &info, place);
+	check_instruction_only_types(c, d);
 	if (place == DECL_BODY)
 		check_body_linkage(c, d);
 	bool opaque = type_is_opaque(info.type);
@@ -364,6 +405,9 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_unsized(c, dc, &info, place);
 		if (dc->init && !opaque)
 			check_mask_values(c, dc->init, info.type);
+		check_space_of_decl(c, dc, &info);
+		if (dc->init && !opaque && info.space != SP_REG && info.space != SP_SHARED && info.space != SP_LOCAL)
+			check_initializer(c, dc->init, info.type);
 		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;
