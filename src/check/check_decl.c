@@ -362,8 +362,23 @@ static void check_instruction_only_types(CheckCtx *c, const VarDecl *d)
  * must be in register state space"), and .shared and .local variables
  * have no initializer ("No initial value is allowed for 'x' in this state
  * space": the memory is not loaded with the module). */
-static void check_space_of_decl(CheckCtx *c, const Declarator *dc, const DeclInfo *info)
+static void check_space_of_decl(CheckCtx *c, const Declarator *dc, const DeclInfo *info, DeclPlace place)
 {
+	if (dc->init && info->is_extern)
+		check_error(c, dc->init->loc, RULE_DECLARATION, "No initial value is allowed for external symbol '%s' "
+			"(the module defining it initializes it)", dc->name);
+	else if (dc->init && (info->space == SP_REG || (info->space == SP_PARAM && place == DECL_BODY)))
+		check_error(c, dc->init->loc, RULE_DECLARATION, "No initial value is allowed for '%s' in this state "
+			"space (set it with mov or st.param)", dc->name);
+	/* [0] leaves a non-parameter variable without storage, as [] does */
+	for (uint32_t k = 0; k < dc->ndims; k++)
+		if (dc->dims[k] == 0 && k > 0)
+			check_error(c, dc->loc, RULE_DECLARATION, "Array of incomplete type: dimension %u of '%s' is 0", k + 1,
+				dc->name);
+		else if (dc->dims[k] == 0 && place != DECL_FUNC_PARAM && place != DECL_ENTRY_PARAM &&
+		         place != DECL_FUNC_RET && !info->is_extern)
+			check_error(c, dc->loc, RULE_DECLARATION, "Non-external variable '%s' has incomplete type (an array "
+				"of 0 elements)", dc->name);
 	if (info->type == TY_PRED && info->space != SP_REG && info->space != SP_PARAM && info->space != SP_NONE)
 		check_error(c, dc->loc, RULE_DECLARATION, "Predicate variable '%s' must be in register state space "
 			"(.reg .pred)", dc->name);
@@ -371,6 +386,35 @@ static void check_space_of_decl(CheckCtx *c, const Declarator *dc, const DeclInf
 		check_error(c, dc->init->loc, RULE_DECLARATION, "No initial value is allowed for '%s' in this state "
 			"space (%s memory is not initialized: store the values, or declare it .global or .const)",
 			dc->name, info->space_word ? info->space_word : "this");
+}
+
+/* ptxas 13: an alignment is a power of two ("Alignment must be a power of
+ * two", 0 too); a variable's vector is .v2 or .v4 of at most 128 bits
+ * (".v8" does not parse there; "Vector type too large, exceeds 128 bit
+ * limit"); a declaration has one linkage directive at most (any second
+ * one, the same or another, does not parse). */
+static void check_spec_values(CheckCtx *c, const VarDecl *d, const DeclInfo *info)
+{
+	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
+	bool linked = false;
+	for (uint32_t i = 0; i < d->nspecs; i++) {
+		const DeclSpec *s = &d->specs[i];
+		if (strcmp(s->word, ".align") == 0 && s->has_value && (s->value <= 0 || (s->value & (s->value - 1))))
+			check_error(c, s->loc, RULE_DECLARATION, "Alignment must be a power of two (.align %lld)",
+				(long long)s->value);
+		else if (strcmp(s->word, ".v8") == 0)
+			check_error(c, s->loc, RULE_DECLARATION, "Parsing error: a variable's vector is .v2 or .v4, not .v8");
+		else if (word_in(s->word, linkage, sizeof linkage / sizeof linkage[0])) {
+			if (linked)
+				check_error(c, s->loc, RULE_DECLARATION, "Parsing error: a second linkage directive '%s' (a "
+					"declaration takes one of .extern, .visible, .weak, .common)", s->word);
+			linked = true;
+		}
+	}
+	int bits = info->type != TY_NONE ? type_info(info->type)->bits : 0;
+	if ((info->vec == 2 || info->vec == 4) && info->type != TY_PRED && bits * info->vec > 128)
+		check_error(c, info->type_loc, RULE_DECLARATION, "Vector type too large, exceeds 128 bit limit "
+			"(.v%d of %d-bit elements)", info->vec, bits);
 }
 
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
@@ -384,6 +428,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 	check_spec_order(c, d, info.space);
 	check_param_shape(c, d, &info, place);
 	check_instruction_only_types(c, d);
+	check_spec_values(c, d, &info);
 	if (place == DECL_BODY)
 		check_body_linkage(c, d);
 	bool opaque = type_is_opaque(info.type);
@@ -405,9 +450,9 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		check_unsized(c, dc, &info, place);
 		if (dc->init && !opaque)
 			check_mask_values(c, dc->init, info.type);
-		check_space_of_decl(c, dc, &info);
+		check_space_of_decl(c, dc, &info, place);
 		if (dc->init && !opaque && info.space != SP_REG && info.space != SP_SHARED && info.space != SP_LOCAL)
-			check_initializer(c, dc->init, info.type);
+			check_initializer(c, dc, info.type, info.vec);
 		Symbol *sym = ARENA_NEW(into->arena, Symbol);
 		sym->kind = info.space == SP_REG ? SYM_REG : SYM_VAR;
 		sym->name = dc->name;

@@ -17,7 +17,13 @@
  *   expected", and a 0f literal stands alone (`-0f3f800000`,
  *   `0f3f800000 + 1` do not parse; 0d literals take a sign).
  * - .f16 variables take no initializer, .f16x2 and .pred ones none of
- *   either kind. */
+ *   either kind.
+ * - The braces follow the declaration: one level per array dimension with
+ *   at most that many elements ("Greater number of elements in array
+ *   initializer"; a flat list for x[2][2] counts against the first
+ *   dimension), then for a .vN variable exactly N ("Incorrect number of
+ *   elements in vector initializer"), then scalars; braces where a scalar
+ *   belongs, or a scalar where braces do, are a type mismatch. */
 #include "check/check_internal.h"
 
 #include <string.h>
@@ -179,8 +185,44 @@ static void check_terms(CheckCtx *c, const Expr *e, PtxType type, int depth)
 	check_term(c, e, type);
 }
 
-void check_initializer(CheckCtx *c, const Expr *init, PtxType type)
+/* The braces of level `level` (dims, then the vector, then scalars);
+ * false after the first mismatch, which ptxas stops at. */
+static bool check_shape(CheckCtx *c, const Expr *e, const Declarator *dc, int vec, uint32_t level)
 {
+	bool vector_level = level == dc->ndims && vec > 1;
+	if (level > dc->ndims || (level == dc->ndims && !vector_level)) {
+		if (e->kind != EX_VECTOR)
+			return true;
+		check_error(c, e->loc, RULE_INITIALIZER, "Initial value type mismatch: braces where a scalar of '%s' "
+			"belongs", dc->name);
+		return false;
+	}
+	if (e->kind != EX_VECTOR) {
+		check_error(c, e->loc, RULE_INITIALIZER, "Initial value type mismatch: a scalar where '%s' takes "
+			"braces (%s)", dc->name, vector_level ? "its vector's elements" : "an array's elements");
+		return false;
+	}
+	if (vector_level && e->nelems != (uint32_t)vec) {
+		check_error(c, e->loc, RULE_INITIALIZER, "Incorrect number of elements in vector initializer: %u for "
+			".v%d", e->nelems, vec);
+		return false;
+	}
+	if (!vector_level && dc->dims[level] >= 0 && e->nelems > dc->dims[level]) {
+		check_error(c, e->loc, RULE_INITIALIZER, "Greater number of elements in array initializer: %u for "
+			"dimension %u of '%s' (%lld)", e->nelems, level + 1, dc->name, (long long)dc->dims[level]);
+		return false;
+	}
+	for (uint32_t i = 0; i < e->nelems; i++)
+		if (!check_shape(c, e->elems[i], dc, vec, level + 1))
+			return false;
+	return true;
+}
+
+void check_initializer(CheckCtx *c, const Declarator *dc, PtxType type, int vec)
+{
+	const Expr *init = dc->init;
+	if (!check_shape(c, init, dc, vec, 0))
+		return;
 	if (type == TY_F16) {
 		check_error(c, init->loc, RULE_INITIALIZER, "No initial value is allowed for .f16 type (declare it .b16 "
 			"and write the bits)");

@@ -252,7 +252,7 @@ typedef enum DeclPlace {
 } DeclPlace;
 void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into);
 /* check_init.c: the terms of a variable's initializer against its type */
-void check_initializer(CheckCtx *c, const Expr *init, PtxType type);
+void check_initializer(CheckCtx *c, const Declarator *dc, PtxType type, int vec);
 /* The labels of one block, entered before its statements so a branch may
  * name one further down. */
 void check_label_decls(CheckCtx *c, const Stmt *s);
