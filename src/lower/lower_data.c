@@ -243,8 +243,11 @@ void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 		uint64_t n = (uint64_t)elem * vec;
 		bool sized = true;
 		for (uint32_t q = 0; q < dc->ndims; q++) {
-			sized &= dc->dims[q] >= 0;
-			n *= (uint64_t)(dc->dims[q] < 0 ? 0 : dc->dims[q]);
+			/* `x[] = {...}`: as many rows as the initializer has (ptxas 11.8) */
+			int64_t dim = q == 0 && dc->dims[0] < 0 && dc->init && dc->init->kind == EX_VECTOR
+			            ? (int64_t)dc->init->nelems : dc->dims[q];
+			sized &= dim >= 0;
+			n *= (uint64_t)(dim < 0 ? 0 : dim);
 		}
 		if (!sized || n == 0 || n > (is_const ? 0x10000u : 0x7fffffffu)) {
 			lw_unsupported(c, dc->loc, "module variable '%s' of this size (a fixed size up to %s is "
