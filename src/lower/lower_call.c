@@ -235,13 +235,18 @@ bool lw_param_reg_access(LowerCtx *c, const Instr *in)
 	const Expr *elems[4];
 	unsigned n = data_elems(in->ops[ld ? 0 : 1], elems), parts = t.bits < 32 ? 1 : t.bits / 32;
 	unsigned stride = t.bits / 8;
-	/* elements of 32 or 64 bits at word boundaries; 8/16-bit ones at any
-	 * offset of their alignment, within one word (lower_param_bytes.c) */
-	if (t.bits < 8 || off < 0 || off % (t.bits < 32 ? stride : 4) != 0 ||
-	    (uint64_t)off + n * stride > (uint64_t)p->extra)
-		return lw_unsupported(c, in->loc, "this access to .param '%s' held in registers (elements at a "
-		                      "multiple of their size within it, and of 4 bytes for 32/64-bit ones, "
-		                      "are supported)", name->text) || true;
+	/* elements of 32 or 64 bits at word boundaries; 8/16-bit ones within
+	 * a word (lower_param_bytes.c). An offset off its alignment (llc 14's
+	 * packed structs by value: a .b16 at byte 3, a .b32 at byte 1) is
+	 * undefined in PTX; we do what ptxas 11.8's code does (sim-diff): a
+	 * .b32 is the word the offset falls in (`[a+1]` reads word 0), a .b64
+	 * the pair of its 8 bytes, a .b16 at byte 3 of a word is cut at the
+	 * word's end (its low byte alone; lw_param_byte_load/store). */
+	if (off > 0 && t.bits >= 32 && off % 4)
+		off -= off % (t.bits == 64 ? 8 : 4);
+	if (t.bits < 8 || off < 0 || (uint64_t)off + n * stride > (uint64_t)p->extra)
+		return lw_unsupported(c, in->loc, "this access to .param '%s' held in registers (8- to 64-bit "
+		                      "elements within its declared size are supported)", name->text) || true;
 	uint32_t preg = (uint32_t)p->value;
 	for (unsigned e = 0; t.bits < 32 && e < n; e++) {
 		unsigned at = (unsigned)off + e * stride;

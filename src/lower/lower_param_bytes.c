@@ -10,7 +10,8 @@
  * keeping the word's other bytes. The first store into a word (in lowering
  * order) writes the whole word: the value at byte 0, as a scalar argument
  * is passed, or the shifted element alone, so that no vreg is read before
- * it is written. (These calls use ptxsurf-as's own register convention;
+ * it is written. A 16-bit element at byte 3 is cut at the word's end, as
+ * ptxas 11.8's code cuts it (lower_call.c). (These calls use ptxsurf-as's own register convention;
  * ptxas's code for them differs, so the sequences follow lw_pack/lw_unpack.) */
 #include "lower/lower_internal.h"
 
@@ -47,7 +48,9 @@ void lw_param_byte_load(LowerCtx *c, uint32_t word, unsigned byte, PtxTy t, uint
 		return;
 	}
 	unsigned shift = 8 * byte;
-	if (t.is_signed) {          /* the element's sign bit to bit 31, then back */
+	/* a 16-bit element at byte 3 is cut at the word's end (ptxas 11.8):
+	 * its low byte, zero-extended, whatever its signedness */
+	if (t.is_signed && shift + t.bits <= 32) {   /* the element's sign bit to bit 31, then back */
 		LInsn *shl = lw_emit(c, SF_SHL_I);
 		linsn_ref(shl, SR_RD, d, 0, 1, true);
 		linsn_ref(shl, SR_RA, word, 0, 1, false);
