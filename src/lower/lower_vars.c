@@ -55,8 +55,9 @@ bool lw_var_layout(LowerCtx *c, const VarDecl *d, uint32_t i, uint32_t *size, ui
 	uint64_t n = (uint64_t)elem * vec;
 	for (uint32_t q = 0; q < dc->ndims; q++) {
 		if (dc->dims[q] < 0)
-			return lw_unsupported(c, dc->loc, "variable '%s' without a size (dynamic .extern "
-			                      ".shared memory)", dc->name);
+			return lw_unsupported(c, dc->loc, "variable '%s' without a size (of unsized arrays, "
+			                      "dynamic .extern .shared memory is supported; not a variadic "
+			                      "function's .param array)", dc->name);
 		n *= (uint64_t)dc->dims[q];
 	}
 	if (n > 0xffffff)
