@@ -393,7 +393,7 @@ static void check_space_of_decl(CheckCtx *c, const Declarator *dc, const DeclInf
  * (".v8" does not parse there; "Vector type too large, exceeds 128 bit
  * limit"); a declaration has one linkage directive at most (any second
  * one, the same or another, does not parse). */
-static void check_spec_values(CheckCtx *c, const VarDecl *d, const DeclInfo *info)
+static void check_spec_values(CheckCtx *c, const VarDecl *d, const DeclInfo *info, DeclPlace place)
 {
 	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
 	bool linked = false;
@@ -402,6 +402,13 @@ static void check_spec_values(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 		if (strcmp(s->word, ".align") == 0 && s->has_value && (s->value <= 0 || (s->value & (s->value - 1))))
 			check_error(c, s->loc, RULE_DECLARATION, "Alignment must be a power of two (.align %lld)",
 				(long long)s->value);
+		/* a function's parameters and results and a call's .param
+		 * blocks at most 128 (a kernel's any: llc 14 writes `.param
+		 * .align 256` results, which ptxas 13 refuses) */
+		else if (strcmp(s->word, ".align") == 0 && s->has_value && s->value > 128 && info->space == SP_PARAM &&
+		         place != DECL_ENTRY_PARAM)
+			check_error(c, s->loc, RULE_DECLARATION, "Parameter '%s' has illegal alignment (must be aligned to 1, "
+				"2, 4, 8, 16, 32, 64, or 128 bytes)", d->ndecls ? d->decls[0].name : "");
 		else if (strcmp(s->word, ".v8") == 0)
 			check_error(c, s->loc, RULE_DECLARATION, "Parsing error: a variable's vector is .v2 or .v4, not .v8");
 		else if (word_in(s->word, linkage, sizeof linkage / sizeof linkage[0])) {
@@ -428,7 +435,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 	check_spec_order(c, d, info.space);
 	check_param_shape(c, d, &info, place);
 	check_instruction_only_types(c, d);
-	check_spec_values(c, d, &info);
+	check_spec_values(c, d, &info, place);
 	if (place == DECL_BODY)
 		check_body_linkage(c, d);
 	bool opaque = type_is_opaque(info.type);

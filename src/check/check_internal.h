@@ -79,6 +79,7 @@ typedef struct CheckCtx {
 	 * expands into one of its own subroutines was seen (check_module.c:
 	 * such a module skips its .version/.target check). */
 	bool assembling, builtin_routine;
+	bool past_header;        /* something follows the header (streaming: an item came) */
 	/* .loc without .file (rule loc-without-file): judged at the module's end. */
 	bool has_file, has_loc;
 	SrcLoc first_loc;

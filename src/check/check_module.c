@@ -165,7 +165,9 @@ static void check_address_size(CheckCtx *c, const Item *it)
 void check_header(CheckCtx *c)
 {
 	const Item *version = NULL, *target = NULL, *asize = NULL;
+	bool body = c->past_header;
 	for (const Item *it = c->m->items; it; it = it->next) {
+		body |= it->kind != IT_VERSION && it->kind != IT_TARGET && it->kind != IT_ADDRESS_SIZE;
 		switch (it->kind) {
 		case IT_VERSION:
 			if (version)
@@ -198,8 +200,11 @@ void check_header(CheckCtx *c)
 		check_error(c, nowhere, RULE_MODULE_HEADER, "Target architecture not defined at start of file");
 	else
 		check_target(c, target);
-	/* An assembler follows ptxas 11.8 (check_builtin_routine). */
-	bool skipped = c->assembling && c->builtin_routine;
+	/* An assembler follows ptxas 11.8 (check_builtin_routine). ptxas 13
+	 * pairs .version and .target when it reads what follows the header:
+	 * a module of the header alone (llc's for a module without code)
+	 * passes. */
+	bool skipped = (c->assembling && c->builtin_routine) || !body;
 	if (c->has_version && c->target && c->version < c->target->min_version && !skipped) {
 		char need[8];
 		Diag *d = check_error(c, c->target_loc, RULE_TARGET_VERSION,

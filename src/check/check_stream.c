@@ -104,6 +104,7 @@ static void run_header(CheckCtx *c, DiagSink *into)
 static void start(CheckStream *s)
 {
 	CheckCtx *c = &s->c;
+	c->past_header = true;
 	if (!s->started) {
 		/* The header's own diagnostics wait for the end (they depend on
 		 * sections still to come); the gates need its state now. */
