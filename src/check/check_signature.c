@@ -378,6 +378,15 @@ static void check_rounding(CheckCtx *c, const Instr *in, const char *sig_form, c
 {
 	int kind = at >= 0 ? rounding_kind(in->mods[at]) : 0;
 	TypeClass dcls = type_info(dst)->cls;
+	if (rule_kind == 'X') {
+		bool approx = false;
+		for (uint32_t i = 0; i < in->nmods; i++)
+			approx |= strcmp(in->mods[i], ".approx") == 0;
+		if (!approx && (!c->has_version || c->version >= PTX_VERSION_OF(1, 4)))
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, ".approx modifier required for instruction '%s' "
+				"(PTX ISA 1.4 and later: %s.approx%s)", in->opcode, in->opcode, type_info(dst)->word);
+		return;
+	}
 	if (rule_kind == 'L' && dcls == TC_FLOAT) {
 		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s%s' (%s: "
 			"this form takes integer types; a float %s has no .lo, .hi or .wide)", in->opcode, sig_form, type_info(dst)->word,
@@ -718,6 +727,14 @@ static bool check_sig_words(CheckCtx *c, const Instr *in, const OpSig *sig, cons
 		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for 'cvt' (%s%s: "
 			"cvt converts between integer and float types; name the kind, .u32 or .s32, not .bN)",
 			type_info(first)->word, type_info(last)->word);
+		return false;
+	}
+	/* mul.wide/mad.wide double a 16- or 32-bit type: no 128-bit result
+	 * ("Unexpected instruction types specified for 'mul.wide'") */
+	if (sig->roles[0] == 'W' && st->ntypes == 1 && type_info(first)->bits == 64) {
+		check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s.wide' "
+			"(%s: .wide doubles a 16- or 32-bit type; a 64-bit product's halves are %s.lo and %s.hi)", in->opcode,
+			type_info(first)->word, in->opcode, in->opcode);
 		return false;
 	}
 	bool half = st->ntypes == 1 && check_half_type(c, in, first);

@@ -98,6 +98,7 @@ static const char *rounding_text(char r)
 	case 'F': return ".f32/.f64 need one";
 	case 'A': return "float: one, or .approx";
 	case 'D': return "float: one, .approx or .full";
+	case 'X': return ".approx (PTX ISA 1.4 on)";
 	case 'M': return "integer types need .lo/.hi/.wide";
 	case 'N': return "integer types need .lo/.hi/.wide; float need one";
 	default: return "-";
