@@ -582,11 +582,18 @@ static void remember_declared(CheckCtx *c, Symbol *sym)
 	c->declared_funcs_tail = &d->next;
 }
 
-/* `.alias a, b;` (PTX 6.3) defines the declared function a as b's body. */
+/* `.alias a, b;` (PTX 6.3) defines the declared function a as b's body;
+ * both are declared before it (ptxas 13: "Unknown symbol 'a'"). */
 void check_alias_defines(CheckCtx *c, const Directive *d)
 {
 	if (d->nargs < 1 || d->args[0]->kind != EX_NAME)
 		return;
+	for (uint32_t i = 0; i < d->nargs && i < 2; i++)
+		if (d->args[i]->kind == EX_NAME && !scope_find_local(c->module_scope, d->args[i]->text)) {
+			check_error(c, d->args[i]->loc, RULE_UNDEFINED_SYMBOL, "Unknown symbol '%s' in .alias (declare the "
+				"function before the .alias)", d->args[i]->text);
+			return;
+		}
 	Symbol *s = scope_find_local(c->module_scope, d->args[0]->text);
 	if (s && s->kind == SYM_FUNC)
 		s->has_body = true;

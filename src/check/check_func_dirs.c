@@ -29,6 +29,31 @@ static const Directive *find_dir(uint32_t ndirs, const Directive *dirs, const ch
 	return NULL;
 }
 
+/* The launch bounds of one kernel (ptxas 13): each value positive
+ * ("Positive non-zero value expected for maxntid"), and .maxntid and
+ * .reqntid not both. */
+static void check_bound_dirs(CheckCtx *c, uint32_t ndirs, const Directive *dirs)
+{
+	static const char *const bounds[] = { ".maxntid", ".reqntid", ".minnctapersm", ".maxnreg" };
+	for (uint32_t i = 0; i < ndirs; i++)
+		for (size_t k = 0; k < sizeof bounds / sizeof bounds[0]; k++) {
+			if (strcmp(dirs[i].name, bounds[k]) != 0)
+				continue;
+			for (uint32_t a = 0; a < dirs[i].nargs; a++) {
+				int64_t v;
+				if (expr_const_int(dirs[i].args[a], &v) && v <= 0) {
+					check_error(c, dirs[i].args[a]->loc, RULE_FUNC_DIRECTIVE, "Positive non-zero value expected "
+						"for %s (%lld)", bounds[k] + 1, (long long)v);
+					break;
+				}
+			}
+		}
+	const Directive *req = find_dir(ndirs, dirs, ".reqntid"), *max = find_dir(ndirs, dirs, ".maxntid");
+	if (req && max)
+		check_error(c, req > max ? req->loc : max->loc, RULE_FUNC_DIRECTIVE, "Conflicting directives: .maxntid and .reqntid cannot both "
+			"be specified (.reqntid fixes the block size, which bounds it)");
+}
+
 /* The cluster directives of one kernel (ptxas 13). */
 static void check_cluster_dirs(CheckCtx *c, uint32_t ndirs, const Directive *dirs)
 {
@@ -65,8 +90,10 @@ static void check_dirs(CheckCtx *c, const char *kind, const char *name, bool is_
 			break;
 		}
 	}
-	if (is_entry)
+	if (is_entry) {
+		check_bound_dirs(c, ndirs, dirs);
 		check_cluster_dirs(c, ndirs, dirs);
+	}
 }
 
 void check_func_dirs(CheckCtx *c, const Func *f)
