@@ -780,9 +780,14 @@ void check_operand_signature(CheckCtx *c, const Instr *in, unsigned *clean)
 			judge_operands = check_sig_words(c, in, sig, &st);
 			said += c->sink->tried - t;
 		}
-		for (uint32_t i = 0; judge_operands && i < in->nops && sig->roles[i]; i++) {
+		/* a predicate operand's type is its own: judged without type words
+		 * too (isspacep's result) */
+		bool predicates_only = !judge_operands && !st.ntypes;
+		for (uint32_t i = 0; (judge_operands || predicates_only) && i < in->nops && sig->roles[i]; i++) {
 			char role = sig->roles[i];
 			PtxType ty = st.last;
+			if (predicates_only && role != 'P' && role != 'p')
+				continue;
 			switch (role) {
 			case '-': case 'a': case 'L': continue;
 			case 'c': case 'D': ty = st.first; break;
