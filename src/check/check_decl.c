@@ -264,40 +264,6 @@ static void check_param_shape(CheckCtx *c, const VarDecl *d, const DeclInfo *inf
 		}
 }
 
-/* mask() in an initializer, 0xFF00(sym): the mask selects one byte of
- * the address (0xFF shifted by whole bytes), as ptxas 13 requires
- * ("Invalid mask value '0x12' used in initializer"), and the variable is
- * .u8, .u32 or .u64 (ptxas 13 and 11.8 refuse every other type, .b8 and
- * .s8 too: "Initial value type mismatch"). */
-static void check_mask_values(CheckCtx *c, const Expr *e, PtxType type)
-{
-	if (!e)
-		return;
-	if (expr_is_mask_call(e)) {
-		uint64_t v = 0;
-		bool ok = false;
-		if (int_literal_value(e->text, &v))
-			for (int shift = 0; shift < 64 && !ok; shift += 8)
-				ok = v == (uint64_t)0xFF << shift;
-		if (!ok)
-			check_error(c, e->loc, RULE_INITIALIZER, "Invalid mask value '%s' used in initializer (a mask selects "
-				"one byte of the address: 0xFF, 0xFF00, 0xFF0000, ...)", e->text);
-		else if (type != TY_U8 && type != TY_U32 && type != TY_U64)
-			check_error(c, e->loc, RULE_INITIALIZER, "Initial value type mismatch: a mask() term initializes a "
-				"%s variable (it needs .u8, .u32 or .u64)", type_info(type)->word);
-	}
-	if (e->kind == EX_UNARY)
-		check_mask_values(c, e->lhs, type);
-	else if (e->kind == EX_BINARY) {
-		check_mask_values(c, e->lhs, type);
-		check_mask_values(c, e->rhs, type);
-	} else if (e->kind == EX_VECTOR || e->kind == EX_LIST || e->kind == EX_CALL)
-		for (uint32_t i = 0; i < e->nelems; i++)
-			check_mask_values(c, e->elems[i], type);
-}
-
-/* Linkage belongs to module-scope symbols: ptxas 13 reads .extern,
- * .visible, .weak or .common inside a function body as a syntax error. */
 /* Whether word is one of words[0..n). */
 static bool word_in(const char *word, const char *const *words, size_t n)
 {
@@ -307,9 +273,10 @@ static bool word_in(const char *word, const char *const *words, size_t n)
 	return false;
 }
 
+static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
+
 static void check_body_linkage(CheckCtx *c, const VarDecl *d)
 {
-	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
 	for (uint32_t i = 0; i < d->nspecs; i++)
 		if (word_in(d->specs[i].word, linkage, sizeof linkage / sizeof linkage[0]))
 			check_error(c, d->specs[i].loc, RULE_DECLARATION, "Linkage directive '%s' is not allowed inside a "
@@ -395,7 +362,6 @@ static void check_space_of_decl(CheckCtx *c, const Declarator *dc, const DeclInf
  * one, the same or another, does not parse). */
 static void check_spec_values(CheckCtx *c, const VarDecl *d, const DeclInfo *info, DeclPlace place)
 {
-	static const char *const linkage[] = { ".extern", ".visible", ".weak", ".common" };
 	bool linked = false;
 	for (uint32_t i = 0; i < d->nspecs; i++) {
 		const DeclSpec *s = &d->specs[i];
@@ -455,8 +421,6 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 	for (uint32_t i = 0; i < d->ndecls; i++) {
 		const Declarator *dc = &d->decls[i];
 		check_unsized(c, dc, &info, place);
-		if (dc->init && !opaque)
-			check_mask_values(c, dc->init, info.type);
 		check_space_of_decl(c, dc, &info, place);
 		if (dc->init && !opaque && info.space != SP_REG && info.space != SP_SHARED && info.space != SP_LOCAL)
 			check_initializer(c, dc, info.type, info.vec);

@@ -1,13 +1,16 @@
 /* Variable initializers: the forms of their terms and the types they
- * initialize, as ptxas 13 judges them (probed one declaration at a time;
- * mask() values and types: check_decl.c).
+ * initialize, as ptxas 13 judges them (probed one declaration at a time).
  *
  * - An address term is `sym`, `generic(sym)`, or either followed by `+`
  *   and an integer constant expression (ptxas's grammar reads `sym + e`,
  *   so `v + 4 - 2` is v + (4 - 2)). `v - 4`, `4 + v`, `-v`, `(v)`,
  *   `v * 2`, `v + w` and `generic(v + 4)` are syntax errors there. A
  *   function is named alone: `generic(fn)` is "Invalid initial value
- *   expression", `fn + 4` a type mismatch. mask() takes the same terms.
+ *   expression", `fn + 4` a type mismatch. mask() takes the same terms,
+ *   its mask selects one byte of the address (0xFF shifted by whole
+ *   bytes: "Invalid mask value '0x12' used in initializer"), and it
+ *   initializes .u8, .u32 or .u64 variables only (ptxas 13 and 11.8 refuse
+ *   every other type, .b8 and .s8 too: "Initial value type mismatch").
  * - Address terms initialize .u32 and .u64 variables only (.s64, .b64,
  *   .b32, .u8, .f32, .f64: "Initial value type mismatch").
  * - An integer constant does not initialize a float variable (.f32 f = 1
@@ -133,11 +136,20 @@ static const char *type_word(PtxType t)
 static void check_term(CheckCtx *c, const Expr *e, PtxType type)
 {
 	if (expr_is_mask_call(e)) {
-		const Expr *a = e->elems[0];
+		uint64_t v = 0;
+		bool one_byte = false;
+		if (int_literal_value(e->text, &v))
+			for (int shift = 0; shift < 64 && !one_byte; shift += 8)
+				one_byte = v == (uint64_t)0xFF << shift;
 		bool offset;
-		const Expr *base = address_base(a, &offset);
-		if (!base)
-			check_error(c, a->loc, RULE_INITIALIZER, "Parsing error in a mask() term: it takes `sym`, "
+		if (!one_byte)
+			check_error(c, e->loc, RULE_INITIALIZER, "Invalid mask value '%s' used in initializer (a mask selects "
+				"one byte of the address: 0xFF, 0xFF00, 0xFF0000, ...)", e->text);
+		else if (type != TY_U8 && type != TY_U32 && type != TY_U64)
+			check_error(c, e->loc, RULE_INITIALIZER, "Initial value type mismatch: a mask() term initializes a "
+				"%s variable (it needs .u8, .u32 or .u64)", type_word(type));
+		else if (!address_base(e->elems[0], &offset))
+			check_error(c, e->elems[0]->loc, RULE_INITIALIZER, "Parsing error in a mask() term: it takes `sym`, "
 				"`generic(sym)` or either + an integer constant");
 		return;
 	}

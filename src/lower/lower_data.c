@@ -71,6 +71,14 @@ static void put_le(uint8_t *p, uint64_t value, unsigned bytes)
 		p[i] = (uint8_t)(value >> (8 * i));
 }
 
+static bool add_reloc(InitWriter *w, LDataReloc r)
+{
+	LDataVar *v = w->v;
+	v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
+	v->relocs[v->nrelocs++] = r;
+	return true;
+}
+
 /* mask(): 1 + k when e is `M(...)` with M = 0xFF << 8k, else 0. */
 static uint8_t mask_byte(const Expr *e)
 {
@@ -117,18 +125,12 @@ static bool address_init(InitWriter *w, const Expr *e, uint8_t byte)
 		if (w->elem != 1 && w->elem != 4 && w->elem != 8)
 			return lw_unsupported(w->c, e->loc, "a mask() initialiser in a %u-byte element (1-, 4- and "
 			                      "8-byte elements are supported)", w->elem);
-		LDataVar *v = w->v;
-		v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
-		v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add, false, byte };
-		return true;
+		return add_reloc(w, (LDataReloc){ w->pos, (uint32_t)t->value, add, false, byte });
 	}
 	/* -c: a function's address is relocated R_CUDA_32 (lower_fnaddr.c) */
 	uint32_t fa;
 	if (add == 0 && lw_fnaddr_init(w->c, e, &fa)) {
-		LDataVar *v = w->v;
-		v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
-		v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, fa, 0, true, 0 };
-		return true;
+		return add_reloc(w, (LDataReloc){ w->pos, fa, 0, true, 0 });
 	}
 	/* else a function's address is its id, a constant (lower_fnptr.c) */
 	int64_t id;
@@ -147,10 +149,7 @@ static bool address_init(InitWriter *w, const Expr *e, uint8_t byte)
 		return lw_unsupported(w->c, e->loc, "an address initialiser in a %u-byte element (%u-byte "
 		                      "elements with .address_size %u are supported)", w->elem,
 		                      w->c->lm->address64 ? 8 : 4, w->c->lm->address64 ? 64 : 32);
-	LDataVar *v = w->v;
-	v->relocs = xrealloc(v->relocs, (v->nrelocs + 1) * sizeof *v->relocs);
-	v->relocs[v->nrelocs++] = (LDataReloc){ w->pos, (uint32_t)t->value, add, false, 0 };
-	return true;
+	return add_reloc(w, (LDataReloc){ w->pos, (uint32_t)t->value, add, false, 0 });
 }
 
 static bool scalar_init(InitWriter *w, const Expr *e)

@@ -101,6 +101,27 @@ static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar 
 	            f->var < img->nkernels ? img->kernels[f->var].k.name : NULL);
 }
 
+/* Variable v's address words into its bytes (room of them from its
+ * start): the generic address of the target plus the addend. A 32-bit
+ * module's word is 4 bytes (ptxas 11.8 still relocates it R_CUDA_G64):
+ * the loader fills the word, whose neighbours are other data of the
+ * variable; a mask() one (R_CUDA_G8_<8k>) byte k of the address. */
+static int apply_init_relocs(SimMachine *m, const CubinImage *img, const CubinVar *v, uint8_t *bytes, uint64_t room)
+{
+	size_t word = img->address64 ? 8 : 4;
+	for (size_t e = 0; e < v->nrelocs; e++) {
+		const CubinInitReloc *ir = &v->relocs[e];
+		size_t n = ir->byte ? 1 : word;
+		if (ir->var >= img->nvars || img->vars[ir->var].is_const || ir->func || (uint64_t)ir->offset + n > room)
+			return fail(m, "an initialiser relocation of %s is not modelled", v->name);
+		uint64_t a = var_address(img, ir->var) + (uint64_t)ir->addend;
+		if (ir->byte)
+			a >>= 8 * (ir->byte - 1);
+		memcpy(bytes + ir->offset, &a, n);   /* little-endian: the low bytes first */
+	}
+	return 0;
+}
+
 int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 {
 	const CubinVar **sorted = calloc(img->nvars + 1, sizeof *sorted);
@@ -135,39 +156,13 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 		r->output_if_written = true;
 		if (v->init)
 			memcpy(r->bytes, v->init, v->size);
-		/* a 32-bit module's address word is 4 bytes (ptxas 11.8 still
-		 * relocates it R_CUDA_G64); the loader fills the word, whose
-		 * neighbours are other data of the variable */
-		size_t word = img->address64 ? 8 : 4;
-		for (size_t e = 0; e < v->nrelocs; e++) {
-			const CubinInitReloc *ir = &v->relocs[e];
-			size_t n = ir->byte ? 1 : word;
-			if (ir->var >= img->nvars || img->vars[ir->var].is_const || (uint64_t)ir->offset + n > v->size) {
-				rc = fail(m, "an initialiser relocation of %s is not modelled", v->name);
-				break;
-			}
-			uint64_t a = var_address(img, ir->var) + (uint64_t)ir->addend;
-			if (ir->byte)       /* mask(): R_CUDA_G8_<8k>, byte k of the address */
-				a >>= 8 * (ir->byte - 1);
-			memcpy(r->bytes + ir->offset, &a, n);   /* little-endian: the low bytes first */
-		}
+		rc = apply_init_relocs(m, img, v, r->bytes, v->size);
 	}
 	/* a .const variable's address words, in c[0x3] (.rel.nv.constant3) */
-	for (size_t i = 0; i < img->nvars && rc == 0; i++) {
-		const CubinVar *v = &img->vars[i];
-		size_t word = img->address64 ? 8 : 4;
-		for (size_t e = 0; v->is_const && e < v->nrelocs && rc == 0; e++) {
-			const CubinInitReloc *ir = &v->relocs[e];
-			size_t nb = ir->byte ? 1 : word;
-			if (ir->var >= img->nvars || img->vars[ir->var].is_const || ir->func ||
-			    (uint64_t)v->offset + ir->offset + nb > m->cbank_size[3]) {
-				rc = fail(m, "an initialiser relocation of .const %s is not modelled", v->name);
-				break;
-			}
-			uint64_t a = (var_address(img, ir->var) + (uint64_t)ir->addend) >> (ir->byte ? 8 * (ir->byte - 1) : 0);
-			memcpy(m->cbank[3] + v->offset + ir->offset, &a, nb);
-		}
-	}
+	for (size_t i = 0; i < img->nvars && rc == 0; i++)
+		if (img->vars[i].is_const && img->vars[i].offset <= m->cbank_size[3])
+			rc = apply_init_relocs(m, img, &img->vars[i], m->cbank[3] + img->vars[i].offset,
+			                       m->cbank_size[3] - img->vars[i].offset);
 	for (size_t i = 0; i < img->nfunc_inits && rc == 0; i++)
 		rc = patch_func_init(m, img, sorted, bases, n, &img->func_inits[i]);
 	free(sorted);
