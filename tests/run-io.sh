@@ -151,6 +151,14 @@ fi
 run sh -c '"$1" --check - <"$2"' sh "$PROG" empty.ptx
 expect stdin-empty 1 "<stdin>: error: Missing .version directive" && ok
 
+# a cubin given for PTX: one error naming it, not one per byte
+printf '\177ELF\002\001\001\063\007\000\000\000\000\000\000\000\002\000\276\000' >obj.cubin
+run "$PROG" --check obj.cubin
+expect elf-input 1 "obj.cubin:1:1: error: this is an ELF object file (a cubin?), not PTX source" &&
+	{ [ "$(grep -c 'error:' err)" -eq 1 ] && ok || bad elf-input "more than one error for one ELF input"; }
+run "$PROG" -o keep.cubin obj.cubin
+expect elf-input-assemble 1 "not PTX source" && { [ ! -e keep.cubin ] && ok || bad elf-input-assemble "an output was written"; }
+
 run sh -c '"$1" --check - <.' sh "$PROG"
 expect stdin-directory 2 "cannot read '<stdin>'" && ok
 

@@ -5,7 +5,10 @@
  * argument of the formal's type ("Type of argument does not match formal
  * parameter 'a'"): a scalar of the same width whose kind fits (a .bN
  * formal takes any kind, an integer one no float, a float one no
- * integer), an array for an array of as many bytes; an indirect call
+ * integer), an array for an array of as many bytes, a .param variable of
+ * the formal's alignment ("Alignment of argument does not match formal
+ * parameter"); an unsized last formal (a variadic block) may be left
+ * out; an indirect call
  * names its prototype's label (or a .calltargets list) last ("Label
  * expected"). Immediates are left alone. */
 #include "check/check_internal.h"
@@ -55,6 +58,11 @@ static void check_argument(CheckCtx *c, const Expr *arg, const Formal *formal)
 			"is %s%s%s; the callee declares %s%s)", formal->name, arg->text, at->word,
 			arg_array ? " array" : "", s->kind == SYM_REG ? " register" : "", ft->word,
 			formal_array ? " array" : "");
+	/* a register aligned as its type, a .param variable as its .align or type */
+	if (formal->is_param && s->align_log2 != formal->align_log2)
+		check_error(c, arg->loc, RULE_CALL_ARGUMENTS, "Alignment of argument does not match formal parameter '%s' "
+			"('%s' is aligned to %llu bytes%s; the callee declares %llu)", formal->name, arg->text,
+			1ull << s->align_log2, s->kind == SYM_REG ? ", its type's size" : "", 1ull << formal->align_log2);
 }
 
 /* An indirect call's last operand, after the argument list at `at`: the
@@ -94,7 +102,10 @@ void check_call_arguments(CheckCtx *c, const Instr *in)
 		return;
 	const Formals *fs = f->formals;
 	uint32_t nrets = rets ? rets->nelems : 0, nargs = args ? args->nelems : 0;
-	if (nrets != fs->nrets || nargs != fs->nparams) {
+	/* a last parameter without a size (a variadic block) may be left out */
+	bool optional_last = fs->nparams > 0 && fs->params[fs->nparams - 1].elems < 0 &&
+	                     fs->params[fs->nparams - 1].is_array;
+	if (nrets != fs->nrets || (nargs != fs->nparams && !(optional_last && nargs + 1 == fs->nparams))) {
 		check_error(c, callee->loc, RULE_CALL_ARGUMENTS, "Call has wrong number of parameters (%s'%s' returns %u and "
 			"takes %u; this call has %u and %u)", f->kind == SYM_LABEL ? "the prototype " : "", f->name, fs->nrets, fs->nparams, nrets, nargs);
 		return;

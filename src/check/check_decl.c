@@ -15,6 +15,7 @@ typedef struct DeclInfo {
 	PtxType type;
 	SrcLoc type_loc;
 	int vec;
+	int64_t align;          /* .align N, else 0 */
 	bool is_extern, is_common, is_visible;
 } DeclInfo;
 
@@ -74,7 +75,21 @@ static void read_specs(const VarDecl *d, DeclInfo *info)
 			info->is_common = true;
 		else if (strcmp(s->word, ".visible") == 0)
 			info->is_visible = true;
+		else if (strcmp(s->word, ".align") == 0 && s->has_value)
+			info->align = s->value;
 	}
+}
+
+/* The alignment a call compares between an argument and its formal, as a
+ * power of two: .align, else the element's size (of a vector, all of it). */
+static uint8_t align_log2(const DeclInfo *info)
+{
+	uint64_t bytes = info->align > 0 ? (uint64_t)info->align
+	                                 : type_info(info->type)->bits / 8 * (uint64_t)(info->vec ? info->vec : 1);
+	uint8_t n = 0;
+	while (n < 63 && (2ull << n) <= bytes)
+		n++;
+	return n;
 }
 
 /* Fields a static opaque initializer may name, per opaque type. */
@@ -432,6 +447,7 @@ void check_var_decl(CheckCtx *c, const VarDecl *d, DeclPlace place, Scope *into)
 		sym->type = info.type;
 		sym->vec = info.vec;
 		sym->is_array = dc->ndims > 0;
+		sym->align_log2 = align_log2(&info);
 		sym->elems = declarator_elems(dc);
 		sym->is_entry_param = place == DECL_ENTRY_PARAM;
 		sym->is_input_param = place == DECL_ENTRY_PARAM || place == DECL_FUNC_PARAM;
@@ -514,7 +530,8 @@ static Formal *read_formals(CheckCtx *c, uint32_t n, const VarDecl *decls, uint3
 			const Declarator *dc = &decls[i].decls[k];
 			int64_t elems = declarator_elems(dc);
 			out[(*count)++] = (Formal){ .name = dc->name, .type = info.type, .is_param = info.space == SP_PARAM,
-				.elems = elems > 0 && info.vec ? elems * info.vec : elems, .is_array = dc->ndims > 0 };
+				.elems = elems > 0 && info.vec ? elems * info.vec : elems, .is_array = dc->ndims > 0,
+				.align_log2 = align_log2(&info) };
 		}
 	}
 	return out;
@@ -576,6 +593,15 @@ void check_undefined_funcs(CheckCtx *c)
  * definition, once. */
 void check_func_decl(CheckCtx *c, const Func *f)
 {
+	/* an unsized parameter takes the caller's size: a variadic block,
+	 * after every other parameter */
+	for (uint32_t i = 0; i + 1 < f->nparams; i++)
+		for (uint32_t k = 0; k < f->params[i].ndecls; k++) {
+			const Declarator *dc = &f->params[i].decls[k];
+			if (dc->ndims > 0 && dc->dims[0] < 0 && !f->is_entry)
+				check_error(c, dc->loc, RULE_DECLARATION, "Only the last input parameter can be an incomplete "
+					"array ('%s': move it last, or give its size)", dc->name);
+		}
 	Formals *formals = ARENA_NEW(&c->arena, Formals);
 	formals->rets = read_formals(c, f->nrets, f->rets, &formals->nrets);
 	formals->params = read_formals(c, f->nparams, f->params, &formals->nparams);

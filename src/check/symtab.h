@@ -24,6 +24,7 @@ typedef struct Formal {
 	int64_t elems;          /* array elements (product of the dimensions), 1 for a scalar, -1 unsized */
 	bool is_array;          /* declared with dimensions: x[1] is an array of one, not a scalar */
 	bool is_param;          /* .param (else .reg) */
+	uint8_t align_log2;     /* its .align, else its element's size, as a power of two */
 } Formal;
 
 typedef struct Formals {
@@ -45,6 +46,7 @@ typedef struct Symbol {
 	uint8_t space;
 	uint8_t type;
 	uint8_t vec;
+	uint8_t align_log2;     /* SYM_VAR: as Formal.align_log2 */
 	bool is_array;
 	bool is_entry_param;
 	bool is_input_param;    /* .entry or .func input parameter (not a return) */

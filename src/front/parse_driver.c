@@ -8,6 +8,7 @@
 #include "ptx.lex.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void ptx_restore_input(yyscan_t scanner);
 void ptx_lex_keywords(ParseState *ps);
@@ -149,6 +150,12 @@ static unsigned run(ParseState *ps, char *buf, size_t len)
 {
 	DiagSink *d = ps->diag;
 	unsigned before = diag_errors(d);
+	if (len >= 4 && memcmp(buf, "\x7f" "ELF", 4) == 0) {
+		/* a cubin given for PTX: one error, not one per byte */
+		diag_add(d, SEV_ERROR, (SrcLoc){ 1, 1, 1, 4 }, RULE_LEXICAL, "this is an ELF object file (a cubin?), not "
+			"PTX source: give the .ptx file, or read a cubin's code with --disassemble FILE");
+		return 1;
+	}
 	intern_init(&ps->names, &ps->mod->arena);
 	ptx_lex_keywords(ps);
 	yyscan_t scanner;

@@ -641,10 +641,14 @@ void lw_lower_function(LowerCtx *c, const Func *f, LFunc *out)
 	c->in_func = true;
 	k->params = xcalloc(1, sizeof *k->params);
 	c->declaring = c->lm->relocatable ? NULL : out;     /* -c: every function is kept */
+	out->vararg = -1;
 	for (uint32_t i = 0; i < f->nparams; i++)
 		if (lw_decl_has(&f->params[i], ".reg"))
 			reg_param_declare(c, &f->params[i], false, &out->params, &out->nparams);
-		else
+		else if (lw_param_is_vararg(f, i)) {
+			out->vararg = (int32_t)(out->nparams / 2);
+			lw_vararg_declare(c, &f->params[i], &out->params, &out->nparams);
+		} else
 			lw_param_regs_declare(c, &f->params[i], 0, &out->params, &out->nparams);
 	for (uint32_t i = 0; i < f->nrets; i++)
 		if (lw_decl_has(&f->rets[i], ".reg"))
@@ -702,6 +706,7 @@ static void ctx_end(LowerCtx *c)
 	lmap_fini(&c->ref_params);
 	lmap_fini(&c->tex_samplers);
 	lmap_fini(&c->vars);
+	c->vararg_name = NULL;
 	lw_brx_ctx_end(c);
 	for (size_t i = 0; i < c->nowned; i++)
 		free(c->owned[i]);

@@ -132,6 +132,9 @@ typedef struct LCallSite {
 	uint32_t *vregs;        /* {first vreg, words} of nargs argument placeholders, then nrets result ones */
 	uint32_t nargs, nrets;
 	bool divergent;         /* only some threads of a warp may make it (reconverge.c) */
+	/* the callee's variadic block is passed as its address, one word (a
+	 * function of its own's wrapper, lower_fnaddr.c), not as its words */
+	bool vararg_address;
 } LCallSite;
 
 /* A .param .texref/.samplerref/.surfref kernel parameter (texmode

@@ -410,7 +410,7 @@ static bool call_unguarded(LowerCtx *c, const Instr *in)
 			k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
 			k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
 		}
-		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets, false };
+		k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, callee->text, callee->loc, v, nargs, nrets, false, false };
 		for (uint32_t i = 0; i < nrets; i++)
 			for (unsigned q = 0; q < v[2 * (nargs + i) + 1]; q++)
 				result_copy(c, from[nargs + i], reg[nargs + i], q, v[2 * (nargs + i)] + q);
@@ -616,7 +616,7 @@ static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 			k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
 		}
 		k->calls[k->ncalls++] = (LCallSite){ cs->insn + ibase, cs->callee, cs->loc, v, cs->nargs, cs->nrets,
-		                                       cs->divergent };
+		                                       cs->divergent, cs->vararg_address };
 	}
 	free(map);
 	k->uses_ctaid_z |= fr->uses_ctaid_z;
@@ -625,12 +625,27 @@ static Placed place(LowerCtx *c, LKernel *k, const LFunc *f, bool recursive)
 	return p;
 }
 
+/* A linked call's variadic block, stored once the placeholders are
+ * renamed (what st.param left unwritten is known then). */
+typedef struct VarargSite {
+	LCallSite cs;
+	uint32_t arg;           /* the block's argument index (cs.nargs: left out) */
+	uint32_t callee_word;   /* the callee's vreg of its address */
+} VarargSite;
+
 /* The callee's vregs for a call's placeholders; false (diagnosed) when the
- * lists do not match its declaration. */
-static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Placed *p, uint32_t *rename)
+ * lists do not match its declaration. A variadic block is noted in *va
+ * (va->arg UINT32_MAX: none). */
+static bool bind(LowerCtx *c, const LCallSite *cs, const Placed *p, uint32_t *rename, VarargSite *va_out)
 {
 	const LFunc *f = p->f;
-	if (2 * cs->nargs != f->nparams || 2 * cs->nrets != f->nrets)
+	/* a variadic block is passed as its words, stored in the frame
+	 * (lower_vararg.c), or left out */
+	bool by_words = f->vararg >= 0 && !cs->vararg_address;
+	uint32_t va = by_words ? (uint32_t)f->vararg : UINT32_MAX;
+	*va_out = (VarargSite){ *cs, UINT32_MAX, 0 };
+	if ((2 * cs->nargs != f->nparams && !(va == cs->nargs && 2 * cs->nargs + 2 == f->nparams)) ||
+	    2 * cs->nrets != f->nrets)
 		return lw_unsupported(c, cs->loc, "call to '%s' with %u argument%s and %u result%s (it declares "
 		                      "%u and %u)", f->name, cs->nargs, cs->nargs == 1 ? "" : "s", cs->nrets,
 		                      cs->nrets == 1 ? "" : "s", f->nparams / 2, f->nrets / 2);
@@ -638,13 +653,18 @@ static bool bind(LowerCtx *c, const LKernel *k, const LCallSite *cs, const Place
 		const uint32_t *decl = j < cs->nargs ? &f->params[2 * j] : &f->rets[2 * (j - cs->nargs)];
 		if (j >= cs->nargs && cs->vregs[2 * j + 1] == 0)
 			continue;       /* a sink result */
+		if (j == va && j < cs->nargs) {
+			*va_out = (VarargSite){ *cs, j, p->vbase + decl[0] };
+			continue;
+		}
 		if (decl[1] != cs->vregs[2 * j + 1])
 			return lw_unsupported(c, cs->loc, "call to '%s': a .param of another size than the "
 			                      "function declares", f->name);
 		for (uint32_t q = 0; q < decl[1]; q++)
 			rename[cs->vregs[2 * j] + q] = p->vbase + decl[0] + q;
 	}
-	(void)k;
+	if (va == cs->nargs)
+		*va_out = (VarargSite){ *cs, va, p->vbase + f->params[2 * va] };
 	return true;
 }
 
@@ -744,6 +764,8 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 	size_t nplaced = 0;
 	uint32_t *rename = NULL;
 	size_t nrename = 0;
+	VarargSite *varargs = NULL;
+	size_t nvarargs = 0;
 	for (size_t i = 0; i < k->ncalls; i++) {
 		LCallSite cs = k->calls[i];
 		LFunc *f = linked_callee(c, k, i);
@@ -774,13 +796,22 @@ bool lw_link_calls(LowerCtx *c, LKernel *k, bool final)
 			nrename = k->nvregs;
 		}
 		k->insns[cs.insn].target = placed[j].entry;
-		bind(c, k, &cs, &placed[j], rename);
+		VarargSite va;
+		if (bind(c, &cs, &placed[j], rename, &va) && va.arg != UINT32_MAX) {
+			varargs = xrealloc(varargs, (nvarargs + 1) * sizeof *varargs);
+			varargs[nvarargs++] = va;
+		}
 	}
 	for (size_t i = 0; i < k->ninsns && rename; i++)
 		for (unsigned r = 0; r < k->insns[i].nrefs; r++)
 			if (k->insns[i].refs[r].vreg < nrename)
 				k->insns[i].refs[r].vreg = rename[k->insns[i].refs[r].vreg];
 	free(rename);
+	bool *written = nvarargs ? lw_written_vregs(k) : NULL;
+	for (size_t i = 0; i < nvarargs; i++)
+		lw_vararg_bind(k, &varargs[i].cs, varargs[i].arg, varargs[i].callee_word, written);
+	free(written);
+	free(varargs);
 	size_t *starts = xmalloc((nplaced + 1) * sizeof *starts);
 	for (size_t j = 0; j < nplaced; j++)
 		starts[j] = k->label_pos[placed[j].entry];

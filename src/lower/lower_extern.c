@@ -74,8 +74,19 @@ static int place_words(LowerCtx *c, const LCallSite *cs, uint32_t first, uint32_
 	 * .align in the declaration allows, as ptxas places it (R6..R8 after
 	 * a .b64 in R4:R5); a scalar at a multiple of its size */
 	const uint8_t *align = lw_func_param_align(c, cs->callee);
+	int va = first == 0 ? lw_func_vararg(c, cs->callee) : -1;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t words = cs->vregs[2 * (first + j) + 1];
+		if ((int)j == va) {
+			/* a variadic block: on the stack after the other stack
+			 * arguments, registers free or not (lower_vararg.c); passed
+			 * as its address, it takes no bytes */
+			uint32_t a = align ? align[j] : 2;
+			*stack = (*stack + 4 * a - 1) / (4 * a) * (4 * a);
+			slot[j] = ON_STACK | *stack;
+			*stack += cs->vararg_address ? 0 : 4 * words;
+			continue;
+		}
 		if (words == 0 && n == 1) {    /* a sink result `_`: nothing to read back */
 			slot[j] = 0;
 			continue;
@@ -153,11 +164,14 @@ typedef struct Placement {
 	bool memory_result;
 	uint32_t area;          /* bytes of the outgoing area (arguments, then the result) */
 	uint32_t result_at;     /* the result area's offset in it */
+	uint32_t vararg;        /* the callee's variadic block's argument index, else UINT32_MAX */
 } Placement;
 
 static bool place_call(LowerCtx *c, const LCallSite *cs, Placement *pl)
 {
 	memset(pl, 0, sizeof *pl);
+	int va = lw_func_vararg(c, cs->callee);
+	pl->vararg = va >= 0 ? (uint32_t)va : UINT32_MAX;
 	pl->slot = xcalloc(cs->nargs + cs->nrets + 1, sizeof *pl->slot);
 	uint32_t *rslot = pl->slot + cs->nargs, stack = 0;
 	int r = place_words(c, cs, cs->nargs, cs->nrets, 0, rslot, pl->ret_used, NULL);
@@ -190,6 +204,11 @@ static void stack_words(LKernel *k, const LCallSite *cs, const Placement *pl, ui
 	for (uint32_t j = first; j < first + n; j++) {
 		if (!(pl->slot[j] & ON_STACK))
 			continue;
+		if (j == pl->vararg && cs->vararg_address) {
+			/* the callee's variadic block: the address of the words */
+			lw_stack_address(k, at, after, cs->vregs[2 * j], pl->slot[j] & ~ON_STACK, flags, cs->loc);
+			continue;
+		}
 		for (uint32_t q = 0; q < cs->vregs[2 * j + 1]; q++) {
 			uint32_t v = cs->vregs[2 * j] + q;
 			if (!load && written && !written[v])
@@ -200,16 +219,16 @@ static void stack_words(LKernel *k, const LCallSite *cs, const Placement *pl, ui
 	}
 }
 
-/* Whether instruction in is a plain copy d <- s of whole 32-bit words. */
+/* Whether instruction in is a plain copy d <- s of whole 32-bit words (lw_written_vregs). */
 static bool word_copy(const LInsn *in)
 {
 	return in->form == &sass_forms[SF_MOV_R] && in->nrefs == 2 && in->refs[0].def && !in->refs[1].def;
 }
 
-/* Which vregs of k hold a value some instruction computes: defined by
- * anything but a copy, or copied from such a vreg (the call's argument
- * words are copies of the .param words st.param wrote, and of the others). */
-static bool *written_vregs(const LKernel *k)
+/* Defined by anything but a copy, or copied from such a vreg (the call's
+ * argument words are copies of the .param words st.param wrote, and of
+ * the others). */
+bool *lw_written_vregs(const LKernel *k)
 {
 	bool *w = xcalloc(k->nvregs + 1, sizeof *w);
 	for (size_t i = 0; i < k->ninsns; i++)
@@ -249,12 +268,12 @@ bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs)
 		bool on_stack = false;
 		for (uint32_t j = 0; j < cs->nargs && !on_stack; j++)
 			on_stack = pl.slot[j] & ON_STACK;
-		bool *written = on_stack ? written_vregs(k) : NULL;
+		bool *written = on_stack ? lw_written_vregs(k) : NULL;
 		stack_words(k, cs, &pl, 0, cs->nargs, cs->insn, false, false, NO_STACK, 0, out, written);
 		free(written);
 		if (pl.memory_result) {
 			hidden = lkernel_new_vreg(k, LRC_GPR, 1, false);
-			lw_stack_address(k, cs->insn, hidden, pl.result_at, cs->loc);
+			lw_stack_address(k, cs->insn, false, hidden, pl.result_at, out, cs->loc);
 			stack_words(k, cs, &pl, cs->nargs, cs->nrets, cs->insn, true, true, NO_STACK, 0, out, NULL);
 		}
 		if (pl.area > k->call_area)

@@ -71,14 +71,15 @@ void lw_stack_word(LKernel *k, size_t at, bool after, bool load, uint32_t vreg, 
 	add(k, at, after, &in);
 }
 
-void lw_stack_address(LKernel *k, size_t at, uint32_t vreg, uint32_t offset, SrcLoc loc)
+void lw_stack_address(LKernel *k, size_t at, bool after, uint32_t vreg, uint32_t offset, uint8_t stack_reg,
+                      SrcLoc loc)
 {
 	LInsn in = op_insn(SF_IADD32I, loc);
 	linsn_ref(&in, SR_RD, vreg, 0, 1, true);
 	linsn_set(&in, SR_RA, REGALLOC_STACK_REG);
 	linsn_set(&in, SR_IMM, offset);
-	in.stack_reg = LSTACK_READ | LSTACK_OUT;
-	add(k, at, false, &in);
+	in.stack_reg = stack_reg;
+	add(k, at, after, &in);
 }
 
 void lw_stack_copy(LKernel *k, size_t at, uint32_t to, uint32_t from, SrcLoc loc)

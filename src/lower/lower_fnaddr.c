@@ -96,11 +96,11 @@ bool lw_fnaddr_function(LowerCtx *c, const LFunc *f, LKernel *k)
 	cal->keep = true;
 	k->calls = xcalloc(1, sizeof *k->calls);
 	k->calls_cap = 1;
-	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, f->name, f->loc, v, nargs, nrets, false };
+	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, f->name, f->loc, v, nargs, nrets, false, true };
 	copies(k, f->loc, abi, v, nargs, nrets);
 	size_t ret = k->ninsns;
 	lkernel_append(k, SF_RET, f->loc)->keep = true;
-	LCallSite site = { entry, f->name, f->loc, abi, nargs, nrets, false };
+	LCallSite site = { entry, f->name, f->loc, abi, nargs, nrets, false, true };
 	bool ok = lw_abi_entry(c, k, &site, ret) && lw_link_calls(c, k, true);
 	free(abi);
 	/* ptxas -c relocates the header index into such a function's TEX/SULD

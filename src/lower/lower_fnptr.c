@@ -72,6 +72,17 @@ static uint8_t param_align_words(const VarDecl *d)
 	return (uint8_t)(bytes >= 8 ? (bytes >= 16 ? 4 : 2) : 1);
 }
 
+bool lw_param_is_vararg(const Func *f, uint32_t i)
+{
+	if (i + 1 != f->nparams)
+		return false;
+	const VarDecl *d = &f->params[i];
+	bool param = false;
+	for (uint32_t s = 0; s < d->nspecs; s++)
+		param |= strcmp(d->specs[s].word, ".param") == 0;
+	return param && d->ndecls == 1 && d->decls[0].ndims == 1 && d->decls[0].dims[0] < 0;
+}
+
 /* One .param's letters in a prototype string (see LFuncProto). */
 static void prototype_param(const VarDecl *d, char *out, size_t cap)
 {
@@ -122,6 +133,8 @@ void lw_fnptr_declare(LowerCtx *c, const Func *f)
 		align[f->nparams + i] = param_align_words(&f->rets[i]);
 	c->decl_align = xrealloc(c->decl_align, (c->ndecl_align + 1) * sizeof *c->decl_align);
 	c->decl_align[c->ndecl_align] = align;
+	c->decl_vararg = xrealloc(c->decl_vararg, (c->ndecl_align + 1) * sizeof *c->decl_vararg);
+	c->decl_vararg[c->ndecl_align] = f->nparams && lw_param_is_vararg(f, f->nparams - 1) ? (int32_t)f->nparams - 1 : -1;
 	lmap_put(&c->func_decls, f->name, (int64_t)c->ndecl_align++, 0);
 }
 
@@ -129,6 +142,12 @@ const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name)
 {
 	const LMapEntry *e = lmap_find((LMap *)&c->func_decls, name);
 	return e && e->value >= 0 ? c->decl_align[e->value] : NULL;
+}
+
+int lw_func_vararg(const LowerCtx *c, const char *name)
+{
+	const LMapEntry *e = lmap_find((LMap *)&c->func_decls, name);
+	return e && e->value >= 0 ? c->decl_vararg[e->value] : -1;
 }
 
 size_t lw_name_index(const char ***list, size_t *n, const char *name)
@@ -263,11 +282,14 @@ bool lw_call_indirect(LowerCtx *c, const Expr *ptr, uint32_t *v, uint32_t nargs,
 /* Whether f takes and returns .params of the sizes of the call's. */
 static bool signature_matches(const LFunc *f, const LIndirectCall *s)
 {
-	if (f->nparams != 2 * s->nargs || f->nrets != 2 * s->nrets)
+	/* a variadic block takes any number of words, or none */
+	uint32_t va = f->vararg >= 0 ? (uint32_t)f->vararg : UINT32_MAX;
+	if ((f->nparams != 2 * s->nargs && !(va == s->nargs && f->nparams == 2 * s->nargs + 2)) ||
+	    f->nrets != 2 * s->nrets)
 		return false;
 	for (uint32_t j = 0; j < s->nargs + s->nrets; j++) {
 		const uint32_t *decl = j < s->nargs ? &f->params[2 * j] : &f->rets[2 * (j - s->nargs)];
-		if (decl[1] != s->v[2 * j + 1])
+		if ((j != va || j >= s->nargs) && decl[1] != s->v[2 * j + 1])
 			return false;
 	}
 	return true;
@@ -339,7 +361,7 @@ static void call_candidate(LKernel *k, const LIndirectCall *s, const char *name)
 		k->calls_cap = k->calls_cap ? 2 * k->calls_cap : 4;
 		k->calls = xrealloc(k->calls, k->calls_cap * sizeof *k->calls);
 	}
-	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, name, s->loc, v, s->nargs, s->nrets, false };
+	k->calls[k->ncalls++] = (LCallSite){ k->ninsns - 1, name, s->loc, v, s->nargs, s->nrets, false, false };
 	for (uint32_t j = s->nargs; j < n; j++)
 		for (uint32_t q = 0; q < s->v[2 * j + 1]; q++)
 			mov(k, s->loc, s->v[2 * j] + q, v[2 * j] + q);
@@ -435,7 +457,9 @@ void lw_fnptr_free(LowerCtx *c)
 	for (size_t i = 0; i < c->ndecl_align; i++)
 		free(c->decl_align[i]);
 	free(c->decl_align);
+	free(c->decl_vararg);
 	c->decl_align = NULL;
+	c->decl_vararg = NULL;
 	c->ndecl_align = 0;
 	free(c->fptrs);
 	c->fptrs = NULL;

@@ -155,7 +155,12 @@ typedef struct LowerCtx {
 	/* per declared .func (func_decls' value): the alignment in 32-bit
 	 * words of each parameter, then of each result */
 	uint8_t **decl_align;
+	int32_t *decl_vararg;   /* the index of its variadic block among its parameters, or -1 */
 	size_t ndecl_align;
+	/* a variadic function's block (lower_vararg.c): its name in the body
+	 * and the vreg of the one word holding its address (else NULL) */
+	const char *vararg_name;
+	uint32_t vararg_vreg;
 	/* brx: the labels of the body's .branchtargets tables (each an
 	 * ST_LABEL whose next statement is the directive), lower_brx.c */
 	const Stmt **brx_decls;
@@ -679,6 +684,7 @@ typedef struct LFunc {
 	const char *wide_param;
 	SrcLoc wide_param_loc;
 	bool wide_param_told;
+	int32_t vararg;         /* the index of its variadic block among its parameters, or -1 */
 } LFunc;
 
 /* lower.c: one kernel's or function's body lowered (the rest of the item,
@@ -731,10 +737,12 @@ bool lw_extern_call(LowerCtx *c, LKernel *k, const LCallSite *cs);
 /* lower_extern_stack.c: pending operations next to instruction `at` (after
  * it, else before): a 32-bit LDL/STL of vreg at R1 + offset (base
  * UINT32_MAX; stack_reg its LSTACK_* flags) or at register base + offset;
- * vreg = R1 + offset (the result pointer, before); a copy (after). */
+ * vreg = R1 + offset (a result pointer, a variadic block's address); a
+ * copy (after). */
 void lw_stack_word(LKernel *k, size_t at, bool after, bool load, uint32_t vreg, uint32_t base, uint32_t offset,
                    uint8_t stack_reg, SrcLoc loc);
-void lw_stack_address(LKernel *k, size_t at, uint32_t vreg, uint32_t offset, SrcLoc loc);
+void lw_stack_address(LKernel *k, size_t at, bool after, uint32_t vreg, uint32_t offset, uint8_t stack_reg,
+                      SrcLoc loc);
 void lw_stack_copy(LKernel *k, size_t at, uint32_t to, uint32_t from, SrcLoc loc);
 /* Renames the pending operations' references, as linking renames the code's. */
 void lw_stack_ops_rename(LKernel *k, uint32_t from, uint32_t to, unsigned sub);
@@ -807,6 +815,29 @@ bool lw_abi_entry(LowerCtx *c, LKernel *k, const LCallSite *cs, size_t ret);
  * least 1) of each parameter, then each result, of the declared .func
  * `name`; NULL when none was declared. */
 const uint8_t *lw_func_param_align(const LowerCtx *c, const char *name);
+/* The index of the variadic block among the parameters of the declared
+ * .func `name`, -1 when it has none (or none was declared). */
+int lw_func_vararg(const LowerCtx *c, const char *name);
+/* Whether parameter i of f is its variadic block: the last .param, an
+ * unsized array (`.param .align 8 .b8 f_vararg[]`, lower_vararg.c). */
+bool lw_param_is_vararg(const Func *f, uint32_t i);
+/* Which vregs of k hold a value some instruction computes (not only
+ * copies of words nothing wrote: the parts of a .param block st.param left
+ * undefined); k->nvregs + 1 flags, the caller frees them. */
+bool *lw_written_vregs(const LKernel *k);
+
+/* ---- lower_vararg.c: variadic functions ---- */
+/* A function's variadic block: one word, the local-window address of the
+ * caller's block ({vreg, 1} appended to order). */
+void lw_vararg_declare(LowerCtx *c, const VarDecl *d, uint32_t **order, uint32_t *n);
+/* 1 when e is the body's variadic block (`f_vararg`, or +/- a constant):
+ * o its address; 0 for any other operand. */
+int lw_vararg_operand(LowerCtx *c, const Expr *e, Opnd *o);
+/* A call linked into k (argument j: the callee's variadic block, j ==
+ * cs->nargs when the call leaves it out), its placeholders renamed: the
+ * words written (lw_written_vregs) stored in an area of k's frame before
+ * the CAL, callee_word its address. */
+void lw_vararg_bind(LKernel *k, const LCallSite *cs, uint32_t j, uint32_t callee_word, const bool *written);
 /* The functions the CUDA driver provides (vprintf, malloc, free,
  * __assertfail): ptxas 11.8 calls them with JCAL without -c as well,
  * leaving the relocation to the loader. */

@@ -35,6 +35,8 @@ bool lw_opnd(LowerCtx *c, const Expr *e, Opnd *o)
 		o->width = 2;
 		return true;
 	}
+	if (lw_vararg_operand(c, e, o))          /* a variadic block's address */
+		return true;
 	/* A variable's name is its address: a shared one an immediate in its
 	 * window, a local one R1 + offset (the window is 32 bits wide). */
 	int space;

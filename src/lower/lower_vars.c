@@ -326,7 +326,7 @@ void lw_param_addr_locals(LowerCtx *c, const Func *f)
 {
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const VarDecl *d = &f->params[i];
-		if (!spec_has(d, ".param"))
+		if (!spec_has(d, ".param") || lw_param_is_vararg(f, i))     /* its address is a word (lower_vararg.c) */
 			continue;
 		for (uint32_t j = 0; j < d->ndecls; j++)
 			if (names_as_value(f->body, d->decls[j].name)) {
