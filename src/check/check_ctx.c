@@ -50,7 +50,7 @@ Diag *check_addr32(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (c->assembling && c->target && strcmp(c->target->name, "sm_50") == 0)
+	if (c->assembling && c->target && c->target->sm <= 50)     /* sm_50 runs sm_30 code too */
 		return diag_add(c->sink, SEV_WARNING, loc, rule, "%s; assembled for sm_50 as CUDA 11.8's ptxas does",
 		                msg);
 	return diag_add(c->sink, SEV_ERROR, loc, rule, "%s", msg);

@@ -143,8 +143,8 @@ Diag *check_warning(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 Diag *check_strict(CheckCtx *c, SrcLoc loc, RuleId rule, const char *doc, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* 32-bit addressing, which ptxas 13 refuses: an error, but a warning
- * saying so when the job assembles a .target sm_50 module (ptxas 11.8
- * assembles it for sm_50). */
+ * saying so when the job assembles a module for sm_50 (.target sm_50 or
+ * older, sm_30, sm_20...: ptxas 11.8 assembles it for sm_50). */
 Diag *check_addr32(CheckCtx *c, SrcLoc loc, RuleId rule, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void check_note_version(CheckCtx *c, Diag *d);
