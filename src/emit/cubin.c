@@ -206,6 +206,11 @@ int cubin_write(const CubinModule *m, uint8_t **out, size_t *outlen, char *err, 
 		cubin_data_extent(m, (CubinDataSection)d, &size, &align);
 		bool no_bytes = d == CUBIN_DATA_GLOBAL || d == CUBIN_DATA_SHARED;
 		data_bytes[d] = no_bytes ? NULL : cubin_data_bytes(m, (CubinDataSection)d, size);
+		/* ptxas 11.8 (and 13.0) write .nv.global's size modulo 4 GiB: a
+		 * 4.5 GiB variable's section is 0x20000000 bytes, its symbol's
+		 * st_size the whole 0x120000000 (measured) */
+		if (d == CUBIN_DATA_GLOBAL)
+			size = (uint32_t)size;
 		/* -c: SHT_CUDA_CONSTANT3, SHT_CUDA_GLOBAL_INIT, SHT_CUDA_GLOBAL,
 		 * SHT_CUDA_SHARED (.nv_debug.shared, only under -c), as ptxas -c */
 		static const uint32_t reloc_type[CUBIN_DATA_SECTIONS] = {

@@ -221,7 +221,8 @@ typedef struct CubinVar {
 	/* the order ptxas declares (creates the symbols of) the variables in,
 	 * an increasing key (all 0: the array's order) */
 	uint32_t decl;
-	uint32_t offset, size, align;
+	uint64_t offset, size;   /* .nv.global's may pass 4 GiB (lower_data.c) */
+	uint32_t align;
 	const uint8_t *init;     /* NULL: none */
 	const CubinInitReloc *relocs;
 	size_t nrelocs;

@@ -92,6 +92,7 @@ int cubin_read_vars(Reader *r, CubinImage *img)
 			sec[d] = section_named(r, names[d], reloc_types[d]);
 	img->vars = xcalloc(r->nsyms + 1, sizeof *img->vars);
 	size_t *var_sym = xcalloc(r->nsyms + 1, sizeof *var_sym);
+	uint64_t global_end = 0;    /* where the last variable of .nv.global ends */
 	for (int global = 1; global >= 0; global--)
 		for (size_t i = 1; i < r->nsyms; i++) {
 			const uint8_t *sym = symbol(r, i);
@@ -103,10 +104,16 @@ int cubin_read_vars(Reader *r, CubinImage *img)
 				continue;
 			uint64_t value = rd64(sym + 8), size = rd64(sym + 16);
 			const SectionHeader *s = &r->sh[shndx];
-			if (value + size < value || value + size > s->size || size > UINT32_MAX) {
+			/* .nv.global's sh_size is its size modulo 4 GiB (ptxas 11.8):
+			 * checked against the end of its last variable below */
+			bool nobits = d == 2;
+			if (value + size < value || (!nobits && (value + size > s->size || size > UINT32_MAX)) ||
+			    (nobits && value > UINT32_MAX)) {
 				free(var_sym);
 				return cubin_read_fail(r, "bad cubin: variable %s lies outside its section", symbol_name(r, i));
 			}
+			if (nobits && value + size > global_end)
+				global_end = value + size;
 			/* the alignment is not recorded: the section's for the variable at
 			 * 0, else the largest power of two the offset allows */
 			uint64_t align = s->align ? s->align : 1;
@@ -115,9 +122,15 @@ int cubin_read_vars(Reader *r, CubinImage *img)
 			var_sym[img->nvars] = i;
 			img->vars[img->nvars++] = (CubinVar){
 				.name = symbol_name(r, i), .is_const = d == 0, .visible = global, .global = global,
-				.weak = (sym[4] >> 4) == STB_WEAK, .offset = (uint32_t)value, .size = (uint32_t)size,
+				.weak = (sym[4] >> 4) == STB_WEAK, .offset = value, .size = size,
 				.align = (uint32_t)align, .init = d != 2 ? section_data(r, shndx) + value : NULL };
 		}
+	if (global_end > (sec[2] ? r->sh[sec[2]].size : 0) &&
+	    (global_end <= UINT32_MAX || (uint32_t)global_end != r->sh[sec[2]].size)) {
+		free(var_sym);
+		return cubin_read_fail(r, "bad cubin: the variables of .nv.global end at 0x%llx, past its size",
+		                       (unsigned long long)global_end);
+	}
 	/* [0] .nv.global.init's, [1] .nv.constant3's */
 	size_t rel[2] = { section_named(r, ".rel.nv.global.init", SHT_REL), section_named(r, ".rel.nv.constant3", SHT_REL) };
 	size_t rela[2] = { section_named(r, ".rela.nv.global.init", SHT_RELA),

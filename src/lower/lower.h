@@ -272,11 +272,13 @@ typedef struct LDataVar {
 	uint8_t space;          /* LDataSpace */
 	uint8_t bind;           /* LDataBind: its symbol's binding */
 	bool visible;           /* .visible (ptxas places and lists these first) */
-	uint32_t size, align;
+	uint64_t size;          /* a .global one without initialiser may pass 4 GiB */
+	uint32_t align;
 	uint8_t *init;          /* NULL: no initialiser */
 	LDataReloc *relocs;
 	size_t nrelocs;
-	uint32_t offset;        /* in its section: .nv.constant3 (c[0x3]), .nv.global.init or .nv.global */
+	uint64_t offset;        /* in its section: .nv.constant3 (c[0x3]), .nv.global.init or .nv.global */
+	SrcLoc loc;             /* its declarator, for a diagnostic of its placement */
 	bool placed;            /* offset assigned */
 	bool common;            /* .common: -c leaves its place to the linker (SHN_COMMON) */
 } LDataVar;

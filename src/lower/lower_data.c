@@ -199,6 +199,12 @@ static bool walk_init(InitWriter *w, const Expr *e)
 
 /* ---- declarations ---- */
 
+/* The largest module .global variable (without initialiser): 256 TiB,
+ * the 48-bit virtual address space; it keeps sizes and offsets far from
+ * 64-bit overflow (ptxas 11.8 writes st_size 0x1fffffffffffffff for a
+ * .b8 array of 2^63 - 1, measured). */
+#define MODULE_GLOBAL_MAX (1ull << 48)
+
 static LDataVar *new_var(LowerCtx *c, const char *name)
 {
 	LModule *lm = c->lm;
@@ -246,11 +252,17 @@ void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 			int64_t dim = q == 0 && dc->dims[0] < 0 && dc->init && dc->init->kind == EX_VECTOR
 			            ? (int64_t)dc->init->nelems : dc->dims[q];
 			sized &= dim >= 0;
-			n *= (uint64_t)(dim < 0 ? 0 : dim);
+			/* past the largest size: counted as 0, refused below */
+			n = dim <= 0 || n > MODULE_GLOBAL_MAX / (uint64_t)dim ? 0 : n * (uint64_t)dim;
 		}
-		if (!sized || n == 0 || n > (is_const ? 0x10000u : 0x7fffffffu)) {
-			lw_unsupported(c, dc->loc, "module variable '%s' of this size (a fixed size up to %s is "
-			               "supported)", dc->name, is_const ? "64 KiB in .const" : "2 GiB");
+		if (!sized || n == 0 || n > (is_const ? 0x10000u : dc->init ? 0x7fffffffu : MODULE_GLOBAL_MAX)) {
+			if (dc->init && !is_const && sized && n > 0x7fffffffu)
+				lw_unsupported(c, dc->loc, "module variable '%s' of this size with an initializer (up to "
+				               "2 GiB is supported: ptxas 11.8 writes every byte of one into the cubin, and "
+				               "fails writing a 4.5 GiB one)", dc->name);
+			else
+				lw_unsupported(c, dc->loc, "module variable '%s' of this size (a fixed size up to %s is "
+				               "supported)", dc->name, is_const ? "64 KiB in .const" : "256 TiB");
 			continue;
 		}
 		LDataVar *v = new_var(c, dc->name);
@@ -258,8 +270,9 @@ void lw_module_data_add(LowerCtx *c, const VarDecl *d, SrcLoc loc)
 		v->bind = bind;
 		v->visible = has_word(d, ".visible");
 		v->common = has_word(d, ".common");
-		v->size = (uint32_t)n;
+		v->size = n;
 		v->align = align ? align : elem * vec;
+		v->loc = dc->loc;
 		if (dc->init) {
 			v->init = xcalloc(v->size, 1);
 			InitWriter w = { c, v, ty, elem, 0 };
@@ -339,7 +352,8 @@ void lw_module_data_finish(LowerCtx *c)
 	size_t *order = xmalloc((lm->nvars ? lm->nvars : 1) * sizeof *order);
 	size_t n = sorted_vars(lm, LDATA_GLOBAL, order);
 	for (int with_init = 1; with_init >= 0; with_init--) {
-		uint32_t size = 0;
+		uint64_t size = 0;
+		const LDataVar *last = NULL;
 		for (size_t i = 0; i < n; i++) {
 			LDataVar *v = &lm->vars[order[i]];
 			/* -c: a .common variable without initialiser is the linker's to place */
@@ -347,7 +361,20 @@ void lw_module_data_finish(LowerCtx *c)
 				continue;
 			v->offset = (size + v->align - 1) / v->align * v->align;
 			size = v->offset + v->size;
+			last = v;
+			/* ptxas 11.8 (and 13.0) place in 32 bits: the variable after
+			 * one that passes 4 GiB lands at the wrapped offset, inside it */
+			if (v->offset > UINT32_MAX)
+				lw_unsupported(c, v->loc, "module .global variable '%s' at offset 0x%llx of .nv.global "
+				               "(ptxas 11.8 wraps offsets past 4 GiB to 32 bits, overlapping the "
+				               "variables before; only the last one placed may end past 4 GiB)",
+				               v->name, (unsigned long long)v->offset);
 		}
+		/* .nv.global's sh_size is its size modulo 4 GiB (cubin.c); 0
+		 * there: ptxas drops the section's symbol, a layout not written here */
+		if (last && size > UINT32_MAX && (uint32_t)size == 0)
+			lw_unsupported(c, last->loc, "module .global data of 0x%llx bytes, a multiple of 4 GiB "
+			               "(ptxas 11.8 writes .nv.global's size as 0 then)", (unsigned long long)size);
 	}
 	free(order);
 	lmap_fini(&c->data_vars);

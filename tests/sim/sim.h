@@ -74,16 +74,23 @@ typedef struct SimRegion {
 	SimRegionKind kind;
 	char name[48];
 	uint64_t base;
-	uint32_t size;
+	uint64_t size;
 	uint32_t width_bytes, height, depth;    /* surfaces only */
 	uint8_t *bytes;
 	uint32_t *writer;           /* per byte: 1 + global thread id of the last writer, 0 none */
+	/* a sparse region (larger than SIM_SPARSE_MIN_BYTES: a 4.5 GiB module
+	 * variable): bytes and writer are mapped lazily (the OS's zero pages),
+	 * and one bit per SIM_SPARSE_CHUNK bytes records the chunks written,
+	 * the only ones the output hashes; NULL: a dense region */
+	uint8_t *touched;
 	/* sim5: a module variable is output only when the run wrote it (its
 	 * initialiser may hold code addresses, which differ between cubins) */
 	bool output_if_written;
 } SimRegion;
 
 enum { SIM_TEXEL_BYTES = 16 };
+#define SIM_SPARSE_MIN_BYTES (240ull << 20)    /* the module-variable window (sim_globals.c) */
+#define SIM_SPARSE_CHUNK (1ull << 16)
 
 /* Launch shape and the options of a run. */
 typedef struct SimLaunch {
@@ -227,9 +234,13 @@ uint32_t sim_cword(SimMachine *m, const SimInsn *in, unsigned bank, int64_t byte
 uint32_t sim_operand_b(SimMachine *m, const SimInsn *in, const SimThread *t);
 
 /* ---- sim_memory.c ---- */
-/* Adds a region of `size` bytes (zeroed); NULL with m->error when full. */
+/* Adds a region of `size` bytes (zeroed; sparse past SIM_SPARSE_MIN_BYTES);
+ * NULL with m->error when full or out of memory. */
 SimRegion *sim_add_region(SimMachine *m, SimRegionKind kind, const char *name, uint64_t base,
-                          uint32_t size);
+                          uint64_t size);
+void sim_region_free(SimRegion *r);
+/* Marks [off, off+n) of a sparse region written (nothing for a dense one). */
+void sim_region_touch(SimRegion *r, uint64_t off, uint64_t n);
 /* The bytes [addr, addr+n) of global memory, or NULL (and m->error set)
  * when they are not inside one buffer or are misaligned. */
 uint8_t *sim_global(SimMachine *m, const SimInsn *in, uint64_t addr, uint32_t n);

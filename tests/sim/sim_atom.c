@@ -135,8 +135,10 @@ static void exec_atomic(SimMachine *m, const SimInsn *in, SimThread *t)
 		nv = atom_apply(aop, type, old, reg_pair(t, rb, wide));
 	}
 	memcpy(p, &nv, n);
-	if (r)
+	if (r) {
+		sim_region_touch(r, (uint64_t)(p - r->bytes), n);
 		sim_note_record(m, in, r->name, r->writer, (size_t)(p - r->bytes), n, t, true);
+	}
 	else if (writer)
 		sim_note_record(m, in, "shared", m->shared_writer, (size_t)(writer - m->shared_writer), n,
 		                t, true);

@@ -5,7 +5,8 @@
  * Each variable is a global buffer of its own, named "global NAME", in
  * slots of SIM_GLOBAL_STRIDE from SIM_GLOBALS_BASE in the order of their
  * names (a variable takes as many whole slots as its size needs: rodinia's
- * binomialOptions has one of 16 MiB): ptxas's cubin and ours may order
+ * binomialOptions has one of 16 MiB; one past the 240 MiB of slots, such as
+ * a 4.5 GiB one, lies from 1 TiB up, sparse: sim_memory.c): ptxas's cubin and ours may order
  * and align the variables differently, and the runs compare by name. A variable holds its
  * initialiser (zero without one); an R_CUDA_G64 initialiser word the
  * generic address of its target plus the addend (4 bytes of it in a
@@ -29,6 +30,15 @@ enum {
 	SIM_GLOBAL_STRIDE = 0x100000,
 	SIM_GLOBAL_SLOTS = 240,         /* up to the descriptor table at 0x7f000000 */
 };
+/* A variable larger than the slots (SIM_SPARSE_MIN_BYTES) lies from 1 TiB
+ * up, in name order too, each at a 4 GiB boundary: a sparse region. */
+#define SIM_HUGE_GLOBALS_BASE (1ull << 40)
+#define SIM_HUGE_GLOBAL_STRIDE (1ull << 32)
+
+static bool is_huge(const CubinVar *v)
+{
+	return v->size > SIM_SPARSE_MIN_BYTES;
+}
 
 static int by_var_name(const void *a, const void *b)
 {
@@ -36,22 +46,26 @@ static int by_var_name(const void *a, const void *b)
 	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
 }
 
-/* The whole slots a variable of `size` bytes takes (at least one). */
-static uint64_t var_slots(uint64_t size)
+/* The whole slots a variable takes (at least one): of SIM_GLOBAL_STRIDE,
+ * or of SIM_HUGE_GLOBAL_STRIDE for a huge one. */
+static uint64_t var_slots(const CubinVar *v)
 {
-	return size ? (size + SIM_GLOBAL_STRIDE - 1) / SIM_GLOBAL_STRIDE : 1;
+	uint64_t stride = is_huge(v) ? SIM_HUGE_GLOBAL_STRIDE : SIM_GLOBAL_STRIDE;
+	return v->size ? (v->size + stride - 1) / stride : 1;
 }
 
 /* The address the simulated driver gives vars[v]: after the slots of the
- * variables whose names sort before its name. */
+ * variables of its kind (huge or not) whose names sort before its name. */
 static uint64_t var_address(const CubinImage *img, uint32_t v)
 {
 	uint64_t slots = 0;
+	const CubinVar *me = &img->vars[v];
 	for (size_t i = 0; i < img->nvars; i++)
-		if (!img->vars[i].is_const && by_var_name(&(const CubinVar *){ &img->vars[i] },
-		                                          &(const CubinVar *){ &img->vars[v] }) < 0)
-			slots += var_slots(img->vars[i].size);
-	return SIM_GLOBALS_BASE + slots * SIM_GLOBAL_STRIDE;
+		if (!img->vars[i].is_const && is_huge(&img->vars[i]) == is_huge(me) &&
+		    by_var_name(&(const CubinVar *){ &img->vars[i] }, &(const CubinVar *){ me }) < 0)
+			slots += var_slots(&img->vars[i]);
+	return is_huge(me) ? SIM_HUGE_GLOBALS_BASE + slots * SIM_HUGE_GLOBAL_STRIDE
+	                   : SIM_GLOBALS_BASE + slots * SIM_GLOBAL_STRIDE;
 }
 
 static int fail(SimMachine *m, const char *fmt, const char *name)
@@ -142,8 +156,8 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 		const CubinVar *v = sorted[j];
 		char name[48];
 		snprintf(name, sizeof name, "global %s", v->name ? v->name : "?");
-		bases[j] = SIM_GLOBALS_BASE + slots * SIM_GLOBAL_STRIDE;
-		slots += var_slots(v->size);
+		bases[j] = var_address(img, (uint32_t)(v - img->vars));
+		slots += is_huge(v) ? 0 : var_slots(v);
 		if (slots > SIM_GLOBAL_SLOTS) {
 			rc = fail(m, "the variables up to %s take more than the simulator's 240 MiB", v->name);
 			break;
@@ -154,8 +168,10 @@ int sim_load_globals(SimMachine *m, const CubinImage *img, const CubinKernel *k)
 			break;
 		}
 		r->output_if_written = true;
-		if (v->init)
+		if (v->init) {
 			memcpy(r->bytes, v->init, v->size);
+			sim_region_touch(r, 0, v->size);
+		}
 		rc = apply_init_relocs(m, img, v, r->bytes, v->size);
 	}
 	/* a .const variable's address words, in c[0x3] (.rel.nv.constant3) */

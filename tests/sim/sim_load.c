@@ -154,9 +154,7 @@ void sim_free(SimMachine *m)
 	free(m->heap_used);
 	m->heap_used = NULL;
 	m->heap = NULL;
-	for (size_t i = 0; i < m->nregions; i++) {
-		free(m->regions[i].bytes);
-		free(m->regions[i].writer);
-	}
+	for (size_t i = 0; i < m->nregions; i++)
+		sim_region_free(&m->regions[i]);
 	m->nregions = 0;
 }

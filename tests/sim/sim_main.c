@@ -318,25 +318,57 @@ static int set_inputs(SimMachine *m, const CubinImage *img, const CubinKernel *k
 	return 0;
 }
 
+static void dump_line(const SimRegion *r, const char *prefix, uint64_t j)
+{
+	printf("  %s%s+%04llx:", prefix, r->name, (unsigned long long)j);
+	for (uint64_t b = j; b < j + 32 && b < r->size; b++)
+		printf(" %02x", r->bytes[b]);
+	printf("\n");
+}
+
+/* A sparse region (a module variable past 240 MiB): the chunks written,
+ * in address order, hashed; nothing when none is. */
+static void print_sparse(const SimRegion *r, const char *prefix, bool dump)
+{
+	uint64_t h = 0xcbf29ce484222325ull, nchunks = (r->size + SIM_SPARSE_CHUNK - 1) / SIM_SPARSE_CHUNK, written = 0;
+	for (uint64_t c = 0; c < nchunks; c++) {
+		if (!(r->touched[c / 8] >> (c % 8) & 1))
+			continue;
+		written++;
+		uint64_t end = (c + 1) * SIM_SPARSE_CHUNK < r->size ? (c + 1) * SIM_SPARSE_CHUNK : r->size;
+		for (uint64_t j = c * SIM_SPARSE_CHUNK; j < end; j++)
+			h = (h ^ r->bytes[j]) * 0x100000001b3ull;
+	}
+	if (!written && r->output_if_written)
+		return;
+	printf("%s%s: %llu bytes, %llu chunks of 64 KiB written, fnv1a64 of them %016llx\n", prefix, r->name,
+	       (unsigned long long)r->size, (unsigned long long)written, (unsigned long long)h);
+	for (uint64_t c = 0; dump && c < nchunks; c++)
+		for (uint64_t j = c * SIM_SPARSE_CHUNK;
+		     r->touched[c / 8] >> (c % 8) & 1 && j < (c + 1) * SIM_SPARSE_CHUNK && j < r->size; j += 32)
+			dump_line(r, prefix, j);
+}
+
 static void print_regions(const SimMachine *m, const char *prefix, bool dump)
 {
 	for (size_t i = 0; i < m->nregions; i++) {
 		const SimRegion *r = &m->regions[i];
+		if (r->touched) {
+			print_sparse(r, prefix, dump);
+			continue;
+		}
 		uint32_t written = 0;
-		for (uint32_t j = 0; r->output_if_written && j < r->size; j++)
+		for (uint64_t j = 0; r->output_if_written && j < r->size; j++)
 			written |= r->writer[j];
 		if (r->output_if_written && !written)
 			continue;
 		uint64_t h = 0xcbf29ce484222325ull;
-		for (uint32_t j = 0; j < r->size; j++)
+		for (uint64_t j = 0; j < r->size; j++)
 			h = (h ^ r->bytes[j]) * 0x100000001b3ull;
-		printf("%s%s: %u bytes, fnv1a64 %016llx\n", prefix, r->name, r->size, (unsigned long long)h);
-		for (uint32_t j = 0; dump && j < r->size; j += 32) {
-			printf("  %s%s+%04x:", prefix, r->name, j);
-			for (uint32_t b = j; b < j + 32 && b < r->size; b++)
-				printf(" %02x", r->bytes[b]);
-			printf("\n");
-		}
+		printf("%s%s: %llu bytes, fnv1a64 %016llx\n", prefix, r->name, (unsigned long long)r->size,
+		       (unsigned long long)h);
+		for (uint64_t j = 0; dump && j < r->size; j += 32)
+			dump_line(r, prefix, j);
 	}
 }
 

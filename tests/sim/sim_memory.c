@@ -1,14 +1,17 @@
 /* The simulator's memory: constant banks, global buffers and surfaces, and
  * the per-byte last-writer record that turns a data race into a failure
  * instead of an order-dependent result. */
+/* MAP_ANONYMOUS and MAP_NORESERVE (sparse regions) are not POSIX */
+#define _DEFAULT_SOURCE 1
 #include "sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 SimRegion *sim_add_region(SimMachine *m, SimRegionKind kind, const char *name, uint64_t base,
-                          uint32_t size)
+                          uint64_t size)
 {
 	if (m->nregions == SIM_MAX_REGIONS) {
 		snprintf(m->error, sizeof m->error, "more than %d memory regions", SIM_MAX_REGIONS);
@@ -21,17 +24,49 @@ SimRegion *sim_add_region(SimMachine *m, SimRegionKind kind, const char *name, u
 	snprintf(r->name, sizeof r->name, "%s", name);
 	r->base = base;
 	r->size = size;
-	r->bytes = calloc(size ? size : 1, 1);
-	r->writer = calloc(size ? size : 1, sizeof *r->writer);
-	if (!r->bytes || !r->writer) {
-		free(r->bytes);
-		free(r->writer);
-		snprintf(m->error, sizeof m->error, "out of memory");
+	if (size > SIM_SPARSE_MIN_BYTES) {
+		/* never-written pages stay the OS's shared zero page */
+		void *b = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		void *w = mmap(NULL, size * sizeof *r->writer, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		r->bytes = b == MAP_FAILED ? NULL : b;
+		r->writer = w == MAP_FAILED ? NULL : w;
+		r->touched = calloc((size / SIM_SPARSE_CHUNK + 8) / 8, 1);
+	} else {
+		r->bytes = calloc(size ? size : 1, 1);
+		r->writer = calloc(size ? size : 1, sizeof *r->writer);
+	}
+	if (!r->bytes || !r->writer || (size > SIM_SPARSE_MIN_BYTES && !r->touched)) {
+		sim_region_free(r);
+		snprintf(m->error, sizeof m->error, "out of memory (a region of %llu bytes)", (unsigned long long)size);
 		m->failed = true;
 		return NULL;
 	}
 	m->nregions++;
 	return r;
+}
+
+void sim_region_free(SimRegion *r)
+{
+	if (r->size > SIM_SPARSE_MIN_BYTES) {
+		if (r->bytes)
+			munmap(r->bytes, r->size);
+		if (r->writer)
+			munmap(r->writer, r->size * sizeof *r->writer);
+	} else {
+		free(r->bytes);
+		free(r->writer);
+	}
+	free(r->touched);
+	r->bytes = NULL;
+	r->writer = NULL;
+	r->touched = NULL;
+}
+
+void sim_region_touch(SimRegion *r, uint64_t off, uint64_t n)
+{
+	for (uint64_t c = off / SIM_SPARSE_CHUNK; r->touched && n && c <= (off + n - 1) / SIM_SPARSE_CHUNK; c++)
+		r->touched[c / 8] |= (uint8_t)(1u << (c % 8));
 }
 
 uint8_t *sim_global(SimMachine *m, const SimInsn *in, uint64_t addr, uint32_t n)
@@ -76,6 +111,7 @@ void sim_note_record(SimMachine *m, const SimInsn *in, const char *what, uint32_
 void sim_note_write(SimMachine *m, const SimInsn *in, SimRegion *r, const uint8_t *p, uint32_t n,
                     const SimThread *t)
 {
+	sim_region_touch(r, (uint64_t)(p - r->bytes), n);
 	sim_note_record(m, in, r->name, r->writer, (size_t)(p - r->bytes), n, t, false);
 }
 

@@ -723,6 +723,55 @@ START_TEST(reader_rejects_bad_offsets)
 }
 END_TEST
 
+/* A 4.5 GiB .global variable placed last (LLVM's global-variable-big.ll):
+ * its symbol's st_size is whole, .nv.global's sh_size modulo 4 GiB, as
+ * ptxas 11.8 writes them; the reader takes the sizes back 64-bit and
+ * refuses a section size that is not the variables' end modulo 4 GiB. */
+START_TEST(variable_past_4_gib)
+{
+	const CubinVar vars[2] = {
+		{ .name = "small", .visible = true, .global = true, .offset = 0, .size = 4, .align = 4 },
+		{ .name = "large", .visible = true, .global = true, .offset = 4, .size = 0x120000000ull, .align = 1 },
+	};
+	CubinModule m = module_of(NULL, 0, NULL, 0);
+	m.vars = vars;
+	m.nvars = 2;
+	Image im = write_ok(&m);
+	size_t g = section_named(&im, ".nv.global");
+	ck_assert_uint_ne(g, 0);
+	ck_assert_uint_eq(sh_size(&im, g), 0x20000004u);
+	size_t large = 0;
+	for (size_t i = 1; i < nsyms(&im); i++)
+		if (strcmp(sym_name(&im, i), "large") == 0)
+			large = i;
+	ck_assert_uint_ne(large, 0);
+	ck_assert_uint_eq(rd64(sym(&im, large) + 8), 4);
+	ck_assert_uint_eq(rd64(sym(&im, large) + 16), 0x120000000ull);
+
+	CubinImage img;
+	char err[200] = "";
+	ck_assert_msg(cubin_read(im.data, im.len, &img, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(img.nvars, 2);
+	for (size_t v = 0; v < img.nvars; v++)
+		if (strcmp(img.vars[v].name, "large") == 0)
+			ck_assert_uint_eq(img.vars[v].size, 0x120000000ull);
+	assert_rewrites_identically(&img, &im, NULL);
+	cubin_image_free(&img);
+
+	uint8_t *copy = malloc(im.len);
+	size_t shoff = (size_t)rd64(im.data + 40);
+	uint8_t *gsize = copy + shoff + 64 * g + 32, *value = copy + (sym(&im, large) - im.data) + 8;
+	memcpy(copy, im.data, im.len);
+	gsize[0] = 3;           /* 0x20000003: not where the variables end */
+	assert_read_fails(copy, im.len, "past its size");
+	memcpy(copy, im.data, im.len);
+	value[4] = 1;           /* at 0x100000004: a start past 4 GiB */
+	assert_read_fails(copy, im.len, "lies outside");
+	free(copy);
+	free(im.data);
+}
+END_TEST
+
 START_TEST(reader_survives_truncation)
 {
 	CubinKernel ks[2] = { k1_kernel(), k1_kernel() };
@@ -839,6 +888,7 @@ static Suite *cubin_suite(void)
 	tcase_add_test(r, long_branch_target_lists_split);
 	tcase_add_test(r, reader_rejects_non_cubins);
 	tcase_add_test(r, reader_rejects_bad_offsets);
+	tcase_add_test(r, variable_past_4_gib);
 	tcase_add_test(r, reader_survives_truncation);
 	tcase_add_test(r, reader_survives_random_bytes);
 	tcase_add_test(r, reader_survives_mutations);
