@@ -372,7 +372,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			fixups[i][f] = (CubinDataFixup){ codes[i].data_fixups[f].offset, codes[i].data_fixups[f].var,
 			                                 codes[i].data_fixups[f].hi, codes[i].data_fixups[f].func,
-			                                 codes[i].data_fixups[f].abs32, codes[i].data_fixups[f].fnaddr, false };
+			                                 codes[i].data_fixups[f].abs32, codes[i].data_fixups[f].fnaddr, false, 0 };
 		for (size_t f = 0; f < codes[i].ndata_fixups; f++)
 			if (fixups[i][f].func) {    /* fnptr: the kernel named, by its index */
 				const char *name = lm->kernel_addrs[fixups[i][f].var];
@@ -386,7 +386,7 @@ static int write_cubin(const LModule *lm, const KernelCode *codes, DiagSink *sin
 		calls[i] = xcalloc(codes[i].nextern_calls + 1, sizeof **calls);
 		for (size_t f = 0; f < codes[i].nextern_calls; f++)
 			calls[i][f] = (CubinDataFixup){ codes[i].extern_calls[f].offset, codes[i].extern_calls[f].var, false, false,
-			                                false, false, false };
+			                                false, false, false, 0 };
 		slots[i] = xcalloc(k->nslots + 1, sizeof **slots);
 		for (size_t s = 0; s < k->nslots; s++)
 			slots[i][s] = (CubinSurfaceSlot){ k->slot_surfrefs[s], k->first_slot_offset + 4 * (uint32_t)s,

@@ -89,6 +89,7 @@
 #define CUBIN_R_CUDA_G64           4
 #define CUBIN_R_CUDA_G8_0          84    /* mask(): byte k of a generic address, R_CUDA_G8_0 + k */
 #define CUBIN_R_CUDA_32            1     /* fnaddr (-c): a .func's address in an initialiser word */
+#define CUBIN_R_CUDA_8_0           76    /* mask() (-c): byte k of a .func's address, R_CUDA_8_0 + k */
 #define CUBIN_R_CUDA_ABS32_LO_32   43
 #define CUBIN_R_CUDA_ABS32_HI_32   44
 #define CUBIN_R_CUDA_FUNC_DESC32_LO_32 48
@@ -187,6 +188,8 @@ typedef struct CubinDataFixup {
 	bool fnaddr;             /* -c: a .func's address (var: of CubinModule.func_addrs), ABS32_HI/LO_32 */
 	bool extern_entry;       /* -c: the address of a kernel the module does not define (var: of
 	                          * CubinModule.externs), R_CUDA_FUNC_DESC32_HI_32/LO_32 */
+	uint8_t byte;            /* a read image's function address in an initialiser (-c): 1 + k,
+	                          * byte k of it (R_CUDA_8_<8k>); 0: the word (R_CUDA_32) */
 } CubinDataFixup;
 
 /* An initialiser word holding the generic address of vars[var] + addend
@@ -196,7 +199,8 @@ typedef struct CubinInitReloc {
 	uint32_t var;
 	int64_t addend;
 	bool func;               /* -c: var is of CubinModule.func_addrs, R_CUDA_32 of its symbol */
-	uint8_t byte;            /* mask(): 1 + k, byte k of the address (R_CUDA_G8_<8k>); 0: all */
+	uint8_t byte;            /* mask(): 1 + k, byte k of the address (R_CUDA_G8_<8k>; of a
+	                          * function's, R_CUDA_8_<8k>); 0: all */
 } CubinInitReloc;
 
 /* A module .global or .const variable: .nv.constant3, or .nv.global.init

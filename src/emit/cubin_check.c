@@ -194,7 +194,7 @@ static int check_vars(const CubinModule *m, char *err, size_t errlen)
 			/* a 32-bit module's address words are 4 bytes (still R_CUDA_G64); a
 			 * mask() one is 1 byte, of at most 8 */
 			if (v->relocs[r].var >= (v->relocs[r].func ? m->nfunc_addrs : m->nvars) ||
-			    v->relocs[r].byte > 8 || (v->relocs[r].byte && v->relocs[r].func) ||
+			    v->relocs[r].byte > 8 ||
 			    (uint64_t)v->relocs[r].offset + (v->relocs[r].byte ? 1 : m->address64 ? 8 : 4) > v->size)
 				return cubin_fail(err, errlen, "variable %s: bad initialiser relocation", v->name);
 	}

@@ -91,10 +91,10 @@ uint8_t *cubin_init_relocs(const CubinModule *m, CubinDataSection s, const size_
 			if ((x->addend != 0) != rela)
 				continue;
 			uint8_t *e = b + ent * k++;
-			uint32_t type = x->byte ? CUBIN_R_CUDA_G8_0 + x->byte - 1u : CUBIN_R_CUDA_G64;
+			uint32_t type = x->func ? (x->byte ? CUBIN_R_CUDA_8_0 + x->byte - 1u : CUBIN_R_CUDA_32)
+			                        : (x->byte ? CUBIN_R_CUDA_G8_0 + x->byte - 1u : CUBIN_R_CUDA_G64);
 			put_u64(e, (uint64_t)m->vars[i].offset + x->offset);
-			put_u64(e + 8, x->func ? ((uint64_t)sym_of_fnaddr[x->var] << 32) | CUBIN_R_CUDA_32
-			                       : ((uint64_t)sym_of_var[x->var] << 32) | type);
+			put_u64(e + 8, ((uint64_t)(x->func ? sym_of_fnaddr[x->var] : sym_of_var[x->var]) << 32) | type);
 			if (rela)
 				put_u64(e + 16, (uint64_t)x->addend);
 		}

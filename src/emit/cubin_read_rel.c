@@ -43,8 +43,10 @@ static int read_init_relocs(Reader *r, size_t rel, size_t ent, CubinImage *img, 
 		if (offset < var->offset || offset >= (uint64_t)var->offset + var->size)
 			continue;
 		ptrdiff_t target = var_of_symbol(var_sym, img->nvars, info >> 32);
-		if ((uint32_t)info == CUBIN_R_CUDA_32 && is_func(r, info >> 32))
-			continue;     /* a .func's address (-c): read_extern_calls */
+		uint32_t kind = (uint32_t)info;
+		if ((kind == CUBIN_R_CUDA_32 || (kind >= CUBIN_R_CUDA_8_0 && kind < CUBIN_R_CUDA_8_0 + 8)) &&
+		    is_func(r, info >> 32))
+			continue;     /* a .func's address or byte of it (-c): cubin_read_func_inits */
 		uint32_t type = (uint32_t)info;
 		bool byte = type >= CUBIN_R_CUDA_G8_0 && type < CUBIN_R_CUDA_G8_0 + 8;
 		if ((type != CUBIN_R_CUDA_G64 && !byte) || target < 0)
@@ -178,7 +180,7 @@ int cubin_read_vars(Reader *r, CubinImage *img)
 			}
 			img->fixup_store[nfix++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)var,
 			                                             type == CUBIN_R_CUDA_ABS32_HI_32, false,
-			                                             type == CUBIN_R_CUDA_ABS32_20, false, false };
+			                                             type == CUBIN_R_CUDA_ABS32_20, false, false, 0 };
 			ck->ndata_fixups++;
 		}
 	}
@@ -236,7 +238,8 @@ void cubin_read_extern_calls(const Reader *r, CubinImage *img)
 				size_t target = img->nexterns;
 				if (pass == 2 && (target = section_callee(r, img, sym)) < img->nkernels) {
 					img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
-					                                                type == CUBIN_R_CUDA_ABS32_HI_32, false, false, true, false };
+					                                                type == CUBIN_R_CUDA_ABS32_HI_32, false, false, true, false,
+					                                                0 };
 					rk->nsection_addrs++;
 					continue;
 				}
@@ -251,7 +254,7 @@ void cubin_read_extern_calls(const Reader *r, CubinImage *img)
 					continue;
 				}
 				img->extern_call_store[n++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target, false, pass == 1, false,
-				                                                   false, false };
+				                                                   false, false, 0 };
 			}
 		}
 	}
@@ -265,11 +268,14 @@ void cubin_read_func_inits(const Reader *r, CubinImage *img)
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *d = section_data(r, rel) + i * REL_SIZE;
 		uint64_t offset = rd64(d), info = rd64(d + 8);
-		size_t target = (uint32_t)info == CUBIN_R_CUDA_32 && is_func(r, info >> 32)
+		uint32_t type = (uint32_t)info;
+		bool byte = type >= CUBIN_R_CUDA_8_0 && type < CUBIN_R_CUDA_8_0 + 8;
+		size_t target = (type == CUBIN_R_CUDA_32 || byte) && is_func(r, info >> 32)
 		              ? section_callee(r, img, info >> 32) : img->nkernels;
 		if (target < img->nkernels && offset <= UINT32_MAX)
 			img->func_inits[img->nfunc_inits++] = (CubinDataFixup){ (uint32_t)offset, (uint32_t)target,
-			                                                          false, false, false, true, false };
+			                                                          false, false, false, true, false,
+			                                                          byte ? (uint8_t)(type - CUBIN_R_CUDA_8_0 + 1) : 0 };
 	}
 }
 

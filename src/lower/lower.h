@@ -264,7 +264,7 @@ typedef struct LDataReloc {
 	int64_t addend;
 	bool func;              /* fnaddr (-c): var is an index of LModule.func_addrs; R_CUDA_32 */
 	uint8_t byte;           /* mask() (0xFF << 8 k): 1 + k, the one byte k of the address
-	                         * (R_CUDA_G8_<8k>); 0: the whole word */
+	                         * (R_CUDA_G8_<8k>, a function's R_CUDA_8_<8k>); 0: the whole word */
 } LDataReloc;
 
 typedef struct LDataVar {

@@ -25,7 +25,9 @@
  * - a mask() byte `0xFF00(sym)` (any of the above, the mask 0xFF << 8k;
  *   llc writes pointers in packed aggregates so) is 0 and relocated
  *   R_CUDA_G8_<8k> (types 84 + k) at its element's start (.u8, .u32 or
- *   .u64), the same way. */
+ *   .u64), the same way; a function's byte is a byte of its id, or under
+ *   -c relocated R_CUDA_8_<8k> (types 76 + k) against its symbol, as
+ *   ptxas 11.8 -c writes it. */
 #include "lower/lower_internal.h"
 
 #include "base/xalloc.h"
@@ -109,23 +111,23 @@ static bool address_init(InitWriter *w, const Expr *e, uint8_t byte)
 		/* a function's address is its id (lower_fnptr.c): its byte, a constant */
 		int64_t id;
 		uint32_t fa;
-		if (w->c->lm->relocatable && add == 0 && lw_fnaddr_init(w->c, e, &fa))
-			return lw_unsupported(w->c, e->loc, "a mask() byte of the address of function '%s' with -c "
-			                      "(without -c it is supported)", e->text);
-		int fn = add == 0 ? lw_fnptr_address(w->c, e, &id) : 0;
+		bool fn_c = w->c->lm->relocatable && add == 0 && lw_fnaddr_init(w->c, e, &fa);
+		int fn = fn_c || add != 0 ? 0 : lw_fnptr_address(w->c, e, &id);
 		if (fn > 0)
 			w->v->init[w->pos] = (uint8_t)((uint64_t)id >> (8 * (byte - 1)));
 		if (fn)
 			return fn > 0;
-		const LMapEntry *t = lmap_find(&w->c->data_vars, e->text);
-		if (!t)
+		const LMapEntry *t = fn_c ? NULL : lmap_find(&w->c->data_vars, e->text);
+		if (!t && !fn_c)
 			return lw_unsupported(w->c, e->loc, "a mask() initialiser naming '%s' (a byte of the "
 			                      "address of a module .global or .const variable is supported)", e->text);
 		/* .u32/.u64 elements: the byte is relocated at the element's start */
 		if (w->elem != 1 && w->elem != 4 && w->elem != 8)
 			return lw_unsupported(w->c, e->loc, "a mask() initialiser in a %u-byte element (1-, 4- and "
 			                      "8-byte elements are supported)", w->elem);
-		return add_reloc(w, (LDataReloc){ w->pos, (uint32_t)t->value, add, false, byte });
+		/* -c: a function's byte is relocated R_CUDA_8_<8k> against its symbol */
+		return add_reloc(w, fn_c ? (LDataReloc){ w->pos, fa, 0, true, byte }
+		                         : (LDataReloc){ w->pos, (uint32_t)t->value, add, false, byte });
 	}
 	/* -c: a function's address is relocated R_CUDA_32 (lower_fnaddr.c) */
 	uint32_t fa;

@@ -162,6 +162,18 @@ size_t lw_name_index(const char ***list, size_t *n, const char *name)
 	return i;
 }
 
+/* The index of `name` among the address-taken functions, appended (taken
+ * at loc) at its first use. */
+static size_t fptr_index(LowerCtx *c, const char *name, SrcLoc loc)
+{
+	size_t n = c->nfptrs, i = lw_name_index(&c->fptrs, &c->nfptrs, name);
+	if (c->nfptrs > n) {
+		c->fptr_locs = xrealloc(c->fptr_locs, c->nfptrs * sizeof *c->fptr_locs);
+		c->fptr_locs[i] = loc;
+	}
+	return i;
+}
+
 /* The declaration e names (value -1: a kernel), else NULL. */
 static const LMapEntry *decl_of(LowerCtx *c, const Expr *e)
 {
@@ -173,13 +185,25 @@ int lw_fnptr_address(LowerCtx *c, const Expr *e, int64_t *value)
 	const LMapEntry *d = decl_of(c, e);
 	if (!d || d->value < 0)
 		return 0;
-	*value = 8 * ((int64_t)lw_name_index(&c->fptrs, &c->nfptrs, e->text) + 1);
+	*value = 8 * ((int64_t)fptr_index(c, e->text, e->loc) + 1);
 	return 1;
+}
+
+static const LFunc *find_func(const LowerCtx *c, const char *name);
+
+void lw_fnptr_bodies(LowerCtx *c)
+{
+	/* a body may come after the address is taken: judged at the end */
+	for (size_t i = 0; i < c->nfptrs; i++)
+		if (c->fptr_locs[i].first_line && !find_func(c, c->fptrs[i]))
+			lw_unsupported(c, c->fptr_locs[i], "the address of function '%s', which has no body in this "
+			               "module (ptxas: Cannot take address of function): assemble with -c, a relocatable "
+			               "object, to leave it to the linker", c->fptrs[i]);
 }
 
 void lw_fnptr_note(LowerCtx *c, const char *name)
 {
-	lw_name_index(&c->fptrs, &c->nfptrs, name);
+	fptr_index(c, name, (SrcLoc){ 0, 0, 0, 0 });
 }
 
 /* ---- relocated addresses (kernels; .func under -c: lower_fnaddr.c) ---- */
@@ -462,6 +486,8 @@ void lw_fnptr_free(LowerCtx *c)
 	c->decl_vararg = NULL;
 	c->ndecl_align = 0;
 	free(c->fptrs);
+	free(c->fptr_locs);
 	c->fptrs = NULL;
+	c->fptr_locs = NULL;
 	c->nfptrs = 0;
 }

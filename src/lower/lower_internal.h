@@ -151,6 +151,7 @@ typedef struct LowerCtx {
 	 * address is the id 8 * (i + 1) (lower_fnptr.c) */
 	LMap func_decls;
 	const char **fptrs;
+	SrcLoc *fptr_locs;  /* where each one's address was first taken (0: by a call) */
 	size_t nfptrs;
 	/* per declared .func (func_decls' value): the alignment in 32-bit
 	 * words of each parameter, then of each result */
@@ -779,6 +780,9 @@ void lw_indirect_free(LKernel *k);
 void lw_fnptr_free(LowerCtx *c);
 /* The index of interned `name` in a list, appended at its first use. */
 size_t lw_name_index(const char ***list, size_t *n, const char *name);
+/* At the module's end, without -c: every address-taken function has a
+ * body here (diagnosed otherwise, as ptxas refuses it). */
+void lw_fnptr_bodies(LowerCtx *c);
 /* Records `name` as an address-taken function (a dispatch candidate). */
 void lw_fnptr_note(LowerCtx *c, const char *name);
 

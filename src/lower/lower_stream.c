@@ -234,6 +234,8 @@ unsigned lower_stream_end(LowerStream *s)
 	}
 	if (c->lm->relocatable)
 		lw_fnaddr_externs(c);
+	else
+		lw_fnptr_bodies(c);
 	if (c->lm->target_sm > 50) {
 		SrcLoc none = { 0, 0, 0, 0 };
 		lw_unsupported(c, none, ".target sm_%d (only sm_50 SASS is generated)", c->lm->target_sm);

@@ -100,7 +100,8 @@ static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar 
 {
 	for (size_t j = 0; j < n; j++) {
 		const CubinVar *v = sorted[j];
-		if (!v->init || f->offset < v->offset || (uint64_t)f->offset + 4 > (uint64_t)v->offset + v->size)
+		/* R_CUDA_32: the 32-bit address; R_CUDA_8_<8k> (mask()): its byte k */
+		if (!v->init || f->offset < v->offset || (uint64_t)f->offset + (f->byte ? 1 : 4) > (uint64_t)v->offset + v->size)
 			continue;
 		SimRegion *r = NULL;
 		for (size_t q = 0; q < m->nregions && !r; q++)
@@ -108,7 +109,10 @@ static int patch_func_init(SimMachine *m, const CubinImage *img, const CubinVar 
 				r = &m->regions[q];
 		if (!r || !m->section_base || f->var >= img->nkernels)
 			break;
-		memcpy(r->bytes + (f->offset - v->offset), &m->section_base[f->var], 4);
+		if (f->byte)
+			r->bytes[f->offset - v->offset] = (uint8_t)((uint64_t)m->section_base[f->var] >> (8 * (f->byte - 1)));
+		else
+			memcpy(r->bytes + (f->offset - v->offset), &m->section_base[f->var], 4);
 		return 0;
 	}
 	return fail(m, "a function address in an initialiser (of %s) is not modelled",
