@@ -102,6 +102,8 @@ void check_instr(CheckCtx *c, const Instr *in)
 		check_operand_signature(c, in, clean);
 		if (in->opcode[0] == 'v')
 			check_video_form(c, in);
+		else if (opcode_is(in, "atom") || opcode_is(in, "red"))
+			check_atomic_form(c, in);
 		check_memory_address(c, in);
 		if (in->opcode[0] == 'c' && opcode_is(in, "call"))
 			check_call_arguments(c, in);

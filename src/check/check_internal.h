@@ -363,6 +363,8 @@ void check_wmma_mma(CheckCtx *c, const Instr *in);
 /* check_video.c (rule operand-type): selectors and secondary operations
  * of the scalar video instructions (VIDEO rows of isa/operand_sigs.def). */
 void check_video_form(CheckCtx *c, const Instr *in);
+/* check_atomic.c (rule atomic-form): .noftz and vector widths of atom and red */
+void check_atomic_form(CheckCtx *c, const Instr *in);
 /* one of the video instructions (scalar or SIMD), which take selectors */
 bool check_is_video(const Instr *in);
 /* check_address.c (rule operand-type): address forms and state spaces of

@@ -1,9 +1,9 @@
 /* The operands of arithmetic on packed types (.f16x2, .bf16x2, .f32x2):
  * ptxas 13 takes only a register of the packed type or a .bN register of
  * its width (.b32 for the 16x2 types, .b64 for .f32x2), measured on add,
- * sub, mul, fma, neg, abs, min, max, ex2, tanh and setp's sources: an
- * .u32/.s32/.f32 register, another width or any constant (1, 1.0,
- * 0f3F800000) is "Arguments mismatch". The type table's rule
+ * sub, mul, fma, neg, abs, min, max, ex2, tanh, atom, red and setp's
+ * sources: an .u32/.s32/.f32 register, another width or any constant (1,
+ * 1.0, 0f3F800000) is "Arguments mismatch". The type table's rule
  * (check_signature.c) leaves packed types to this file. */
 #include "check/check_internal.h"
 
@@ -28,7 +28,8 @@ static int packed_width(const Instr *in, const char **word)
  * (its c, after a boolean operation, is a predicate). */
 static int first_packed_operand(const Instr *in)
 {
-	static const char *const all[] = { "add", "sub", "mul", "fma", "neg", "abs", "min", "max", "ex2", "tanh" };
+	static const char *const all[] = { "add", "sub", "mul", "fma", "neg", "abs", "min", "max", "ex2", "tanh", "atom",
+		"red" };
 	if (strcmp(in->opcode, "setp") == 0)
 		return 1;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)

@@ -268,6 +268,15 @@ static void check_role(CheckCtx *c, const Instr *in, const OpSig *sig, uint32_t 
 			at, in->opcode, check_expr_text(c, e));
 		return;
 	}
+	/* ptxas 13 reads a 16-bit float, scalar or packed, from a register
+	 * only: add.f16 %h1, %h2, 0f3F800000 and atom.add.noftz.f16x2 ..., 0
+	 * are "Arguments mismatch" */
+	if ((is_int_literal(e) || is_float_literal(e)) && (ti->cls == TC_PACKED || (ti->cls == TC_FLOAT && ti->bits == 16))) {
+		check_error(c, e->loc, RULE_OPERAND_TYPE, "Arguments mismatch for instruction '%s%s' ('%s' is an "
+			"immediate; operand %u is %s, which takes no immediate: name a %s or .b%d register)", in->opcode,
+			sig->form, check_expr_text(c, e), at + 1, ti->word, ti->word, ti->bits);
+		return;
+	}
 	if (is_int_literal(e) || is_float_literal(e)) {
 		bool fits = is_int_literal(e) ? ti->cls != TC_FLOAT : check_immediate_fits(e, t);
 		if (!fits && ti->cls != TC_PRED)
