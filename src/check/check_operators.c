@@ -118,8 +118,10 @@ static void check_operand(CheckCtx *c, const Instr *in, const Expr *e, unsigned 
 	}
 	if ((e->kind != EX_UNARY && e->kind != EX_BINARY) || !has_runtime_name(c, e))
 		return;
-	/* d|p: the two results of setp, shfl, add.cc ... (their signatures) */
-	if (e->kind == EX_BINARY && e->op == '|' && e->lhs->kind == EX_NAME && e->rhs->kind == EX_NAME)
+	/* d|p: the two results of setp, shfl, tex's {...}|p ... (check_signature.c
+	 * judges which instructions take them: PREDOUT rows) */
+	if (i == 0 && e->kind == EX_BINARY && e->op == '|' && (e->lhs->kind == EX_NAME || e->lhs->kind == EX_VECTOR) &&
+	    e->rhs->kind == EX_NAME)
 		return;
 	const char *text = check_expr_text(c, e);
 	if (in_vector)

@@ -52,6 +52,15 @@ static const HalfRow half_rows[] = {
 #include "isa/operand_sigs.def"
 };
 
+typedef struct PredOutRow {
+	const char *opcode, *form;
+} PredOutRow;
+
+static const PredOutRow pred_outs[] = {
+#define PREDOUT(opcode, form) { opcode, form },
+#include "isa/operand_sigs.def"
+};
+
 typedef struct MmaShapeRow {
 	const char *atype, *shapes;
 } MmaShapeRow;
@@ -503,7 +512,18 @@ static bool only_plain_words(const Instr *in)
 static void check_predicate_output(CheckCtx *c, const Instr *in)
 {
 	const Expr *e = in->nops ? in->ops[0] : NULL;
-	if (!e || e->kind != EX_BINARY || e->op != '|' || !e->rhs || e->rhs->kind != EX_NAME || check_is_sink(e->rhs))
+	if (!e || e->kind != EX_BINARY || e->op != '|' || !e->rhs || e->rhs->kind != EX_NAME)
+		return;
+	bool takes = false;
+	for (size_t r = 0; r < sizeof pred_outs / sizeof pred_outs[0] && !takes; r++)
+		takes = strcmp(pred_outs[r].opcode, in->opcode) == 0 && (!pred_outs[r].form[0] || has_mod(in, pred_outs[r].form));
+	if (!takes) {
+		check_error(c, e->rhs->loc, RULE_OPERAND_TYPE, "Predicate output not allowed for instruction '%s' ('|%s': "
+			"only setp, shfl, match.all, elect, tex, tld4 and lop3 write a second, predicate result; drop it)",
+			in->opcode, check_expr_text(c, e->rhs));
+		return;
+	}
+	if (check_is_sink(e->rhs))
 		return;
 	const Symbol *s = check_lookup(c, e->rhs);
 	if (s && s->kind == SYM_REG && s->type != TY_PRED)
@@ -623,7 +643,13 @@ static void check_form_types(CheckCtx *c, const Instr *in, PtxType type)
 			snprintf(listed + used, sizeof listed - used, "%s%.*s", used ? " or " : "", (int)len, p);
 			p += len;
 		}
-		if (row->wording == 'U')
+		if (row->wording == 'I')
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Incorrect type '%s' for operation '%s' in "
+				"instruction '%s' (%s%s takes %s)", word, row->form, in->opcode, in->opcode, row->form, listed);
+		else if (row->wording == 'R')
+			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Instruction '%s' requires '%s' type with '%s' "
+				"modifier (not %s)", in->opcode, listed, row->form, word);
+		else if (row->wording == 'U')
 			check_error(c, in->opcode_loc, RULE_OPERAND_TYPE, "Unexpected instruction types specified for '%s' "
 				"(%s%s takes %s, not %s)", in->opcode, in->opcode, row->form, listed, word);
 		else
@@ -749,7 +775,7 @@ static bool check_sig_words(CheckCtx *c, const Instr *in, const OpSig *sig, cons
 	bool half = st->ntypes == 1 && check_half_type(c, in, first);
 	if (sig->rounding != '-' && st->judged && !half && st->ntypes == (sig->rounding == 'C' ? 2 : 1))
 		check_rounding(c, in, sig->form, sig->rounding, st->rounding_at, first, last);
-	if (st->ntypes == 1 && (in->opcode[0] == 'a' || in->opcode[0] == 'r'))
+	if (st->ntypes == 1 && (in->opcode[0] == 'a' || in->opcode[0] == 'r' || in->opcode[0] == 'v'))
 		check_form_types(c, in, first);
 	if (st->sat_at >= 0 && st->judged && !half && st->ntypes == (sig->sat == 'C' ? 2 : 1))
 		check_saturation(c, in, sig, st->sat_at, first, last);

@@ -1,4 +1,5 @@
-/* vote and shfl without .sync: PTX ISA 6.4 removed these warp-implicit
+/* match and redux without .sync (always an error), vote and shfl without
+ * .sync: PTX ISA 6.4 removed these warp-implicit
  * forms for sm_70 and later (independent thread scheduling leaves no
  * implicit warp), and ptxas 13 rejects them when both the .version and
  * the .target are that new; older files only get its warning (rule
@@ -11,6 +12,9 @@
 #include <string.h>
 
 static const char *const sync_required[] = { "vote", "shfl" };
+/* Warp instructions born with .sync (PTX ISA 6.0, 7.0): ptxas 13 requires
+ * it in every version (".sync modifier required for instruction 'match'"). */
+static const char *const sync_always[] = { "match", "redux" };
 
 enum { DEPRECATED_IN = PTX_VERSION_OF(6, 0), REMOVED_IN = PTX_VERSION_OF(6, 4), REMOVED_FROM_SM = 70 };
 
@@ -71,6 +75,12 @@ void check_sync_required(CheckCtx *c, const Instr *in)
 		check_barrier_modifier(c, in);
 		return;
 	}
+	for (size_t i = 0; i < sizeof sync_always / sizeof sync_always[0]; i++)
+		if (strcmp(in->opcode, sync_always[i]) == 0 && !has_word(in, ".sync")) {
+			check_error(c, in->opcode_loc, RULE_SYNC_REQUIRED, ".sync modifier required for instruction '%s' "
+				"(write %s.sync with a member mask)", in->opcode, in->opcode);
+			return;
+		}
 	bool listed = false;
 	for (size_t i = 0; i < sizeof sync_required / sizeof sync_required[0]; i++)
 		listed |= strcmp(in->opcode, sync_required[i]) == 0;

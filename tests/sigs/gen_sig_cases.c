@@ -244,7 +244,7 @@ static int is_type_word(const char *w)
 
 /* OPTYPES rows: the opcode's general example (its last one in
  * operand_counts.def, atom.global.add.u32) with the row's form for its
- * operation word; given the listed type of the example type's width it
+ * operation word (vote's mode word likewise); given the listed type of the example type's width it
  * is a pass case, with the example's own type (when unlisted) a fail case. */
 static int form_type_cases(const char *dir, size_t row)
 {
@@ -264,14 +264,16 @@ static int form_type_cases(const char *dir, size_t row)
 		char out[1024];
 		snprintf(words, sizeof words, "%s", head);
 		snprintf(out, sizeof out, "%s", t->opcode);
-		int usable = 1;
+		int usable = 1, typed = 0;
 		for (char *w = strtok(words + strlen(t->opcode), "."); w; w = strtok(NULL, ".")) {
-			static const char *const op_words[] = { "add", "inc", "dec", "min", "max", "exch", "cas", "and", "or", "xor" };
+			static const char *const op_words[] = { "add", "inc", "dec", "min", "max", "exch", "cas", "and", "or", "xor",
+				"all", "any", "uni", "ballot" };
 			int is_op = 0;
 			for (size_t k = 0; k < sizeof op_words / sizeof op_words[0]; k++)
 				is_op |= strcmp(w, op_words[k]) == 0;
 			char type[8] = "";
 			if (is_type_word(w)) {
+				typed = 1;
 				/* the listed type of this width (".b32" of ".b32 .b64" for u32) */
 				for (const char *p = t->types; *p; p += strspn(p, " ")) {
 					size_t len = strcspn(p, " ");
@@ -289,7 +291,9 @@ static int form_type_cases(const char *dir, size_t row)
 			strcat(out, ".");
 			strcat(out, is_op ? t->form + 1 : is_type_word(w) && listed ? type : w);
 		}
-		if (!usable)
+		/* an example without a type word the table knows (vote's .pred)
+		 * gives no pass case */
+		if (!usable || (listed && !typed))
 			continue;
 		snprintf(desc, sizeof desc, "types%02zu %s [%s] %s", row, t->opcode, t->form, listed ? "listed type" :
 			"unlisted type");
