@@ -1,4 +1,4 @@
-/* Memory orders and scopes of ld and mbarrier, as ptxas 13 pairs them (the
+/* Memory orders and scopes of ld, mbarrier and fence, as ptxas 13 pairs them (the
  * PTX ISA grammar says the same: ld.sem.scope, mbarrier.op.sem.scope). An
  * order that synchronises needs a scope and a scope needs an order; .weak
  * and .volatile take none; each operation takes only its own orders; a
@@ -124,8 +124,35 @@ static void check_load(CheckCtx *c, const Instr *in, const Found *f, const char 
 		check_error(c, at, RULE_MEMORY_ORDER, "Modifier '.mmio' cannot be applied to '%s' space", space);
 }
 
+/* fence: .sc, .acq_rel (the default), .acquire or .release, and always a
+ * scope ("Scope modifier required for instruction 'fence'"), except the
+ * bidirectional proxy fences fence.proxy.alias/.async, which take none
+ * ("Illegal modifier '.gpu' for instruction 'fence.proxy'"). */
+static void check_fence(CheckCtx *c, const Instr *in)
+{
+	static const char fence_orders[] = ".sc .acq_rel .acquire .release";
+	Found f = find_modifiers(in);
+	bool proxy = find_mod(in, ".proxy") >= 0;
+	const char *name = proxy ? "fence.proxy" : "fence";
+	if (f.order >= 0 && !word_in_list(fence_orders, in->mods[f.order]))
+		check_error(c, check_mod_loc(in, f.order), RULE_MEMORY_ORDER, "Illegal modifier '%s' for instruction '%s' (it "
+			"takes %s)", in->mods[f.order], name, fence_orders);
+	if (proxy && f.order < 0) {
+		if (f.scope >= 0)
+			check_error(c, check_mod_loc(in, f.scope), RULE_MEMORY_ORDER, "Illegal modifier '%s' for instruction "
+				"'fence.proxy' (a proxy fence without a memory order takes no scope)", in->mods[f.scope]);
+	} else if (f.scope < 0) {
+		check_error(c, in->opcode_loc, RULE_MEMORY_ORDER, "Scope modifier required for instruction '%s' (add one "
+			"of .cta, .cluster, .gpu, .sys after the memory order)", name);
+	}
+}
+
 void check_memory_order(CheckCtx *c, const Instr *in)
 {
+	if (opcode_is(in, "fence")) {
+		check_fence(c, in);
+		return;
+	}
 	const OrderRow *r = row_of(in);
 	if (!r)
 		return;
