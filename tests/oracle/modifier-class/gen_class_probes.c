@@ -48,7 +48,10 @@ static void probe(const char *dir, const Row *r, const char *stmt)
  * its length in *len: a second one goes after it, a needed one is dropped. */
 static const char *class_word(const Row *r, size_t *out_len)
 {
+	/* an instruction without operands (membar.gl) is all head */
 	const char *head_end = strchr(r->example, ' ');
+	if (!head_end)
+		head_end = r->example + strlen(r->example);
 	for (const char *p = strchr(r->example, '.'); p && p < head_end; p = strchr(p + 1, '.')) {
 		size_t len = strcspn(p + 1, ". ") + 1;
 		for (const char *w = r->words; *w; w += strspn(w, " ")) {
