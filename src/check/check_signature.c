@@ -555,7 +555,7 @@ static void check_saturation(CheckCtx *c, const Instr *in, const OpSig *sig, int
 				"carries out of the full range; drop one)", in->opcode);
 		else
 			check_error(c, loc, RULE_OPERAND_TYPE, "Illegal modifier '.sat' for instruction '%s%s' (only %s%s "
-				"with a float type, or add/sub/mad.hi/addc/subc/madc.hi .s32, saturate)", in->opcode, sig->form, in->opcode,
+				"with a float type, or add/sub/mad.hi/mad24.hi/addc/subc/madc.hi .s32, saturate)", in->opcode, sig->form, in->opcode,
 				sig->form[0] ? " without it" : "");
 		return;
 	case 'A':
