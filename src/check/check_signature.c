@@ -518,9 +518,14 @@ static void check_predicate_output(CheckCtx *c, const Instr *in)
 	for (size_t r = 0; r < sizeof pred_outs / sizeof pred_outs[0] && !takes; r++)
 		takes = strcmp(pred_outs[r].opcode, in->opcode) == 0 && (!pred_outs[r].form[0] || has_mod(in, pred_outs[r].form));
 	if (!takes) {
+		/* the instructions that do, from the PREDOUT rows */
+		char which[160];
+		size_t used = 0;
+		for (size_t r = 0; r < sizeof pred_outs / sizeof pred_outs[0] && used < sizeof which; r++)
+			used += (size_t)snprintf(which + used, sizeof which - used, "%s%s%s", r ? ", " : "", pred_outs[r].opcode,
+				pred_outs[r].form);
 		check_error(c, e->rhs->loc, RULE_OPERAND_TYPE, "Predicate output not allowed for instruction '%s' ('|%s': "
-			"only setp, shfl, match.all, elect, tex, tld4 and lop3 write a second, predicate result; drop it)",
-			in->opcode, check_expr_text(c, e->rhs));
+			"only %s write a second, predicate result; drop it)", in->opcode, check_expr_text(c, e->rhs), which);
 		return;
 	}
 	if (check_is_sink(e->rhs))
